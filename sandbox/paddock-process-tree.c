@@ -1,0 +1,190 @@
+/* paddock-process-tree.c: the agent's whole process tree, as one thing to stop, pause and kill
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * paddock-run is a child subreaper, so every process the agent starts stays
+ * below it, double-forked and setsid() ones included. The tree is found by
+ * walking /proc. A kill first stops every process it finds, then looks again
+ * until a pass finds nothing new, so nothing escapes by forking faster than
+ * the sweep; only then does it send SIGKILL.
+ */
+#include "config.h"
+
+#include "paddock-autofd.h"
+#include "paddock-process-tree.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+gboolean
+paddock_process_tree_become_subreaper (GError **error)
+{
+  if (prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
+    {
+      int saved_errno = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                   "cannot become a child subreaper: %s", g_strerror (saved_errno));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Returns the parent of @pid, or 0 when it is gone. The comm field may hold
+ * spaces and parentheses, so parse from the last ')'. */
+static pid_t
+read_ppid (int proc_fd,
+           pid_t pid)
+{
+  char path[32];
+  char buf[512];
+  paddock_autofd int fd = -1;
+  ssize_t n;
+  char *close_paren;
+  int ppid = 0;
+
+  g_snprintf (path, sizeof path, "%d/stat", (int) pid);
+  fd = openat (proc_fd, path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 0;
+  n = read (fd, buf, sizeof buf - 1);
+  if (n <= 0)
+    return 0;
+  buf[n] = '\0';
+  close_paren = strrchr (buf, ')');
+  if (close_paren == NULL || sscanf (close_paren + 1, " %*c %d", &ppid) != 1)
+    return 0;
+  return ppid;
+}
+
+/* Every live descendant of @root (not @root itself), parents before children. */
+GArray *
+paddock_process_tree_list (pid_t root)
+{
+  g_autoptr(GArray) pids = g_array_new (FALSE, FALSE, sizeof (pid_t));
+  g_autoptr(GArray) parents = g_array_new (FALSE, FALSE, sizeof (pid_t));
+  GArray *result = g_array_new (FALSE, FALSE, sizeof (pid_t));
+  paddock_autofd int proc_fd = -1;
+  DIR *dir;
+  struct dirent *entry;
+  gboolean grew = TRUE;
+  g_autoptr(GHashTable) in_tree = g_hash_table_new (NULL, NULL);
+
+  proc_fd = open ("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (proc_fd < 0)
+    return result;
+  dir = fdopendir (dup (proc_fd));
+  if (dir == NULL)
+    return result;
+  while ((entry = readdir (dir)) != NULL)
+    {
+      char *end;
+      long pid = strtol (entry->d_name, &end, 10);
+      pid_t p, pp;
+
+      if (*end != '\0' || pid <= 0)
+        continue;
+      p = (pid_t) pid;
+      pp = read_ppid (proc_fd, p);
+      if (pp <= 0)
+        continue;
+      g_array_append_val (pids, p);
+      g_array_append_val (parents, pp);
+    }
+  closedir (dir);
+
+  g_hash_table_add (in_tree, GINT_TO_POINTER (root));
+  while (grew)
+    {
+      grew = FALSE;
+      for (guint i = 0; i < pids->len; i++)
+        {
+          pid_t p = g_array_index (pids, pid_t, i);
+          pid_t pp = g_array_index (parents, pid_t, i);
+
+          if (!g_hash_table_contains (in_tree, GINT_TO_POINTER (p)) &&
+              g_hash_table_contains (in_tree, GINT_TO_POINTER (pp)))
+            {
+              g_hash_table_add (in_tree, GINT_TO_POINTER (p));
+              g_array_append_val (result, p);
+              grew = TRUE;
+            }
+        }
+    }
+  return result;
+}
+
+gboolean
+paddock_process_tree_is_descendant (pid_t root,
+                                    pid_t pid)
+{
+  paddock_autofd int proc_fd = open ("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+  if (proc_fd < 0)
+    return FALSE;
+  /* Walk up: bounded, since a pid's ancestry is short and ends at 1. */
+  for (guint depth = 0; pid > 1 && depth < 4096; depth++)
+    {
+      pid = read_ppid (proc_fd, pid);
+      if (pid == root)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Stops the whole tree and returns how many processes are stopped. */
+guint
+paddock_process_tree_freeze (pid_t root)
+{
+  g_autoptr(GHashTable) stopped = g_hash_table_new (NULL, NULL);
+  gboolean found_new = TRUE;
+
+  for (guint pass = 0; found_new && pass < 1000; pass++)
+    {
+      g_autoptr(GArray) pids = paddock_process_tree_list (root);
+
+      found_new = FALSE;
+      for (guint i = 0; i < pids->len; i++)
+        {
+          pid_t p = g_array_index (pids, pid_t, i);
+
+          if (g_hash_table_contains (stopped, GINT_TO_POINTER (p)))
+            continue;
+          if (kill (p, SIGSTOP) == 0)
+            {
+              g_hash_table_add (stopped, GINT_TO_POINTER (p));
+              found_new = TRUE;
+            }
+        }
+    }
+  return g_hash_table_size (stopped);
+}
+
+void
+paddock_process_tree_thaw (pid_t root)
+{
+  g_autoptr(GArray) pids = paddock_process_tree_list (root);
+
+  for (guint i = 0; i < pids->len; i++)
+    kill (g_array_index (pids, pid_t, i), SIGCONT);
+}
+
+/* Freezes, then kills every descendant of @root. Returns how many were killed. */
+guint
+paddock_process_tree_kill (pid_t root)
+{
+  g_autoptr(GArray) pids = NULL;
+
+  paddock_process_tree_freeze (root);
+  pids = paddock_process_tree_list (root);
+  for (guint i = 0; i < pids->len; i++)
+    kill (g_array_index (pids, pid_t, i), SIGKILL);
+  return pids->len;
+}

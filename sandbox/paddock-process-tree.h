@@ -1,0 +1,21 @@
+/* paddock-process-tree.h: the agent's whole process tree, as one thing to stop, pause and kill
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+#include <sys/types.h>
+
+G_BEGIN_DECLS
+
+gboolean  paddock_process_tree_become_subreaper (GError **error);
+GArray   *paddock_process_tree_list            (pid_t    root);
+gboolean  paddock_process_tree_is_descendant   (pid_t    root,
+                                                pid_t    pid);
+guint     paddock_process_tree_freeze          (pid_t    root);
+void      paddock_process_tree_thaw            (pid_t    root);
+guint     paddock_process_tree_kill            (pid_t    root);
+
+G_END_DECLS

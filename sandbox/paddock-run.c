@@ -1,0 +1,208 @@
+/* paddock-run.c: runs one agent session under Paddock's supervision, in any terminal
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "paddock-supervisor.h"
+
+#include <errno.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define EXIT_USAGE 2
+
+static int
+usage_error (GOptionContext *context,
+             const char     *message)
+{
+  g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
+
+  g_printerr ("paddock-run: %s\n\n%s", message, help);
+  return EXIT_USAGE;
+}
+
+/* Finds @name along PATH as a shell would. Returns the path, or NULL with
+ * *exit_code set to 127 (not found) or 126 (found, not executable). */
+static char *
+resolve_command (const char *name,
+                 int        *exit_code,
+                 int        *saved_errno)
+{
+  const char *path_env;
+  g_auto(GStrv) dirs = NULL;
+  char *found_not_exec = NULL;
+  struct stat st;
+
+  *exit_code = 127;
+  *saved_errno = ENOENT;
+
+  if (strchr (name, '/') != NULL)
+    {
+      if (stat (name, &st) != 0)
+        {
+          *saved_errno = errno;
+          *exit_code = (errno == ENOENT || errno == ENOTDIR) ? 127 : 126;
+          return NULL;
+        }
+      if (S_ISDIR (st.st_mode))
+        {
+          *saved_errno = EISDIR;
+          *exit_code = 126;
+          return NULL;
+        }
+      if (access (name, X_OK) != 0)
+        {
+          *saved_errno = errno;
+          *exit_code = 126;
+          return NULL;
+        }
+      return g_strdup (name);
+    }
+
+  path_env = g_getenv ("PATH");
+  if (path_env == NULL)
+    path_env = "/usr/local/bin:/usr/bin:/bin";
+  dirs = g_strsplit (path_env, ":", -1);
+  for (guint i = 0; dirs[i] != NULL; i++)
+    {
+      g_autofree char *candidate = g_build_filename (*dirs[i] ? dirs[i] : ".", name, NULL);
+
+      if (stat (candidate, &st) != 0 || S_ISDIR (st.st_mode))
+        continue;
+      if (access (candidate, X_OK) == 0)
+        {
+          g_free (found_not_exec);
+          return g_steal_pointer (&candidate);
+        }
+      if (found_not_exec == NULL)
+        found_not_exec = g_steal_pointer (&candidate);
+    }
+
+  if (found_not_exec != NULL)
+    {
+      g_free (found_not_exec);
+      *exit_code = 126;
+      *saved_errno = EACCES;
+    }
+  return NULL;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *project = NULL;
+  g_autofree char *on_ask = NULL;
+  g_autofree char *command_path = NULL;
+  PaddockRunOptions options = { .control_fd = -1, .ask_timeout = 120, .monitor = FALSE };
+  gboolean lock = FALSE, no_lock = FALSE, lock_status = FALSE;
+  int status, exit_code, saved_errno;
+  char **command;
+  int n_command;
+
+  GOptionEntry entries[] = {
+    { "project", 'p', 0, G_OPTION_ARG_FILENAME, &project,
+      "Run the command in DIR, the project (default: the current directory)", "DIR" },
+    { "lock", 0, 0, G_OPTION_ARG_NONE, &lock,
+      "Lock the command and everything it starts to the project (kernel-enforced)", NULL },
+    { "no-lock", 0, 0, G_OPTION_ARG_NONE, &no_lock,
+      "Run without the folder lock", NULL },
+    { "lock-status", 0, 0, G_OPTION_ARG_NONE, &lock_status,
+      "Print which lock this kernel supports, and exit", NULL },
+    { NULL }
+  };
+
+  setlocale (LC_ALL, "");
+  g_set_prgname ("paddock-run");
+
+  context = g_option_context_new ("-- COMMAND [ARG…]");
+  g_option_context_set_summary (context,
+    "Runs COMMAND in the project under Paddock's supervision and exits with its status.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_set_strict_posix (context, TRUE);
+
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return usage_error (context, error->message);
+
+  if (lock && no_lock)
+    return usage_error (context, "--lock and --no-lock cannot be used together");
+
+  if (lock_status)
+    {
+      g_printerr ("paddock-run: --lock-status: this build has no folder lock yet\n");
+      return 1;
+    }
+
+  /* Strict POSIX parsing stops at the command; a leading "--" is left in place. */
+  command = argv + 1;
+  n_command = argc - 1;
+  if (n_command > 0 && strcmp (command[0], "--") == 0)
+    {
+      command++;
+      n_command--;
+    }
+  if (n_command <= 0)
+    return usage_error (context, "no command given");
+  if (command[0][0] == '-')
+    {
+      g_autofree char *message = g_strdup_printf ("unknown option %s", command[0]);
+      return usage_error (context, message);
+    }
+
+  if (lock)
+    {
+      g_printerr ("paddock-run: --lock: this build has no folder lock yet; refusing to run unlocked\n");
+      return EXIT_USAGE;
+    }
+
+  if (project == NULL)
+    project = g_get_current_dir ();
+  options.project = realpath (project, NULL);
+  if (options.project == NULL)
+    {
+      g_printerr ("paddock-run: project %s: %s\n", project, g_strerror (errno));
+      return EXIT_USAGE;
+    }
+  if (!g_file_test (options.project, G_FILE_TEST_IS_DIR))
+    {
+      g_printerr ("paddock-run: project %s: %s\n", project, g_strerror (ENOTDIR));
+      paddock_run_options_clear (&options);
+      return EXIT_USAGE;
+    }
+
+  /* Resolve relative to the project, where the command will run. */
+  if (chdir (options.project) != 0)
+    {
+      g_printerr ("paddock-run: project %s: %s\n", project, g_strerror (errno));
+      paddock_run_options_clear (&options);
+      return EXIT_USAGE;
+    }
+  command_path = resolve_command (command[0], &exit_code, &saved_errno);
+  if (command_path == NULL)
+    {
+      if (saved_errno == ENOENT && strchr (command[0], '/') == NULL)
+        g_printerr ("paddock-run: %s: command not found\n", command[0]);
+      else
+        g_printerr ("paddock-run: %s: %s\n", command[0], g_strerror (saved_errno));
+      paddock_run_options_clear (&options);
+      return exit_code;
+    }
+
+  options.executable = g_steal_pointer (&command_path);
+  options.argv = g_new0 (char *, n_command + 1);
+  for (int i = 0; i < n_command; i++)
+    options.argv[i] = g_strdup (command[i]);
+  options.lock = FALSE;
+
+  status = paddock_supervisor_run (&options);
+  paddock_run_options_clear (&options);
+  return status;
+}

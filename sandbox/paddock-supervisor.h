@@ -1,0 +1,39 @@
+/* paddock-supervisor.h: runs one agent session: fork, terminal, signals, exit status
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* What paddock-run was asked to do, already checked. */
+typedef struct
+{
+  char      *project;          /* absolute, canonical */
+  char     **argv;             /* the command, as given */
+  char      *executable;       /* argv[0] resolved along PATH */
+
+  gboolean   lock;
+  char     **grants;           /* "PATH[:ro|rw]", as given */
+  char      *profile;          /* NULL: guessed from the command */
+  char      *lock_backend;     /* NULL, "landlock" or "namespaces" */
+
+  gboolean   monitor;          /* the exec timeline (seccomp user notification) */
+  char      *policy_file;
+  char      *audit_file;
+  int        ask_timeout;      /* seconds */
+  gboolean   on_ask_allow;     /* what an ask becomes with no client attached */
+  int        control_fd;       /* -1 when none was inherited */
+  gboolean   journal;
+} PaddockRunOptions;
+
+void paddock_run_options_clear (PaddockRunOptions *options);
+
+/* Runs the session to its end and returns the exit status paddock-run should
+ * exit with: the command's, or 128+N when a signal ended it. */
+int  paddock_supervisor_run    (PaddockRunOptions *options);
+
+G_END_DECLS

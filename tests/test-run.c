@@ -1,0 +1,240 @@
+/* test-run.c: paddock-run runs a command, forwards signals and exits with its status
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *paddock_run;
+
+static GSubprocess *
+spawn_run (GSubprocessFlags   flags,
+           const char * const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  GSubprocess *proc;
+
+  g_ptr_array_add (argv, (char *) paddock_run);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  proc = g_subprocess_newv ((const char * const *) argv->pdata, flags, &error);
+  g_assert_no_error (error);
+  return proc;
+}
+
+/* Runs paddock-run to its end; returns its exit status, its stdout and stderr. */
+static int
+run (const char * const *args,
+     char              **out,
+     char              **err)
+{
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *stdout_buf = NULL;
+  g_autofree char *stderr_buf = NULL;
+
+  proc = spawn_run (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, args);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, &stdout_buf, &stderr_buf, &error);
+  g_assert_no_error (error);
+  if (out)
+    *out = g_steal_pointer (&stdout_buf);
+  if (err)
+    *err = g_steal_pointer (&stderr_buf);
+  g_assert_true (g_subprocess_get_if_exited (proc));
+  return g_subprocess_get_exit_status (proc);
+}
+
+static void
+test_exit_status (void)
+{
+  g_assert_cmpint (run ((const char *[]) { "--", "sh", "-c", "exit 0", NULL }, NULL, NULL), ==, 0);
+  g_assert_cmpint (run ((const char *[]) { "--", "sh", "-c", "exit 7", NULL }, NULL, NULL), ==, 7);
+  g_assert_cmpint (run ((const char *[]) { "--", "false", NULL }, NULL, NULL), ==, 1);
+}
+
+static void
+test_signal_status (void)
+{
+  g_assert_cmpint (run ((const char *[]) { "--", "sh", "-c", "kill -TERM $$", NULL }, NULL, NULL), ==, 128 + SIGTERM);
+  g_assert_cmpint (run ((const char *[]) { "--", "sh", "-c", "kill -KILL $$", NULL }, NULL, NULL), ==, 128 + SIGKILL);
+}
+
+static void
+test_missing_command (void)
+{
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run ((const char *[]) { "--", "paddock-no-such-command", NULL }, NULL, &err), ==, 127);
+  g_assert_nonnull (strstr (err, "paddock-no-such-command: command not found"));
+  g_assert_null (strchr (strchr (err, '\n') + 1, '\n'));  /* one line */
+
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run ((const char *[]) { "--", "/nonexistent/paddock-cmd", NULL }, NULL, &err), ==, 127);
+  g_assert_nonnull (strstr (err, "/nonexistent/paddock-cmd"));
+}
+
+static void
+test_not_executable (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("paddock-run-XXXXXX", NULL);
+  g_autofree char *file = g_build_filename (dir, "script", NULL);
+  g_autofree char *err = NULL;
+
+  g_assert_true (g_file_set_contents (file, "#!/bin/sh\nexit 0\n", -1, NULL));
+  g_assert_cmpint (g_chmod (file, 0644), ==, 0);
+  /* As root access(X_OK) still needs one execute bit, so this holds for root too. */
+  g_assert_cmpint (run ((const char *[]) { "--", file, NULL }, NULL, &err), ==, 126);
+  g_assert_nonnull (strstr (err, file));
+
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run ((const char *[]) { "--", dir, NULL }, NULL, &err), ==, 126);
+
+  g_unlink (file);
+  g_rmdir (dir);
+}
+
+static void
+test_project_dir (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("paddock-run-XXXXXX", NULL);
+  g_autofree char *real = realpath (dir, NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *expected = g_strdup_printf ("%s\n", real);
+
+  g_assert_cmpint (run ((const char *[]) { "--project", dir, "--", "pwd", NULL }, &out, NULL), ==, 0);
+  g_assert_cmpstr (out, ==, expected);
+  g_rmdir (dir);
+}
+
+static void
+test_bad_project (void)
+{
+  g_autofree char *err = NULL;
+  g_autofree char *file = NULL;
+  int fd;
+
+  g_assert_cmpint (run ((const char *[]) { "--project", "/nonexistent/paddock-proj", "--", "true", NULL }, NULL, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "/nonexistent/paddock-proj"));
+
+  fd = g_file_open_tmp ("paddock-run-XXXXXX", &file, NULL);
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run ((const char *[]) { "--project", file, "--", "true", NULL }, NULL, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "Not a directory"));
+  g_unlink (file);
+}
+
+static void
+test_usage (void)
+{
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run ((const char *[]) { "--frobnicate", "--", "true", NULL }, NULL, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "--frobnicate"));
+  g_assert_nonnull (strstr (err, "Usage:"));
+
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run ((const char *[]) { "--", NULL }, NULL, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "no command"));
+}
+
+/* The command reports it is ready, gets @sig sent to the runner, and must
+ * see it: its trap exits with a status that only the trap uses. */
+static void
+check_forwarded (int         sig,
+                 const char *name)
+{
+  g_autofree char *script = g_strdup_printf ("trap 'echo got-%s; exit 42' %s; echo ready; "
+                                             "while :; do sleep 0.02; done", name, name);
+  g_autoptr(GSubprocess) proc = spawn_run (G_SUBPROCESS_FLAGS_STDOUT_PIPE,
+                                           (const char *[]) { "--", "sh", "-c", script, NULL });
+  g_autoptr(GDataInputStream) in = g_data_input_stream_new (g_subprocess_get_stdout_pipe (proc));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *got = NULL;
+  g_autofree char *expected = g_strdup_printf ("got-%s", name);
+
+  line = g_data_input_stream_read_line (in, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (line, ==, "ready");
+
+  kill (atoi (g_subprocess_get_identifier (proc)), sig);
+  got = g_data_input_stream_read_line (in, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (got, ==, expected);
+
+  g_subprocess_wait (proc, NULL, &error);
+  g_assert_no_error (error);
+  /* The runner survived the signal and passed on the command's own status. */
+  g_assert_true (g_subprocess_get_if_exited (proc));
+  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 42);
+}
+
+static void
+test_forward_signals (void)
+{
+  check_forwarded (SIGTERM, "TERM");
+  check_forwarded (SIGINT, "INT");
+  check_forwarded (SIGHUP, "HUP");
+  check_forwarded (SIGWINCH, "WINCH");
+}
+
+static gboolean
+pid_alive (pid_t pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", pid);
+  g_autofree char *contents = NULL;
+  char *paren;
+
+  if (!g_file_get_contents (path, &contents, NULL, NULL))
+    return FALSE;
+  paren = strrchr (contents, ')');
+  return paren != NULL && paren[2] != 'Z';
+}
+
+static void
+test_orphans_killed (void)
+{
+  g_autofree char *out = NULL;
+  pid_t daemon_pid;
+
+  /* A double-forked, setsid() daemon must not outlive its session. */
+  g_assert_cmpint (run ((const char *[]) { "--", "sh", "-c",
+                        "(setsid sleep 1000 >/dev/null 2>&1 & echo $!) ; exit 5", NULL },
+                        &out, NULL), ==, 5);
+  daemon_pid = atoi (out);
+  g_assert_cmpint (daemon_pid, >, 1);
+  g_assert_false (pid_alive (daemon_pid));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  paddock_run = g_getenv ("PADDOCK_RUN");
+  g_assert_nonnull (paddock_run);
+
+  g_test_add_func ("/paddock/run/exit-status", test_exit_status);
+  g_test_add_func ("/paddock/run/signal-status", test_signal_status);
+  g_test_add_func ("/paddock/run/missing-command", test_missing_command);
+  g_test_add_func ("/paddock/run/not-executable", test_not_executable);
+  g_test_add_func ("/paddock/run/project-dir", test_project_dir);
+  g_test_add_func ("/paddock/run/bad-project", test_bad_project);
+  g_test_add_func ("/paddock/run/usage", test_usage);
+  g_test_add_func ("/paddock/run/forward-signals", test_forward_signals);
+  g_test_add_func ("/paddock/run/orphans-killed", test_orphans_killed);
+
+  return g_test_run ();
+}
