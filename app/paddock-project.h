@@ -1,0 +1,22 @@
+/* paddock-project.h: a project folder, resolved and checked, that sessions run in
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+#define PADDOCK_TYPE_PROJECT (paddock_project_get_type ())
+
+G_DECLARE_FINAL_TYPE (PaddockProject, paddock_project, PADDOCK, PROJECT, GObject)
+
+PaddockProject *paddock_project_new_for_path  (const char      *path,
+                                               GError         **error);
+const char     *paddock_project_get_path      (PaddockProject  *self);
+const char     *paddock_project_get_name      (PaddockProject  *self);
+char           *paddock_project_dup_display_path (PaddockProject *self);
+
+G_END_DECLS

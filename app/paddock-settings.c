@@ -1,0 +1,58 @@
+/* paddock-settings.c: the app's preferences (GSettings org.paddock.Paddock)
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "paddock-settings.h"
+
+#include "paddock-build-tree.h"
+
+/* g_settings_new() aborts on a missing schema; a build-tree run finds the
+ * schema compiled beside it, and anything else runs with defaults. */
+static GSettingsSchema *
+lookup_schema (void)
+{
+  GSettingsSchemaSource *installed = g_settings_schema_source_get_default ();
+  GSettingsSchema *schema = NULL;
+
+  if (paddock_build_tree_contains_self ())
+    {
+      g_autofree char *dir = paddock_build_tree_get_path ("data");
+      g_autoptr(GSettingsSchemaSource) built = NULL;
+      g_autoptr(GError) error = NULL;
+
+      built = g_settings_schema_source_new_from_directory (dir, installed, FALSE, &error);
+      if (built != NULL)
+        schema = g_settings_schema_source_lookup (built, APPLICATION_ID, FALSE);
+      else
+        g_debug ("No compiled schemas in %s: %s", dir, error->message);
+    }
+
+  if (schema == NULL && installed != NULL)
+    schema = g_settings_schema_source_lookup (installed, APPLICATION_ID, TRUE);
+
+  return schema;
+}
+
+/**
+ * paddock_settings_new:
+ *
+ * Returns: (transfer full) (nullable): the app's settings, or %NULL when the
+ *   schema is not installed, in which case callers keep their defaults
+ */
+GSettings *
+paddock_settings_new (void)
+{
+  g_autoptr(GSettingsSchema) schema = lookup_schema ();
+
+  if (schema == NULL)
+    {
+      g_message ("The %s settings schema is not installed; preferences will not be kept",
+                 APPLICATION_ID);
+      return NULL;
+    }
+
+  return g_settings_new_full (schema, NULL, NULL);
+}

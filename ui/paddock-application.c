@@ -1,0 +1,358 @@
+/* paddock-application.c: the Paddock application: command line, windows, app actions
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "paddock-application.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "paddock-project.h"
+#include "paddock-window.h"
+
+#define EXIT_USAGE 2
+
+struct _PaddockApplication
+{
+  AdwApplication  parent_instance;
+
+  int             exit_status;
+};
+
+G_DEFINE_FINAL_TYPE (PaddockApplication, paddock_application, ADW_TYPE_APPLICATION)
+
+static GOptionContext *
+create_option_context (gboolean  *version,
+                       char    ***directories)
+{
+  GOptionContext *context;
+  const GOptionEntry entries[] = {
+    { "version", 0, 0, G_OPTION_ARG_NONE, version,
+      N_("Show the version and exit"), NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, directories,
+      NULL, NULL },
+    { NULL }
+  };
+
+  /* TRANSLATORS: the argument in "paddock [OPTION…] [DIR]"; keep DIR as is */
+  context = g_option_context_new (_("[DIR]"));
+  g_option_context_set_summary (context,
+                                _("Opens the project folder DIR (default: the current directory) "
+                                  "in a Paddock window."));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+
+  return context;
+}
+
+static int
+usage_error (GOptionContext *context,
+             const char     *message)
+{
+  g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
+
+  g_printerr ("paddock: %s\n\n%s", message, help);
+  return EXIT_USAGE;
+}
+
+/* Checks the command line in the invoking process, so that a usage error
+ * exits 2 with the usage (GApplication would exit 1 with only the message),
+ * and resolves DIR against this process's current directory before it is
+ * handed, possibly, to an instance already running elsewhere. */
+static gboolean
+paddock_application_local_command_line (GApplication   *app,
+                                        char         ***arguments,
+                                        int            *exit_status)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) args = NULL;
+  g_auto(GStrv) directories = NULL;
+  gboolean version = FALSE;
+  g_autofree char *cwd = NULL;
+  g_autofree char *directory = NULL;
+  char **forwarded;
+
+  context = create_option_context (&version, &directories);
+  args = g_strdupv (*arguments);
+
+  if (!g_option_context_parse_strv (context, &args, &error))
+    {
+      *exit_status = usage_error (context, error->message);
+      return TRUE;
+    }
+
+  if (version)
+    {
+      g_print ("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+      *exit_status = EXIT_SUCCESS;
+      return TRUE;
+    }
+
+  if (directories != NULL && g_strv_length (directories) > 1)
+    {
+      *exit_status = usage_error (context, _("Only one DIR may be given"));
+      return TRUE;
+    }
+
+  cwd = g_get_current_dir ();
+  if (directories == NULL || directories[0] == NULL)
+    directory = g_strdup (cwd);
+  else if (g_path_is_absolute (directories[0]))
+    directory = g_strdup (directories[0]);
+  else
+    directory = g_build_filename (cwd, directories[0], NULL);
+
+  forwarded = g_new0 (char *, 3);
+  forwarded[0] = g_strdup ((*arguments)[0] != NULL ? (*arguments)[0] : PACKAGE_NAME);
+  forwarded[1] = g_steal_pointer (&directory);
+  g_strfreev (*arguments);
+  *arguments = forwarded;
+
+  return G_APPLICATION_CLASS (paddock_application_parent_class)->local_command_line (app, arguments, exit_status);
+}
+
+static int
+paddock_application_command_line (GApplication            *app,
+                                  GApplicationCommandLine *command_line)
+{
+  PaddockApplication *self = PADDOCK_APPLICATION (app);
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) arguments = NULL;
+  g_autofree char *directory = NULL;
+  GtkWindow *window;
+  int argc;
+
+  arguments = g_application_command_line_get_arguments (command_line, &argc);
+  if (argc >= 2)
+    directory = g_strdup (arguments[1]);
+  else
+    directory = g_strdup (g_application_command_line_get_cwd (command_line));
+  if (directory == NULL)
+    directory = g_get_current_dir ();
+
+  window = paddock_application_open_directory (self, directory, &error);
+
+  if (error == NULL)
+    return EXIT_SUCCESS;
+
+  g_application_command_line_printerr (command_line, "paddock: %s\n", error->message);
+  g_application_command_line_set_exit_status (command_line, EXIT_FAILURE);
+
+  /* A remote invoker waits until its command line object is released, so
+   * keep it until the window that shows the error goes away; the local one
+   * reports through paddock_application_get_exit_status(). */
+  if (g_application_command_line_get_is_remote (command_line))
+    g_object_set_data_full (G_OBJECT (window), "paddock-command-line",
+                            g_object_ref (command_line), g_object_unref);
+  else
+    self->exit_status = EXIT_FAILURE;
+
+  return EXIT_FAILURE;
+}
+
+static void
+paddock_application_activate (GApplication *app)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+
+  if (window != NULL)
+    gtk_window_present (window);
+  else
+    paddock_application_open_directory (PADDOCK_APPLICATION (app), g_get_home_dir (), NULL);
+}
+
+static void
+new_window_action (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  PaddockApplication *self = user_data;
+  GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (self));
+  PaddockProject *project = NULL;
+  PaddockWindow *window;
+
+  if (PADDOCK_IS_WINDOW (active))
+    project = paddock_window_get_project (PADDOCK_WINDOW (active));
+
+  if (project == NULL)
+    {
+      paddock_application_open_directory (self, g_get_home_dir (), NULL);
+      return;
+    }
+
+  window = paddock_window_new (self);
+  paddock_window_add_session (window, project);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+about_action (GSimpleAction *action,
+              GVariant      *parameter,
+              gpointer       user_data)
+{
+  PaddockApplication *self = user_data;
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+  const char *developers[] = { _("The Paddock authors"), NULL };
+  GtkWidget *about;
+
+  about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
+                        "transient-for", parent,
+                        "modal", TRUE,
+                        "application-icon", APPLICATION_ID,
+                        "application-name", _("Paddock"),
+                        "developer-name", _("The Paddock authors"),
+                        "version", PACKAGE_VERSION,
+                        "comments", _("Run coding agents in real terminals and watch what they do"),
+                        "license-type", GTK_LICENSE_GPL_3_0,
+                        "copyright", "© 2026 The Paddock authors",
+                        "developers", developers,
+                        /* TRANSLATORS: your name(s), one per line, to credit yourself */
+                        "translator-credits", _("translator-credits"),
+                        NULL);
+  gtk_window_present (GTK_WINDOW (about));
+}
+
+static void
+quit_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  GtkApplication *app = user_data;
+  GList *windows = gtk_application_get_windows (app);
+
+  /* Close each window as the user would, so each saves its state. */
+  for (GList *l = windows; l != NULL; )
+    {
+      GtkWindow *window = l->data;
+
+      l = l->next;
+      gtk_window_close (window);
+    }
+}
+
+static const GActionEntry app_actions[] = {
+  { "new-window", new_window_action },
+  { "about", about_action },
+  { "quit", quit_action },
+};
+
+static void
+paddock_application_startup (GApplication *app)
+{
+  static const struct
+  {
+    const char *action;
+    const char *accels[3];
+  } accels[] = {
+    { "app.new-window", { "<Control><Shift>n", NULL } },
+    { "app.quit", { "<Control><Shift>q", NULL } },
+    { "win.new-tab", { "<Control><Shift>t", NULL } },
+    { "win.close-tab", { "<Control><Shift>w", NULL } },
+    { "win.next-tab", { "<Control>Page_Down", NULL } },
+    { "win.previous-tab", { "<Control>Page_Up", NULL } },
+    { "window.close", { "<Control><Shift>F4", NULL } },
+  };
+
+  G_APPLICATION_CLASS (paddock_application_parent_class)->startup (app);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions,
+                                   G_N_ELEMENTS (app_actions), app);
+
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (app),
+                                           accels[i].action, accels[i].accels);
+
+  gtk_window_set_default_icon_name (APPLICATION_ID);
+}
+
+static void
+paddock_application_class_init (PaddockApplicationClass *klass)
+{
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  app_class->local_command_line = paddock_application_local_command_line;
+  app_class->command_line = paddock_application_command_line;
+  app_class->activate = paddock_application_activate;
+  app_class->startup = paddock_application_startup;
+}
+
+static void
+paddock_application_init (PaddockApplication *self)
+{
+}
+
+/**
+ * paddock_application_new:
+ * @application_id: the application id, normally %APPLICATION_ID
+ * @flags: extra flags, such as %G_APPLICATION_NON_UNIQUE for tests
+ *
+ * Returns: (transfer full): a new application that handles its command line
+ */
+PaddockApplication *
+paddock_application_new (const char        *application_id,
+                         GApplicationFlags  flags)
+{
+  g_return_val_if_fail (g_application_id_is_valid (application_id), NULL);
+
+  return g_object_new (PADDOCK_TYPE_APPLICATION,
+                       "application-id", application_id,
+                       "flags", flags | G_APPLICATION_HANDLES_COMMAND_LINE,
+                       "resource-base-path", "/org/paddock/Paddock",
+                       NULL);
+}
+
+/**
+ * paddock_application_open_directory:
+ * @self: the application
+ * @directory: the project folder
+ * @error: return location for the reason @directory cannot be opened
+ *
+ * Opens a window on @directory with a session in its first tab. When the
+ * folder cannot be opened the window still opens, showing why, and @error
+ * is set so that the caller can also report it and fail.
+ *
+ * Returns: (transfer none): the new window, already presented
+ */
+GtkWindow *
+paddock_application_open_directory (PaddockApplication  *self,
+                                    const char          *directory,
+                                    GError             **error)
+{
+  g_autoptr(PaddockProject) project = NULL;
+  g_autoptr(GError) local_error = NULL;
+  PaddockWindow *window;
+
+  g_return_val_if_fail (PADDOCK_IS_APPLICATION (self), NULL);
+  g_return_val_if_fail (directory != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  window = paddock_window_new (self);
+  project = paddock_project_new_for_path (directory, &local_error);
+
+  if (project != NULL)
+    paddock_window_add_session (window, project);
+  else
+    paddock_window_show_error (window, directory, local_error);
+
+  gtk_window_present (GTK_WINDOW (window));
+
+  if (local_error != NULL)
+    g_propagate_error (error, g_steal_pointer (&local_error));
+
+  return GTK_WINDOW (window);
+}
+
+/* EXIT_FAILURE when a window opened by the local command line could not open
+ * its project, EXIT_SUCCESS otherwise. */
+int
+paddock_application_get_exit_status (PaddockApplication *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_APPLICATION (self), EXIT_FAILURE);
+
+  return self->exit_status;
+}

@@ -1,0 +1,540 @@
+/* paddock-session-page.c: one session in a tab: its terminal, running under paddock-run
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "paddock-session-page.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "paddock-session-command.h"
+#include "paddock-terminal-palette.h"
+
+#define FONT_SCALE_STEP 1.1
+#define FONT_SCALE_MIN  0.5
+#define FONT_SCALE_MAX  4.0
+
+struct _PaddockSessionPage
+{
+  GtkWidget       parent_instance;
+
+  PaddockProject *project;
+  char           *title;
+  GCancellable   *spawn_cancellable;
+  GPid            runner_pid;
+  gboolean        starting;
+
+  GtkStack       *stack;
+  VteTerminal    *terminal;
+  GtkActionBar   *exit_bar;
+  GtkLabel       *exit_label;
+  AdwStatusPage  *error_page;
+};
+
+enum {
+  PROP_0,
+  PROP_PROJECT,
+  PROP_TITLE,
+  PROP_RUNNING,
+  N_PROPS
+};
+
+enum {
+  EXITED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (PaddockSessionPage, paddock_session_page, GTK_TYPE_WIDGET)
+
+static void
+update_actions (PaddockSessionPage *self)
+{
+  gboolean running = paddock_session_page_get_running (self);
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "session.restart", !running);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "session.copy",
+                                 vte_terminal_get_has_selection (self->terminal));
+}
+
+static void
+set_title (PaddockSessionPage *self,
+           const char         *title)
+{
+  if (title == NULL || *title == '\0')
+    title = paddock_project_get_name (self->project);
+
+  if (g_strcmp0 (self->title, title) == 0)
+    return;
+
+  g_free (self->title);
+  self->title = g_strdup (title);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+}
+
+static void
+set_runner_pid (PaddockSessionPage *self,
+                GPid                pid,
+                gboolean            starting)
+{
+  gboolean was_running = paddock_session_page_get_running (self);
+
+  self->runner_pid = pid;
+  self->starting = starting;
+
+  if (was_running != paddock_session_page_get_running (self))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
+
+  update_actions (self);
+}
+
+static void
+show_start_error (PaddockSessionPage *self,
+                  const GError       *error)
+{
+  adw_status_page_set_description (self->error_page, error->message);
+  gtk_stack_set_visible_child_name (self->stack, "error");
+}
+
+static void
+spawn_cb (VteTerminal *terminal,
+          GPid         pid,
+          GError      *error,
+          gpointer     user_data)
+{
+  g_autoptr(PaddockSessionPage) self = user_data;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  g_clear_object (&self->spawn_cancellable);
+
+  if (error != NULL)
+    {
+      g_autoptr(GError) reported = NULL;
+
+      reported = g_error_new (error->domain, error->code,
+                              _("Cannot start paddock-run in %s: %s"),
+                              paddock_project_get_path (self->project), error->message);
+      set_runner_pid (self, 0, FALSE);
+      show_start_error (self, reported);
+      return;
+    }
+
+  set_runner_pid (self, pid, FALSE);
+}
+
+/**
+ * paddock_session_page_start:
+ * @self: a session page that is not running
+ *
+ * Starts the user's login shell in the project, under paddock-run, in the
+ * page's terminal. Failures show in the page, with a way to try again.
+ */
+void
+paddock_session_page_start (PaddockSessionPage *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *runner = NULL;
+  g_autofree char *shell = NULL;
+  g_auto(GStrv) argv = NULL;
+  g_auto(GStrv) envp = NULL;
+
+  g_return_if_fail (PADDOCK_IS_SESSION_PAGE (self));
+  g_return_if_fail (!paddock_session_page_get_running (self));
+
+  gtk_action_bar_set_revealed (self->exit_bar, FALSE);
+
+  runner = paddock_session_command_find_runner (&error);
+  if (runner == NULL)
+    {
+      show_start_error (self, error);
+      return;
+    }
+
+  gtk_stack_set_visible_child_name (self->stack, "terminal");
+
+  shell = paddock_session_command_dup_user_shell ();
+  argv = paddock_session_command_build_argv (runner, self->project, NULL);
+  envp = paddock_session_command_build_environ (shell);
+
+  g_clear_object (&self->spawn_cancellable);
+  self->spawn_cancellable = g_cancellable_new ();
+  set_runner_pid (self, 0, TRUE);
+
+  vte_terminal_spawn_async (self->terminal,
+                            VTE_PTY_DEFAULT,
+                            paddock_project_get_path (self->project),
+                            argv,
+                            envp,
+                            G_SPAWN_DEFAULT,
+                            NULL, NULL, NULL,
+                            -1,
+                            self->spawn_cancellable,
+                            spawn_cb,
+                            g_object_ref (self));
+}
+
+static char *
+describe_exit (int wait_status)
+{
+  if (WIFEXITED (wait_status))
+    {
+      int code = WEXITSTATUS (wait_status);
+
+      /* paddock-run reports a command ended by signal N as 128+N, as shells do. */
+      if (code > 128 && code < 128 + NSIG)
+        return g_strdup_printf (_("The session ended by signal %d (%s)"),
+                                code - 128, g_strsignal (code - 128));
+      return g_strdup_printf (_("The session exited with status %d"), code);
+    }
+
+  if (WIFSIGNALED (wait_status))
+    return g_strdup_printf (_("paddock-run was killed by signal %d (%s)"),
+                            WTERMSIG (wait_status), g_strsignal (WTERMSIG (wait_status)));
+
+  return g_strdup (_("The session ended"));
+}
+
+static void
+paddock_session_page_real_exited (PaddockSessionPage *self,
+                                  int                 wait_status)
+{
+  g_autofree char *message = NULL;
+
+  if (WIFEXITED (wait_status) && WEXITSTATUS (wait_status) == 0)
+    return;
+
+  /* Keep the terminal's last words on screen; they say what went wrong. */
+  message = describe_exit (wait_status);
+  gtk_label_set_label (self->exit_label, message);
+  gtk_action_bar_set_revealed (self->exit_bar, TRUE);
+}
+
+static void
+terminal_child_exited_cb (PaddockSessionPage *self,
+                          int                 wait_status,
+                          VteTerminal        *terminal)
+{
+  set_runner_pid (self, 0, FALSE);
+  g_signal_emit (self, signals[EXITED], 0, wait_status);
+}
+
+static void
+terminal_window_title_cb (PaddockSessionPage *self,
+                          GParamSpec         *pspec,
+                          VteTerminal        *terminal)
+{
+  set_title (self, vte_terminal_get_window_title (terminal));
+}
+
+static void
+terminal_selection_changed_cb (PaddockSessionPage *self,
+                               VteTerminal        *terminal)
+{
+  update_actions (self);
+}
+
+static void
+style_dark_cb (PaddockSessionPage *self,
+               GParamSpec         *pspec,
+               AdwStyleManager    *style_manager)
+{
+  paddock_terminal_palette_apply (self->terminal, adw_style_manager_get_dark (style_manager));
+}
+
+static void
+copy_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  PaddockSessionPage *self = PADDOCK_SESSION_PAGE (widget);
+
+  if (vte_terminal_get_has_selection (self->terminal))
+    vte_terminal_copy_clipboard_format (self->terminal, VTE_FORMAT_TEXT);
+}
+
+static void
+paste_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  vte_terminal_paste_clipboard (PADDOCK_SESSION_PAGE (widget)->terminal);
+}
+
+static void
+zoom_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  PaddockSessionPage *self = PADDOCK_SESSION_PAGE (widget);
+  double scale = vte_terminal_get_font_scale (self->terminal);
+
+  if (g_str_equal (action_name, "session.zoom-in"))
+    scale *= FONT_SCALE_STEP;
+  else if (g_str_equal (action_name, "session.zoom-out"))
+    scale /= FONT_SCALE_STEP;
+  else
+    scale = 1.0;
+
+  vte_terminal_set_font_scale (self->terminal, CLAMP (scale, FONT_SCALE_MIN, FONT_SCALE_MAX));
+}
+
+static void
+restart_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  PaddockSessionPage *self = PADDOCK_SESSION_PAGE (widget);
+
+  if (paddock_session_page_get_running (self))
+    return;
+
+  vte_terminal_reset (self->terminal, TRUE, TRUE);
+  set_title (self, NULL);
+  paddock_session_page_start (self);
+}
+
+static gboolean
+paddock_session_page_grab_focus (GtkWidget *widget)
+{
+  PaddockSessionPage *self = PADDOCK_SESSION_PAGE (widget);
+
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "terminal") == 0)
+    return gtk_widget_grab_focus (GTK_WIDGET (self->terminal));
+
+  return GTK_WIDGET_CLASS (paddock_session_page_parent_class)->grab_focus (widget);
+}
+
+static void
+paddock_session_page_constructed (GObject *object)
+{
+  PaddockSessionPage *self = PADDOCK_SESSION_PAGE (object);
+  AdwStyleManager *style_manager = adw_style_manager_get_default ();
+
+  G_OBJECT_CLASS (paddock_session_page_parent_class)->constructed (object);
+
+  g_assert (PADDOCK_IS_PROJECT (self->project));
+
+  set_title (self, NULL);
+
+  g_signal_connect_object (style_manager, "notify::dark",
+                           G_CALLBACK (style_dark_cb), self, G_CONNECT_SWAPPED);
+  style_dark_cb (self, NULL, style_manager);
+}
+
+static void
+paddock_session_page_dispose (GObject *object)
+{
+  PaddockSessionPage *self = PADDOCK_SESSION_PAGE (object);
+
+  g_cancellable_cancel (self->spawn_cancellable);
+  g_clear_object (&self->spawn_cancellable);
+
+  /* Closing the tab ends the session: paddock-run passes the hangup on to
+   * the command, as a terminal closing would. */
+  if (self->runner_pid > 0)
+    {
+      kill (self->runner_pid, SIGHUP);
+      self->runner_pid = 0;
+    }
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), PADDOCK_TYPE_SESSION_PAGE);
+
+  G_OBJECT_CLASS (paddock_session_page_parent_class)->dispose (object);
+}
+
+static void
+paddock_session_page_finalize (GObject *object)
+{
+  PaddockSessionPage *self = PADDOCK_SESSION_PAGE (object);
+
+  g_clear_object (&self->project);
+  g_clear_pointer (&self->title, g_free);
+
+  G_OBJECT_CLASS (paddock_session_page_parent_class)->finalize (object);
+}
+
+static void
+paddock_session_page_get_property (GObject    *object,
+                                   guint       prop_id,
+                                   GValue     *value,
+                                   GParamSpec *pspec)
+{
+  PaddockSessionPage *self = PADDOCK_SESSION_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_PROJECT:
+      g_value_set_object (value, self->project);
+      break;
+
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+
+    case PROP_RUNNING:
+      g_value_set_boolean (value, paddock_session_page_get_running (self));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+paddock_session_page_set_property (GObject      *object,
+                                   guint         prop_id,
+                                   const GValue *value,
+                                   GParamSpec   *pspec)
+{
+  PaddockSessionPage *self = PADDOCK_SESSION_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_PROJECT:
+      self->project = g_value_dup_object (value);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+paddock_session_page_class_init (PaddockSessionPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = paddock_session_page_constructed;
+  object_class->dispose = paddock_session_page_dispose;
+  object_class->finalize = paddock_session_page_finalize;
+  object_class->get_property = paddock_session_page_get_property;
+  object_class->set_property = paddock_session_page_set_property;
+
+  widget_class->grab_focus = paddock_session_page_grab_focus;
+
+  properties[PROP_PROJECT] =
+    g_param_spec_object ("project", NULL, NULL,
+                         PADDOCK_TYPE_PROJECT,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_RUNNING] =
+    g_param_spec_boolean ("running", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * PaddockSessionPage::exited:
+   * @self: the page
+   * @wait_status: paddock-run's wait status, as from waitpid()
+   *
+   * The session's paddock-run ended.
+   */
+  signals[EXITED] =
+    g_signal_new_class_handler ("exited",
+                                G_TYPE_FROM_CLASS (klass),
+                                G_SIGNAL_RUN_LAST,
+                                G_CALLBACK (paddock_session_page_real_exited),
+                                NULL, NULL, NULL,
+                                G_TYPE_NONE, 1, G_TYPE_INT);
+
+  g_type_ensure (VTE_TYPE_TERMINAL);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/paddock/Paddock/paddock-session-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, stack);
+  gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, terminal);
+  gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, exit_bar);
+  gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, exit_label);
+  gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, error_page);
+  gtk_widget_class_bind_template_callback (widget_class, terminal_child_exited_cb);
+  gtk_widget_class_bind_template_callback (widget_class, terminal_window_title_cb);
+  gtk_widget_class_bind_template_callback (widget_class, terminal_selection_changed_cb);
+
+  gtk_widget_class_install_action (widget_class, "session.copy", NULL, copy_action);
+  gtk_widget_class_install_action (widget_class, "session.paste", NULL, paste_action);
+  gtk_widget_class_install_action (widget_class, "session.zoom-in", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "session.zoom-out", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "session.zoom-reset", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "session.restart", NULL, restart_action);
+
+  gtk_widget_class_set_css_name (widget_class, "paddock-session");
+}
+
+static void
+paddock_session_page_init (PaddockSessionPage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  update_actions (self);
+}
+
+/**
+ * paddock_session_page_new:
+ * @project: the project the session runs in
+ *
+ * Returns: (transfer floating): a new page; call paddock_session_page_start()
+ *   to start its session
+ */
+PaddockSessionPage *
+paddock_session_page_new (PaddockProject *project)
+{
+  g_return_val_if_fail (PADDOCK_IS_PROJECT (project), NULL);
+
+  return g_object_new (PADDOCK_TYPE_SESSION_PAGE, "project", project, NULL);
+}
+
+PaddockProject *
+paddock_session_page_get_project (PaddockSessionPage *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), NULL);
+
+  return self->project;
+}
+
+/* The terminal's title as the shell last set it, else the project's name. */
+const char *
+paddock_session_page_get_title (PaddockSessionPage *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), NULL);
+
+  return self->title;
+}
+
+VteTerminal *
+paddock_session_page_get_terminal (PaddockSessionPage *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), NULL);
+
+  return self->terminal;
+}
+
+/* The process id of the session's paddock-run, or 0 when none runs. */
+GPid
+paddock_session_page_get_runner_pid (PaddockSessionPage *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), 0);
+
+  return self->runner_pid;
+}
+
+/* Whether the session is starting or running. */
+gboolean
+paddock_session_page_get_running (PaddockSessionPage *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), FALSE);
+
+  return self->runner_pid > 0 || self->starting;
+}

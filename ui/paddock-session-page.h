@@ -1,0 +1,27 @@
+/* paddock-session-page.h: one session in a tab: its terminal, running under paddock-run
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+#include <vte/vte.h>
+
+#include "paddock-project.h"
+
+G_BEGIN_DECLS
+
+#define PADDOCK_TYPE_SESSION_PAGE (paddock_session_page_get_type ())
+
+G_DECLARE_FINAL_TYPE (PaddockSessionPage, paddock_session_page, PADDOCK, SESSION_PAGE, GtkWidget)
+
+PaddockSessionPage *paddock_session_page_new            (PaddockProject     *project);
+PaddockProject     *paddock_session_page_get_project    (PaddockSessionPage *self);
+const char         *paddock_session_page_get_title      (PaddockSessionPage *self);
+VteTerminal        *paddock_session_page_get_terminal   (PaddockSessionPage *self);
+GPid                paddock_session_page_get_runner_pid (PaddockSessionPage *self);
+gboolean            paddock_session_page_get_running    (PaddockSessionPage *self);
+void                paddock_session_page_start          (PaddockSessionPage *self);
+
+G_END_DECLS
