@@ -1,0 +1,808 @@
+/* paddock-control.c: the control server clients attach to, to watch and steer a session
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every connection is non-blocking and served from the main context. A
+ * client's input goes through a line reader with a cap, so garbage, a half
+ * line or a 10 MB line costs the supervisor a bounded buffer and the client
+ * an error reply; a client that does not read its output is dropped once
+ * the output queued for it passes a cap, and never blocks the session.
+ */
+#include "config.h"
+
+#include "paddock-autofd.h"
+#include "paddock-control.h"
+#include "paddock-process-tree.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib-unix.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+/* Linux 6.5: a pidfd of the peer as it was at connect(). */
+#ifndef SO_PEERPIDFD
+#define SO_PEERPIDFD 77
+#endif
+
+#define MAX_OUTPUT          (16 * 1024 * 1024)
+#define BACKLOG_LINES       1000
+#define BACKLOG_BYTES       (8 * 1024 * 1024)
+#define MAX_LOGGED_ERRORS   10
+#define READS_PER_DISPATCH  16
+
+typedef struct
+{
+  PaddockControl    *control;
+  int                fd;
+  GSource           *in_source;
+  GSource           *out_source;
+  GByteArray        *output;
+  PaddockLineReader *reader;
+  pid_t              pid;
+  gboolean           decider;
+  guint              n_errors;
+} Client;
+
+struct _PaddockControl
+{
+  char               *session_id;
+  char               *project;
+  char              **command;
+  pid_t               agent_pid;
+  pid_t               tree_root;
+  char               *lock;
+  char               *network;
+
+  PaddockAudit       *audit;
+  PaddockExecMonitor *monitor;
+
+  GPtrArray          *clients;
+  GPtrArray          *closed;        /* freed with the server: a callback may still hold one */
+  int                 listen_fd;
+  GSource            *listen_source;
+  char               *socket_path;
+
+  GQueue              backlog;       /* lines, oldest first */
+  gsize               backlog_bytes;
+  gboolean            paused;
+  gboolean            ended;
+};
+
+static void client_close (Client *client);
+static void client_free (Client *client);
+
+char *
+paddock_control_new_session_id (void)
+{
+  guint8 bytes[6];
+  GString *id = g_string_sized_new (2 * sizeof bytes);
+
+  for (guint i = 0; i < sizeof bytes; i++)
+    bytes[i] = (guint8) g_random_int_range (0, 256);
+  for (guint i = 0; i < sizeof bytes; i++)
+    g_string_append_printf (id, "%02x", bytes[i]);
+  return g_string_free (id, FALSE);
+}
+
+char *
+paddock_control_socket_dir (GError **error)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_runtime_dir (), "paddock", NULL);
+  struct stat st;
+
+  if (mkdir (dir, 0700) != 0 && errno != EEXIST)
+    {
+      int saved_errno = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   "cannot create %s: %s", dir, g_strerror (saved_errno));
+      return NULL;
+    }
+  if (lstat (dir, &st) != 0 || !S_ISDIR (st.st_mode))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_DIRECTORY,
+                   "cannot use %s for control sockets: not a directory", dir);
+      return NULL;
+    }
+  if (st.st_uid != geteuid ())
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
+                   "cannot use %s for control sockets: owned by uid %u, not us",
+                   dir, (guint) st.st_uid);
+      return NULL;
+    }
+  if ((st.st_mode & 077) != 0 && chmod (dir, 0700) != 0)
+    {
+      int saved_errno = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   "cannot make %s private: %s", dir, g_strerror (saved_errno));
+      return NULL;
+    }
+  return g_steal_pointer (&dir);
+}
+
+char *
+paddock_control_socket_path (const char *session_id,
+                             GError    **error)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *name = NULL;
+  char *path;
+  struct sockaddr_un addr;
+
+  g_return_val_if_fail (session_id != NULL && *session_id != '\0', NULL);
+
+  if (strchr (session_id, '/') != NULL || strcmp (session_id, ".") == 0 || strcmp (session_id, "..") == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "session id %s is not a plain name", session_id);
+      return NULL;
+    }
+  dir = paddock_control_socket_dir (error);
+  if (dir == NULL)
+    return NULL;
+  name = g_strconcat (session_id, ".sock", NULL);
+  path = g_build_filename (dir, name, NULL);
+  if (strlen (path) >= sizeof addr.sun_path)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FILENAME_TOO_LONG,
+                   "control socket path %s is too long for a unix socket", path);
+      g_free (path);
+      return NULL;
+    }
+  return path;
+}
+
+PaddockControl *
+paddock_control_new (const PaddockControlSession *session,
+                     PaddockAudit                *audit)
+{
+  PaddockControl *self;
+
+  g_return_val_if_fail (session != NULL && session->session_id != NULL, NULL);
+
+  self = g_new0 (PaddockControl, 1);
+  self->session_id = g_strdup (session->session_id);
+  self->project = g_strdup (session->project);
+  self->command = g_strdupv ((char **) session->command);
+  self->agent_pid = session->agent_pid;
+  self->tree_root = session->tree_root;
+  self->lock = g_strdup (session->lock != NULL ? session->lock : "off");
+  self->network = g_strdup (session->network != NULL ? session->network : "off");
+  self->audit = audit;
+  self->clients = g_ptr_array_new ();
+  self->closed = g_ptr_array_new_with_free_func ((GDestroyNotify) client_free);
+  self->listen_fd = -1;
+  g_queue_init (&self->backlog);
+  return self;
+}
+
+void
+paddock_control_set_monitor (PaddockControl     *self,
+                             PaddockExecMonitor *monitor)
+{
+  guint n_deciders = 0;
+
+  self->monitor = monitor;
+  for (guint i = 0; i < self->clients->len; i++)
+    if (((Client *) g_ptr_array_index (self->clients, i))->decider)
+      n_deciders++;
+  if (monitor != NULL)
+    paddock_exec_monitor_set_deciders (monitor, n_deciders);
+}
+
+static void
+update_deciders (PaddockControl *self)
+{
+  paddock_control_set_monitor (self, self->monitor);
+}
+
+static void
+audit_record (PaddockControl *self,
+              const char     *type,
+              JsonObject     *fields)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->audit != NULL && !paddock_audit_append (self->audit, type, fields, NULL, &error))
+    g_printerr ("paddock-run: audit log: %s\n", error->message);
+}
+
+static gboolean
+on_client_writable (int          fd,
+                    GIOCondition condition,
+                    gpointer     user_data);
+
+/* Writes what it can now; the rest waits for the socket to drain. */
+static void
+client_flush (Client *client)
+{
+  while (client->output->len > 0)
+    {
+      ssize_t n = send (client->fd, client->output->data, client->output->len, MSG_NOSIGNAL | MSG_DONTWAIT);
+
+      if (n < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          if (errno == EAGAIN || errno == EWOULDBLOCK)
+            break;
+          client_close (client);
+          return;
+        }
+      g_byte_array_remove_range (client->output, 0, n);
+    }
+
+  if (client->output->len > 0 && client->out_source == NULL)
+    {
+      client->out_source = g_unix_fd_source_new (client->fd, G_IO_OUT);
+      g_source_set_callback (client->out_source, (GSourceFunc) (GCallback) on_client_writable, client, NULL);
+      g_source_attach (client->out_source, NULL);
+    }
+  else if (client->output->len == 0 && client->out_source != NULL)
+    {
+      g_source_destroy (client->out_source);
+      g_clear_pointer (&client->out_source, g_source_unref);
+    }
+}
+
+static gboolean
+on_client_writable (int          fd,
+                    GIOCondition condition,
+                    gpointer     user_data)
+{
+  /* client_flush() destroys this source once the queue is empty. */
+  client_flush (user_data);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+client_send_line (Client     *client,
+                  const char *line,
+                  gsize       length)
+{
+  if (client->fd < 0)
+    return;
+  if (client->output->len + length > MAX_OUTPUT)
+    {
+      /* It stopped reading; the audit log has everything it missed. */
+      client_close (client);
+      return;
+    }
+  g_byte_array_append (client->output, (const guint8 *) line, length);
+  client_flush (client);
+}
+
+static void
+client_send (Client               *client,
+             const PaddockMessage *message)
+{
+  g_autofree char *line = paddock_message_to_line (message);
+
+  client_send_line (client, line, strlen (line));
+}
+
+static void
+client_send_error (Client     *client,
+                   const char *text)
+{
+  g_autoptr(PaddockMessage) message = paddock_message_new (PADDOCK_MESSAGE_ERROR);
+
+  message->message = g_strdup (text);
+  client_send (client, message);
+
+  /* Logged, but a client cannot flood the audit log with its garbage. */
+  if (client->n_errors++ < MAX_LOGGED_ERRORS)
+    {
+      g_autoptr(JsonObject) fields = json_object_new ();
+
+      json_object_set_int_member (fields, "client_pid", client->pid);
+      json_object_set_string_member (fields, "error", text);
+      audit_record (client->control, "protocol-error", fields);
+    }
+}
+
+static PaddockMessage *
+status_message (PaddockControl     *self,
+                PaddockMessageType  type)
+{
+  PaddockMessage *message = paddock_message_new (type);
+
+  message->session = g_strdup (self->session_id);
+  message->lock = g_strdup (self->lock);
+  message->network = g_strdup (self->network);
+  message->features = g_strdupv (self->monitor != NULL ?
+                                 (char **) paddock_exec_monitor_get_features (self->monitor) :
+                                 (char *[]) { NULL });
+  message->paused = self->paused;
+  if (type == PADDOCK_MESSAGE_HELLO)
+    {
+      message->project = g_strdup (self->project != NULL ? self->project : "");
+      message->command = g_strdupv (self->command != NULL ? self->command : (char *[]) { NULL });
+      message->agent_pid = self->agent_pid;
+    }
+  return message;
+}
+
+static void
+broadcast_control (PaddockControl     *self,
+                   PaddockMessageType  type,
+                   Client             *from)
+{
+  g_autoptr(PaddockMessage) message = paddock_message_new (type);
+  g_autoptr(JsonObject) fields = json_object_new ();
+  const char *audit_type = type == PADDOCK_MESSAGE_KILL ? PADDOCK_AUDIT_KILL :
+                           type == PADDOCK_MESSAGE_PAUSE ? PADDOCK_AUDIT_PAUSE : PADDOCK_AUDIT_RESUME;
+
+  message->time = g_get_real_time ();
+  message->by = g_strdup ("user");
+  json_object_set_string_member (fields, "by", "user");
+  json_object_set_int_member (fields, "client_pid", from->pid);
+  audit_record (self, audit_type, fields);
+  paddock_control_broadcast (self, message);
+}
+
+static void
+handle_request (Client         *client,
+                PaddockMessage *request)
+{
+  PaddockControl *self = client->control;
+  g_autoptr(GError) error = NULL;
+
+  if (!paddock_message_type_is_request (request->type))
+    {
+      g_autofree char *text = g_strdup_printf ("%s is not a message a client sends",
+                                               paddock_message_type_to_string (request->type));
+      client_send_error (client, text);
+      return;
+    }
+
+  if (!client->decider)
+    {
+      client->decider = TRUE;
+      update_deciders (self);
+    }
+
+  switch (request->type)
+    {
+    case PADDOCK_MESSAGE_DECIDE:
+      if (self->monitor == NULL)
+        client_send_error (client, "this session runs without the exec monitor; there is nothing to decide");
+      else if (!paddock_exec_monitor_decide (self->monitor, request->id, request->decision,
+                                             request->remember, "user", &error))
+        client_send_error (client, error->message);
+      break;
+
+    case PADDOCK_MESSAGE_KILL:
+      if (self->ended)
+        break;
+      broadcast_control (self, PADDOCK_MESSAGE_KILL, client);
+      paddock_process_tree_kill (self->tree_root);
+      break;
+
+    case PADDOCK_MESSAGE_PAUSE:
+      if (self->paused || self->ended)
+        break;
+      /* Set first: the supervisor sees the agent stop and must leave it so. */
+      self->paused = TRUE;
+      paddock_process_tree_freeze (self->tree_root);
+      broadcast_control (self, PADDOCK_MESSAGE_PAUSE, client);
+      break;
+
+    case PADDOCK_MESSAGE_RESUME:
+      if (!self->paused || self->ended)
+        break;
+      paddock_process_tree_thaw (self->tree_root);
+      self->paused = FALSE;
+      broadcast_control (self, PADDOCK_MESSAGE_RESUME, client);
+      break;
+
+    case PADDOCK_MESSAGE_LOCK_STATUS:
+      {
+        g_autoptr(PaddockMessage) reply = status_message (self, PADDOCK_MESSAGE_LOCK_STATUS);
+        client_send (client, reply);
+      }
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static gboolean
+on_client_readable (int          fd,
+                    GIOCondition condition,
+                    gpointer     user_data)
+{
+  Client *client = user_data;
+  char buffer[64 * 1024];
+  gboolean eof = FALSE;
+
+  for (guint i = 0; i < READS_PER_DISPATCH; i++)
+    {
+      ssize_t n = recv (fd, buffer, sizeof buffer, MSG_DONTWAIT);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+        break;
+      if (n <= 0)
+        {
+          eof = TRUE;
+          break;
+        }
+      paddock_line_reader_feed (client->reader, buffer, n);
+
+      for (;;)
+        {
+          const char *line;
+          gsize length;
+          PaddockLineResult result = paddock_line_reader_next (client->reader, &line, &length);
+
+          if (result == PADDOCK_LINE_NONE)
+            break;
+          if (result == PADDOCK_LINE_TOO_LONG)
+            {
+              g_autofree char *text = g_strdup_printf ("line longer than %d bytes, ignored",
+                                                       PADDOCK_PROTOCOL_MAX_REQUEST_LINE);
+              client_send_error (client, text);
+            }
+          else
+            {
+              g_autoptr(GError) error = NULL;
+              g_autoptr(PaddockMessage) request = paddock_message_parse (line, length, &error);
+
+              if (request == NULL)
+                client_send_error (client, error->message);
+              else
+                handle_request (client, request);
+            }
+          /* A request (kill) may have ended the session, or an error the client. */
+          if (client->fd < 0)
+            return G_SOURCE_REMOVE;
+        }
+    }
+
+  if (eof)
+    {
+      client_close (client);
+      return G_SOURCE_REMOVE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+client_free (Client *client)
+{
+  g_byte_array_unref (client->output);
+  paddock_line_reader_free (client->reader);
+  g_free (client);
+}
+
+static void
+client_close (Client *client)
+{
+  PaddockControl *self = client->control;
+
+  if (client->fd < 0)
+    return;
+  if (client->in_source != NULL)
+    {
+      g_source_destroy (client->in_source);
+      g_clear_pointer (&client->in_source, g_source_unref);
+    }
+  if (client->out_source != NULL)
+    {
+      g_source_destroy (client->out_source);
+      g_clear_pointer (&client->out_source, g_source_unref);
+    }
+  paddock_close_fd (&client->fd);
+  g_ptr_array_remove (self->clients, client);
+  g_ptr_array_add (self->closed, client);
+  if (client->decider)
+    update_deciders (self);
+}
+
+static Client *
+client_new (PaddockControl *self,
+            int             fd,
+            pid_t           pid,
+            gboolean        decider)
+{
+  Client *client = g_new0 (Client, 1);
+  g_autoptr(PaddockMessage) hello = status_message (self, PADDOCK_MESSAGE_HELLO);
+
+  client->control = self;
+  client->fd = fd;
+  client->pid = pid;
+  client->decider = decider;
+  client->output = g_byte_array_new ();
+  client->reader = paddock_line_reader_new (PADDOCK_PROTOCOL_MAX_REQUEST_LINE);
+  g_ptr_array_add (self->clients, client);
+
+  client_send (client, hello);
+  for (GList *l = self->backlog.head; l != NULL && client->fd >= 0; l = l->next)
+    client_send_line (client, l->data, strlen (l->data));
+  if (self->monitor != NULL && client->fd >= 0)
+    {
+      g_autoptr(GPtrArray) asks = paddock_exec_monitor_dup_pending (self->monitor);
+
+      for (guint i = 0; i < asks->len && client->fd >= 0; i++)
+        client_send (client, g_ptr_array_index (asks, i));
+    }
+  if (client->fd < 0)
+    return NULL;
+
+  client->in_source = g_unix_fd_source_new (fd, G_IO_IN);
+  g_source_set_callback (client->in_source, (GSourceFunc) (GCallback) on_client_readable, client, NULL);
+  g_source_attach (client->in_source, NULL);
+  if (decider)
+    update_deciders (self);
+  return client;
+}
+
+gboolean
+paddock_control_add_client_fd (PaddockControl  *self,
+                               int              fd,
+                               GError         **error)
+{
+  paddock_autofd int owned = fd;
+  int type = 0;
+  socklen_t length = sizeof type;
+
+  if (getsockopt (fd, SOL_SOCKET, SO_TYPE, &type, &length) != 0 || type != SOCK_STREAM)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "control fd %d is not a stream socket", fd);
+      return FALSE;
+    }
+  if (!g_unix_set_fd_nonblocking (fd, TRUE, error))
+    return FALSE;
+  fcntl (fd, F_SETFD, FD_CLOEXEC);
+  /* The GUI handed it over: it can decide from the start. */
+  client_new (self, paddock_steal_fd (&owned), -1, TRUE);
+  return TRUE;
+}
+
+/* Why a peer may not control this session, or NULL when it may. */
+static char *
+refuse_peer (PaddockControl *self,
+             int             fd,
+             pid_t          *out_pid)
+{
+  struct ucred cred = { 0 };
+  socklen_t length = sizeof cred;
+  paddock_autofd int pidfd = -1;
+  socklen_t pidfd_length = sizeof pidfd;
+  struct pollfd poll_fd;
+
+  *out_pid = -1;
+  if (getsockopt (fd, SOL_SOCKET, SO_PEERCRED, &cred, &length) != 0)
+    return g_strdup_printf ("cannot identify the peer: %s", g_strerror (errno));
+  *out_pid = cred.pid;
+  if (cred.uid != getuid ())
+    return g_strdup_printf ("the peer runs as uid %u, not %u", (guint) cred.uid, (guint) getuid ());
+  if (cred.pid <= 0)
+    return g_strdup ("the peer's process is not visible from here");
+
+  /* Taken before the walk: if it is still alive after, the pid was not reused meanwhile. */
+  if (getsockopt (fd, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &pidfd_length) != 0)
+    pidfd = -1;
+  if (cred.pid == self->tree_root || paddock_process_tree_is_descendant (self->tree_root, cred.pid))
+    return g_strdup_printf ("the peer (pid %d) is inside the agent's process tree", (int) cred.pid);
+  if (pidfd >= 0)
+    {
+      poll_fd = (struct pollfd) { .fd = pidfd, .events = POLLIN };
+      if (poll (&poll_fd, 1, 0) != 0)
+        return g_strdup_printf ("the peer (pid %d) exited while it was checked", (int) cred.pid);
+    }
+  return NULL;
+}
+
+static gboolean
+on_accept (int          fd,
+           GIOCondition condition,
+           gpointer     user_data)
+{
+  PaddockControl *self = user_data;
+
+  for (guint i = 0; i < 16; i++)
+    {
+      int client_fd = accept4 (fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+      g_autofree char *refusal = NULL;
+      pid_t pid;
+
+      if (client_fd < 0)
+        break;
+      refusal = refuse_peer (self, client_fd, &pid);
+      if (refusal != NULL)
+        {
+          g_autoptr(PaddockMessage) message = paddock_message_new (PADDOCK_MESSAGE_ERROR);
+          g_autoptr(JsonObject) fields = json_object_new ();
+          g_autofree char *line = NULL;
+
+          message->message = g_strdup_printf ("refused: %s", refusal);
+          line = paddock_message_to_line (message);
+          if (send (client_fd, line, strlen (line), MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+            {
+              /* Nothing more to tell a peer that is gone. */
+            }
+          close (client_fd);
+
+          json_object_set_int_member (fields, "client_pid", pid);
+          json_object_set_string_member (fields, "reason", refusal);
+          audit_record (self, "control-refused", fields);
+          continue;
+        }
+      client_new (self, client_fd, pid, FALSE);
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+gboolean
+paddock_control_listen (PaddockControl  *self,
+                        GError         **error)
+{
+  g_autofree char *path = NULL;
+  paddock_autofd int fd = -1;
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+
+  g_return_val_if_fail (self->listen_fd < 0, FALSE);
+
+  path = paddock_control_socket_path (self->session_id, error);
+  if (path == NULL)
+    return FALSE;
+  strcpy (addr.sun_path, path);
+
+  fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (fd < 0 ||
+      bind (fd, (struct sockaddr *) &addr, sizeof addr) != 0 ||
+      chmod (path, 0600) != 0 ||
+      listen (fd, 16) != 0)
+    {
+      int saved_errno = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   "cannot listen on %s: %s", path, g_strerror (saved_errno));
+      if (fd >= 0)
+        unlink (path);
+      return FALSE;
+    }
+
+  self->listen_fd = paddock_steal_fd (&fd);
+  self->socket_path = g_steal_pointer (&path);
+  self->listen_source = g_unix_fd_source_new (self->listen_fd, G_IO_IN);
+  g_source_set_callback (self->listen_source, (GSourceFunc) (GCallback) on_accept, self, NULL);
+  g_source_attach (self->listen_source, NULL);
+  return TRUE;
+}
+
+const char *
+paddock_control_get_socket_path (PaddockControl *self)
+{
+  return self->socket_path;
+}
+
+void
+paddock_control_broadcast (PaddockControl       *self,
+                           const PaddockMessage *message)
+{
+  g_autofree char *line = paddock_message_to_line (message);
+  gsize length = strlen (line);
+  g_autoptr(GPtrArray) clients = NULL;
+
+  /* Asks are replayed from the monitor, the still pending ones only. */
+  if (message->type != PADDOCK_MESSAGE_ASK)
+    {
+      g_queue_push_tail (&self->backlog, g_strdup (line));
+      self->backlog_bytes += length;
+      while (self->backlog.length > BACKLOG_LINES || self->backlog_bytes > BACKLOG_BYTES)
+        {
+          char *old = g_queue_pop_head (&self->backlog);
+
+          self->backlog_bytes -= strlen (old);
+          g_free (old);
+        }
+    }
+
+  /* Sending may drop a client, which changes the array. */
+  clients = g_ptr_array_copy (self->clients, NULL, NULL);
+  for (guint i = 0; i < clients->len; i++)
+    client_send_line (g_ptr_array_index (clients, i), line, length);
+}
+
+void
+paddock_control_monitor_func (const PaddockMessage *message,
+                              gpointer              user_data)
+{
+  paddock_control_broadcast (user_data, message);
+}
+
+gboolean
+paddock_control_get_paused (PaddockControl *self)
+{
+  return self != NULL && self->paused;
+}
+
+void
+paddock_control_session_end (PaddockControl *self,
+                             int             exit_code,
+                             int             signal)
+{
+  g_autoptr(PaddockMessage) message = paddock_message_new (PADDOCK_MESSAGE_EXIT);
+  gint64 deadline;
+
+  if (self->ended)
+    return;
+  self->ended = TRUE;
+
+  message->session_end = TRUE;
+  message->pid = self->agent_pid;
+  message->time = g_get_real_time ();
+  message->exit_code = exit_code;
+  message->signal = signal > 0 ? signal : -1;
+  paddock_control_broadcast (self, message);
+
+  /* A moment for clients to read the end; none can hold the exit up long. */
+  deadline = g_get_monotonic_time () + G_USEC_PER_SEC;
+  while (self->clients->len > 0)
+    {
+      g_autofree struct pollfd *fds = g_new0 (struct pollfd, self->clients->len);
+      guint n = 0;
+      gint64 remaining = (deadline - g_get_monotonic_time ()) / 1000;
+
+      for (guint i = 0; i < self->clients->len; i++)
+        {
+          Client *client = g_ptr_array_index (self->clients, i);
+
+          if (client->output->len > 0)
+            fds[n++] = (struct pollfd) { .fd = client->fd, .events = POLLOUT };
+        }
+      if (n == 0 || remaining <= 0 || poll (fds, n, (int) remaining) <= 0)
+        break;
+      for (guint i = self->clients->len; i > 0; i--)
+        client_flush (g_ptr_array_index (self->clients, i - 1));
+    }
+
+  while (self->clients->len > 0)
+    client_close (g_ptr_array_index (self->clients, 0));
+  if (self->listen_source != NULL)
+    {
+      g_source_destroy (self->listen_source);
+      g_clear_pointer (&self->listen_source, g_source_unref);
+    }
+  if (self->socket_path != NULL)
+    unlink (self->socket_path);
+  paddock_close_fd (&self->listen_fd);
+}
+
+void
+paddock_control_free (PaddockControl *self)
+{
+  if (self == NULL)
+    return;
+  while (self->clients->len > 0)
+    client_close (g_ptr_array_index (self->clients, 0));
+  if (self->listen_source != NULL)
+    {
+      g_source_destroy (self->listen_source);
+      g_clear_pointer (&self->listen_source, g_source_unref);
+    }
+  if (self->socket_path != NULL && self->listen_fd >= 0)
+    unlink (self->socket_path);
+  paddock_close_fd (&self->listen_fd);
+  g_ptr_array_unref (self->clients);
+  g_ptr_array_unref (self->closed);
+  g_queue_clear_full (&self->backlog, g_free);
+  g_free (self->socket_path);
+  g_free (self->session_id);
+  g_free (self->project);
+  g_strfreev (self->command);
+  g_free (self->lock);
+  g_free (self->network);
+  g_free (self);
+}

@@ -1,0 +1,89 @@
+/* paddock-control.h: the control server clients attach to, to watch and steer a session
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Serves the protocol (paddock-protocol.h) on the main context: on an
+ * inherited socket (--control-fd, the GUI) and on a socket of its own,
+ * $XDG_RUNTIME_DIR/paddock/SESSION.sock (directory 0700, socket 0600).
+ * Peers of the socket must have paddock-run's uid and must not be inside
+ * the agent's process tree: the agent never approves its own request.
+ *
+ * A client gets hello, the recent timeline, then the asks still pending,
+ * then every message live. A client that has sent a request (lock-status
+ * is the natural first one), and the inherited client from the start,
+ * counts as one that can answer asks; with none, asks follow --on-ask.
+ */
+#pragma once
+
+#include "paddock-audit.h"
+#include "paddock-exec-monitor.h"
+#include "paddock-protocol.h"
+
+#include <glib.h>
+#include <sys/types.h>
+
+G_BEGIN_DECLS
+
+typedef struct _PaddockControl PaddockControl;
+
+typedef struct
+{
+  const char          *session_id;
+  const char          *project;
+  const char * const  *command;
+  pid_t                agent_pid;
+  pid_t                tree_root;   /* paddock-run: every process below it is the agent's */
+  const char          *lock;        /* "off", "landlock", "namespaces" */
+  const char          *network;     /* "off", "on" */
+} PaddockControlSession;
+
+/* A new random session id: 12 lowercase hex digits. */
+char           *paddock_control_new_session_id    (void);
+
+/* $XDG_RUNTIME_DIR/paddock, created 0700 and checked to be ours and private. */
+char           *paddock_control_socket_dir        (GError                      **error);
+/* The socket path of @session_id in that directory. */
+char           *paddock_control_socket_path       (const char                   *session_id,
+                                                   GError                      **error);
+
+/* @audit may be NULL. */
+PaddockControl *paddock_control_new               (const PaddockControlSession  *session,
+                                                   PaddockAudit                 *audit);
+void            paddock_control_free              (PaddockControl               *self);
+
+/* Decisions, hello's kernel features and pending asks come from @monitor.
+ * Its messages reach clients through paddock_control_broadcast(). */
+void            paddock_control_set_monitor       (PaddockControl               *self,
+                                                   PaddockExecMonitor           *monitor);
+
+/* Serves an inherited connected unix stream socket; takes @fd. */
+gboolean        paddock_control_add_client_fd     (PaddockControl               *self,
+                                                   int                           fd,
+                                                   GError                      **error);
+/* Listens on the session's socket. */
+gboolean        paddock_control_listen            (PaddockControl               *self,
+                                                   GError                      **error);
+const char     *paddock_control_get_socket_path   (PaddockControl               *self);
+
+/* Sends @message to every client (and keeps it for clients attaching later). */
+void            paddock_control_broadcast         (PaddockControl               *self,
+                                                   const PaddockMessage         *message);
+/* Usable directly as a PaddockExecMonitorFunc with the control as user data. */
+void            paddock_control_monitor_func      (const PaddockMessage         *message,
+                                                   gpointer                      user_data);
+
+/* Whether a client paused the session (the supervisor must then leave the
+ * stopped agent alone). */
+gboolean        paddock_control_get_paused        (PaddockControl               *self);
+
+/* Tells clients the session ended (the agent's exit code, or -1 and the
+ * signal), gives them a moment to read it, and closes every connection
+ * and the socket. */
+void            paddock_control_session_end       (PaddockControl               *self,
+                                                   int                           exit_code,
+                                                   int                           signal);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PaddockControl, paddock_control_free)
+
+G_END_DECLS

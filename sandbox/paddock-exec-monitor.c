@@ -1,0 +1,1467 @@
+/* paddock-exec-monitor.c: every program the agent starts, decided by policy, on a timeline
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The answering thread does only what must happen before the exec may go
+ * on: read the caller (process_vm_readv, a few /proc reads), check that the
+ * notification is still live (so the pid was not reused under us), ask the
+ * policy, append the decision to the audit log (one write), answer. All the
+ * rest (protocol messages, exit watches, deadlines, decisions from clients)
+ * runs on the main context, which the thread feeds through a queue and one
+ * eventfd wake-up per batch. The kernel wakes the thread on the exec's own
+ * CPU (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) where it can, which is most of
+ * what a notifier costs on an exec-heavy loop.
+ */
+#include "config.h"
+
+#include "paddock-autofd.h"
+#include "paddock-exec-monitor.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib-unix.h>
+#include <linux/audit.h>
+#include <linux/openat2.h>
+#include <linux/seccomp.h>
+#include <poll.h>
+#include <seccomp.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Linux 6.6; Debian 12's headers predate it. */
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW (4, __u64)
+#endif
+#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
+#endif
+/* Linux 5.19: once received, only a fatal signal interrupts the wait, so
+ * a SIGCHLD or SIGWINCH does not restart the exec and ask twice. */
+#ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
+#define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
+#endif
+#ifndef P_PIDFD
+#define P_PIDFD 3
+#endif
+#ifndef __X32_SYSCALL_BIT
+#define __X32_SYSCALL_BIT 0x40000000
+#endif
+
+gboolean
+paddock_exec_filter_init (PaddockExecFilter *filter,
+                          GError           **error)
+{
+  static const guint32 extra_arches[] = {
+#if defined(__x86_64__)
+    SCMP_ARCH_X86, SCMP_ARCH_X32,
+#elif defined(__aarch64__)
+    SCMP_ARCH_ARM,
+#endif
+    0
+  };
+  scmp_filter_ctx ctx;
+  paddock_autofd int memfd = -1;
+  off_t size;
+  int rc;
+
+  memset (filter, 0, sizeof *filter);
+  ctx = seccomp_init (SCMP_ACT_ALLOW);
+  if (ctx == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   "cannot build the exec monitor's filter: libseccomp failed");
+      return FALSE;
+    }
+  /* paddock-run sets no_new_privs itself, before installing. */
+  seccomp_attr_set (ctx, SCMP_FLTATR_CTL_NNP, 0);
+  for (guint i = 0; extra_arches[i] != 0; i++)
+    {
+      rc = seccomp_arch_add (ctx, extra_arches[i]);
+      if (rc != 0 && rc != -EEXIST)
+        goto failed;
+    }
+  if ((rc = seccomp_rule_add (ctx, SCMP_ACT_NOTIFY, SCMP_SYS (execve), 0)) != 0 ||
+      (rc = seccomp_rule_add (ctx, SCMP_ACT_NOTIFY, SCMP_SYS (execveat), 0)) != 0)
+    goto failed;
+
+  memfd = memfd_create ("paddock-exec-filter", MFD_CLOEXEC);
+  if (memfd < 0)
+    {
+      rc = -errno;
+      goto failed;
+    }
+  if ((rc = seccomp_export_bpf (ctx, memfd)) != 0)
+    goto failed;
+  size = lseek (memfd, 0, SEEK_END);
+  if (size <= 0 || size % sizeof (struct sock_filter) != 0 || size > 64 * 1024)
+    {
+      rc = -EINVAL;
+      goto failed;
+    }
+  filter->program.filter = g_malloc (size);
+  if (pread (memfd, filter->program.filter, size, 0) != size)
+    {
+      rc = -EIO;
+      goto failed;
+    }
+  filter->program.len = size / sizeof (struct sock_filter);
+  seccomp_release (ctx);
+  return TRUE;
+
+failed:
+  seccomp_release (ctx);
+  paddock_exec_filter_clear (filter);
+  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (-rc),
+               "cannot build the exec monitor's filter: %s", g_strerror (-rc));
+  return FALSE;
+}
+
+void
+paddock_exec_filter_clear (PaddockExecFilter *filter)
+{
+  g_clear_pointer (&filter->program.filter, g_free);
+  filter->program.len = 0;
+}
+
+int
+paddock_exec_filter_install (const PaddockExecFilter *filter,
+                             int                      socket_fd)
+{
+  unsigned long flags = SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV;
+  guint reported = PADDOCK_EXEC_FILTER_WAIT_KILLABLE;
+  union {
+    char buf[CMSG_SPACE (sizeof (int))];
+    struct cmsghdr align;
+  } control;
+  struct iovec iov = { &reported, sizeof reported };
+  struct msghdr msg = {
+    .msg_iov = &iov,
+    .msg_iovlen = 1,
+    .msg_control = control.buf,
+    .msg_controllen = sizeof control.buf,
+  };
+  struct cmsghdr *cmsg;
+  int fd;
+  ssize_t n;
+  int saved_errno;
+
+  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+    return errno;
+
+  fd = syscall (SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &filter->program);
+  if (fd < 0 && errno == EINVAL)
+    {
+      flags &= ~SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV;
+      reported = 0;
+      fd = syscall (SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &filter->program);
+    }
+  if (fd < 0)
+    return errno;
+
+  memset (control.buf, 0, sizeof control.buf);
+  cmsg = CMSG_FIRSTHDR (&msg);
+  cmsg->cmsg_level = SOL_SOCKET;
+  cmsg->cmsg_type = SCM_RIGHTS;
+  cmsg->cmsg_len = CMSG_LEN (sizeof (int));
+  memcpy (CMSG_DATA (cmsg), &fd, sizeof (int));
+
+  do
+    n = sendmsg (socket_fd, &msg, MSG_NOSIGNAL);
+  while (n < 0 && errno == EINTR);
+  saved_errno = errno;
+  /* The agent must not keep its own listener. */
+  close (fd);
+  if (n != sizeof reported)
+    return n < 0 ? saved_errno : EPIPE;
+  return 0;
+}
+
+int
+paddock_exec_filter_receive (int     socket_fd,
+                             guint  *out_flags,
+                             GError **error)
+{
+  union {
+    char buf[CMSG_SPACE (sizeof (int))];
+    struct cmsghdr align;
+  } control;
+  guint flags = 0;
+  struct iovec iov = { &flags, sizeof flags };
+  struct msghdr msg = {
+    .msg_iov = &iov,
+    .msg_iovlen = 1,
+    .msg_control = control.buf,
+    .msg_controllen = sizeof control.buf,
+  };
+  struct cmsghdr *cmsg;
+  int fd = -1;
+  ssize_t n;
+
+  do
+    n = recvmsg (socket_fd, &msg, MSG_CMSG_CLOEXEC);
+  while (n < 0 && errno == EINTR);
+
+  if (n < 0)
+    {
+      int saved_errno = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   "cannot receive the exec monitor's listener: %s", g_strerror (saved_errno));
+      return -1;
+    }
+
+  for (cmsg = CMSG_FIRSTHDR (&msg); cmsg != NULL; cmsg = CMSG_NXTHDR (&msg, cmsg))
+    if (cmsg->cmsg_level == SOL_SOCKET && cmsg->cmsg_type == SCM_RIGHTS &&
+        cmsg->cmsg_len == CMSG_LEN (sizeof (int)))
+      memcpy (&fd, CMSG_DATA (cmsg), sizeof (int));
+
+  if (fd < 0 || n != sizeof flags)
+    {
+      if (fd >= 0)
+        close (fd);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                   "cannot receive the exec monitor's listener: the agent ended before sending it");
+      return -1;
+    }
+  if (out_flags != NULL)
+    *out_flags = flags;
+  return fd;
+}
+
+typedef struct
+{
+  guint32 arch;          /* as the kernel reports it in seccomp_data */
+  int     nr_execve;
+  int     nr_execveat;
+  guint   pointer_size;
+} ExecAbi;
+
+/* What was read of one exec; strings are the caller's bytes. */
+typedef struct
+{
+  pid_t       pid;
+  pid_t       ppid;
+  char       *path;
+  char       *cwd;
+  char       *lexical;     /* the absolute path exec runs, symlinks not resolved */
+  char       *exe;         /* ... resolved */
+  GPtrArray  *argv;        /* NULL-terminated */
+  gint64      argc;
+  gboolean    truncated;
+} ExecInfo;
+
+typedef struct _Ask Ask;
+
+struct _PaddockExecMonitor
+{
+  int                      notify_fd;
+  guint                    filter_flags;
+  PaddockPolicy           *policy;
+  PaddockAudit            *audit;
+  char                    *project;
+  int                      ask_timeout;
+  gboolean                 on_ask_allow;
+
+  GMainContext            *context;
+  PaddockExecMonitorFunc   func;
+  gpointer                 user_data;
+
+  GThread                 *thread;
+  int                      stop_fd;
+  int                      wake_fd;
+  GSource                 *wake_source;
+  GAsyncQueue             *news;
+  gint                     wake_pending;
+  gint                     n_deciders;
+  gint                     stopped;
+
+  GMutex                   lock;
+  GHashTable              *pending;       /* id → Ask, guarded by lock */
+  guint64                  next_seq;      /* only the thread writes it */
+
+  GHashTable              *running;       /* pid → Running, main context only */
+
+  struct seccomp_notif_sizes sizes;
+  ExecAbi                  abis[4];
+  guint                    n_abis;
+  GPtrArray               *features;
+  long                     page_size;
+};
+
+struct _Ask
+{
+  PaddockExecMonitor *monitor;
+  gint64              id;
+  guint64             cookie;      /* the kernel's notification id */
+  PaddockMessage     *message;     /* the ask message */
+  ExecInfo           *info;
+  int                 pidfd;
+  gint64              deadline;    /* monotonic */
+  GSource            *timeout_source;
+  GSource            *pidfd_source;
+};
+
+typedef struct
+{
+  PaddockExecMonitor *monitor;
+  gint64              seq;
+  pid_t               pid;
+  gint64              start;       /* monotonic */
+  int                 pidfd;
+  GSource            *source;
+} Running;
+
+typedef struct
+{
+  PaddockMessage *message;         /* exec or ask */
+  int             pidfd;
+  gint64          start;
+} News;
+
+static void
+exec_info_free (ExecInfo *info)
+{
+  if (info == NULL)
+    return;
+  g_free (info->path);
+  g_free (info->cwd);
+  g_free (info->lexical);
+  g_free (info->exe);
+  if (info->argv != NULL)
+    g_ptr_array_unref (info->argv);
+  g_free (info);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ExecInfo, exec_info_free)
+
+static void
+ask_free (Ask *ask)
+{
+  if (ask->timeout_source != NULL)
+    {
+      g_source_destroy (ask->timeout_source);
+      g_source_unref (ask->timeout_source);
+    }
+  if (ask->pidfd_source != NULL)
+    {
+      g_source_destroy (ask->pidfd_source);
+      g_source_unref (ask->pidfd_source);
+    }
+  paddock_close_fd (&ask->pidfd);
+  paddock_message_free (ask->message);
+  exec_info_free (ask->info);
+  g_free (ask);
+}
+
+static void
+running_free (Running *running)
+{
+  if (running->source != NULL)
+    {
+      g_source_destroy (running->source);
+      g_source_unref (running->source);
+    }
+  paddock_close_fd (&running->pidfd);
+  g_free (running);
+}
+
+static void
+news_free (News *news)
+{
+  paddock_message_free (news->message);
+  paddock_close_fd (&news->pidfd);
+  g_free (news);
+}
+
+static int
+pidfd_open_nonblock (pid_t pid)
+{
+  return (int) syscall (SYS_pidfd_open, pid, 0);
+}
+
+static void
+add_abi (PaddockExecMonitor *self,
+         guint32             arch,
+         guint32             scmp_arch,
+         guint               pointer_size,
+         int                 nr_bits)
+{
+  int nr_execve = seccomp_syscall_resolve_name_arch (scmp_arch, "execve");
+  int nr_execveat = seccomp_syscall_resolve_name_arch (scmp_arch, "execveat");
+
+  if (nr_execve < 0 || self->n_abis >= G_N_ELEMENTS (self->abis))
+    return;
+  self->abis[self->n_abis++] = (ExecAbi) {
+    .arch = arch,
+    .nr_execve = nr_execve | nr_bits,
+    .nr_execveat = nr_execveat < 0 ? -1 : (nr_execveat | nr_bits),
+    .pointer_size = pointer_size,
+  };
+}
+
+PaddockExecMonitor *
+paddock_exec_monitor_new (int                             notify_fd,
+                          guint                           filter_flags,
+                          const PaddockExecMonitorConfig *config,
+                          GMainContext                   *context,
+                          PaddockExecMonitorFunc          func,
+                          gpointer                        user_data)
+{
+  PaddockExecMonitor *self;
+
+  g_return_val_if_fail (notify_fd >= 0, NULL);
+  g_return_val_if_fail (config != NULL && config->policy != NULL, NULL);
+
+  self = g_new0 (PaddockExecMonitor, 1);
+  self->notify_fd = notify_fd;
+  self->filter_flags = filter_flags;
+  self->policy = paddock_policy_ref (config->policy);
+  self->audit = config->audit;
+  self->project = g_strdup (config->project);
+  self->ask_timeout = MAX (config->ask_timeout, 1);
+  self->on_ask_allow = config->on_ask_allow;
+  self->context = context != NULL ? g_main_context_ref (context) : g_main_context_ref_thread_default ();
+  self->func = func;
+  self->user_data = user_data;
+  self->stop_fd = -1;
+  self->wake_fd = -1;
+  self->news = g_async_queue_new_full ((GDestroyNotify) news_free);
+  g_mutex_init (&self->lock);
+  self->pending = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, (GDestroyNotify) ask_free);
+  self->running = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) running_free);
+  self->features = g_ptr_array_new_with_free_func (g_free);
+  self->page_size = sysconf (_SC_PAGESIZE);
+  if (self->page_size <= 0)
+    self->page_size = 4096;
+
+#if defined(__x86_64__)
+  add_abi (self, AUDIT_ARCH_X86_64, SCMP_ARCH_X86_64, 8, 0);
+  add_abi (self, AUDIT_ARCH_I386, SCMP_ARCH_X86, 4, 0);
+  add_abi (self, AUDIT_ARCH_X86_64, SCMP_ARCH_X32, 4, __X32_SYSCALL_BIT);
+#elif defined(__aarch64__)
+  add_abi (self, AUDIT_ARCH_AARCH64, SCMP_ARCH_AARCH64, 8, 0);
+  add_abi (self, AUDIT_ARCH_ARM, SCMP_ARCH_ARM, 4, 0);
+#else
+  add_abi (self, seccomp_arch_native (), SCMP_ARCH_NATIVE, sizeof (void *), 0);
+#endif
+  return self;
+}
+
+static const ExecAbi *
+find_abi (PaddockExecMonitor *self,
+          guint32             arch,
+          int                 nr,
+          gboolean           *is_execveat)
+{
+  for (guint i = 0; i < self->n_abis; i++)
+    {
+      if (self->abis[i].arch != arch)
+        continue;
+      if (nr == self->abis[i].nr_execve)
+        {
+          *is_execveat = FALSE;
+          return &self->abis[i];
+        }
+      if (nr == self->abis[i].nr_execveat)
+        {
+          *is_execveat = TRUE;
+          return &self->abis[i];
+        }
+    }
+  return NULL;
+}
+
+/* Reads at most one page's worth, never crossing a page boundary, so an
+ * unmapped page after the data cannot fail a read of what came before. */
+static ssize_t
+read_remote (PaddockExecMonitor *self,
+             pid_t               pid,
+             guint64             address,
+             void               *buffer,
+             gsize               length)
+{
+  gsize to_page_end = self->page_size - (address % self->page_size);
+  struct iovec local = { buffer, MIN (length, to_page_end) };
+  struct iovec remote = { (void *) (uintptr_t) address, local.iov_len };
+
+  return process_vm_readv (pid, &local, 1, &remote, 1, 0);
+}
+
+/* Appends the string at @address (at most @max bytes) to @out. Returns 0
+ * or an errno; sets *truncated when the string was longer. */
+static int
+read_remote_string (PaddockExecMonitor *self,
+                    pid_t               pid,
+                    guint64             address,
+                    gsize               max,
+                    GString            *out,
+                    gboolean           *truncated)
+{
+  char buffer[4096];
+  gsize total = 0;
+
+  if (address == 0)
+    return EFAULT;
+  while (total < max)
+    {
+      ssize_t n = read_remote (self, pid, address, buffer, MIN (sizeof buffer, max - total));
+      const char *nul;
+
+      if (n <= 0)
+        return n < 0 ? errno : EFAULT;
+      nul = memchr (buffer, '\0', n);
+      if (nul != NULL)
+        {
+          g_string_append_len (out, buffer, nul - buffer);
+          return 0;
+        }
+      g_string_append_len (out, buffer, n);
+      total += n;
+      address += n;
+    }
+  *truncated = TRUE;
+  return 0;
+}
+
+static int
+read_argv (PaddockExecMonitor *self,
+           const ExecAbi      *abi,
+           pid_t               pid,
+           guint64             address,
+           ExecInfo           *info)
+{
+  guint8 buffer[4096];
+  gsize bytes = 0;
+  g_autoptr(GString) arg = g_string_new (NULL);
+
+  info->argv = g_ptr_array_new_with_free_func (g_free);
+  info->argc = 0;
+  /* A NULL argv is an empty one (the kernel supplies an empty argv[0]). */
+  while (address != 0)
+    {
+      ssize_t n = read_remote (self, pid, address + info->argc * abi->pointer_size,
+                               buffer, sizeof buffer - (sizeof buffer % abi->pointer_size));
+      gsize count;
+
+      if (n <= 0)
+        return n < 0 ? errno : EFAULT;
+      count = n / abi->pointer_size;
+      if (count == 0)
+        return EFAULT;
+      for (gsize i = 0; i < count; i++)
+        {
+          guint64 pointer;
+
+          if (abi->pointer_size == 8)
+            {
+              guint64 p64;
+              memcpy (&p64, buffer + i * 8, 8);
+              pointer = p64;
+            }
+          else
+            {
+              guint32 p32;
+              memcpy (&p32, buffer + i * 4, 4);
+              pointer = p32;
+            }
+          if (pointer == 0)
+            goto done;
+
+          if (info->argv->len < PADDOCK_EXEC_MAX_ARGS && bytes < PADDOCK_EXEC_MAX_ARGV_BYTES)
+            {
+              int err;
+
+              g_string_truncate (arg, 0);
+              err = read_remote_string (self, pid, pointer, PADDOCK_EXEC_MAX_ARGV_BYTES - bytes,
+                                        arg, &info->truncated);
+              if (err != 0)
+                return err;
+              bytes += arg->len + 1;
+              g_ptr_array_add (info->argv, g_strndup (arg->str, arg->len));
+            }
+          else
+            info->truncated = TRUE;
+
+          if (++info->argc >= PADDOCK_EXEC_MAX_ARGC)
+            {
+              info->truncated = TRUE;
+              goto done;
+            }
+        }
+    }
+done:
+  g_ptr_array_add (info->argv, NULL);
+  return 0;
+}
+
+static char *
+read_link (const char *path)
+{
+  char buffer[PADDOCK_EXEC_MAX_PATH + 1];
+  ssize_t n = readlink (path, buffer, sizeof buffer - 1);
+
+  if (n < 0)
+    return NULL;
+  return g_strndup (buffer, n);
+}
+
+static pid_t
+read_ppid (pid_t pid)
+{
+  char path[48];
+  char buffer[512];
+  paddock_autofd int fd = -1;
+  ssize_t n;
+  char *paren;
+  int ppid = -1;
+
+  g_snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  n = read (fd, buffer, sizeof buffer - 1);
+  if (n <= 0)
+    return -1;
+  buffer[n] = '\0';
+  paren = strrchr (buffer, ')');
+  if (paren == NULL || sscanf (paren + 1, " %*c %d", &ppid) != 1)
+    return -1;
+  return ppid;
+}
+
+/* Finds what exec will run, as the caller sees its file system: absolute
+ * paths under its root, relative ones from its cwd or dirfd. Returns 0, or
+ * ENOENT / ENOTDIR when there is nothing to run there (a PATH search miss). */
+static int
+resolve_executable (pid_t       pid,
+                    gboolean    is_execveat,
+                    int         dirfd,
+                    int         at_flags,
+                    ExecInfo   *info)
+{
+  char base_path[64];
+  paddock_autofd int base = -1;
+  paddock_autofd int fd = -1;
+  struct open_how how = { .flags = O_PATH | O_CLOEXEC };
+  gboolean from_dirfd = is_execveat && dirfd != AT_FDCWD;
+  g_autofree char *dir = NULL;
+
+  if (is_execveat && (at_flags & AT_SYMLINK_NOFOLLOW))
+    how.flags |= O_NOFOLLOW;
+
+  if (from_dirfd && (info->path[0] != '/'))
+    {
+      g_snprintf (base_path, sizeof base_path, "/proc/%d/fd/%d", (int) pid, dirfd);
+      dir = read_link (base_path);
+    }
+  else
+    dir = g_strdup (info->cwd);
+
+  if (info->path[0] == '\0' && is_execveat && (at_flags & AT_EMPTY_PATH))
+    {
+      info->lexical = g_strdup (dir);
+      fd = open (base_path, O_PATH | O_CLOEXEC);
+    }
+  else
+    {
+      info->lexical = g_canonicalize_filename (info->path, dir != NULL && dir[0] == '/' ? dir : "/");
+      if (info->path[0] == '/')
+        {
+          g_snprintf (base_path, sizeof base_path, "/proc/%d/root", (int) pid);
+          how.resolve = RESOLVE_IN_ROOT;
+        }
+      else if (!from_dirfd)
+        g_snprintf (base_path, sizeof base_path, "/proc/%d/cwd", (int) pid);
+      base = open (base_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+      if (base < 0)
+        return 0;
+      fd = (int) syscall (SYS_openat2, base, info->path, &how, sizeof how);
+      if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
+        return errno;
+    }
+
+  if (fd >= 0)
+    {
+      char self_path[48];
+
+      g_snprintf (self_path, sizeof self_path, "/proc/self/fd/%d", fd);
+      info->exe = read_link (self_path);
+    }
+  if (info->exe == NULL)
+    info->exe = g_strdup (info->lexical);
+  return 0;
+}
+
+/* Reads the exec the kernel handed over. Returns 0, or the errno exec
+ * should fail with without being reported (a PATH miss, a bad pointer). */
+static int
+read_exec (PaddockExecMonitor        *self,
+           const struct seccomp_notif *req,
+           const ExecAbi              *abi,
+           gboolean                    is_execveat,
+           ExecInfo                   *info)
+{
+  char path[48];
+  g_autoptr(GString) exec_path = g_string_new (NULL);
+  guint64 path_address = is_execveat ? req->data.args[1] : req->data.args[0];
+  guint64 argv_address = is_execveat ? req->data.args[2] : req->data.args[1];
+  int dirfd = (int) req->data.args[0];
+  int at_flags = is_execveat ? (int) req->data.args[4] : 0;
+  int err;
+
+  info->pid = req->pid;
+  if (abi->pointer_size == 4)
+    {
+      path_address &= 0xffffffffu;
+      argv_address &= 0xffffffffu;
+    }
+
+  err = read_remote_string (self, req->pid, path_address, PADDOCK_EXEC_MAX_PATH,
+                            exec_path, &info->truncated);
+  if (err != 0)
+    return err == ESRCH ? ESRCH : EFAULT;
+  info->path = g_strndup (exec_path->str, exec_path->len);
+
+  err = read_argv (self, abi, req->pid, argv_address, info);
+  if (err != 0)
+    return err == ESRCH ? ESRCH : EFAULT;
+
+  g_snprintf (path, sizeof path, "/proc/%d/cwd", (int) req->pid);
+  info->cwd = read_link (path);
+  info->ppid = read_ppid (req->pid);
+
+  return resolve_executable (req->pid, is_execveat, dirfd, at_flags, info);
+}
+
+static char *
+escape (const char *bytes,
+        gboolean   *escaped)
+{
+  return bytes != NULL ? paddock_protocol_escape_bytes (bytes, strlen (bytes), escaped) : NULL;
+}
+
+static PaddockMessage *
+exec_message_new (const ExecInfo *info,
+                  gint64          seq,
+                  gint64          wall,
+                  gint64          mono)
+{
+  PaddockMessage *message = paddock_message_new (PADDOCK_MESSAGE_EXEC);
+  guint n_args = info->argv->len - 1;
+
+  message->seq = seq;
+  message->time = wall;
+  message->mono = mono;
+  message->pid = info->pid;
+  message->ppid = info->ppid;
+  message->path = escape (info->path, &message->escaped);
+  message->cwd = escape (info->cwd != NULL ? info->cwd : "", &message->escaped);
+  message->exe = escape (info->exe, &message->escaped);
+  message->argv = g_new0 (char *, n_args + 1);
+  for (guint i = 0; i < n_args; i++)
+    message->argv[i] = escape (g_ptr_array_index (info->argv, i), &message->escaped);
+  message->argc = info->argc;
+  message->truncated = info->truncated;
+  return message;
+}
+
+static JsonArray *
+strv_to_json (char * const *strv)
+{
+  JsonArray *array = json_array_new ();
+
+  for (; strv != NULL && *strv != NULL; strv++)
+    json_array_add_string_element (array, *strv);
+  return array;
+}
+
+/* The exec's audit record, with the caller's bytes as they were. */
+static void
+audit_exec (PaddockExecMonitor *self,
+            const ExecInfo     *info,
+            gint64              seq,
+            PaddockDecision     decision,
+            const char         *by,
+            const char         *rule)
+{
+  g_autoptr(JsonObject) fields = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (self->audit == NULL)
+    return;
+  fields = json_object_new ();
+  json_object_set_int_member (fields, "event", seq);
+  json_object_set_int_member (fields, "pid", info->pid);
+  json_object_set_int_member (fields, "ppid", info->ppid);
+  json_object_set_string_member (fields, "cwd", info->cwd != NULL ? info->cwd : "");
+  json_object_set_string_member (fields, "path", info->path);
+  json_object_set_string_member (fields, "exe", info->exe);
+  json_object_set_array_member (fields, "argv", strv_to_json ((char * const *) info->argv->pdata));
+  json_object_set_int_member (fields, "argc", info->argc);
+  if (info->truncated)
+    json_object_set_boolean_member (fields, "truncated", TRUE);
+  json_object_set_string_member (fields, "decision", paddock_decision_to_string (decision));
+  json_object_set_string_member (fields, "by", by);
+  if (rule != NULL)
+    json_object_set_string_member (fields, "rule", rule);
+  if (!paddock_audit_append (self->audit, PADDOCK_AUDIT_EXEC, fields, NULL, &error))
+    g_printerr ("paddock-run: audit log: %s\n", error->message);
+}
+
+static void
+audit_simple (PaddockExecMonitor *self,
+              const char         *type,
+              JsonObject         *fields)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->audit != NULL && !paddock_audit_append (self->audit, type, fields, NULL, &error))
+    g_printerr ("paddock-run: audit log: %s\n", error->message);
+}
+
+static void
+respond (PaddockExecMonitor *self,
+         guint64             cookie,
+         int                 err)
+{
+  g_autofree struct seccomp_notif_resp *resp =
+    g_malloc0 (MAX (self->sizes.seccomp_notif_resp, sizeof (struct seccomp_notif_resp)));
+
+  resp->id = cookie;
+  if (err == 0)
+    resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+  else
+    resp->error = -err;
+  /* ENOENT: the caller died meanwhile; nothing ran. */
+  if (ioctl (self->notify_fd, SECCOMP_IOCTL_NOTIF_SEND, resp) != 0 && errno != ENOENT)
+    g_printerr ("paddock-run: cannot answer an exec: %s\n", g_strerror (errno));
+}
+
+static void
+post (PaddockExecMonitor *self,
+      PaddockMessage     *message,
+      int                 pidfd,
+      gint64              start)
+{
+  News *news = g_new0 (News, 1);
+  guint64 one = 1;
+
+  news->message = message;
+  news->pidfd = pidfd;
+  news->start = start;
+  g_async_queue_push (self->news, news);
+  if (g_atomic_int_compare_and_exchange (&self->wake_pending, 0, 1))
+    if (write (self->wake_fd, &one, sizeof one) < 0)
+      g_atomic_int_set (&self->wake_pending, 0);
+}
+
+static void
+handle_notification (PaddockExecMonitor   *self,
+                     struct seccomp_notif *req)
+{
+  g_autoptr(ExecInfo) info = g_new0 (ExecInfo, 1);
+  g_autoptr(PaddockPolicyRule) rule = NULL;
+  PaddockPolicyQuery query;
+  PaddockPolicyAction action;
+  PaddockMessage *message;
+  const ExecAbi *abi;
+  gboolean is_execveat = FALSE;
+  gint64 mono = g_get_monotonic_time ();
+  gint64 wall = g_get_real_time ();
+  const char *by;
+  const char *rule_name = NULL;
+  PaddockDecision decision;
+  int pidfd = -1;
+  int err;
+  gint64 seq;
+
+  abi = find_abi (self, req->data.arch, req->data.nr, &is_execveat);
+  if (abi == NULL)
+    {
+      respond (self, req->id, EACCES);
+      return;
+    }
+
+  err = read_exec (self, req, abi, is_execveat, info);
+  if (err == ESRCH)
+    return;
+  if (err != 0)
+    {
+      /* What the kernel would say, so a PATH search goes on; never a run. */
+      respond (self, req->id, err);
+      return;
+    }
+
+  query = (PaddockPolicyQuery) {
+    .exe = info->lexical,
+    .argv = (const char * const *) info->argv->pdata,
+    .cwd = info->cwd,
+    .project = self->project,
+  };
+  action = paddock_policy_evaluate (self->policy, &query, &rule);
+  if (rule == NULL)
+    by = "default";
+  else
+    {
+      rule_name = paddock_policy_rule_get_name (rule);
+      by = paddock_policy_rule_get_scope (rule) == PADDOCK_POLICY_SCOPE_POLICY ? "rule" : "remembered";
+    }
+
+  decision = action == PADDOCK_POLICY_ACTION_ALLOW ? PADDOCK_DECISION_ALLOW :
+             action == PADDOCK_POLICY_ACTION_DENY ? PADDOCK_DECISION_DENY : PADDOCK_DECISION_ASK;
+  if (decision == PADDOCK_DECISION_ASK && g_atomic_int_get (&self->n_deciders) == 0)
+    {
+      decision = self->on_ask_allow ? PADDOCK_DECISION_ALLOW : PADDOCK_DECISION_DENY;
+      by = "no-client";
+    }
+
+  if (decision != PADDOCK_DECISION_DENY)
+    pidfd = pidfd_open_nonblock (req->pid);
+
+  /* Still the same process, blocked in this exec: what was read is its. */
+  if (ioctl (self->notify_fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) != 0)
+    {
+      paddock_close_fd (&pidfd);
+      return;
+    }
+
+  g_mutex_lock (&self->lock);
+  seq = (gint64) ++self->next_seq;
+  g_mutex_unlock (&self->lock);
+  message = exec_message_new (info, seq, wall, mono);
+  message->decision = decision;
+  message->by = g_strdup (by);
+  message->rule = g_strdup (rule_name);
+  if (rule != NULL)
+    message->reason = escape (paddock_policy_rule_get_reason (rule), NULL);
+
+  /* On disk before it runs: kill -9 of paddock-run loses no decided exec. */
+  audit_exec (self, info, seq, decision, by, rule_name);
+
+  if (decision == PADDOCK_DECISION_ASK)
+    {
+      Ask *ask = g_new0 (Ask, 1);
+      PaddockMessage *ask_message = paddock_message_copy (message);
+
+      ask_message->type = PADDOCK_MESSAGE_ASK;
+      ask_message->id = seq;
+      ask_message->seq = -1;
+      ask_message->decision = PADDOCK_DECISION_NONE;
+      g_clear_pointer (&ask_message->by, g_free);
+      ask_message->deadline = wall + (gint64) self->ask_timeout * G_USEC_PER_SEC;
+
+      ask->monitor = self;
+      ask->id = seq;
+      ask->cookie = req->id;
+      ask->message = paddock_message_copy (ask_message);
+      ask->info = g_steal_pointer (&info);
+      ask->pidfd = pidfd;
+      ask->deadline = mono + (gint64) self->ask_timeout * G_USEC_PER_SEC;
+
+      g_mutex_lock (&self->lock);
+      g_hash_table_insert (self->pending, &ask->id, ask);
+      g_mutex_unlock (&self->lock);
+
+      post (self, message, -1, mono);
+      post (self, ask_message, -1, mono);
+      return;
+    }
+
+  respond (self, req->id, decision == PADDOCK_DECISION_ALLOW ? 0 : EACCES);
+  post (self, message, pidfd, mono);
+}
+
+static gpointer
+monitor_thread (gpointer data)
+{
+  PaddockExecMonitor *self = data;
+  gsize size = MAX (self->sizes.seccomp_notif, sizeof (struct seccomp_notif));
+  g_autofree struct seccomp_notif *req = g_malloc0 (size);
+  struct pollfd fds[2] = {
+    { .fd = self->notify_fd, .events = POLLIN },
+    { .fd = self->stop_fd, .events = POLLIN },
+  };
+
+  for (;;)
+    {
+      if (poll (fds, G_N_ELEMENTS (fds), -1) < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          break;
+        }
+      if (fds[1].revents != 0)
+        break;
+      /* Hung up: no process is left under the filter. */
+      if ((fds[0].revents & POLLIN) == 0)
+        break;
+
+      memset (req, 0, size);
+      if (ioctl (self->notify_fd, SECCOMP_IOCTL_NOTIF_RECV, req) != 0)
+        {
+          if (errno == EINTR || errno == ENOENT)
+            continue;
+          break;
+        }
+      handle_notification (self, req);
+    }
+  return NULL;
+}
+
+static void
+emit (PaddockExecMonitor   *self,
+      const PaddockMessage *message)
+{
+  if (self->func != NULL)
+    self->func (message, self->user_data);
+}
+
+static void
+end_running (PaddockExecMonitor *self,
+             Running            *running,
+             gboolean            replaced)
+{
+  g_autoptr(PaddockMessage) message = paddock_message_new (PADDOCK_MESSAGE_EXIT);
+  g_autoptr(JsonObject) fields = json_object_new ();
+  siginfo_t status = { 0 };
+
+  message->seq = running->seq;
+  message->pid = running->pid;
+  message->time = g_get_real_time ();
+  message->duration = g_get_monotonic_time () - running->start;
+  /* Only paddock-run's own children (the agent, orphans) tell how they ended. */
+  if (!replaced && running->pidfd >= 0 &&
+      waitid (P_PIDFD, running->pidfd, &status, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+      status.si_pid != 0)
+    {
+      if (status.si_code == CLD_EXITED)
+        message->exit_code = status.si_status;
+      else
+        message->signal = status.si_status;
+    }
+
+  json_object_set_int_member (fields, "event", running->seq);
+  json_object_set_int_member (fields, "pid", running->pid);
+  json_object_set_int_member (fields, "duration_us", message->duration);
+  if (message->exit_code >= 0)
+    json_object_set_int_member (fields, "exit_code", message->exit_code);
+  if (message->signal > 0)
+    json_object_set_int_member (fields, "signal", message->signal);
+  if (replaced)
+    json_object_set_boolean_member (fields, "replaced", TRUE);
+  audit_simple (self, PADDOCK_AUDIT_EXIT, fields);
+  emit (self, message);
+}
+
+static gboolean
+on_running_exit (int          fd,
+                 GIOCondition condition,
+                 gpointer     user_data)
+{
+  Running *running = user_data;
+  PaddockExecMonitor *self = running->monitor;
+
+  end_running (self, running, FALSE);
+  g_hash_table_remove (self->running, GINT_TO_POINTER (running->pid));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+start_running (PaddockExecMonitor *self,
+               gint64              seq,
+               pid_t               pid,
+               gint64              start,
+               int                 pidfd)
+{
+  Running *running;
+
+  if (pidfd < 0)
+    return;
+  running = g_new0 (Running, 1);
+  running->monitor = self;
+  running->seq = seq;
+  running->pid = pid;
+  running->start = start;
+  running->pidfd = pidfd;
+  running->source = g_unix_fd_source_new (pidfd, G_IO_IN);
+  g_source_set_callback (running->source, (GSourceFunc) (GCallback) on_running_exit, running, NULL);
+  g_source_attach (running->source, self->context);
+  g_hash_table_replace (self->running, GINT_TO_POINTER (pid), running);
+}
+
+/* A new exec by a pid ends its previous program's run. */
+static void
+replace_running (PaddockExecMonitor *self,
+                 pid_t               pid)
+{
+  Running *previous = g_hash_table_lookup (self->running, GINT_TO_POINTER (pid));
+
+  if (previous != NULL)
+    {
+      end_running (self, previous, TRUE);
+      g_hash_table_remove (self->running, GINT_TO_POINTER (pid));
+    }
+}
+
+static Ask *
+steal_pending (PaddockExecMonitor *self,
+               gint64              id)
+{
+  Ask *ask = NULL;
+
+  g_mutex_lock (&self->lock);
+  g_hash_table_steal_extended (self->pending, &id, NULL, (gpointer *) &ask);
+  g_mutex_unlock (&self->lock);
+  return ask;
+}
+
+static void
+finish_ask (PaddockExecMonitor *self,
+            Ask                *ask,
+            PaddockDecision     decision,
+            PaddockRemember     remember,
+            const char         *by,
+            gboolean            answer)
+{
+  g_autoptr(PaddockMessage) message = paddock_message_new (PADDOCK_MESSAGE_DECIDED);
+  g_autoptr(JsonObject) fields = json_object_new ();
+  g_autoptr(PaddockPolicyRule) rule = NULL;
+
+  if (answer)
+    respond (self, ask->cookie, decision == PADDOCK_DECISION_ALLOW ? 0 : EACCES);
+
+  if (remember != PADDOCK_REMEMBER_ONCE)
+    {
+      PaddockPolicyQuery query = {
+        .exe = ask->info->lexical,
+        .argv = (const char * const *) ask->info->argv->pdata,
+        .cwd = ask->info->cwd,
+        .project = self->project,
+      };
+      PaddockPolicyScope scope = remember == PADDOCK_REMEMBER_PROJECT && self->project != NULL ?
+                                 PADDOCK_POLICY_SCOPE_PROJECT : PADDOCK_POLICY_SCOPE_SESSION;
+
+      rule = paddock_policy_rule_new_remembered (&query,
+                                                 decision == PADDOCK_DECISION_ALLOW ?
+                                                 PADDOCK_POLICY_ACTION_ALLOW : PADDOCK_POLICY_ACTION_DENY,
+                                                 scope);
+      paddock_policy_prepend_rule (self->policy, rule);
+      if (scope == PADDOCK_POLICY_SCOPE_PROJECT)
+        {
+          g_autoptr(GError) error = NULL;
+
+          if (!paddock_policy_remember_in_project (self->project, rule, &error))
+            {
+              g_printerr ("paddock-run: cannot remember the decision for the project: %s\n",
+                          error->message);
+              remember = PADDOCK_REMEMBER_SESSION;
+            }
+        }
+      else
+        remember = PADDOCK_REMEMBER_SESSION;
+    }
+
+  message->id = ask->id;
+  message->time = g_get_real_time ();
+  message->decision = decision;
+  message->by = g_strdup (by);
+  message->remember = remember;
+  if (rule != NULL)
+    message->rule = g_strdup (paddock_policy_rule_get_name (rule));
+
+  json_object_set_int_member (fields, "event", ask->id);
+  json_object_set_int_member (fields, "pid", ask->info->pid);
+  json_object_set_string_member (fields, "decision", paddock_decision_to_string (decision));
+  json_object_set_string_member (fields, "by", by);
+  json_object_set_string_member (fields, "remember", paddock_remember_to_string (remember));
+  if (rule != NULL)
+    json_object_set_string_member (fields, "rule", paddock_policy_rule_get_name (rule));
+  audit_simple (self, PADDOCK_AUDIT_DECISION, fields);
+
+  if (decision == PADDOCK_DECISION_ALLOW && answer && ask->pidfd >= 0)
+    {
+      replace_running (self, ask->info->pid);
+      start_running (self, ask->id, ask->info->pid, g_get_monotonic_time (),
+                     paddock_steal_fd (&ask->pidfd));
+    }
+
+  emit (self, message);
+}
+
+static gboolean
+on_ask_deadline (gpointer user_data)
+{
+  Ask *ask = user_data;
+  PaddockExecMonitor *self = ask->monitor;
+
+  ask = steal_pending (self, ask->id);
+  if (ask != NULL)
+    {
+      finish_ask (self, ask, PADDOCK_DECISION_DENY, PADDOCK_REMEMBER_ONCE, "timeout", TRUE);
+      ask_free (ask);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+on_ask_gone (int          fd,
+             GIOCondition condition,
+             gpointer     user_data)
+{
+  Ask *ask = user_data;
+  PaddockExecMonitor *self = ask->monitor;
+
+  ask = steal_pending (self, ask->id);
+  if (ask != NULL)
+    {
+      finish_ask (self, ask, PADDOCK_DECISION_DENY, PADDOCK_REMEMBER_ONCE, "gone", FALSE);
+      ask_free (ask);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+watch_ask (PaddockExecMonitor *self,
+           gint64              id)
+{
+  Ask *ask;
+  gint64 remaining;
+
+  g_mutex_lock (&self->lock);
+  ask = g_hash_table_lookup (self->pending, &id);
+  if (ask != NULL && ask->timeout_source == NULL)
+    {
+      remaining = ask->deadline - g_get_monotonic_time ();
+      ask->timeout_source = g_timeout_source_new (MAX (remaining, 0) / 1000);
+      g_source_set_callback (ask->timeout_source, on_ask_deadline, ask, NULL);
+      g_source_attach (ask->timeout_source, self->context);
+      if (ask->pidfd >= 0)
+        {
+          ask->pidfd_source = g_unix_fd_source_new (ask->pidfd, G_IO_IN);
+          g_source_set_callback (ask->pidfd_source, (GSourceFunc) (GCallback) on_ask_gone, ask, NULL);
+          g_source_attach (ask->pidfd_source, self->context);
+        }
+    }
+  g_mutex_unlock (&self->lock);
+}
+
+static gboolean
+on_news (int          fd,
+         GIOCondition condition,
+         gpointer     user_data)
+{
+  PaddockExecMonitor *self = user_data;
+  guint64 count;
+  News *news;
+
+  if (read (fd, &count, sizeof count) < 0 && errno != EAGAIN)
+    return G_SOURCE_CONTINUE;
+  g_atomic_int_set (&self->wake_pending, 0);
+
+  while ((news = g_async_queue_try_pop (self->news)) != NULL)
+    {
+      PaddockMessage *message = news->message;
+
+      if (message->type == PADDOCK_MESSAGE_EXEC)
+        {
+          if (message->decision == PADDOCK_DECISION_ALLOW)
+            {
+              replace_running (self, message->pid);
+              start_running (self, message->seq, message->pid, news->start,
+                             paddock_steal_fd (&news->pidfd));
+            }
+        }
+      else if (message->type == PADDOCK_MESSAGE_ASK)
+        watch_ask (self, message->id);
+
+      emit (self, message);
+      news_free (news);
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+gboolean
+paddock_exec_monitor_start (PaddockExecMonitor  *self,
+                            GError             **error)
+{
+  g_return_val_if_fail (self->thread == NULL, FALSE);
+
+  if (syscall (SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &self->sizes) != 0)
+    memset (&self->sizes, 0, sizeof self->sizes);
+
+  g_ptr_array_add (self->features, g_strdup ("seccomp-user-notif"));
+  if (self->filter_flags & PADDOCK_EXEC_FILTER_WAIT_KILLABLE)
+    g_ptr_array_add (self->features, g_strdup ("wait-killable-recv"));
+  /* Linux 6.6; older kernels say EINVAL and the monitor works without it. */
+  if (ioctl (self->notify_fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) == 0)
+    g_ptr_array_add (self->features, g_strdup ("sync-wake-up"));
+  g_ptr_array_add (self->features, NULL);
+
+  self->stop_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
+  self->wake_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (self->stop_fd < 0 || self->wake_fd < 0)
+    {
+      int saved_errno = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   "cannot start the exec monitor: %s", g_strerror (saved_errno));
+      return FALSE;
+    }
+  self->wake_source = g_unix_fd_source_new (self->wake_fd, G_IO_IN);
+  g_source_set_callback (self->wake_source, (GSourceFunc) (GCallback) on_news, self, NULL);
+  g_source_set_priority (self->wake_source, G_PRIORITY_HIGH);
+  g_source_attach (self->wake_source, self->context);
+
+  self->thread = g_thread_try_new ("exec-monitor", monitor_thread, self, error);
+  return self->thread != NULL;
+}
+
+void
+paddock_exec_monitor_stop (PaddockExecMonitor *self)
+{
+  guint64 one = 1;
+
+  if (!g_atomic_int_compare_and_exchange (&self->stopped, 0, 1))
+    return;
+  if (self->thread != NULL)
+    {
+      if (write (self->stop_fd, &one, sizeof one) < 0)
+        g_printerr ("paddock-run: cannot stop the exec monitor: %s\n", g_strerror (errno));
+      g_thread_join (g_steal_pointer (&self->thread));
+    }
+  /* From here every exec under the filter fails with ENOSYS. */
+  paddock_close_fd (&self->notify_fd);
+
+  if (self->wake_source != NULL)
+    on_news (self->wake_fd, G_IO_IN, self);
+
+  /* Held execs now fail in the kernel; record them as ended with the session. */
+  for (;;)
+    {
+      GHashTableIter iter;
+      Ask *ask = NULL;
+
+      g_mutex_lock (&self->lock);
+      g_hash_table_iter_init (&iter, self->pending);
+      if (g_hash_table_iter_next (&iter, NULL, (gpointer *) &ask))
+        g_hash_table_iter_steal (&iter);
+      g_mutex_unlock (&self->lock);
+      if (ask == NULL)
+        break;
+      finish_ask (self, ask, PADDOCK_DECISION_DENY, PADDOCK_REMEMBER_ONCE, "session-end", FALSE);
+      ask_free (ask);
+    }
+}
+
+void
+paddock_exec_monitor_free (PaddockExecMonitor *self)
+{
+  if (self == NULL)
+    return;
+  paddock_exec_monitor_stop (self);
+  if (self->wake_source != NULL)
+    {
+      g_source_destroy (self->wake_source);
+      g_clear_pointer (&self->wake_source, g_source_unref);
+    }
+  g_hash_table_destroy (self->running);
+  g_hash_table_destroy (self->pending);
+  g_async_queue_unref (self->news);
+  g_mutex_clear (&self->lock);
+  paddock_close_fd (&self->stop_fd);
+  paddock_close_fd (&self->wake_fd);
+  g_ptr_array_unref (self->features);
+  g_main_context_unref (self->context);
+  paddock_policy_unref (self->policy);
+  g_free (self->project);
+  g_free (self);
+}
+
+const char * const *
+paddock_exec_monitor_get_features (PaddockExecMonitor *self)
+{
+  static const char * const none[] = { NULL };
+
+  if (self->features->len == 0)
+    return none;
+  return (const char * const *) self->features->pdata;
+}
+
+void
+paddock_exec_monitor_set_deciders (PaddockExecMonitor *self,
+                                   guint               n_deciders)
+{
+  g_atomic_int_set (&self->n_deciders, (gint) n_deciders);
+}
+
+gboolean
+paddock_exec_monitor_decide (PaddockExecMonitor  *self,
+                             gint64               id,
+                             PaddockDecision      decision,
+                             PaddockRemember      remember,
+                             const char          *by,
+                             GError             **error)
+{
+  Ask *ask;
+
+  g_return_val_if_fail (decision == PADDOCK_DECISION_ALLOW || decision == PADDOCK_DECISION_DENY, FALSE);
+
+  ask = steal_pending (self, id);
+  if (ask == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   "no ask %" G_GINT64_FORMAT " is pending (decided, timed out, or its process is gone)",
+                   id);
+      return FALSE;
+    }
+  finish_ask (self, ask, decision, remember, by, TRUE);
+  ask_free (ask);
+  return TRUE;
+}
+
+static int
+compare_asks (gconstpointer a,
+              gconstpointer b)
+{
+  const PaddockMessage *ask_a = *(PaddockMessage * const *) a;
+  const PaddockMessage *ask_b = *(PaddockMessage * const *) b;
+
+  return (ask_a->id > ask_b->id) - (ask_a->id < ask_b->id);
+}
+
+GPtrArray *
+paddock_exec_monitor_dup_pending (PaddockExecMonitor *self)
+{
+  GPtrArray *asks = g_ptr_array_new_with_free_func ((GDestroyNotify) paddock_message_free);
+  GHashTableIter iter;
+  Ask *ask;
+
+  g_mutex_lock (&self->lock);
+  g_hash_table_iter_init (&iter, self->pending);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &ask))
+    g_ptr_array_add (asks, paddock_message_copy (ask->message));
+  g_mutex_unlock (&self->lock);
+
+  g_ptr_array_sort (asks, compare_asks);
+  return asks;
+}
+
+guint64
+paddock_exec_monitor_get_n_events (PaddockExecMonitor *self)
+{
+  guint64 n;
+
+  g_mutex_lock (&self->lock);
+  n = self->next_seq;
+  g_mutex_unlock (&self->lock);
+  return n;
+}

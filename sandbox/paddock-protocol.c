@@ -1,0 +1,761 @@
+/* paddock-protocol.c: the control protocol between paddock-run and its clients
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Each message type lists the fields it may carry and which of them it must
+ * carry; parsing walks the object once against that list, so an unknown
+ * field, a wrong type or a missing field is always an error that names it.
+ */
+#include "config.h"
+
+#include "paddock-protocol.h"
+
+#include <json-glib/json-glib.h>
+#include <stddef.h>
+#include <string.h>
+
+G_DEFINE_QUARK (paddock-protocol-error-quark, paddock_protocol_error)
+
+/* Deeper nesting than this is never valid, and refusing it before json-glib
+ * sees the line keeps its recursive parser off a deep stack. */
+#define MAX_DEPTH 8
+
+typedef enum
+{
+  KIND_STRING,
+  KIND_STRV,
+  KIND_INT,
+  KIND_INT64,
+  KIND_BOOL,
+  KIND_DECISION,
+  KIND_REMEMBER,
+} FieldKind;
+
+typedef struct
+{
+  const char *name;
+  FieldKind   kind;
+  gsize       offset;
+} Field;
+
+#define F(n, k, m) { n, k, offsetof (PaddockMessage, m) }
+
+static const Field fields[] = {
+  F ("version", KIND_INT, version),
+  F ("session", KIND_STRING, session),
+  F ("project", KIND_STRING, project),
+  F ("command", KIND_STRV, command),
+  F ("agent_pid", KIND_INT, agent_pid),
+  F ("lock", KIND_STRING, lock),
+  F ("network", KIND_STRING, network),
+  F ("features", KIND_STRV, features),
+  F ("paused", KIND_BOOL, paused),
+  F ("seq", KIND_INT64, seq),
+  F ("id", KIND_INT64, id),
+  F ("time", KIND_INT64, time),
+  F ("mono", KIND_INT64, mono),
+  F ("pid", KIND_INT, pid),
+  F ("ppid", KIND_INT, ppid),
+  F ("cwd", KIND_STRING, cwd),
+  F ("exe", KIND_STRING, exe),
+  F ("path", KIND_STRING, path),
+  F ("argv", KIND_STRV, argv),
+  F ("argc", KIND_INT64, argc),
+  F ("truncated", KIND_BOOL, truncated),
+  F ("escaped", KIND_BOOL, escaped),
+  F ("decision", KIND_DECISION, decision),
+  F ("rule", KIND_STRING, rule),
+  F ("reason", KIND_STRING, reason),
+  F ("by", KIND_STRING, by),
+  F ("deadline", KIND_INT64, deadline),
+  F ("remember", KIND_REMEMBER, remember),
+  F ("session_end", KIND_BOOL, session_end),
+  F ("exit_code", KIND_INT, exit_code),
+  F ("signal", KIND_INT, signal),
+  F ("duration", KIND_INT64, duration),
+  F ("host", KIND_STRING, host),
+  F ("port", KIND_INT, port),
+  F ("name", KIND_STRING, name),
+  F ("program", KIND_STRING, program),
+  F ("message", KIND_STRING, message),
+};
+
+#undef F
+
+/* Per type: "name" is a required field, "?name" an optional one. */
+typedef struct
+{
+  PaddockMessageType  type;
+  const char         *name;
+  gboolean            request;
+  const char * const  spec[24];
+} TypeSpec;
+
+static const TypeSpec types[] = {
+  { PADDOCK_MESSAGE_HELLO, "hello", FALSE,
+    { "version", "session", "project", "command", "agent_pid", "lock", "network",
+      "features", "?paused", NULL } },
+  { PADDOCK_MESSAGE_EXEC, "exec", FALSE,
+    { "seq", "time", "mono", "pid", "ppid", "cwd", "exe", "path", "argv", "argc",
+      "?truncated", "?escaped", "decision", "?rule", "?reason", "by", NULL } },
+  { PADDOCK_MESSAGE_ASK, "ask", FALSE,
+    { "id", "time", "mono", "pid", "ppid", "cwd", "exe", "path", "argv", "argc",
+      "?truncated", "?escaped", "?decision", "?rule", "?reason", "deadline", NULL } },
+  { PADDOCK_MESSAGE_DECIDED, "decided", FALSE,
+    { "id", "time", "decision", "by", "?remember", "?rule", NULL } },
+  { PADDOCK_MESSAGE_NET, "net", FALSE,
+    { "host", "port", "decision", "?time", "?pid", "?rule", "?by", NULL } },
+  { PADDOCK_MESSAGE_SECRET, "secret", FALSE,
+    { "name", "program", "decision", "?time", "?pid", "?by", NULL } },
+  { PADDOCK_MESSAGE_EXIT, "exit", FALSE,
+    { "time", "pid", "?seq", "?session_end", "?exit_code", "?signal", "?duration", NULL } },
+  { PADDOCK_MESSAGE_ERROR, "error", FALSE,
+    { "message", NULL } },
+  { PADDOCK_MESSAGE_DECIDE, "decide", TRUE,
+    { "id", "decision", "?remember", NULL } },
+  { PADDOCK_MESSAGE_KILL, "kill", TRUE,
+    { "?time", "?by", NULL } },
+  { PADDOCK_MESSAGE_PAUSE, "pause", TRUE,
+    { "?time", "?by", NULL } },
+  { PADDOCK_MESSAGE_RESUME, "resume", TRUE,
+    { "?time", "?by", NULL } },
+  { PADDOCK_MESSAGE_LOCK_STATUS, "lock-status", TRUE,
+    { "?session", "?lock", "?network", "?features", "?paused", NULL } },
+};
+
+static const TypeSpec *
+find_type (PaddockMessageType type)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (types); i++)
+    if (types[i].type == type)
+      return &types[i];
+  return NULL;
+}
+
+static const Field *
+find_field (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    if (strcmp (fields[i].name, name) == 0)
+      return &fields[i];
+  return NULL;
+}
+
+/* Returns 0 when @spec does not list @name, 1 when optional, 2 when required. */
+static int
+spec_lists (const TypeSpec *spec,
+            const char     *name)
+{
+  for (guint i = 0; spec->spec[i] != NULL; i++)
+    {
+      const char *entry = spec->spec[i];
+      gboolean optional = entry[0] == '?';
+
+      if (strcmp (optional ? entry + 1 : entry, name) == 0)
+        return optional ? 1 : 2;
+    }
+  return 0;
+}
+
+const char *
+paddock_message_type_to_string (PaddockMessageType type)
+{
+  const TypeSpec *spec = find_type (type);
+
+  return spec != NULL ? spec->name : "unknown";
+}
+
+gboolean
+paddock_message_type_is_request (PaddockMessageType type)
+{
+  const TypeSpec *spec = find_type (type);
+
+  return spec != NULL && spec->request;
+}
+
+const char *
+paddock_decision_to_string (PaddockDecision decision)
+{
+  switch (decision)
+    {
+    case PADDOCK_DECISION_ALLOW: return "allow";
+    case PADDOCK_DECISION_DENY: return "deny";
+    case PADDOCK_DECISION_ASK: return "ask";
+    case PADDOCK_DECISION_NONE:
+    default: return "none";
+    }
+}
+
+gboolean
+paddock_decision_from_string (const char      *string,
+                              PaddockDecision *decision)
+{
+  if (g_strcmp0 (string, "allow") == 0)
+    *decision = PADDOCK_DECISION_ALLOW;
+  else if (g_strcmp0 (string, "deny") == 0)
+    *decision = PADDOCK_DECISION_DENY;
+  else if (g_strcmp0 (string, "ask") == 0)
+    *decision = PADDOCK_DECISION_ASK;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+const char *
+paddock_remember_to_string (PaddockRemember remember)
+{
+  switch (remember)
+    {
+    case PADDOCK_REMEMBER_SESSION: return "session";
+    case PADDOCK_REMEMBER_PROJECT: return "project";
+    case PADDOCK_REMEMBER_ONCE:
+    default: return "once";
+    }
+}
+
+static gboolean
+remember_from_string (const char      *string,
+                      PaddockRemember *remember)
+{
+  if (g_strcmp0 (string, "once") == 0)
+    *remember = PADDOCK_REMEMBER_ONCE;
+  else if (g_strcmp0 (string, "session") == 0)
+    *remember = PADDOCK_REMEMBER_SESSION;
+  else if (g_strcmp0 (string, "project") == 0)
+    *remember = PADDOCK_REMEMBER_PROJECT;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+PaddockMessage *
+paddock_message_new (PaddockMessageType type)
+{
+  PaddockMessage *message = g_new0 (PaddockMessage, 1);
+
+  /* Numbers start at -1, "not set", so optional ones are left out when written. */
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    {
+      gpointer slot = G_STRUCT_MEMBER_P (message, fields[i].offset);
+
+      if (fields[i].kind == KIND_INT)
+        *(int *) slot = -1;
+      else if (fields[i].kind == KIND_INT64)
+        *(gint64 *) slot = -1;
+    }
+  message->type = type;
+  message->version = PADDOCK_PROTOCOL_VERSION;
+  return message;
+}
+
+void
+paddock_message_free (PaddockMessage *message)
+{
+  if (message == NULL)
+    return;
+
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    {
+      gpointer slot = G_STRUCT_MEMBER_P (message, fields[i].offset);
+
+      if (fields[i].kind == KIND_STRING)
+        g_free (*(char **) slot);
+      else if (fields[i].kind == KIND_STRV)
+        g_strfreev (*(char ***) slot);
+    }
+  g_free (message);
+}
+
+PaddockMessage *
+paddock_message_copy (const PaddockMessage *message)
+{
+  PaddockMessage *copy = g_memdup2 (message, sizeof *message);
+
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    {
+      gpointer slot = G_STRUCT_MEMBER_P (copy, fields[i].offset);
+
+      if (fields[i].kind == KIND_STRING)
+        *(char **) slot = g_strdup (*(char **) slot);
+      else if (fields[i].kind == KIND_STRV)
+        *(char ***) slot = g_strdupv (*(char ***) slot);
+    }
+  return copy;
+}
+
+static gboolean
+invalid (GError    **error,
+         const char *format,
+         ...) G_GNUC_PRINTF (2, 3);
+
+static gboolean
+invalid (GError    **error,
+         const char *format,
+         ...)
+{
+  va_list args;
+  g_autofree char *text = NULL;
+
+  va_start (args, format);
+  text = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error_literal (error, PADDOCK_PROTOCOL_ERROR, PADDOCK_PROTOCOL_ERROR_INVALID, text);
+  return FALSE;
+}
+
+static gboolean
+check_depth (const char *line,
+             gsize       length,
+             GError    **error)
+{
+  gboolean in_string = FALSE;
+  int depth = 0;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      char c = line[i];
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+        }
+      else if (c == '"')
+        in_string = TRUE;
+      else if (c == '{' || c == '[')
+        {
+          if (++depth > MAX_DEPTH)
+            return invalid (error, "nested deeper than %d levels", MAX_DEPTH);
+        }
+      else if (c == '}' || c == ']')
+        depth--;
+    }
+  return TRUE;
+}
+
+static gboolean
+read_integer (JsonNode   *node,
+              const char *name,
+              gint64      min,
+              gint64      max,
+              gint64     *out,
+              GError    **error)
+{
+  gint64 value;
+
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64)
+    return invalid (error, "field \"%s\" must be an integer", name);
+  value = json_node_get_int (node);
+  if (value < min || value > max)
+    return invalid (error, "field \"%s\" is out of range", name);
+  *out = value;
+  return TRUE;
+}
+
+static gboolean
+read_string (JsonNode   *node,
+             const char *name,
+             char      **out,
+             GError    **error)
+{
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return invalid (error, "field \"%s\" must be a string", name);
+  *out = json_node_dup_string (node);
+  return TRUE;
+}
+
+static gboolean
+read_field (PaddockMessage *message,
+            const Field    *field,
+            JsonNode       *node,
+            GError        **error)
+{
+  gpointer slot = G_STRUCT_MEMBER_P (message, field->offset);
+  g_autofree char *text = NULL;
+  gint64 value;
+
+  switch (field->kind)
+    {
+    case KIND_STRING:
+      return read_string (node, field->name, (char **) slot, error);
+
+    case KIND_STRV:
+      {
+        JsonArray *array;
+        g_autoptr(GPtrArray) strv = g_ptr_array_new_with_free_func (g_free);
+
+        if (!JSON_NODE_HOLDS_ARRAY (node))
+          return invalid (error, "field \"%s\" must be an array of strings", field->name);
+        array = json_node_get_array (node);
+        for (guint i = 0; i < json_array_get_length (array); i++)
+          {
+            char *item = NULL;
+
+            if (!read_string (json_array_get_element (array, i), field->name, &item, error))
+              return FALSE;
+            g_ptr_array_add (strv, item);
+          }
+        g_ptr_array_add (strv, NULL);
+        *(char ***) slot = (char **) g_ptr_array_free (g_steal_pointer (&strv), FALSE);
+        return TRUE;
+      }
+
+    case KIND_INT:
+      if (!read_integer (node, field->name, -1, G_MAXINT, &value, error))
+        return FALSE;
+      *(int *) slot = (int) value;
+      return TRUE;
+
+    case KIND_INT64:
+      return read_integer (node, field->name, -1, G_MAXINT64, (gint64 *) slot, error);
+
+    case KIND_BOOL:
+      if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+        return invalid (error, "field \"%s\" must be true or false", field->name);
+      *(gboolean *) slot = json_node_get_boolean (node);
+      return TRUE;
+
+    case KIND_DECISION:
+      if (!read_string (node, field->name, &text, error))
+        return FALSE;
+      if (!paddock_decision_from_string (text, (PaddockDecision *) slot))
+        return invalid (error, "field \"decision\" must be \"allow\", \"deny\" or \"ask\"");
+      return TRUE;
+
+    case KIND_REMEMBER:
+      if (!read_string (node, field->name, &text, error))
+        return FALSE;
+      if (!remember_from_string (text, (PaddockRemember *) slot))
+        return invalid (error, "field \"remember\" must be \"once\", \"session\" or \"project\"");
+      return TRUE;
+
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+PaddockMessage *
+paddock_message_parse (const char *line,
+                       gsize       length,
+                       GError    **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(PaddockMessage) message = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GList) members = NULL;
+  JsonNode *root;
+  JsonObject *object;
+  JsonNode *type_node;
+  const char *type_name;
+  const TypeSpec *spec = NULL;
+
+  g_return_val_if_fail (line != NULL || length == 0, NULL);
+
+  if (length > PADDOCK_PROTOCOL_MAX_EVENT_LINE)
+    {
+      g_set_error (error, PADDOCK_PROTOCOL_ERROR, PADDOCK_PROTOCOL_ERROR_TOO_LONG,
+                   "line is longer than %d bytes", PADDOCK_PROTOCOL_MAX_EVENT_LINE);
+      return NULL;
+    }
+  if (length == 0)
+    return invalid (error, "empty line"), NULL;
+  if (!g_utf8_validate_len (line, length, NULL))
+    return invalid (error, "not valid UTF-8 (or holds a NUL byte)"), NULL;
+  if (!check_depth (line, length, error))
+    return NULL;
+
+  parser = json_parser_new_immutable ();
+  if (!json_parser_load_from_data (parser, line, (gssize) length, &local_error))
+    return invalid (error, "not JSON: %s", local_error->message), NULL;
+
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return invalid (error, "not a JSON object"), NULL;
+  object = json_node_get_object (root);
+
+  type_node = json_object_get_member (object, "type");
+  if (type_node == NULL)
+    return invalid (error, "no \"type\" field"), NULL;
+  if (!JSON_NODE_HOLDS_VALUE (type_node) || json_node_get_value_type (type_node) != G_TYPE_STRING)
+    return invalid (error, "field \"type\" must be a string"), NULL;
+  type_name = json_node_get_string (type_node);
+  for (guint i = 0; i < G_N_ELEMENTS (types); i++)
+    if (strcmp (types[i].name, type_name) == 0)
+      spec = &types[i];
+  if (spec == NULL)
+    {
+      g_autofree char *shown = g_strescape (type_name, NULL);
+
+      if (strlen (shown) > 64)
+        strcpy (shown + 61, "...");
+      g_set_error (error, PADDOCK_PROTOCOL_ERROR, PADDOCK_PROTOCOL_ERROR_UNKNOWN_TYPE,
+                   "unknown message type \"%s\"", shown);
+      return NULL;
+    }
+
+  message = paddock_message_new (spec->type);
+  members = json_object_get_members (object);
+  for (const GList *l = members; l != NULL; l = l->next)
+    {
+      const char *name = l->data;
+      const Field *field;
+
+      if (strcmp (name, "type") == 0)
+        continue;
+      field = find_field (name);
+      if (field == NULL || spec_lists (spec, name) == 0)
+        {
+          g_autofree char *shown = g_strescape (name, NULL);
+
+          if (strlen (shown) > 64)
+            strcpy (shown + 61, "...");
+          return invalid (error, "unknown field \"%s\" in a %s message", shown, spec->name), NULL;
+        }
+      if (!read_field (message, field, json_object_get_member (object, name), error))
+        return NULL;
+    }
+
+  for (guint i = 0; spec->spec[i] != NULL; i++)
+    if (spec->spec[i][0] != '?' && !json_object_has_member (object, spec->spec[i]))
+      return invalid (error, "a %s message needs a \"%s\" field", spec->name, spec->spec[i]), NULL;
+
+  if (spec->type == PADDOCK_MESSAGE_DECIDE &&
+      message->decision != PADDOCK_DECISION_ALLOW && message->decision != PADDOCK_DECISION_DENY)
+    return invalid (error, "a decide message decides \"allow\" or \"deny\""), NULL;
+
+  return g_steal_pointer (&message);
+}
+
+static gboolean
+field_is_set (const PaddockMessage *message,
+              const Field          *field)
+{
+  gconstpointer slot = G_STRUCT_MEMBER_P (message, field->offset);
+
+  switch (field->kind)
+    {
+    case KIND_STRING:
+      return *(char * const *) slot != NULL;
+    case KIND_STRV:
+      return *(char ** const *) slot != NULL;
+    case KIND_INT:
+      return *(const int *) slot != -1;
+    case KIND_INT64:
+      return *(const gint64 *) slot != -1;
+    case KIND_BOOL:
+      return *(const gboolean *) slot;
+    case KIND_DECISION:
+      return *(const PaddockDecision *) slot != PADDOCK_DECISION_NONE;
+    case KIND_REMEMBER:
+      return TRUE;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+char *
+paddock_message_to_line (const PaddockMessage *message)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new_immutable ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  const TypeSpec *spec;
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (message != NULL, NULL);
+  spec = find_type (message->type);
+  g_return_val_if_fail (spec != NULL, NULL);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "type");
+  json_builder_add_string_value (builder, spec->name);
+
+  for (guint i = 0; spec->spec[i] != NULL; i++)
+    {
+      const char *entry = spec->spec[i];
+      gboolean optional = entry[0] == '?';
+      const Field *field = find_field (optional ? entry + 1 : entry);
+      gconstpointer slot = G_STRUCT_MEMBER_P (message, field->offset);
+
+      g_assert (field != NULL);
+      /* Required fields are always written, so a reader never misses one. */
+      if (optional && !field_is_set (message, field))
+        continue;
+
+      json_builder_set_member_name (builder, field->name);
+      switch (field->kind)
+        {
+        case KIND_STRING:
+          json_builder_add_string_value (builder, *(char * const *) slot ? *(char * const *) slot : "");
+          break;
+        case KIND_STRV:
+          json_builder_begin_array (builder);
+          for (char * const *s = *(char ** const *) slot; s != NULL && *s != NULL; s++)
+            json_builder_add_string_value (builder, *s);
+          json_builder_end_array (builder);
+          break;
+        case KIND_INT:
+          json_builder_add_int_value (builder, *(const int *) slot);
+          break;
+        case KIND_INT64:
+          json_builder_add_int_value (builder, *(const gint64 *) slot);
+          break;
+        case KIND_BOOL:
+          json_builder_add_boolean_value (builder, *(const gboolean *) slot);
+          break;
+        case KIND_DECISION:
+          json_builder_add_string_value (builder,
+                                         paddock_decision_to_string (*(const PaddockDecision *) slot));
+          break;
+        case KIND_REMEMBER:
+          json_builder_add_string_value (builder,
+                                         paddock_remember_to_string (*(const PaddockRemember *) slot));
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+    }
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  text = json_generator_to_data (generator, NULL);
+  return g_strconcat (text, "\n", NULL);
+}
+
+char *
+paddock_protocol_escape_bytes (const char *bytes,
+                               gsize       length,
+                               gboolean   *escaped)
+{
+  GString *out;
+  const char *p = bytes;
+  const char *end = bytes + length;
+
+  if (g_utf8_validate_len (bytes, length, NULL))
+    return g_strndup (bytes, length);
+
+  if (escaped != NULL)
+    *escaped = TRUE;
+  out = g_string_sized_new (length + 16);
+  while (p < end)
+    {
+      gunichar c = g_utf8_get_char_validated (p, end - p);
+
+      if (c == (gunichar) -1 || c == (gunichar) -2 || c == 0)
+        {
+          g_string_append_printf (out, "\\x%02x", (guchar) *p);
+          p++;
+        }
+      else if (c == '\\')
+        {
+          g_string_append (out, "\\\\");
+          p++;
+        }
+      else
+        {
+          const char *next = g_utf8_next_char (p);
+
+          g_string_append_len (out, p, next - p);
+          p = next;
+        }
+    }
+  return g_string_free (out, FALSE);
+}
+
+struct _PaddockLineReader
+{
+  GByteArray *buffer;
+  gsize       consumed;     /* bytes of the last returned line, dropped on the next call */
+  gsize       max_line;
+  gboolean    discarding;   /* inside a line that went over the cap */
+};
+
+PaddockLineReader *
+paddock_line_reader_new (gsize max_line)
+{
+  PaddockLineReader *reader = g_new0 (PaddockLineReader, 1);
+
+  reader->buffer = g_byte_array_new ();
+  reader->max_line = max_line;
+  return reader;
+}
+
+void
+paddock_line_reader_free (PaddockLineReader *reader)
+{
+  if (reader == NULL)
+    return;
+  g_byte_array_unref (reader->buffer);
+  g_free (reader);
+}
+
+static void
+drop_consumed (PaddockLineReader *reader)
+{
+  if (reader->consumed > 0)
+    {
+      g_byte_array_remove_range (reader->buffer, 0, reader->consumed);
+      reader->consumed = 0;
+    }
+}
+
+void
+paddock_line_reader_feed (PaddockLineReader *reader,
+                          const char        *data,
+                          gsize              length)
+{
+  drop_consumed (reader);
+  if (reader->discarding)
+    {
+      const char *newline = memchr (data, '\n', length);
+
+      /* Never hold the rest of an over-long line in memory. */
+      if (newline == NULL)
+        return;
+      reader->discarding = FALSE;
+      length -= (newline + 1) - data;
+      data = newline + 1;
+    }
+  g_byte_array_append (reader->buffer, (const guint8 *) data, length);
+}
+
+PaddockLineResult
+paddock_line_reader_next (PaddockLineReader *reader,
+                          const char       **line,
+                          gsize             *length)
+{
+  const guint8 *newline;
+  gsize line_length;
+
+  drop_consumed (reader);
+  newline = memchr (reader->buffer->data, '\n', reader->buffer->len);
+  if (newline == NULL)
+    {
+      if (reader->buffer->len > reader->max_line)
+        {
+          g_byte_array_set_size (reader->buffer, 0);
+          reader->discarding = TRUE;
+          return PADDOCK_LINE_TOO_LONG;
+        }
+      return PADDOCK_LINE_NONE;
+    }
+
+  line_length = newline - reader->buffer->data;
+  reader->consumed = line_length + 1;
+  if (line_length > reader->max_line)
+    return PADDOCK_LINE_TOO_LONG;
+
+  *line = (const char *) reader->buffer->data;
+  *length = line_length;
+  return PADDOCK_LINE_OK;
+}
+
+gsize
+paddock_line_reader_pending (PaddockLineReader *reader)
+{
+  return reader->buffer->len - reader->consumed;
+}

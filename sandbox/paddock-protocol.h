@@ -1,0 +1,177 @@
+/* paddock-protocol.h: the control protocol between paddock-run and its clients
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * JSON, one object per line, over unix stream sockets; every message has a
+ * "type". paddock-run sends hello, exec, ask, decided, net, secret, exit,
+ * error, and lock-status (the reply to a lock-status request); it echoes
+ * kill, pause and resume to every client once done. Clients send decide,
+ * kill, pause, resume and lock-status. Parsing is strict: a message with an
+ * unknown type or field, a field of the wrong type, or a required field
+ * missing is refused with an error naming the field.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define PADDOCK_PROTOCOL_VERSION 1
+
+/* The longest line either side accepts, newline excluded. Client requests
+ * are small; supervisor events carry bounded argv (see paddock-exec-monitor.h). */
+#define PADDOCK_PROTOCOL_MAX_REQUEST_LINE  (64 * 1024)
+#define PADDOCK_PROTOCOL_MAX_EVENT_LINE    (4 * 1024 * 1024)
+
+#define PADDOCK_PROTOCOL_ERROR (paddock_protocol_error_quark ())
+
+typedef enum
+{
+  PADDOCK_PROTOCOL_ERROR_INVALID,     /* not JSON, not an object, bad field */
+  PADDOCK_PROTOCOL_ERROR_UNKNOWN_TYPE,
+  PADDOCK_PROTOCOL_ERROR_TOO_LONG,
+} PaddockProtocolError;
+
+typedef enum
+{
+  PADDOCK_MESSAGE_HELLO = 1,
+  PADDOCK_MESSAGE_EXEC,
+  PADDOCK_MESSAGE_ASK,
+  PADDOCK_MESSAGE_DECIDED,
+  PADDOCK_MESSAGE_NET,
+  PADDOCK_MESSAGE_SECRET,
+  PADDOCK_MESSAGE_EXIT,
+  PADDOCK_MESSAGE_ERROR,
+  PADDOCK_MESSAGE_DECIDE,
+  PADDOCK_MESSAGE_KILL,
+  PADDOCK_MESSAGE_PAUSE,
+  PADDOCK_MESSAGE_RESUME,
+  PADDOCK_MESSAGE_LOCK_STATUS,
+} PaddockMessageType;
+
+typedef enum
+{
+  PADDOCK_DECISION_NONE = 0,
+  PADDOCK_DECISION_ALLOW,
+  PADDOCK_DECISION_DENY,
+  PADDOCK_DECISION_ASK,
+} PaddockDecision;
+
+/* How long a decision made on an ask is remembered. */
+typedef enum
+{
+  PADDOCK_REMEMBER_ONCE = 0,
+  PADDOCK_REMEMBER_SESSION,
+  PADDOCK_REMEMBER_PROJECT,
+} PaddockRemember;
+
+/* One message, either direction. Which fields are meaningful depends on the
+ * type; strings are NULL and numbers -1 when absent. Times are microseconds: wall clock since the epoch, monotonic
+ * since boot. */
+typedef struct
+{
+  PaddockMessageType type;
+
+  /* hello, lock-status */
+  int              version;
+  char            *session;       /* session id */
+  char            *project;
+  char           **command;
+  int              agent_pid;
+  char            *lock;          /* "off", "landlock", "namespaces" */
+  char            *network;       /* "off", "on" */
+  char           **features;      /* kernel features in use */
+  gboolean         paused;
+
+  /* exec, ask, decided, decide, exit */
+  gint64           seq;           /* exec, exit: the event's sequence number */
+  gint64           id;            /* ask, decided, decide: the ask (the seq of its exec) */
+  gint64           time;          /* wall clock */
+  gint64           mono;          /* monotonic */
+  int              pid;
+  int              ppid;
+  char            *cwd;
+  char            *exe;           /* resolved executable */
+  char            *path;          /* the path as passed to exec */
+  char           **argv;          /* recorded (bounded) arguments */
+  gint64           argc;          /* how many there were */
+  gboolean         truncated;     /* argv, path or cwd was cut short */
+  gboolean         escaped;       /* some bytes were not UTF-8 and are written \xNN */
+  PaddockDecision  decision;
+  char            *rule;
+  char            *reason;
+  char            *by;            /* "rule", "user", "timeout", "no-client", "remembered", "default", "gone" */
+  gint64           deadline;      /* ask: wall clock */
+  PaddockRemember  remember;      /* decide, decided */
+
+  /* exit */
+  gboolean         session_end;   /* the agent itself exited and the session ends */
+  int              exit_code;     /* -1 when unknown or killed by a signal */
+  int              signal;        /* -1 when none */
+  gint64           duration;      /* microseconds, -1 when unknown */
+
+  /* net, secret */
+  char            *host;
+  int              port;
+  char            *name;
+  char            *program;
+
+  /* error */
+  char            *message;
+} PaddockMessage;
+
+GQuark           paddock_protocol_error_quark   (void);
+
+PaddockMessage  *paddock_message_new            (PaddockMessageType    type);
+void             paddock_message_free           (PaddockMessage       *message);
+PaddockMessage  *paddock_message_copy           (const PaddockMessage *message);
+
+/* Parses one line (without its newline, need not be NUL-terminated). */
+PaddockMessage  *paddock_message_parse          (const char           *line,
+                                                 gsize                 length,
+                                                 GError              **error);
+/* The message as one JSON line, ending in "\n". */
+char            *paddock_message_to_line        (const PaddockMessage *message);
+
+const char      *paddock_message_type_to_string (PaddockMessageType    type);
+const char      *paddock_decision_to_string     (PaddockDecision       decision);
+gboolean         paddock_decision_from_string   (const char           *string,
+                                                 PaddockDecision      *decision);
+const char      *paddock_remember_to_string     (PaddockRemember       remember);
+
+/* Whether a message of @type may come from a client. */
+gboolean         paddock_message_type_is_request (PaddockMessageType   type);
+
+/* Makes @bytes valid UTF-8 for JSON: invalid bytes become \xNN and, only
+ * then, backslashes become \\. Sets *escaped when anything was rewritten. */
+char            *paddock_protocol_escape_bytes  (const char           *bytes,
+                                                 gsize                 length,
+                                                 gboolean             *escaped);
+
+/* Splits a byte stream into lines no longer than a cap. Lines over the cap
+ * are dropped whole (up to their newline) and reported once each. */
+typedef struct _PaddockLineReader PaddockLineReader;
+
+typedef enum
+{
+  PADDOCK_LINE_NONE,       /* need more input */
+  PADDOCK_LINE_OK,         /* *line / *length hold one line, valid until the next call */
+  PADDOCK_LINE_TOO_LONG,   /* a line over the cap was (or is being) dropped */
+} PaddockLineResult;
+
+PaddockLineReader *paddock_line_reader_new   (gsize              max_line);
+void               paddock_line_reader_free  (PaddockLineReader *reader);
+void               paddock_line_reader_feed  (PaddockLineReader *reader,
+                                              const char        *data,
+                                              gsize              length);
+PaddockLineResult  paddock_line_reader_next  (PaddockLineReader *reader,
+                                              const char       **line,
+                                              gsize             *length);
+/* Bytes of an unfinished line held at the end of input. */
+gsize              paddock_line_reader_pending (PaddockLineReader *reader);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PaddockMessage, paddock_message_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PaddockLineReader, paddock_line_reader_free)
+
+G_END_DECLS
