@@ -1,0 +1,1024 @@
+/* paddock-audit.c: the session's tamper-evident audit log (JSON Lines, hash-chained)
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Records are serialized by hand rather than with JsonGenerator: the key
+ * order must be fixed for the hash to be checkable, strings that are not
+ * UTF-8 need their own form, and this is the hot path of every exec.
+ * The caller's fields are serialized before the lock is taken; only seq,
+ * time, the hash and the write(2) happen under it, so file order is seq
+ * order and the chain stays linear with any number of writers.
+ */
+#include "config.h"
+
+#include "paddock-audit.h"
+#include "paddock-autofd.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define ZERO_HASH "0000000000000000000000000000000000000000000000000000000000000000"
+#define HASH_KEY ",\"hash\":\""
+#define MAX_TAIL (16 * 1024 * 1024)
+
+G_DEFINE_QUARK (paddock-audit-error-quark, paddock_audit_error)
+
+struct _PaddockAudit
+{
+  GMutex    lock;
+  char     *path;
+  int       fd;
+  guint64   seq;
+  char      prev[PADDOCK_AUDIT_HASH_LEN + 1];
+  gboolean  failed;
+  gboolean  journal;
+};
+
+/* Serialization */
+
+static void
+append_json_string (GString    *out,
+                    const char *str,
+                    gssize      length)
+{
+  static const char hex[] = "0123456789abcdef";
+  const char *end;
+
+  if (length < 0)
+    length = strlen (str);
+  end = str + length;
+
+  if (!g_utf8_validate (str, length, NULL))
+    {
+      /* Not text: its bytes, as journald's JSON export writes them. */
+      g_string_append_c (out, '[');
+      for (const char *p = str; p < end; p++)
+        g_string_append_printf (out, p == str ? "%u" : ",%u", (guint) (guchar) *p);
+      g_string_append_c (out, ']');
+      return;
+    }
+
+  g_string_append_c (out, '"');
+  for (const char *p = str; p < end; p++)
+    {
+      guchar c = *p;
+
+      switch (c)
+        {
+        case '"':
+          g_string_append (out, "\\\"");
+          break;
+        case '\\':
+          g_string_append (out, "\\\\");
+          break;
+        case '\n':
+          g_string_append (out, "\\n");
+          break;
+        case '\t':
+          g_string_append (out, "\\t");
+          break;
+        case '\r':
+          g_string_append (out, "\\r");
+          break;
+        default:
+          if (c < 0x20 || c == 0x7f)
+            {
+              g_string_append (out, "\\u00");
+              g_string_append_c (out, hex[c >> 4]);
+              g_string_append_c (out, hex[c & 0xf]);
+            }
+          else if (c == 0xe2 && end - p >= 3 && (guchar) p[1] == 0x80 &&
+                   ((guchar) p[2] == 0xa8 || (guchar) p[2] == 0xa9))
+            {
+              /* U+2028/2029 end lines for some JSON readers; keep records one line everywhere. */
+              g_string_append (out, (guchar) p[2] == 0xa8 ? "\\u2028" : "\\u2029");
+              p += 2;
+            }
+          else
+            g_string_append_c (out, c);
+          break;
+        }
+    }
+  g_string_append_c (out, '"');
+}
+
+static void append_json_node (GString *out, JsonNode *node, guint depth);
+
+static void
+append_json_object (GString    *out,
+                    JsonObject *object,
+                    guint       depth,
+                    gboolean    braces)
+{
+  JsonObjectIter iter;
+  const char *key;
+  JsonNode *node;
+  gboolean first = TRUE;
+
+  if (braces)
+    g_string_append_c (out, '{');
+  json_object_iter_init_ordered (&iter, object);
+  while (json_object_iter_next_ordered (&iter, &key, &node))
+    {
+      if (!first || !braces)
+        g_string_append_c (out, ',');
+      first = FALSE;
+      append_json_string (out, key, -1);
+      g_string_append_c (out, ':');
+      append_json_node (out, node, depth + 1);
+    }
+  if (braces)
+    g_string_append_c (out, '}');
+}
+
+static void
+append_json_node (GString  *out,
+                  JsonNode *node,
+                  guint     depth)
+{
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node) || depth > 64)
+    {
+      g_string_append (out, "null");
+      return;
+    }
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      append_json_object (out, json_node_get_object (node), depth, TRUE);
+      return;
+    }
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *array = json_node_get_array (node);
+
+      g_string_append_c (out, '[');
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          if (i > 0)
+            g_string_append_c (out, ',');
+          append_json_node (out, json_array_get_element (array, i), depth + 1);
+        }
+      g_string_append_c (out, ']');
+      return;
+    }
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_STRING:
+      {
+        const char *str = json_node_get_string (node);
+
+        append_json_string (out, str ? str : "", -1);
+      }
+      break;
+    case G_TYPE_BOOLEAN:
+      g_string_append (out, json_node_get_boolean (node) ? "true" : "false");
+      break;
+    case G_TYPE_DOUBLE:
+      {
+        double d = json_node_get_double (node);
+        char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+        if (!isfinite (d))
+          g_string_append (out, "null");
+        else
+          {
+            g_ascii_dtostr (buf, sizeof buf, d);
+            g_string_append (out, buf);
+            if (strpbrk (buf, ".eE") == NULL)
+              g_string_append (out, ".0");
+          }
+      }
+      break;
+    default:
+      g_string_append_printf (out, "%" G_GINT64_FORMAT, json_node_get_int (node));
+      break;
+    }
+}
+
+static void
+format_time (GString *out,
+             gint64   time_us)
+{
+  time_t seconds = (time_t) (time_us / G_USEC_PER_SEC);
+  struct tm tm;
+  char buf[32];
+
+  gmtime_r (&seconds, &tm);
+  strftime (buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+  g_string_append_printf (out, "\"%s.%06dZ\"", buf, (int) (time_us % G_USEC_PER_SEC));
+}
+
+static void
+sha256_hex (const char *data,
+            gsize       length,
+            char        out[PADDOCK_AUDIT_HASH_LEN + 1])
+{
+  GChecksum *checksum = g_checksum_new (G_CHECKSUM_SHA256);
+
+  g_checksum_update (checksum, (const guchar *) data, length);
+  memcpy (out, g_checksum_get_string (checksum), PADDOCK_AUDIT_HASH_LEN);
+  out[PADDOCK_AUDIT_HASH_LEN] = '\0';
+  g_checksum_free (checksum);
+}
+
+/* Paths */
+
+char *
+paddock_audit_default_path (const char  *session_id,
+                            GError     **error)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *name = NULL;
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y%m%d-%H%M%S");
+
+  g_return_val_if_fail (session_id != NULL, NULL);
+
+  if (*session_id == '\0' || strchr (session_id, '/') != NULL ||
+      strcmp (session_id, ".") == 0 || strcmp (session_id, "..") == 0)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   "cannot name an audit log after the session \"%s\": not a plain name", session_id);
+      return NULL;
+    }
+  dir = g_build_filename (g_get_user_state_dir (), "paddock", NULL);
+  if (g_mkdir_with_parents (dir, 0700) != 0 || g_chmod (dir, 0700) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                   "cannot create the audit log folder %s: %s", dir, g_strerror (saved_errno));
+      return NULL;
+    }
+  name = g_strdup_printf ("session-%s-%s.jsonl", stamp, session_id);
+  return g_build_filename (dir, name, NULL);
+}
+
+/* Opening */
+
+static gboolean
+is_hex_hash (const char *text,
+             gsize       length)
+{
+  if (length != PADDOCK_AUDIT_HASH_LEN)
+    return FALSE;
+  for (gsize i = 0; i < length; i++)
+    if (!g_ascii_isxdigit (text[i]) || g_ascii_isupper (text[i]))
+      return FALSE;
+  return TRUE;
+}
+
+/* The chain-relevant parts of one line: where its hash field starts and what it holds. */
+static gboolean
+split_line (const char  *line,
+            gsize        length,
+            gsize       *prefix_length,
+            const char **hash)
+{
+  static const gsize tail = sizeof HASH_KEY - 1 + PADDOCK_AUDIT_HASH_LEN + 2;  /* ,"hash":"<64>"} */
+
+  if (length < tail + 1 || line[0] != '{')
+    return FALSE;
+  if (memcmp (line + length - tail, HASH_KEY, sizeof HASH_KEY - 1) != 0)
+    return FALSE;
+  if (line[length - 2] != '"' || line[length - 1] != '}')
+    return FALSE;
+  *hash = line + length - tail + sizeof HASH_KEY - 1;
+  if (!is_hex_hash (*hash, PADDOCK_AUDIT_HASH_LEN))
+    return FALSE;
+  *prefix_length = length - tail;
+  return TRUE;
+}
+
+/* Reads the last line of @fd into @out (without its newline). */
+static gboolean
+read_last_line (int          fd,
+                const char  *path,
+                GString     *out,
+                gboolean    *empty,
+                gboolean    *ends_with_newline,
+                GError     **error)
+{
+  struct stat st;
+  off_t end, start;
+  g_autofree char *buf = NULL;
+  gsize want;
+  ssize_t n;
+  char *last;
+
+  if (fstat (fd, &st) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                   "cannot read the audit log %s: %s", path, g_strerror (saved_errno));
+      return FALSE;
+    }
+  end = st.st_size;
+  *ends_with_newline = TRUE;
+  *empty = (end == 0);
+  if (end == 0)
+    return TRUE;
+
+  /* Grow the window until it holds the whole last line. */
+  for (want = 4096;; want *= 4)
+    {
+      if ((off_t) want > end)
+        want = end;
+      if (want > MAX_TAIL)
+        {
+          g_set_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_DAMAGED,
+                       "cannot continue the audit log %s: its last line is longer than %d MiB",
+                       path, MAX_TAIL / (1024 * 1024));
+          return FALSE;
+        }
+      start = end - want;
+      g_free (buf);
+      buf = g_malloc (want + 1);
+      n = pread (fd, buf, want, start);
+      if (n != (ssize_t) want)
+        {
+          int saved_errno = n < 0 ? errno : EIO;
+
+          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                       "cannot read the audit log %s: %s", path, g_strerror (saved_errno));
+          return FALSE;
+        }
+      buf[want] = '\0';
+      *ends_with_newline = (buf[want - 1] == '\n');
+      if (*ends_with_newline)
+        buf[--n] = '\0';
+      last = memrchr (buf, '\n', n);
+      if (last != NULL || start == 0)
+        {
+          const char *line = last ? last + 1 : buf;
+
+          g_string_append_len (out, line, buf + n - line);
+          return TRUE;
+        }
+    }
+}
+
+PaddockAudit *
+paddock_audit_open (const char  *path,
+                    GError     **error)
+{
+  g_autoptr(PaddockAudit) self = NULL;
+  g_autoptr(GString) last = g_string_new (NULL);
+  gboolean ends_with_newline;
+  gboolean empty;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self = g_new0 (PaddockAudit, 1);
+  self->fd = -1;
+  g_mutex_init (&self->lock);
+  self->path = g_strdup (path);
+  memcpy (self->prev, ZERO_HASH, sizeof self->prev);
+  self->fd = open (path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (self->fd < 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                   "cannot open the audit log %s: %s", path,
+                   saved_errno == ELOOP ? "it is a symbolic link" : g_strerror (saved_errno));
+      return NULL;
+    }
+
+  {
+    paddock_autofd int read_fd = open (path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    const char *hash;
+    gsize prefix_length;
+    g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+    JsonNode *root;
+    JsonNode *seq;
+
+    if (read_fd < 0 || !read_last_line (read_fd, path, last, &empty, &ends_with_newline, error))
+      {
+        if (read_fd < 0)
+          {
+            int saved_errno = errno;
+
+            g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                         "cannot read the audit log %s: %s", path, g_strerror (saved_errno));
+          }
+        return NULL;
+      }
+    if (empty)
+      return g_steal_pointer (&self);
+
+    if (!ends_with_newline || !split_line (last->str, last->len, &prefix_length, &hash) ||
+        !json_parser_load_from_data (parser, last->str, last->len, NULL) ||
+        (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root) ||
+        (seq = json_object_get_member (json_node_get_object (root), "seq")) == NULL ||
+        !JSON_NODE_HOLDS_VALUE (seq) || json_node_get_value_type (seq) != G_TYPE_INT64 ||
+        json_node_get_int (seq) < 1)
+      {
+        g_set_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_DAMAGED,
+                     "cannot continue the audit log %s: its last record is %s", path,
+                     ends_with_newline ? "not a well-formed record" : "cut short");
+        return NULL;
+      }
+    {
+      char computed[PADDOCK_AUDIT_HASH_LEN + 1];
+
+      sha256_hex (last->str, prefix_length, computed);
+      if (memcmp (computed, hash, PADDOCK_AUDIT_HASH_LEN) != 0)
+        {
+          g_set_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_DAMAGED,
+                       "cannot continue the audit log %s: its last record's hash does not match its content",
+                       path);
+          return NULL;
+        }
+    }
+    self->seq = (guint64) json_node_get_int (seq);
+    memcpy (self->prev, hash, PADDOCK_AUDIT_HASH_LEN);
+  }
+  return g_steal_pointer (&self);
+}
+
+void
+paddock_audit_close (PaddockAudit *self)
+{
+  if (self == NULL)
+    return;
+  paddock_close_fd (&self->fd);
+  g_mutex_clear (&self->lock);
+  g_free (self->path);
+  g_free (self);
+}
+
+const char *
+paddock_audit_get_path (PaddockAudit *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->path;
+}
+
+void
+paddock_audit_set_journal (PaddockAudit *self,
+                           gboolean      journal)
+{
+  g_return_if_fail (self != NULL);
+  g_mutex_lock (&self->lock);
+  self->journal = !!journal;
+  g_mutex_unlock (&self->lock);
+}
+
+guint64
+paddock_audit_get_last_seq (PaddockAudit *self)
+{
+  guint64 seq;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_mutex_lock (&self->lock);
+  seq = self->seq;
+  g_mutex_unlock (&self->lock);
+  return seq;
+}
+
+void
+paddock_audit_get_last_hash (PaddockAudit *self,
+                             char          out_hash[PADDOCK_AUDIT_HASH_LEN + 1])
+{
+  g_return_if_fail (self != NULL);
+  g_mutex_lock (&self->lock);
+  memcpy (out_hash, self->prev, PADDOCK_AUDIT_HASH_LEN + 1);
+  g_mutex_unlock (&self->lock);
+}
+
+static void
+send_to_journal (const char *type,
+                 guint64     seq,
+                 const char *hash,
+                 const char *line,
+                 gsize       length)
+{
+  char seq_text[32];
+  g_autofree char *message = g_strdup_printf ("paddock audit %s #%" G_GUINT64_FORMAT, type, seq);
+  GLogField fields[] = {
+    { "MESSAGE", message, -1 },
+    { "PRIORITY", "6", -1 },
+    { "GLIB_DOMAIN", G_LOG_DOMAIN, -1 },
+    { "PADDOCK_SEQ", seq_text, -1 },
+    { "PADDOCK_TYPE", type, -1 },
+    { "PADDOCK_HASH", hash, -1 },
+    { "PADDOCK_RECORD", line, (gssize) length },
+  };
+
+  g_snprintf (seq_text, sizeof seq_text, "%" G_GUINT64_FORMAT, seq);
+  g_log_writer_journald (G_LOG_LEVEL_INFO, fields, G_N_ELEMENTS (fields), NULL);
+}
+
+static gboolean
+write_all (int          fd,
+           const char  *data,
+           gsize        length,
+           int         *out_errno)
+{
+  while (length > 0)
+    {
+      ssize_t n = write (fd, data, length);
+
+      if (n < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          *out_errno = errno;
+          return FALSE;
+        }
+      if (n == 0)
+        {
+          *out_errno = ENOSPC;
+          return FALSE;
+        }
+      data += n;
+      length -= n;
+    }
+  return TRUE;
+}
+
+gboolean
+paddock_audit_append (PaddockAudit  *self,
+                      const char    *type,
+                      JsonObject    *fields,
+                      guint64       *out_seq,
+                      GError       **error)
+{
+  static const char * const reserved[] = { "seq", "time", "type", "prev", "hash", NULL };
+  g_autoptr(GString) body = g_string_new (NULL);
+  g_autoptr(GString) line = NULL;
+  char hash[PADDOCK_AUDIT_HASH_LEN + 1];
+  gsize prefix_length;
+  guint64 seq;
+  gboolean journal;
+  int saved_errno = 0;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (type != NULL && *type != '\0', FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  append_json_string (body, type, -1);
+  if (fields != NULL)
+    {
+      for (guint i = 0; reserved[i] != NULL; i++)
+        if (json_object_has_member (fields, reserved[i]))
+          {
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                         "cannot record the field \"%s\": the audit log sets it itself", reserved[i]);
+            return FALSE;
+          }
+      append_json_object (body, fields, 0, FALSE);
+    }
+
+  line = g_string_sized_new (body->len + 192);
+  g_mutex_lock (&self->lock);
+  if (self->failed)
+    {
+      g_mutex_unlock (&self->lock);
+      g_set_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_FAILED,
+                   "the audit log %s takes no more records after a failed write", self->path);
+      return FALSE;
+    }
+  seq = self->seq + 1;
+  g_string_append_printf (line, "{\"seq\":%" G_GUINT64_FORMAT ",\"time\":", seq);
+  format_time (line, g_get_real_time ());
+  g_string_append (line, ",\"type\":");
+  g_string_append_len (line, body->str, body->len);
+  g_string_append (line, ",\"prev\":\"");
+  g_string_append_len (line, self->prev, PADDOCK_AUDIT_HASH_LEN);
+  g_string_append_c (line, '"');
+  prefix_length = line->len;
+  sha256_hex (line->str, prefix_length, hash);
+  g_string_append (line, HASH_KEY);
+  g_string_append_len (line, hash, PADDOCK_AUDIT_HASH_LEN);
+  g_string_append (line, "\"}\n");
+
+  if (!write_all (self->fd, line->str, line->len, &saved_errno))
+    {
+      self->failed = TRUE;
+      g_mutex_unlock (&self->lock);
+      g_set_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_FAILED,
+                   "cannot append to the audit log %s: %s", self->path, g_strerror (saved_errno));
+      return FALSE;
+    }
+  self->seq = seq;
+  memcpy (self->prev, hash, sizeof hash);
+  journal = self->journal;
+  g_mutex_unlock (&self->lock);
+
+  if (journal)
+    send_to_journal (type, seq, hash, line->str, line->len - 1);
+  if (out_seq != NULL)
+    *out_seq = seq;
+  return TRUE;
+}
+
+/* Verification */
+
+void
+paddock_audit_verification_clear (PaddockAuditVerification *result)
+{
+  g_return_if_fail (result != NULL);
+  g_clear_pointer (&result->reason, g_free);
+  memset (result, 0, sizeof *result);
+}
+
+static gint64
+parse_record_time (JsonObject *object)
+{
+  const char *text = json_object_get_string_member_with_default (object, "time", NULL);
+  g_autoptr(GDateTime) dt = NULL;
+
+  if (text == NULL)
+    return -1;
+  dt = g_date_time_new_from_iso8601 (text, NULL);
+  if (dt == NULL)
+    return -1;
+  return g_date_time_to_unix (dt) * G_USEC_PER_SEC + g_date_time_get_microsecond (dt);
+}
+
+/* Parses one line as a record: an object whose seq, time, type and prev
+ * have the right types. Returns the root node, or NULL with @why. */
+static JsonNode *
+parse_record (JsonParser  *parser,
+              const char  *line,
+              gsize        length,
+              const char **why)
+{
+  JsonNode *root;
+  JsonObject *object;
+  JsonNode *node;
+
+  if (!json_parser_load_from_data (parser, line, length, NULL) ||
+      (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      *why = "not a JSON object";
+      return NULL;
+    }
+  object = json_node_get_object (root);
+  node = json_object_get_member (object, "seq");
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64 ||
+      json_node_get_int (node) < 1)
+    {
+      *why = "no valid \"seq\"";
+      return NULL;
+    }
+  node = json_object_get_member (object, "type");
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    {
+      *why = "no valid \"type\"";
+      return NULL;
+    }
+  if (parse_record_time (object) < 0)
+    {
+      *why = "no valid \"time\"";
+      return NULL;
+    }
+  node = json_object_get_member (object, "prev");
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    {
+      *why = "no valid \"prev\"";
+      return NULL;
+    }
+  return root;
+}
+
+void
+paddock_audit_verify_data (const char               *data,
+                           gsize                     length,
+                           PaddockAuditVerification *result)
+{
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  const char *p = data;
+  const char *end = data + length;
+  char prev[PADDOCK_AUDIT_HASH_LEN + 1];
+  guint64 expected_seq = 1;
+  guint64 line_number = 0;
+
+  g_return_if_fail (result != NULL);
+  g_return_if_fail (data != NULL || length == 0);
+
+  memset (result, 0, sizeof *result);
+  memcpy (prev, ZERO_HASH, sizeof prev);
+  memcpy (result->last_hash, ZERO_HASH, sizeof prev);
+
+  while (p < end)
+    {
+      const char *newline = memchr (p, '\n', end - p);
+      gsize line_length = (newline ? newline : end) - p;
+      const char *hash;
+      gsize prefix_length;
+      const char *why = NULL;
+      char computed[PADDOCK_AUDIT_HASH_LEN + 1];
+      JsonNode *root;
+      JsonObject *object;
+      guint64 seq;
+      const char *record_prev;
+
+      line_number++;
+      result->bad_line = line_number;
+
+      if (newline == NULL)
+        {
+          result->reason = g_strdup ("the last record is cut short (no end of line): the log was truncated");
+          return;
+        }
+      if (line_length == 0)
+        {
+          result->reason = g_strdup ("an empty line where a record should be");
+          return;
+        }
+      if (memchr (p, '\0', line_length) != NULL)
+        {
+          result->reason = g_strdup ("a NUL byte in the record: the file was damaged");
+          return;
+        }
+      if (!split_line (p, line_length, &prefix_length, &hash))
+        {
+          result->reason = g_strdup ("not a record: it does not end with a \"hash\" field (damaged, truncated, or garbage appended)");
+          return;
+        }
+      root = parse_record (parser, p, line_length, &why);
+      if (root == NULL)
+        {
+          result->reason = g_strdup_printf ("not a record: %s", why);
+          return;
+        }
+      object = json_node_get_object (root);
+      sha256_hex (p, prefix_length, computed);
+      if (memcmp (computed, hash, PADDOCK_AUDIT_HASH_LEN) != 0)
+        {
+          result->reason = g_strdup ("the record's hash does not match its content: the record was edited");
+          return;
+        }
+      seq = (guint64) json_object_get_int_member (object, "seq");
+      record_prev = json_object_get_string_member (object, "prev");
+      if (seq != expected_seq)
+        {
+          if (seq > expected_seq)
+            result->reason = g_strdup_printf ("records are missing: seq jumps from %" G_GUINT64_FORMAT
+                                              " to %" G_GUINT64_FORMAT " (deleted records)",
+                                              expected_seq - 1, seq);
+          else
+            result->reason = g_strdup_printf ("records are out of order: seq %" G_GUINT64_FORMAT
+                                              " comes after %" G_GUINT64_FORMAT " (reordered or repeated records)",
+                                              seq, expected_seq - 1);
+          return;
+        }
+      if (strcmp (record_prev, prev) != 0)
+        {
+          if (line_number == 1)
+            result->reason = g_strdup ("the first record does not start a chain (prev is not all zeros): "
+                                       "the log's beginning was removed");
+          else
+            result->reason = g_strdup_printf ("the chain is broken: prev is not the hash of record %" G_GUINT64_FORMAT
+                                              " (a record was replaced)", seq - 1);
+          return;
+        }
+
+      memcpy (prev, hash, PADDOCK_AUDIT_HASH_LEN);
+      memcpy (result->last_hash, hash, PADDOCK_AUDIT_HASH_LEN);
+      result->n_records++;
+      result->ended = (strcmp (json_object_get_string_member (object, "type"), PADDOCK_AUDIT_SESSION_END) == 0);
+      expected_seq++;
+      p = newline + 1;
+    }
+  result->bad_line = 0;
+}
+
+gboolean
+paddock_audit_verify_file (const char                *path,
+                           PaddockAuditVerification  *result,
+                           GError                   **error)
+{
+  g_autoptr(GMappedFile) file = NULL;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (result != NULL, FALSE);
+
+  memset (result, 0, sizeof *result);
+  file = g_mapped_file_new (path, FALSE, error);
+  if (file == NULL)
+    return FALSE;
+  paddock_audit_verify_data (g_mapped_file_get_contents (file), g_mapped_file_get_length (file), result);
+  return TRUE;
+}
+
+/* Reading */
+
+gboolean
+paddock_audit_foreach (const char                *path,
+                       const PaddockAuditFilter  *filter,
+                       PaddockAuditRecordFunc     func,
+                       gpointer                   user_data,
+                       GError                   **error)
+{
+  g_autoptr(GMappedFile) file = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  const char *p, *end;
+  guint64 line_number = 0;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (func != NULL, FALSE);
+
+  file = g_mapped_file_new (path, FALSE, error);
+  if (file == NULL)
+    return FALSE;
+  p = g_mapped_file_get_contents (file);
+  end = p + g_mapped_file_get_length (file);
+
+  for (; p < end; )
+    {
+      const char *newline = memchr (p, '\n', end - p);
+      gsize length = (newline ? newline : end) - p;
+      const char *why;
+      JsonNode *root;
+      JsonObject *object;
+      PaddockAuditRecord record;
+
+      line_number++;
+      root = (length > 0 && memchr (p, '\0', length) == NULL) ? parse_record (parser, p, length, &why) : NULL;
+      if (root != NULL)
+        {
+          object = json_node_get_object (root);
+          record.line = line_number;
+          record.seq = (guint64) json_object_get_int_member (object, "seq");
+          record.time_us = parse_record_time (object);
+          record.type = json_object_get_string_member (object, "type");
+          record.object = object;
+          record.text = p;
+          record.text_len = length;
+
+          if (filter == NULL ||
+              ((filter->since_us == 0 || record.time_us >= filter->since_us) &&
+               (filter->type == NULL || strcmp (filter->type, record.type) == 0) &&
+               (filter->decision == NULL ||
+                g_strcmp0 (json_object_get_string_member_with_default (object, "decision", NULL),
+                           filter->decision) == 0) &&
+               (filter->grep == NULL || g_regex_match_full (filter->grep, p, length, 0, 0, NULL, NULL))))
+            {
+              if (!func (&record, user_data))
+                break;
+            }
+        }
+      p = newline ? newline + 1 : end;
+    }
+  return TRUE;
+}
+
+gboolean
+paddock_audit_parse_time (const char  *text,
+                          gint64       now_us,
+                          gint64      *out_us,
+                          GError     **error)
+{
+  g_autoptr(GTimeZone) local = g_time_zone_new_local ();
+  g_autoptr(GDateTime) dt = NULL;
+  g_autofree char *iso = NULL;
+  char *end;
+  guint64 amount;
+
+  g_return_val_if_fail (text != NULL, FALSE);
+  g_return_val_if_fail (out_us != NULL, FALSE);
+
+  if (g_ascii_isdigit (*text))
+    {
+      amount = g_ascii_strtoull (text, &end, 10);
+      if (end[0] != '\0' && end[1] == '\0' && strchr ("smhd", end[0]) != NULL && amount < G_MAXINT32)
+        {
+          gint64 unit = end[0] == 's' ? 1 : end[0] == 'm' ? 60 : end[0] == 'h' ? 3600 : 86400;
+
+          *out_us = now_us - (gint64) amount * unit * G_USEC_PER_SEC;
+          return TRUE;
+        }
+    }
+
+  iso = g_strdup (text);
+  g_strstrip (iso);
+  if (strlen (iso) == 10)
+    {
+      char *with_time = g_strconcat (iso, "T00:00:00", NULL);
+
+      g_free (iso);
+      iso = with_time;
+    }
+  else if (strlen (iso) > 10 && iso[10] == ' ')
+    iso[10] = 'T';
+  /* g_date_time_new_from_iso8601() wants seconds; allow "12:00". */
+  if (strlen (iso) == 16 && iso[10] == 'T')
+    {
+      char *with_seconds = g_strconcat (iso, ":00", NULL);
+
+      g_free (iso);
+      iso = with_seconds;
+    }
+  dt = g_date_time_new_from_iso8601 (iso, local);
+  if (dt == NULL)
+    {
+      g_set_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_TIME,
+                   "cannot read the time \"%s\": use 2026-03-01, 2026-03-01T12:00, or an age like 15m, 2h, 3d", text);
+      return FALSE;
+    }
+  *out_us = g_date_time_to_unix (dt) * G_USEC_PER_SEC + g_date_time_get_microsecond (dt);
+  return TRUE;
+}
+
+char *
+paddock_audit_node_dup_string (JsonNode *node)
+{
+  if (node == NULL)
+    return NULL;
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    return g_strdup (json_node_get_string (node));
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *array = json_node_get_array (node);
+      g_autoptr(GString) out = g_string_new (NULL);
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          JsonNode *element = json_array_get_element (array, i);
+          gint64 value;
+
+          if (!JSON_NODE_HOLDS_VALUE (element) || json_node_get_value_type (element) != G_TYPE_INT64)
+            return NULL;
+          value = json_node_get_int (element);
+          if (value < 1 || value > 255)
+            return NULL;
+          g_string_append_c (out, (char) value);
+        }
+      return g_string_free (g_steal_pointer (&out), FALSE);
+    }
+  return NULL;
+}
+
+/* Characters that change how the text around them shows: bidirectional
+ * controls (Trojan Source), zero-width ones, and the line separators. */
+static gboolean
+is_invisible_format (gunichar c)
+{
+  return (c >= 0x200b && c <= 0x200f) || (c >= 0x2028 && c <= 0x202e) ||
+         (c >= 0x2060 && c <= 0x2069) || c == 0xfeff || c == 0x061c || c == 0x00ad;
+}
+
+char *
+paddock_audit_escape_for_display (const char *bytes,
+                                  gssize      length)
+{
+  GString *out;
+  const char *p, *end;
+
+  g_return_val_if_fail (bytes != NULL || length == 0, NULL);
+
+  if (length < 0)
+    length = strlen (bytes);
+  out = g_string_sized_new (length + 8);
+  p = bytes;
+  end = bytes + length;
+  while (p < end)
+    {
+      guchar c = *p;
+      gunichar u;
+
+      if (c < 0x80)
+        {
+          switch (c)
+            {
+            case '\\': g_string_append (out, "\\\\"); break;
+            case '\n': g_string_append (out, "\\n"); break;
+            case '\t': g_string_append (out, "\\t"); break;
+            case '\r': g_string_append (out, "\\r"); break;
+            case 0x1b: g_string_append (out, "\\e"); break;
+            default:
+              if (c < 0x20 || c == 0x7f)
+                g_string_append_printf (out, "\\x%02x", c);
+              else
+                g_string_append_c (out, c);
+              break;
+            }
+          p++;
+          continue;
+        }
+      u = g_utf8_get_char_validated (p, end - p);
+      if (u == (gunichar) -1 || u == (gunichar) -2)
+        {
+          g_string_append_printf (out, "\\x%02x", c);
+          p++;
+          continue;
+        }
+      if ((u >= 0x80 && u < 0xa0) || is_invisible_format (u))
+        g_string_append_printf (out, "\\u{%04x}", u);
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+      p = g_utf8_next_char (p);
+    }
+  return g_string_free (out, FALSE);
+}

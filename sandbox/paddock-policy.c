@@ -1,0 +1,2197 @@
+/* paddock-policy.c: which programs the agent may run: allow, ask or deny, by rule
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * json-glib parses the file and reports syntax errors with their line and
+ * column. It does not keep positions for the nodes it builds, so before it
+ * runs, a small scanner of our own walks the same text and records where
+ * every value and object key starts; semantic errors ("unknown key",
+ * "bad regex") look their node up there. The scanner also caps the nesting
+ * depth, because json-glib's parser recurses without a limit.
+ *
+ * Evaluation runs on the exec monitor's thread for every exec, so it takes
+ * only a reader lock, and the rules it walks are immutable. Regexes are
+ * compiled once, with PCRE2's JIT, and warmed up while still private: GLib
+ * JIT-compiles a GRegex on its first match, which is not safe to race.
+ */
+#include "config.h"
+
+#include "paddock-audit.h"
+#include "paddock-autofd.h"
+#include "paddock-policy.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#define MAX_POLICY_SIZE (16 * 1024 * 1024)
+#define MAX_DEPTH 32
+
+extern GResource *paddock_policy_get_resource (void);
+
+G_DEFINE_QUARK (paddock-policy-error-quark, paddock_policy_error)
+
+typedef enum
+{
+  WHERE_ANY,
+  WHERE_INSIDE,
+  WHERE_OUTSIDE,
+  WHERE_PROJECT_ROOT,
+} Where;
+
+struct _PaddockPolicyRule
+{
+  gatomicrefcount      ref_count;
+  char                *name;
+  char                *reason;
+  char                *origin;
+  PaddockPolicyAction  action;
+  PaddockPolicyScope   scope;
+  char               **programs;  /* globs, or NULL for any program */
+  GRegex              *argv_regex;
+  GRegex              *script_regex;
+  Where                cwd;
+  Where                paths;
+  JsonNode            *match;     /* as written, for paddock_policy_to_data() */
+};
+
+struct _PaddockPolicy
+{
+  gatomicrefcount      ref_count;
+  GRWLock              lock;
+  GPtrArray           *rules;
+  PaddockPolicyAction  default_action;
+  gboolean             default_set;
+  char                *project;
+};
+
+const char *
+paddock_policy_action_to_string (PaddockPolicyAction action)
+{
+  switch (action)
+    {
+    case PADDOCK_POLICY_ACTION_ALLOW:
+      return "allow";
+    case PADDOCK_POLICY_ACTION_ASK:
+      return "ask";
+    case PADDOCK_POLICY_ACTION_DENY:
+      return "deny";
+    default:
+      g_return_val_if_reached ("deny");
+    }
+}
+
+gboolean
+paddock_policy_action_from_string (const char          *text,
+                                   PaddockPolicyAction *out_action)
+{
+  PaddockPolicyAction action;
+
+  if (g_strcmp0 (text, "allow") == 0)
+    action = PADDOCK_POLICY_ACTION_ALLOW;
+  else if (g_strcmp0 (text, "ask") == 0)
+    action = PADDOCK_POLICY_ACTION_ASK;
+  else if (g_strcmp0 (text, "deny") == 0)
+    action = PADDOCK_POLICY_ACTION_DENY;
+  else
+    return FALSE;
+  if (out_action != NULL)
+    *out_action = action;
+  return TRUE;
+}
+
+const char *
+paddock_policy_scope_to_string (PaddockPolicyScope scope)
+{
+  switch (scope)
+    {
+    case PADDOCK_POLICY_SCOPE_POLICY:
+      return "policy";
+    case PADDOCK_POLICY_SCOPE_SESSION:
+      return "session";
+    case PADDOCK_POLICY_SCOPE_PROJECT:
+      return "project";
+    default:
+      g_return_val_if_reached ("policy");
+    }
+}
+
+/* Positions of the JSON text's values */
+
+typedef struct _Pos Pos;
+struct _Pos
+{
+  guint       line;
+  guint       column;
+  guint       key_line;     /* of the member's key, when this is an object member */
+  guint       key_column;
+  GHashTable *members;      /* decoded key → Pos*, for objects */
+  GPtrArray  *elements;     /* Pos*, for arrays */
+};
+
+static void
+pos_free (gpointer data)
+{
+  Pos *pos = data;
+
+  g_clear_pointer (&pos->members, g_hash_table_unref);
+  g_clear_pointer (&pos->elements, g_ptr_array_unref);
+  g_free (pos);
+}
+
+typedef struct
+{
+  const char *text;
+  const char *end;
+  const char *p;
+  guint       line;
+  const char *line_start;
+  const char *error_at;     /* set when the depth limit is hit */
+} Scanner;
+
+/* Columns count characters from 1, as editors show them. */
+static void
+scanner_position (Scanner    *s,
+                  const char *at,
+                  guint      *line,
+                  guint      *column)
+{
+  const char *q;
+  guint col = 1;
+
+  for (q = s->line_start; q < at; q++)
+    if (((guchar) *q & 0xc0) != 0x80)
+      col++;
+  *line = s->line;
+  *column = col;
+}
+
+static void
+scanner_advance (Scanner *s)
+{
+  if (*s->p == '\n')
+    {
+      s->line++;
+      s->line_start = s->p + 1;
+    }
+  s->p++;
+}
+
+static void
+scanner_skip_blank (Scanner *s)
+{
+  while (s->p < s->end)
+    {
+      if (g_ascii_isspace (*s->p))
+        scanner_advance (s);
+      else if (*s->p == '/' && s->p + 1 < s->end && s->p[1] == '*')
+        {
+          scanner_advance (s);
+          scanner_advance (s);
+          while (s->p < s->end && !(*s->p == '*' && s->p + 1 < s->end && s->p[1] == '/'))
+            scanner_advance (s);
+          if (s->p < s->end)
+            {
+              scanner_advance (s);
+              scanner_advance (s);
+            }
+        }
+      else
+        break;
+    }
+}
+
+/* Reads a quoted string at s->p and returns it decoded, or NULL. */
+static char *
+scanner_string (Scanner *s)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  char quote = *s->p;
+
+  scanner_advance (s);
+  while (s->p < s->end && *s->p != quote)
+    {
+      if (*s->p == '\\' && s->p + 1 < s->end)
+        {
+          char c = s->p[1];
+
+          scanner_advance (s);
+          scanner_advance (s);
+          switch (c)
+            {
+            case 'n': g_string_append_c (out, '\n'); break;
+            case 't': g_string_append_c (out, '\t'); break;
+            case 'r': g_string_append_c (out, '\r'); break;
+            case 'b': g_string_append_c (out, '\b'); break;
+            case 'f': g_string_append_c (out, '\f'); break;
+            case 'u':
+              {
+                gunichar u = 0;
+                int i;
+
+                for (i = 0; i < 4 && s->p < s->end && g_ascii_isxdigit (*s->p); i++)
+                  {
+                    u = u * 16 + g_ascii_xdigit_value (*s->p);
+                    scanner_advance (s);
+                  }
+                if (u >= 0xd800 && u < 0xdc00 && s->end - s->p >= 6 && s->p[0] == '\\' && s->p[1] == 'u')
+                  {
+                    gunichar low = 0;
+
+                    scanner_advance (s);
+                    scanner_advance (s);
+                    for (i = 0; i < 4 && s->p < s->end && g_ascii_isxdigit (*s->p); i++)
+                      {
+                        low = low * 16 + g_ascii_xdigit_value (*s->p);
+                        scanner_advance (s);
+                      }
+                    if (low >= 0xdc00 && low < 0xe000)
+                      u = 0x10000 + ((u - 0xd800) << 10) + (low - 0xdc00);
+                  }
+                if (g_unichar_validate (u))
+                  g_string_append_unichar (out, u);
+              }
+              break;
+            default:
+              g_string_append_c (out, c);
+              break;
+            }
+        }
+      else
+        {
+          g_string_append_c (out, *s->p);
+          scanner_advance (s);
+        }
+    }
+  if (s->p >= s->end)
+    return NULL;
+  scanner_advance (s);
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+static Pos *scanner_value (Scanner *s, guint depth);
+
+static Pos *
+scanner_container (Scanner *s,
+                   Pos     *pos,
+                   guint    depth)
+{
+  gboolean object = (*s->p == '{');
+  char close = object ? '}' : ']';
+
+  if (depth >= MAX_DEPTH)
+    {
+      s->error_at = s->p;
+      pos_free (pos);
+      return NULL;
+    }
+  if (object)
+    pos->members = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, pos_free);
+  else
+    pos->elements = g_ptr_array_new_with_free_func (pos_free);
+  scanner_advance (s);
+
+  for (;;)
+    {
+      Pos *child;
+
+      scanner_skip_blank (s);
+      if (s->p >= s->end)
+        break;
+      if (*s->p == close)
+        {
+          scanner_advance (s);
+          return pos;
+        }
+      if (*s->p == ',')
+        {
+          scanner_advance (s);
+          continue;
+        }
+      if (object)
+        {
+          g_autofree char *key = NULL;
+          guint key_line, key_column;
+
+          if (*s->p != '"' && *s->p != '\'')
+            break;
+          scanner_position (s, s->p, &key_line, &key_column);
+          key = scanner_string (s);
+          if (key == NULL)
+            break;
+          scanner_skip_blank (s);
+          if (s->p >= s->end || *s->p != ':')
+            break;
+          scanner_advance (s);
+          child = scanner_value (s, depth + 1);
+          if (child == NULL)
+            break;
+          child->key_line = key_line;
+          child->key_column = key_column;
+          g_hash_table_replace (pos->members, g_steal_pointer (&key), child);
+        }
+      else
+        {
+          child = scanner_value (s, depth + 1);
+          if (child == NULL)
+            break;
+          g_ptr_array_add (pos->elements, child);
+        }
+    }
+  pos_free (pos);
+  return NULL;
+}
+
+/* Returns NULL when the text is not something it can follow; json-glib then
+ * says what is wrong with it. */
+static Pos *
+scanner_value (Scanner *s,
+               guint    depth)
+{
+  Pos *pos;
+
+  scanner_skip_blank (s);
+  if (s->p >= s->end)
+    return NULL;
+  pos = g_new0 (Pos, 1);
+  scanner_position (s, s->p, &pos->line, &pos->column);
+
+  if (*s->p == '{' || *s->p == '[')
+    return scanner_container (s, pos, depth);
+  if (*s->p == '"' || *s->p == '\'')
+    {
+      g_autofree char *str = scanner_string (s);
+
+      if (str == NULL)
+        {
+          pos_free (pos);
+          return NULL;
+        }
+      return pos;
+    }
+  if (strchr ("}],:", *s->p) != NULL)
+    {
+      pos_free (pos);
+      return NULL;
+    }
+  while (s->p < s->end && !g_ascii_isspace (*s->p) && strchr ("{}[],:\"'/", *s->p) == NULL)
+    scanner_advance (s);
+  return pos;
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Pos, pos_free)
+
+static Pos *
+pos_member (Pos        *pos,
+            const char *key)
+{
+  if (pos == NULL || pos->members == NULL)
+    return NULL;
+  return g_hash_table_lookup (pos->members, key);
+}
+
+static Pos *
+pos_element (Pos   *pos,
+             guint  index)
+{
+  if (pos == NULL || pos->elements == NULL || index >= pos->elements->len)
+    return NULL;
+  return g_ptr_array_index (pos->elements, index);
+}
+
+/* Parsing and checking */
+
+typedef struct
+{
+  const char         *source;
+  PaddockPolicyScope  scope;
+} ParseContext;
+
+G_GNUC_PRINTF (5, 6)
+static void
+set_invalid (GError      **error,
+             ParseContext *ctx,
+             Pos          *pos,
+             gboolean      at_key,
+             const char   *format,
+             ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+  guint line = 1, column = 1;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  if (pos != NULL)
+    {
+      line = at_key && pos->key_line ? pos->key_line : pos->line;
+      column = at_key && pos->key_line ? pos->key_column : pos->column;
+    }
+  g_set_error (error, PADDOCK_POLICY_ERROR, PADDOCK_POLICY_ERROR_INVALID,
+               "%s:%u:%u: %s", ctx->source, line, column, message);
+}
+
+static const char *
+node_type_name (JsonNode *node)
+{
+  if (JSON_NODE_HOLDS_NULL (node))
+    return "null";
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    return "an object";
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    return "an array";
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_STRING:
+      return "a string";
+    case G_TYPE_BOOLEAN:
+      return "a boolean";
+    default:
+      return "a number";
+    }
+}
+
+static const char *
+get_string (JsonObject   *object,
+            const char   *key,
+            Pos          *object_pos,
+            const char   *what,
+            gboolean      required,
+            ParseContext *ctx,
+            GError      **error)
+{
+  JsonNode *node = json_object_get_member (object, key);
+  Pos *pos = pos_member (object_pos, key);
+
+  if (node == NULL)
+    {
+      if (required)
+        set_invalid (error, ctx, object_pos, FALSE, "%s has no \"%s\"", what, key);
+      return NULL;
+    }
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    {
+      set_invalid (error, ctx, pos, FALSE, "\"%s\" must be a string, not %s", key, node_type_name (node));
+      return NULL;
+    }
+  return json_node_get_string (node);
+}
+
+static gboolean
+check_keys (JsonObject          *object,
+            Pos                 *object_pos,
+            const char * const  *known,
+            const char          *what,
+            ParseContext        *ctx,
+            GError             **error)
+{
+  g_autoptr(GList) members = json_object_get_members (object);
+
+  for (GList *l = members; l != NULL; l = l->next)
+    if (!g_strv_contains (known, l->data))
+      {
+        g_autofree char *list = g_strjoinv (", ", (char **) known);
+
+        set_invalid (error, ctx, pos_member (object_pos, l->data), TRUE,
+                     "unknown key \"%s\" in %s (known keys: %s)", (const char *) l->data, what, list);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+/* Globs: '*' any run, '?' one character, '[…]' a set ('!' or '^' negates,
+ * ranges), '\' quotes. Byte-wise and independent of the locale, so a name
+ * that is not valid UTF-8 still matches predictably. In a glob for a path,
+ * '*', '?' and sets never match '/'. */
+
+static gboolean
+glob_is_valid (const char  *glob,
+               const char **problem)
+{
+  const char *p;
+
+  if (*glob == '\0')
+    {
+      *problem = "is empty";
+      return FALSE;
+    }
+  for (p = glob; *p != '\0'; p++)
+    {
+      if (*p == '\\')
+        {
+          if (p[1] == '\0')
+            {
+              *problem = "ends with a lone backslash";
+              return FALSE;
+            }
+          p++;
+        }
+      else if (*p == '[')
+        {
+          const char *q = p + 1;
+
+          if (*q == '!' || *q == '^')
+            q++;
+          if (*q == ']')
+            q++;
+          while (*q != '\0' && *q != ']')
+            q++;
+          if (*q == '\0')
+            {
+              *problem = "has a '[' without its ']'";
+              return FALSE;
+            }
+          p = q;
+        }
+    }
+  return TRUE;
+}
+
+static gunichar
+next_char (const char **s)
+{
+  gunichar c = g_utf8_get_char_validated (*s, -1);
+
+  if (c == (gunichar) -1 || c == (gunichar) -2 || (guchar) **s < 0x80)
+    {
+      c = (guchar) **s;
+      (*s)++;
+    }
+  else
+    *s = g_utf8_next_char (*s);
+  return c;
+}
+
+static gboolean
+glob_set_matches (const char **pattern,
+                  gunichar     c)
+{
+  const char *p = *pattern + 1;
+  gboolean negate = FALSE;
+  gboolean found = FALSE;
+  gboolean first = TRUE;
+
+  if (*p == '!' || *p == '^')
+    {
+      negate = TRUE;
+      p++;
+    }
+  while (*p != '\0' && (first || *p != ']'))
+    {
+      gunichar lo = next_char (&p);
+      gunichar hi = lo;
+
+      first = FALSE;
+      if (*p == '-' && p[1] != ']' && p[1] != '\0')
+        {
+          p++;
+          hi = next_char (&p);
+        }
+      if (lo <= c && c <= hi)
+        found = TRUE;
+    }
+  *pattern = (*p == ']') ? p + 1 : p;
+  return found != negate;
+}
+
+static gboolean
+glob_match (const char *pattern,
+            const char *text,
+            gboolean    path)
+{
+  const char *star_p = NULL;
+  const char *star_t = NULL;
+
+  while (*text != '\0')
+    {
+      const char *t = text;
+      gunichar c;
+
+      if (*pattern == '*')
+        {
+          star_p = ++pattern;
+          star_t = text;
+          continue;
+        }
+      c = next_char (&t);
+      if (*pattern == '?' && !(path && c == '/'))
+        {
+          pattern++;
+          text = t;
+          continue;
+        }
+      if (*pattern == '[' && !(path && c == '/'))
+        {
+          const char *p = pattern;
+
+          if (glob_set_matches (&p, c))
+            {
+              pattern = p;
+              text = t;
+              continue;
+            }
+        }
+      else if (*pattern != '\0' && *pattern != '?' && *pattern != '[')
+        {
+          const char *p = (*pattern == '\\' && pattern[1] != '\0') ? pattern + 1 : pattern;
+
+          if (*p == *text)
+            {
+              pattern = p + 1;
+              text++;
+              continue;
+            }
+        }
+      /* Backtrack: let the last '*' swallow one more character. */
+      if (star_p == NULL || (path && *star_t == '/'))
+        return FALSE;
+      t = star_t;
+      next_char (&t);
+      star_t = t;
+      text = t;
+      pattern = star_p;
+    }
+  while (*pattern == '*')
+    pattern++;
+  return *pattern == '\0';
+}
+
+static GRegex *
+compile_regex (const char   *source,
+               const char   *key,
+               Pos          *pos,
+               ParseContext *ctx,
+               GError      **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  GRegex *regex;
+
+  regex = g_regex_new (source, G_REGEX_RAW | G_REGEX_OPTIMIZE, 0, &local_error);
+  if (regex == NULL)
+    {
+      set_invalid (error, ctx, pos, FALSE, "bad regular expression in \"%s\": %s", key, local_error->message);
+      return NULL;
+    }
+  /* GLib JIT-compiles on the first match; do it while no other thread can see the regex. */
+  g_regex_match (regex, "", 0, NULL);
+  return regex;
+}
+
+static gboolean
+parse_where (const char   *text,
+             gboolean      paths,
+             Where        *out)
+{
+  if (g_strcmp0 (text, "inside") == 0)
+    *out = WHERE_INSIDE;
+  else if (g_strcmp0 (text, "outside") == 0)
+    *out = WHERE_OUTSIDE;
+  else if (paths && g_strcmp0 (text, "project-root") == 0)
+    *out = WHERE_PROJECT_ROOT;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static void
+rule_free (PaddockPolicyRule *rule)
+{
+  g_free (rule->name);
+  g_free (rule->reason);
+  g_free (rule->origin);
+  g_strfreev (rule->programs);
+  g_clear_pointer (&rule->argv_regex, g_regex_unref);
+  g_clear_pointer (&rule->script_regex, g_regex_unref);
+  g_clear_pointer (&rule->match, json_node_unref);
+  g_free (rule);
+}
+
+PaddockPolicyRule *
+paddock_policy_rule_ref (PaddockPolicyRule *rule)
+{
+  g_return_val_if_fail (rule != NULL, NULL);
+  g_atomic_ref_count_inc (&rule->ref_count);
+  return rule;
+}
+
+void
+paddock_policy_rule_unref (PaddockPolicyRule *rule)
+{
+  g_return_if_fail (rule != NULL);
+  if (g_atomic_ref_count_dec (&rule->ref_count))
+    rule_free (rule);
+}
+
+static PaddockPolicyRule *
+rule_new (void)
+{
+  PaddockPolicyRule *rule = g_new0 (PaddockPolicyRule, 1);
+
+  g_atomic_ref_count_init (&rule->ref_count);
+  return rule;
+}
+
+static gboolean
+parse_match (PaddockPolicyRule *rule,
+             JsonNode          *node,
+             Pos               *pos,
+             ParseContext      *ctx,
+             GError           **error)
+{
+  static const char * const known[] = { "program", "argv", "script", "cwd", "paths", NULL };
+  JsonObject *match;
+  JsonNode *program;
+  const char *text;
+  GError *local_error = NULL;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      set_invalid (error, ctx, pos, FALSE, "\"match\" must be an object, not %s", node_type_name (node));
+      return FALSE;
+    }
+  match = json_node_get_object (node);
+  if (!check_keys (match, pos, known, "\"match\"", ctx, error))
+    return FALSE;
+
+  program = json_object_get_member (match, "program");
+  if (program != NULL)
+    {
+      Pos *program_pos = pos_member (pos, "program");
+      g_autoptr(GPtrArray) globs = g_ptr_array_new_with_free_func (g_free);
+
+      if (JSON_NODE_HOLDS_ARRAY (program))
+        {
+          JsonArray *array = json_node_get_array (program);
+
+          if (json_array_get_length (array) == 0)
+            {
+              set_invalid (error, ctx, program_pos, FALSE, "\"program\" is an empty list");
+              return FALSE;
+            }
+          for (guint i = 0; i < json_array_get_length (array); i++)
+            {
+              JsonNode *element = json_array_get_element (array, i);
+
+              if (!JSON_NODE_HOLDS_VALUE (element) || json_node_get_value_type (element) != G_TYPE_STRING)
+                {
+                  set_invalid (error, ctx, pos_element (program_pos, i), FALSE,
+                               "\"program\" entries must be strings, not %s", node_type_name (element));
+                  return FALSE;
+                }
+              g_ptr_array_add (globs, g_strdup (json_node_get_string (element)));
+            }
+        }
+      else if (JSON_NODE_HOLDS_VALUE (program) && json_node_get_value_type (program) == G_TYPE_STRING)
+        g_ptr_array_add (globs, g_strdup (json_node_get_string (program)));
+      else
+        {
+          set_invalid (error, ctx, program_pos, FALSE,
+                       "\"program\" must be a string or a list of strings, not %s", node_type_name (program));
+          return FALSE;
+        }
+      for (guint i = 0; i < globs->len; i++)
+        {
+          const char *problem = NULL;
+
+          if (!glob_is_valid (g_ptr_array_index (globs, i), &problem))
+            {
+              Pos *at = JSON_NODE_HOLDS_ARRAY (program) ? pos_element (program_pos, i) : program_pos;
+
+              set_invalid (error, ctx, at ? at : program_pos, FALSE,
+                           "bad glob \"%s\" in \"program\": it %s", (const char *) g_ptr_array_index (globs, i), problem);
+              return FALSE;
+            }
+        }
+      g_ptr_array_add (globs, NULL);
+      rule->programs = (char **) g_ptr_array_free (g_steal_pointer (&globs), FALSE);
+    }
+
+  if ((text = get_string (match, "argv", pos, "\"match\"", FALSE, ctx, &local_error)) != NULL)
+    {
+      rule->argv_regex = compile_regex (text, "argv", pos_member (pos, "argv"), ctx, error);
+      if (rule->argv_regex == NULL)
+        return FALSE;
+    }
+  if (local_error == NULL && (text = get_string (match, "script", pos, "\"match\"", FALSE, ctx, &local_error)) != NULL)
+    {
+      rule->script_regex = compile_regex (text, "script", pos_member (pos, "script"), ctx, error);
+      if (rule->script_regex == NULL)
+        return FALSE;
+    }
+  if (local_error == NULL && (text = get_string (match, "cwd", pos, "\"match\"", FALSE, ctx, &local_error)) != NULL)
+    {
+      if (!parse_where (text, FALSE, &rule->cwd))
+        {
+          set_invalid (error, ctx, pos_member (pos, "cwd"), FALSE,
+                       "unknown \"cwd\" value \"%s\" (expected \"inside\" or \"outside\")", text);
+          return FALSE;
+        }
+    }
+  if (local_error == NULL && (text = get_string (match, "paths", pos, "\"match\"", FALSE, ctx, &local_error)) != NULL)
+    {
+      if (!parse_where (text, TRUE, &rule->paths))
+        {
+          set_invalid (error, ctx, pos_member (pos, "paths"), FALSE,
+                       "unknown \"paths\" value \"%s\" (expected \"inside\", \"outside\" or \"project-root\")", text);
+          return FALSE;
+        }
+    }
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
+  rule->match = json_node_copy (node);
+  return TRUE;
+}
+
+static PaddockPolicyRule *
+parse_rule (JsonNode      *node,
+            Pos           *pos,
+            ParseContext  *ctx,
+            GError       **error)
+{
+  static const char * const known[] = { "name", "match", "action", "reason", NULL };
+  g_autoptr(PaddockPolicyRule) rule = rule_new ();
+  JsonObject *object;
+  JsonNode *match;
+  const char *text;
+  GError *local_error = NULL;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      set_invalid (error, ctx, pos, FALSE, "a rule must be an object, not %s", node_type_name (node));
+      return NULL;
+    }
+  object = json_node_get_object (node);
+  if (!check_keys (object, pos, known, "a rule", ctx, error))
+    return NULL;
+
+  text = get_string (object, "name", pos, "the rule", TRUE, ctx, error);
+  if (text == NULL)
+    return NULL;
+  if (*text == '\0')
+    {
+      set_invalid (error, ctx, pos_member (pos, "name"), FALSE, "the rule's \"name\" is empty");
+      return NULL;
+    }
+  rule->name = g_strdup (text);
+
+  text = get_string (object, "action", pos, "the rule", TRUE, ctx, error);
+  if (text == NULL)
+    return NULL;
+  if (!paddock_policy_action_from_string (text, &rule->action))
+    {
+      set_invalid (error, ctx, pos_member (pos, "action"), FALSE,
+                   "unknown action \"%s\" in rule \"%s\" (expected \"allow\", \"ask\" or \"deny\")", text, rule->name);
+      return NULL;
+    }
+
+  text = get_string (object, "reason", pos, "the rule", FALSE, ctx, &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return NULL;
+    }
+  rule->reason = g_strdup (text);
+
+  match = json_object_get_member (object, "match");
+  if (match == NULL)
+    {
+      set_invalid (error, ctx, pos, FALSE, "the rule \"%s\" has no \"match\" (use {} to match every program)", rule->name);
+      return NULL;
+    }
+  if (!parse_match (rule, match, pos_member (pos, "match"), ctx, error))
+    return NULL;
+
+  rule->scope = ctx->scope;
+  rule->origin = g_strdup_printf ("%s:%u:%u", ctx->source, pos ? pos->line : 1, pos ? pos->column : 1);
+  return g_steal_pointer (&rule);
+}
+
+static PaddockPolicy *
+policy_new (void)
+{
+  PaddockPolicy *self = g_new0 (PaddockPolicy, 1);
+
+  g_atomic_ref_count_init (&self->ref_count);
+  g_rw_lock_init (&self->lock);
+  self->rules = g_ptr_array_new_with_free_func ((GDestroyNotify) paddock_policy_rule_unref);
+  self->default_action = PADDOCK_POLICY_ACTION_ALLOW;
+  return self;
+}
+
+PaddockPolicy *
+paddock_policy_new (void)
+{
+  return policy_new ();
+}
+
+PaddockPolicy *
+paddock_policy_ref (PaddockPolicy *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+paddock_policy_unref (PaddockPolicy *self)
+{
+  g_return_if_fail (self != NULL);
+  if (!g_atomic_ref_count_dec (&self->ref_count))
+    return;
+  g_ptr_array_unref (self->rules);
+  g_rw_lock_clear (&self->lock);
+  g_free (self->project);
+  g_free (self);
+}
+
+/* json-glib says "<data>:LINE:COL: Parse error: WHAT"; say it with the source's name. */
+static void
+set_syntax_error (GError      **error,
+                  const char   *source,
+                  const char   *data,
+                  gsize         length,
+                  const GError *parse_error)
+{
+  const char *bad = NULL;
+  const char *message = parse_error->message;
+  guint line = 1, column = 1;
+
+  if (!g_utf8_validate (data, length, &bad) || memchr (data, '\0', length) != NULL)
+    {
+      Scanner s = { data, data + length, data, 1, data, NULL };
+      const char *at = bad;
+      const char *nul = memchr (data, '\0', length);
+
+      if (nul != NULL && (at == NULL || nul < at))
+        at = nul;
+      while (s.p < at)
+        scanner_advance (&s);
+      scanner_position (&s, at, &line, &column);
+      g_set_error (error, PADDOCK_POLICY_ERROR, PADDOCK_POLICY_ERROR_PARSE,
+                   "%s:%u:%u: %s", source, line, column,
+                   *at == '\0' ? "a NUL byte in the text" : "the text is not valid UTF-8");
+      return;
+    }
+  if (g_str_has_prefix (message, "<data>:"))
+    {
+      const char *rest = message + strlen ("<data>:");
+      char *end;
+
+      line = (guint) strtoul (rest, &end, 10);
+      if (*end == ':')
+        {
+          column = (guint) strtoul (end + 1, &end, 10);
+          if (*end == ':')
+            message = end + 1;
+        }
+      while (*message == ' ')
+        message++;
+      if (g_str_has_prefix (message, "Parse error: "))
+        message += strlen ("Parse error: ");
+    }
+  g_set_error (error, PADDOCK_POLICY_ERROR, PADDOCK_POLICY_ERROR_PARSE,
+               "%s:%u:%u: JSON syntax error: %s", source, MAX (line, 1), MAX (column, 1), message);
+}
+
+static PaddockPolicy *
+policy_parse (const char          *data,
+              gssize               length,
+              const char          *source,
+              PaddockPolicyScope   scope,
+              GError             **error)
+{
+  static const char * const known[] = { "version", "default", "project", "rules", NULL };
+  g_autoptr(PaddockPolicy) self = NULL;
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GError) parse_error = NULL;
+  g_autoptr(Pos) root_pos = NULL;
+  ParseContext ctx = { source, scope };
+  Scanner s;
+  JsonNode *root;
+  JsonObject *object;
+  JsonNode *node;
+  JsonArray *rules;
+  Pos *rules_pos;
+  GError *local_error = NULL;
+  const char *text;
+
+  if (length < 0)
+    length = strlen (data);
+  if (length > MAX_POLICY_SIZE)
+    {
+      g_set_error (error, PADDOCK_POLICY_ERROR, PADDOCK_POLICY_ERROR_PARSE,
+                   "%s:1:1: the policy is larger than %d MiB", source, MAX_POLICY_SIZE / (1024 * 1024));
+      return NULL;
+    }
+
+  s = (Scanner) { data, data + length, data, 1, data, NULL };
+  root_pos = scanner_value (&s, 0);
+  if (s.error_at != NULL)
+    {
+      guint line, column;
+
+      scanner_position (&s, s.error_at, &line, &column);
+      g_set_error (error, PADDOCK_POLICY_ERROR, PADDOCK_POLICY_ERROR_PARSE,
+                   "%s:%u:%u: JSON nested deeper than %d levels", source, line, column, MAX_DEPTH);
+      return NULL;
+    }
+
+  parser = json_parser_new_immutable ();
+  if (!json_parser_load_from_data (parser, data, length, &parse_error))
+    {
+      set_syntax_error (error, source, data, length, parse_error);
+      return NULL;
+    }
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      set_invalid (error, &ctx, root_pos, FALSE, "a policy must be a JSON object, not %s",
+                   root == NULL ? "empty" : node_type_name (root));
+      return NULL;
+    }
+  object = json_node_get_object (root);
+  if (!check_keys (object, root_pos, known, "the policy", &ctx, error))
+    return NULL;
+
+  self = policy_new ();
+
+  node = json_object_get_member (object, "version");
+  if (node != NULL &&
+      (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64 ||
+       json_node_get_int (node) != 1))
+    {
+      set_invalid (error, &ctx, pos_member (root_pos, "version"), FALSE, "unsupported \"version\" (expected 1)");
+      return NULL;
+    }
+
+  text = get_string (object, "default", root_pos, "the policy", FALSE, &ctx, &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return NULL;
+    }
+  if (text != NULL)
+    {
+      if (!paddock_policy_action_from_string (text, &self->default_action))
+        {
+          set_invalid (error, &ctx, pos_member (root_pos, "default"), FALSE,
+                       "unknown default action \"%s\" (expected \"allow\", \"ask\" or \"deny\")", text);
+          return NULL;
+        }
+      self->default_set = TRUE;
+    }
+
+  text = get_string (object, "project", root_pos, "the policy", FALSE, &ctx, &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return NULL;
+    }
+  if (text != NULL && !g_path_is_absolute (text))
+    {
+      set_invalid (error, &ctx, pos_member (root_pos, "project"), FALSE, "\"project\" must be an absolute path");
+      return NULL;
+    }
+  self->project = g_strdup (text);
+
+  node = json_object_get_member (object, "rules");
+  rules_pos = pos_member (root_pos, "rules");
+  if (node == NULL)
+    return g_steal_pointer (&self);
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    {
+      set_invalid (error, &ctx, rules_pos, FALSE, "\"rules\" must be a list, not %s", node_type_name (node));
+      return NULL;
+    }
+  rules = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (rules); i++)
+    {
+      PaddockPolicyRule *rule;
+
+      rule = parse_rule (json_array_get_element (rules, i), pos_element (rules_pos, i), &ctx, error);
+      if (rule == NULL)
+        return NULL;
+      g_ptr_array_add (self->rules, rule);
+    }
+  return g_steal_pointer (&self);
+}
+
+PaddockPolicy *
+paddock_policy_new_from_data (const char  *data,
+                              gssize       length,
+                              const char  *source_name,
+                              GError     **error)
+{
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return policy_parse (data ? data : "", length, source_name ? source_name : "<data>",
+                       PADDOCK_POLICY_SCOPE_POLICY, error);
+}
+
+static PaddockPolicy *
+policy_load_file (const char          *path,
+                  PaddockPolicyScope   scope,
+                  GError             **error)
+{
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) local_error = NULL;
+  gsize length;
+
+  if (!g_file_get_contents (path, &contents, &length, &local_error))
+    {
+      g_set_error (error, local_error->domain, local_error->code,
+                   "cannot read the policy %s: %s", path, local_error->message);
+      return NULL;
+    }
+  return policy_parse (contents, length, path, scope, error);
+}
+
+PaddockPolicy *
+paddock_policy_new_from_file (const char  *path,
+                              GError     **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return policy_load_file (path, PADDOCK_POLICY_SCOPE_POLICY, error);
+}
+
+const char *
+paddock_policy_get_default_data (void)
+{
+  static const char *data;
+
+  if (g_once_init_enter (&data))
+    {
+      GBytes *bytes;
+
+      /* Kept for the life of the process, like the resource it points into. */
+      bytes = g_resource_lookup_data (paddock_policy_get_resource (),
+                                      "/org/paddock/Paddock/default-policy.json",
+                                      G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+      g_assert (bytes != NULL);
+      g_once_init_leave (&data, g_bytes_get_data (bytes, NULL));
+    }
+  return data;
+}
+
+PaddockPolicy *
+paddock_policy_new_default (void)
+{
+  g_autoptr(GError) error = NULL;
+  PaddockPolicy *self;
+
+  self = policy_parse (paddock_policy_get_default_data (), -1, "default-policy.json",
+                       PADDOCK_POLICY_SCOPE_POLICY, &error);
+  /* The built-in policy is checked by the test suite; it cannot be broken at run time. */
+  if (self == NULL)
+    g_error ("the built-in default policy is broken: %s", error->message);
+  return self;
+}
+
+guint
+paddock_policy_get_n_rules (PaddockPolicy *self)
+{
+  guint n;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_rw_lock_reader_lock (&self->lock);
+  n = self->rules->len;
+  g_rw_lock_reader_unlock (&self->lock);
+  return n;
+}
+
+PaddockPolicyRule *
+paddock_policy_get_rule (PaddockPolicy *self,
+                         guint          index)
+{
+  PaddockPolicyRule *rule = NULL;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_rw_lock_reader_lock (&self->lock);
+  if (index < self->rules->len)
+    rule = paddock_policy_rule_ref (g_ptr_array_index (self->rules, index));
+  g_rw_lock_reader_unlock (&self->lock);
+  return rule;
+}
+
+PaddockPolicyAction
+paddock_policy_get_default_action (PaddockPolicy *self)
+{
+  PaddockPolicyAction action;
+
+  g_return_val_if_fail (self != NULL, PADDOCK_POLICY_ACTION_DENY);
+  g_rw_lock_reader_lock (&self->lock);
+  action = self->default_action;
+  g_rw_lock_reader_unlock (&self->lock);
+  return action;
+}
+
+void
+paddock_policy_set_default_action (PaddockPolicy       *self,
+                                   PaddockPolicyAction  action)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (action <= PADDOCK_POLICY_ACTION_DENY);
+  g_rw_lock_writer_lock (&self->lock);
+  self->default_action = action;
+  self->default_set = TRUE;
+  g_rw_lock_writer_unlock (&self->lock);
+}
+
+const char *
+paddock_policy_get_project (PaddockPolicy *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->project;
+}
+
+void
+paddock_policy_merge (PaddockPolicy *self,
+                      PaddockPolicy *overrides)
+{
+  g_autoptr(GPtrArray) rules = g_ptr_array_new_with_free_func ((GDestroyNotify) paddock_policy_rule_unref);
+  PaddockPolicyAction default_action;
+  gboolean default_set;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (overrides != NULL);
+  g_return_if_fail (self != overrides);
+
+  g_rw_lock_reader_lock (&overrides->lock);
+  for (guint i = 0; i < overrides->rules->len; i++)
+    g_ptr_array_add (rules, paddock_policy_rule_ref (g_ptr_array_index (overrides->rules, i)));
+  default_action = overrides->default_action;
+  default_set = overrides->default_set;
+  g_rw_lock_reader_unlock (&overrides->lock);
+
+  g_rw_lock_writer_lock (&self->lock);
+  for (guint i = rules->len; i > 0; i--)
+    g_ptr_array_insert (self->rules, 0, paddock_policy_rule_ref (g_ptr_array_index (rules, i - 1)));
+  if (default_set)
+    {
+      self->default_action = default_action;
+      self->default_set = TRUE;
+    }
+  g_rw_lock_writer_unlock (&self->lock);
+}
+
+void
+paddock_policy_prepend_rule (PaddockPolicy     *self,
+                             PaddockPolicyRule *rule)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (rule != NULL);
+
+  g_rw_lock_writer_lock (&self->lock);
+  g_ptr_array_insert (self->rules, 0, paddock_policy_rule_ref (rule));
+  g_rw_lock_writer_unlock (&self->lock);
+}
+
+/* Matching */
+
+typedef struct
+{
+  const PaddockPolicyQuery *query;
+  const char               *names[2];
+  const char               *paths[2];      /* the path each name comes from, if known */
+  guint                     n_names;
+  GString                  *line;          /* argv joined, built on first use */
+  const char               *script;
+  gboolean                  script_done;
+  gboolean                  paths_done;
+  gboolean                  any_outside;
+  gboolean                  any_root;
+  guint                     n_paths;
+} Match;
+
+static const char *
+base_name (const char *path)
+{
+  const char *slash = strrchr (path, '/');
+
+  return slash ? slash + 1 : path;
+}
+
+static void
+match_init (Match                    *m,
+            const PaddockPolicyQuery *query)
+{
+  memset (m, 0, sizeof *m);
+  m->query = query;
+  if (query->exe != NULL && *base_name (query->exe) != '\0')
+    {
+      m->paths[m->n_names] = query->exe;
+      m->names[m->n_names++] = base_name (query->exe);
+    }
+  if (query->argv[0] != NULL)
+    {
+      const char *name = base_name (query->argv[0]);
+
+      if (*name == '-')
+        name++;
+      if (*name != '\0')
+        {
+          m->paths[m->n_names] = strchr (query->argv[0], '/') ? query->argv[0] : NULL;
+          m->names[m->n_names++] = name;
+        }
+    }
+}
+
+static void
+match_clear (Match *m)
+{
+  if (m->line != NULL)
+    g_string_free (m->line, TRUE);
+}
+
+static const char *
+match_line (Match *m)
+{
+  if (m->line == NULL)
+    {
+      m->line = g_string_new (NULL);
+      for (guint i = 0; m->query->argv[i] != NULL; i++)
+        {
+          if (i > 0)
+            g_string_append_c (m->line, ' ');
+          g_string_append (m->line, m->query->argv[i]);
+        }
+    }
+  return m->line->str;
+}
+
+static gboolean
+is_shell_name (const char *name)
+{
+  static const char * const shells[] = { "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", NULL };
+
+  return g_strv_contains (shells, name);
+}
+
+/* The SCRIPT of `sh [options] -c SCRIPT [name [args…]]`, or NULL. */
+static const char *
+match_script (Match *m)
+{
+  const char * const *argv = m->query->argv;
+  gboolean shell = FALSE;
+  gboolean has_c = FALSE;
+  guint i;
+
+  if (m->script_done)
+    return m->script;
+  m->script_done = TRUE;
+
+  for (i = 0; i < m->n_names; i++)
+    shell |= is_shell_name (m->names[i]);
+  if (!shell || argv[0] == NULL)
+    return NULL;
+
+  for (i = 1; argv[i] != NULL; i++)
+    {
+      const char *arg = argv[i];
+
+      if (strcmp (arg, "--") == 0 || strcmp (arg, "-") == 0)
+        {
+          i++;
+          break;
+        }
+      if ((arg[0] != '-' && arg[0] != '+') || arg[1] == '\0')
+        break;
+      if (arg[1] == '-')
+        {
+          if ((strcmp (arg, "--rcfile") == 0 || strcmp (arg, "--init-file") == 0) && argv[i + 1] != NULL)
+            i++;
+          continue;
+        }
+      for (const char *c = arg + 1; *c != '\0'; c++)
+        {
+          if (*c == 'c' && arg[0] == '-')
+            has_c = TRUE;
+          else if ((*c == 'o' || *c == 'O') && argv[i + 1] != NULL)
+            {
+              i++;
+              break;
+            }
+        }
+    }
+  if (has_c && argv[i] != NULL)
+    m->script = argv[i];
+  return m->script;
+}
+
+static gboolean
+path_inside (const char *path,
+             const char *project)
+{
+  gsize n;
+
+  if (project == NULL)
+    return FALSE;
+  n = strlen (project);
+  while (n > 1 && project[n - 1] == '/')
+    n--;
+  if (n == 1 && project[0] == '/')
+    return TRUE;
+  return strncmp (path, project, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+/* @path is the project root or one of its ancestors. */
+static gboolean
+path_is_root_or_above (const char *path,
+                       const char *project)
+{
+  if (project == NULL)
+    return strcmp (path, "/") == 0;
+  return path_inside (project, path);
+}
+
+static gboolean
+cwd_inside (Match *m)
+{
+  const char *cwd = m->query->cwd;
+
+  return cwd != NULL && g_path_is_absolute (cwd) && path_inside (cwd, m->query->project);
+}
+
+static void
+match_paths (Match *m)
+{
+  const char * const *argv = m->query->argv;
+  const char *cwd = m->query->cwd;
+  gboolean options = TRUE;
+
+  if (m->paths_done)
+    return;
+  m->paths_done = TRUE;
+  if (argv[0] == NULL)
+    return;
+
+  for (guint i = 1; argv[i] != NULL; i++)
+    {
+      g_autofree char *path = NULL;
+      const char *arg = argv[i];
+
+      if (options && strcmp (arg, "--") == 0)
+        {
+          options = FALSE;
+          continue;
+        }
+      if ((options && arg[0] == '-' && arg[1] != '\0') || arg[0] == '\0')
+        continue;
+      m->n_paths++;
+      if (!g_path_is_absolute (arg) && (cwd == NULL || !g_path_is_absolute (cwd)))
+        {
+          /* Relative to a directory we do not know: count it as outside. */
+          m->any_outside = TRUE;
+          continue;
+        }
+      path = g_canonicalize_filename (arg, cwd);
+      if (!path_inside (path, m->query->project))
+        m->any_outside = TRUE;
+      if (path_is_root_or_above (path, m->query->project))
+        m->any_root = TRUE;
+    }
+}
+
+/* A regex that fails to run (PCRE's match limits) counts as matching for
+ * ask and deny rules and as not matching for allow rules: an error must
+ * never make the policy more permissive. */
+static gboolean
+regex_holds (PaddockPolicyRule *rule,
+             GRegex            *regex,
+             const char        *text)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (g_regex_match_full (regex, text, -1, 0, 0, NULL, &error))
+    return TRUE;
+  if (error != NULL)
+    return rule->action != PADDOCK_POLICY_ACTION_ALLOW;
+  return FALSE;
+}
+
+/* Each name is matched by the globs without a '/'; its path (the executed
+ * path for the executable's name, argv[0] when it holds a '/') by those
+ * with one. A deny or ask rule holds when any name or path matches; an
+ * allow rule only when every name that some glob can speak to matches. */
+static gboolean
+program_holds (PaddockPolicyRule *rule,
+               Match             *m,
+               const char       **out_name,
+               const char       **out_glob)
+{
+  gboolean all = (rule->action == PADDOCK_POLICY_ACTION_ALLOW);
+  guint n_matched = 0;
+
+  for (guint i = 0; i < m->n_names; i++)
+    {
+      gboolean matched = FALSE;
+      gboolean applicable = FALSE;
+
+      for (guint g = 0; rule->programs[g] != NULL && !matched; g++)
+        {
+          const char *glob = rule->programs[g];
+          gboolean path_glob = (strchr (glob, '/') != NULL);
+          const char *subject = path_glob ? m->paths[i] : m->names[i];
+
+          if (subject == NULL)
+            continue;
+          applicable = TRUE;
+          matched = glob_match (glob, subject, path_glob);
+          if (matched && out_glob != NULL)
+            {
+              *out_glob = glob;
+              *out_name = subject;
+            }
+        }
+      if (matched)
+        {
+          n_matched++;
+          if (!all)
+            return TRUE;
+        }
+      else if (applicable && all)
+        return FALSE;
+    }
+  return n_matched > 0;
+}
+
+static void
+append_quoted (GString    *out,
+               const char *bytes)
+{
+  g_autofree char *shown = paddock_audit_escape_for_display (bytes, -1);
+
+  g_string_append_printf (out, "\"%s\"", shown);
+}
+
+/* Whether @rule matches; with @why, says why (each key that holds), or
+ * which key fails. */
+static gboolean
+rule_matches (PaddockPolicyRule *rule,
+              Match             *m,
+              GString           *why)
+{
+  if (rule->programs != NULL)
+    {
+      const char *name = NULL, *glob = NULL;
+
+      if (!program_holds (rule, m, &name, &glob))
+        {
+          if (why != NULL)
+            {
+              g_autofree char *globs = g_strjoinv ("\", \"", rule->programs);
+
+              g_string_append (why, "program ");
+              append_quoted (why, m->n_names ? m->names[0] : "");
+              g_string_append_printf (why, " does not match \"%s\"%s\n", globs,
+                                      rule->action == PADDOCK_POLICY_ACTION_ALLOW && m->n_names > 1
+                                      ? " (an allow rule needs the executable's and argv[0]'s names to match)" : "");
+            }
+          return FALSE;
+        }
+      if (why != NULL)
+        {
+          g_string_append (why, "program ");
+          append_quoted (why, name);
+          g_string_append_printf (why, " matches \"%s\"\n", glob);
+        }
+    }
+
+  if (rule->cwd != WHERE_ANY)
+    {
+      gboolean inside = cwd_inside (m);
+      gboolean holds = (rule->cwd == WHERE_INSIDE) == inside;
+
+      if (why != NULL)
+        {
+          g_string_append (why, "cwd ");
+          append_quoted (why, m->query->cwd ? m->query->cwd : "(unknown)");
+          g_string_append_printf (why, " is %s the project, and the rule wants it %s\n",
+                                  inside ? "inside" : "outside",
+                                  rule->cwd == WHERE_INSIDE ? "inside" : "outside");
+        }
+      if (!holds)
+        return FALSE;
+    }
+
+  if (rule->paths != WHERE_ANY)
+    {
+      gboolean holds;
+      const char *said;
+
+      match_paths (m);
+      switch (rule->paths)
+        {
+        case WHERE_INSIDE:
+          holds = m->n_paths > 0 && !m->any_outside;
+          said = holds ? "every path argument is inside the project"
+                       : (m->n_paths == 0 ? "there is no path argument" : "a path argument is outside the project");
+          break;
+        case WHERE_OUTSIDE:
+          holds = m->any_outside;
+          said = holds ? "a path argument is outside the project" : "no path argument is outside the project";
+          break;
+        case WHERE_PROJECT_ROOT:
+        default:
+          holds = m->any_root;
+          said = holds ? "a path argument is the project root or above it"
+                       : "no path argument is the project root or above it";
+          break;
+        }
+      if (why != NULL)
+        g_string_append_printf (why, "paths: %s\n", said);
+      if (!holds)
+        return FALSE;
+    }
+
+  if (rule->argv_regex != NULL)
+    {
+      const char *line = match_line (m);
+      gboolean holds = regex_holds (rule, rule->argv_regex, line);
+
+      if (why != NULL)
+        {
+          g_string_append (why, "argv ");
+          append_quoted (why, line);
+          g_string_append_printf (why, " %s /%s/\n", holds ? "matches" : "does not match",
+                                  g_regex_get_pattern (rule->argv_regex));
+        }
+      if (!holds)
+        return FALSE;
+    }
+
+  if (rule->script_regex != NULL)
+    {
+      const char *script = match_script (m);
+      gboolean holds = script != NULL && regex_holds (rule, rule->script_regex, script);
+
+      if (why != NULL)
+        {
+          if (script == NULL)
+            g_string_append (why, "script: the command is not `sh -c SCRIPT` or a similar shell\n");
+          else
+            {
+              g_string_append (why, "script ");
+              append_quoted (why, script);
+              g_string_append_printf (why, " %s /%s/\n", holds ? "matches" : "does not match",
+                                      g_regex_get_pattern (rule->script_regex));
+            }
+        }
+      if (!holds)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static const char * const empty_argv[] = { NULL };
+
+PaddockPolicyAction
+paddock_policy_evaluate (PaddockPolicy             *self,
+                         const PaddockPolicyQuery  *query,
+                         PaddockPolicyRule        **out_rule)
+{
+  PaddockPolicyQuery q;
+  PaddockPolicyRule *decided = NULL;
+  PaddockPolicyAction action;
+  Match m;
+
+  if (out_rule != NULL)
+    *out_rule = NULL;
+  g_return_val_if_fail (self != NULL, PADDOCK_POLICY_ACTION_DENY);
+  g_return_val_if_fail (query != NULL, PADDOCK_POLICY_ACTION_DENY);
+
+  q = *query;
+  if (q.argv == NULL)
+    q.argv = empty_argv;
+  match_init (&m, &q);
+
+  g_rw_lock_reader_lock (&self->lock);
+  for (guint i = 0; i < self->rules->len; i++)
+    {
+      PaddockPolicyRule *rule = g_ptr_array_index (self->rules, i);
+
+      if (rule_matches (rule, &m, NULL))
+        {
+          decided = rule;
+          break;
+        }
+    }
+  action = decided ? decided->action : self->default_action;
+  if (decided != NULL && out_rule != NULL)
+    *out_rule = paddock_policy_rule_ref (decided);
+  g_rw_lock_reader_unlock (&self->lock);
+
+  match_clear (&m);
+  return action;
+}
+
+char *
+paddock_policy_explain (PaddockPolicy            *self,
+                        const PaddockPolicyQuery *query)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GString) skipped = g_string_new (NULL);
+  PaddockPolicyRule *decided = NULL;
+  PaddockPolicyQuery q;
+  Match m;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (query != NULL, NULL);
+
+  q = *query;
+  if (q.argv == NULL)
+    q.argv = empty_argv;
+  match_init (&m, &q);
+
+  g_string_append (out, "command: ");
+  append_quoted (out, match_line (&m));
+  g_string_append_c (out, '\n');
+  if (q.exe != NULL)
+    {
+      g_string_append (out, "executable: ");
+      append_quoted (out, q.exe);
+      g_string_append_c (out, '\n');
+    }
+  g_string_append (out, "project: ");
+  append_quoted (out, q.project ? q.project : "(none)");
+  g_string_append_c (out, '\n');
+
+  g_rw_lock_reader_lock (&self->lock);
+  for (guint i = 0; i < self->rules->len && decided == NULL; i++)
+    {
+      PaddockPolicyRule *rule = g_ptr_array_index (self->rules, i);
+      g_autoptr(GString) why = g_string_new (NULL);
+
+      if (rule_matches (rule, &m, why))
+        {
+          decided = rule;
+          g_string_append_printf (out, "decision: %s, by rule \"%s\" (%s, %s)\n",
+                                  paddock_policy_action_to_string (rule->action), rule->name,
+                                  rule->origin, paddock_policy_scope_to_string (rule->scope));
+          if (rule->reason != NULL)
+            g_string_append_printf (out, "reason: %s\n", rule->reason);
+          if (why->len == 0)
+            g_string_append (out, "because: the rule matches every command\n");
+          else
+            {
+              g_auto(GStrv) lines = g_strsplit (why->str, "\n", -1);
+
+              for (guint j = 0; lines[j] != NULL && *lines[j] != '\0'; j++)
+                g_string_append_printf (out, "because: %s\n", lines[j]);
+            }
+        }
+      else if (rule->programs != NULL ? program_holds (rule, &m, NULL, NULL)
+                                      : (rule->script_regex == NULL || match_script (&m) != NULL))
+        {
+          g_auto(GStrv) lines = g_strsplit (why->str, "\n", -1);
+          guint n = g_strv_length (lines);
+
+          /* The last line said is the key that failed. */
+          while (n > 0 && *lines[n - 1] == '\0')
+            n--;
+          g_string_append_printf (skipped, "  \"%s\" (%s, would %s): %s\n", rule->name, rule->origin,
+                                  paddock_policy_action_to_string (rule->action),
+                                  n > 0 ? lines[n - 1] : "does not match");
+        }
+    }
+  if (decided == NULL)
+    g_string_append_printf (out, "decision: %s, by the policy's default (no rule matches)\n",
+                            paddock_policy_action_to_string (self->default_action));
+  g_rw_lock_reader_unlock (&self->lock);
+
+  if (skipped->len > 0)
+    {
+      g_string_append (out, "earlier rules for this program that do not apply:\n");
+      g_string_append (out, skipped->str);
+    }
+  match_clear (&m);
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+char *
+paddock_policy_to_data (PaddockPolicy *self,
+                        gsize         *length)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  char *data;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_rw_lock_reader_lock (&self->lock);
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "version");
+  json_builder_add_int_value (builder, 1);
+  if (self->project != NULL)
+    {
+      json_builder_set_member_name (builder, "project");
+      json_builder_add_string_value (builder, self->project);
+    }
+  if (self->default_set)
+    {
+      json_builder_set_member_name (builder, "default");
+      json_builder_add_string_value (builder, paddock_policy_action_to_string (self->default_action));
+    }
+  json_builder_set_member_name (builder, "rules");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < self->rules->len; i++)
+    {
+      PaddockPolicyRule *rule = g_ptr_array_index (self->rules, i);
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "name");
+      json_builder_add_string_value (builder, rule->name);
+      json_builder_set_member_name (builder, "match");
+      json_builder_add_value (builder, json_node_copy (rule->match));
+      json_builder_set_member_name (builder, "action");
+      json_builder_add_string_value (builder, paddock_policy_action_to_string (rule->action));
+      if (rule->reason != NULL)
+        {
+          json_builder_set_member_name (builder, "reason");
+          json_builder_add_string_value (builder, rule->reason);
+        }
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+  g_rw_lock_reader_unlock (&self->lock);
+
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_indent (generator, 2);
+  data = json_generator_to_data (generator, length);
+  return data;
+}
+
+const char *
+paddock_policy_rule_get_name (PaddockPolicyRule *rule)
+{
+  g_return_val_if_fail (rule != NULL, NULL);
+  return rule->name;
+}
+
+const char *
+paddock_policy_rule_get_reason (PaddockPolicyRule *rule)
+{
+  g_return_val_if_fail (rule != NULL, NULL);
+  return rule->reason;
+}
+
+PaddockPolicyAction
+paddock_policy_rule_get_action (PaddockPolicyRule *rule)
+{
+  g_return_val_if_fail (rule != NULL, PADDOCK_POLICY_ACTION_DENY);
+  return rule->action;
+}
+
+PaddockPolicyScope
+paddock_policy_rule_get_scope (PaddockPolicyRule *rule)
+{
+  g_return_val_if_fail (rule != NULL, PADDOCK_POLICY_SCOPE_POLICY);
+  return rule->scope;
+}
+
+const char *
+paddock_policy_rule_get_origin (PaddockPolicyRule *rule)
+{
+  g_return_val_if_fail (rule != NULL, NULL);
+  return rule->origin;
+}
+
+/* Regex text matching exactly @bytes: ASCII letters and digits as they
+ * are, every other byte as \xHH, so the result is ASCII (fit for JSON)
+ * whatever the bytes were. */
+static void
+append_regex_literal (GString    *out,
+                      const char *bytes)
+{
+  for (const guchar *p = (const guchar *) bytes; *p != '\0'; p++)
+    {
+      if (g_ascii_isalnum (*p) || *p == '_')
+        g_string_append_c (out, *p);
+      else if (*p == ' ')
+        g_string_append (out, "\\x20");
+      else
+        g_string_append_printf (out, "\\x%02x", *p);
+    }
+}
+
+/* A glob matching exactly @bytes (specials quoted); bytes that cannot go
+ * into a JSON string become '?'. */
+static char *
+glob_literal (const char *bytes)
+{
+  GString *out = g_string_new (NULL);
+  const char *p = bytes;
+
+  while (*p != '\0')
+    {
+      gunichar c = g_utf8_get_char_validated (p, -1);
+
+      if ((guchar) *p >= 0x80 && (c == (gunichar) -1 || c == (gunichar) -2))
+        {
+          g_string_append_c (out, '?');
+          p++;
+          continue;
+        }
+      if (strchr ("*?[]\\", *p) != NULL)
+        g_string_append_c (out, '\\');
+      if ((guchar) *p < 0x80)
+        {
+          g_string_append_c (out, *p);
+          p++;
+        }
+      else
+        {
+          const char *next = g_utf8_next_char (p);
+
+          g_string_append_len (out, p, next - p);
+          p = next;
+        }
+    }
+  return g_string_free (out, FALSE);
+}
+
+PaddockPolicyRule *
+paddock_policy_rule_new_remembered (const PaddockPolicyQuery *query,
+                                    PaddockPolicyAction       action,
+                                    PaddockPolicyScope        scope)
+{
+  g_autoptr(PaddockPolicyRule) rule = rule_new ();
+  g_autoptr(GString) regex = g_string_new ("^");
+  g_autoptr(JsonObject) match = json_object_new ();
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *when = g_date_time_format (now, "%Y-%m-%d %H:%M");
+  g_autofree char *digest = NULL;
+  g_autofree char *shown = NULL;
+  const char * const *argv;
+  Match m;
+  PaddockPolicyQuery q;
+
+  g_return_val_if_fail (query != NULL, NULL);
+  g_return_val_if_fail (scope == PADDOCK_POLICY_SCOPE_SESSION || scope == PADDOCK_POLICY_SCOPE_PROJECT, NULL);
+
+  q = *query;
+  argv = q.argv ? q.argv : empty_argv;
+  q.argv = argv;
+  match_init (&m, &q);
+
+  if (q.exe != NULL && *q.exe != '\0')
+    {
+      rule->programs = g_new0 (char *, 2);
+      rule->programs[0] = glob_literal (q.exe);
+      json_object_set_string_member (match, "program", rule->programs[0]);
+    }
+  append_regex_literal (regex, match_line (&m));
+  g_string_append_c (regex, '$');
+  rule->argv_regex = g_regex_new (regex->str, G_REGEX_RAW | G_REGEX_OPTIMIZE, 0, NULL);
+  g_assert (rule->argv_regex != NULL);
+  g_regex_match (rule->argv_regex, "", 0, NULL);
+  json_object_set_string_member (match, "argv", regex->str);
+
+  digest = g_compute_checksum_for_string (G_CHECKSUM_SHA256, match_line (&m), -1);
+  shown = paddock_audit_escape_for_display (match_line (&m), -1);
+  if (g_utf8_strlen (shown, -1) > 120)
+    {
+      char *cut = g_utf8_offset_to_pointer (shown, 117);
+
+      strcpy (cut, "...");
+    }
+  rule->name = g_strdup_printf ("remembered-%.12s", digest);
+  rule->reason = g_strdup_printf ("You chose to %s `%s` %s (%s).", paddock_policy_action_to_string (action), shown,
+                                  scope == PADDOCK_POLICY_SCOPE_PROJECT ? "in this project" : "for this session", when);
+  rule->action = action;
+  rule->scope = scope;
+  rule->origin = g_strdup (scope == PADDOCK_POLICY_SCOPE_PROJECT ? "remembered" : "session");
+  rule->match = json_node_init_object (json_node_alloc (), match);
+  match_clear (&m);
+  return g_steal_pointer (&rule);
+}
+
+/* Per-project overrides */
+
+static char *
+canonical_project (const char *project)
+{
+  char *real = realpath (project, NULL);
+
+  if (real != NULL)
+    {
+      char *copy = g_strdup (real);
+
+      free (real);
+      return copy;
+    }
+  return g_canonicalize_filename (project, NULL);
+}
+
+static char *
+projects_dir (void)
+{
+  return g_build_filename (g_get_user_config_dir (), "paddock", "projects", NULL);
+}
+
+char *
+paddock_policy_project_file (const char  *project,
+                             GError     **error)
+{
+  g_autofree char *canonical = NULL;
+  g_autofree char *digest = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *name = NULL;
+
+  g_return_val_if_fail (project != NULL, NULL);
+
+  if (*project == '\0')
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "the project path is empty");
+      return NULL;
+    }
+  canonical = canonical_project (project);
+  digest = g_compute_checksum_for_string (G_CHECKSUM_SHA256, canonical, -1);
+  dir = projects_dir ();
+  name = g_strconcat (digest, ".json", NULL);
+  return g_build_filename (dir, name, NULL);
+}
+
+PaddockPolicy *
+paddock_policy_load_project (const char  *project,
+                             GError     **error)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *canonical = NULL;
+  PaddockPolicy *self;
+
+  g_return_val_if_fail (project != NULL, NULL);
+
+  path = paddock_policy_project_file (project, error);
+  if (path == NULL)
+    return NULL;
+  canonical = canonical_project (project);
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      self = policy_new ();
+      self->project = g_steal_pointer (&canonical);
+      return self;
+    }
+  self = policy_load_file (path, PADDOCK_POLICY_SCOPE_PROJECT, error);
+  if (self == NULL)
+    return NULL;
+  if (g_strcmp0 (self->project, canonical) != 0)
+    {
+      g_set_error (error, PADDOCK_POLICY_ERROR, PADDOCK_POLICY_ERROR_PROJECT,
+                   "%s: the overrides are for the project %s, not %s", path,
+                   self->project ? self->project : "(none)", canonical);
+      paddock_policy_unref (self);
+      return NULL;
+    }
+  return self;
+}
+
+static gboolean
+ensure_private_dir (const char  *dir,
+                    GError     **error)
+{
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                   "cannot create %s: %s", dir, g_strerror (saved_errno));
+      return FALSE;
+    }
+  if (g_chmod (dir, 0700) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                   "cannot make %s private: %s", dir, g_strerror (saved_errno));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+paddock_policy_save_project (PaddockPolicy  *overrides,
+                             const char     *project,
+                             GError        **error)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *data = NULL;
+  g_autofree char *old_project = NULL;
+  gsize length;
+  gboolean ok;
+
+  g_return_val_if_fail (overrides != NULL, FALSE);
+  g_return_val_if_fail (project != NULL, FALSE);
+
+  path = paddock_policy_project_file (project, error);
+  if (path == NULL)
+    return FALSE;
+  dir = projects_dir ();
+  if (!ensure_private_dir (dir, error))
+    return FALSE;
+
+  g_rw_lock_writer_lock (&overrides->lock);
+  old_project = g_steal_pointer (&overrides->project);
+  overrides->project = canonical_project (project);
+  g_rw_lock_writer_unlock (&overrides->lock);
+
+  data = paddock_policy_to_data (overrides, &length);
+  ok = g_file_set_contents_full (path, data, length, G_FILE_SET_CONTENTS_CONSISTENT, 0600, error);
+  if (!ok)
+    g_prefix_error (error, "cannot save the project's policy overrides: ");
+  return ok;
+}
+
+gboolean
+paddock_policy_remember_in_project (const char         *project,
+                                    PaddockPolicyRule  *rule,
+                                    GError            **error)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *lock_path = NULL;
+  g_autoptr(PaddockPolicy) overrides = NULL;
+  paddock_autofd int lock_fd = -1;
+
+  g_return_val_if_fail (project != NULL, FALSE);
+  g_return_val_if_fail (rule != NULL, FALSE);
+
+  path = paddock_policy_project_file (project, error);
+  if (path == NULL)
+    return FALSE;
+  dir = projects_dir ();
+  if (!ensure_private_dir (dir, error))
+    return FALSE;
+
+  lock_path = g_strconcat (path, ".lock", NULL);
+  lock_fd = open (lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (lock_fd < 0 || flock (lock_fd, LOCK_EX) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                   "cannot lock %s: %s", lock_path, g_strerror (saved_errno));
+      return FALSE;
+    }
+  overrides = paddock_policy_load_project (project, error);
+  if (overrides == NULL)
+    return FALSE;
+  paddock_policy_prepend_rule (overrides, rule);
+  return paddock_policy_save_project (overrides, project, error);
+}

@@ -1,0 +1,770 @@
+/* test-policy.c: policy parsing, errors with their positions, matching, and every default rule
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "paddock-policy.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define PROJECT "/home/dev/proj"
+
+/* Decides a shell-quoted command line run from @cwd in PROJECT; returns the
+ * deciding rule's name, or NULL when the default decided. */
+static char *
+decide_full (PaddockPolicy       *policy,
+             const char          *cwd,
+             const char          *exe,
+             const char * const  *argv,
+             PaddockPolicyAction *out_action)
+{
+  g_autoptr(PaddockPolicyRule) rule = NULL;
+  g_autofree char *resolved = NULL;
+  PaddockPolicyQuery query;
+  PaddockPolicyAction action;
+
+  if (exe == NULL && argv[0] != NULL)
+    exe = resolved = g_path_is_absolute (argv[0]) ? g_strdup (argv[0]) : g_build_filename ("/usr/bin", argv[0], NULL);
+  query = (PaddockPolicyQuery) { exe, argv, cwd, PROJECT };
+  action = paddock_policy_evaluate (policy, &query, &rule);
+  if (out_action != NULL)
+    *out_action = action;
+  return rule ? g_strdup (paddock_policy_rule_get_name (rule)) : NULL;
+}
+
+static char *
+decide (PaddockPolicy *policy,
+        const char    *cwd,
+        const char    *command)
+{
+  g_auto(GStrv) argv = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_shell_parse_argv (command, NULL, &argv, &error);
+  g_assert_no_error (error);
+  return decide_full (policy, cwd, NULL, (const char * const *) argv, NULL);
+}
+
+/* Parse errors: each with its file, line, column and reason. */
+
+static void
+assert_refused (const char *text,
+                int         code,
+                const char *expected_prefix)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PaddockPolicy) policy = NULL;
+
+  policy = paddock_policy_new_from_data (text, -1, "test.json", &error);
+  g_assert_null (policy);
+  g_assert_error (error, PADDOCK_POLICY_ERROR, code);
+  if (!g_str_has_prefix (error->message, expected_prefix))
+    g_error ("for %s\nexpected: %s…\n     got: %s", text, expected_prefix, error->message);
+}
+
+static void
+test_parse_errors (void)
+{
+  assert_refused ("{\"rules\": [}", PADDOCK_POLICY_ERROR_PARSE,
+                  "test.json:1:12: JSON syntax error: unexpected character `}'");
+  assert_refused ("{\n  \"rules\": [\n    {\"name\": \"x\",, }\n  ]\n}", PADDOCK_POLICY_ERROR_PARSE,
+                  "test.json:3:");
+  assert_refused ("{\n  \"rulez\": []\n}", PADDOCK_POLICY_ERROR_INVALID,
+                  "test.json:2:3: unknown key \"rulez\" in the policy (known keys: version, default, project, rules)");
+  assert_refused ("{\"rules\": [\n  {\"name\": \"a\",\n   \"acton\": \"deny\", \"match\": {}}]}",
+                  PADDOCK_POLICY_ERROR_INVALID,
+                  "test.json:3:4: unknown key \"acton\" in a rule");
+  assert_refused ("{\"rules\": [\n  {\"name\": \"a\", \"action\": \"maybe\", \"match\": {}}]}",
+                  PADDOCK_POLICY_ERROR_INVALID,
+                  "test.json:2:27: unknown action \"maybe\" in rule \"a\" (expected \"allow\", \"ask\" or \"deny\")");
+  assert_refused ("{\"rules\": [\n  {\"name\": \"a\", \"action\": \"deny\",\n   \"match\": {\"argv\": \"push (--force\"}}]}",
+                  PADDOCK_POLICY_ERROR_INVALID,
+                  "test.json:3:22: bad regular expression in \"argv\": ");
+  assert_refused ("{\"rules\": [{\"name\": \"a\", \"action\": \"deny\", \"match\": {\"script\": \"a{2,1}\"}}]}",
+                  PADDOCK_POLICY_ERROR_INVALID,
+                  "test.json:1:64: bad regular expression in \"script\": ");
+  assert_refused ("{\"rules\": [{\"name\": 3, \"action\": \"deny\", \"match\": {}}]}",
+                  PADDOCK_POLICY_ERROR_INVALID,
+                  "test.json:1:21: \"name\" must be a string, not a number");
+  assert_refused ("{\"rules\": [{\"name\": \"a\", \"action\": \"deny\",\n \"match\": {\"program\": [\"ls\", true]}}]}",
+                  PADDOCK_POLICY_ERROR_INVALID,
+                  "test.json:2:30: \"program\" entries must be strings, not a boolean");
+  assert_refused ("{\"rules\": [{\"name\": \"a\", \"action\": \"deny\", \"match\": {\"program\": \"[ab\"}}]}",
+                  PADDOCK_POLICY_ERROR_INVALID,
+                  "test.json:1:65: bad glob \"[ab\" in \"program\": it has a '[' without its ']'");
+  assert_refused ("{\"rules\": [{\"name\": \"a\", \"action\": \"deny\", \"match\": {\"cwd\": \"sideways\"}}]}",
+                  PADDOCK_POLICY_ERROR_INVALID,
+                  "test.json:1:61: unknown \"cwd\" value \"sideways\"");
+  assert_refused ("{\"rules\": [{\"name\": \"a\", \"action\": \"deny\", \"match\": {\"paths\": \"nearby\"}}]}",
+                  PADDOCK_POLICY_ERROR_INVALID,
+                  "test.json:1:63: unknown \"paths\" value \"nearby\"");
+  assert_refused ("{\"rules\": [{\"name\": \"a\", \"action\": \"deny\", \"match\": {\"progam\": \"ls\"}}]}",
+                  PADDOCK_POLICY_ERROR_INVALID,
+                  "test.json:1:54: unknown key \"progam\" in \"match\"");
+  assert_refused ("{\"rules\": [\n  {\"name\": \"a\", \"action\": \"deny\"}]}",
+                  PADDOCK_POLICY_ERROR_INVALID,
+                  "test.json:2:3: the rule \"a\" has no \"match\"");
+  assert_refused ("{\"rules\": [{\"action\": \"deny\", \"match\": {}}]}",
+                  PADDOCK_POLICY_ERROR_INVALID,
+                  "test.json:1:12: the rule has no \"name\"");
+  assert_refused ("{\"default\": \"maybe\"}", PADDOCK_POLICY_ERROR_INVALID,
+                  "test.json:1:13: unknown default action \"maybe\"");
+  assert_refused ("{\"version\": 2}", PADDOCK_POLICY_ERROR_INVALID,
+                  "test.json:1:13: unsupported \"version\" (expected 1)");
+  assert_refused ("{\"rules\": {}}", PADDOCK_POLICY_ERROR_INVALID,
+                  "test.json:1:11: \"rules\" must be a list, not an object");
+  assert_refused ("[1, 2]", PADDOCK_POLICY_ERROR_INVALID,
+                  "test.json:1:1: a policy must be a JSON object, not an array");
+  assert_refused ("", PADDOCK_POLICY_ERROR_INVALID,
+                  "test.json:1:1: a policy must be a JSON object, not empty");
+  /* Columns count characters, not bytes. */
+  assert_refused ("{\"rules\": [{\"name\": \"héé\", \"action\": \"nope\", \"match\": {}}]}",
+                  PADDOCK_POLICY_ERROR_INVALID,
+                  "test.json:1:38: unknown action \"nope\"");
+  assert_refused ("{\n  \"default\": \"a\xff\"\n}", PADDOCK_POLICY_ERROR_PARSE,
+                  "test.json:2:16: the text is not valid UTF-8");
+  assert_refused ("{\"rules\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}",
+                  PADDOCK_POLICY_ERROR_PARSE,
+                  "test.json:1:42: JSON nested deeper than 32 levels");
+}
+
+static void
+test_parse_file (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PaddockPolicy) policy = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("paddock-policy-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "policy.json", NULL);
+  g_autoptr(PaddockPolicyRule) rule = NULL;
+
+  policy = paddock_policy_new_from_file (path, &error);
+  g_assert_null (policy);
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+  g_assert_true (strstr (error->message, path) != NULL);
+  g_clear_error (&error);
+
+  g_assert_true (g_file_set_contents (path, "{\n  \"rules\": [\n    {\"name\": \"x\", \"action\": \"ask\", \"match\": {}}\n  ],\n  \"default\": 1\n}\n", -1, NULL));
+  policy = paddock_policy_new_from_file (path, &error);
+  g_assert_null (policy);
+  g_assert_error (error, PADDOCK_POLICY_ERROR, PADDOCK_POLICY_ERROR_INVALID);
+  {
+    g_autofree char *expected = g_strdup_printf ("%s:5:14: \"default\" must be a string, not a number", path);
+
+    g_assert_cmpstr (error->message, ==, expected);
+  }
+  g_clear_error (&error);
+
+  g_assert_true (g_file_set_contents (path, "{\n  \"rules\": [\n    {\"name\": \"x\", \"action\": \"ask\", \"match\": {}}\n  ]\n}\n", -1, NULL));
+  policy = paddock_policy_new_from_file (path, &error);
+  g_assert_no_error (error);
+  rule = paddock_policy_get_rule (policy, 0);
+  {
+    g_autofree char *origin = g_strdup_printf ("%s:3:5", path);
+
+    g_assert_cmpstr (paddock_policy_rule_get_origin (rule), ==, origin);
+  }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_default_compiles (void)
+{
+  g_autoptr(PaddockPolicy) policy = paddock_policy_new_default ();
+  g_autoptr(PaddockPolicy) from_source = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (SOURCE_DATA_DIR, "default-policy.json", NULL);
+  g_autofree char *source = NULL;
+
+  g_assert_cmpuint (paddock_policy_get_n_rules (policy), >=, 15);
+  g_assert_cmpint (paddock_policy_get_default_action (policy), ==, PADDOCK_POLICY_ACTION_ALLOW);
+
+  /* The compiled-in copy is the file in data/. */
+  g_assert_true (g_file_get_contents (path, &source, NULL, NULL));
+  g_assert_cmpstr (paddock_policy_get_default_data (), ==, source);
+  from_source = paddock_policy_new_from_file (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (paddock_policy_get_n_rules (from_source), ==, paddock_policy_get_n_rules (policy));
+}
+
+/* Every default rule: commands it must decide, and near misses it must not. */
+
+typedef struct
+{
+  const char *rule;      /* NULL: no rule, the default (allow) */
+  const char *cwd;
+  const char *command;
+} Case;
+
+static void
+test_default_rules (void)
+{
+  static const Case cases[] = {
+    { "privilege-escalation", PROJECT, "sudo apt install foo" },
+    { "privilege-escalation", PROJECT, "su -" },
+    { "privilege-escalation", PROJECT, "doas ls" },
+    { "privilege-escalation", PROJECT, "pkexec bash" },
+    { "privilege-escalation", PROJECT, "/usr/bin/sudo -i" },
+    { NULL, PROJECT, "sum file.txt" },
+    { NULL, PROJECT, "sudoku" },
+
+    { "rm-recursive-project-root", PROJECT, "rm -rf /" },
+    { "rm-recursive-project-root", PROJECT, "rm -rf /home/dev" },
+    { "rm-recursive-project-root", PROJECT, "rm -rf ." },
+    { "rm-recursive-project-root", PROJECT "/src", "rm -fr ../" },
+    { "rm-recursive-project-root", PROJECT, "rm --recursive --force " PROJECT },
+    { "rm-recursive-project-root", PROJECT, "rm -r -f build " PROJECT "/" },
+    { "rm-recursive-project-root", "/tmp", "rm -Rf --no-preserve-root /" },
+    { NULL, PROJECT, "rm -rf build" },
+    { NULL, PROJECT, "rm -f ." },
+    { NULL, PROJECT "/src", "rm -rf ./obj" },
+
+    { "rm-recursive-outside-project", PROJECT, "rm -rf /tmp/cache" },
+    { "rm-recursive-outside-project", PROJECT, "rm -r ../other" },
+    { "rm-recursive-outside-project", PROJECT, "rm -rf build /home/dev/.cache/x" },
+    { "rm-recursive-outside-project", PROJECT, "rm --recur /var/tmp/x" },
+    { "rm-recursive-outside-project", "/tmp", "rm -rf build" },
+    { NULL, PROJECT, "rm -rf build dist node_modules" },
+    { NULL, PROJECT, "rm /tmp/file" },
+    { NULL, PROJECT "/sub", "rm -rf ../build" },
+    { NULL, PROJECT, "rm -- -rf" },
+
+    { "rm-recursive-git-dir", PROJECT, "rm -rf .git" },
+    { "rm-recursive-git-dir", PROJECT, "rm -rf vendor/lib/.git/" },
+    { NULL, PROJECT, "rm -rf .github" },
+    { NULL, PROJECT, "rm .gitignore" },
+
+    { "git-push-force", PROJECT, "git push --force" },
+    { "git-push-force", PROJECT, "git push -f origin main" },
+    { "git-push-force", PROJECT, "git push origin +main" },
+    { "git-push-force", PROJECT, "git push --force-with-lease origin feature" },
+    { "git-push-force", PROJECT, "git push --mirror backup" },
+    { "git-push-force", PROJECT, "git -C " PROJECT " push --force origin" },
+    { "git-push-force", PROJECT, "git push origin --delete feature" },
+    { "git-push-force", PROJECT, "git push origin :feature" },
+    { "git-push-force", PROJECT, "/usr/bin/git -c push.default=current push -uf" },
+    { NULL, PROJECT, "git push origin main" },
+    { NULL, PROJECT, "git push -u origin feature" },
+    { NULL, PROJECT, "git push --tags" },
+    { NULL, PROJECT, "git push origin HEAD:main" },
+    { NULL, PROJECT, "git commit -m 'push --force later'" },
+
+    { "git-reset-hard", PROJECT, "git reset --hard" },
+    { "git-reset-hard", PROJECT, "git reset --hard HEAD~3" },
+    { "git-reset-hard", PROJECT, "git -C sub reset -q --hard origin/main" },
+    { NULL, PROJECT, "git reset --soft HEAD~1" },
+    { NULL, PROJECT, "git reset HEAD file.c" },
+
+    { "git-clean-force", PROJECT, "git clean -fdx" },
+    { "git-clean-force", PROJECT, "git clean -f" },
+    { "git-clean-force", PROJECT, "git clean -d --force" },
+    { NULL, PROJECT, "git clean -n" },
+    { NULL, PROJECT, "git clean -ndx" },
+
+    { "download-piped-to-shell", PROJECT, "sh -c 'curl -fsSL https://get.example.com | sh'" },
+    { "download-piped-to-shell", PROJECT, "bash -c 'wget -qO- https://x.example/i.sh | sudo bash -s -- --yes'" },
+    { "download-piped-to-shell", PROJECT, "bash -lc 'curl -s https://x.example/i.py | python3 -'" },
+    { "download-piped-to-shell", PROJECT, "bash -c 'bash <(curl -s https://x.example/i.sh)'" },
+    { "download-piped-to-shell", PROJECT, "zsh -c 'sh -c \"$(curl -fsSL https://x.example/i.sh)\"'" },
+    { "download-piped-to-shell", PROJECT, "dash -e -c 'cd /tmp && curl https://x | /bin/sh'" },
+    { NULL, PROJECT, "sh -c 'curl -fsSL -o install.sh https://get.example.com'" },
+    { NULL, PROJECT, "bash -c 'curl -s https://api.example.com | jq .'" },
+    { NULL, PROJECT, "bash -c 'wget -qO- https://x.example/f.tar | shasum'" },
+    { NULL, PROJECT, "curl -fsSL https://get.example.com" },
+    { NULL, PROJECT, "python3 -c 'print(\"curl x | sh\")'" },
+
+    { "dd-to-device", PROJECT, "dd if=disk.img of=/dev/sda bs=4M" },
+    { "dd-to-device", PROJECT, "dd of=/dev/nvme0n1 if=/dev/zero" },
+    { NULL, PROJECT, "dd if=/dev/zero of=disk.img bs=1M count=1" },
+    { NULL, PROJECT, "dd if=disk.img of=/dev/null" },
+
+    { "make-filesystem", PROJECT, "mkfs.ext4 /dev/sdb1" },
+    { "make-filesystem", PROJECT, "mkfs -t vfat /dev/sdc" },
+    { "make-filesystem", PROJECT, "mkswap /dev/sdb2" },
+    { "make-filesystem", PROJECT, "wipefs -a /dev/sdb" },
+    { NULL, PROJECT, "mkfifo pipe" },
+    { NULL, PROJECT, "mkdir fs" },
+
+    { "chmod-recursive-world-writable", PROJECT, "chmod -R 777 ." },
+    { "chmod-recursive-world-writable", PROJECT, "chmod 777 -R src" },
+    { "chmod-recursive-world-writable", PROJECT, "chmod -R 0777 out" },
+    { "chmod-recursive-world-writable", PROJECT, "chmod -R a+rwx /srv/www" },
+    { "chmod-recursive-world-writable", PROJECT, "chmod --recursive o+w shared" },
+    { NULL, PROJECT, "chmod -R 755 dir" },
+    { NULL, PROJECT, "chmod -R 775 dir" },
+    { NULL, PROJECT, "chmod 777 file" },
+    { NULL, PROJECT, "chmod -R u+w dir" },
+
+    { "publish-npm", PROJECT, "npm publish" },
+    { "publish-npm", PROJECT, "pnpm publish --access public" },
+    { "publish-npm", PROJECT, "yarn npm publish" },
+    { NULL, PROJECT, "npm publish --dry-run" },
+    { NULL, PROJECT, "npm run build" },
+    { NULL, PROJECT, "npm install publish-helper" },
+
+    { "publish-cargo", PROJECT, "cargo publish" },
+    { "publish-cargo", PROJECT, "cargo publish --allow-dirty" },
+    { NULL, PROJECT, "cargo publish --dry-run" },
+    { NULL, PROJECT, "cargo build --release" },
+
+    { "publish-python", PROJECT, "twine upload dist/pkg-1.0.tar.gz" },
+    { "publish-python", PROJECT, "poetry publish --build" },
+    { "publish-python", PROJECT, "uv publish" },
+    { NULL, PROJECT, "twine check dist/pkg-1.0.tar.gz" },
+    { NULL, PROJECT, "poetry build" },
+
+    { "publish-gem", PROJECT, "gem push pkg-1.0.gem" },
+    { NULL, PROJECT, "gem install rake" },
+
+    { "git-over-ssh", PROJECT, "ssh -o SendEnv=GIT_PROTOCOL git@github.com \"git-upload-pack 'me/repo.git'\"" },
+    { "git-over-ssh", PROJECT, "ssh -p 2222 git@example.com \"git-receive-pack '/srv/repo.git'\"" },
+    { "remote-shell", PROJECT, "ssh git@github.com \"git-upload-pack 'x'; rm -rf ~\"" },
+
+    { "remote-shell", PROJECT, "ssh build.example.com" },
+    { "remote-shell", PROJECT, "ssh -p 2222 me@host uptime" },
+    { "remote-shell", PROJECT, "sftp host" },
+    { NULL, PROJECT, "ssh-keygen -t ed25519" },
+    { NULL, PROJECT, "ssh-add" },
+
+    { "remote-copy", PROJECT, "scp notes.txt me@host:/tmp/" },
+    { "remote-copy", PROJECT, "rsync -av src/ host:dst/" },
+    { "remote-copy", PROJECT, "rsync -a rsync://mirror.example.org/pub/ ." },
+    { "remote-copy", PROJECT, "rsync -a host::module/ ." },
+    { NULL, PROJECT, "rsync -a src/ dst/" },
+    { NULL, PROJECT, "scp a b" },
+    { NULL, PROJECT, "rsync -a ./a:b c" },
+  };
+  g_autoptr(PaddockPolicy) policy = paddock_policy_new_default ();
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  guint n_rules = paddock_policy_get_n_rules (policy);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *got = decide (policy, cases[i].cwd, cases[i].command);
+
+      if (g_strcmp0 (got, cases[i].rule) != 0)
+        g_error ("`%s` in %s: expected %s, got %s", cases[i].command, cases[i].cwd,
+                 cases[i].rule ? cases[i].rule : "no rule", got ? got : "no rule");
+      if (cases[i].rule != NULL)
+        g_hash_table_add (seen, (gpointer) cases[i].rule);
+    }
+
+  /* Each default rule has a case above. */
+  for (guint i = 0; i < n_rules; i++)
+    {
+      g_autoptr(PaddockPolicyRule) rule = paddock_policy_get_rule (policy, i);
+
+      if (!g_hash_table_contains (seen, paddock_policy_rule_get_name (rule)))
+        g_error ("the default rule %s has no test case", paddock_policy_rule_get_name (rule));
+    }
+}
+
+static void
+test_default_actions (void)
+{
+  g_autoptr(PaddockPolicy) policy = paddock_policy_new_default ();
+  PaddockPolicyAction action;
+  g_autofree char *a = NULL, *b = NULL, *c = NULL, *d = NULL;
+  const char * const sudo[] = { "sudo", "true", NULL };
+  const char * const rsync[] = { "rsync", "-a", "x", "h:y", NULL };
+  const char * const reset[] = { "git", "reset", "--hard", NULL };
+  const char * const ls[] = { "ls", NULL };
+
+  a = decide_full (policy, PROJECT, NULL, sudo, &action);
+  g_assert_cmpint (action, ==, PADDOCK_POLICY_ACTION_DENY);
+  b = decide_full (policy, PROJECT, NULL, rsync, &action);
+  g_assert_cmpint (action, ==, PADDOCK_POLICY_ACTION_ASK);
+  c = decide_full (policy, PROJECT, NULL, reset, &action);
+  g_assert_cmpint (action, ==, PADDOCK_POLICY_ACTION_ASK);
+  d = decide_full (policy, PROJECT, NULL, ls, &action);
+  g_assert_cmpint (action, ==, PADDOCK_POLICY_ACTION_ALLOW);
+  g_assert_null (d);
+}
+
+static PaddockPolicy *
+parse_ok (const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  PaddockPolicy *policy = paddock_policy_new_from_data (text, -1, "test.json", &error);
+
+  g_assert_no_error (error);
+  return policy;
+}
+
+static void
+test_matcher (void)
+{
+  g_autoptr(PaddockPolicy) policy = parse_ok (
+    "{\"default\": \"deny\", \"rules\": ["
+    " {\"name\": \"ls\", \"match\": {\"program\": \"ls\"}, \"action\": \"allow\"},"
+    " {\"name\": \"usr-local\", \"match\": {\"program\": \"/usr/local/bin/*\"}, \"action\": \"ask\"},"
+    " {\"name\": \"py\", \"match\": {\"program\": \"python3.[0-9]*\"}, \"action\": \"allow\"},"
+    " {\"name\": \"make-outside\", \"match\": {\"program\": \"make\", \"cwd\": \"outside\"}, \"action\": \"ask\"},"
+    " {\"name\": \"make\", \"match\": {\"program\": \"make\", \"cwd\": \"inside\"}, \"action\": \"allow\"},"
+    " {\"name\": \"cat-inside\", \"match\": {\"program\": \"cat\", \"paths\": \"inside\"}, \"action\": \"allow\"},"
+    " {\"name\": \"bash-script\", \"match\": {\"script\": \"^exit [0-9]+$\"}, \"action\": \"allow\"}"
+    "]}");
+  g_autoptr(PaddockPolicyRule) rule = NULL;
+  g_autofree char *r1 = NULL, *r2 = NULL, *r3 = NULL, *r4 = NULL, *r5 = NULL;
+  g_autofree char *r6 = NULL, *r7 = NULL, *r8 = NULL, *r9 = NULL, *r10 = NULL, *r11 = NULL, *r12 = NULL;
+  const char * const ls[] = { "ls", "-l", NULL };
+  const char * const fake_ls[] = { "ls", "-rf", "/", NULL };
+  const char * const login_ls[] = { "-ls", NULL };
+  const char * const tool[] = { "tool", NULL };
+  const char * const py[] = { "python3.11", "x.py", NULL };
+  const char * const make[] = { "make", NULL };
+  const char * const cat_in[] = { "cat", "a", PROJECT "/b", NULL };
+  const char * const cat_out[] = { "cat", "a", "/etc/passwd", NULL };
+  const char * const cat_none[] = { "cat", NULL };
+  const char * const bash_exit[] = { "bash", "-c", "exit 3", NULL };
+  const char * const bash_other[] = { "bash", "-c", "exit 3; rm x", NULL };
+  PaddockPolicyAction action;
+
+  r1 = decide_full (policy, PROJECT, "/usr/bin/ls", ls, &action);
+  g_assert_cmpstr (r1, ==, "ls");
+  g_assert_cmpint (action, ==, PADDOCK_POLICY_ACTION_ALLOW);
+  /* An allow rule needs every name to match: argv[0] "ls" on /usr/bin/rm is not ls. */
+  r2 = decide_full (policy, PROJECT, "/usr/bin/rm", fake_ls, &action);
+  g_assert_null (r2);
+  g_assert_cmpint (action, ==, PADDOCK_POLICY_ACTION_DENY);
+  r3 = decide_full (policy, PROJECT, "/usr/bin/ls", login_ls, &action);
+  g_assert_cmpstr (r3, ==, "ls");
+  r4 = decide_full (policy, PROJECT, "/usr/local/bin/tool", tool, &action);
+  g_assert_cmpstr (r4, ==, "usr-local");
+  r5 = decide_full (policy, PROJECT, "/usr/local/bin/sub/tool", tool, &action);
+  g_assert_null (r5);  /* '*' does not cross '/' in a path glob */
+  r6 = decide_full (policy, PROJECT, "/usr/bin/python3.11", py, &action);
+  g_assert_cmpstr (r6, ==, "py");
+  r7 = decide_full (policy, "/tmp", "/usr/bin/make", make, &action);
+  g_assert_cmpstr (r7, ==, "make-outside");
+  r8 = decide_full (policy, PROJECT "/sub", "/usr/bin/make", make, &action);
+  g_assert_cmpstr (r8, ==, "make");
+  r9 = decide_full (policy, PROJECT, "/usr/bin/cat", cat_in, &action);
+  g_assert_cmpstr (r9, ==, "cat-inside");
+  r10 = decide_full (policy, PROJECT, "/usr/bin/cat", cat_out, &action);
+  g_assert_null (r10);
+  g_free (r10);
+  r10 = decide_full (policy, PROJECT, "/usr/bin/cat", cat_none, &action);
+  g_assert_null (r10);  /* "inside" needs at least one path */
+  r11 = decide_full (policy, PROJECT, "/bin/bash", bash_exit, &action);
+  g_assert_cmpstr (r11, ==, "bash-script");
+  r12 = decide_full (policy, PROJECT, "/bin/bash", bash_other, &action);
+  g_assert_null (r12);
+
+  /* Unknown cwd and no project count as outside. */
+  {
+    PaddockPolicyQuery query = { "/usr/bin/make", make, NULL, PROJECT };
+
+    g_assert_cmpint (paddock_policy_evaluate (policy, &query, &rule), ==, PADDOCK_POLICY_ACTION_ASK);
+    g_assert_cmpstr (paddock_policy_rule_get_name (rule), ==, "make-outside");
+    g_clear_pointer (&rule, paddock_policy_rule_unref);
+    query = (PaddockPolicyQuery) { "/usr/bin/make", make, PROJECT, NULL };
+    g_assert_cmpint (paddock_policy_evaluate (policy, &query, &rule), ==, PADDOCK_POLICY_ACTION_ASK);
+    g_clear_pointer (&rule, paddock_policy_rule_unref);
+  }
+}
+
+static void
+test_shell_script (void)
+{
+  g_autoptr(PaddockPolicy) policy = parse_ok (
+    "{\"rules\": [{\"name\": \"s\", \"match\": {\"script\": \"^danger\"}, \"action\": \"deny\"}]}");
+  static const char * const yes[][6] = {
+    { "sh", "-c", "danger", NULL },
+    { "bash", "-lc", "danger now", NULL },
+    { "bash", "-o", "pipefail", "-c", "danger", NULL },
+    { "bash", "--norc", "-ec", "danger", "name", NULL },
+    { "-zsh", "-c", "danger", NULL },
+  };
+  static const char * const no[][6] = {
+    { "sh", "danger", NULL },
+    { "sh", "-c", "echo danger", NULL },
+    { "python3", "-c", "danger", NULL },
+    { "sh", "+c", "danger", NULL },
+    { "bash", "-c", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (yes); i++)
+    {
+      g_autofree char *got = decide_full (policy, PROJECT, NULL, yes[i], NULL);
+
+      g_assert_cmpstr (got, ==, "s");
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (no); i++)
+    {
+      g_autofree char *got = decide_full (policy, PROJECT, NULL, no[i], NULL);
+
+      g_assert_null (got);
+    }
+}
+
+static void
+test_binary_argv (void)
+{
+  g_autoptr(PaddockPolicy) policy = paddock_policy_new_default ();
+  const char * const junk[] = { "rm", "-rf", "/\xff\xfe\x01\x1b[31m", "\xc3", NULL };
+  const char * const git[] = { "git", "push", "--force", "\x80\x81", NULL };
+  g_autofree char *r1 = NULL, *r2 = NULL, *text = NULL;
+  PaddockPolicyQuery query = { "/usr/bin/rm", junk, PROJECT, PROJECT };
+
+  r1 = decide_full (policy, PROJECT, "/usr/bin/\xff", junk, NULL);
+  g_assert_cmpstr (r1, ==, "rm-recursive-outside-project");
+  r2 = decide_full (policy, PROJECT, NULL, git, NULL);
+  g_assert_cmpstr (r2, ==, "git-push-force");
+
+  /* The explanation is printable UTF-8: the junk is escaped. */
+  text = paddock_policy_explain (policy, &query);
+  g_assert_true (g_utf8_validate (text, -1, NULL));
+  g_assert_null (strchr (text, 0x1b));
+  g_assert_nonnull (strstr (text, "\\xff\\xfe\\x01\\e[31m"));
+}
+
+static void
+test_explain (void)
+{
+  g_autoptr(PaddockPolicy) policy = paddock_policy_new_default ();
+  const char * const push[] = { "git", "push", "--force", "origin", "main", NULL };
+  const char * const rm[] = { "rm", "-rf", "build", NULL };
+  PaddockPolicyQuery query = { "/usr/bin/git", push, PROJECT, PROJECT };
+  g_autofree char *text = paddock_policy_explain (policy, &query);
+  g_autofree char *text2 = NULL;
+
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "decision: ask, by rule \"git-push-force\" (default-policy.json:"));
+  g_assert_nonnull (strstr (text, "because: program \"git\" matches \"git\""));
+  g_assert_nonnull (strstr (text, "because: argv \"git push --force origin main\" matches /"));
+  g_assert_nonnull (strstr (text, "reason: Force-pushing"));
+
+  query = (PaddockPolicyQuery) { "/usr/bin/rm", rm, PROJECT, PROJECT };
+  text2 = paddock_policy_explain (policy, &query);
+  g_test_message ("%s", text2);
+  g_assert_nonnull (strstr (text2, "decision: allow, by the policy's default (no rule matches)"));
+  g_assert_nonnull (strstr (text2, "\"rm-recursive-outside-project\""));
+  g_assert_nonnull (strstr (text2, "paths: no path argument is outside the project"));
+}
+
+static void
+test_merge_and_remember (void)
+{
+  g_autoptr(PaddockPolicy) policy = paddock_policy_new_default ();
+  g_autoptr(PaddockPolicy) overrides = parse_ok (
+    "{\"default\": \"ask\", \"rules\": [{\"name\": \"my-push\", \"match\": {\"program\": \"git\", \"argv\": \"push --force origin scratch$\"}, \"action\": \"allow\"}]}");
+  const char * const scratch[] = { "git", "push", "--force", "origin", "scratch", NULL };
+  const char * const other[] = { "git", "push", "--force", "origin", "main", NULL };
+  const char * const unknown[] = { "frob", NULL };
+  const char * const rsync[] = { "rsync", "-a", "x", "host:y", NULL };
+  const char * const rsync2[] = { "rsync", "-a", "x", "host:z", NULL };
+  g_autofree char *r1 = NULL, *r2 = NULL, *r3 = NULL, *r4 = NULL, *r5 = NULL, *r6 = NULL;
+  g_autoptr(PaddockPolicyRule) remembered = NULL;
+  PaddockPolicyAction action;
+  PaddockPolicyQuery query = { "/usr/bin/rsync", rsync, PROJECT, PROJECT };
+
+  paddock_policy_merge (policy, overrides);
+  r1 = decide_full (policy, PROJECT, NULL, scratch, &action);
+  g_assert_cmpstr (r1, ==, "my-push");
+  g_assert_cmpint (action, ==, PADDOCK_POLICY_ACTION_ALLOW);
+  r2 = decide_full (policy, PROJECT, NULL, other, &action);
+  g_assert_cmpstr (r2, ==, "git-push-force");
+  r3 = decide_full (policy, PROJECT, NULL, unknown, &action);
+  g_assert_null (r3);
+  g_assert_cmpint (action, ==, PADDOCK_POLICY_ACTION_ASK);
+
+  remembered = paddock_policy_rule_new_remembered (&query, PADDOCK_POLICY_ACTION_ALLOW, PADDOCK_POLICY_SCOPE_SESSION);
+  g_assert_cmpint (paddock_policy_rule_get_scope (remembered), ==, PADDOCK_POLICY_SCOPE_SESSION);
+  g_assert_true (g_str_has_prefix (paddock_policy_rule_get_name (remembered), "remembered-"));
+  paddock_policy_prepend_rule (policy, remembered);
+  r4 = decide_full (policy, PROJECT, "/usr/bin/rsync", rsync, &action);
+  g_assert_cmpstr (r4, ==, paddock_policy_rule_get_name (remembered));
+  g_assert_cmpint (action, ==, PADDOCK_POLICY_ACTION_ALLOW);
+  /* Exactly that command: another destination still asks, and so does another rsync binary. */
+  r5 = decide_full (policy, PROJECT, "/usr/bin/rsync", rsync2, &action);
+  g_assert_cmpstr (r5, ==, "remote-copy");
+  r6 = decide_full (policy, PROJECT, "/tmp/rsync", rsync, &action);
+  g_assert_cmpstr (r6, ==, "remote-copy");
+}
+
+static void
+test_remembered_round_trip (void)
+{
+  const char * const argv[] = { "tool", "a b", "c*[d]", "\xff\x01", "$x", NULL };
+  PaddockPolicyQuery query = { "/opt/to[o]l/bin/tool*", argv, PROJECT, PROJECT };
+  g_autoptr(PaddockPolicyRule) rule = paddock_policy_rule_new_remembered (&query, PADDOCK_POLICY_ACTION_DENY,
+                                                                          PADDOCK_POLICY_SCOPE_PROJECT);
+  g_autoptr(PaddockPolicy) policy = paddock_policy_new ();
+  g_autoptr(PaddockPolicy) reread = NULL;
+  g_autoptr(PaddockPolicyRule) decided = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data = NULL;
+  const char * const near[] = { "tool", "a b", "c*[d]", "\xff\x02", "$x", NULL };
+  PaddockPolicyQuery near_query = { "/opt/to[o]l/bin/tool*", near, PROJECT, PROJECT };
+
+  paddock_policy_prepend_rule (policy, rule);
+  data = paddock_policy_to_data (policy, NULL);
+  g_assert_true (g_utf8_validate (data, -1, NULL));
+  reread = paddock_policy_new_from_data (data, -1, "saved.json", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (paddock_policy_evaluate (reread, &query, &decided), ==, PADDOCK_POLICY_ACTION_DENY);
+  g_assert_nonnull (decided);
+  g_clear_pointer (&decided, paddock_policy_rule_unref);
+  g_assert_cmpint (paddock_policy_evaluate (reread, &near_query, &decided), ==, PADDOCK_POLICY_ACTION_ALLOW);
+  g_assert_null (decided);
+}
+
+static void
+test_project_overrides (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *project = g_dir_make_tmp ("paddock-project-XXXXXX", NULL);
+  g_autofree char *other = g_dir_make_tmp ("paddock-project-XXXXXX", NULL);
+  g_autofree char *path = NULL;
+  g_autofree char *other_path = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *contents = NULL;
+  g_autoptr(PaddockPolicy) overrides = NULL;
+  g_autoptr(PaddockPolicyRule) rule = NULL;
+  const char * const argv[] = { "git", "push", "--force", NULL };
+  PaddockPolicyQuery query = { "/usr/bin/git", argv, project, project };
+  struct stat st;
+
+  path = paddock_policy_project_file (project, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (path, g_get_user_config_dir ()));
+  g_assert_false (g_str_has_prefix (path, project));
+  other_path = paddock_policy_project_file (other, &error);
+  g_assert_cmpstr (path, !=, other_path);
+
+  overrides = paddock_policy_load_project (project, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (paddock_policy_get_n_rules (overrides), ==, 0);
+  g_clear_pointer (&overrides, paddock_policy_unref);
+
+  rule = paddock_policy_rule_new_remembered (&query, PADDOCK_POLICY_ACTION_ALLOW, PADDOCK_POLICY_SCOPE_PROJECT);
+  g_assert_true (paddock_policy_remember_in_project (project, rule, &error));
+  g_assert_no_error (error);
+  g_assert_true (paddock_policy_remember_in_project (project, rule, &error));
+
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+  dir = g_path_get_dirname (path);
+  g_assert_cmpint (g_stat (dir, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0700);
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_assert_nonnull (strstr (contents, project));
+
+  overrides = paddock_policy_load_project (project, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (paddock_policy_get_n_rules (overrides), ==, 2);
+  {
+    g_autoptr(PaddockPolicyRule) loaded = paddock_policy_get_rule (overrides, 0);
+
+    g_assert_cmpint (paddock_policy_rule_get_scope (loaded), ==, PADDOCK_POLICY_SCOPE_PROJECT);
+    g_assert_cmpint (paddock_policy_evaluate (overrides, &query, NULL), ==, PADDOCK_POLICY_ACTION_ALLOW);
+  }
+  g_clear_pointer (&overrides, paddock_policy_unref);
+
+  /* A file copied over from another project is refused, not applied. */
+  g_assert_true (g_file_set_contents (other_path, contents, -1, NULL));
+  overrides = paddock_policy_load_project (other, &error);
+  g_assert_null (overrides);
+  g_assert_error (error, PADDOCK_POLICY_ERROR, PADDOCK_POLICY_ERROR_PROJECT);
+  g_clear_error (&error);
+
+  g_unlink (other_path);
+  g_unlink (path);
+  {
+    g_autofree char *lock = g_strconcat (path, ".lock", NULL);
+
+    g_unlink (lock);
+  }
+  g_rmdir (project);
+  g_rmdir (other);
+}
+
+typedef struct
+{
+  PaddockPolicy *policy;
+  guint          n_wrong;
+} ThreadData;
+
+static gpointer
+evaluate_thread (gpointer user_data)
+{
+  ThreadData *data = user_data;
+  const char * const push[] = { "git", "push", "--force", NULL };
+  const char * const ls[] = { "ls", NULL };
+  PaddockPolicyQuery q1 = { "/usr/bin/git", push, PROJECT, PROJECT };
+  PaddockPolicyQuery q2 = { "/usr/bin/ls", ls, PROJECT, PROJECT };
+
+  for (guint i = 0; i < 20000; i++)
+    {
+      if (paddock_policy_evaluate (data->policy, &q1, NULL) != PADDOCK_POLICY_ACTION_ASK)
+        g_atomic_int_inc (&data->n_wrong);
+      if (paddock_policy_evaluate (data->policy, &q2, NULL) != PADDOCK_POLICY_ACTION_ALLOW)
+        g_atomic_int_inc (&data->n_wrong);
+    }
+  return NULL;
+}
+
+static void
+test_threads (void)
+{
+  g_autoptr(PaddockPolicy) policy = paddock_policy_new_default ();
+  ThreadData data = { policy, 0 };
+  GThread *threads[4];
+  const char * const other[] = { "unrelated", NULL };
+  PaddockPolicyQuery query = { "/usr/bin/unrelated", other, PROJECT, PROJECT };
+  gint64 start, elapsed;
+  const char * const push[] = { "git", "push", "origin", "main", NULL };
+  PaddockPolicyQuery timed = { "/usr/bin/git", push, PROJECT, PROJECT };
+
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    threads[i] = g_thread_new ("evaluate", evaluate_thread, &data);
+  /* Rules arrive while the others evaluate. */
+  for (guint i = 0; i < 200; i++)
+    {
+      g_autoptr(PaddockPolicyRule) rule = paddock_policy_rule_new_remembered (&query, PADDOCK_POLICY_ACTION_DENY,
+                                                                              PADDOCK_POLICY_SCOPE_SESSION);
+
+      paddock_policy_prepend_rule (policy, rule);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    g_thread_join (threads[i]);
+  g_assert_cmpuint (data.n_wrong, ==, 0);
+  g_assert_cmpint (paddock_policy_evaluate (policy, &query, NULL), ==, PADDOCK_POLICY_ACTION_DENY);
+
+  /* Not asserted on (the machine is shared): how long one decision takes. */
+  g_clear_pointer (&policy, paddock_policy_unref);
+  policy = paddock_policy_new_default ();
+  start = g_get_monotonic_time ();
+  for (guint i = 0; i < 20000; i++)
+    paddock_policy_evaluate (policy, &timed, NULL);
+  elapsed = g_get_monotonic_time () - start;
+  g_test_message ("default policy, `git push origin main`: %.2f µs per decision", elapsed / 20000.0);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/paddock/policy/parse-errors", test_parse_errors);
+  g_test_add_func ("/paddock/policy/parse-file", test_parse_file);
+  g_test_add_func ("/paddock/policy/default-compiles", test_default_compiles);
+  g_test_add_func ("/paddock/policy/default-rules", test_default_rules);
+  g_test_add_func ("/paddock/policy/default-actions", test_default_actions);
+  g_test_add_func ("/paddock/policy/matcher", test_matcher);
+  g_test_add_func ("/paddock/policy/shell-script", test_shell_script);
+  g_test_add_func ("/paddock/policy/binary-argv", test_binary_argv);
+  g_test_add_func ("/paddock/policy/explain", test_explain);
+  g_test_add_func ("/paddock/policy/merge-and-remember", test_merge_and_remember);
+  g_test_add_func ("/paddock/policy/remembered-round-trip", test_remembered_round_trip);
+  g_test_add_func ("/paddock/policy/project-overrides", test_project_overrides);
+  g_test_add_func ("/paddock/policy/threads", test_threads);
+
+  return g_test_run ();
+}
