@@ -29,6 +29,7 @@ struct _PaddockSessionPage
   GCancellable   *spawn_cancellable;
   GPid            runner_pid;
   gboolean        starting;
+  gboolean        disposed;
 
   GtkStack       *stack;
   VteTerminal    *terminal;
@@ -59,6 +60,9 @@ static void
 update_actions (PaddockSessionPage *self)
 {
   gboolean running = paddock_session_page_get_running (self);
+
+  if (self->disposed)
+    return;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "session.restart", !running);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "session.copy",
@@ -225,7 +229,10 @@ terminal_child_exited_cb (PaddockSessionPage *self,
                           VteTerminal        *terminal)
 {
   set_runner_pid (self, 0, FALSE);
-  g_signal_emit (self, signals[EXITED], 0, wait_status);
+
+  /* The terminal reports its child's end as it goes away with the page. */
+  if (!self->disposed)
+    g_signal_emit (self, signals[EXITED], 0, wait_status);
 }
 
 static void
@@ -336,17 +343,13 @@ paddock_session_page_dispose (GObject *object)
 {
   PaddockSessionPage *self = PADDOCK_SESSION_PAGE (object);
 
+  self->disposed = TRUE;
+
   g_cancellable_cancel (self->spawn_cancellable);
   g_clear_object (&self->spawn_cancellable);
 
-  /* Closing the tab ends the session: paddock-run passes the hangup on to
-   * the command, as a terminal closing would. */
-  if (self->runner_pid > 0)
-    {
-      kill (self->runner_pid, SIGHUP);
-      self->runner_pid = 0;
-    }
-
+  /* Closing the tab ends the session: the terminal, going away, hangs up on
+   * paddock-run, which passes the hangup on to the command. */
   gtk_widget_dispose_template (GTK_WIDGET (self), PADDOCK_TYPE_SESSION_PAGE);
 
   G_OBJECT_CLASS (paddock_session_page_parent_class)->dispose (object);

@@ -1,0 +1,170 @@
+/* test-session-command.c: the command line a session's terminal runs
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "paddock-build-tree.h"
+#include "paddock-session-command.h"
+
+static char *
+expected_passwd_shell (void)
+{
+  struct passwd *pw = getpwuid (getuid ());
+
+  if (pw != NULL && pw->pw_shell != NULL && g_path_is_absolute (pw->pw_shell) &&
+      access (pw->pw_shell, X_OK) == 0)
+    return g_strdup (pw->pw_shell);
+  return g_strdup ("/bin/sh");
+}
+
+static void
+test_user_shell (void)
+{
+  g_autofree char *saved = g_strdup (g_getenv ("SHELL"));
+  g_autofree char *from_passwd = expected_passwd_shell ();
+  g_autofree char *shell = NULL;
+
+  g_setenv ("SHELL", "/bin/sh", TRUE);
+  shell = paddock_session_command_dup_user_shell ();
+  g_assert_cmpstr (shell, ==, "/bin/sh");
+  g_clear_pointer (&shell, g_free);
+
+  /* Not an executable file: fall back to the password database. */
+  g_setenv ("SHELL", "/nonexistent/shell", TRUE);
+  shell = paddock_session_command_dup_user_shell ();
+  g_assert_cmpstr (shell, ==, from_passwd);
+  g_clear_pointer (&shell, g_free);
+
+  g_setenv ("SHELL", "/etc", TRUE);
+  shell = paddock_session_command_dup_user_shell ();
+  g_assert_cmpstr (shell, ==, from_passwd);
+  g_clear_pointer (&shell, g_free);
+
+  g_setenv ("SHELL", "sh", TRUE);
+  shell = paddock_session_command_dup_user_shell ();
+  g_assert_cmpstr (shell, ==, from_passwd);
+  g_clear_pointer (&shell, g_free);
+
+  g_unsetenv ("SHELL");
+  shell = paddock_session_command_dup_user_shell ();
+  g_assert_cmpstr (shell, ==, from_passwd);
+
+  if (saved != NULL)
+    g_setenv ("SHELL", saved, TRUE);
+}
+
+static void
+test_find_runner (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *saved = g_strdup (g_getenv ("PADDOCK_RUN"));
+  g_autofree char *built = g_build_filename (BUILD_SANDBOX_DIR, "paddock-run", NULL);
+  g_autofree char *runner = NULL;
+
+  /* Running from the build folder: the paddock-run built beside us. */
+  g_assert_true (paddock_build_tree_contains_self ());
+  g_unsetenv ("PADDOCK_RUN");
+  runner = paddock_session_command_find_runner (&error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (runner, ==, built);
+  g_clear_pointer (&runner, g_free);
+
+  /* An explicit choice wins, and a bad one is an error, not a fallback. */
+  g_setenv ("PADDOCK_RUN", "/bin/true", TRUE);
+  runner = paddock_session_command_find_runner (&error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (runner, ==, "/bin/true");
+  g_clear_pointer (&runner, g_free);
+
+  g_setenv ("PADDOCK_RUN", "/nonexistent/paddock-run", TRUE);
+  g_assert_null (paddock_session_command_find_runner (&error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_assert_nonnull (strstr (error->message, "/nonexistent/paddock-run"));
+  g_clear_error (&error);
+
+  g_setenv ("PADDOCK_RUN", "paddock-run", TRUE);
+  g_assert_null (paddock_session_command_find_runner (&error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  g_setenv ("PADDOCK_RUN", "/etc", TRUE);
+  g_assert_null (paddock_session_command_find_runner (&error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  if (saved != NULL)
+    g_setenv ("PADDOCK_RUN", saved, TRUE);
+  else
+    g_unsetenv ("PADDOCK_RUN");
+}
+
+static void
+test_build_argv (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PaddockProject) project = NULL;
+  g_auto(GStrv) argv = NULL;
+  const char *command[] = { "claude", "--resume", NULL };
+
+  project = paddock_project_new_for_path ("/", &error);
+  g_assert_no_error (error);
+
+  g_setenv ("SHELL", "/bin/sh", TRUE);
+  argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, NULL);
+  g_assert_cmpuint (g_strv_length (argv), ==, 6);
+  g_assert_cmpstr (argv[0], ==, "/usr/bin/paddock-run");
+  g_assert_cmpstr (argv[1], ==, "--project");
+  g_assert_cmpstr (argv[2], ==, "/");
+  g_assert_cmpstr (argv[3], ==, "--");
+  g_assert_cmpstr (argv[4], ==, "/bin/sh");
+  g_assert_cmpstr (argv[5], ==, "-l");
+  g_clear_pointer (&argv, g_strfreev);
+
+  argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, command);
+  g_assert_cmpuint (g_strv_length (argv), ==, 6);
+  g_assert_cmpstr (argv[3], ==, "--");
+  g_assert_cmpstr (argv[4], ==, "claude");
+  g_assert_cmpstr (argv[5], ==, "--resume");
+}
+
+static void
+test_build_environ (void)
+{
+  g_auto(GStrv) envp = NULL;
+
+  g_setenv ("DESKTOP_STARTUP_ID", "launcher-token", TRUE);
+  g_setenv ("XDG_ACTIVATION_TOKEN", "launcher-token", TRUE);
+  g_setenv ("PADDOCK_TEST_KEPT", "kept", TRUE);
+
+  envp = paddock_session_command_build_environ ("/bin/sh");
+  g_assert_null (g_environ_getenv (envp, "DESKTOP_STARTUP_ID"));
+  g_assert_null (g_environ_getenv (envp, "XDG_ACTIVATION_TOKEN"));
+  g_assert_cmpstr (g_environ_getenv (envp, "PADDOCK_TEST_KEPT"), ==, "kept");
+  g_assert_cmpstr (g_environ_getenv (envp, "SHELL"), ==, "/bin/sh");
+
+  g_unsetenv ("DESKTOP_STARTUP_ID");
+  g_unsetenv ("XDG_ACTIVATION_TOKEN");
+  g_unsetenv ("PADDOCK_TEST_KEPT");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/paddock/session-command/user-shell", test_user_shell);
+  g_test_add_func ("/paddock/session-command/find-runner", test_find_runner);
+  g_test_add_func ("/paddock/session-command/build-argv", test_build_argv);
+  g_test_add_func ("/paddock/session-command/build-environ", test_build_environ);
+
+  return g_test_run ();
+}

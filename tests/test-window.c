@@ -1,0 +1,707 @@
+/* test-window.c: the paddock window, in process: its terminal runs the login
+ * shell in the project under paddock-run, tabs follow the terminal, and a
+ * folder that cannot be opened shows why
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <vte/vte.h>
+
+#include "paddock-application.h"
+#include "paddock-session-page.h"
+#include "paddock-window.h"
+
+#define WAIT_SECONDS 30
+
+static gboolean have_display;
+static guint app_serial;
+
+typedef gboolean (*Condition) (gpointer data);
+
+static gboolean
+wake_up (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* Runs the main context until @condition holds; FALSE after WAIT_SECONDS. */
+static gboolean
+wait_for (Condition   condition,
+          gpointer    data,
+          const char *what)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_SECONDS * G_USEC_PER_SEC;
+  guint wake_id = g_timeout_add (20, wake_up, NULL);
+  gboolean met;
+
+  while (!(met = condition (data)) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_source_remove (wake_id);
+  if (!met)
+    g_test_message ("timed out after %d s waiting for %s", WAIT_SECONDS, what);
+  return met;
+}
+
+static gboolean
+skip_without_display (void)
+{
+  if (!have_display)
+    {
+      g_test_skip ("no display: set DISPLAY (the test runner starts Xvfb)");
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static PaddockApplication *
+create_application (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = NULL;
+  PaddockApplication *app;
+
+  /* A distinct id each, so the applications never share a D-Bus object path. */
+  id = g_strdup_printf ("%s.Test%u", APPLICATION_ID, ++app_serial);
+  app = paddock_application_new (id, G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (app), NULL, &error);
+  g_assert_no_error (error);
+
+  return app;
+}
+
+static GtkWidget *
+find_descendant (GtkWidget *widget,
+                 GType      type,
+                 gboolean   mapped_only)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type) &&
+      (!mapped_only || gtk_widget_get_mapped (widget)))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_descendant (child, type, mapped_only);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static gboolean
+find_label_containing (GtkWidget  *widget,
+                       const char *needle)
+{
+  if (GTK_IS_LABEL (widget) &&
+      gtk_widget_get_mapped (widget) &&
+      strstr (gtk_label_get_label (GTK_LABEL (widget)), needle) != NULL)
+    return TRUE;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (find_label_containing (child, needle))
+      return TRUE;
+
+  return FALSE;
+}
+
+typedef struct
+{
+  GtkWidget  *root;
+  const char *needle;
+} LabelWait;
+
+static gboolean
+label_shown (gpointer data)
+{
+  LabelWait *wait = data;
+
+  return find_label_containing (wait->root, wait->needle);
+}
+
+typedef struct
+{
+  VteTerminal *terminal;
+  const char  *needle;
+} TextWait;
+
+static gboolean
+terminal_shows (gpointer data)
+{
+  TextWait *wait = data;
+  g_autofree char *text = vte_terminal_get_text (wait->terminal, NULL, NULL, NULL);
+
+  return text != NULL && strstr (text, wait->needle) != NULL;
+}
+
+static gboolean
+terminal_has_prompt (gpointer data)
+{
+  g_autofree char *text = vte_terminal_get_text (VTE_TERMINAL (data), NULL, NULL, NULL);
+
+  return text != NULL && *g_strstrip (text) != '\0';
+}
+
+static void
+assert_terminal_shows (VteTerminal *terminal,
+                       const char  *needle)
+{
+  TextWait wait = { terminal, needle };
+
+  if (!wait_for (terminal_shows, &wait, needle))
+    {
+      g_autofree char *text = vte_terminal_get_text (terminal, NULL, NULL, NULL);
+
+      g_test_message ("the terminal shows:\n%s", text);
+      g_assert_not_reached ();
+    }
+}
+
+static void
+feed (VteTerminal *terminal,
+      const char  *line)
+{
+  vte_terminal_feed_child (terminal, line, -1);
+}
+
+static gboolean
+session_running (gpointer data)
+{
+  return paddock_session_page_get_runner_pid (PADDOCK_SESSION_PAGE (data)) > 0;
+}
+
+static gboolean
+session_stopped (gpointer data)
+{
+  return !paddock_session_page_get_running (PADDOCK_SESSION_PAGE (data));
+}
+
+static gboolean
+process_gone (gpointer data)
+{
+  pid_t pid = GPOINTER_TO_INT (data);
+
+  return kill (pid, 0) != 0 && errno == ESRCH;
+}
+
+static gboolean
+flag_set (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+static void
+set_flag (gboolean *flag)
+{
+  *flag = TRUE;
+}
+
+typedef struct
+{
+  AdwTabView *tab_view;
+  const char *title;
+} TitleWait;
+
+static gboolean
+tab_title_is (gpointer data)
+{
+  TitleWait *wait = data;
+  AdwTabPage *page = adw_tab_view_get_selected_page (wait->tab_view);
+
+  return page != NULL && g_strcmp0 (adw_tab_page_get_title (page), wait->title) == 0;
+}
+
+/* Opens a window on @dir and waits for its first session's shell prompt. */
+static GtkWindow *
+open_session (PaddockApplication  *app,
+              const char          *dir,
+              VteTerminal        **terminal_out,
+              PaddockSessionPage **page_out)
+{
+  g_autoptr(GError) error = NULL;
+  GtkWindow *window;
+  GtkWidget *terminal;
+  GtkWidget *page;
+
+  window = paddock_application_open_directory (app, dir, &error);
+  g_assert_no_error (error);
+  g_assert_true (PADDOCK_IS_WINDOW (window));
+
+  terminal = find_descendant (GTK_WIDGET (window), VTE_TYPE_TERMINAL, FALSE);
+  g_assert_nonnull (terminal);
+  page = gtk_widget_get_ancestor (terminal, PADDOCK_TYPE_SESSION_PAGE);
+  g_assert_nonnull (page);
+
+  g_assert_true (wait_for (session_running, page, "paddock-run to start"));
+  g_assert_true (wait_for (terminal_has_prompt, terminal, "the shell's prompt"));
+
+  *terminal_out = VTE_TERMINAL (terminal);
+  *page_out = PADDOCK_SESSION_PAGE (page);
+  return window;
+}
+
+static char *
+make_project_dir (void)
+{
+  g_autoptr(GError) error = NULL;
+  char *dir = g_dir_make_tmp ("paddock-window-XXXXXX", &error);
+  char *canonical;
+
+  g_assert_no_error (error);
+  canonical = realpath (dir, NULL);
+  g_assert_nonnull (canonical);
+  g_free (dir);
+  return canonical;
+}
+
+static void
+destroy_windows (PaddockApplication *app)
+{
+  GList *windows;
+
+  while ((windows = gtk_application_get_windows (GTK_APPLICATION (app))) != NULL)
+    gtk_window_destroy (windows->data);
+}
+
+static void
+test_shell_runs_under_paddock_run (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *comm_path = NULL;
+  g_autofree char *comm = NULL;
+  g_autofree char *expect_ppid = NULL;
+  g_autofree char *expect_cwd = NULL;
+  g_autoptr(GError) error = NULL;
+  PaddockSessionPage *page;
+  VteTerminal *terminal;
+  AdwTabView *tab_view;
+  GtkWindow *window;
+  gboolean destroyed = FALSE;
+  GPid runner;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  window = open_session (app, dir, &terminal, &page);
+  tab_view = paddock_window_get_tab_view (PADDOCK_WINDOW (window));
+  g_assert_cmpint (adw_tab_view_get_n_pages (tab_view), ==, 1);
+
+  /* Read back what the shell prints, not what the terminal echoes. */
+  feed (terminal, "echo paddock-$((6*7))\n");
+  assert_terminal_shows (terminal, "paddock-42");
+
+  /* The shell's parent is the session's paddock-run, and it runs in the project. */
+  runner = paddock_session_page_get_runner_pid (page);
+  comm_path = g_strdup_printf ("/proc/%d/comm", runner);
+  g_file_get_contents (comm_path, &comm, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (g_strchomp (comm), ==, "paddock-run");
+
+  feed (terminal, "echo \"ppid=$PPID.\"\n");
+  expect_ppid = g_strdup_printf ("ppid=%d.", runner);
+  assert_terminal_shows (terminal, expect_ppid);
+
+  feed (terminal, "echo \"cwd=$(pwd -P).\"\n");
+  expect_cwd = g_strdup_printf ("cwd=%s.", dir);
+  assert_terminal_shows (terminal, expect_cwd);
+
+  /* The tab and the window take the title the terminal is given. */
+  feed (terminal, "printf '\\033]0;hello-title\\007'\n");
+  {
+    TitleWait wait = { tab_view, "hello-title" };
+
+    g_assert_true (wait_for (tab_title_is, &wait, "the tab title"));
+    g_assert_cmpstr (gtk_window_get_title (window), ==, "hello-title");
+  }
+
+  /* A clean exit closes the tab, and with the last tab the window. */
+  g_signal_connect_swapped (window, "destroy", G_CALLBACK (set_flag), &destroyed);
+  feed (terminal, "exit\n");
+  g_assert_true (wait_for (flag_set, &destroyed, "the window to close"));
+  g_assert_true (wait_for (process_gone, GINT_TO_POINTER (runner), "paddock-run to be reaped"));
+
+  destroy_windows (app);
+  g_rmdir (dir);
+}
+
+static void
+test_failed_exit_keeps_tab (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *dir = NULL;
+  PaddockSessionPage *page;
+  VteTerminal *terminal;
+  AdwTabView *tab_view;
+  GtkWindow *window;
+  gboolean destroyed = FALSE;
+  GPid first, second;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  window = open_session (app, dir, &terminal, &page);
+  tab_view = paddock_window_get_tab_view (PADDOCK_WINDOW (window));
+  first = paddock_session_page_get_runner_pid (page);
+
+  /* paddock-run exits with the shell's status; the tab stays to show it. */
+  feed (terminal, "exit 3\n");
+  g_assert_true (wait_for (session_stopped, page, "the session to end"));
+  g_assert_true (wait_for (process_gone, GINT_TO_POINTER (first), "paddock-run to be reaped"));
+  g_assert_cmpint (adw_tab_view_get_n_pages (tab_view), ==, 1);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window)));
+  {
+    LabelWait wait = { GTK_WIDGET (page), "status 3" };
+
+    g_assert_true (wait_for (label_shown, &wait, "the exit status to show"));
+  }
+
+  /* Restarting runs a new session in the same tab. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "session.restart", NULL));
+  g_assert_true (wait_for (session_running, page, "the restarted session"));
+  second = paddock_session_page_get_runner_pid (page);
+  g_assert_cmpint (second, !=, first);
+  g_assert_true (wait_for (terminal_has_prompt, terminal, "the restarted shell's prompt"));
+  feed (terminal, "echo restarted-$((1+1))\n");
+  assert_terminal_shows (terminal, "restarted-2");
+
+  /* Closing the last tab by its action ends its session and closes the window. */
+  g_signal_connect_swapped (window, "destroy", G_CALLBACK (set_flag), &destroyed);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.close-tab", NULL));
+  g_assert_true (wait_for (flag_set, &destroyed, "the window to close"));
+  g_assert_true (wait_for (process_gone, GINT_TO_POINTER (second), "the closed tab's paddock-run to end"));
+
+  destroy_windows (app);
+  g_rmdir (dir);
+}
+
+static void
+test_new_tab (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *dir = NULL;
+  PaddockSessionPage *page, *second_page;
+  VteTerminal *terminal;
+  AdwTabView *tab_view;
+  GtkWindow *window;
+  GPid first, second;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  window = open_session (app, dir, &terminal, &page);
+  tab_view = paddock_window_get_tab_view (PADDOCK_WINDOW (window));
+  first = paddock_session_page_get_runner_pid (page);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.new-tab", NULL));
+  g_assert_cmpint (adw_tab_view_get_n_pages (tab_view), ==, 2);
+  second_page = PADDOCK_SESSION_PAGE (adw_tab_page_get_child (adw_tab_view_get_selected_page (tab_view)));
+  g_assert_true (second_page != page);
+  g_assert_true (paddock_session_page_get_project (second_page) == paddock_session_page_get_project (page));
+  g_assert_true (wait_for (session_running, second_page, "the second session"));
+  second = paddock_session_page_get_runner_pid (second_page);
+  g_assert_cmpint (second, !=, first);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.close-tab", NULL));
+  g_assert_cmpint (adw_tab_view_get_n_pages (tab_view), ==, 1);
+  g_assert_true (wait_for (process_gone, GINT_TO_POINTER (second), "the closed tab's paddock-run to end"));
+  g_assert_cmpint (kill (first, 0), ==, 0);
+
+  destroy_windows (app);
+  g_assert_true (wait_for (process_gone, GINT_TO_POINTER (first), "the last paddock-run to end"));
+  g_rmdir (dir);
+}
+
+static gboolean
+widget_mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (GTK_WIDGET (data));
+}
+
+static void
+assert_error_window (GtkWindow  *window,
+                     const char *path,
+                     int         saved_errno)
+{
+  GtkWidget *status_page;
+  const char *description;
+
+  g_assert_true (PADDOCK_IS_WINDOW (window));
+  g_assert_true (wait_for (widget_mapped, window, "the window to show"));
+
+  status_page = find_descendant (GTK_WIDGET (window), ADW_TYPE_STATUS_PAGE, TRUE);
+  g_assert_nonnull (status_page);
+  g_assert_cmpstr (adw_status_page_get_title (ADW_STATUS_PAGE (status_page)), ==,
+                   "Cannot Open the Project");
+  description = adw_status_page_get_description (ADW_STATUS_PAGE (status_page));
+  g_assert_nonnull (strstr (description, path));
+  g_assert_nonnull (strstr (description, g_strerror (saved_errno)));
+
+  g_assert_null (find_descendant (GTK_WIDGET (window), VTE_TYPE_TERMINAL, FALSE));
+  g_assert_null (paddock_window_get_project (PADDOCK_WINDOW (window)));
+}
+
+static void
+test_missing_directory (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *missing = NULL;
+  g_autofree char *file = NULL;
+  GtkWindow *window;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+
+  missing = g_build_filename (dir, "no-such-folder", NULL);
+  window = paddock_application_open_directory (app, missing, &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  assert_error_window (window, missing, ENOENT);
+  g_clear_error (&error);
+
+  file = g_build_filename (dir, "a-file", NULL);
+  g_file_set_contents (file, "not a folder\n", -1, &error);
+  g_assert_no_error (error);
+  window = paddock_application_open_directory (app, file, &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_DIRECTORY);
+  assert_error_window (window, file, ENOTDIR);
+
+  destroy_windows (app);
+  g_unlink (file);
+  g_rmdir (dir);
+}
+
+static gboolean
+close_window (gpointer data)
+{
+  gtk_window_close (GTK_WINDOW (data));
+  return G_SOURCE_REMOVE;
+}
+
+typedef struct
+{
+  gboolean saw_error_page;
+  gboolean saw_terminal;
+} RunCheck;
+
+static void
+window_mapped_cb (GtkWidget *window,
+                  RunCheck  *check)
+{
+  GtkWidget *status_page = find_descendant (window, ADW_TYPE_STATUS_PAGE, TRUE);
+
+  check->saw_error_page |= status_page != NULL;
+  check->saw_terminal |= find_descendant (window, VTE_TYPE_TERMINAL, TRUE) != NULL;
+  g_timeout_add (200, close_window, window);
+}
+
+static void
+window_added_cb (GtkApplication *app,
+                 GtkWindow      *window,
+                 RunCheck       *check)
+{
+  g_signal_connect_after (window, "map", G_CALLBACK (window_mapped_cb), check);
+}
+
+/* Runs the application as main() does, closing each window once it shows. */
+static int
+run_command_line (const char *dir,
+                  RunCheck   *check)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *id = g_strdup_printf ("%s.Test%u", APPLICATION_ID, ++app_serial);
+  char *argv[] = { (char *) "paddock", (char *) dir, NULL };
+  int status;
+
+  app = paddock_application_new (id, G_APPLICATION_NON_UNIQUE);
+  g_signal_connect (app, "window-added", G_CALLBACK (window_added_cb), check);
+
+  status = g_application_run (G_APPLICATION (app), 2, argv);
+  if (status == 0)
+    status = paddock_application_get_exit_status (app);
+  return status;
+}
+
+static void
+test_command_line_exit_status (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *missing = NULL;
+  RunCheck good = { FALSE, FALSE }, bad = { FALSE, FALSE };
+
+  if (skip_without_display ())
+    return;
+
+  dir = make_project_dir ();
+  missing = g_build_filename (dir, "missing", NULL);
+
+  g_assert_cmpint (run_command_line (dir, &good), ==, EXIT_SUCCESS);
+  g_assert_true (good.saw_terminal);
+  g_assert_false (good.saw_error_page);
+
+  g_assert_cmpint (run_command_line (missing, &bad), ==, EXIT_FAILURE);
+  g_assert_true (bad.saw_error_page);
+  g_assert_false (bad.saw_terminal);
+
+  g_rmdir (dir);
+}
+
+typedef struct
+{
+  GtkWidget  *root;
+  const char *title;
+} StatusWait;
+
+static gboolean
+status_page_shown (gpointer data)
+{
+  StatusWait *wait = data;
+  GtkWidget *status_page = find_descendant (wait->root, ADW_TYPE_STATUS_PAGE, TRUE);
+
+  return status_page != NULL &&
+         g_strcmp0 (adw_status_page_get_title (ADW_STATUS_PAGE (status_page)), wait->title) == 0;
+}
+
+static void
+test_runner_missing (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *saved = g_strdup (g_getenv ("PADDOCK_RUN"));
+  GtkWidget *status_page;
+  GtkWindow *window;
+  StatusWait wait;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+
+  g_setenv ("PADDOCK_RUN", "/nonexistent/paddock-run", TRUE);
+  window = paddock_application_open_directory (app, dir, &error);
+  if (saved != NULL)
+    g_setenv ("PADDOCK_RUN", saved, TRUE);
+  else
+    g_unsetenv ("PADDOCK_RUN");
+  g_assert_no_error (error);
+
+  /* The session cannot start, and its tab says why instead of a dead terminal. */
+  wait = (StatusWait) { GTK_WIDGET (window), "Cannot Start the Session" };
+  g_assert_true (wait_for (status_page_shown, &wait, "the session's error page"));
+  status_page = find_descendant (GTK_WIDGET (window), ADW_TYPE_STATUS_PAGE, TRUE);
+  g_assert_nonnull (strstr (adw_status_page_get_description (ADW_STATUS_PAGE (status_page)),
+                            "/nonexistent/paddock-run"));
+
+  destroy_windows (app);
+  g_rmdir (dir);
+}
+
+static void
+run_paddock (const char * const *args,
+             int                *exit_status,
+             char              **out,
+             char              **err)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *paddock = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  const char *build_dir = g_getenv ("PADDOCK_BUILD_DIR");
+  int wait_status;
+
+  g_assert_nonnull (build_dir);
+  paddock = g_build_filename (build_dir, "paddock", NULL);
+  g_ptr_array_add (argv, paddock);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT,
+                NULL, NULL, out, err, &wait_status, &error);
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  *exit_status = WEXITSTATUS (wait_status);
+}
+
+static void
+test_usage (void)
+{
+  const char *unknown[] = { "--no-such-option", NULL };
+  const char *two_dirs[] = { "/tmp", "/usr", NULL };
+  const char *version[] = { "--version", NULL };
+  int status;
+
+  /* Bad command lines fail before any window opens, so no display is needed. */
+  {
+    g_autofree char *out = NULL, *err = NULL;
+
+    run_paddock (unknown, &status, &out, &err);
+    g_assert_cmpint (status, ==, 2);
+    g_assert_nonnull (strstr (err, "--no-such-option"));
+    g_assert_nonnull (strstr (err, "Usage:"));
+    g_assert_nonnull (strstr (err, "[DIR]"));
+  }
+  {
+    g_autofree char *out = NULL, *err = NULL;
+
+    run_paddock (two_dirs, &status, &out, &err);
+    g_assert_cmpint (status, ==, 2);
+    g_assert_nonnull (strstr (err, "Usage:"));
+  }
+  {
+    g_autofree char *out = NULL, *err = NULL;
+
+    run_paddock (version, &status, &out, &err);
+    g_assert_cmpint (status, ==, 0);
+    g_assert_cmpstr (out, ==, PACKAGE_NAME " " PACKAGE_VERSION "\n");
+  }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  /* A shell every system has, and whose syntax the tests use. */
+  g_setenv ("SHELL", "/bin/sh", TRUE);
+
+  have_display = (g_getenv ("DISPLAY") != NULL || g_getenv ("WAYLAND_DISPLAY") != NULL) &&
+                 gtk_init_check ();
+
+  g_test_add_func ("/paddock/window/usage", test_usage);
+  g_test_add_func ("/paddock/window/shell-runs-under-paddock-run", test_shell_runs_under_paddock_run);
+  g_test_add_func ("/paddock/window/failed-exit-keeps-tab", test_failed_exit_keeps_tab);
+  g_test_add_func ("/paddock/window/new-tab", test_new_tab);
+  g_test_add_func ("/paddock/window/missing-directory", test_missing_directory);
+  g_test_add_func ("/paddock/window/command-line-exit-status", test_command_line_exit_status);
+  g_test_add_func ("/paddock/window/runner-missing", test_runner_missing);
+
+  return g_test_run ();
+}
