@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include "paddock-lock.h"
+#include "paddock-project-config.h"
 #include "paddock-supervisor.h"
 
 #include <errno.h>
@@ -104,6 +106,11 @@ main (int   argc,
   g_autofree char *command_path = NULL;
   PaddockRunOptions options = { .control_fd = -1, .ask_timeout = 120, .monitor = FALSE };
   gboolean lock = FALSE, no_lock = FALSE, lock_status = FALSE;
+  g_auto(GStrv) grants = NULL;
+  g_autofree char *profile = NULL;
+  g_autofree char *lock_backend = NULL;
+  g_autoptr(GPtrArray) all_grants = NULL;
+  PaddockProjectConfig project_config = { 0 };
   int status, exit_code, saved_errno;
   char **command;
   int n_command;
@@ -115,6 +122,12 @@ main (int   argc,
       "Lock the command and everything it starts to the project (kernel-enforced)", NULL },
     { "no-lock", 0, 0, G_OPTION_ARG_NONE, &no_lock,
       "Run without the folder lock", NULL },
+    { "grant", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &grants,
+      "Also grant PATH under the lock, read-only (the default) or read-write; repeatable", "PATH[:ro|rw]" },
+    { "profile", 0, 0, G_OPTION_ARG_STRING, &profile,
+      "The agent's profile, whose state directories stay writable (default: from the command's name)", "NAME" },
+    { "lock-backend", 0, 0, G_OPTION_ARG_STRING, &lock_backend,
+      "Lock with landlock or namespaces (default: Landlock where the kernel has it)", "BACKEND" },
     { "lock-status", 0, 0, G_OPTION_ARG_NONE, &lock_status,
       "Print which lock this kernel supports, and exit", NULL },
     { NULL }
@@ -137,9 +150,19 @@ main (int   argc,
 
   if (lock_status)
     {
-      g_printerr ("paddock-run: --lock-status: this build has no folder lock yet\n");
-      return 1;
+      paddock_lock_print_status (stdout, lock_backend);
+      return 0;
     }
+
+  /* Grants name paths as the user sees them, before the move into the project. */
+  for (guint i = 0; grants != NULL && grants[i] != NULL; i++)
+    if (!g_path_is_absolute (grants[i]))
+      {
+        g_autofree char *cwd = g_get_current_dir ();
+        char *absolute = g_build_filename (cwd, grants[i], NULL);
+        g_free (grants[i]);
+        grants[i] = absolute;
+      }
 
   /* Strict POSIX parsing stops at the command; a leading "--" is left in place. */
   command = argv + 1;
@@ -155,12 +178,6 @@ main (int   argc,
     {
       g_autofree char *message = g_strdup_printf ("unknown option %s", command[0]);
       return usage_error (context, message);
-    }
-
-  if (lock)
-    {
-      g_printerr ("paddock-run: --lock: this build has no folder lock yet; refusing to run unlocked\n");
-      return EXIT_USAGE;
     }
 
   if (project == NULL)
@@ -185,6 +202,30 @@ main (int   argc,
       paddock_run_options_clear (&options);
       return EXIT_USAGE;
     }
+
+  /* Without --lock or --no-lock, the project's saved choice decides. */
+  if (!no_lock && !paddock_project_config_load (options.project, &project_config, &error))
+    {
+      g_printerr ("paddock-run: %s\n", error->message);
+      paddock_run_options_clear (&options);
+      return EXIT_USAGE;
+    }
+  if (!lock && !no_lock)
+    lock = project_config.has_lock && project_config.lock;
+  if (!lock && (grants != NULL || profile != NULL || lock_backend != NULL))
+    {
+      paddock_project_config_clear (&project_config);
+      paddock_run_options_clear (&options);
+      return usage_error (context, "--grant, --profile and --lock-backend only apply with --lock");
+    }
+  all_grants = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; project_config.grants != NULL && project_config.grants[i] != NULL; i++)
+    g_ptr_array_add (all_grants, g_strdup (project_config.grants[i]));
+  for (guint i = 0; grants != NULL && grants[i] != NULL; i++)
+    g_ptr_array_add (all_grants, g_strdup (grants[i]));
+  g_ptr_array_add (all_grants, NULL);
+  paddock_project_config_clear (&project_config);
+
   command_path = resolve_command (command[0], &exit_code, &saved_errno);
   if (command_path == NULL)
     {
@@ -200,7 +241,13 @@ main (int   argc,
   options.argv = g_new0 (char *, n_command + 1);
   for (int i = 0; i < n_command; i++)
     options.argv[i] = g_strdup (command[i]);
-  options.lock = FALSE;
+  options.lock = lock;
+  if (lock)
+    {
+      options.grants = (char **) g_ptr_array_free (g_steal_pointer (&all_grants), FALSE);
+      options.profile = g_steal_pointer (&profile);
+      options.lock_backend = g_steal_pointer (&lock_backend);
+    }
 
   status = paddock_supervisor_run (&options);
   paddock_run_options_clear (&options);

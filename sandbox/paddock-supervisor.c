@@ -12,6 +12,7 @@
  */
 #include "config.h"
 
+#include "paddock-lock.h"
 #include "paddock-process-tree.h"
 #include "paddock-supervisor.h"
 
@@ -29,6 +30,7 @@
 typedef struct
 {
   PaddockRunOptions *options;
+  PaddockLock       *lock;          /* the folder lock, or NULL */
   GMainLoop         *loop;
   pid_t              agent;
   pid_t              own_pgrp;
@@ -67,7 +69,7 @@ child_fail (int report_fd,
   _exit (saved_errno == ENOENT ? 127 : 126);
 }
 
-enum { STEP_CHDIR = 1, STEP_EXEC, STEP_SIGNALS };
+enum { STEP_CHDIR = 1, STEP_EXEC, STEP_SIGNALS, STEP_LOCK = 100 /* + the lock's own step */ };
 
 static const char *
 step_name (int step)
@@ -95,6 +97,15 @@ run_child (PaddockSupervisor *self,
 
   if (chdir (options->project) != 0)
     child_fail (report_fd, STEP_CHDIR, errno);
+
+  if (self->lock != NULL)
+    {
+      int lock_step = 0;
+      int lock_errno = paddock_lock_enter (self->lock, report_fd, &lock_step);
+
+      if (lock_errno != 0)
+        child_fail (report_fd, STEP_LOCK + lock_step, lock_errno);
+    }
 
   for (int sig = 1; sig < NSIG; sig++)
     if (sig != SIGKILL && sig != SIGSTOP)
@@ -230,6 +241,7 @@ paddock_supervisor_run (PaddockRunOptions *options)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GMainContext) context = NULL;
+  g_autoptr(PaddockLock) lock = NULL;
   PaddockSupervisor self = {
     .options = options,
     .tty_fd = -1,
@@ -240,6 +252,18 @@ paddock_supervisor_run (PaddockRunOptions *options)
   int msg[2];
   ssize_t n;
   guint signal_source;
+
+  /* Everything the lock needs is prepared here, before the fork. */
+  if (options->lock)
+    {
+      lock = paddock_lock_new (options, &error);
+      if (lock == NULL)
+        {
+          g_printerr ("paddock-run: %s\n", error->message);
+          return paddock_lock_exit_code (error);
+        }
+      self.lock = lock;
+    }
 
   self.own_pgrp = getpgrp ();
   self.tty_fd = open_foreground_tty ();
@@ -257,7 +281,7 @@ paddock_supervisor_run (PaddockRunOptions *options)
       return 1;
     }
 
-  self.agent = fork ();
+  self.agent = paddock_lock_fork (self.lock);
   if (self.agent < 0)
     {
       g_printerr ("paddock-run: cannot start %s: %s\n", options->argv[0], g_strerror (errno));
@@ -284,7 +308,9 @@ paddock_supervisor_run (PaddockRunOptions *options)
       int status;
 
       g_printerr ("paddock-run: %s: %s: %s\n", options->argv[0],
-                  step_name (msg[0]), g_strerror (msg[1]));
+                  msg[0] >= STEP_LOCK ? paddock_lock_step_name (self.lock, msg[0] - STEP_LOCK)
+                                      : step_name (msg[0]),
+                  g_strerror (msg[1]));
       waitpid (self.agent, &status, 0);
       take_back_terminal (&self);
       return WIFEXITED (status) ? WEXITSTATUS (status) : 126;

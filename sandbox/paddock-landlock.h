@@ -1,0 +1,34 @@
+/* paddock-landlock.h: the folder lock through Landlock
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* What one Landlock ABI protects. */
+typedef struct
+{
+  int      abi;           /* 0 when Landlock is unavailable */
+  int      unavailable_errno;
+  gboolean filesystem;    /* ABI 1 */
+  gboolean refer;         /* ABI 2 */
+  gboolean truncate;      /* ABI 3 */
+  gboolean tcp;           /* ABI 4 */
+  gboolean ioctl_dev;     /* ABI 5 */
+  gboolean scope_signal;  /* ABI 6 */
+  gboolean scope_abstract_unix_socket;  /* ABI 6 */
+  gboolean logging;       /* ABI 7 */
+} PaddockLandlockFeatures;
+
+void paddock_landlock_probe          (PaddockLandlockFeatures *features);
+
+int  paddock_landlock_ruleset_new    (GPtrArray               *grants,
+                                      GError                 **error);
+
+int  paddock_landlock_restrict_self  (int                      ruleset_fd);
+
+G_END_DECLS

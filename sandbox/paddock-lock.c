@@ -1,0 +1,575 @@
+/* paddock-lock.c: the folder lock, as one thing to prepare in the parent and enter in the child
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * paddock_lock_new() does all the work that may allocate, open files or
+ * fail on bad input: it resolves the grants and denials, builds the Landlock
+ * ruleset or the namespace plan, and compiles the seccomp deny filter. The
+ * child of paddock_lock_fork() then calls paddock_lock_enter(), which only
+ * makes system calls, before the command's first instruction runs. Nothing
+ * here ever falls back to running unlocked.
+ */
+#include "config.h"
+
+#include "paddock-autofd.h"
+#include "paddock-grants.h"
+#include "paddock-landlock.h"
+#include "paddock-lock.h"
+#include "paddock-namespaces.h"
+#include "paddock-profile.h"
+#include "paddock-seccomp-deny.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+G_DEFINE_QUARK (paddock-lock-error-quark, paddock_lock_error)
+
+struct _PaddockLock
+{
+  PaddockLockBackend  backend;
+  GPtrArray          *grants;     /* PaddockGrant, expanded */
+  GPtrArray          *denials;    /* char *, canonical, NULL-terminated */
+  int                 ruleset_fd; /* Landlock */
+  PaddockNamespaces  *namespaces;
+  PaddockSeccompDeny *seccomp;
+};
+
+enum
+{
+  STEP_NO_NEW_PRIVS,
+  STEP_CAPABILITIES,
+  STEP_LANDLOCK,
+  STEP_SECCOMP,
+  STEP_INIT,
+  STEP_NAMESPACES,  /* + the namespace plan's own step */
+};
+
+/* Credential stores and Paddock's own settings: never readable under the lock. */
+static const char * const home_denials[] = {
+  ".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker", ".config/gh", ".netrc",
+  ".git-credentials", ".password-store", ".local/share/keyrings", ".mozilla",
+  ".config/google-chrome", ".config/chromium", ".config/BraveSoftware", ".thunderbird",
+  ".config/gcloud", ".config/hub", ".config/op", ".pki", ".npmrc", ".pypirc",
+  ".cargo/credentials", ".cargo/credentials.toml", ".vault-token", ".local/share/kwalletd",
+};
+
+/* System trees: readable and executable, never writable. */
+static const char * const system_roots[] = {
+  "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
+  "/var", "/run", "/nix", "/gnu", "/snap",
+};
+
+static const char * const scratch_roots[] = { "/tmp", "/var/tmp", "/dev/shm" };
+
+static const char * const device_roots[] = {
+  "/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
+  "/dev/tty", "/dev/ptmx", "/dev/pts",
+};
+
+/* Capabilities that reach past the lock; root loses them under it. */
+static const int dangerous_caps[] = {
+  CAP_SYS_MODULE, CAP_SYS_RAWIO, CAP_SYS_BOOT, CAP_MKNOD, CAP_SYS_ADMIN, CAP_SYS_TIME,
+  CAP_MAC_ADMIN, CAP_MAC_OVERRIDE, CAP_SYSLOG, CAP_NET_ADMIN, CAP_LINUX_IMMUTABLE,
+  CAP_AUDIT_CONTROL, CAP_SYS_PACCT, 38 /* CAP_PERFMON */, 39 /* CAP_BPF */,
+};
+
+/* realpath() for paths that may not exist yet: the longest existing prefix is
+ * resolved, the rest appended. */
+static char *
+canonicalize (const char *path)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *real_dir = NULL;
+  char *real = realpath (path, NULL);
+
+  if (real != NULL)
+    return real;
+  if (strcmp (path, "/") == 0 || !g_path_is_absolute (path))
+    return g_strdup (path);
+  dir = g_path_get_dirname (path);
+  base = g_path_get_basename (path);
+  real_dir = canonicalize (dir);
+  return g_build_filename (real_dir, base, NULL);
+}
+
+static void
+add_denial (GPtrArray  *denials,
+            const char *path)
+{
+  g_autofree char *real = canonicalize (path);
+
+  for (guint i = 0; i < denials->len; i++)
+    if (g_strcmp0 (g_ptr_array_index (denials, i), real) == 0)
+      return;
+  g_ptr_array_add (denials, g_steal_pointer (&real));
+}
+
+static GPtrArray *
+build_denials (void)
+{
+  GPtrArray *denials = g_ptr_array_new_with_free_func (g_free);
+  const char *home = g_get_home_dir ();
+  const char *gnupg_home = g_getenv ("GNUPGHOME");
+  g_autofree char *config = g_build_filename (g_get_user_config_dir (), "paddock", NULL);
+  g_autofree char *state = g_build_filename (g_get_user_state_dir (), "paddock", NULL);
+  g_autofree char *runtime = g_build_filename (g_get_user_runtime_dir (), "paddock", NULL);
+  g_autofree char *gh = g_build_filename (g_get_user_config_dir (), "gh", NULL);
+  g_autofree char *chrome = g_build_filename (g_get_user_config_dir (), "google-chrome", NULL);
+  g_autofree char *chromium = g_build_filename (g_get_user_config_dir (), "chromium", NULL);
+  g_autofree char *keyrings = g_build_filename (g_get_user_data_dir (), "keyrings", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (home_denials); i++)
+    {
+      g_autofree char *path = g_build_filename (home, home_denials[i], NULL);
+      add_denial (denials, path);
+    }
+  add_denial (denials, config);
+  add_denial (denials, state);
+  add_denial (denials, runtime);
+  add_denial (denials, gh);
+  add_denial (denials, chrome);
+  add_denial (denials, chromium);
+  add_denial (denials, keyrings);
+  if (gnupg_home != NULL && g_path_is_absolute (gnupg_home))
+    add_denial (denials, gnupg_home);
+  g_ptr_array_add (denials, NULL);
+  return denials;
+}
+
+static void
+add_root (GPtrArray     *roots,
+          const char    *path,
+          PaddockAccess  access)
+{
+  g_autofree char *real = realpath (path, NULL);
+
+  if (real != NULL)
+    g_ptr_array_add (roots, paddock_grant_new (real, access));
+}
+
+static char **
+list_dir (const char *path,
+          gpointer    user_data)
+{
+  g_autoptr(GPtrArray) names = NULL;
+  DIR *dir = opendir (path);
+  struct dirent *entry;
+
+  if (dir == NULL)
+    return NULL;
+  names = g_ptr_array_new_with_free_func (g_free);
+  while ((entry = readdir (dir)) != NULL)
+    if (strcmp (entry->d_name, ".") != 0 && strcmp (entry->d_name, "..") != 0)
+      g_ptr_array_add (names, g_strdup (entry->d_name));
+  closedir (dir);
+  g_ptr_array_add (names, NULL);
+  return (char **) g_ptr_array_free (g_steal_pointer (&names), FALSE);
+}
+
+/* "PATH", "PATH:ro" or "PATH:rw". */
+static gboolean
+add_user_grant (GPtrArray          *roots,
+                const char         *spec,
+                const char * const *denials,
+                GError            **error)
+{
+  g_autofree char *path = g_strdup (spec);
+  g_autofree char *real = NULL;
+  PaddockAccess access = PADDOCK_ACCESS_READ_ONLY;
+  char *colon = strrchr (path, ':');
+  const char *denial;
+
+  if (colon != NULL && (strcmp (colon, ":ro") == 0 || strcmp (colon, ":rw") == 0))
+    {
+      access = strcmp (colon, ":rw") == 0 ? PADDOCK_ACCESS_READ_WRITE : PADDOCK_ACCESS_READ_ONLY;
+      *colon = '\0';
+    }
+  if (*path == '\0')
+    {
+      g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
+                   "--grant %s: no path given", spec);
+      return FALSE;
+    }
+
+  real = realpath (path, NULL);
+  if (real == NULL)
+    {
+      int saved_errno = errno;
+      g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
+                   "--grant %s: %s", path, g_strerror (saved_errno));
+      return FALSE;
+    }
+  denial = paddock_grants_find_denial (real, denials);
+  if (denial != NULL)
+    {
+      g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
+                   "--grant %s would open %s, which the folder lock denies", path, denial);
+      return FALSE;
+    }
+  g_ptr_array_add (roots, paddock_grant_new (real, access));
+  return TRUE;
+}
+
+static gboolean
+add_profile_grants (GPtrArray             *roots,
+                    const PaddockProfile  *profile,
+                    const char * const    *denials)
+{
+  for (guint i = 0; profile->state_paths[i] != NULL; i++)
+    {
+      gboolean is_dir;
+      g_autofree char *path = paddock_profile_expand_path (profile->state_paths[i], &is_dir);
+      g_autofree char *real = NULL;
+
+      /* A state directory the agent has not made yet is made now, private,
+       * since under the lock it could not create it in $HOME itself. */
+      if (is_dir && !g_file_test (path, G_FILE_TEST_EXISTS))
+        g_mkdir_with_parents (path, 0700);
+      real = canonicalize (path);
+      if (paddock_grants_find_denial (real, denials) == NULL)
+        add_root (roots, real, PADDOCK_ACCESS_READ_WRITE);
+    }
+  return TRUE;
+}
+
+static gboolean
+choose_backend (const char          *name,
+                PaddockLockBackend  *backend,
+                GError             **error)
+{
+  PaddockLandlockFeatures landlock;
+  int ns_errno;
+
+  if (name != NULL && strcmp (name, "landlock") != 0 && strcmp (name, "namespaces") != 0)
+    {
+      g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
+                   "--lock-backend %s: unknown backend (use landlock or namespaces)", name);
+      return FALSE;
+    }
+
+  paddock_landlock_probe (&landlock);
+  if (g_strcmp0 (name, "namespaces") != 0)
+    {
+      if (landlock.abi >= 1)
+        {
+          *backend = PADDOCK_LOCK_BACKEND_LANDLOCK;
+          return TRUE;
+        }
+      if (name != NULL)
+        {
+          g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_UNAVAILABLE,
+                       "cannot lock the folder: Landlock is unavailable in this kernel (%s)",
+                       landlock.unavailable_errno == EOPNOTSUPP ? "disabled at boot"
+                                                                : g_strerror (landlock.unavailable_errno));
+          return FALSE;
+        }
+    }
+
+  if (!paddock_namespaces_probe (&ns_errno))
+    {
+      g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_UNAVAILABLE,
+                   "cannot lock the folder: %suser namespaces are unavailable to this user (%s)%s",
+                   name == NULL ? "Landlock is unavailable in this kernel and " : "",
+                   g_strerror (ns_errno),
+                   ns_errno == EPERM || ns_errno == ENOSPC
+                     ? "; check the sysctls user.max_user_namespaces, kernel.unprivileged_userns_clone "
+                       "and kernel.apparmor_restrict_unprivileged_userns"
+                     : "");
+      return FALSE;
+    }
+  *backend = PADDOCK_LOCK_BACKEND_NAMESPACES;
+  return TRUE;
+}
+
+PaddockLock *
+paddock_lock_new (const PaddockRunOptions *options,
+                  GError                 **error)
+{
+  g_autoptr(PaddockLock) lock = NULL;
+  g_autoptr(GPtrArray) roots = g_ptr_array_new_with_free_func ((GDestroyNotify) paddock_grant_free);
+  const PaddockProfile *profile;
+  const char * const *denials;
+  const char *denial;
+
+  g_return_val_if_fail (options != NULL && options->project != NULL, NULL);
+
+  lock = g_new0 (PaddockLock, 1);
+  lock->ruleset_fd = -1;
+  lock->denials = build_denials ();
+  denials = (const char * const *) lock->denials->pdata;
+
+  if (options->profile != NULL)
+    {
+      profile = paddock_profile_lookup (options->profile);
+      if (profile == NULL)
+        {
+          g_autofree char *names = paddock_profile_list_names ();
+          g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
+                       "--profile %s: unknown profile (known: %s)", options->profile, names);
+          return NULL;
+        }
+    }
+  else
+    profile = paddock_profile_guess (options->argv != NULL && options->argv[0] != NULL
+                                     ? options->argv[0] : "sh");
+
+  denial = paddock_grants_find_denial (options->project, denials);
+  if (denial != NULL)
+    {
+      g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
+                   "cannot lock %s: it lies in %s, which the folder lock denies",
+                   options->project, denial);
+      return NULL;
+    }
+
+  if (!choose_backend (options->lock_backend, &lock->backend, error))
+    return NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (system_roots); i++)
+    add_root (roots, system_roots[i], PADDOCK_ACCESS_READ_ONLY);
+  add_root (roots, "/proc", PADDOCK_ACCESS_READ);
+  add_root (roots, "/sys", PADDOCK_ACCESS_READ);
+  add_root (roots, g_get_home_dir (), PADDOCK_ACCESS_READ_ONLY);
+  for (guint i = 0; i < G_N_ELEMENTS (scratch_roots); i++)
+    add_root (roots, scratch_roots[i], PADDOCK_ACCESS_READ_WRITE);
+  for (guint i = 0; i < G_N_ELEMENTS (device_roots); i++)
+    add_root (roots, device_roots[i], PADDOCK_ACCESS_READ | PADDOCK_ACCESS_WRITE | PADDOCK_ACCESS_DEVICE);
+  add_profile_grants (roots, profile, denials);
+  for (guint i = 0; options->grants != NULL && options->grants[i] != NULL; i++)
+    if (!add_user_grant (roots, options->grants[i], denials, error))
+      return NULL;
+  g_ptr_array_add (roots, paddock_grant_new (options->project, PADDOCK_ACCESS_READ_WRITE));
+
+  lock->grants = paddock_grants_expand (roots, denials, list_dir, NULL);
+
+  lock->seccomp = paddock_seccomp_deny_new (error);
+  if (lock->seccomp == NULL)
+    return NULL;
+
+  if (lock->backend == PADDOCK_LOCK_BACKEND_LANDLOCK)
+    {
+      lock->ruleset_fd = paddock_landlock_ruleset_new (lock->grants, error);
+      if (lock->ruleset_fd < 0)
+        return NULL;
+    }
+  else
+    {
+      lock->namespaces = paddock_namespaces_new (options->project, lock->grants, denials, error);
+      if (lock->namespaces == NULL)
+        return NULL;
+    }
+
+  return g_steal_pointer (&lock);
+}
+
+void
+paddock_lock_free (PaddockLock *lock)
+{
+  if (lock == NULL)
+    return;
+  paddock_close_fd (&lock->ruleset_fd);
+  g_clear_pointer (&lock->namespaces, paddock_namespaces_free);
+  g_clear_pointer (&lock->seccomp, paddock_seccomp_deny_free);
+  g_clear_pointer (&lock->grants, g_ptr_array_unref);
+  g_clear_pointer (&lock->denials, g_ptr_array_unref);
+  g_free (lock);
+}
+
+PaddockLockBackend
+paddock_lock_get_backend (PaddockLock *lock)
+{
+  return lock->backend;
+}
+
+GPtrArray *
+paddock_lock_get_grants (PaddockLock *lock)
+{
+  return lock->grants;
+}
+
+const char * const *
+paddock_lock_get_denials (PaddockLock *lock)
+{
+  return (const char * const *) lock->denials->pdata;
+}
+
+/* The exit status paddock-run gives for an error from paddock_lock_new(). */
+int
+paddock_lock_exit_code (const GError *error)
+{
+  return g_error_matches (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID) ? 2 : 1;
+}
+
+/* fork(), or for the namespaces backend a child in new namespaces. */
+pid_t
+paddock_lock_fork (PaddockLock *lock)
+{
+  if (lock != NULL && lock->backend == PADDOCK_LOCK_BACKEND_NAMESPACES)
+    return paddock_namespaces_clone ();
+  return fork ();
+}
+
+static int
+drop_capabilities (gboolean all)
+{
+  struct __user_cap_header_struct header = { .version = _LINUX_CAPABILITY_VERSION_3 };
+  struct __user_cap_data_struct data[2] = { { 0 } };
+
+  if (!all)
+    {
+      /* Root's commands get their capabilities from the bounding set at
+       * exec; a user who is not root has none to lose (EPERM). */
+      for (guint i = 0; i < G_N_ELEMENTS (dangerous_caps); i++)
+        if (prctl (PR_CAPBSET_DROP, dangerous_caps[i], 0, 0, 0) != 0 &&
+            errno != EINVAL && errno != EPERM)
+          return errno;
+      return 0;
+    }
+
+  for (int cap = 0; cap < 64; cap++)
+    if (prctl (PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL)
+      return errno;
+  prctl (PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+  if (syscall (__NR_capset, &header, data) != 0)
+    return errno;
+  return 0;
+}
+
+/* In the child, right after it entered the project: enters the lock. Only
+ * system calls from here. Returns 0 in the process that goes on to run the
+ * command, or an errno with *step set for paddock_lock_step_name(). */
+int
+paddock_lock_enter (PaddockLock *lock,
+                    int          report_fd,
+                    int         *step)
+{
+  int err;
+
+  if (lock->backend == PADDOCK_LOCK_BACKEND_NAMESPACES)
+    {
+      int ns_step = 0;
+
+      if ((err = paddock_namespaces_enter (lock->namespaces, &ns_step)) != 0)
+        {
+          *step = STEP_NAMESPACES + ns_step;
+          return err;
+        }
+    }
+
+  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+    {
+      *step = STEP_NO_NEW_PRIVS;
+      return errno;
+    }
+
+  if ((err = drop_capabilities (lock->backend == PADDOCK_LOCK_BACKEND_NAMESPACES)) != 0)
+    {
+      *step = STEP_CAPABILITIES;
+      return err;
+    }
+
+  if (lock->backend == PADDOCK_LOCK_BACKEND_LANDLOCK)
+    {
+      if ((err = paddock_landlock_restrict_self (lock->ruleset_fd)) != 0)
+        {
+          *step = STEP_LANDLOCK;
+          return err;
+        }
+      close (lock->ruleset_fd);
+    }
+
+  if ((err = paddock_seccomp_deny_install (lock->seccomp)) != 0)
+    {
+      *step = STEP_SECCOMP;
+      return err;
+    }
+
+  if (lock->backend == PADDOCK_LOCK_BACKEND_NAMESPACES &&
+      (err = paddock_namespaces_become_init (lock->namespaces, report_fd)) != 0)
+    {
+      *step = STEP_INIT;
+      return err;
+    }
+
+  return 0;
+}
+
+const char *
+paddock_lock_step_name (PaddockLock *lock,
+                        int          step)
+{
+  static char name[256];
+
+  switch (step)
+    {
+    case STEP_NO_NEW_PRIVS: return "cannot enter the folder lock: no_new_privs";
+    case STEP_CAPABILITIES: return "cannot enter the folder lock: dropping capabilities";
+    case STEP_LANDLOCK: return "cannot enter the folder lock: Landlock";
+    case STEP_SECCOMP: return "cannot enter the folder lock: seccomp filter";
+    case STEP_INIT: return "cannot enter the folder lock: starting the command in its PID namespace";
+    default:
+      if (lock != NULL && lock->namespaces != NULL && step >= STEP_NAMESPACES)
+        {
+          g_snprintf (name, sizeof name, "cannot enter the folder lock: %s",
+                      paddock_namespaces_step_name (lock->namespaces, step - STEP_NAMESPACES));
+          return name;
+        }
+      return "cannot enter the folder lock";
+    }
+}
+
+static const char *
+yes_no (gboolean value)
+{
+  return value ? "yes" : "no";
+}
+
+/* One fact a line: what --lock would use here, and what it protects. */
+void
+paddock_lock_print_status (FILE       *out,
+                           const char *backend)
+{
+  PaddockLandlockFeatures ll;
+  g_autoptr(GError) error = NULL;
+  PaddockLockBackend chosen;
+  gboolean have_ns;
+  int ns_errno;
+
+  paddock_landlock_probe (&ll);
+  have_ns = paddock_namespaces_probe (&ns_errno);
+
+  if (choose_backend (backend, &chosen, &error))
+    fprintf (out, "mechanism: %s\n", chosen == PADDOCK_LOCK_BACKEND_LANDLOCK ? "landlock" : "namespaces");
+  else
+    fprintf (out, "mechanism: none (%s)\n", error->message);
+
+  if (ll.abi >= 1)
+    fprintf (out, "landlock-abi: %d\n", ll.abi);
+  else
+    fprintf (out, "landlock-abi: 0 (%s)\n",
+             ll.unavailable_errno == EOPNOTSUPP ? "disabled at boot" : g_strerror (ll.unavailable_errno));
+  fprintf (out, "filesystem: %s\n", yes_no (ll.filesystem));
+  fprintf (out, "refer: %s\n", yes_no (ll.refer));
+  fprintf (out, "truncate: %s\n", yes_no (ll.truncate));
+  fprintf (out, "tcp: %s%s\n", yes_no (ll.tcp), ll.tcp ? " (not used: the folder lock leaves the network open)" : "");
+  fprintf (out, "ioctl-dev: %s\n", yes_no (ll.ioctl_dev));
+  fprintf (out, "scope-signal: %s\n", yes_no (ll.scope_signal));
+  fprintf (out, "scope-abstract-unix-socket: %s\n", yes_no (ll.scope_abstract_unix_socket));
+  fprintf (out, "logging: %s\n", yes_no (ll.logging));
+  if (have_ns)
+    fprintf (out, "namespaces: yes\n");
+  else
+    fprintf (out, "namespaces: no (%s)\n", g_strerror (ns_errno));
+  fprintf (out, "seccomp: %s\n", yes_no (prctl (PR_GET_SECCOMP, 0, 0, 0, 0) >= 0));
+  fprintf (out, "no-new-privs: yes\n");
+}

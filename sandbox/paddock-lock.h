@@ -1,0 +1,55 @@
+/* paddock-lock.h: the folder lock, as one thing to prepare in the parent and enter in the child
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "paddock-supervisor.h"
+
+G_BEGIN_DECLS
+
+#define PADDOCK_LOCK_ERROR (paddock_lock_error_quark ())
+
+typedef enum
+{
+  PADDOCK_LOCK_ERROR_INVALID,      /* bad input: exit 2, nothing started */
+  PADDOCK_LOCK_ERROR_UNAVAILABLE,  /* no mechanism works here */
+  PADDOCK_LOCK_ERROR_FAILED,
+} PaddockLockError;
+
+typedef enum
+{
+  PADDOCK_LOCK_BACKEND_LANDLOCK,
+  PADDOCK_LOCK_BACKEND_NAMESPACES,
+} PaddockLockBackend;
+
+typedef struct _PaddockLock PaddockLock;
+
+GQuark              paddock_lock_error_quark   (void);
+
+PaddockLock        *paddock_lock_new           (const PaddockRunOptions *options,
+                                                GError                 **error);
+void                paddock_lock_free          (PaddockLock             *lock);
+PaddockLockBackend  paddock_lock_get_backend   (PaddockLock             *lock);
+GPtrArray          *paddock_lock_get_grants    (PaddockLock             *lock);
+const char * const *paddock_lock_get_denials   (PaddockLock             *lock);
+int                 paddock_lock_exit_code     (const GError            *error);
+
+pid_t               paddock_lock_fork          (PaddockLock             *lock);
+int                 paddock_lock_enter         (PaddockLock             *lock,
+                                                int                      report_fd,
+                                                int                     *step);
+const char         *paddock_lock_step_name     (PaddockLock             *lock,
+                                                int                      step);
+
+void                paddock_lock_print_status  (FILE                    *out,
+                                                const char              *backend);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PaddockLock, paddock_lock_free)
+
+G_END_DECLS

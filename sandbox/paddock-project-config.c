@@ -1,0 +1,157 @@
+/* paddock-project-config.c: a project's saved lock choice and grants, kept outside the project
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Per-project settings live in $XDG_CONFIG_HOME/paddock/projects/, one JSON
+ * file per project named by the SHA-256 of its canonical path, never in the
+ * project itself: a locked agent must not be able to change its own lock.
+ * The folder lock denies that whole directory.
+ */
+#include "config.h"
+
+#include "paddock-project-config.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+
+char *
+paddock_project_config_path (const char *project)
+{
+  g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, project, -1);
+  g_autofree char *name = g_strconcat (hash, ".json", NULL);
+
+  return g_build_filename (g_get_user_config_dir (), "paddock", "projects", name, NULL);
+}
+
+void
+paddock_project_config_clear (PaddockProjectConfig *config)
+{
+  g_clear_pointer (&config->grants, g_strfreev);
+  config->has_lock = FALSE;
+  config->lock = FALSE;
+}
+
+/* Reads the saved settings of @project (canonical). No file is no choice,
+ * not an error; a file that does not parse is. */
+gboolean
+paddock_project_config_load (const char           *project,
+                             PaddockProjectConfig *config,
+                             GError              **error)
+{
+  g_autofree char *path = paddock_project_config_path (project);
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GError) local_error = NULL;
+  JsonNode *root;
+  JsonObject *object;
+
+  *config = (PaddockProjectConfig) { 0 };
+
+  /* Most projects have none: stay off json-glib's start-up path then. */
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    return TRUE;
+
+  parser = json_parser_new ();
+  if (!json_parser_load_from_file (parser, path, &local_error))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   "%s: %s", path, local_error->message);
+      return FALSE;
+    }
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   "%s: not a JSON object", path);
+      return FALSE;
+    }
+  object = json_node_get_object (root);
+
+  /* A file copied from another project's name says nothing about this one. */
+  if (g_strcmp0 (json_object_get_string_member_with_default (object, "path", NULL), project) != 0)
+    return TRUE;
+
+  if (json_object_has_member (object, "lock"))
+    {
+      JsonNode *node = json_object_get_member (object, "lock");
+      if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+        {
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                       "%s: \"lock\" must be true or false", path);
+          return FALSE;
+        }
+      config->has_lock = TRUE;
+      config->lock = json_node_get_boolean (node);
+    }
+
+  if (json_object_has_member (object, "grants"))
+    {
+      JsonNode *node = json_object_get_member (object, "grants");
+      g_autoptr(GPtrArray) grants = g_ptr_array_new_with_free_func (g_free);
+      JsonArray *array;
+
+      if (!JSON_NODE_HOLDS_ARRAY (node))
+        {
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                       "%s: \"grants\" must be a list of paths", path);
+          return FALSE;
+        }
+      array = json_node_get_array (node);
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          JsonNode *item = json_array_get_element (array, i);
+          if (!JSON_NODE_HOLDS_VALUE (item) || json_node_get_value_type (item) != G_TYPE_STRING)
+            {
+              g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                           "%s: \"grants\" must be a list of paths", path);
+              return FALSE;
+            }
+          g_ptr_array_add (grants, g_strdup (json_node_get_string (item)));
+        }
+      g_ptr_array_add (grants, NULL);
+      config->grants = (char **) g_ptr_array_free (g_steal_pointer (&grants), FALSE);
+    }
+
+  return TRUE;
+}
+
+/* Saves the lock choice for @project, keeping the file's other members. */
+gboolean
+paddock_project_config_save_lock (const char  *project,
+                                  gboolean     lock,
+                                  GError     **error)
+{
+  g_autofree char *path = paddock_project_config_path (project);
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+  JsonObject *object;
+
+  if (g_file_test (path, G_FILE_TEST_EXISTS) &&
+      json_parser_load_from_file (parser, path, NULL) &&
+      json_parser_get_root (parser) != NULL &&
+      JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    root = json_node_copy (json_parser_get_root (parser));
+  else
+    root = json_node_init_object (json_node_alloc (), json_object_new ());
+
+  object = json_node_get_object (root);
+  json_object_set_string_member (object, "path", project);
+  json_object_set_boolean_member (object, "lock", lock);
+
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  text = json_generator_to_data (generator, NULL);
+
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int saved_errno = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                   "cannot create %s: %s", dir, g_strerror (saved_errno));
+      return FALSE;
+    }
+  return g_file_set_contents_full (path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, error);
+}

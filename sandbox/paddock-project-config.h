@@ -1,0 +1,28 @@
+/* paddock-project-config.h: a project's saved lock choice and grants, kept outside the project
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  gboolean   has_lock;  /* FALSE: no choice saved */
+  gboolean   lock;
+  char     **grants;    /* "PATH[:ro|rw]", or NULL */
+} PaddockProjectConfig;
+
+char     *paddock_project_config_path      (const char           *project);
+gboolean  paddock_project_config_load      (const char           *project,
+                                            PaddockProjectConfig *config,
+                                            GError              **error);
+gboolean  paddock_project_config_save_lock (const char           *project,
+                                            gboolean              lock,
+                                            GError              **error);
+void      paddock_project_config_clear     (PaddockProjectConfig *config);
+
+G_END_DECLS

@@ -1,0 +1,146 @@
+/* paddock-seccomp-deny.c: the seccomp filter that refuses what the folder lock must not allow
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Landlock guards the file system; this filter refuses the system calls that
+ * reach past it: typing into the terminal (TIOCSTI, TIOCLINUX), new user
+ * namespaces, mounts, file handles, loading kernel code, io_uring (which
+ * would run system calls that the exec monitor cannot see), and the kernel
+ * keyring. The filter is compiled with libseccomp in the parent and exported
+ * as BPF, so the child only has to load it.
+ */
+#include "config.h"
+
+#include "paddock-autofd.h"
+#include "paddock-seccomp-deny.h"
+
+#include <errno.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* Refused outright with EPERM. */
+static const char * const denied_syscalls[] = {
+  "mount", "umount", "umount2", "pivot_root", "move_mount", "open_tree", "fsopen",
+  "fsconfig", "fsmount", "fspick", "mount_setattr", "setns",
+  "open_by_handle_at",
+  "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module",
+  "reboot", "swapon", "swapoff", "iopl", "ioperm",
+  "bpf", "perf_event_open", "userfaultfd",
+  "io_uring_setup", "io_uring_enter", "io_uring_register",
+  "keyctl", "add_key", "request_key",
+};
+
+static int
+add_rules (scmp_filter_ctx ctx)
+{
+  const uint32_t deny = SCMP_ACT_ERRNO (EPERM);
+  int rc;
+
+  for (guint i = 0; i < G_N_ELEMENTS (denied_syscalls); i++)
+    {
+      int nr = seccomp_syscall_resolve_name (denied_syscalls[i]);
+
+      if (nr == __NR_SCMP_ERROR)
+        continue;  /* not on this architecture */
+      if ((rc = seccomp_rule_add (ctx, deny, nr, 0)) < 0)
+        return rc;
+    }
+
+  /* The kernel reads ioctl's request as 32 bits: compare only those, or a
+   * request with high bits set would slip past. */
+  if ((rc = seccomp_rule_add (ctx, deny, SCMP_SYS (ioctl), 1,
+                              SCMP_A1 (SCMP_CMP_MASKED_EQ, 0xffffffffu, TIOCSTI))) < 0 ||
+      (rc = seccomp_rule_add (ctx, deny, SCMP_SYS (ioctl), 1,
+                              SCMP_A1 (SCMP_CMP_MASKED_EQ, 0xffffffffu, TIOCLINUX))) < 0)
+    return rc;
+
+  if ((rc = seccomp_rule_add (ctx, deny, SCMP_SYS (unshare), 1,
+                              SCMP_A0 (SCMP_CMP_MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER))) < 0 ||
+      (rc = seccomp_rule_add (ctx, deny, SCMP_SYS (clone), 1,
+                              SCMP_A0 (SCMP_CMP_MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER))) < 0)
+    return rc;
+
+  /* clone3 passes its flags in memory a filter cannot read: make it look
+   * absent, and the C library falls back to clone, whose flags are checked. */
+  if ((rc = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (ENOSYS), SCMP_SYS (clone3), 0)) < 0)
+    return rc;
+
+  return 0;
+}
+
+PaddockSeccompDeny *
+paddock_seccomp_deny_new (GError **error)
+{
+  g_autoptr(PaddockSeccompDeny) deny = g_new0 (PaddockSeccompDeny, 1);
+  scmp_filter_ctx ctx;
+  paddock_autofd int fd = -1;
+  g_autoptr(GByteArray) bpf = g_byte_array_new ();
+  guint8 buf[4096];
+  ssize_t n;
+  int rc;
+
+  ctx = seccomp_init (SCMP_ACT_ALLOW);
+  if (ctx == NULL)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "cannot create a seccomp filter");
+      return NULL;
+    }
+#if defined(__x86_64__)
+  /* 32-bit system calls would otherwise bypass the rules (and be killed). */
+  seccomp_arch_add (ctx, SCMP_ARCH_X86);
+#endif
+  seccomp_attr_set (ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
+  seccomp_attr_set (ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+
+  rc = add_rules (ctx);
+  if (rc == 0)
+    {
+      fd = memfd_create ("paddock-seccomp", MFD_CLOEXEC);
+      rc = fd < 0 ? -errno : seccomp_export_bpf (ctx, fd);
+    }
+  seccomp_release (ctx);
+  if (rc < 0)
+    {
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (-rc),
+                   "cannot build the seccomp deny filter: %s", g_strerror (-rc));
+      return NULL;
+    }
+
+  lseek (fd, 0, SEEK_SET);
+  while ((n = read (fd, buf, sizeof buf)) > 0)
+    g_byte_array_append (bpf, buf, n);
+  if (n < 0 || bpf->len == 0 || bpf->len % sizeof (struct sock_filter) != 0)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+                   "cannot read back the seccomp deny filter");
+      return NULL;
+    }
+
+  deny->program.len = bpf->len / sizeof (struct sock_filter);
+  deny->program.filter = (struct sock_filter *) g_byte_array_free (g_steal_pointer (&bpf), FALSE);
+  return g_steal_pointer (&deny);
+}
+
+void
+paddock_seccomp_deny_free (PaddockSeccompDeny *deny)
+{
+  if (deny == NULL)
+    return;
+  g_free (deny->program.filter);
+  g_free (deny);
+}
+
+/* In the child, with no_new_privs already set: async-signal-safe. */
+int
+paddock_seccomp_deny_install (PaddockSeccompDeny *deny)
+{
+  if (syscall (__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &deny->program) != 0)
+    return errno;
+  return 0;
+}
