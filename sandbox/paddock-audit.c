@@ -129,7 +129,15 @@ append_json_object (GString    *out,
       if (!first || !braces)
         g_string_append_c (out, ',');
       first = FALSE;
-      append_json_string (out, key, -1);
+      if (g_utf8_validate (key, -1, NULL))
+        append_json_string (out, key, -1);
+      else
+        {
+          /* A key must stay a string: escape what is not UTF-8. */
+          g_autofree char *escaped = paddock_audit_escape_for_display (key, -1);
+
+          append_json_string (out, escaped, -1);
+        }
       g_string_append_c (out, ':');
       append_json_node (out, node, depth + 1);
     }
@@ -756,7 +764,7 @@ paddock_audit_verify_data (const char               *data,
       sha256_hex (p, prefix_length, computed);
       if (memcmp (computed, hash, PADDOCK_AUDIT_HASH_LEN) != 0)
         {
-          result->reason = g_strdup ("the record's hash does not match its content: the record was edited");
+          result->reason = g_strdup ("the record's hash does not match its content: the record was edited or damaged");
           return;
         }
       seq = (guint64) json_object_get_int_member (object, "seq");
@@ -764,12 +772,12 @@ paddock_audit_verify_data (const char               *data,
       if (seq != expected_seq)
         {
           if (seq > expected_seq)
-            result->reason = g_strdup_printf ("records are missing: seq jumps from %" G_GUINT64_FORMAT
-                                              " to %" G_GUINT64_FORMAT " (deleted records)",
+            result->reason = g_strdup_printf ("seq jumps from %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
+                                              ": a record was deleted or moved",
                                               expected_seq - 1, seq);
           else
-            result->reason = g_strdup_printf ("records are out of order: seq %" G_GUINT64_FORMAT
-                                              " comes after %" G_GUINT64_FORMAT " (reordered or repeated records)",
+            result->reason = g_strdup_printf ("seq %" G_GUINT64_FORMAT " comes after %" G_GUINT64_FORMAT
+                                              ": a record was moved or repeated",
                                               seq, expected_seq - 1);
           return;
         }
@@ -913,9 +921,9 @@ paddock_audit_parse_time (const char  *text,
   else if (strlen (iso) > 10 && iso[10] == ' ')
     iso[10] = 'T';
   /* g_date_time_new_from_iso8601() wants seconds; allow "12:00". */
-  if (strlen (iso) == 16 && iso[10] == 'T')
+  if (strlen (iso) >= 16 && iso[10] == 'T' && iso[13] == ':' && iso[16] != ':')
     {
-      char *with_seconds = g_strconcat (iso, ":00", NULL);
+      char *with_seconds = g_strdup_printf ("%.16s:00%s", iso, iso + 16);
 
       g_free (iso);
       iso = with_seconds;

@@ -1,0 +1,652 @@
+/* test-audit.c: the audit log's chain holds, and every kind of tampering breaks it at the right line
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "paddock-audit.h"
+
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct
+{
+  char *dir;
+  char *path;
+} Fixture;
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  f->dir = g_dir_make_tmp ("paddock-audit-XXXXXX", NULL);
+  g_assert_nonnull (f->dir);
+  f->path = g_build_filename (f->dir, "session.jsonl", NULL);
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_unlink (f->path);
+  g_rmdir (f->dir);
+  g_free (f->path);
+  g_free (f->dir);
+}
+
+static void
+append_exec (PaddockAudit *audit,
+             const char   *decision,
+             const char   *arg)
+{
+  g_autoptr(JsonObject) fields = json_object_new ();
+  g_autoptr(JsonArray) argv = json_array_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_array_add_string_element (argv, "git");
+  json_array_add_string_element (argv, arg);
+  json_object_set_int_member (fields, "pid", 4242);
+  json_object_set_string_member (fields, "exe", "/usr/bin/git");
+  json_object_set_array_member (fields, "argv", g_steal_pointer (&argv));
+  json_object_set_string_member (fields, "decision", decision);
+  json_object_set_string_member (fields, "by", "rule");
+  g_assert_true (paddock_audit_append (audit, PADDOCK_AUDIT_EXEC, fields, NULL, &error));
+  g_assert_no_error (error);
+}
+
+/* A session of @n records: start, n - 2 execs, end. */
+static void
+write_session (const char *path,
+               guint       n)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PaddockAudit) audit = paddock_audit_open (path, &error);
+  g_autoptr(JsonObject) start = json_object_new ();
+
+  g_assert_no_error (error);
+  json_object_set_string_member (start, "project", "/home/dev/proj");
+  json_object_set_boolean_member (start, "lock", TRUE);
+  g_assert_true (paddock_audit_append (audit, PADDOCK_AUDIT_SESSION_START, start, NULL, &error));
+  for (guint i = 0; i + 2 < n; i++)
+    append_exec (audit, i % 3 == 0 ? "deny" : "allow", i % 2 ? "status" : "push");
+  g_assert_true (paddock_audit_append (audit, PADDOCK_AUDIT_SESSION_END, NULL, NULL, &error));
+  g_assert_cmpuint (paddock_audit_get_last_seq (audit), ==, n);
+}
+
+static GPtrArray *
+read_lines (const char *path)
+{
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL && lines[i + 1] != NULL; i++)
+    g_ptr_array_add (out, g_strdup (lines[i]));
+  return out;
+}
+
+static void
+write_lines (const char *path,
+             GPtrArray  *lines)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint i = 0; i < lines->len; i++)
+    {
+      g_string_append (text, g_ptr_array_index (lines, i));
+      g_string_append_c (text, '\n');
+    }
+  g_assert_true (g_file_set_contents (path, text->str, text->len, NULL));
+}
+
+static void
+assert_breaks_at (const char *path,
+                  guint64     line,
+                  const char *reason_part)
+{
+  PaddockAuditVerification result;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (paddock_audit_verify_file (path, &result, &error));
+  g_assert_no_error (error);
+  g_test_message ("line %" G_GUINT64_FORMAT ": %s", result.bad_line, result.reason ? result.reason : "(intact)");
+  g_assert_cmpuint (result.bad_line, ==, line);
+  g_assert_nonnull (result.reason);
+  g_assert_nonnull (strstr (result.reason, reason_part));
+  g_assert_cmpuint (result.n_records, ==, line - 1);
+  paddock_audit_verification_clear (&result);
+}
+
+static void
+test_chain_verifies (Fixture       *f,
+                     gconstpointer  data)
+{
+  PaddockAuditVerification result;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) lines = NULL;
+  struct stat st;
+
+  write_session (f->path, 10);
+  g_assert_true (paddock_audit_verify_file (f->path, &result, &error));
+  g_assert_cmpuint (result.bad_line, ==, 0);
+  g_assert_null (result.reason);
+  g_assert_cmpuint (result.n_records, ==, 10);
+  g_assert_true (result.ended);
+  g_assert_cmpuint (strlen (result.last_hash), ==, PADDOCK_AUDIT_HASH_LEN);
+  paddock_audit_verification_clear (&result);
+
+  g_assert_cmpint (g_stat (f->path, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+
+  /* The fixed layout: seq, time, type first; prev and hash last. */
+  lines = read_lines (f->path);
+  g_assert_cmpuint (lines->len, ==, 10);
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (lines, 0), "{\"seq\":1,\"time\":\""));
+  g_assert_nonnull (strstr (g_ptr_array_index (lines, 0), "\"type\":\"session-start\",\"project\":\"/home/dev/proj\""));
+  g_assert_nonnull (strstr (g_ptr_array_index (lines, 0), ",\"prev\":\"0000000000000000000000000000000000000000000000000000000000000000\",\"hash\":\""));
+
+  /* A log cut after an intact record verifies, but does not end the session. */
+  g_ptr_array_remove_index (lines, 9);
+  write_lines (f->path, lines);
+  g_assert_true (paddock_audit_verify_file (f->path, &result, NULL));
+  g_assert_cmpuint (result.bad_line, ==, 0);
+  g_assert_false (result.ended);
+  paddock_audit_verification_clear (&result);
+
+  g_assert_false (paddock_audit_verify_file ("/nonexistent/audit.jsonl", &result, &error));
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+}
+
+static void
+test_edit_field (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(GPtrArray) lines = NULL;
+  char *line;
+  char *at;
+
+  write_session (f->path, 10);
+  lines = read_lines (f->path);
+  line = g_ptr_array_index (lines, 3);
+  at = strstr (line, "\"decision\":\"deny\"");
+  if (at == NULL)
+    at = strstr (line, "\"decision\":\"allow\"");
+  g_assert_nonnull (at);
+  memcpy (at + strlen ("\"decision\":\""), "DENY", 4);
+  write_lines (f->path, lines);
+  assert_breaks_at (f->path, 4, "hash does not match its content");
+}
+
+/* An editor who also recomputes the edited record's own hash is caught by the next record. */
+static void
+test_edit_and_rehash (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(GPtrArray) lines = NULL;
+  g_autofree char *edited = NULL;
+  g_autofree char *hash = NULL;
+  char *line;
+  char *hash_at;
+  gsize prefix;
+
+  write_session (f->path, 10);
+  lines = read_lines (f->path);
+  line = g_ptr_array_index (lines, 4);
+  hash_at = strstr (line, ",\"hash\":\"");
+  g_assert_nonnull (hash_at);
+  prefix = hash_at - line;
+  edited = g_strndup (line, prefix);
+  g_assert_nonnull (strstr (edited, "\"pid\":4242"));
+  memcpy (strstr (edited, "\"pid\":4242") + 6, "1111", 4);
+  hash = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) edited, prefix);
+  g_ptr_array_index (lines, 4) = g_strdup_printf ("%s,\"hash\":\"%s\"}", edited, hash);
+  g_free (line);
+  write_lines (f->path, lines);
+  assert_breaks_at (f->path, 6, "prev is not the hash of record 5");
+}
+
+static void
+test_delete_record (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(GPtrArray) lines = NULL;
+
+  write_session (f->path, 10);
+  lines = read_lines (f->path);
+  g_ptr_array_remove_index (lines, 2);
+  write_lines (f->path, lines);
+  assert_breaks_at (f->path, 3, "seq jumps from 2 to 4");
+}
+
+static void
+test_delete_first (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GPtrArray) lines = NULL;
+
+  write_session (f->path, 5);
+  lines = read_lines (f->path);
+  g_ptr_array_remove_index (lines, 0);
+  write_lines (f->path, lines);
+  assert_breaks_at (f->path, 1, "seq jumps from 0 to 2");
+}
+
+static void
+test_reorder (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autoptr(GPtrArray) lines = NULL;
+  gpointer tmp;
+
+  write_session (f->path, 10);
+  lines = read_lines (f->path);
+  tmp = lines->pdata[5];
+  lines->pdata[5] = lines->pdata[6];
+  lines->pdata[6] = tmp;
+  write_lines (f->path, lines);
+  assert_breaks_at (f->path, 6, "seq jumps from 5 to 7");
+}
+
+static void
+test_truncate (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  write_session (f->path, 10);
+  g_assert_true (g_file_get_contents (f->path, &contents, &length, NULL));
+  /* Cut short at the end: half of the last record. */
+  g_assert_true (g_file_set_contents (f->path, contents, length - 40, NULL));
+  assert_breaks_at (f->path, 10, "cut short");
+
+  /* Bytes cut out of the middle, across the end of record 3. */
+  {
+    g_autoptr(GString) cut = g_string_new_len (contents, length);
+    const char *third_end = contents;
+
+    for (int i = 0; i < 3; i++)
+      third_end = strchr (third_end, '\n') + 1;
+    g_string_erase (cut, (third_end - contents) - 30, 60);
+    g_assert_true (g_file_set_contents (f->path, cut->str, cut->len, NULL));
+    assert_breaks_at (f->path, 3, "hash does not match its content");
+  }
+}
+
+static void
+test_garbage_appended (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PaddockAudit) audit = NULL;
+  FILE *file;
+
+  write_session (f->path, 6);
+  file = fopen (f->path, "a");
+  g_assert_nonnull (file);
+  fputs ("{\"seq\":7,\"type\":\"exec\"}\n", file);
+  fclose (file);
+  assert_breaks_at (f->path, 7, "not a record");
+
+  /* A damaged log is not continued. */
+  audit = paddock_audit_open (f->path, &error);
+  g_assert_null (audit);
+  g_assert_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_DAMAGED);
+}
+
+static void
+test_reopen_continues (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  PaddockAuditVerification result;
+  char hash[PADDOCK_AUDIT_HASH_LEN + 1];
+
+  {
+    g_autoptr(PaddockAudit) audit = paddock_audit_open (f->path, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (paddock_audit_get_last_seq (audit), ==, 0);
+    append_exec (audit, "allow", "status");
+    append_exec (audit, "allow", "log");
+    append_exec (audit, "deny", "push");
+    paddock_audit_get_last_hash (audit, hash);
+  }
+  {
+    g_autoptr(PaddockAudit) audit = paddock_audit_open (f->path, &error);
+    char reopened_hash[PADDOCK_AUDIT_HASH_LEN + 1];
+    guint64 seq = 0;
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (paddock_audit_get_last_seq (audit), ==, 3);
+    paddock_audit_get_last_hash (audit, reopened_hash);
+    g_assert_cmpstr (reopened_hash, ==, hash);
+    append_exec (audit, "allow", "diff");
+    g_assert_true (paddock_audit_append (audit, PADDOCK_AUDIT_SESSION_END, NULL, &seq, &error));
+    g_assert_cmpuint (seq, ==, 5);
+  }
+  g_assert_true (paddock_audit_verify_file (f->path, &result, NULL));
+  g_assert_cmpuint (result.bad_line, ==, 0);
+  g_assert_cmpuint (result.n_records, ==, 5);
+  g_assert_true (result.ended);
+  paddock_audit_verification_clear (&result);
+}
+
+typedef struct
+{
+  PaddockAudit *audit;
+  guint         index;
+} Writer;
+
+static gpointer
+writer_thread (gpointer user_data)
+{
+  Writer *w = user_data;
+
+  for (guint i = 0; i < 2000; i++)
+    {
+      g_autoptr(JsonObject) fields = json_object_new ();
+
+      json_object_set_int_member (fields, "thread", w->index);
+      json_object_set_int_member (fields, "i", i);
+      g_assert_true (paddock_audit_append (w->audit, PADDOCK_AUDIT_EXEC, fields, NULL, NULL));
+    }
+  return NULL;
+}
+
+static void
+test_concurrent (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PaddockAudit) audit = paddock_audit_open (f->path, &error);
+  PaddockAuditVerification result;
+  Writer writers[4];
+  GThread *threads[4];
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    {
+      writers[i] = (Writer) { audit, i };
+      threads[i] = g_thread_new ("audit-writer", writer_thread, &writers[i]);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    g_thread_join (threads[i]);
+
+  g_assert_true (paddock_audit_verify_file (f->path, &result, NULL));
+  g_assert_cmpuint (result.bad_line, ==, 0);
+  g_assert_cmpuint (result.n_records, ==, 8000);
+  paddock_audit_verification_clear (&result);
+}
+
+/* A writer killed with SIGKILL loses nothing it had appended. */
+static void
+test_kill_9 (Fixture       *f,
+             gconstpointer  data)
+{
+  PaddockAuditVerification result;
+  int pipe_fds[2];
+  pid_t pid;
+  int status;
+  guint64 written = 0;
+
+  g_assert_cmpint (pipe (pipe_fds), ==, 0);
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      PaddockAudit *audit = paddock_audit_open (f->path, NULL);
+      guint64 seq = 0;
+
+      close (pipe_fds[0]);
+      for (guint i = 0; i < 500; i++)
+        paddock_audit_append (audit, PADDOCK_AUDIT_EXEC, NULL, &seq, NULL);
+      if (write (pipe_fds[1], &seq, sizeof seq) != sizeof seq)
+        _exit (1);
+      raise (SIGKILL);
+      _exit (1);
+    }
+  close (pipe_fds[1]);
+  g_assert_cmpint (read (pipe_fds[0], &written, sizeof written), ==, sizeof written);
+  close (pipe_fds[0]);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFSIGNALED (status) && WTERMSIG (status) == SIGKILL);
+
+  g_assert_cmpuint (written, ==, 500);
+  g_assert_true (paddock_audit_verify_file (f->path, &result, NULL));
+  g_assert_cmpuint (result.bad_line, ==, 0);
+  g_assert_cmpuint (result.n_records, ==, written);
+  g_assert_false (result.ended);
+  paddock_audit_verification_clear (&result);
+}
+
+static void
+test_binary_fields (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PaddockAudit) audit = paddock_audit_open (f->path, &error);
+  g_autoptr(JsonObject) fields = json_object_new ();
+  g_autoptr(JsonArray) argv = json_array_new ();
+  g_autoptr(GPtrArray) lines = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  PaddockAuditVerification result;
+  static const char junk[] = "\xff\xfe\x01 rm -rf \x1b[2J";
+  const char *control = "tab\there \"quoted\" back\\slash \x7f line\xe2\x80\xa8sep";
+  JsonArray *read_argv;
+  g_autofree char *back_junk = NULL;
+  g_autofree char *back_control = NULL;
+
+  json_array_add_string_element (argv, "sh");
+  json_array_add_string_element (argv, junk);
+  json_array_add_string_element (argv, control);
+  json_object_set_array_member (fields, "argv", g_steal_pointer (&argv));
+  json_object_set_string_member (fields, "\xc3(key", "value");
+  g_assert_true (paddock_audit_append (audit, PADDOCK_AUDIT_EXEC, fields, NULL, &error));
+  g_assert_no_error (error);
+
+  lines = read_lines (f->path);
+  g_assert_cmpuint (lines->len, ==, 1);
+  g_assert_true (g_utf8_validate (g_ptr_array_index (lines, 0), -1, NULL));
+  g_assert_null (strchr (g_ptr_array_index (lines, 0), 0x1b));
+  g_assert_null (strstr (g_ptr_array_index (lines, 0), "\xe2\x80\xa8"));
+  g_assert_true (json_parser_load_from_data (parser, g_ptr_array_index (lines, 0), -1, &error));
+  g_assert_no_error (error);
+
+  read_argv = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "argv");
+  back_junk = paddock_audit_node_dup_string (json_array_get_element (read_argv, 1));
+  back_control = paddock_audit_node_dup_string (json_array_get_element (read_argv, 2));
+  g_assert_cmpstr (back_junk, ==, junk);
+  g_assert_cmpstr (back_control, ==, control);
+
+  g_assert_true (paddock_audit_verify_file (f->path, &result, NULL));
+  g_assert_cmpuint (result.bad_line, ==, 0);
+  paddock_audit_verification_clear (&result);
+
+  /* The audit log sets these itself. */
+  json_object_set_int_member (fields, "seq", 99);
+  g_assert_false (paddock_audit_append (audit, PADDOCK_AUDIT_EXEC, fields, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+}
+
+static void
+test_escape_for_display (void)
+{
+  static const struct { const char *in; const char *out; } cases[] = {
+    { "plain text", "plain text" },
+    { "a\\b", "a\\\\b" },
+    { "line\nnext\ttab\r", "line\\nnext\\ttab\\r" },
+    { "\x1b[31mred", "\\e[31mred" },
+    { "\x01\x7f", "\\x01\\x7f" },
+    { "caf\xc3\xa9", "caf\xc3\xa9" },
+    { "bad\xff\xc3", "bad\\xff\\xc3" },
+    { "\xc2\x9b" "31m", "\\u{009b}31m" },
+    { "evil\xe2\x80\xaeTXT", "evil\\u{202e}TXT" },
+    { "zero\xe2\x80\x8bwidth", "zero\\u{200b}width" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *out = paddock_audit_escape_for_display (cases[i].in, -1);
+
+      g_assert_cmpstr (out, ==, cases[i].out);
+      g_assert_true (g_utf8_validate (out, -1, NULL));
+    }
+}
+
+typedef struct
+{
+  guint    count;
+  guint64  first_seq;
+} Count;
+
+static gboolean
+count_record (const PaddockAuditRecord *record,
+              gpointer                  user_data)
+{
+  Count *c = user_data;
+
+  if (c->count++ == 0)
+    c->first_seq = record->seq;
+  g_assert_nonnull (record->object);
+  g_assert_cmpuint (record->line, ==, record->seq);
+  return TRUE;
+}
+
+static void
+test_foreach_filters (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(GRegex) grep = g_regex_new ("\"status\"", 0, 0, NULL);
+  PaddockAuditFilter filter = { 0 };
+  Count c = { 0 };
+  g_autoptr(GError) error = NULL;
+
+  write_session (f->path, 11);  /* 9 execs: i = 0..8, deny when i % 3 == 0, "status" when i odd */
+
+  g_assert_true (paddock_audit_foreach (f->path, NULL, count_record, &c, &error));
+  g_assert_cmpuint (c.count, ==, 11);
+
+  c = (Count) { 0 };
+  filter.decision = "deny";
+  g_assert_true (paddock_audit_foreach (f->path, &filter, count_record, &c, &error));
+  g_assert_cmpuint (c.count, ==, 3);
+
+  c = (Count) { 0 };
+  filter = (PaddockAuditFilter) { .grep = grep };
+  g_assert_true (paddock_audit_foreach (f->path, &filter, count_record, &c, &error));
+  g_assert_cmpuint (c.count, ==, 4);
+
+  c = (Count) { 0 };
+  filter = (PaddockAuditFilter) { .type = PADDOCK_AUDIT_SESSION_END };
+  g_assert_true (paddock_audit_foreach (f->path, &filter, count_record, &c, &error));
+  g_assert_cmpuint (c.count, ==, 1);
+  g_assert_cmpuint (c.first_seq, ==, 11);
+
+  c = (Count) { 0 };
+  filter = (PaddockAuditFilter) { .since_us = g_get_real_time () + G_USEC_PER_SEC };
+  g_assert_true (paddock_audit_foreach (f->path, &filter, count_record, &c, &error));
+  g_assert_cmpuint (c.count, ==, 0);
+  c = (Count) { 0 };
+  filter = (PaddockAuditFilter) { .since_us = g_get_real_time () - 60 * G_USEC_PER_SEC };
+  g_assert_true (paddock_audit_foreach (f->path, &filter, count_record, &c, &error));
+  g_assert_cmpuint (c.count, ==, 11);
+}
+
+static void
+test_parse_time (void)
+{
+  gint64 now = 1772366400LL * G_USEC_PER_SEC;  /* 2026-03-01T12:00:00Z */
+  gint64 t;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (paddock_audit_parse_time ("15m", now, &t, &error));
+  g_assert_cmpint (t, ==, now - (gint64) 15 * 60 * G_USEC_PER_SEC);
+  g_assert_true (paddock_audit_parse_time ("2d", now, &t, &error));
+  g_assert_cmpint (t, ==, now - (gint64) 2 * 86400 * G_USEC_PER_SEC);
+  g_assert_true (paddock_audit_parse_time ("2026-03-01T12:00:00Z", now, &t, &error));
+  g_assert_cmpint (t, ==, now);
+  g_assert_true (paddock_audit_parse_time ("2026-03-01T13:00+01:00", now, &t, &error));
+  g_assert_cmpint (t, ==, now);
+  g_assert_true (paddock_audit_parse_time ("2026-03-01 12:00", now, &t, &error));
+  g_assert_true (paddock_audit_parse_time ("2026-03-01", now, &t, &error));
+  g_assert_no_error (error);
+  g_assert_false (paddock_audit_parse_time ("yesterday", now, &t, &error));
+  g_assert_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_TIME);
+}
+
+static void
+test_default_path (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = paddock_audit_default_path ("abc123", &error);
+  g_autofree char *dir = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *bad = NULL;
+  struct stat st;
+
+  g_assert_no_error (error);
+  dir = g_path_get_dirname (path);
+  base = g_path_get_basename (path);
+  g_assert_true (g_str_has_prefix (path, g_get_user_state_dir ()));
+  g_assert_true (g_str_has_prefix (base, "session-"));
+  g_assert_true (g_str_has_suffix (base, "-abc123.jsonl"));
+  g_assert_cmpint (g_stat (dir, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0700);
+
+  bad = paddock_audit_default_path ("../escape", &error);
+  g_assert_null (bad);
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL);
+}
+
+static void
+test_no_symlink (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PaddockAudit) audit = NULL;
+  g_autofree char *target = g_build_filename (f->dir, "target", NULL);
+
+  g_assert_true (g_file_set_contents (target, "", 0, NULL));
+  g_assert_cmpint (symlink (target, f->path), ==, 0);
+  audit = paddock_audit_open (f->path, &error);
+  g_assert_null (audit);
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_LOOP);
+  g_unlink (target);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+#define ADD(name, func) g_test_add ("/paddock/audit/" name, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  ADD ("chain-verifies", test_chain_verifies);
+  ADD ("edit-field", test_edit_field);
+  ADD ("edit-and-rehash", test_edit_and_rehash);
+  ADD ("delete-record", test_delete_record);
+  ADD ("delete-first", test_delete_first);
+  ADD ("reorder", test_reorder);
+  ADD ("truncate", test_truncate);
+  ADD ("garbage-appended", test_garbage_appended);
+  ADD ("reopen-continues", test_reopen_continues);
+  ADD ("concurrent", test_concurrent);
+  ADD ("kill-9", test_kill_9);
+  ADD ("binary-fields", test_binary_fields);
+  ADD ("foreach-filters", test_foreach_filters);
+  ADD ("no-symlink", test_no_symlink);
+#undef ADD
+  g_test_add_func ("/paddock/audit/escape-for-display", test_escape_for_display);
+  g_test_add_func ("/paddock/audit/parse-time", test_parse_time);
+  g_test_add_func ("/paddock/audit/default-path", test_default_path);
+
+  return g_test_run ();
+}
