@@ -335,7 +335,14 @@ test_shell_runs_under_paddock_run (void)
   /* A clean exit closes the tab, and with the last tab the window. */
   g_signal_connect_swapped (window, "destroy", G_CALLBACK (set_flag), &destroyed);
   feed (terminal, "exit\n");
-  g_assert_true (wait_for (flag_set, &destroyed, "the window to close"));
+  if (!wait_for (flag_set, &destroyed, "the window to close"))
+    {
+      g_autofree char *text = vte_terminal_get_text (terminal, NULL, NULL, NULL);
+
+      g_test_message ("session running: %d; the terminal shows:\n%s",
+                      paddock_session_page_get_running (page), text);
+      g_assert_not_reached ();
+    }
   g_assert_true (wait_for (process_gone, GINT_TO_POINTER (runner), "paddock-run to be reaped"));
 
   destroy_windows (app);
