@@ -19,6 +19,7 @@
 
 #include "paddock-application.h"
 #include "paddock-session-page.h"
+#include "paddock-settings.h"
 #include "paddock-window.h"
 
 #define WAIT_SECONDS 30
@@ -631,6 +632,57 @@ test_runner_missing (void)
 }
 
 static void
+test_remembers_size (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autoptr(GSettings) settings = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  GtkWindow *window;
+  gboolean destroyed = FALSE;
+  int width, height;
+
+  if (skip_without_display ())
+    return;
+
+  settings = paddock_settings_new ();
+  g_assert_nonnull (settings);
+  g_settings_reset (settings, "window-width");
+  g_settings_reset (settings, "window-height");
+  g_settings_reset (settings, "window-maximized");
+
+  app = create_application ();
+  dir = make_project_dir ();
+
+  window = paddock_application_open_directory (app, dir, &error);
+  g_assert_no_error (error);
+  gtk_window_get_default_size (window, &width, &height);
+  g_assert_cmpint (width, ==, 900);
+  g_assert_cmpint (height, ==, 600);
+  g_assert_true (wait_for (widget_mapped, window, "the window to show"));
+
+  gtk_window_set_default_size (window, 700, 450);
+  g_signal_connect_swapped (window, "destroy", G_CALLBACK (set_flag), &destroyed);
+  gtk_window_close (window);
+  g_assert_true (wait_for (flag_set, &destroyed, "the window to close"));
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 700);
+  g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 450);
+  g_assert_false (g_settings_get_boolean (settings, "window-maximized"));
+
+  /* The next window opens at the size the last one closed with. */
+  window = paddock_application_open_directory (app, dir, &error);
+  g_assert_no_error (error);
+  gtk_window_get_default_size (window, &width, &height);
+  g_assert_cmpint (width, ==, 700);
+  g_assert_cmpint (height, ==, 450);
+
+  destroy_windows (app);
+  g_settings_reset (settings, "window-width");
+  g_settings_reset (settings, "window-height");
+  g_rmdir (dir);
+}
+
+static void
 run_paddock (const char * const *args,
              int                *exit_status,
              char              **out,
@@ -709,6 +761,7 @@ main (int   argc,
   g_test_add_func ("/paddock/window/missing-directory", test_missing_directory);
   g_test_add_func ("/paddock/window/command-line-exit-status", test_command_line_exit_status);
   g_test_add_func ("/paddock/window/runner-missing", test_runner_missing);
+  g_test_add_func ("/paddock/window/remembers-size", test_remembers_size);
 
   return g_test_run ();
 }

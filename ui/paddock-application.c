@@ -223,16 +223,15 @@ quit_action (GSimpleAction *action,
              gpointer       user_data)
 {
   GtkApplication *app = user_data;
-  GList *windows = gtk_application_get_windows (app);
+  GList *windows = g_list_copy (gtk_application_get_windows (app));
 
-  /* Close each window as the user would, so each saves its state. */
-  for (GList *l = windows; l != NULL; )
-    {
-      GtkWindow *window = l->data;
+  /* Close each window as the user would, so that each saves its state. */
+  for (GList *l = windows; l != NULL; l = l->next)
+    g_object_ref (l->data);
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_close (l->data);
 
-      l = l->next;
-      gtk_window_close (window);
-    }
+  g_list_free_full (windows, g_object_unref);
 }
 
 static const GActionEntry app_actions[] = {
@@ -250,12 +249,11 @@ paddock_application_startup (GApplication *app)
     const char *accels[3];
   } accels[] = {
     { "app.new-window", { "<Control><Shift>n", NULL } },
-    { "app.quit", { "<Control><Shift>q", NULL } },
+    { "window.close", { "<Control><Shift>q", NULL } },
     { "win.new-tab", { "<Control><Shift>t", NULL } },
     { "win.close-tab", { "<Control><Shift>w", NULL } },
     { "win.next-tab", { "<Control>Page_Down", NULL } },
     { "win.previous-tab", { "<Control>Page_Up", NULL } },
-    { "window.close", { "<Control><Shift>F4", NULL } },
   };
 
   G_APPLICATION_CLASS (paddock_application_parent_class)->startup (app);

@@ -105,10 +105,16 @@ session_exited_cb (PaddockWindow      *self,
 {
   AdwTabPage *page = adw_tab_view_get_page (self->tab_view, GTK_WIDGET (session));
 
+  if (page == NULL)
+    return;
+
   /* A clean exit is the user leaving the shell: the tab goes, as in any
-   * terminal. Anything else stays open to show what happened. */
-  if (page != NULL && WIFEXITED (wait_status) && WEXITSTATUS (wait_status) == 0)
+   * terminal. Anything else stays open to show what happened, and flags a
+   * tab in the background. */
+  if (WIFEXITED (wait_status) && WEXITSTATUS (wait_status) == 0)
     adw_tab_view_close_page (self->tab_view, page);
+  else if (page != adw_tab_view_get_selected_page (self->tab_view))
+    adw_tab_page_set_needs_attention (page, TRUE);
 }
 
 static void
@@ -150,6 +156,7 @@ selected_page_cb (PaddockWindow *self,
   if (session == NULL)
     return;
 
+  adw_tab_page_set_needs_attention (adw_tab_view_get_selected_page (tab_view), FALSE);
   update_title (self);
   gtk_widget_grab_focus (GTK_WIDGET (session));
 }
