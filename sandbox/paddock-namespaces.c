@@ -69,6 +69,7 @@ typedef enum
   STEP_CREATE,    /* an empty file, as a mount point */
   STEP_SYMLINK,   /* target is the link, source what it points to */
   STEP_MOVE,      /* move the mount at source to target */
+  STEP_DEVPTS,
   STEP_CHDIR,
   STEP_PROC,
 } StepKind;
@@ -201,9 +202,10 @@ paddock_namespaces_new (const char         *project,
 {
   g_autoptr(PaddockNamespaces) ns = g_new0 (PaddockNamespaces, 1);
   g_autoptr(GPtrArray) writable = g_ptr_array_new ();
-  static const char * const devices[] = { "null", "zero", "full", "random", "urandom", "tty", "ptmx" };
+  static const char * const devices[] = { "null", "zero", "full", "random", "urandom", "tty" };
+  /* New ptys come from a devpts instance of the namespace's own. */
   static const char * const links[][2] = {
-    { "/dev/fd", "/proc/self/fd" }, { "/dev/stdin", "/proc/self/fd/0" },
+    { "/dev/ptmx", "pts/ptmx" }, { "/dev/fd", "/proc/self/fd" }, { "/dev/stdin", "/proc/self/fd/0" },
     { "/dev/stdout", "/proc/self/fd/1" }, { "/dev/stderr", "/proc/self/fd/2" },
   };
   g_autofree char *uid_map = g_strdup_printf ("%u %u 1\n", (guint) getuid (), (guint) getuid ());
@@ -228,7 +230,9 @@ paddock_namespaces_new (const char         *project,
   step->data = g_strdup ("mode=0755,size=64k");
   for (guint i = 0; i < G_N_ELEMENTS (devices); i++)
     add_device (ns, devices[i], FALSE);
-  add_device (ns, "pts", TRUE);
+  add_step (ns, STEP_MKDIR, NULL, DEV_STAGING "/pts", "create /dev/pts");
+  step = add_step (ns, STEP_DEVPTS, NULL, DEV_STAGING "/pts", "mount a devpts instance on /dev/pts");
+  step->data = g_strdup ("newinstance,ptmxmode=0666,mode=0620");
   for (guint i = 0; i < G_N_ELEMENTS (links); i++)
     {
       g_autofree char *staged = g_strconcat (DEV_STAGING, links[i][0] + strlen ("/dev"), NULL);
@@ -356,6 +360,8 @@ run_step (Step *step)
       return 0;
     case STEP_SYMLINK:
       return symlink (step->source, step->target) == 0 ? 0 : errno;
+    case STEP_DEVPTS:
+      return mount ("devpts", step->target, "devpts", MS_NOSUID | MS_NOEXEC, step->data) == 0 ? 0 : errno;
     case STEP_MOVE:
       return mount (step->source, step->target, NULL, MS_MOVE, NULL) == 0 ? 0 : errno;
     case STEP_CHDIR:

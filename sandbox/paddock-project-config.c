@@ -3,9 +3,10 @@
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Per-project settings live in $XDG_CONFIG_HOME/paddock/projects/, one JSON
- * file per project named by the SHA-256 of its canonical path, never in the
- * project itself: a locked agent must not be able to change its own lock.
+ * Per-project settings live in $XDG_CONFIG_HOME/paddock/projects/, in
+ * <SHA-256 of the canonical path>.settings.json (beside the project's policy
+ * overrides, <hash>.json), never in the project itself: a locked agent must
+ * not be able to change its own lock.
  * The folder lock denies that whole directory.
  */
 #include "config.h"
@@ -20,7 +21,7 @@ char *
 paddock_project_config_path (const char *project)
 {
   g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, project, -1);
-  g_autofree char *name = g_strconcat (hash, ".json", NULL);
+  g_autofree char *name = g_strconcat (hash, ".settings.json", NULL);
 
   return g_build_filename (g_get_user_config_dir (), "paddock", "projects", name, NULL);
 }

@@ -1,0 +1,78 @@
+/* lock-probe.c: small attempts for the folder lock's escape suite, one per word
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ *   lock-probe euid          prints the effective uid (for the setuid test)
+ *   lock-probe tiocsti       pushes a byte into the terminal on stdin
+ *   lock-probe read-mem PID  reads a page of PID's memory through /proc
+ *
+ * Exits 0 when the attempt succeeded, 1 when it was refused.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+static int
+read_mem (const char *pid)
+{
+  char path[64], line[512], buf[64];
+  unsigned long start, end;
+  char perms[8];
+  FILE *maps;
+  int fd;
+
+  snprintf (path, sizeof path, "/proc/%s/maps", pid);
+  maps = fopen (path, "r");
+  if (maps == NULL)
+    {
+      fprintf (stderr, "lock-probe: %s: %s\n", path, strerror (errno));
+      return 1;
+    }
+  while (fgets (line, sizeof line, maps) != NULL)
+    if (sscanf (line, "%lx-%lx %7s", &start, &end, perms) == 3 && perms[0] == 'r')
+      break;
+  fclose (maps);
+
+  snprintf (path, sizeof path, "/proc/%s/mem", pid);
+  fd = open (path, O_RDONLY);
+  if (fd < 0 || pread (fd, buf, sizeof buf, (off_t) start) != (ssize_t) sizeof buf)
+    {
+      fprintf (stderr, "lock-probe: %s: %s\n", path, strerror (errno));
+      return 1;
+    }
+  close (fd);
+  printf ("read %zu bytes\n", sizeof buf);
+  return 0;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  if (argc >= 2 && strcmp (argv[1], "euid") == 0)
+    {
+      printf ("euid=%u\n", (unsigned) geteuid ());
+      return 0;
+    }
+  if (argc >= 2 && strcmp (argv[1], "tiocsti") == 0)
+    {
+      char c = '#';
+      if (ioctl (0, TIOCSTI, &c) != 0)
+        {
+          fprintf (stderr, "lock-probe: TIOCSTI: %s\n", strerror (errno));
+          return 1;
+        }
+      printf ("injected\n");
+      return 0;
+    }
+  if (argc >= 3 && strcmp (argv[1], "read-mem") == 0)
+    return read_mem (argv[2]);
+
+  fprintf (stderr, "usage: lock-probe euid|tiocsti|read-mem PID\n");
+  return 2;
+}

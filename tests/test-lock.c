@@ -1,0 +1,924 @@
+/* test-lock.c: the folder lock's escape suite, run on one backend per run
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every attempt runs twice through paddock-run: without the lock, where it
+ * must succeed (so the test can fail), and under the lock, where the kernel
+ * must refuse it. The suite runs as root in CI, so only Landlock, the
+ * namespaces and seccomp can be what refuses. Pass --backend=namespaces to
+ * run it on the namespaces backend.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *paddock_run;
+static const char *backend = "landlock";
+static gboolean has_no_monitor;
+static char *base, *home, *project, *outside, *bindir, *config_home, *state_home;
+
+typedef struct
+{
+  int   status;  /* exit code, or 128+N when a signal ended paddock-run */
+  char *out;
+  char *err;
+} Result;
+
+static void
+result_free (Result *result)
+{
+  g_free (result->out);
+  g_free (result->err);
+  g_free (result);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Result, result_free)
+
+static char **
+child_env (void)
+{
+  char **env = g_get_environ ();
+
+  env = g_environ_setenv (env, "HOME", home, TRUE);
+  env = g_environ_setenv (env, "XDG_CONFIG_HOME", config_home, TRUE);
+  env = g_environ_setenv (env, "XDG_STATE_HOME", state_home, TRUE);
+  env = g_environ_unsetenv (env, "XDG_DATA_HOME");
+  env = g_environ_unsetenv (env, "XDG_CACHE_HOME");
+  env = g_environ_unsetenv (env, "XDG_RUNTIME_DIR");
+  env = g_environ_unsetenv (env, "GNUPGHOME");
+  env = g_environ_setenv (env, "TERM", "xterm-256color", TRUE);
+  env = g_environ_setenv (env, "LC_ALL", "C", TRUE);
+  return env;
+}
+
+/* paddock-run [--lock …] EXTRA -- sh -c SCRIPT */
+static GPtrArray *
+command_line (gboolean            locked,
+              const char * const *extra,
+              const char         *script)
+{
+  GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
+
+  g_ptr_array_add (argv, g_strdup (paddock_run));
+  if (has_no_monitor)
+    g_ptr_array_add (argv, g_strdup ("--no-monitor"));
+  g_ptr_array_add (argv, g_strdup_printf ("--project=%s", project));
+  if (locked)
+    {
+      g_ptr_array_add (argv, g_strdup ("--lock"));
+      g_ptr_array_add (argv, g_strdup_printf ("--lock-backend=%s", backend));
+      g_ptr_array_add (argv, g_strdup_printf ("--grant=%s:ro", bindir));
+    }
+  for (guint i = 0; extra != NULL && extra[i] != NULL; i++)
+    g_ptr_array_add (argv, g_strdup (extra[i]));
+  g_ptr_array_add (argv, g_strdup ("--"));
+  g_ptr_array_add (argv, g_strdup ("sh"));
+  g_ptr_array_add (argv, g_strdup ("-c"));
+  g_ptr_array_add (argv, g_strdup (script));
+  g_ptr_array_add (argv, NULL);
+  return argv;
+}
+
+static int
+decode_status (int wait_status)
+{
+  if (WIFEXITED (wait_status))
+    return WEXITSTATUS (wait_status);
+  if (WIFSIGNALED (wait_status))
+    return 128 + WTERMSIG (wait_status);
+  return -1;
+}
+
+/* Runs the script; when @pid_file is set, writes paddock-run's pid there
+ * once it started. */
+static Result *
+attempt_full (gboolean            locked,
+              const char * const *extra,
+              const char         *script,
+              const char         *pid_file)
+{
+  g_autoptr(GPtrArray) argv = command_line (locked, extra, script);
+  g_auto(GStrv) env = child_env ();
+  g_autoptr(GError) error = NULL;
+  Result *result = g_new0 (Result, 1);
+  int out_fd, err_fd, wait_status;
+  GPid pid;
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GString) err = g_string_new (NULL);
+  struct pollfd fds[2];
+  char buf[4096];
+
+  g_spawn_async_with_pipes (NULL, (char **) argv->pdata, env, G_SPAWN_DO_NOT_REAP_CHILD,
+                            NULL, NULL, &pid, NULL, &out_fd, &err_fd, &error);
+  g_assert_no_error (error);
+  if (pid_file != NULL)
+    {
+      g_autofree char *text = g_strdup_printf ("%d\n", (int) pid);
+      g_file_set_contents (pid_file, text, -1, &error);
+      g_assert_no_error (error);
+    }
+
+  fds[0] = (struct pollfd) { .fd = out_fd, .events = POLLIN };
+  fds[1] = (struct pollfd) { .fd = err_fd, .events = POLLIN };
+  while (fds[0].fd >= 0 || fds[1].fd >= 0)
+    {
+      if (poll (fds, 2, 60000) <= 0)
+        g_error ("paddock-run did not finish: %s", script);
+      for (int i = 0; i < 2; i++)
+        if (fds[i].fd >= 0 && fds[i].revents)
+          {
+            ssize_t n = read (fds[i].fd, buf, sizeof buf);
+            if (n <= 0)
+              {
+                close (fds[i].fd);
+                fds[i].fd = -1;
+              }
+            else
+              g_string_append_len (i == 0 ? out : err, buf, n);
+          }
+    }
+  while (waitpid (pid, &wait_status, 0) < 0)
+    g_assert_cmpint (errno, ==, EINTR);
+  g_spawn_close_pid (pid);
+
+  result->status = decode_status (wait_status);
+  result->out = g_string_free (g_steal_pointer (&out), FALSE);
+  result->err = g_string_free (g_steal_pointer (&err), FALSE);
+  g_test_message ("%s: status %d, stdout «%s», stderr «%s»", locked ? "locked" : "unlocked",
+                  result->status, result->out, result->err);
+  return result;
+}
+
+static Result *
+attempt (gboolean    locked,
+         const char *script)
+{
+  return attempt_full (locked, NULL, script, NULL);
+}
+
+/* Runs in a new pty as its controlling terminal. @input is typed once
+ * @when appears in the output (or at once when NULL). */
+static Result *
+attempt_in_pty (gboolean            locked,
+                const char * const *extra,
+                const char         *script,
+                const char         *when,
+                const char         *input)
+{
+  g_autoptr(GPtrArray) argv = command_line (locked, extra, script);
+  g_auto(GStrv) env = child_env ();
+  struct winsize size = { .ws_row = 24, .ws_col = 80 };
+  g_autoptr(GString) out = g_string_new (NULL);
+  Result *result = g_new0 (Result, 1);
+  gboolean typed = input == NULL;
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  int master, slave, wait_status;
+  pid_t pid;
+
+  g_assert_cmpint (openpty (&master, &slave, NULL, NULL, &size), ==, 0);
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      setsid ();
+      ioctl (slave, TIOCSCTTY, 0);
+      dup2 (slave, 0);
+      dup2 (slave, 1);
+      dup2 (slave, 2);
+      if (slave > 2)
+        close (slave);
+      close (master);
+      execve (paddock_run, (char **) argv->pdata, env);
+      _exit (127);
+    }
+  close (slave);
+
+  for (;;)
+    {
+      struct pollfd pfd = { .fd = master, .events = POLLIN };
+      char buf[4096];
+      ssize_t n;
+
+      if (!typed && (when == NULL || strstr (out->str, when) != NULL))
+        {
+          g_assert_cmpint (write (master, input, strlen (input)), ==, (gssize) strlen (input));
+          typed = TRUE;
+        }
+      if (g_get_monotonic_time () > deadline)
+        {
+          kill (pid, SIGKILL);
+          g_error ("timed out in the pty; output so far: %s", out->str);
+        }
+      if (poll (&pfd, 1, 200) <= 0)
+        continue;
+      n = read (master, buf, sizeof buf);
+      if (n <= 0)
+        break;  /* EIO: every holder of the pty is gone */
+      g_string_append_len (out, buf, n);
+    }
+  close (master);
+  while (waitpid (pid, &wait_status, 0) < 0)
+    g_assert_cmpint (errno, ==, EINTR);
+
+  result->status = decode_status (wait_status);
+  result->out = g_string_free (g_steal_pointer (&out), FALSE);
+  result->err = g_strdup ("");
+  g_test_message ("%s in a pty: status %d, output «%s»", locked ? "locked" : "unlocked",
+                  result->status, result->out);
+  return result;
+}
+
+static char *
+read_file (const char *path)
+{
+  char *text = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return NULL;
+  return text;
+}
+
+static void
+write_file (const char *path,
+            const char *text)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+}
+
+static char *
+out_path (const char *name)
+{
+  return g_build_filename (outside, name, NULL);
+}
+
+/* --- refused under the lock, allowed without ----------------------------- */
+
+static void
+test_write_outside (void)
+{
+  g_autofree char *target = out_path ("existing");
+  g_autofree char *script = g_strdup_printf ("echo pwned >> '%s'", target);
+  g_autofree char *after = NULL;
+  g_autoptr(Result) free_run = NULL, locked_run = NULL;
+
+  write_file (target, "outside\n");
+  free_run = attempt (FALSE, script);
+  g_assert_cmpint (free_run->status, ==, 0);
+  after = read_file (target);
+  g_assert_cmpstr (after, ==, "outside\npwned\n");
+  g_clear_pointer (&after, g_free);
+
+  write_file (target, "outside\n");
+  locked_run = attempt (TRUE, script);
+  g_assert_cmpint (locked_run->status, !=, 0);
+  after = read_file (target);
+  g_assert_cmpstr (after, ==, "outside\n");
+}
+
+static void
+test_create_outside (void)
+{
+  g_autofree char *target = out_path ("created");
+  g_autofree char *script = g_strdup_printf ("echo pwned > '%s'", target);
+  g_autoptr(Result) free_run = NULL, locked_run = NULL;
+
+  free_run = attempt (FALSE, script);
+  g_assert_cmpint (free_run->status, ==, 0);
+  g_assert_true (g_file_test (target, G_FILE_TEST_EXISTS));
+  g_unlink (target);
+
+  locked_run = attempt (TRUE, script);
+  g_assert_cmpint (locked_run->status, !=, 0);
+  g_assert_false (g_file_test (target, G_FILE_TEST_EXISTS));
+}
+
+static void
+test_rename_outside (void)
+{
+  g_autofree char *from = out_path ("a");
+  g_autofree char *to = out_path ("b");
+  g_autofree char *script = g_strdup_printf ("mv '%s' '%s'", from, to);
+  g_autoptr(Result) free_run = NULL, locked_run = NULL;
+
+  write_file (from, "a\n");
+  free_run = attempt (FALSE, script);
+  g_assert_cmpint (free_run->status, ==, 0);
+  g_assert_true (g_file_test (to, G_FILE_TEST_EXISTS));
+  g_rename (to, from);
+
+  locked_run = attempt (TRUE, script);
+  g_assert_cmpint (locked_run->status, !=, 0);
+  g_assert_true (g_file_test (from, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (to, G_FILE_TEST_EXISTS));
+}
+
+static void
+test_link_outside (void)
+{
+  g_autofree char *from = out_path ("existing");
+  g_autofree char *to = out_path ("linked");
+  g_autofree char *script = g_strdup_printf ("ln '%s' '%s'", from, to);
+  g_autoptr(Result) free_run = NULL, locked_run = NULL;
+
+  write_file (from, "outside\n");
+  free_run = attempt (FALSE, script);
+  g_assert_cmpint (free_run->status, ==, 0);
+  g_assert_true (g_file_test (to, G_FILE_TEST_EXISTS));
+  g_unlink (to);
+
+  locked_run = attempt (TRUE, script);
+  g_assert_cmpint (locked_run->status, !=, 0);
+  g_assert_false (g_file_test (to, G_FILE_TEST_EXISTS));
+}
+
+static void
+test_truncate_outside (void)
+{
+  g_autofree char *target = out_path ("existing");
+  g_autofree char *script = g_strdup_printf ("truncate -s 0 '%s'", target);
+  g_autofree char *after = NULL;
+  g_autoptr(Result) free_run = NULL, locked_run = NULL;
+
+  write_file (target, "outside\n");
+  free_run = attempt (FALSE, script);
+  g_assert_cmpint (free_run->status, ==, 0);
+  after = read_file (target);
+  g_assert_cmpstr (after, ==, "");
+  g_clear_pointer (&after, g_free);
+
+  write_file (target, "outside\n");
+  locked_run = attempt (TRUE, script);
+  g_assert_cmpint (locked_run->status, !=, 0);
+  after = read_file (target);
+  g_assert_cmpstr (after, ==, "outside\n");
+}
+
+/* Runs @script both ways; the secret must show up only without the lock. */
+static void
+assert_secret_only_unlocked (const char *script)
+{
+  g_autoptr(Result) free_run = attempt (FALSE, script);
+  g_autoptr(Result) locked_run = attempt (TRUE, script);
+
+  g_assert_cmpint (free_run->status, ==, 0);
+  g_assert_nonnull (strstr (free_run->out, "PRIVATE-KEY-MATERIAL"));
+  g_assert_cmpint (locked_run->status, !=, 0);
+  g_assert_null (strstr (locked_run->out, "PRIVATE-KEY-MATERIAL"));
+}
+
+static void
+test_read_ssh_key (void)
+{
+  assert_secret_only_unlocked ("cat \"$HOME/.ssh/id_ed25519\"");
+}
+
+static void
+test_symlink_in_project (void)
+{
+  g_autofree char *key_link = g_build_filename (project, "key", NULL);
+  g_autofree char *key = g_build_filename (home, ".ssh", "id_ed25519", NULL);
+  g_autofree char *out_link = g_build_filename (project, "out", NULL);
+  g_autofree char *target = out_path ("existing");
+  g_autofree char *after = NULL;
+  g_autoptr(Result) free_run = NULL, locked_run = NULL;
+
+  g_unlink (key_link);
+  g_assert_cmpint (symlink (key, key_link), ==, 0);
+  assert_secret_only_unlocked ("cat key");
+
+  g_unlink (out_link);
+  g_assert_cmpint (symlink (target, out_link), ==, 0);
+  write_file (target, "outside\n");
+  free_run = attempt (FALSE, "echo pwned >> out");
+  g_assert_cmpint (free_run->status, ==, 0);
+  after = read_file (target);
+  g_assert_cmpstr (after, ==, "outside\npwned\n");
+  g_clear_pointer (&after, g_free);
+
+  write_file (target, "outside\n");
+  locked_run = attempt (TRUE, "echo pwned >> out");
+  g_assert_cmpint (locked_run->status, !=, 0);
+  after = read_file (target);
+  g_assert_cmpstr (after, ==, "outside\n");
+  g_unlink (key_link);
+  g_unlink (out_link);
+}
+
+static void
+test_hard_link_into_project (void)
+{
+  g_autofree char *from = out_path ("existing");
+  g_autofree char *to = g_build_filename (project, "hard", NULL);
+  g_autofree char *script = g_strdup_printf ("ln '%s' hard", from);
+  g_autoptr(Result) free_run = NULL, locked_run = NULL;
+
+  write_file (from, "outside\n");
+  free_run = attempt (FALSE, script);
+  g_assert_cmpint (free_run->status, ==, 0);
+  g_assert_true (g_file_test (to, G_FILE_TEST_EXISTS));
+  g_unlink (to);
+
+  locked_run = attempt (TRUE, script);
+  g_assert_cmpint (locked_run->status, !=, 0);
+  g_assert_false (g_file_test (to, G_FILE_TEST_EXISTS));
+}
+
+static void
+test_proc_self_root (void)
+{
+  assert_secret_only_unlocked ("cat \"/proc/self/root$HOME/.ssh/id_ed25519\"");
+}
+
+/* A process outside the lock, sitting in ~/.ssh with a secret in its environment. */
+static GPid
+start_outsider (void)
+{
+  g_autofree char *cwd = g_build_filename (home, ".ssh", NULL);
+  g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "PADDOCK_SECRET", "PRIVATE-KEY-MATERIAL", TRUE);
+  g_autoptr(GError) error = NULL;
+  const char *argv[] = { "sleep", "120", NULL };
+  GPid pid;
+
+  g_spawn_async (cwd, (char **) argv, env, G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD,
+                 NULL, NULL, &pid, &error);
+  g_assert_no_error (error);
+  return pid;
+}
+
+static void
+stop_outsider (GPid pid)
+{
+  kill (pid, SIGKILL);
+  waitpid (pid, NULL, 0);
+  g_spawn_close_pid (pid);
+}
+
+static void
+test_proc_cwd (void)
+{
+  GPid pid = start_outsider ();
+  g_autofree char *script = g_strdup_printf ("cat /proc/%d/cwd/id_ed25519", (int) pid);
+
+  assert_secret_only_unlocked (script);
+  stop_outsider (pid);
+}
+
+static void
+test_proc_environ (void)
+{
+  GPid pid = start_outsider ();
+  g_autofree char *script = g_strdup_printf ("tr '\\0' '\\n' < /proc/%d/environ", (int) pid);
+
+  assert_secret_only_unlocked (script);
+  stop_outsider (pid);
+}
+
+static void
+test_proc_mem (void)
+{
+  GPid pid = start_outsider ();
+  g_autofree char *script = g_strdup_printf ("'%s/lock-probe' read-mem %d", bindir, (int) pid);
+  g_autoptr(Result) free_run = attempt (FALSE, script);
+  g_autoptr(Result) locked_run = attempt (TRUE, script);
+
+  g_assert_cmpint (free_run->status, ==, 0);
+  g_assert_nonnull (strstr (free_run->out, "read 64 bytes"));
+  g_assert_cmpint (locked_run->status, !=, 0);
+  g_assert_null (strstr (locked_run->out, "read"));
+  stop_outsider (pid);
+}
+
+static void
+test_setuid (void)
+{
+  g_autofree char *script = g_strdup_printf ("'%s/suid-probe' euid", bindir);
+  g_autoptr(Result) free_run = NULL, locked_run = NULL;
+
+  if (geteuid () != 0)
+    {
+      g_test_skip ("making a setuid copy owned by another user needs root");
+      return;
+    }
+  free_run = attempt (FALSE, script);
+  g_assert_cmpint (free_run->status, ==, 0);
+  g_assert_cmpstr (free_run->out, ==, "euid=65534\n");
+  locked_run = attempt (TRUE, script);
+  g_assert_cmpint (locked_run->status, ==, 0);
+  g_assert_cmpstr (locked_run->out, ==, "euid=0\n");
+}
+
+static void
+test_unshare_user (void)
+{
+  g_autoptr(Result) free_run = attempt (FALSE, "unshare -U true");
+  g_autoptr(Result) locked_run = attempt (TRUE, "unshare -U true");
+
+  g_assert_cmpint (free_run->status, ==, 0);
+  g_assert_cmpint (locked_run->status, !=, 0);
+}
+
+static void
+test_tiocsti (void)
+{
+  const char *sysctl = "/proc/sys/dev/tty/legacy_tiocsti";
+  g_autofree char *saved = read_file (sysctl);
+  g_autofree char *script = g_strdup_printf ("'%s/lock-probe' tiocsti", bindir);
+  g_autoptr(Result) free_run = NULL, locked_run = NULL;
+  gboolean restore = FALSE;
+
+  /* Since Linux 6.2 the kernel may refuse TIOCSTI to everyone; then the
+   * attempt cannot succeed without the lock either. */
+  if (saved != NULL && saved[0] == '0')
+    {
+      if (geteuid () != 0)
+        {
+          g_test_skip ("dev.tty.legacy_tiocsti is 0, so TIOCSTI cannot succeed even unlocked");
+          return;
+        }
+      write_file (sysctl, "1\n");
+      restore = TRUE;
+    }
+
+  free_run = attempt_in_pty (FALSE, NULL, script, NULL, NULL);
+  locked_run = attempt_in_pty (TRUE, NULL, script, NULL, NULL);
+  if (restore)
+    write_file (sysctl, saved);
+
+  g_assert_cmpint (free_run->status, ==, 0);
+  g_assert_nonnull (strstr (free_run->out, "injected"));
+  g_assert_cmpint (locked_run->status, !=, 0);
+  g_assert_null (strstr (locked_run->out, "injected"));
+}
+
+static void
+test_signal_supervisor (void)
+{
+  g_autofree char *pid_file = g_build_filename (project, "runner.pid", NULL);
+  g_autofree char *script = g_strdup_printf (
+    "while [ ! -s '%s' ]; do sleep 0.01; done; kill -KILL $(cat '%s') && sleep 1; echo survived",
+    pid_file, pid_file);
+  g_autoptr(Result) free_run = NULL, locked_run = NULL;
+
+  if (strcmp (backend, "landlock") == 0)
+    {
+      long abi = syscall (444 /* landlock_create_ruleset */, NULL, 0, 1);
+      if (abi < 6)
+        {
+          g_test_skip ("Landlock ABI < 6 cannot scope signals");
+          return;
+        }
+    }
+
+  g_unlink (pid_file);
+  free_run = attempt_full (FALSE, NULL, script, pid_file);
+  g_assert_cmpint (free_run->status, ==, 128 + SIGKILL);
+
+  g_unlink (pid_file);
+  locked_run = attempt_full (TRUE, NULL, script, pid_file);
+  g_assert_cmpint (locked_run->status, ==, 0);
+  g_assert_nonnull (strstr (locked_run->out, "survived"));
+  g_unlink (pid_file);
+}
+
+static void
+test_own_settings_denied (void)
+{
+  g_autofree char *rules = g_build_filename (config_home, "paddock", "rules.json", NULL);
+  g_autofree char *script = g_strdup_printf ("echo '{}' >> '%s' && cat '%s'", rules, rules);
+  g_autoptr(Result) free_run = NULL, locked_run = NULL;
+
+  write_file (rules, "PRIVATE-KEY-MATERIAL\n");
+  free_run = attempt (FALSE, script);
+  g_assert_cmpint (free_run->status, ==, 0);
+  write_file (rules, "PRIVATE-KEY-MATERIAL\n");
+  locked_run = attempt (TRUE, script);
+  g_assert_cmpint (locked_run->status, !=, 0);
+  g_assert_null (strstr (locked_run->out, "PRIVATE-KEY-MATERIAL"));
+}
+
+/* --- what keeps working under the lock ------------------------------------ */
+
+static void
+test_build_and_run_c (void)
+{
+  g_autoptr(Result) run = attempt (TRUE,
+    "printf '#include <stdio.h>\\nint main(void){puts(\"built\");return 42;}\\n' > hello.c && "
+    "cc -o hello hello.c && ./hello; echo status=$?");
+
+  g_assert_cmpint (run->status, ==, 0);
+  g_assert_nonnull (strstr (run->out, "built\nstatus=42"));
+}
+
+static void
+test_git (void)
+{
+  g_autoptr(Result) run = attempt (TRUE,
+    "rm -rf repo && mkdir repo && cd repo && git init -q && echo hi > a && git add a && "
+    "git -c user.name=Paddock -c user.email=paddock@example.org commit -q -m first && "
+    "git log --format=%s");
+
+  g_assert_cmpint (run->status, ==, 0);
+  g_assert_cmpstr (run->out, ==, "first\n");
+}
+
+static void
+test_profile_state_and_tmp (void)
+{
+  const char *script = "echo state > \"$HOME/.claude/state\" && echo '{}' > \"$HOME/.claude.json\" && "
+                       "t=$(mktemp) && echo tmp > \"$t\" && cat \"$t\" && rm \"$t\" && echo ok";
+  g_autoptr(Result) claude = attempt_full (TRUE, (const char *[]) { "--profile=claude", NULL }, script, NULL);
+  g_autoptr(Result) shell = attempt_full (TRUE, (const char *[]) { "--profile=shell", NULL }, script, NULL);
+
+  g_assert_cmpint (claude->status, ==, 0);
+  g_assert_cmpstr (claude->out, ==, "tmp\nok\n");
+  /* The same writes are what the profile grants: without it they fail. */
+  g_assert_cmpint (shell->status, !=, 0);
+}
+
+static void
+test_tui_draws (void)
+{
+  g_autofree char *script = g_strdup_printf (
+    "tmux -L paddock-lock-%d -f /dev/null new-session 'printf PADDOCK-DRAWN; sleep 1'", (int) getpid ());
+  g_autoptr(Result) run = attempt_in_pty (TRUE, NULL, script, NULL, NULL);
+
+  g_assert_cmpint (run->status, ==, 0);
+  g_assert_nonnull (strstr (run->out, "\033[?1049h"));  /* the alternate screen */
+  g_assert_nonnull (strstr (run->out, "PADDOCK-DRAWN"));
+  g_assert_nonnull (strstr (run->out, "[exited]"));
+}
+
+static void
+test_ctrl_c (void)
+{
+  g_autoptr(Result) run = attempt_in_pty (TRUE, NULL, "echo ready; exec sleep 30", "ready", "\003");
+
+  g_assert_cmpint (run->status, ==, 128 + SIGINT);
+}
+
+/* --- bad input, status, saved choice ------------------------------------- */
+
+static void
+assert_refused_input (const char * const *extra,
+                      const char         *message)
+{
+  g_autoptr(Result) run = attempt_full (TRUE, extra, "echo started", NULL);
+
+  g_assert_cmpint (run->status, ==, 2);
+  g_assert_cmpstr (run->out, ==, "");
+  g_assert_nonnull (strstr (run->err, message));
+  g_assert_null (strchr (strchr (run->err, '\n') + 1, '\n'));  /* one line */
+}
+
+static void
+test_bad_input (void)
+{
+  g_autofree char *ssh = g_build_filename (home, ".ssh", NULL);
+  g_autofree char *grant_ssh = g_strdup_printf ("--grant=%s:ro", ssh);
+  g_autofree char *nowhere = g_build_filename (base, "nowhere", NULL);
+  g_autofree char *grant_nowhere = g_strdup_printf ("--grant=%s", nowhere);
+
+  assert_refused_input ((const char *[]) { grant_nowhere, NULL }, "No such file or directory");
+  assert_refused_input ((const char *[]) { grant_ssh, NULL }, "which the folder lock denies");
+  assert_refused_input ((const char *[]) { "--profile=nobody", NULL }, "unknown profile");
+}
+
+static void
+test_bad_backend_and_project (void)
+{
+  const char *argv[] = { paddock_run, "--lock", "--lock-backend=chroot", "--", "true", NULL };
+  g_autofree char *missing = g_build_filename (base, "no-such-project", NULL);
+  g_autofree char *project_arg = g_strdup_printf ("--project=%s", missing);
+  const char *argv2[] = { paddock_run, "--lock", project_arg, "--", "true", NULL };
+  g_autofree char *err = NULL;
+  int status;
+
+  g_spawn_sync (NULL, (char **) argv, NULL, 0, NULL, NULL, NULL, &err, &status, NULL);
+  g_assert_cmpint (decode_status (status), ==, 2);
+  g_assert_nonnull (strstr (err, "chroot"));
+  g_clear_pointer (&err, g_free);
+
+  g_spawn_sync (NULL, (char **) argv2, NULL, 0, NULL, NULL, NULL, &err, &status, NULL);
+  g_assert_cmpint (decode_status (status), ==, 2);
+  g_assert_nonnull (strstr (err, "no-such-project"));
+}
+
+static void
+test_lock_status (void)
+{
+  const char *argv[] = { paddock_run, "--lock-status", NULL };
+  long abi = syscall (444 /* landlock_create_ruleset */, NULL, 0, 1);
+  g_autofree char *out = NULL;
+  g_autofree char *expected = NULL;
+  int status;
+
+  g_spawn_sync (NULL, (char **) argv, NULL, 0, NULL, NULL, &out, NULL, &status, NULL);
+  g_assert_cmpint (decode_status (status), ==, 0);
+  g_assert_nonnull (strstr (out, abi >= 1 ? "mechanism: landlock\n" : "mechanism: "));
+  expected = g_strdup_printf ("landlock-abi: %ld", abi >= 1 ? abi : 0);
+  g_assert_nonnull (strstr (out, expected));
+  g_assert_nonnull (strstr (out, abi >= 3 ? "truncate: yes\n" : "truncate: no\n"));
+  g_assert_nonnull (strstr (out, abi >= 5 ? "ioctl-dev: yes\n" : "ioctl-dev: no\n"));
+  g_assert_nonnull (strstr (out, abi >= 6 ? "scope-signal: yes\n" : "scope-signal: no\n"));
+  g_assert_nonnull (strstr (out, abi >= 6 ? "scope-abstract-unix-socket: yes\n" : "scope-abstract-unix-socket: no\n"));
+  g_assert_nonnull (strstr (out, "filesystem: "));
+  g_assert_nonnull (strstr (out, "tcp: "));
+  g_assert_nonnull (strstr (out, "refer: "));
+}
+
+static void
+test_saved_choice (void)
+{
+  g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, project, -1);
+  g_autofree char *name = g_strconcat (hash, ".settings.json", NULL);
+  g_autofree char *dir = g_build_filename (config_home, "paddock", "projects", NULL);
+  g_autofree char *file = g_build_filename (dir, name, NULL);
+  g_autofree char *json = g_strdup_printf ("{ \"path\": \"%s\", \"lock\": true }", project);
+  g_autofree char *target = out_path ("saved");
+  g_autofree char *script = g_strdup_printf ("echo pwned > '%s'", target);
+  g_autofree char *backend_arg = g_strdup_printf ("--lock-backend=%s", backend);
+  const char *locked_argv[] = { paddock_run, "--project", project, backend_arg, "--", "sh", "-c", script, NULL };
+  const char *free_argv[] = { paddock_run, "--project", project, "--no-lock", "--", "sh", "-c", script, NULL };
+  g_auto(GStrv) env = child_env ();
+  int status;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  write_file (file, json);
+
+  g_spawn_sync (NULL, (char **) locked_argv, env, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status, NULL);
+  g_assert_cmpint (decode_status (status), !=, 0);
+  g_assert_false (g_file_test (target, G_FILE_TEST_EXISTS));
+
+  g_spawn_sync (NULL, (char **) free_argv, env, 0, NULL, NULL, NULL, NULL, &status, NULL);
+  g_assert_cmpint (decode_status (status), ==, 0);
+  g_assert_true (g_file_test (target, G_FILE_TEST_EXISTS));
+  g_unlink (target);
+  g_unlink (file);
+}
+
+/* --- the test tree ---------------------------------------------------------- */
+
+static void
+copy_file (const char *from,
+           const char *to,
+           int         mode)
+{
+  g_autofree char *data = NULL;
+  gsize len;
+  g_autoptr(GError) error = NULL;
+
+  g_file_get_contents (from, &data, &len, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (to, data, len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (chmod (to, mode), ==, 0);
+}
+
+static void
+make_tree (void)
+{
+  const char *build_dir = g_getenv ("PADDOCK_BUILD_DIR");
+  g_autofree char *probe = NULL;
+  g_autofree char *template = NULL;
+  g_autofree char *path = NULL;
+
+  /* Not under /tmp: the lock grants /tmp, and "outside" must be outside. */
+  template = g_build_filename (build_dir ? build_dir : ".", "tests", "lock-XXXXXX", NULL);
+  base = g_mkdtemp (g_steal_pointer (&template));
+  g_assert_nonnull (base);
+  home = g_build_filename (base, "home", NULL);
+  project = g_build_filename (base, "project", NULL);
+  outside = g_build_filename (base, "outside", NULL);
+  bindir = g_build_filename (base, "bin", NULL);
+  config_home = g_build_filename (home, ".config", NULL);
+  state_home = g_build_filename (home, ".local", "state", NULL);
+
+  for (const char **dir = (const char *[]) { project, outside, bindir, config_home, state_home, NULL }; *dir; dir++)
+    g_assert_cmpint (g_mkdir_with_parents (*dir, 0755), ==, 0);
+  path = g_build_filename (home, ".ssh", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (path, 0700), ==, 0);
+  g_clear_pointer (&path, g_free);
+  path = g_build_filename (home, ".ssh", "id_ed25519", NULL);
+  write_file (path, "-----BEGIN OPENSSH PRIVATE KEY-----\nPRIVATE-KEY-MATERIAL\n");
+  g_clear_pointer (&path, g_free);
+  path = g_build_filename (config_home, "paddock", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (path, 0700), ==, 0);
+  g_clear_pointer (&path, g_free);
+  path = g_build_filename (home, ".claude.json", NULL);
+  write_file (path, "{}\n");
+  g_clear_pointer (&path, g_free);
+
+  probe = g_build_filename (build_dir ? build_dir : ".", "tests", "lock-probe", NULL);
+  path = g_build_filename (bindir, "lock-probe", NULL);
+  copy_file (probe, path, 0755);
+  g_clear_pointer (&path, g_free);
+  if (geteuid () == 0)
+    {
+      path = g_build_filename (bindir, "suid-probe", NULL);
+      copy_file (probe, path, 0755);
+      g_assert_cmpint (chown (path, 65534, 65534), ==, 0);
+      g_assert_cmpint (chmod (path, 04755), ==, 0);
+    }
+}
+
+static void
+remove_tree (void)
+{
+  const char *argv[] = { "rm", "-rf", base, NULL };
+
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+}
+
+static void
+add (const char *name,
+     GTestFunc   func)
+{
+  g_autofree char *path = g_strdup_printf ("/paddock/lock/%s/%s", backend, name);
+
+  g_test_add_func (path, func);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *help = NULL;
+  int status;
+
+  for (int i = 1; i < argc; i++)
+    if (g_str_has_prefix (argv[i], "--backend="))
+      {
+        backend = argv[i] + strlen ("--backend=");
+        memmove (&argv[i], &argv[i + 1], (argc - i) * sizeof (char *));
+        argc--;
+        i--;
+      }
+
+  g_test_init (&argc, &argv, NULL);
+
+  paddock_run = g_getenv ("PADDOCK_RUN");
+  if (paddock_run == NULL)
+    {
+      g_test_skip ("PADDOCK_RUN is not set");
+      return g_test_run ();
+    }
+  /* The exec monitor is a separate layer: keep it out of the lock's tests. */
+  g_spawn_sync (NULL, (char *[]) { (char *) paddock_run, "--help", NULL }, NULL, 0,
+                NULL, NULL, &help, NULL, NULL, NULL);
+  has_no_monitor = help != NULL && strstr (help, "--no-monitor") != NULL;
+  make_tree ();
+
+  add ("write-outside", test_write_outside);
+  add ("create-outside", test_create_outside);
+  add ("rename-outside", test_rename_outside);
+  add ("link-outside", test_link_outside);
+  add ("truncate-outside", test_truncate_outside);
+  add ("read-ssh-key", test_read_ssh_key);
+  add ("symlink-in-project", test_symlink_in_project);
+  add ("hard-link-into-project", test_hard_link_into_project);
+  add ("proc-self-root", test_proc_self_root);
+  add ("proc-pid-cwd", test_proc_cwd);
+  add ("proc-pid-environ", test_proc_environ);
+  add ("proc-pid-mem", test_proc_mem);
+  add ("setuid", test_setuid);
+  add ("unshare-user", test_unshare_user);
+  add ("tiocsti", test_tiocsti);
+  add ("signal-supervisor", test_signal_supervisor);
+  add ("own-settings-denied", test_own_settings_denied);
+  add ("build-and-run-c", test_build_and_run_c);
+  add ("git", test_git);
+  add ("profile-state-and-tmp", test_profile_state_and_tmp);
+  add ("tui-draws", test_tui_draws);
+  add ("ctrl-c", test_ctrl_c);
+  add ("bad-input", test_bad_input);
+  add ("bad-backend-and-project", test_bad_backend_and_project);
+  add ("lock-status", test_lock_status);
+  add ("saved-choice", test_saved_choice);
+
+  status = g_test_run ();
+  remove_tree ();
+  g_free (base);
+  g_free (home);
+  g_free (project);
+  g_free (outside);
+  g_free (bindir);
+  g_free (config_home);
+  g_free (state_home);
+  return status;
+}
