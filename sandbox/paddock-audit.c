@@ -372,6 +372,11 @@ read_last_line (int          fd,
     }
 }
 
+static JsonNode *parse_record (JsonParser  *parser,
+                               const char  *line,
+                               gsize        length,
+                               const char **why);
+
 PaddockAudit *
 paddock_audit_open (const char  *path,
                     GError     **error)
@@ -406,7 +411,7 @@ paddock_audit_open (const char  *path,
     gsize prefix_length;
     g_autoptr(JsonParser) parser = json_parser_new_immutable ();
     JsonNode *root;
-    JsonNode *seq;
+    const char *why;
 
     if (read_fd < 0 || !read_last_line (read_fd, path, last, &empty, &ends_with_newline, error))
       {
@@ -423,11 +428,7 @@ paddock_audit_open (const char  *path,
       return g_steal_pointer (&self);
 
     if (!ends_with_newline || !split_line (last->str, last->len, &prefix_length, &hash) ||
-        !json_parser_load_from_data (parser, last->str, last->len, NULL) ||
-        (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root) ||
-        (seq = json_object_get_member (json_node_get_object (root), "seq")) == NULL ||
-        !JSON_NODE_HOLDS_VALUE (seq) || json_node_get_value_type (seq) != G_TYPE_INT64 ||
-        json_node_get_int (seq) < 1)
+        (root = parse_record (parser, last->str, last->len, &why)) == NULL)
       {
         g_set_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_DAMAGED,
                      "cannot continue the audit log %s: its last record is %s", path,
@@ -446,7 +447,7 @@ paddock_audit_open (const char  *path,
           return NULL;
         }
     }
-    self->seq = (guint64) json_node_get_int (seq);
+    self->seq = (guint64) json_object_get_int_member (json_node_get_object (root), "seq");
     memcpy (self->prev, hash, PADDOCK_AUDIT_HASH_LEN);
   }
   return g_steal_pointer (&self);
@@ -653,6 +654,39 @@ parse_record_time (JsonObject *object)
   return g_date_time_to_unix (dt) * G_USEC_PER_SEC + g_date_time_get_microsecond (dt);
 }
 
+/* json-glib's parser recurses once per level of nesting; a forged line of
+ * ten million '[' must not take the reader's stack with it. */
+static gboolean
+nested_too_deeply (const char *text,
+                   gsize       length)
+{
+  guint depth = 0;
+  char quote = 0;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      char c = text[i];
+
+      if (quote != 0)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == quote)
+            quote = 0;
+        }
+      else if (c == '"' || c == '\'')
+        quote = c;
+      else if (c == '[' || c == '{')
+        {
+          if (++depth > 64)
+            return TRUE;
+        }
+      else if ((c == ']' || c == '}') && depth > 0)
+        depth--;
+    }
+  return FALSE;
+}
+
 /* Parses one line as a record: an object whose seq, time, type and prev
  * have the right types. Returns the root node, or NULL with @why. */
 static JsonNode *
@@ -665,6 +699,11 @@ parse_record (JsonParser  *parser,
   JsonObject *object;
   JsonNode *node;
 
+  if (nested_too_deeply (line, length))
+    {
+      *why = "nested too deeply";
+      return NULL;
+    }
   if (!json_parser_load_from_data (parser, line, length, NULL) ||
       (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {

@@ -378,8 +378,18 @@ scanner_value (Scanner *s,
       pos_free (pos);
       return NULL;
     }
-  while (s->p < s->end && !g_ascii_isspace (*s->p) && strchr ("{}[],:\"'/", *s->p) == NULL)
-    scanner_advance (s);
+  {
+    const char *start = s->p;
+
+    while (s->p < s->end && !g_ascii_isspace (*s->p) && strchr ("{}[],:\"'/", *s->p) == NULL)
+      scanner_advance (s);
+    if (s->p == start)
+      {
+        /* Something no value starts with (a lone '/'): let json-glib say what. */
+        pos_free (pos);
+        return NULL;
+      }
+  }
   return pos;
 }
 
@@ -479,6 +489,12 @@ get_string (JsonObject   *object,
       set_invalid (error, ctx, pos, FALSE, "\"%s\" must be a string, not %s", key, node_type_name (node));
       return NULL;
     }
+  if (!g_utf8_validate (json_node_get_string (node), -1, NULL))
+    {
+      /* json-glib lets "\udc00" through as bytes that are not UTF-8. */
+      set_invalid (error, ctx, pos, FALSE, "\"%s\" holds a \\u escape that is not a character (a lone surrogate)", key);
+      return NULL;
+    }
   return json_node_get_string (node);
 }
 
@@ -496,9 +512,10 @@ check_keys (JsonObject          *object,
     if (!g_strv_contains (known, l->data))
       {
         g_autofree char *list = g_strjoinv (", ", (char **) known);
+        g_autofree char *shown = paddock_audit_escape_for_display (l->data, -1);
 
         set_invalid (error, ctx, pos_member (object_pos, l->data), TRUE,
-                     "unknown key \"%s\" in %s (known keys: %s)", (const char *) l->data, what, list);
+                     "unknown key \"%s\" in %s (known keys: %s)", shown, what, list);
         return FALSE;
       }
   return TRUE;
@@ -783,11 +800,25 @@ parse_match (PaddockPolicyRule *rule,
                                "\"program\" entries must be strings, not %s", node_type_name (element));
                   return FALSE;
                 }
+              if (!g_utf8_validate (json_node_get_string (element), -1, NULL))
+                {
+                  set_invalid (error, ctx, pos_element (program_pos, i), FALSE,
+                               "a \"program\" entry holds a \\u escape that is not a character (a lone surrogate)");
+                  return FALSE;
+                }
               g_ptr_array_add (globs, g_strdup (json_node_get_string (element)));
             }
         }
       else if (JSON_NODE_HOLDS_VALUE (program) && json_node_get_value_type (program) == G_TYPE_STRING)
-        g_ptr_array_add (globs, g_strdup (json_node_get_string (program)));
+        {
+          if (!g_utf8_validate (json_node_get_string (program), -1, NULL))
+            {
+              set_invalid (error, ctx, program_pos, FALSE,
+                           "\"program\" holds a \\u escape that is not a character (a lone surrogate)");
+              return FALSE;
+            }
+          g_ptr_array_add (globs, g_strdup (json_node_get_string (program)));
+        }
       else
         {
           set_invalid (error, ctx, program_pos, FALSE,
@@ -962,6 +993,7 @@ set_syntax_error (GError      **error,
 {
   const char *bad = NULL;
   const char *message = parse_error->message;
+  g_autofree char *shown = NULL;
   guint line = 1, column = 1;
 
   if (!g_utf8_validate (data, length, &bad) || memchr (data, '\0', length) != NULL)
@@ -997,8 +1029,10 @@ set_syntax_error (GError      **error,
       if (g_str_has_prefix (message, "Parse error: "))
         message += strlen ("Parse error: ");
     }
+  /* json-glib quotes the offending token, which may hold any bytes. */
+  shown = paddock_audit_escape_for_display (message, -1);
   g_set_error (error, PADDOCK_POLICY_ERROR, PADDOCK_POLICY_ERROR_PARSE,
-               "%s:%u:%u: JSON syntax error: %s", source, MAX (line, 1), MAX (column, 1), message);
+               "%s:%u:%u: JSON syntax error: %s", source, MAX (line, 1), MAX (column, 1), shown);
 }
 
 static PaddockPolicy *

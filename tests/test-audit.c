@@ -301,6 +301,22 @@ test_garbage_appended (Fixture       *f,
   g_assert_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_DAMAGED);
 }
 
+/* A forged line nested a million deep is refused, not followed down the stack. */
+static void
+test_deep_nesting (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GString) line = g_string_new ("{\"a\":");
+
+  for (guint i = 0; i < 1000000; i++)
+    g_string_append_c (line, '[');
+  for (guint i = 0; i < 1000000; i++)
+    g_string_append_c (line, ']');
+  g_string_append (line, ",\"hash\":\"0000000000000000000000000000000000000000000000000000000000000000\"}\n");
+  g_assert_true (g_file_set_contents (f->path, line->str, line->len, NULL));
+  assert_breaks_at (f->path, 1, "nested too deeply");
+}
+
 static void
 test_reopen_continues (Fixture       *f,
                        gconstpointer  data)
@@ -637,6 +653,7 @@ main (int   argc,
   ADD ("reorder", test_reorder);
   ADD ("truncate", test_truncate);
   ADD ("garbage-appended", test_garbage_appended);
+  ADD ("deep-nesting", test_deep_nesting);
   ADD ("reopen-continues", test_reopen_continues);
   ADD ("concurrent", test_concurrent);
   ADD ("kill-9", test_kill_9);

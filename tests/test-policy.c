@@ -127,6 +127,11 @@ test_parse_errors (void)
                   "test.json:1:38: unknown action \"nope\"");
   assert_refused ("{\n  \"default\": \"a\xff\"\n}", PADDOCK_POLICY_ERROR_PARSE,
                   "test.json:2:16: the text is not valid UTF-8");
+  assert_refused ("{\"rules\": [{\"name\": \"a\", \"action\": \"deny\", \"match\": {\"argv\": \"x\\udAAoot\"}}]}",
+                  PADDOCK_POLICY_ERROR_INVALID,
+                  "test.json:1:62: \"argv\" holds a \\u escape that is not a character (a lone surrogate)");
+  assert_refused ("{\"\\udeproject\"}", PADDOCK_POLICY_ERROR_PARSE,
+                  "test.json:1:");
   assert_refused ("{\"rules\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}",
                   PADDOCK_POLICY_ERROR_PARSE,
                   "test.json:1:42: JSON nested deeper than 32 levels");
