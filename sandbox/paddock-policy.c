@@ -1202,20 +1202,19 @@ paddock_policy_new_from_file (const char  *path,
 const char *
 paddock_policy_get_default_data (void)
 {
-  static const char *data;
+  /* Kept for the life of the process, like the resource it points into. */
+  static GBytes *bytes;
 
-  if (g_once_init_enter (&data))
+  if (g_once_init_enter (&bytes))
     {
-      GBytes *bytes;
+      GBytes *found = g_resource_lookup_data (paddock_policy_get_resource (),
+                                              "/org/paddock/Paddock/default-policy.json",
+                                              G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
 
-      /* Kept for the life of the process, like the resource it points into. */
-      bytes = g_resource_lookup_data (paddock_policy_get_resource (),
-                                      "/org/paddock/Paddock/default-policy.json",
-                                      G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
-      g_assert (bytes != NULL);
-      g_once_init_leave (&data, g_bytes_get_data (bytes, NULL));
+      g_assert (found != NULL);
+      g_once_init_leave (&bytes, found);
     }
-  return data;
+  return g_bytes_get_data (bytes, NULL);
 }
 
 PaddockPolicy *

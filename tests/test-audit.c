@@ -642,7 +642,17 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  g_autofree char *home = g_dir_make_tmp ("paddock-test-home-XXXXXX", NULL);
+  g_autofree char *config = g_build_filename (home, "config", NULL);
+  g_autofree char *state = g_build_filename (home, "state", NULL);
+  int status;
+
+  /* Private XDG dirs, set before GLib caches them. (Not
+   * G_TEST_OPTION_ISOLATE_DIRS: in GLib 2.74 it leaks the dirs it replaces.) */
+  g_setenv ("HOME", home, TRUE);
+  g_setenv ("XDG_CONFIG_HOME", config, TRUE);
+  g_setenv ("XDG_STATE_HOME", state, TRUE);
+  g_test_init (&argc, &argv, NULL);
 
 #define ADD(name, func) g_test_add ("/paddock/audit/" name, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("chain-verifies", test_chain_verifies);
@@ -665,5 +675,11 @@ main (int   argc,
   g_test_add_func ("/paddock/audit/parse-time", test_parse_time);
   g_test_add_func ("/paddock/audit/default-path", test_default_path);
 
-  return g_test_run ();
+  status = g_test_run ();
+  {
+    const char *rm[] = { "rm", "-rf", home, NULL };
+
+    g_spawn_sync (NULL, (char **) rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+  }
+  return status;
 }
