@@ -290,6 +290,7 @@ struct _PaddockExecMonitor
   guint64                  next_seq;      /* only the thread writes it */
 
   GHashTable              *running;       /* pid → Running, main context only */
+  GQueue                   refused;       /* Refusal, guarded by lock */
 
   struct seccomp_notif_sizes sizes;
   ExecAbi                  abis[4];
@@ -320,6 +321,19 @@ typedef struct
   int                 pidfd;
   GSource            *source;
 } Running;
+
+/* An ask that was denied. A shell's PATH search goes on after EACCES and
+ * would ask the same question again for the next directory's copy. */
+typedef struct
+{
+  pid_t   pid;
+  char   *exe;
+  char  **argv;
+  gint64  id;
+  gint64  expires;                 /* monotonic */
+} Refusal;
+
+#define REFUSAL_LIFETIME (2 * G_USEC_PER_SEC)
 
 typedef struct
 {
@@ -373,6 +387,14 @@ running_free (Running *running)
     }
   paddock_close_fd (&running->pidfd);
   g_free (running);
+}
+
+static void
+refusal_free (Refusal *refusal)
+{
+  g_free (refusal->exe);
+  g_strfreev (refusal->argv);
+  g_free (refusal);
 }
 
 static void
@@ -454,6 +476,17 @@ paddock_exec_monitor_new (int                             notify_fd,
 #else
   add_abi (self, seccomp_arch_native (), SCMP_ARCH_NATIVE, sizeof (void *), 0);
 #endif
+
+  if (syscall (SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &self->sizes) != 0)
+    memset (&self->sizes, 0, sizeof self->sizes);
+
+  g_ptr_array_add (self->features, g_strdup ("seccomp-user-notif"));
+  if (self->filter_flags & PADDOCK_EXEC_FILTER_WAIT_KILLABLE)
+    g_ptr_array_add (self->features, g_strdup ("wait-killable-recv"));
+  /* Linux 6.6; older kernels say EINVAL and the monitor works without it. */
+  if (ioctl (self->notify_fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) == 0)
+    g_ptr_array_add (self->features, g_strdup ("sync-wake-up"));
+  g_ptr_array_add (self->features, NULL);
   return self;
 }
 
@@ -865,6 +898,28 @@ post (PaddockExecMonitor *self,
       g_atomic_int_set (&self->wake_pending, 0);
 }
 
+static gboolean
+was_refused (PaddockExecMonitor *self,
+             const ExecInfo     *info,
+             gint64              now)
+{
+  gboolean found = FALSE;
+
+  g_mutex_lock (&self->lock);
+  while (self->refused.head != NULL && ((Refusal *) self->refused.head->data)->expires < now)
+    refusal_free (g_queue_pop_head (&self->refused));
+  for (GList *l = self->refused.head; l != NULL && !found; l = l->next)
+    {
+      Refusal *refusal = l->data;
+
+      found = refusal->pid == info->pid &&
+              g_strcmp0 (refusal->exe, info->exe) == 0 &&
+              g_strv_equal ((const char * const *) refusal->argv, (const char * const *) info->argv->pdata);
+    }
+  g_mutex_unlock (&self->lock);
+  return found;
+}
+
 static void
 handle_notification (PaddockExecMonitor   *self,
                      struct seccomp_notif *req)
@@ -919,6 +974,11 @@ handle_notification (PaddockExecMonitor   *self,
 
   decision = action == PADDOCK_POLICY_ACTION_ALLOW ? PADDOCK_DECISION_ALLOW :
              action == PADDOCK_POLICY_ACTION_DENY ? PADDOCK_DECISION_DENY : PADDOCK_DECISION_ASK;
+  if (decision == PADDOCK_DECISION_ASK && was_refused (self, info, mono))
+    {
+      decision = PADDOCK_DECISION_DENY;
+      by = "repeat";
+    }
   if (decision == PADDOCK_DECISION_ASK && g_atomic_int_get (&self->n_deciders) == 0)
     {
       decision = self->on_ask_allow ? PADDOCK_DECISION_ALLOW : PADDOCK_DECISION_DENY;
@@ -1139,6 +1199,19 @@ finish_ask (PaddockExecMonitor *self,
 
   if (answer)
     respond (self, ask->cookie, decision == PADDOCK_DECISION_ALLOW ? 0 : EACCES);
+  if (answer && decision == PADDOCK_DECISION_DENY)
+    {
+      Refusal *refusal = g_new0 (Refusal, 1);
+
+      refusal->pid = ask->info->pid;
+      refusal->exe = g_strdup (ask->info->exe);
+      refusal->argv = g_strdupv ((char **) ask->info->argv->pdata);
+      refusal->id = ask->id;
+      refusal->expires = g_get_monotonic_time () + REFUSAL_LIFETIME;
+      g_mutex_lock (&self->lock);
+      g_queue_push_tail (&self->refused, refusal);
+      g_mutex_unlock (&self->lock);
+    }
 
   if (remember != PADDOCK_REMEMBER_ONCE)
     {
@@ -1296,17 +1369,6 @@ paddock_exec_monitor_start (PaddockExecMonitor  *self,
 {
   g_return_val_if_fail (self->thread == NULL, FALSE);
 
-  if (syscall (SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &self->sizes) != 0)
-    memset (&self->sizes, 0, sizeof self->sizes);
-
-  g_ptr_array_add (self->features, g_strdup ("seccomp-user-notif"));
-  if (self->filter_flags & PADDOCK_EXEC_FILTER_WAIT_KILLABLE)
-    g_ptr_array_add (self->features, g_strdup ("wait-killable-recv"));
-  /* Linux 6.6; older kernels say EINVAL and the monitor works without it. */
-  if (ioctl (self->notify_fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) == 0)
-    g_ptr_array_add (self->features, g_strdup ("sync-wake-up"));
-  g_ptr_array_add (self->features, NULL);
-
   self->stop_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
   self->wake_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (self->stop_fd < 0 || self->wake_fd < 0)
@@ -1374,6 +1436,7 @@ paddock_exec_monitor_free (PaddockExecMonitor *self)
       g_clear_pointer (&self->wake_source, g_source_unref);
     }
   g_hash_table_destroy (self->running);
+  g_queue_clear_full (&self->refused, (GDestroyNotify) refusal_free);
   g_hash_table_destroy (self->pending);
   g_async_queue_unref (self->news);
   g_mutex_clear (&self->lock);
@@ -1389,10 +1452,6 @@ paddock_exec_monitor_free (PaddockExecMonitor *self)
 const char * const *
 paddock_exec_monitor_get_features (PaddockExecMonitor *self)
 {
-  static const char * const none[] = { NULL };
-
-  if (self->features->len == 0)
-    return none;
   return (const char * const *) self->features->pdata;
 }
 

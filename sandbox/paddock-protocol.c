@@ -520,7 +520,7 @@ paddock_message_parse (const char *line,
 
   for (guint i = 0; spec->spec[i] != NULL; i++)
     if (spec->spec[i][0] != '?' && !json_object_has_member (object, spec->spec[i]))
-      return invalid (error, "a %s message needs a \"%s\" field", spec->name, spec->spec[i]), NULL;
+      return invalid (error, "the %s message needs a \"%s\" field", spec->name, spec->spec[i]), NULL;
 
   if (spec->type == PADDOCK_MESSAGE_DECIDE &&
       message->decision != PADDOCK_DECISION_ALLOW && message->decision != PADDOCK_DECISION_DENY)

@@ -10,6 +10,7 @@
 #include "paddock-supervisor.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,8 +105,12 @@ main (int   argc,
   g_autofree char *project = NULL;
   g_autofree char *on_ask = NULL;
   g_autofree char *command_path = NULL;
-  PaddockRunOptions options = { .control_fd = -1, .ask_timeout = 120, .monitor = FALSE };
+  PaddockRunOptions options = { .control_fd = -1, .ask_timeout = 120, .monitor = TRUE };
   gboolean lock = FALSE, no_lock = FALSE, lock_status = FALSE;
+  gboolean no_monitor = FALSE, journal = FALSE;
+  g_autofree char *policy_file = NULL;
+  g_autofree char *audit_file = NULL;
+  int ask_timeout = 120, control_fd = -1;
   g_auto(GStrv) grants = NULL;
   g_autofree char *profile = NULL;
   g_autofree char *lock_backend = NULL;
@@ -130,6 +135,20 @@ main (int   argc,
       "Lock with landlock or namespaces (default: Landlock where the kernel has it)", "BACKEND" },
     { "lock-status", 0, 0, G_OPTION_ARG_NONE, &lock_status,
       "Print which lock this kernel supports, and exit", NULL },
+    { "policy", 0, 0, G_OPTION_ARG_FILENAME, &policy_file,
+      "Decide the programs the command runs by the rules in FILE (default: the built-in policy)", "FILE" },
+    { "audit", 0, 0, G_OPTION_ARG_FILENAME, &audit_file,
+      "Append the session's audit log to FILE (default: one file per session under $XDG_STATE_HOME/paddock)", "FILE" },
+    { "ask-timeout", 0, 0, G_OPTION_ARG_INT, &ask_timeout,
+      "Deny a program held for an answer after SECONDS (default: 120)", "SECONDS" },
+    { "on-ask", 0, 0, G_OPTION_ARG_STRING, &on_ask,
+      "What a program that needs an answer gets when no client is attached: deny (the default) or allow", "deny|allow" },
+    { "control-fd", 0, 0, G_OPTION_ARG_INT, &control_fd,
+      "Serve the control protocol on the inherited socket N too", "N" },
+    { "journal", 0, 0, G_OPTION_ARG_NONE, &journal,
+      "Also send each audit record to the systemd journal", NULL },
+    { "no-monitor", 0, 0, G_OPTION_ARG_NONE, &no_monitor,
+      "Run without the exec timeline, policy and audit log", NULL },
     { NULL }
   };
 
@@ -147,6 +166,33 @@ main (int   argc,
 
   if (lock && no_lock)
     return usage_error (context, "--lock and --no-lock cannot be used together");
+  if (no_monitor && (policy_file != NULL || audit_file != NULL || on_ask != NULL || journal || control_fd >= 0))
+    return usage_error (context, "--no-monitor cannot be used with --policy, --audit, --on-ask, --journal or --control-fd");
+  if (on_ask != NULL && strcmp (on_ask, "deny") != 0 && strcmp (on_ask, "allow") != 0)
+    return usage_error (context, "--on-ask takes deny or allow");
+  if (ask_timeout < 1 || ask_timeout > 24 * 3600)
+    return usage_error (context, "--ask-timeout takes 1 to 86400 seconds");
+  if (control_fd >= 0)
+    {
+      /* The agent must never inherit the controller's socket. */
+      if (control_fd <= 2 || fcntl (control_fd, F_SETFD, FD_CLOEXEC) != 0)
+        return usage_error (context, "--control-fd does not name an open descriptor above 2");
+    }
+  else if (control_fd != -1)
+    return usage_error (context, "--control-fd takes a descriptor number");
+  /* Named from here, used from the project. */
+  if (policy_file != NULL && !g_path_is_absolute (policy_file))
+    {
+      char *absolute = g_canonicalize_filename (policy_file, NULL);
+      g_free (policy_file);
+      policy_file = absolute;
+    }
+  if (audit_file != NULL && !g_path_is_absolute (audit_file))
+    {
+      char *absolute = g_canonicalize_filename (audit_file, NULL);
+      g_free (audit_file);
+      audit_file = absolute;
+    }
 
   if (lock_status)
     {
@@ -248,6 +294,14 @@ main (int   argc,
       options.profile = g_steal_pointer (&profile);
       options.lock_backend = g_steal_pointer (&lock_backend);
     }
+
+  options.monitor = !no_monitor;
+  options.policy_file = g_steal_pointer (&policy_file);
+  options.audit_file = g_steal_pointer (&audit_file);
+  options.ask_timeout = ask_timeout;
+  options.on_ask_allow = g_strcmp0 (on_ask, "allow") == 0;
+  options.control_fd = control_fd;
+  options.journal = journal;
 
   status = paddock_supervisor_run (&options);
   paddock_run_options_clear (&options);

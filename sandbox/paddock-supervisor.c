@@ -12,6 +12,9 @@
  */
 #include "config.h"
 
+#include "paddock-autofd.h"
+#include "paddock-control.h"
+#include "paddock-exec-monitor.h"
 #include "paddock-lock.h"
 #include "paddock-process-tree.h"
 #include "paddock-supervisor.h"
@@ -23,6 +26,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
@@ -38,7 +42,17 @@ typedef struct
   int                signal_fd;
   sigset_t           old_mask;
   int                exit_status;
+  int                exit_signal;   /* the signal that ended the agent, or 0 */
   gboolean           agent_exited;
+
+  /* The exec monitor and what comes with it; unused with --no-monitor. */
+  PaddockExecFilter   exec_filter;
+  int                 monitor_socket[2];
+  char               *session_id;
+  PaddockPolicy      *policy;
+  PaddockAudit       *audit;
+  PaddockExecMonitor *monitor;
+  PaddockControl     *control;
 } PaddockSupervisor;
 
 static const int forwarded_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGUSR1, SIGUSR2 };
@@ -69,7 +83,7 @@ child_fail (int report_fd,
   _exit (saved_errno == ENOENT ? 127 : 126);
 }
 
-enum { STEP_CHDIR = 1, STEP_EXEC, STEP_SIGNALS, STEP_LOCK = 100 /* + the lock's own step */ };
+enum { STEP_CHDIR = 1, STEP_EXEC, STEP_SIGNALS, STEP_MONITOR, STEP_LOCK = 100 /* + the lock's own step */ };
 
 static const char *
 step_name (int step)
@@ -78,6 +92,7 @@ step_name (int step)
     {
     case STEP_CHDIR: return "cannot enter the project";
     case STEP_SIGNALS: return "cannot reset signals";
+    case STEP_MONITOR: return "cannot start the exec monitor";
     case STEP_EXEC:
     default: return "cannot run";
     }
@@ -113,6 +128,15 @@ run_child (PaddockSupervisor *self,
   if (sigprocmask (SIG_SETMASK, &self->old_mask, NULL) != 0)
     child_fail (report_fd, STEP_SIGNALS, errno);
 
+  /* Last: from here every exec, this one included, waits for the monitor. */
+  if (self->monitor_socket[1] >= 0)
+    {
+      int err = paddock_exec_filter_install (&self->exec_filter, self->monitor_socket[1]);
+
+      if (err != 0)
+        child_fail (report_fd, STEP_MONITOR, err);
+    }
+
   execv (options->executable, options->argv);
   child_fail (report_fd, STEP_EXEC, errno);
 }
@@ -127,6 +151,10 @@ take_back_terminal (PaddockSupervisor *self)
 static void
 on_agent_stopped (PaddockSupervisor *self)
 {
+  /* Paused by a client: stay stopped until it resumes. */
+  if (paddock_control_get_paused (self->control))
+    return;
+
   /* As a session leader (inside the GUI's terminal) nobody could continue
    * us, so keep the agent running instead of leaving a frozen terminal. */
   if (self->tty_fd < 0 || getsid (0) == getpid ())
@@ -165,6 +193,7 @@ reap_children (PaddockSupervisor *self)
         }
       else if (WIFSIGNALED (status))
         {
+          self->exit_signal = WTERMSIG (status);
           self->exit_status = 128 + WTERMSIG (status);
           self->agent_exited = TRUE;
         }
@@ -236,6 +265,198 @@ open_foreground_tty (void)
   return -1;
 }
 
+/* Before fork: everything the monitor needs, so a broken policy never starts
+ * the agent. Returns 0, or the exit status to leave with. */
+static int
+prepare_supervision (PaddockSupervisor *self)
+{
+  PaddockRunOptions *options = self->options;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PaddockPolicy) policy = NULL;
+  g_autoptr(PaddockPolicy) overrides = NULL;
+  g_autofree char *audit_path = NULL;
+
+  if (!options->monitor)
+    return 0;
+
+  policy = options->policy_file != NULL ? paddock_policy_new_from_file (options->policy_file, &error)
+                                        : paddock_policy_new_default ();
+  if (policy != NULL)
+    overrides = paddock_policy_load_project (options->project, &error);
+  if (overrides == NULL)
+    {
+      g_printerr ("paddock-run: %s\n", error->message);
+      return 2;
+    }
+  paddock_policy_merge (policy, overrides);
+  self->policy = g_steal_pointer (&policy);
+
+  self->session_id = paddock_control_new_session_id ();
+  audit_path = options->audit_file != NULL ? g_strdup (options->audit_file)
+                                           : paddock_audit_default_path (self->session_id, &error);
+  if (audit_path != NULL)
+    self->audit = paddock_audit_open (audit_path, &error);
+  if (self->audit == NULL ||
+      !paddock_exec_filter_init (&self->exec_filter, &error))
+    {
+      g_printerr ("paddock-run: %s\n", error->message);
+      return 1;
+    }
+  paddock_audit_set_journal (self->audit, options->journal);
+
+  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, self->monitor_socket) != 0)
+    {
+      g_printerr ("paddock-run: cannot start the exec monitor: %s\n", g_strerror (errno));
+      return 1;
+    }
+  return 0;
+}
+
+static JsonArray *
+strv_to_json_array (const char * const *strv)
+{
+  JsonArray *array = json_array_new ();
+
+  for (; strv != NULL && *strv != NULL; strv++)
+    json_array_add_string_element (array, *strv);
+  return array;
+}
+
+/* After fork: takes the child's listener and answers it from a thread,
+ * before the child's first exec can need an answer. */
+static void
+start_supervision (PaddockSupervisor *self)
+{
+  PaddockRunOptions *options = self->options;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) fields = json_object_new ();
+  const char *lock = options->lock ? (options->lock_backend != NULL ? options->lock_backend : "landlock") : "off";
+  PaddockControlSession session = {
+    .session_id = self->session_id,
+    .project = options->project,
+    .command = (const char * const *) options->argv,
+    .agent_pid = self->agent,
+    .tree_root = getpid (),
+    .lock = lock,
+    .network = "off",
+  };
+  PaddockExecMonitorConfig config = {
+    .policy = self->policy,
+    .audit = self->audit,
+    .project = options->project,
+    .ask_timeout = options->ask_timeout,
+    .on_ask_allow = options->on_ask_allow,
+  };
+  guint flags = 0;
+  int notify_fd;
+
+  if (self->monitor_socket[0] < 0)
+    return;
+  paddock_close_fd (&self->monitor_socket[1]);
+  notify_fd = paddock_exec_filter_receive (self->monitor_socket[0], &flags, &error);
+  paddock_close_fd (&self->monitor_socket[0]);
+  /* Without one the child failed first, and the report pipe says why. */
+  if (notify_fd < 0)
+    return;
+
+  self->control = paddock_control_new (&session, self->audit);
+  self->monitor = paddock_exec_monitor_new (notify_fd, flags, &config, NULL,
+                                            paddock_control_monitor_func, self->control);
+
+  json_object_set_string_member (fields, "session", self->session_id);
+  json_object_set_string_member (fields, "project", options->project);
+  json_object_set_array_member (fields, "command", strv_to_json_array ((const char * const *) options->argv));
+  json_object_set_int_member (fields, "agent_pid", self->agent);
+  json_object_set_int_member (fields, "supervisor_pid", getpid ());
+  json_object_set_string_member (fields, "lock", lock);
+  json_object_set_array_member (fields, "features",
+                                strv_to_json_array (paddock_exec_monitor_get_features (self->monitor)));
+  json_object_set_string_member (fields, "policy", options->policy_file != NULL ? options->policy_file : "default");
+  json_object_set_int_member (fields, "ask_timeout", options->ask_timeout);
+  json_object_set_string_member (fields, "on_ask", options->on_ask_allow ? "allow" : "deny");
+  if (!paddock_audit_append (self->audit, PADDOCK_AUDIT_SESSION_START, fields, NULL, &error))
+    {
+      g_printerr ("paddock-run: audit log: %s\n", error->message);
+      g_clear_error (&error);
+    }
+
+  paddock_control_set_monitor (self->control, self->monitor);
+  if (!paddock_exec_monitor_start (self->monitor, &error))
+    {
+      /* Nothing can answer the agent's exec: end it rather than leave it hanging. */
+      g_printerr ("paddock-run: %s\n", error->message);
+      kill (self->agent, SIGKILL);
+      return;
+    }
+  if (options->control_fd >= 0 &&
+      !paddock_control_add_client_fd (self->control, paddock_steal_fd (&options->control_fd), &error))
+    {
+      g_printerr ("paddock-run: --control-fd: %s\n", error->message);
+      g_clear_error (&error);
+    }
+  if (!paddock_control_listen (self->control, &error))
+    g_printerr ("paddock-run: %s\n", error->message);
+}
+
+static gboolean
+on_report_ready (int          fd,
+                 GIOCondition condition,
+                 gpointer     user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* The first exec may be held for a client's answer: serve clients meanwhile. */
+static void
+wait_for_report (PaddockSupervisor *self,
+                 int                report_fd)
+{
+  gboolean ready = FALSE;
+
+  if (self->monitor == NULL)
+    return;
+  g_unix_fd_add (report_fd, G_IO_IN | G_IO_HUP | G_IO_ERR, on_report_ready, &ready);
+  while (!ready)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+end_supervision (PaddockSupervisor *self,
+                 int                exit_code,
+                 int                signal)
+{
+  g_autoptr(GError) error = NULL;
+
+  /* Held execs are recorded first, so clients see them end with the session. */
+  if (self->monitor != NULL)
+    paddock_exec_monitor_stop (self->monitor);
+  if (self->control != NULL)
+    paddock_control_session_end (self->control, exit_code, signal);
+  if (self->audit != NULL)
+    {
+      g_autoptr(JsonObject) fields = json_object_new ();
+
+      if (exit_code >= 0)
+        json_object_set_int_member (fields, "exit_code", exit_code);
+      if (signal > 0)
+        json_object_set_int_member (fields, "signal", signal);
+      json_object_set_int_member (fields, "execs", self->monitor != NULL ?
+                                  (gint64) paddock_exec_monitor_get_n_events (self->monitor) : 0);
+      if (!paddock_audit_append (self->audit, PADDOCK_AUDIT_SESSION_END, fields, NULL, &error))
+        g_printerr ("paddock-run: audit log: %s\n", error->message);
+    }
+
+  g_clear_pointer (&self->monitor, paddock_exec_monitor_free);
+  g_clear_pointer (&self->control, paddock_control_free);
+  g_clear_pointer (&self->audit, paddock_audit_close);
+  g_clear_pointer (&self->policy, paddock_policy_unref);
+  g_clear_pointer (&self->session_id, g_free);
+  paddock_exec_filter_clear (&self->exec_filter);
+  paddock_close_fd (&self->monitor_socket[0]);
+  paddock_close_fd (&self->monitor_socket[1]);
+}
+
 int
 paddock_supervisor_run (PaddockRunOptions *options)
 {
@@ -247,11 +468,13 @@ paddock_supervisor_run (PaddockRunOptions *options)
     .tty_fd = -1,
     .signal_fd = -1,
     .exit_status = 1,
+    .monitor_socket = { -1, -1 },
   };
   int report[2];
   int msg[2];
   ssize_t n;
   guint signal_source;
+  int status;
 
   /* Everything the lock needs is prepared here, before the fork. */
   if (options->lock)
@@ -263,6 +486,13 @@ paddock_supervisor_run (PaddockRunOptions *options)
           return paddock_lock_exit_code (error);
         }
       self.lock = lock;
+    }
+
+  status = prepare_supervision (&self);
+  if (status != 0)
+    {
+      end_supervision (&self, -1, 0);
+      return status;
     }
 
   self.own_pgrp = getpgrp ();
@@ -298,6 +528,9 @@ paddock_supervisor_run (PaddockRunOptions *options)
   if (self.tty_fd >= 0)
     tcsetpgrp (self.tty_fd, self.agent);
 
+  start_supervision (&self);
+  wait_for_report (&self, report[0]);
+
   /* The report pipe closes on a successful exec; anything read is a failure. */
   do
     n = read (report[0], msg, sizeof msg);
@@ -305,14 +538,14 @@ paddock_supervisor_run (PaddockRunOptions *options)
   close (report[0]);
   if (n == sizeof msg)
     {
-      int status;
-
       g_printerr ("paddock-run: %s: %s: %s\n", options->argv[0],
                   msg[0] >= STEP_LOCK ? paddock_lock_step_name (self.lock, msg[0] - STEP_LOCK)
                                       : step_name (msg[0]),
                   g_strerror (msg[1]));
       waitpid (self.agent, &status, 0);
       take_back_terminal (&self);
+      end_supervision (&self, WIFEXITED (status) ? WEXITSTATUS (status) : -1,
+                       WIFSIGNALED (status) ? WTERMSIG (status) : 0);
       return WIFEXITED (status) ? WEXITSTATUS (status) : 126;
     }
 
@@ -331,6 +564,7 @@ paddock_supervisor_run (PaddockRunOptions *options)
   paddock_process_tree_kill (getpid ());
   while (waitpid (-1, NULL, 0) > 0 || errno == EINTR)
     ;
+  end_supervision (&self, self.exit_signal > 0 ? -1 : self.exit_status, self.exit_signal);
 
   g_clear_pointer (&self.loop, g_main_loop_unref);
   close (self.signal_fd);

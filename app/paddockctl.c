@@ -1,0 +1,1149 @@
+/* paddockctl.c: watch and steer paddock-run sessions; check policies; read audit logs
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "paddock-audit.h"
+#include "paddock-autofd.h"
+#include "paddock-control.h"
+#include "paddock-policy.h"
+#include "paddock-protocol.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <locale.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#define EXIT_USAGE 2
+
+static const char usage_text[] =
+  "Usage:\n"
+  "  paddockctl list\n"
+  "  paddockctl attach SESSION [--answer allow|deny] [--remember once|session|project] [--verbose]\n"
+  "  paddockctl kill|pause|resume SESSION\n"
+  "  paddockctl policy check FILE\n"
+  "  paddockctl policy explain [--policy FILE] [--project DIR] [--cwd DIR] -- COMMAND [ARG…]\n"
+  "  paddockctl audit verify FILE\n"
+  "  paddockctl audit show FILE [--since TIME] [--decision allow|deny|ask] [--type TYPE] [--grep REGEX]\n"
+  "  paddockctl audit export FILE [--since TIME] [--decision D] [--type TYPE] [--grep REGEX]\n"
+  "\n"
+  "SESSION is a session id from `paddockctl list`, or a unique prefix of one.\n";
+
+static int
+usage (const char *message)
+{
+  if (message != NULL)
+    g_printerr ("paddockctl: %s\n\n", message);
+  g_printerr ("%s", usage_text);
+  return EXIT_USAGE;
+}
+
+/* Anything from a session or a log goes through this before a terminal sees it. */
+static char *
+display (const char *text)
+{
+  return paddock_audit_escape_for_display (text != NULL ? text : "", -1);
+}
+
+static char *
+display_argv (char **argv)
+{
+  g_autoptr(GString) line = g_string_new (NULL);
+
+  for (guint i = 0; argv != NULL && argv[i] != NULL; i++)
+    {
+      g_autofree char *arg = display (argv[i]);
+
+      if (i > 0)
+        g_string_append_c (line, ' ');
+      g_string_append (line, arg);
+    }
+  return g_string_free (g_steal_pointer (&line), FALSE);
+}
+
+/* g_date_time_new_from_unix_local_usec() is GLib 2.80. */
+static GDateTime *
+local_time_new (gint64 time_us)
+{
+  g_autoptr(GDateTime) seconds = g_date_time_new_from_unix_local (time_us / G_USEC_PER_SEC);
+
+  if (seconds == NULL)
+    return NULL;
+  return g_date_time_add (seconds, time_us % G_USEC_PER_SEC);
+}
+
+static char *
+format_time (gint64 time_us)
+{
+  g_autoptr(GDateTime) time = local_time_new (time_us);
+  g_autofree char *clock = NULL;
+
+  if (time == NULL)
+    return g_strdup ("?");
+  clock = g_date_time_format (time, "%H:%M:%S");
+  return g_strdup_printf ("%s.%03d", clock, g_date_time_get_microsecond (time) / 1000);
+}
+
+typedef struct
+{
+  int                fd;
+  PaddockLineReader *reader;
+  PaddockMessage    *hello;
+} Connection;
+
+static void
+connection_free (Connection *connection)
+{
+  paddock_close_fd (&connection->fd);
+  paddock_line_reader_free (connection->reader);
+  paddock_message_free (connection->hello);
+  g_free (connection);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Connection, connection_free)
+
+/* Reads the next message; NULL at end of stream or after @timeout_ms
+ * (-1: none), with *closed set at end of stream. */
+static PaddockMessage *
+connection_read (Connection *connection,
+                 int         timeout_ms,
+                 gboolean   *closed)
+{
+  *closed = FALSE;
+  for (;;)
+    {
+      const char *line;
+      gsize length;
+      PaddockLineResult result = paddock_line_reader_next (connection->reader, &line, &length);
+      char buffer[64 * 1024];
+      struct pollfd fds = { .fd = connection->fd, .events = POLLIN };
+      ssize_t n;
+
+      if (result == PADDOCK_LINE_OK)
+        {
+          g_autoptr(GError) error = NULL;
+          PaddockMessage *message = paddock_message_parse (line, length, &error);
+
+          if (message != NULL)
+            return message;
+          g_printerr ("paddockctl: ignoring a message from the session: %s\n", error->message);
+          continue;
+        }
+      if (result == PADDOCK_LINE_TOO_LONG)
+        {
+          g_printerr ("paddockctl: ignoring an over-long message from the session\n");
+          continue;
+        }
+
+      if (poll (&fds, 1, timeout_ms) == 0)
+        return NULL;
+      n = recv (connection->fd, buffer, sizeof buffer, 0);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          *closed = TRUE;
+          return NULL;
+        }
+      paddock_line_reader_feed (connection->reader, buffer, n);
+    }
+}
+
+static gboolean
+connection_send (Connection           *connection,
+                 const PaddockMessage *message)
+{
+  g_autofree char *line = paddock_message_to_line (message);
+  gsize length = strlen (line);
+  gsize done = 0;
+
+  while (done < length)
+    {
+      ssize_t n = send (connection->fd, line + done, length - done, MSG_NOSIGNAL);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return FALSE;
+      done += n;
+    }
+  return TRUE;
+}
+
+/* Connects and reads hello. Sets *stale when nobody listens there any more. */
+static Connection *
+connect_path (const char *path,
+              gboolean   *stale,
+              GError    **error)
+{
+  g_autoptr(Connection) connection = g_new0 (Connection, 1);
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  gboolean closed;
+
+  if (stale != NULL)
+    *stale = FALSE;
+  connection->reader = paddock_line_reader_new (PADDOCK_PROTOCOL_MAX_EVENT_LINE);
+  connection->fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (strlen (path) >= sizeof addr.sun_path)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FILENAME_TOO_LONG, "%s: path too long", path);
+      return NULL;
+    }
+  strcpy (addr.sun_path, path);
+  if (connection->fd < 0 || connect (connection->fd, (struct sockaddr *) &addr, sizeof addr) != 0)
+    {
+      int saved_errno = errno;
+
+      if (stale != NULL)
+        *stale = saved_errno == ECONNREFUSED;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   "cannot connect to %s: %s", path, g_strerror (saved_errno));
+      return NULL;
+    }
+
+  connection->hello = connection_read (connection, 5000, &closed);
+  if (connection->hello != NULL && connection->hello->type == PADDOCK_MESSAGE_ERROR)
+    {
+      g_autofree char *text = display (connection->hello->message);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED, "the session says: %s", text);
+      return NULL;
+    }
+  if (connection->hello == NULL || connection->hello->type != PADDOCK_MESSAGE_HELLO)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s did not greet with hello", path);
+      return NULL;
+    }
+  return g_steal_pointer (&connection);
+}
+
+/* Every session's socket path, sorted. */
+static GPtrArray *
+list_sockets (GError **error)
+{
+  g_autofree char *dir_path = paddock_control_socket_dir (error);
+  g_autoptr(GPtrArray) paths = NULL;
+  DIR *dir;
+  struct dirent *entry;
+
+  if (dir_path == NULL)
+    return NULL;
+  paths = g_ptr_array_new_with_free_func (g_free);
+  dir = opendir (dir_path);
+  if (dir == NULL)
+    return g_steal_pointer (&paths);
+  while ((entry = readdir (dir)) != NULL)
+    if (g_str_has_suffix (entry->d_name, ".sock"))
+      g_ptr_array_add (paths, g_build_filename (dir_path, entry->d_name, NULL));
+  closedir (dir);
+  g_ptr_array_sort (paths, (GCompareFunc) (GCallback) g_strcmp0);
+  return g_steal_pointer (&paths);
+}
+
+static char *
+session_of_path (const char *path)
+{
+  g_autofree char *base = g_path_get_basename (path);
+
+  return g_strndup (base, strlen (base) - strlen (".sock"));
+}
+
+static Connection *
+connect_session (const char *session,
+                 GError    **error)
+{
+  g_autoptr(GPtrArray) paths = list_sockets (error);
+  const char *match = NULL;
+
+  if (paths == NULL)
+    return NULL;
+  for (guint i = 0; i < paths->len; i++)
+    {
+      g_autofree char *id = session_of_path (g_ptr_array_index (paths, i));
+
+      if (strcmp (id, session) == 0)
+        {
+          match = g_ptr_array_index (paths, i);
+          break;
+        }
+      if (g_str_has_prefix (id, session))
+        {
+          if (match != NULL)
+            {
+              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           "%s matches more than one session; give more of its id", session);
+              return NULL;
+            }
+          match = g_ptr_array_index (paths, i);
+        }
+    }
+  if (match == NULL || *session == '\0')
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   "no session %s is running (see paddockctl list)", session);
+      return NULL;
+    }
+  return connect_path (match, NULL, error);
+}
+
+static int
+cmd_list (int    argc,
+          char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) paths = NULL;
+  guint shown = 0;
+
+  if (argc != 1)
+    return usage ("list takes no arguments");
+  paths = list_sockets (&error);
+  if (paths == NULL)
+    {
+      g_printerr ("paddockctl: %s\n", error->message);
+      return 1;
+    }
+
+  for (guint i = 0; i < paths->len; i++)
+    {
+      const char *path = g_ptr_array_index (paths, i);
+      g_autoptr(Connection) connection = NULL;
+      g_autoptr(GError) local_error = NULL;
+      g_autofree char *project = NULL;
+      g_autofree char *command = NULL;
+      gboolean stale;
+
+      connection = connect_path (path, &stale, &local_error);
+      if (connection == NULL)
+        {
+          /* Left behind by a supervisor that was killed: tidy up our own directory. */
+          if (stale)
+            unlink (path);
+          else
+            g_printerr ("paddockctl: %s\n", local_error->message);
+          continue;
+        }
+      if (shown++ == 0)
+        g_print ("%-14s %-8s %-8s %-7s %-30s %s\n", "SESSION", "PID", "LOCK", "STATE", "PROJECT", "COMMAND");
+      project = display (connection->hello->project);
+      command = display_argv (connection->hello->command);
+      g_print ("%-14s %-8d %-8s %-7s %-30s %s\n", connection->hello->session,
+               connection->hello->agent_pid, connection->hello->lock,
+               connection->hello->paused ? "paused" : "running", project, command);
+    }
+  if (shown == 0)
+    g_print ("No sessions are running.\n");
+  return 0;
+}
+
+static int
+cmd_control (int                argc,
+             char             **argv,
+             PaddockMessageType type)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(Connection) connection = NULL;
+  g_autoptr(PaddockMessage) request = paddock_message_new (type);
+  gint64 deadline;
+
+  if (argc != 2)
+    return usage ("give one SESSION");
+  connection = connect_session (argv[1], &error);
+  if (connection == NULL)
+    {
+      g_printerr ("paddockctl: %s\n", error->message);
+      return 1;
+    }
+  if (!connection_send (connection, request))
+    {
+      g_printerr ("paddockctl: the session went away\n");
+      return 1;
+    }
+
+  /* The supervisor echoes the request to every client once it is done. */
+  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while (g_get_monotonic_time () < deadline)
+    {
+      gboolean closed;
+      g_autoptr(PaddockMessage) message =
+        connection_read (connection, (int) ((deadline - g_get_monotonic_time ()) / 1000), &closed);
+
+      if (message == NULL)
+        {
+          if (closed && type == PADDOCK_MESSAGE_KILL)
+            break;
+          if (closed)
+            {
+              g_printerr ("paddockctl: the session ended\n");
+              return 1;
+            }
+          continue;
+        }
+      if (message->type == PADDOCK_MESSAGE_ERROR)
+        {
+          g_autofree char *text = display (message->message);
+          g_printerr ("paddockctl: the session says: %s\n", text);
+          return 1;
+        }
+      if (message->type == type ||
+          (type == PADDOCK_MESSAGE_KILL && message->type == PADDOCK_MESSAGE_EXIT && message->session_end))
+        break;
+    }
+
+  g_print ("%s %s\n", connection->hello->session,
+           type == PADDOCK_MESSAGE_KILL ? "killed" : type == PADDOCK_MESSAGE_PAUSE ? "paused" : "resumed");
+  return 0;
+}
+
+typedef struct
+{
+  Connection      *connection;
+  PaddockDecision  answer;          /* NONE: ask the user */
+  PaddockRemember  remember;
+  gboolean         verbose;
+  gboolean         can_prompt;      /* stdin gives answers */
+  GQueue           asks;            /* PaddockMessage*, the oldest first */
+  gboolean         prompting;
+  PaddockLineReader *input;
+} Attach;
+
+static void
+print_exec (const PaddockMessage *message)
+{
+  g_autofree char *time = format_time (message->time);
+  g_autofree char *command = display_argv (message->argv);
+  g_autofree char *rule = display (message->rule);
+  const char *decision = message->decision == PADDOCK_DECISION_ALLOW ? "allow" :
+                         message->decision == PADDOCK_DECISION_DENY ? "DENY " : "ASK  ";
+
+  g_print ("%s  #%-5" G_GINT64_FORMAT " %-7d %s  %s%s%s%s%s\n", time, message->seq, message->pid,
+           decision, command, message->truncated ? " …(truncated)" : "",
+           message->rule != NULL ? "  [" : "", message->rule != NULL ? rule : "",
+           message->rule != NULL ? "]" : "");
+}
+
+static void
+prompt_next (Attach *attach)
+{
+  PaddockMessage *ask = g_queue_peek_head (&attach->asks);
+  g_autofree char *command = NULL;
+  g_autofree char *reason = NULL;
+  gint64 seconds;
+
+  if (ask == NULL || attach->prompting)
+    return;
+
+  if (attach->answer != PADDOCK_DECISION_NONE)
+    {
+      g_autoptr(PaddockMessage) decide = paddock_message_new (PADDOCK_MESSAGE_DECIDE);
+
+      decide->id = ask->id;
+      decide->decision = attach->answer;
+      decide->remember = attach->remember;
+      connection_send (attach->connection, decide);
+      g_queue_pop_head (&attach->asks);
+      paddock_message_free (ask);
+      prompt_next (attach);
+      return;
+    }
+  if (!attach->can_prompt)
+    return;
+
+  command = display_argv (ask->argv);
+  reason = display (ask->reason != NULL ? ask->reason : ask->rule);
+  seconds = MAX (0, (ask->deadline - g_get_real_time ()) / G_USEC_PER_SEC);
+  g_print ("\n  #%" G_GINT64_FORMAT " wants to run: %s\n", ask->id, command);
+  if (ask->reason != NULL || ask->rule != NULL)
+    g_print ("  why it asks: %s\n", reason);
+  g_print ("  Allow? [y]es, [n]o, [a]lways in this project, [s]ession (denied in %" G_GINT64_FORMAT " s) > ",
+           seconds);
+  fflush (stdout);
+  attach->prompting = TRUE;
+}
+
+static void
+answer_current (Attach     *attach,
+                const char *text)
+{
+  PaddockMessage *ask = g_queue_peek_head (&attach->asks);
+  g_autoptr(PaddockMessage) decide = NULL;
+  g_autofree char *word = g_ascii_strdown (g_strstrip (g_strdup (text)), -1);
+
+  if (ask == NULL || !attach->prompting)
+    return;
+
+  decide = paddock_message_new (PADDOCK_MESSAGE_DECIDE);
+  decide->id = ask->id;
+  decide->remember = PADDOCK_REMEMBER_ONCE;
+  if (strcmp (word, "y") == 0 || strcmp (word, "yes") == 0)
+    decide->decision = PADDOCK_DECISION_ALLOW;
+  else if (strcmp (word, "n") == 0 || strcmp (word, "no") == 0)
+    decide->decision = PADDOCK_DECISION_DENY;
+  else if (strcmp (word, "a") == 0 || strcmp (word, "always") == 0)
+    {
+      decide->decision = PADDOCK_DECISION_ALLOW;
+      decide->remember = PADDOCK_REMEMBER_PROJECT;
+    }
+  else if (strcmp (word, "s") == 0 || strcmp (word, "session") == 0)
+    {
+      decide->decision = PADDOCK_DECISION_ALLOW;
+      decide->remember = PADDOCK_REMEMBER_SESSION;
+    }
+  else
+    {
+      g_print ("  Answer y, n, a or s > ");
+      fflush (stdout);
+      return;
+    }
+
+  connection_send (attach->connection, decide);
+  attach->prompting = FALSE;
+  g_queue_pop_head (&attach->asks);
+  paddock_message_free (ask);
+  prompt_next (attach);
+}
+
+static void
+forget_ask (Attach *attach,
+            gint64  id)
+{
+  for (GList *l = attach->asks.head; l != NULL; l = l->next)
+    {
+      PaddockMessage *ask = l->data;
+
+      if (ask->id != id)
+        continue;
+      if (l == attach->asks.head && attach->prompting)
+        {
+          g_print ("\n");
+          attach->prompting = FALSE;
+        }
+      g_queue_delete_link (&attach->asks, l);
+      paddock_message_free (ask);
+      break;
+    }
+}
+
+/* Returns FALSE when the session ended. */
+static gboolean
+handle_event (Attach         *attach,
+              PaddockMessage *message)
+{
+  g_autofree char *time = format_time (message->time > 0 ? message->time : g_get_real_time ());
+
+  switch (message->type)
+    {
+    case PADDOCK_MESSAGE_EXEC:
+      if (attach->prompting)
+        g_print ("\n");
+      print_exec (message);
+      if (attach->prompting)
+        {
+          attach->prompting = FALSE;
+          prompt_next (attach);
+        }
+      break;
+
+    case PADDOCK_MESSAGE_ASK:
+      forget_ask (attach, message->id);
+      g_queue_push_tail (&attach->asks, paddock_message_copy (message));
+      prompt_next (attach);
+      break;
+
+    case PADDOCK_MESSAGE_DECIDED:
+      {
+        g_autofree char *by = display (message->by);
+
+        forget_ask (attach, message->id);
+        g_print ("%s  #%-5" G_GINT64_FORMAT " %s by %s%s%s\n", time, message->id,
+                 message->decision == PADDOCK_DECISION_ALLOW ? "allowed" : "denied", by,
+                 message->remember != PADDOCK_REMEMBER_ONCE ? ", remembered for the " : "",
+                 message->remember != PADDOCK_REMEMBER_ONCE ? paddock_remember_to_string (message->remember) : "");
+        prompt_next (attach);
+      }
+      break;
+
+    case PADDOCK_MESSAGE_EXIT:
+      if (message->session_end)
+        {
+          if (message->signal > 0)
+            g_print ("%s  session ended: the agent was killed by signal %d\n", time, message->signal);
+          else
+            g_print ("%s  session ended: the agent exited with status %d\n", time, message->exit_code);
+          return FALSE;
+        }
+      if (attach->verbose)
+        g_print ("%s  #%-5" G_GINT64_FORMAT " exited after %.3f s\n", time, message->seq,
+                 message->duration / 1e6);
+      break;
+
+    case PADDOCK_MESSAGE_KILL:
+    case PADDOCK_MESSAGE_PAUSE:
+    case PADDOCK_MESSAGE_RESUME:
+      g_print ("%s  session %s\n", time,
+               message->type == PADDOCK_MESSAGE_KILL ? "killed" :
+               message->type == PADDOCK_MESSAGE_PAUSE ? "paused" : "resumed");
+      break;
+
+    case PADDOCK_MESSAGE_LOCK_STATUS:
+      {
+        g_autofree char *features = g_strjoinv (", ", message->features != NULL ? message->features : (char *[]) { NULL });
+        g_print ("lock: %s, network: %s, %s; kernel features: %s\n", message->lock, message->network,
+                 message->paused ? "paused" : "running", features);
+      }
+      break;
+
+    case PADDOCK_MESSAGE_ERROR:
+      {
+        g_autofree char *text = display (message->message);
+        g_printerr ("paddockctl: the session says: %s\n", text);
+      }
+      break;
+
+    case PADDOCK_MESSAGE_NET:
+    case PADDOCK_MESSAGE_SECRET:
+      {
+        g_autofree char *what = display (message->type == PADDOCK_MESSAGE_NET ? message->host : message->name);
+        g_print ("%s  %s %s: %s\n", time, paddock_message_type_to_string (message->type), what,
+                 paddock_decision_to_string (message->decision));
+      }
+      break;
+
+    default:
+      break;
+    }
+  fflush (stdout);
+  return TRUE;
+}
+
+static int
+cmd_attach (int    argc,
+            char **argv)
+{
+  g_autoptr(GOptionContext) context = g_option_context_new ("SESSION");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *answer = NULL;
+  g_autofree char *remember = NULL;
+  gboolean verbose = FALSE;
+  g_autoptr(Connection) connection = NULL;
+  g_autoptr(PaddockMessage) status = paddock_message_new (PADDOCK_MESSAGE_LOCK_STATUS);
+  g_autofree char *command = NULL;
+  g_autofree char *project = NULL;
+  Attach attach = { 0 };
+  gboolean stdin_open = TRUE;
+  int result = 0;
+  GOptionEntry entries[] = {
+    { "answer", 0, 0, G_OPTION_ARG_STRING, &answer, "Answer every ask with allow or deny, without asking", "allow|deny" },
+    { "remember", 0, 0, G_OPTION_ARG_STRING, &remember, "With --answer: remember it once, for the session or the project", "once|session|project" },
+    { "verbose", 'v', 0, G_OPTION_ARG_NONE, &verbose, "Also show when programs exit", NULL },
+    { NULL }
+  };
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return usage (error->message);
+  if (argc != 2)
+    return usage ("attach takes one SESSION");
+
+  attach.answer = PADDOCK_DECISION_NONE;
+  if (answer != NULL)
+    {
+      if (strcmp (answer, "allow") == 0)
+        attach.answer = PADDOCK_DECISION_ALLOW;
+      else if (strcmp (answer, "deny") == 0)
+        attach.answer = PADDOCK_DECISION_DENY;
+      else
+        return usage ("--answer takes allow or deny");
+    }
+  if (remember != NULL)
+    {
+      if (strcmp (remember, "session") == 0)
+        attach.remember = PADDOCK_REMEMBER_SESSION;
+      else if (strcmp (remember, "project") == 0)
+        attach.remember = PADDOCK_REMEMBER_PROJECT;
+      else if (strcmp (remember, "once") != 0)
+        return usage ("--remember takes once, session or project");
+    }
+
+  connection = connect_session (argv[1], &error);
+  if (connection == NULL)
+    {
+      g_printerr ("paddockctl: %s\n", error->message);
+      return 1;
+    }
+  attach.connection = connection;
+  attach.verbose = verbose;
+  attach.can_prompt = attach.answer == PADDOCK_DECISION_NONE;
+  attach.input = paddock_line_reader_new (4096);
+  g_queue_init (&attach.asks);
+
+  command = display_argv (connection->hello->command);
+  project = display (connection->hello->project);
+  g_print ("Session %s: %s (agent pid %d) in %s\n", connection->hello->session, command,
+           connection->hello->agent_pid, project);
+  fflush (stdout);
+  /* Asking for the status also tells the supervisor that someone here answers asks. */
+  connection_send (connection, status);
+
+  for (;;)
+    {
+      struct pollfd fds[2] = {
+        { .fd = connection->fd, .events = POLLIN },
+        { .fd = STDIN_FILENO, .events = POLLIN },
+      };
+      gboolean closed = FALSE;
+      PaddockMessage *message;
+      gboolean watch_stdin = attach.can_prompt && stdin_open;
+
+      /* Drain what is already buffered before waiting. */
+      while ((message = connection_read (connection, 0, &closed)) != NULL)
+        {
+          gboolean go_on = handle_event (&attach, message);
+
+          paddock_message_free (message);
+          if (!go_on)
+            goto done;
+        }
+      if (closed)
+        {
+          g_printerr ("paddockctl: the session went away\n");
+          result = 1;
+          break;
+        }
+
+      if (poll (fds, watch_stdin ? 2 : 1, -1) < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          break;
+        }
+      if (watch_stdin && fds[1].revents != 0)
+        {
+          char buffer[4096];
+          ssize_t n = read (STDIN_FILENO, buffer, sizeof buffer);
+          const char *line;
+          gsize length;
+
+          if (n <= 0)
+            {
+              stdin_open = FALSE;
+              continue;
+            }
+          paddock_line_reader_feed (attach.input, buffer, n);
+          while (paddock_line_reader_next (attach.input, &line, &length) == PADDOCK_LINE_OK)
+            {
+              g_autofree char *text = g_strndup (line, length);
+              answer_current (&attach, text);
+            }
+        }
+    }
+
+done:
+  g_queue_clear_full (&attach.asks, (GDestroyNotify) paddock_message_free);
+  paddock_line_reader_free (attach.input);
+  return result;
+}
+
+static int
+cmd_policy_check (int    argc,
+                  char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PaddockPolicy) policy = NULL;
+
+  if (argc != 2)
+    return usage ("policy check takes one FILE");
+  policy = paddock_policy_new_from_file (argv[1], &error);
+  if (policy == NULL)
+    {
+      g_printerr ("%s\n", error->message);
+      return 1;
+    }
+  g_print ("%s: %u rules, default %s: valid\n", argv[1], paddock_policy_get_n_rules (policy),
+           paddock_policy_action_to_string (paddock_policy_get_default_action (policy)));
+  return 0;
+}
+
+/* Where a shell would find @name: the path exec would be given. */
+static char *
+find_program (const char *name,
+              const char *cwd)
+{
+  g_autofree char *found = NULL;
+
+  if (strchr (name, '/') != NULL)
+    return g_canonicalize_filename (name, cwd);
+  found = g_find_program_in_path (name);
+  return found != NULL ? g_canonicalize_filename (found, cwd) : NULL;
+}
+
+static int
+cmd_policy_explain (int    argc,
+                    char **argv)
+{
+  g_autoptr(GOptionContext) context = g_option_context_new ("-- COMMAND [ARG…]");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *policy_file = NULL;
+  g_autofree char *project_arg = NULL;
+  g_autofree char *cwd_arg = NULL;
+  g_autofree char *project = NULL;
+  g_autofree char *cwd = NULL;
+  g_autofree char *exe = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(PaddockPolicy) policy = NULL;
+  g_autoptr(PaddockPolicy) overrides = NULL;
+  PaddockPolicyQuery query;
+  char **command;
+  GOptionEntry entries[] = {
+    { "policy", 0, 0, G_OPTION_ARG_FILENAME, &policy_file, "The policy file (default: the built-in policy)", "FILE" },
+    { "project", 0, 0, G_OPTION_ARG_FILENAME, &project_arg, "The project (default: the current directory)", "DIR" },
+    { "cwd", 0, 0, G_OPTION_ARG_FILENAME, &cwd_arg, "Where the command runs (default: the project)", "DIR" },
+    { NULL }
+  };
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return usage (error->message);
+  command = argv + 1;
+  if (command[0] != NULL && strcmp (command[0], "--") == 0)
+    command++;
+  if (command[0] == NULL)
+    return usage ("policy explain needs a COMMAND");
+
+  project = project_arg != NULL ? realpath (project_arg, NULL) : g_get_current_dir ();
+  if (project == NULL)
+    {
+      g_printerr ("paddockctl: project %s: %s\n", project_arg, g_strerror (errno));
+      return 1;
+    }
+  cwd = g_canonicalize_filename (cwd_arg != NULL ? cwd_arg : project, NULL);
+
+  policy = policy_file != NULL ? paddock_policy_new_from_file (policy_file, &error) : paddock_policy_new_default ();
+  if (policy != NULL)
+    overrides = paddock_policy_load_project (project, &error);
+  if (overrides == NULL)
+    {
+      g_printerr ("%s\n", error->message);
+      return 1;
+    }
+  paddock_policy_merge (policy, overrides);
+
+  exe = find_program (command[0], cwd);
+  query = (PaddockPolicyQuery) {
+    .exe = exe,
+    .argv = (const char * const *) command,
+    .cwd = cwd,
+    .project = project,
+  };
+  text = paddock_policy_explain (policy, &query);
+  g_print ("%s", text);
+  if (!g_str_has_suffix (text, "\n"))
+    g_print ("\n");
+  return 0;
+}
+
+static int
+cmd_audit_verify (int    argc,
+                  char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  PaddockAuditVerification result = { 0 };
+  int status;
+
+  if (argc != 2)
+    return usage ("audit verify takes one FILE");
+  if (!paddock_audit_verify_file (argv[1], &result, &error))
+    {
+      g_printerr ("paddockctl: %s\n", error->message);
+      return 1;
+    }
+  if (result.bad_line != 0)
+    {
+      g_autofree char *reason = display (result.reason);
+      g_print ("%s: the chain breaks at line %" G_GUINT64_FORMAT ": %s (%" G_GUINT64_FORMAT
+               " intact records before it)\n", argv[1], result.bad_line, reason, result.n_records);
+      status = 1;
+    }
+  else
+    {
+      g_print ("%s: %" G_GUINT64_FORMAT " records, the chain holds%s; last hash %s\n", argv[1],
+               result.n_records,
+               result.ended ? ", ends with session-end" :
+                              "; it does not end with session-end (still being written, or cut short)",
+               result.last_hash);
+      status = 0;
+    }
+  paddock_audit_verification_clear (&result);
+  return status;
+}
+
+typedef struct
+{
+  PaddockAuditFilter  filter;
+  GRegex             *grep;
+  char               *file;
+  char               *decision;
+  char               *type;
+} AuditArgs;
+
+static void
+audit_args_clear (AuditArgs *args)
+{
+  g_clear_pointer (&args->grep, g_regex_unref);
+  g_clear_pointer (&args->file, g_free);
+  g_clear_pointer (&args->decision, g_free);
+  g_clear_pointer (&args->type, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (AuditArgs, audit_args_clear)
+
+static int
+parse_audit_args (int        argc,
+                  char     **argv,
+                  AuditArgs *args)
+{
+  g_autoptr(GOptionContext) context = g_option_context_new ("FILE");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *since = NULL;
+  g_autofree char *grep = NULL;
+  GOptionEntry entries[] = {
+    { "since", 0, 0, G_OPTION_ARG_STRING, &since, "Records at or after TIME (2026-03-01T12:00, 2026-03-01, 15m, 2h, 3d)", "TIME" },
+    { "decision", 0, 0, G_OPTION_ARG_STRING, &args->decision, "Records with this decision", "allow|deny|ask" },
+    { "type", 0, 0, G_OPTION_ARG_STRING, &args->type, "Records of this type (exec, exit, decision, …)", "TYPE" },
+    { "grep", 0, 0, G_OPTION_ARG_STRING, &grep, "Records whose text matches REGEX", "REGEX" },
+    { NULL }
+  };
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return usage (error->message);
+  if (argc != 2)
+    return usage ("give one FILE");
+  args->file = g_strdup (argv[1]);
+
+  if (since != NULL &&
+      !paddock_audit_parse_time (since, g_get_real_time (), &args->filter.since_us, &error))
+    {
+      g_printerr ("paddockctl: --since: %s\n", error->message);
+      return EXIT_USAGE;
+    }
+  if (grep != NULL)
+    {
+      args->grep = g_regex_new (grep, G_REGEX_OPTIMIZE, 0, &error);
+      if (args->grep == NULL)
+        {
+          g_printerr ("paddockctl: --grep: %s\n", error->message);
+          return EXIT_USAGE;
+        }
+    }
+  args->filter.decision = args->decision;
+  args->filter.type = args->type;
+  args->filter.grep = args->grep;
+  return 0;
+}
+
+static char *
+member_text (JsonObject *object,
+             const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+  g_autofree char *raw = NULL;
+
+  if (node == NULL)
+    return g_strdup ("");
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64)
+    return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (node));
+  raw = paddock_audit_node_dup_string (node);
+  return display (raw);
+}
+
+static char *
+member_argv (JsonObject *object,
+             const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+  g_autoptr(GString) line = g_string_new (NULL);
+  JsonArray *array;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return g_strdup ("");
+  array = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      g_autofree char *raw = paddock_audit_node_dup_string (json_array_get_element (array, i));
+      g_autofree char *arg = display (raw);
+
+      if (i > 0)
+        g_string_append_c (line, ' ');
+      g_string_append (line, arg);
+    }
+  return g_string_free (g_steal_pointer (&line), FALSE);
+}
+
+static gboolean
+show_record (const PaddockAuditRecord *record,
+             gpointer                  user_data)
+{
+  JsonObject *object = record->object;
+  g_autoptr(GDateTime) time = local_time_new (record->time_us);
+  g_autofree char *when = time != NULL ? g_date_time_format (time, "%Y-%m-%d %H:%M:%S") : g_strdup ("?");
+  g_autofree char *decision = member_text (object, "decision");
+  g_autofree char *by = member_text (object, "by");
+  g_autofree char *detail = NULL;
+  g_autofree char *type = display (record->type);
+
+  if (g_strcmp0 (record->type, PADDOCK_AUDIT_EXEC) == 0)
+    {
+      g_autofree char *event = member_text (object, "event");
+      g_autofree char *argv = member_argv (object, "argv");
+      g_autofree char *rule = member_text (object, "rule");
+
+      detail = g_strdup_printf ("#%s %s%s%s%s", event, argv, *rule ? "  [" : "", rule, *rule ? "]" : "");
+    }
+  else if (g_strcmp0 (record->type, PADDOCK_AUDIT_EXIT) == 0)
+    {
+      g_autofree char *event = member_text (object, "event");
+      g_autofree char *duration = member_text (object, "duration_us");
+
+      detail = g_strdup_printf ("#%s after %s µs", event, duration);
+    }
+  else if (g_strcmp0 (record->type, PADDOCK_AUDIT_DECISION) == 0)
+    {
+      g_autofree char *event = member_text (object, "event");
+      g_autofree char *remember = member_text (object, "remember");
+
+      detail = g_strdup_printf ("#%s (remember: %s)", event, remember);
+    }
+  else if (g_strcmp0 (record->type, PADDOCK_AUDIT_SESSION_START) == 0)
+    {
+      g_autofree char *session = member_text (object, "session");
+      g_autofree char *project = member_text (object, "project");
+      g_autofree char *command = member_argv (object, "command");
+
+      detail = g_strdup_printf ("%s in %s: %s", session, project, command);
+    }
+  else
+    {
+      g_autofree char *exit_code = member_text (object, "exit_code");
+      g_autofree char *signal = member_text (object, "signal");
+      g_autofree char *reason = member_text (object, "reason");
+      g_autofree char *error = member_text (object, "error");
+
+      detail = g_strdup_printf ("%s%s%s%s%s%s", *exit_code ? "exit code " : "", exit_code,
+                                *signal ? "signal " : "", signal, reason, error);
+    }
+
+  g_print ("%-19s %6" G_GUINT64_FORMAT "  %-13s %-6s %-10s %s\n", when, record->seq, type,
+           decision, by, detail);
+  return TRUE;
+}
+
+static int
+cmd_audit_show (int    argc,
+                char **argv)
+{
+  g_auto(AuditArgs) args = { 0 };
+  g_autoptr(GError) error = NULL;
+  int status = parse_audit_args (argc, argv, &args);
+
+  if (status != 0)
+    return status;
+  g_print ("%-19s %6s  %-13s %-6s %-10s %s\n", "TIME", "SEQ", "TYPE", "DECISION", "BY", "WHAT");
+  if (!paddock_audit_foreach (args.file, &args.filter, show_record, NULL, &error))
+    {
+      g_printerr ("paddockctl: %s\n", error->message);
+      return 1;
+    }
+  return 0;
+}
+
+static gboolean
+collect_record (const PaddockAuditRecord *record,
+                gpointer                  user_data)
+{
+  json_array_add_object_element (user_data, json_object_ref (record->object));
+  return TRUE;
+}
+
+static int
+cmd_audit_export (int    argc,
+                  char **argv)
+{
+  g_auto(AuditArgs) args = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonArray) records = json_array_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autofree char *text = NULL;
+  int status = parse_audit_args (argc, argv, &args);
+
+  if (status != 0)
+    return status;
+  if (!paddock_audit_foreach (args.file, &args.filter, collect_record, records, &error))
+    {
+      g_printerr ("paddockctl: %s\n", error->message);
+      return 1;
+    }
+  root = json_node_new (JSON_NODE_ARRAY);
+  json_node_set_array (root, records);
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, TRUE);
+  text = json_generator_to_data (generator, NULL);
+  g_print ("%s\n", text);
+  return 0;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  const char *command;
+
+  setlocale (LC_ALL, "");
+  g_set_prgname ("paddockctl");
+
+  if (argc < 2)
+    return usage (NULL);
+  command = argv[1];
+
+  if (strcmp (command, "--help") == 0 || strcmp (command, "-h") == 0 || strcmp (command, "help") == 0)
+    {
+      g_print ("%s", usage_text);
+      return 0;
+    }
+  if (strcmp (command, "list") == 0)
+    return cmd_list (argc - 1, argv + 1);
+  if (strcmp (command, "attach") == 0)
+    return cmd_attach (argc - 1, argv + 1);
+  if (strcmp (command, "kill") == 0)
+    return cmd_control (argc - 1, argv + 1, PADDOCK_MESSAGE_KILL);
+  if (strcmp (command, "pause") == 0)
+    return cmd_control (argc - 1, argv + 1, PADDOCK_MESSAGE_PAUSE);
+  if (strcmp (command, "resume") == 0)
+    return cmd_control (argc - 1, argv + 1, PADDOCK_MESSAGE_RESUME);
+  if (strcmp (command, "policy") == 0 && argc >= 3)
+    {
+      if (strcmp (argv[2], "check") == 0)
+        return cmd_policy_check (argc - 2, argv + 2);
+      if (strcmp (argv[2], "explain") == 0)
+        return cmd_policy_explain (argc - 2, argv + 2);
+    }
+  if (strcmp (command, "audit") == 0 && argc >= 3)
+    {
+      if (strcmp (argv[2], "verify") == 0)
+        return cmd_audit_verify (argc - 2, argv + 2);
+      if (strcmp (argv[2], "show") == 0)
+        return cmd_audit_show (argc - 2, argv + 2);
+      if (strcmp (argv[2], "export") == 0)
+        return cmd_audit_export (argc - 2, argv + 2);
+    }
+  return usage ("unknown command");
+}

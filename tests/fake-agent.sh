@@ -1,0 +1,59 @@
+#!/bin/sh
+# fake-agent.sh: a scripted stand-in for a coding agent, run under paddock-run by test-exec
+#
+# Copyright 2026 The Paddock authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Usage: fake-agent.sh OUT SCENARIO
+# Each step appends "name=STATUS" to OUT/log and the shell's complaints to
+# OUT/err, so a test can tell which programs ran, which were refused and
+# how. The side effects a test looks for are files: OUT/allowed-marker,
+# OUT/denied-marker, OUT/asked-marker.
+
+out=$1
+scenario=$2
+
+step () {
+  name=$1
+  shift
+  ( "$@" ) 2>>"$out/err"
+  echo "$name=$?" >>"$out/log"
+}
+
+wait_for () {
+  i=0
+  while [ ! -e "$1" ] && [ $i -lt 400 ]; do
+    sleep 0.05
+    i=$((i + 1))
+  done
+}
+
+echo "start" >>"$out/log"
+case $scenario in
+  basic)
+    step true /bin/true
+    step allowed touch "$out/allowed-marker"
+    step denied touch "$out/denied-marker"
+    step asked touch "$out/asked-marker"
+    ;;
+  ask)
+    step allowed touch "$out/allowed-marker"
+    step asked touch "$out/asked-marker"
+    step after /bin/true
+    ;;
+  wait-then-ask)
+    wait_for "$out/go"
+    step asked touch "$out/asked-marker"
+    ;;
+  connect)
+    step connect "$PADDOCK_TEST_HELPER" --helper connect "$out/peer"
+    ;;
+  junk)
+    step junk "$PADDOCK_TEST_HELPER" --helper junk
+    ;;
+  *)
+    echo "fake-agent.sh: unknown scenario $scenario" >&2
+    exit 2
+    ;;
+esac
+echo "done" >>"$out/log"

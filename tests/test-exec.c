@@ -1,0 +1,870 @@
+/* test-exec.c: the exec monitor decides, holds and records what a real agent runs
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every case runs paddock-run on tests/fake-agent.sh under a small test
+ * policy (touch of a "denied" file is denied, of an "asked" file asked) and
+ * looks at what the agent left behind, what the protocol said and what the
+ * audit log holds.
+ */
+#include "config.h"
+
+#include "paddock-audit.h"
+#include "paddock-protocol.h"
+
+#include <errno.h>
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *paddock_run;
+static char *paddockctl;
+static char *fake_agent;
+static char *self_exe;
+
+static const char test_policy[] =
+  "{\n"
+  "  \"version\": 1,\n"
+  "  \"default\": \"allow\",\n"
+  "  \"rules\": [\n"
+  "    { \"name\": \"test-deny\", \"match\": { \"program\": \"touch\", \"argv\": \"denied-marker\" },\n"
+  "      \"action\": \"deny\", \"reason\": \"the test denies this\" },\n"
+  "    { \"name\": \"test-ask\", \"match\": { \"program\": \"touch\", \"argv\": \"asked-marker\" },\n"
+  "      \"action\": \"ask\", \"reason\": \"the test asks this\" }\n"
+  "  ]\n"
+  "}\n";
+
+typedef struct
+{
+  char              *dir;
+  char              *out;
+  char              *audit;
+  char              *runtime;
+  GSubprocess       *run;
+  int                client;       /* our end of --control-fd, or -1 */
+  PaddockLineReader *reader;
+  GPtrArray         *seen;         /* every message read */
+} Session;
+
+static void
+session_free (Session *s)
+{
+  if (s->run != NULL)
+    {
+      g_subprocess_force_exit (s->run);
+      g_subprocess_wait (s->run, NULL, NULL);
+    }
+  g_clear_object (&s->run);
+  if (s->client >= 0)
+    close (s->client);
+  paddock_line_reader_free (s->reader);
+  g_ptr_array_unref (s->seen);
+  g_free (s->dir);
+  g_free (s->out);
+  g_free (s->audit);
+  g_free (s->runtime);
+  g_free (s);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Session, session_free)
+
+static char *
+read_text (const char *path)
+{
+  char *text = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return g_strdup ("");
+  return text;
+}
+
+static char *
+out_file (Session    *s,
+          const char *name)
+{
+  return g_build_filename (s->out, name, NULL);
+}
+
+static gboolean
+out_exists (Session    *s,
+            const char *name)
+{
+  g_autofree char *path = out_file (s, name);
+
+  return g_file_test (path, G_FILE_TEST_EXISTS);
+}
+
+static char *
+out_text (Session    *s,
+          const char *name)
+{
+  g_autofree char *path = out_file (s, name);
+
+  return read_text (path);
+}
+
+static GSubprocessLauncher *
+launcher_new (Session *s)
+{
+  GSubprocessLauncher *launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_autofree char *state = g_build_filename (s->dir, "state", NULL);
+  g_autofree char *config = g_build_filename (s->dir, "config", NULL);
+
+  g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", s->runtime, TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_STATE_HOME", state, TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", config, TRUE);
+  g_subprocess_launcher_setenv (launcher, "PADDOCK_TEST_HELPER", self_exe, TRUE);
+  return launcher;
+}
+
+static Session *
+session_start (const char          *scenario,
+               gboolean             with_client,
+               const char * const  *extra)
+{
+  Session *s = g_new0 (Session, 1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *policy = NULL;
+  int pair[2];
+
+  s->client = -1;
+  s->seen = g_ptr_array_new_with_free_func ((GDestroyNotify) paddock_message_free);
+  s->reader = paddock_line_reader_new (PADDOCK_PROTOCOL_MAX_EVENT_LINE);
+  s->dir = g_dir_make_tmp ("paddock-exec-XXXXXX", &error);
+  g_assert_no_error (error);
+  s->out = g_build_filename (s->dir, "out", NULL);
+  s->runtime = g_build_filename (s->dir, "run", NULL);
+  s->audit = g_build_filename (s->dir, "audit.jsonl", NULL);
+  policy = g_build_filename (s->dir, "policy.json", NULL);
+  g_assert_cmpint (g_mkdir (s->out, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (s->runtime, 0700), ==, 0);
+  g_file_set_contents (policy, test_policy, -1, &error);
+  g_assert_no_error (error);
+
+  launcher = launcher_new (s);
+  g_ptr_array_add (argv, (char *) paddock_run);
+  g_ptr_array_add (argv, "--project");
+  g_ptr_array_add (argv, s->out);
+  g_ptr_array_add (argv, "--policy");
+  g_ptr_array_add (argv, policy);
+  g_ptr_array_add (argv, "--audit");
+  g_ptr_array_add (argv, s->audit);
+  if (with_client)
+    {
+      g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair), ==, 0);
+      s->client = pair[0];
+      g_subprocess_launcher_take_fd (launcher, pair[1], 3);
+      g_ptr_array_add (argv, "--control-fd");
+      g_ptr_array_add (argv, "3");
+    }
+  for (guint i = 0; extra != NULL && extra[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) extra[i]);
+  g_ptr_array_add (argv, "--");
+  g_ptr_array_add (argv, "sh");
+  g_ptr_array_add (argv, fake_agent);
+  g_ptr_array_add (argv, s->out);
+  g_ptr_array_add (argv, (char *) scenario);
+  g_ptr_array_add (argv, NULL);
+
+  s->run = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  return s;
+}
+
+static int
+session_wait (Session *s)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_wait (s->run, NULL, &error);
+  g_assert_no_error (error);
+  if (g_subprocess_get_if_signaled (s->run))
+    return 128 + g_subprocess_get_term_sig (s->run);
+  return g_subprocess_get_exit_status (s->run);
+}
+
+/* The next message on the control fd, or NULL after @timeout_ms or at its end. */
+static PaddockMessage *
+session_read (Session *s,
+              int      timeout_ms)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+
+  for (;;)
+    {
+      const char *line;
+      gsize length;
+      PaddockLineResult result = paddock_line_reader_next (s->reader, &line, &length);
+      struct pollfd fds = { .fd = s->client, .events = POLLIN };
+      char buffer[65536];
+      gint64 remaining;
+      ssize_t n;
+
+      if (result == PADDOCK_LINE_OK)
+        {
+          g_autoptr(GError) error = NULL;
+          PaddockMessage *message = paddock_message_parse (line, length, &error);
+
+          g_assert_no_error (error);
+          g_ptr_array_add (s->seen, paddock_message_copy (message));
+          return message;
+        }
+      g_assert_cmpint (result, ==, PADDOCK_LINE_NONE);
+
+      remaining = (deadline - g_get_monotonic_time ()) / 1000;
+      if (remaining <= 0 || poll (&fds, 1, (int) remaining) <= 0)
+        return NULL;
+      n = recv (s->client, buffer, sizeof buffer, 0);
+      if (n <= 0)
+        return NULL;
+      paddock_line_reader_feed (s->reader, buffer, n);
+    }
+}
+
+static PaddockMessage *
+session_expect (Session           *s,
+                PaddockMessageType type)
+{
+  for (;;)
+    {
+      PaddockMessage *message = session_read (s, 20000);
+
+      if (message == NULL)
+        g_error ("expected a %s message, the session said nothing more",
+                 paddock_message_type_to_string (type));
+      if (message->type == type)
+        return message;
+      paddock_message_free (message);
+    }
+}
+
+static void
+session_send (Session    *s,
+              const char *line)
+{
+  g_assert_cmpint (send (s->client, line, strlen (line), MSG_NOSIGNAL), ==, (gssize) strlen (line));
+}
+
+static void
+session_decide (Session    *s,
+                gint64      id,
+                const char *decision)
+{
+  g_autofree char *line = g_strdup_printf ("{\"type\":\"decide\",\"id\":%" G_GINT64_FORMAT
+                                           ",\"decision\":\"%s\"}\n", id, decision);
+  session_send (s, line);
+}
+
+/* The audit log's records of @type, in order. */
+static GPtrArray *
+audit_records (Session    *s,
+               const char *type)
+{
+  GPtrArray *records = g_ptr_array_new_with_free_func ((GDestroyNotify) json_object_unref);
+  g_autofree char *text = read_text (s->audit);
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      JsonObject *object;
+
+      if (*lines[i] == '\0')
+        continue;
+      g_assert_true (json_parser_load_from_data (parser, lines[i], -1, NULL));
+      object = json_node_get_object (json_parser_get_root (parser));
+      if (type == NULL || g_strcmp0 (json_object_get_string_member (object, "type"), type) == 0)
+        g_ptr_array_add (records, json_object_ref (object));
+    }
+  return records;
+}
+
+/* The exec record whose command line mentions @needle. */
+static JsonObject *
+audit_exec_with (GPtrArray  *execs,
+                 const char *needle)
+{
+  for (guint i = 0; i < execs->len; i++)
+    {
+      JsonObject *record = g_ptr_array_index (execs, i);
+      JsonArray *argv = json_object_get_array_member (record, "argv");
+
+      for (guint j = 0; j < json_array_get_length (argv); j++)
+        {
+          JsonNode *node = json_array_get_element (argv, j);
+
+          if (JSON_NODE_HOLDS_VALUE (node) && strstr (json_node_get_string (node), needle) != NULL)
+            return record;
+        }
+    }
+  return NULL;
+}
+
+static void
+assert_chain_holds (Session *s)
+{
+  PaddockAuditVerification result = { 0 };
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (paddock_audit_verify_file (s->audit, &result, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (result.bad_line, ==, 0);
+  g_assert_true (result.ended);
+  paddock_audit_verification_clear (&result);
+}
+
+static void
+test_decisions (void)
+{
+  g_autoptr(Session) s = session_start ("basic", FALSE, NULL);
+  g_autoptr(GPtrArray) execs = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *err = NULL;
+  JsonObject *record;
+  gint64 last_event = 0;
+  const char *order[] = { "fake-agent.sh", "/bin/true", "allowed-marker", "denied-marker", "asked-marker" };
+
+  g_assert_cmpint (session_wait (s), ==, 0);
+  log = out_text (s, "log");
+  err = out_text (s, "err");
+  g_assert_nonnull (strstr (log, "true=0\n"));
+  g_assert_nonnull (strstr (log, "allowed=0\n"));
+  g_assert_true (out_exists (s, "allowed-marker"));
+
+  /* Denied: never ran (no file), and exec said EACCES. */
+  g_assert_nonnull (strstr (log, "denied=126\n"));
+  g_assert_false (out_exists (s, "denied-marker"));
+  g_assert_nonnull (strstr (err, g_strerror (EACCES)));
+  /* Asked with nobody to answer: --on-ask's default, deny. */
+  g_assert_nonnull (strstr (log, "asked=126\n"));
+  g_assert_false (out_exists (s, "asked-marker"));
+  g_assert_nonnull (strstr (log, "done\n"));
+
+  execs = audit_records (s, "exec");
+  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+    {
+      record = audit_exec_with (execs, order[i]);
+      g_assert_nonnull (record);
+      g_assert_cmpint (json_object_get_int_member (record, "event"), >, last_event);
+      last_event = json_object_get_int_member (record, "event");
+    }
+  record = audit_exec_with (execs, "/bin/true");
+  g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "allow");
+  g_assert_cmpstr (json_object_get_string_member (record, "exe"), ==, "/usr/bin/true");
+  record = audit_exec_with (execs, "denied-marker");
+  g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "deny");
+  g_assert_cmpstr (json_object_get_string_member (record, "by"), ==, "rule");
+  g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "test-deny");
+  g_assert_cmpstr (json_object_get_string_member (record, "cwd"), ==, s->out);
+  record = audit_exec_with (execs, "asked-marker");
+  g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "deny");
+  g_assert_cmpstr (json_object_get_string_member (record, "by"), ==, "no-client");
+  g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "test-ask");
+
+  /* PATH misses are not runs: sh looks touch up in every PATH directory. */
+  for (guint i = 0; i < execs->len; i++)
+    {
+      record = g_ptr_array_index (execs, i);
+      g_assert_true (g_file_test (json_object_get_string_member (record, "exe"), G_FILE_TEST_EXISTS));
+    }
+  /* A PATH search goes on after EACCES, so the shell may try a refused program twice. */
+  g_assert_cmpuint (execs->len, >=, 5);
+  g_assert_cmpuint (execs->len, <=, 7);
+
+  {
+    g_autoptr(GPtrArray) exits = audit_records (s, "exit");
+    g_assert_cmpuint (exits->len, >=, 3);
+    for (guint i = 0; i < exits->len; i++)
+      g_assert_cmpint (json_object_get_int_member (g_ptr_array_index (exits, i), "duration_us"), >=, 0);
+  }
+  assert_chain_holds (s);
+}
+
+/* The same agent without the monitor: the denied program runs. */
+static void
+test_without_monitor (void)
+{
+  g_autoptr(Session) s = NULL;
+  g_autofree char *log = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocess) run = NULL;
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autofree char *out = NULL;
+
+  s = g_new0 (Session, 1);
+  s->client = -1;
+  s->seen = g_ptr_array_new ();
+  s->dir = g_dir_make_tmp ("paddock-exec-XXXXXX", &error);
+  s->out = g_build_filename (s->dir, "out", NULL);
+  s->runtime = g_build_filename (s->dir, "run", NULL);
+  g_mkdir (s->out, 0700);
+  launcher = launcher_new (s);
+  run = g_subprocess_launcher_spawn (launcher, &error, paddock_run, "--project", s->out, "--no-monitor",
+                                     "--", "sh", fake_agent, s->out, "basic", NULL);
+  g_assert_no_error (error);
+  g_subprocess_wait_check (run, NULL, &error);
+  g_assert_no_error (error);
+  log = out_text (s, "log");
+  g_assert_nonnull (strstr (log, "denied=0\n"));
+  g_assert_true (out_exists (s, "denied-marker"));
+  g_assert_true (out_exists (s, "asked-marker"));
+}
+
+static void
+test_on_ask_allow (void)
+{
+  g_autoptr(Session) s = session_start ("basic", FALSE, (const char *[]) { "--on-ask=allow", NULL });
+  g_autoptr(GPtrArray) execs = NULL;
+  JsonObject *record;
+
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_assert_true (out_exists (s, "asked-marker"));
+  g_assert_false (out_exists (s, "denied-marker"));
+  execs = audit_records (s, "exec");
+  record = audit_exec_with (execs, "asked-marker");
+  g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "allow");
+  g_assert_cmpstr (json_object_get_string_member (record, "by"), ==, "no-client");
+}
+
+static void
+run_ask (const char *decision)
+{
+  g_autoptr(Session) s = session_start ("ask", TRUE, NULL);
+  g_autoptr(PaddockMessage) hello = session_expect (s, PADDOCK_MESSAGE_HELLO);
+  g_autoptr(PaddockMessage) ask = NULL;
+  g_autoptr(PaddockMessage) decided = NULL;
+  g_autoptr(PaddockMessage) end = NULL;
+  g_autofree char *log = NULL;
+  gint64 exec_seq = -1;
+  gboolean allow = g_str_equal (decision, "allow");
+
+  g_assert_true (g_strv_contains ((const char * const *) hello->features, "seccomp-user-notif"));
+  g_assert_cmpstr (hello->project, ==, s->out);
+
+  ask = session_expect (s, PADDOCK_MESSAGE_ASK);
+  g_assert_cmpstr (ask->rule, ==, "test-ask");
+  g_assert_cmpstr (ask->reason, ==, "the test asks this");
+  g_assert_cmpstr (ask->argv[0], ==, "touch");
+  g_assert_nonnull (strstr (ask->argv[1], "asked-marker"));
+  g_assert_cmpint (ask->deadline, >, g_get_real_time ());
+
+  /* The timeline showed the exec before asking about it. */
+  for (guint i = 0; i < s->seen->len; i++)
+    {
+      PaddockMessage *m = g_ptr_array_index (s->seen, i);
+      if (m->type == PADDOCK_MESSAGE_EXEC && m->decision == PADDOCK_DECISION_ASK)
+        exec_seq = m->seq;
+    }
+  g_assert_cmpint (exec_seq, ==, ask->id);
+
+  /* Held: it has not run, and waiting does not run it. */
+  g_usleep (300 * 1000);
+  g_assert_false (out_exists (s, "asked-marker"));
+  log = out_text (s, "log");
+  g_assert_null (strstr (log, "asked="));
+  g_assert_true (out_exists (s, "allowed-marker"));
+
+  session_decide (s, ask->id, decision);
+  decided = session_expect (s, PADDOCK_MESSAGE_DECIDED);
+  g_assert_cmpint (decided->id, ==, ask->id);
+  g_assert_cmpint (decided->decision, ==, allow ? PADDOCK_DECISION_ALLOW : PADDOCK_DECISION_DENY);
+  g_assert_cmpstr (decided->by, ==, "user");
+
+  end = session_expect (s, PADDOCK_MESSAGE_EXIT);
+  while (!end->session_end)
+    {
+      paddock_message_free (end);
+      end = session_expect (s, PADDOCK_MESSAGE_EXIT);
+    }
+  g_assert_cmpint (end->exit_code, ==, 0);
+  g_assert_cmpint (session_wait (s), ==, 0);
+
+  g_clear_pointer (&log, g_free);
+  log = out_text (s, "log");
+  g_assert_cmpint (out_exists (s, "asked-marker"), ==, allow);
+  g_assert_nonnull (strstr (log, allow ? "asked=0\n" : "asked=126\n"));
+  g_assert_nonnull (strstr (log, "after=0\n"));
+  {
+    g_autoptr(GPtrArray) decisions = audit_records (s, "decision");
+    g_assert_cmpuint (decisions->len, ==, 1);
+    g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (decisions, 0), "by"), ==, "user");
+    g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (decisions, 0), "decision"), ==, decision);
+  }
+  assert_chain_holds (s);
+}
+
+static void
+test_ask_allow (void)
+{
+  run_ask ("allow");
+}
+
+static void
+test_ask_deny (void)
+{
+  run_ask ("deny");
+}
+
+static void
+test_deadline (void)
+{
+  g_autoptr(Session) s = session_start ("ask", TRUE, (const char *[]) { "--ask-timeout", "1", NULL });
+  g_autoptr(PaddockMessage) ask = session_expect (s, PADDOCK_MESSAGE_ASK);
+  g_autoptr(PaddockMessage) decided = NULL;
+  g_autofree char *log = NULL;
+  gint64 start = g_get_monotonic_time ();
+
+  decided = session_expect (s, PADDOCK_MESSAGE_DECIDED);
+  g_assert_cmpint (g_get_monotonic_time () - start, >=, 500 * 1000);
+  g_assert_cmpint (decided->id, ==, ask->id);
+  g_assert_cmpint (decided->decision, ==, PADDOCK_DECISION_DENY);
+  g_assert_cmpstr (decided->by, ==, "timeout");
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_assert_false (out_exists (s, "asked-marker"));
+  log = out_text (s, "log");
+  g_assert_nonnull (strstr (log, "asked=126\n"));
+}
+
+static void
+test_kill_while_held (void)
+{
+  g_autoptr(Session) s = session_start ("ask", TRUE, NULL);
+  g_autoptr(PaddockMessage) hello = session_expect (s, PADDOCK_MESSAGE_HELLO);
+  g_autoptr(PaddockMessage) ask = session_expect (s, PADDOCK_MESSAGE_ASK);
+  g_autoptr(PaddockMessage) killed = NULL;
+  g_autoptr(GPtrArray) kills = NULL;
+  g_autofree char *log = NULL;
+
+  session_send (s, "{\"type\":\"kill\"}\n");
+  killed = session_expect (s, PADDOCK_MESSAGE_KILL);
+  g_assert_cmpint (session_wait (s), ==, 128 + SIGKILL);
+  log = out_text (s, "log");
+  g_assert_null (strstr (log, "asked="));
+  g_assert_null (strstr (log, "done"));
+  g_assert_false (out_exists (s, "asked-marker"));
+  g_assert_true (kill (hello->agent_pid, 0) != 0 && errno == ESRCH);
+  kills = audit_records (s, "kill");
+  g_assert_cmpuint (kills->len, ==, 1);
+}
+
+/* With paddock-run gone, the held exec and every later one fail: the agent
+ * is never left running unsupervised. */
+static void
+test_supervisor_dies (void)
+{
+  g_autoptr(Session) s = session_start ("ask", TRUE, NULL);
+  g_autoptr(PaddockMessage) ask = session_expect (s, PADDOCK_MESSAGE_ASK);
+  g_autoptr(GPtrArray) execs = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *err = NULL;
+
+  g_subprocess_send_signal (s->run, SIGKILL);
+  g_assert_cmpint (session_wait (s), ==, 128 + SIGKILL);
+
+  for (int i = 0; i < 200 && strstr (log = out_text (s, "log"), "done") == NULL; i++)
+    {
+      g_clear_pointer (&log, g_free);
+      g_usleep (50 * 1000);
+    }
+  g_assert_nonnull (strstr (log, "done"));
+  g_assert_null (strstr (log, "asked=0"));
+  g_assert_null (strstr (log, "after=0"));
+  g_assert_false (out_exists (s, "asked-marker"));
+  err = out_text (s, "err");
+  g_assert_nonnull (strstr (err, g_strerror (ENOSYS)));
+  /* What was decided before the kill is in the log. */
+  execs = audit_records (s, "exec");
+  g_assert_nonnull (audit_exec_with (execs, "allowed-marker"));
+}
+
+static void
+test_peer_in_tree (void)
+{
+  g_autoptr(Session) s = session_start ("connect", FALSE, NULL);
+  g_autofree char *peer = NULL;
+  g_autoptr(GPtrArray) refused = NULL;
+
+  g_assert_cmpint (session_wait (s), ==, 0);
+  peer = out_text (s, "peer");
+  g_assert_nonnull (strstr (peer, "\"type\":\"error\""));
+  g_assert_nonnull (strstr (peer, "inside the agent's process tree"));
+  g_assert_null (strstr (peer, "hello"));
+  refused = audit_records (s, "control-refused");
+  g_assert_cmpuint (refused->len, ==, 1);
+}
+
+static char *
+wait_for_socket (Session *s)
+{
+  g_autofree char *dir = g_build_filename (s->runtime, "paddock", NULL);
+
+  for (int i = 0; i < 400; i++)
+    {
+      g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+      const char *name;
+
+      while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
+        if (g_str_has_suffix (name, ".sock"))
+          return g_strndup (name, strlen (name) - 5);
+      g_usleep (25 * 1000);
+    }
+  g_error ("no control socket appeared");
+}
+
+static GSubprocess *
+spawn_ctl (Session            *s,
+           GSubprocessFlags    flags,
+           const char * const *args)
+{
+  g_autoptr(GSubprocessLauncher) launcher = launcher_new (s);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  GSubprocess *ctl;
+
+  g_subprocess_launcher_set_flags (launcher, flags);
+  g_ptr_array_add (argv, (char *) paddockctl);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  ctl = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  return ctl;
+}
+
+/* Reads @stream until a line holding @needle; returns all read. */
+static char *
+read_until (GDataInputStream *stream,
+            const char       *needle)
+{
+  GString *text = g_string_new (NULL);
+
+  for (;;)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *line = g_data_input_stream_read_line_utf8 (stream, NULL, NULL, &error);
+
+      g_assert_no_error (error);
+      if (line == NULL)
+        break;
+      g_string_append_printf (text, "%s\n", line);
+      if (strstr (line, needle) != NULL)
+        break;
+    }
+  return g_string_free (text, FALSE);
+}
+
+static void
+run_attach (gboolean by_stdin)
+{
+  g_autoptr(Session) s = session_start ("wait-then-ask", FALSE, NULL);
+  g_autofree char *session = wait_for_socket (s);
+  g_autoptr(GSubprocess) list = NULL;
+  g_autoptr(GSubprocess) attach = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autofree char *listed = NULL;
+  g_autofree char *seen = NULL;
+  g_autofree char *rest = NULL;
+  g_autofree char *go = out_file (s, "go");
+  g_autoptr(GError) error = NULL;
+
+  list = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE, (const char *[]) { "list", NULL });
+  g_subprocess_communicate_utf8 (list, NULL, NULL, &listed, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (listed, session));
+  g_assert_nonnull (strstr (listed, "fake-agent.sh"));
+
+  if (by_stdin)
+    attach = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDIN_PIPE,
+                        (const char *[]) { "attach", session, NULL });
+  else
+    attach = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE,
+                        (const char *[]) { "attach", session, "--answer", "allow", NULL });
+  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (attach));
+  /* The reply to its status request: from now on it counts as someone who answers. */
+  seen = read_until (lines, "lock: ");
+  g_assert_nonnull (strstr (seen, "Session "));
+
+  g_file_set_contents (go, "", 0, &error);
+  g_assert_no_error (error);
+  if (by_stdin)
+    {
+      g_autofree char *prompt = read_until (lines, "wants to run");
+      GOutputStream *in = g_subprocess_get_stdin_pipe (attach);
+
+      g_assert_nonnull (strstr (prompt, "asked-marker"));
+      g_output_stream_write_all (in, "n\n", 2, NULL, NULL, &error);
+      g_assert_no_error (error);
+    }
+  rest = read_until (lines, "session ended");
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_subprocess_wait_check (attach, NULL, &error);
+  g_assert_no_error (error);
+
+  g_assert_nonnull (strstr (rest, by_stdin ? "denied by user" : "allowed by user"));
+  g_assert_nonnull (strstr (rest, "session ended"));
+  g_assert_cmpint (out_exists (s, "asked-marker"), ==, !by_stdin);
+}
+
+static void
+test_attach_answer (void)
+{
+  run_attach (FALSE);
+}
+
+static void
+test_attach_stdin (void)
+{
+  run_attach (TRUE);
+}
+
+static void
+test_junk_argv (void)
+{
+  g_autoptr(Session) s = session_start ("junk", TRUE, NULL);
+  g_autoptr(GPtrArray) execs = NULL;
+  g_autofree char *log = NULL;
+  gboolean saw_escaped = FALSE, saw_many = FALSE;
+
+  for (;;)
+    {
+      g_autoptr(PaddockMessage) message = session_read (s, 30000);
+
+      g_assert_nonnull (message);
+      if (message->type == PADDOCK_MESSAGE_EXEC && message->escaped)
+        {
+          saw_escaped = TRUE;
+          g_assert_nonnull (strstr (message->argv[1], "\\xff"));
+        }
+      if (message->type == PADDOCK_MESSAGE_EXEC && message->argc == 100001)
+        {
+          saw_many = TRUE;
+          g_assert_true (message->truncated);
+        }
+      if (message->type == PADDOCK_MESSAGE_EXIT && message->session_end)
+        break;
+    }
+  g_assert_true (saw_escaped);
+  g_assert_true (saw_many);
+  g_assert_cmpint (session_wait (s), ==, 0);
+  log = out_text (s, "log");
+  g_assert_nonnull (strstr (log, "junk=0\n"));
+
+  execs = audit_records (s, "exec");
+  saw_many = FALSE;
+  for (guint i = 0; i < execs->len; i++)
+    {
+      JsonObject *record = g_ptr_array_index (execs, i);
+
+      if (json_object_get_int_member (record, "argc") == 100001)
+        {
+          saw_many = TRUE;
+          g_assert_true (json_object_get_boolean_member (record, "truncated"));
+        }
+    }
+  g_assert_true (saw_many);
+  assert_chain_holds (s);
+}
+
+/* Helpers the fake agent runs from inside the agent's tree. */
+static int
+helper_connect (const char *out)
+{
+  g_autofree char *dir = g_build_filename (g_getenv ("XDG_RUNTIME_DIR"), "paddock", NULL);
+  g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name;
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  char buffer[4096] = "";
+  ssize_t n;
+  int fd;
+
+  while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
+    if (g_str_has_suffix (name, ".sock"))
+      g_snprintf (addr.sun_path, sizeof addr.sun_path, "%s/%s", dir, name);
+  fd = socket (AF_UNIX, SOCK_STREAM, 0);
+  if (connect (fd, (struct sockaddr *) &addr, sizeof addr) != 0)
+    return 1;
+  /* Try to approve something, as an agent might. */
+  send (fd, "{\"type\":\"decide\",\"id\":1,\"decision\":\"allow\"}\n", 44, MSG_NOSIGNAL);
+  n = recv (fd, buffer, sizeof buffer - 1, MSG_WAITALL);
+  close (fd);
+  return g_file_set_contents (out, buffer, MAX (n, 0), NULL) ? 0 : 1;
+}
+
+static int
+run_true (char **argv)
+{
+  pid_t pid = fork ();
+  int status;
+
+  if (pid == 0)
+    {
+      execv ("/bin/true", argv);
+      _exit (127);
+    }
+  waitpid (pid, &status, 0);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : 1;
+}
+
+static int
+helper_junk (void)
+{
+  char *junk[] = { "true", "\xff\xfe invalid \xc3", "\x01\x02\x1b[31mred\x1b[0m\x7f", "back\\slash", NULL };
+  g_autoptr(GPtrArray) many = g_ptr_array_new ();
+
+  if (run_true (junk) != 0)
+    return 1;
+  g_ptr_array_add (many, "true");
+  for (int i = 0; i < 100000; i++)
+    g_ptr_array_add (many, "x");
+  g_ptr_array_add (many, NULL);
+  return run_true ((char **) many->pdata);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  if (argc >= 3 && strcmp (argv[1], "--helper") == 0)
+    {
+      if (strcmp (argv[2], "connect") == 0 && argc == 4)
+        return helper_connect (argv[3]);
+      if (strcmp (argv[2], "junk") == 0)
+        return helper_junk ();
+      return 2;
+    }
+
+  g_test_init (&argc, &argv, NULL);
+
+  paddock_run = g_getenv ("PADDOCK_RUN");
+  if (paddock_run == NULL || g_getenv ("PADDOCK_BUILD_DIR") == NULL)
+    {
+      g_printerr ("PADDOCK_RUN and PADDOCK_BUILD_DIR must name the build under test\n");
+      return 1;
+    }
+  paddockctl = g_build_filename (g_getenv ("PADDOCK_BUILD_DIR"), "app", "paddockctl", NULL);
+  fake_agent = g_build_filename (g_getenv ("PADDOCK_SOURCE_DIR"), "tests", "fake-agent.sh", NULL);
+  self_exe = g_file_read_link ("/proc/self/exe", NULL);
+
+  g_test_add_func ("/paddock/exec/decisions", test_decisions);
+  g_test_add_func ("/paddock/exec/without-monitor", test_without_monitor);
+  g_test_add_func ("/paddock/exec/on-ask-allow", test_on_ask_allow);
+  g_test_add_func ("/paddock/exec/ask-allow", test_ask_allow);
+  g_test_add_func ("/paddock/exec/ask-deny", test_ask_deny);
+  g_test_add_func ("/paddock/exec/deadline", test_deadline);
+  g_test_add_func ("/paddock/exec/kill-while-held", test_kill_while_held);
+  g_test_add_func ("/paddock/exec/supervisor-dies", test_supervisor_dies);
+  g_test_add_func ("/paddock/exec/peer-in-tree-refused", test_peer_in_tree);
+  g_test_add_func ("/paddock/exec/attach-answer", test_attach_answer);
+  g_test_add_func ("/paddock/exec/attach-stdin", test_attach_stdin);
+  g_test_add_func ("/paddock/exec/junk-argv", test_junk_argv);
+
+  return g_test_run ();
+}

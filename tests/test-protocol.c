@@ -1,0 +1,434 @@
+/* test-protocol.c: protocol messages parse strictly, and bad clients change nothing for the agent
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "paddock-protocol.h"
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+static void
+test_round_trip (void)
+{
+  g_autoptr(PaddockMessage) exec = paddock_message_new (PADDOCK_MESSAGE_EXEC);
+  g_autoptr(PaddockMessage) parsed = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+  char *argv[] = { "git", "push", "--force", "ünïcode", NULL };
+
+  exec->seq = 42;
+  exec->time = 1700000000123456;
+  exec->mono = 99;
+  exec->pid = 1234;
+  exec->ppid = 1;
+  exec->cwd = g_strdup ("/home/me/proj");
+  exec->exe = g_strdup ("/usr/bin/git");
+  exec->path = g_strdup ("/usr/bin/git");
+  exec->argv = g_strdupv (argv);
+  exec->argc = 4;
+  exec->decision = PADDOCK_DECISION_DENY;
+  exec->rule = g_strdup ("git-push-force");
+  exec->by = g_strdup ("rule");
+
+  line = paddock_message_to_line (exec);
+  g_assert_true (g_str_has_suffix (line, "}\n"));
+  g_assert_true (strchr (line, '\n') == line + strlen (line) - 1);
+  parsed = paddock_message_parse (line, strlen (line) - 1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (parsed->type, ==, PADDOCK_MESSAGE_EXEC);
+  g_assert_cmpint (parsed->seq, ==, 42);
+  g_assert_cmpint (parsed->time, ==, 1700000000123456);
+  g_assert_cmpint (parsed->pid, ==, 1234);
+  g_assert_cmpstr (parsed->cwd, ==, "/home/me/proj");
+  g_assert_cmpstrv (parsed->argv, argv);
+  g_assert_cmpint (parsed->decision, ==, PADDOCK_DECISION_DENY);
+  g_assert_cmpstr (parsed->rule, ==, "git-push-force");
+  g_assert_null (parsed->reason);
+  g_assert_false (parsed->truncated);
+}
+
+static void
+test_requests (void)
+{
+  const struct { const char *line; PaddockMessageType type; } good[] = {
+    { "{\"type\":\"decide\",\"id\":7,\"decision\":\"allow\"}", PADDOCK_MESSAGE_DECIDE },
+    { "{\"type\":\"decide\",\"id\":7,\"decision\":\"deny\",\"remember\":\"project\"}", PADDOCK_MESSAGE_DECIDE },
+    { "{\"type\":\"kill\"}", PADDOCK_MESSAGE_KILL },
+    { " { \"type\" : \"pause\" } ", PADDOCK_MESSAGE_PAUSE },
+    { "{\"type\":\"resume\"}", PADDOCK_MESSAGE_RESUME },
+    { "{\"type\":\"lock-status\"}", PADDOCK_MESSAGE_LOCK_STATUS },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (good); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(PaddockMessage) message = paddock_message_parse (good[i].line, strlen (good[i].line), &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpint (message->type, ==, good[i].type);
+      g_assert_true (paddock_message_type_is_request (message->type));
+    }
+  {
+    g_autoptr(PaddockMessage) decide = paddock_message_parse (good[1].line, strlen (good[1].line), NULL);
+    g_assert_cmpint (decide->id, ==, 7);
+    g_assert_cmpint (decide->remember, ==, PADDOCK_REMEMBER_PROJECT);
+  }
+}
+
+static void
+test_strict (void)
+{
+  const struct { const char *line; gsize length; const char *error; } bad[] = {
+    { "", 0, "empty" },
+    { "garbage", 0, "not JSON" },
+    { "{", 0, "not JSON" },
+    { "[]", 0, "not a JSON object" },
+    { "{}", 0, "no \"type\"" },
+    { "{\"type\":1}", 0, "must be a string" },
+    { "{\"type\":\"launch-missiles\"}", 0, "unknown message type" },
+    { "{\"type\":\"decide\"}", 0, "needs a \"id\"" },
+    { "{\"type\":\"decide\",\"id\":\"1\",\"decision\":\"allow\"}", 0, "must be an integer" },
+    { "{\"type\":\"decide\",\"id\":1.5,\"decision\":\"allow\"}", 0, "must be an integer" },
+    { "{\"type\":\"decide\",\"id\":-7,\"decision\":\"allow\"}", 0, "out of range" },
+    { "{\"type\":\"decide\",\"id\":1,\"decision\":\"ask\"}", 0, "\"allow\" or \"deny\"" },
+    { "{\"type\":\"decide\",\"id\":1,\"decision\":\"maybe\"}", 0, "must be \"allow\"" },
+    { "{\"type\":\"decide\",\"id\":1,\"decision\":\"allow\",\"remember\":\"forever\"}", 0, "\"remember\"" },
+    { "{\"type\":\"kill\",\"now\":true}", 0, "unknown field \"now\"" },
+    { "{\"type\":\"kill\",\"time\":null}", 0, "must be an integer" },
+    { "{\"type\":\"kill\"}\xff", 0, "UTF-8" },
+    { "{\"type\":\"kill\"\0}", 16, "UTF-8" },
+    { "{\"type\":\"kill\",\"by\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}", 0, "nested" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      gsize length = bad[i].length != 0 ? bad[i].length : strlen (bad[i].line);
+      g_autoptr(PaddockMessage) message = paddock_message_parse (bad[i].line, length, &error);
+
+      g_autofree char *shown = g_strescape (bad[i].line, NULL);
+
+      g_test_message ("%s", shown);
+      g_assert_null (message);
+      g_assert_nonnull (error);
+      if (strstr (error->message, bad[i].error) == NULL)
+        g_error ("\"%s\": error \"%s\" does not say \"%s\"", bad[i].line, error->message, bad[i].error);
+    }
+}
+
+static void
+test_line_reader (void)
+{
+  g_autoptr(PaddockLineReader) reader = paddock_line_reader_new (16);
+  g_autofree char *huge = g_strnfill (1000, 'x');
+  const char *line;
+  gsize length;
+
+  paddock_line_reader_feed (reader, "{\"type\"", 7);
+  g_assert_cmpint (paddock_line_reader_next (reader, &line, &length), ==, PADDOCK_LINE_NONE);
+  paddock_line_reader_feed (reader, ":1}\nab", 6);
+  g_assert_cmpint (paddock_line_reader_next (reader, &line, &length), ==, PADDOCK_LINE_OK);
+  g_assert_cmpmem (line, length, "{\"type\":1}", 10);
+  g_assert_cmpint (paddock_line_reader_next (reader, &line, &length), ==, PADDOCK_LINE_NONE);
+  g_assert_cmpuint (paddock_line_reader_pending (reader), ==, 2);
+  paddock_line_reader_feed (reader, "\n", 1);
+  g_assert_cmpint (paddock_line_reader_next (reader, &line, &length), ==, PADDOCK_LINE_OK);
+  g_assert_cmpmem (line, length, "ab", 2);
+
+  /* Over the cap with its newline in view: reported, then skipped. */
+  paddock_line_reader_feed (reader, huge, 40);
+  paddock_line_reader_feed (reader, "\nok\n", 4);
+  g_assert_cmpint (paddock_line_reader_next (reader, &line, &length), ==, PADDOCK_LINE_TOO_LONG);
+  g_assert_cmpint (paddock_line_reader_next (reader, &line, &length), ==, PADDOCK_LINE_OK);
+  g_assert_cmpmem (line, length, "ok", 2);
+
+  /* Over the cap across many reads: reported once, never buffered whole. */
+  paddock_line_reader_feed (reader, huge, 1000);
+  g_assert_cmpint (paddock_line_reader_next (reader, &line, &length), ==, PADDOCK_LINE_TOO_LONG);
+  for (int i = 0; i < 100; i++)
+    {
+      paddock_line_reader_feed (reader, huge, 1000);
+      g_assert_cmpint (paddock_line_reader_next (reader, &line, &length), ==, PADDOCK_LINE_NONE);
+      g_assert_cmpuint (paddock_line_reader_pending (reader), ==, 0);
+    }
+  paddock_line_reader_feed (reader, "xx\nnext\n", 8);
+  g_assert_cmpint (paddock_line_reader_next (reader, &line, &length), ==, PADDOCK_LINE_OK);
+  g_assert_cmpmem (line, length, "next", 4);
+}
+
+static void
+test_escape (void)
+{
+  gboolean escaped = FALSE;
+  g_autofree char *plain = paddock_protocol_escape_bytes ("héllo \\ world", 14, &escaped);
+  g_autofree char *junk = NULL;
+
+  g_assert_cmpstr (plain, ==, "héllo \\ world");
+  g_assert_false (escaped);
+  junk = paddock_protocol_escape_bytes ("a\xff\\b\0c\xc3", 7, &escaped);
+  g_assert_true (escaped);
+  g_assert_cmpstr (junk, ==, "a\\xff\\\\b\\x00c\\xc3");
+  g_assert_true (g_utf8_validate (junk, -1, NULL));
+}
+
+/* A live session: garbage from a client gets an error reply and changes nothing. */
+typedef struct
+{
+  char        *dir;
+  char        *out;
+  GSubprocess *run;
+  int          client;
+  GString     *input;
+} Live;
+
+static void
+live_free (Live *live)
+{
+  if (live->run != NULL)
+    {
+      g_subprocess_force_exit (live->run);
+      g_subprocess_wait (live->run, NULL, NULL);
+    }
+  g_clear_object (&live->run);
+  if (live->client >= 0)
+    close (live->client);
+  g_string_free (live->input, TRUE);
+  g_free (live->dir);
+  g_free (live->out);
+  g_free (live);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Live, live_free)
+
+static Live *
+live_start (const char *scenario)
+{
+  Live *live = g_new0 (Live, 1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_autofree char *policy = NULL;
+  g_autofree char *audit = NULL;
+  g_autofree char *runtime = NULL;
+  g_autofree char *agent = g_build_filename (g_getenv ("PADDOCK_SOURCE_DIR"), "tests", "fake-agent.sh", NULL);
+  int pair[2];
+
+  live->input = g_string_new (NULL);
+  live->dir = g_dir_make_tmp ("paddock-protocol-XXXXXX", &error);
+  g_assert_no_error (error);
+  live->out = g_build_filename (live->dir, "out", NULL);
+  runtime = g_build_filename (live->dir, "run", NULL);
+  policy = g_build_filename (live->dir, "policy.json", NULL);
+  audit = g_build_filename (live->dir, "audit.jsonl", NULL);
+  g_mkdir (live->out, 0700);
+  g_mkdir (runtime, 0700);
+  g_file_set_contents (policy,
+                       "{\"rules\":[{\"name\":\"test-ask\",\"match\":{\"program\":\"touch\",\"argv\":\"asked-marker\"},"
+                       "\"action\":\"ask\"}]}", -1, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair), ==, 0);
+  live->client = pair[0];
+  g_subprocess_launcher_take_fd (launcher, pair[1], 3);
+  g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", runtime, TRUE);
+  live->run = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("PADDOCK_RUN"),
+                                           "--project", live->out, "--policy", policy, "--audit", audit,
+                                           "--control-fd", "3", "--ask-timeout", "60",
+                                           "--", "sh", agent, live->out, scenario, NULL);
+  g_assert_no_error (error);
+  return live;
+}
+
+/* The next line from the supervisor, without its newline. */
+static char *
+live_read_line (Live *live)
+{
+  for (;;)
+    {
+      char *newline = memchr (live->input->str, '\n', live->input->len);
+      char buffer[65536];
+      struct pollfd fds = { .fd = live->client, .events = POLLIN };
+      ssize_t n;
+
+      if (newline != NULL)
+        {
+          char *line = g_strndup (live->input->str, newline - live->input->str);
+
+          g_string_erase (live->input, 0, newline - live->input->str + 1);
+          return line;
+        }
+      if (poll (&fds, 1, 20000) <= 0)
+        return NULL;
+      n = recv (live->client, buffer, sizeof buffer, 0);
+      if (n <= 0)
+        return NULL;
+      g_string_append_len (live->input, buffer, n);
+    }
+}
+
+static char *
+live_expect (Live       *live,
+             const char *type)
+{
+  g_autofree char *needle = g_strdup_printf ("{\"type\":\"%s\"", type);
+
+  for (;;)
+    {
+      char *line = live_read_line (live);
+
+      if (line == NULL)
+        g_error ("expected a %s message, got nothing", type);
+      if (g_str_has_prefix (line, needle))
+        return line;
+      g_free (line);
+    }
+}
+
+static void
+live_send (Live       *live,
+           const char *data,
+           gsize       length)
+{
+  gsize done = 0;
+
+  while (done < length)
+    {
+      ssize_t n = send (live->client, data + done, length - done, MSG_NOSIGNAL);
+
+      g_assert_cmpint (n, >, 0);
+      done += n;
+    }
+}
+
+static void
+test_garbage (void)
+{
+  g_autoptr(Live) live = live_start ("ask");
+  g_autofree char *hello = live_expect (live, "hello");
+  g_autofree char *ask = NULL;
+  gsize huge_length = 10 * 1024 * 1024;
+  g_autofree char *huge = g_malloc (huge_length);
+  const char *garbage[] = {
+    "garbage\n",
+    "{\"type\":\"exec\",\"seq\":1}\n",
+    "{\"type\":\"decide\",\"id\":999,\"decision\":\"allow\"}\n",
+    "\xff\xfe\n",
+  };
+  g_autoptr(GError) error = NULL;
+
+  ask = live_expect (live, "ask");
+  for (guint i = 0; i < G_N_ELEMENTS (garbage); i++)
+    {
+      g_autofree char *reply = NULL;
+      g_autofree char *shown = g_strescape (garbage[i], NULL);
+
+      live_send (live, garbage[i], strlen (garbage[i]));
+      reply = live_expect (live, "error");
+      g_test_message ("%s -> %s", shown, reply);
+    }
+
+  /* 10 MB without a newline, then one: one error, and the connection still works. */
+  memset (huge, '{', huge_length);
+  live_send (live, huge, huge_length);
+  live_send (live, "\n", 1);
+  {
+    g_autofree char *reply = live_expect (live, "error");
+    g_assert_nonnull (strstr (reply, "longer than"));
+  }
+  /* Half a line: nothing happens until it ends. */
+  live_send (live, "{\"type\":\"lock-", 14);
+  g_usleep (100 * 1000);
+  live_send (live, "status\"}\n", 9);
+  {
+    g_autofree char *status = live_expect (live, "lock-status");
+    g_assert_nonnull (strstr (status, "\"lock\":\"off\""));
+  }
+
+  /* The agent is still held, untouched, and the ask still answerable. */
+  {
+    g_autofree char *marker = g_build_filename (live->out, "asked-marker", NULL);
+    g_autofree char *decide = NULL;
+    g_autoptr(PaddockMessage) parsed = paddock_message_parse (ask, strlen (ask), &error);
+
+    g_assert_no_error (error);
+    g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+    decide = g_strdup_printf ("{\"type\":\"decide\",\"id\":%" G_GINT64_FORMAT ",\"decision\":\"allow\"}\n",
+                              parsed->id);
+    live_send (live, decide, strlen (decide));
+    g_free (live_expect (live, "decided"));
+    g_subprocess_wait_check (live->run, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_true (g_file_test (marker, G_FILE_TEST_EXISTS));
+  }
+}
+
+/* A client that disconnects mid-ask changes nothing; a later one can answer. */
+static void
+test_disconnect_mid_ask (void)
+{
+  g_autoptr(Live) live = live_start ("ask");
+  g_autofree char *ask = live_expect (live, "ask");
+  g_autofree char *hello = NULL;
+  g_autofree char *socket_dir = g_build_filename (live->dir, "run", "paddock", NULL);
+  g_autofree char *marker = g_build_filename (live->out, "asked-marker", NULL);
+  g_autoptr(GDir) listing = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PaddockMessage) parsed = paddock_message_parse (ask, strlen (ask), NULL);
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  const char *name;
+  g_autofree char *decide = NULL;
+  g_autofree char *replayed = NULL;
+
+  /* Half a request, then gone. */
+  live_send (live, "{\"type\":\"deci", 13);
+  close (live->client);
+  live->client = -1;
+  g_usleep (300 * 1000);
+  g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
+  g_assert_nonnull (g_subprocess_get_identifier (live->run));  /* still running */
+
+  listing = g_dir_open (socket_dir, 0, &error);
+  g_assert_no_error (error);
+  while ((name = g_dir_read_name (listing)) != NULL)
+    if (g_str_has_suffix (name, ".sock"))
+      g_snprintf (addr.sun_path, sizeof addr.sun_path, "%s/%s", socket_dir, name);
+  live->client = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  g_assert_cmpint (connect (live->client, (struct sockaddr *) &addr, sizeof addr), ==, 0);
+  g_string_truncate (live->input, 0);
+  hello = live_expect (live, "hello");
+  /* The pending ask is replayed to a client that attaches late. */
+  replayed = live_expect (live, "ask");
+  g_assert_cmpstr (replayed, ==, ask);
+
+  decide = g_strdup_printf ("{\"type\":\"decide\",\"id\":%" G_GINT64_FORMAT ",\"decision\":\"allow\"}\n",
+                            parsed->id);
+  live_send (live, decide, strlen (decide));
+  g_subprocess_wait_check (live->run, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (marker, G_FILE_TEST_EXISTS));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/paddock/protocol/round-trip", test_round_trip);
+  g_test_add_func ("/paddock/protocol/requests", test_requests);
+  g_test_add_func ("/paddock/protocol/strict", test_strict);
+  g_test_add_func ("/paddock/protocol/line-reader", test_line_reader);
+  g_test_add_func ("/paddock/protocol/escape", test_escape);
+  if (g_getenv ("PADDOCK_RUN") != NULL)
+    {
+      g_test_add_func ("/paddock/protocol/garbage", test_garbage);
+      g_test_add_func ("/paddock/protocol/disconnect-mid-ask", test_disconnect_mid_ask);
+    }
+  return g_test_run ();
+}
