@@ -131,6 +131,37 @@ rights_for (PaddockAccess access)
   return rights;
 }
 
+/* Grants @access beneath @path (canonical; a path that does not exist or is
+ * a symlink is skipped) in the ruleset. Async-signal-safe once a ruleset
+ * was made, so the child can grant the mounts it makes. Returns 0 or an
+ * errno. */
+int
+paddock_landlock_add_path (int            ruleset_fd,
+                           const char    *path,
+                           PaddockAccess  access)
+{
+  struct landlock_path_beneath_attr rule = { 0 };
+  int fd;
+  struct stat st;
+  int err = 0;
+
+  fd = open (path, O_PATH | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0)
+    return 0;
+  if (fstat (fd, &st) == 0 && !S_ISLNK (st.st_mode))
+    {
+      rule.allowed_access = rights_for (access) & handled_fs (landlock_abi (NULL));
+      if (!S_ISDIR (st.st_mode))
+        rule.allowed_access &= FS_FILE_RIGHTS;
+      rule.parent_fd = fd;
+      if (rule.allowed_access != 0 &&
+          syscall (__NR_landlock_add_rule, ruleset_fd, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) != 0)
+        err = errno;
+    }
+  close (fd);
+  return err;
+}
+
 /* Builds a ruleset from @grants (canonical paths; ones that do not exist or
  * are symlinks are skipped). Returns its fd (close-on-exec), or -1. */
 int
@@ -172,31 +203,32 @@ paddock_landlock_ruleset_new (GPtrArray  *grants,
   for (guint i = 0; i < grants->len; i++)
     {
       PaddockGrant *grant = g_ptr_array_index (grants, i);
-      struct landlock_path_beneath_attr rule = { 0 };
-      paddock_autofd int fd = -1;
-      struct stat st;
+      int err = paddock_landlock_add_path (ruleset_fd, grant->path, grant->access);
 
-      fd = open (grant->path, O_PATH | O_CLOEXEC | O_NOFOLLOW);
-      if (fd < 0 || fstat (fd, &st) != 0 || S_ISLNK (st.st_mode))
-        continue;
-
-      rule.allowed_access = rights_for (grant->access) & attr.handled_access_fs;
-      if (!S_ISDIR (st.st_mode))
-        rule.allowed_access &= FS_FILE_RIGHTS;
-      rule.parent_fd = fd;
-      if (rule.allowed_access == 0)
-        continue;
-      if (syscall (__NR_landlock_add_rule, ruleset_fd, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) != 0)
+      if (err != 0)
         {
-          int saved_errno = errno;
-          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (err),
                        "cannot grant %s in the Landlock ruleset: %s",
-                       grant->path, g_strerror (saved_errno));
+                       grant->path, g_strerror (err));
           return -1;
         }
     }
 
   return paddock_steal_fd (&ruleset_fd);
+}
+
+/* A ruleset that only scopes signals and abstract Unix sockets (ABI 6),
+ * for the namespaces backend; -1 where the kernel cannot. */
+int
+paddock_landlock_scope_ruleset_new (void)
+{
+  struct paddock_ruleset_attr attr = {
+    .scoped = LANDLOCK_SCOPE_SIGNAL | LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET,
+  };
+
+  if (landlock_abi (NULL) < 6)
+    return -1;
+  return syscall (__NR_landlock_create_ruleset, &attr, sizeof attr, 0);
 }
 
 /* In the child: async-signal-safe. Returns 0 or an errno. */

@@ -7,6 +7,8 @@
 
 #include <glib.h>
 
+#include "paddock-grants.h"
+
 G_BEGIN_DECLS
 
 /* What one Landlock ABI protects. */
@@ -28,6 +30,12 @@ void paddock_landlock_probe          (PaddockLandlockFeatures *features);
 
 int  paddock_landlock_ruleset_new    (GPtrArray               *grants,
                                       GError                 **error);
+
+int  paddock_landlock_scope_ruleset_new (void);
+
+int  paddock_landlock_add_path       (int                      ruleset_fd,
+                                      const char              *path,
+                                      PaddockAccess            access);
 
 int  paddock_landlock_restrict_self  (int                      ruleset_fd);
 

@@ -39,8 +39,13 @@ struct _PaddockLock
   GPtrArray          *grants;     /* PaddockGrant, expanded */
   GPtrArray          *denials;    /* char *, canonical, NULL-terminated */
   int                 ruleset_fd; /* Landlock */
-  PaddockNamespaces  *namespaces;
+  PaddockNamespaces  *namespaces; /* the namespaces backend, or Landlock's private places */
   PaddockSeccompDeny *seccomp;
+  struct
+  {
+    int         number;
+    const char *text;
+  }                   errno_text[8];  /* for the child's warning */
 };
 
 enum
@@ -50,8 +55,12 @@ enum
   STEP_LANDLOCK,
   STEP_SECCOMP,
   STEP_INIT,
+  STEP_PRIVATE_PLACES,
   STEP_NAMESPACES,  /* + the namespace plan's own step */
 };
+
+#define SOCKETS_WARNING "paddock-run: warning: named Unix sockets outside the folder lock stay reachable " \
+                        "(in /tmp, /run, $XDG_RUNTIME_DIR): cannot "
 
 /* Credential stores and Paddock's own settings: never readable under the lock. */
 static const char * const home_denials[] = {
@@ -275,7 +284,7 @@ choose_backend (const char          *name,
         }
     }
 
-  if (!paddock_namespaces_probe (&ns_errno))
+  if (!paddock_namespaces_probe (PADDOCK_NAMESPACES_LOCK, &ns_errno, NULL))
     {
       g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_UNAVAILABLE,
                    "cannot lock the folder: %suser namespaces are unavailable to this user (%s)%s",
@@ -291,15 +300,51 @@ choose_backend (const char          *name,
   return TRUE;
 }
 
+/* Why no private mount namespace could be made, in words a user can act on. */
+static const char *
+namespace_error_text (int err)
+{
+  switch (err)
+    {
+    case ENOSPC:
+      return "user namespaces are disabled or at their limit (sysctl user.max_user_namespaces)";
+    case EPERM:
+    case EACCES:
+      return "not permitted (see the sysctls kernel.unprivileged_userns_clone and "
+             "kernel.apparmor_restrict_unprivileged_userns)";
+    default:
+      return g_strerror (err);
+    }
+}
+
+/* The child may only make system calls, so the words for its warning are
+ * looked up here. */
+static void
+prepare_warning (PaddockLock *lock)
+{
+  static const int errnos[] = { EPERM, EACCES, EINVAL, ENOSPC, EUSERS, ENOSYS, ENOMEM, EOPNOTSUPP };
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (errnos) == G_N_ELEMENTS (lock->errno_text));
+  for (guint i = 0; i < G_N_ELEMENTS (errnos); i++)
+    {
+      lock->errno_text[i].number = errnos[i];
+      lock->errno_text[i].text = namespace_error_text (errnos[i]);
+    }
+}
+
 PaddockLock *
 paddock_lock_new (const PaddockRunOptions *options,
                   GError                 **error)
 {
   g_autoptr(PaddockLock) lock = NULL;
   g_autoptr(GPtrArray) roots = g_ptr_array_new_with_free_func ((GDestroyNotify) paddock_grant_free);
+  g_autoptr(GPtrArray) kept = g_ptr_array_new ();
+  g_autofree char *home = canonicalize (g_get_home_dir ());
   const PaddockProfile *profile;
   const char * const *denials;
   const char *denial;
+  PaddockNamespacesSpec spec = { 0 };
+  guint first_kept;
 
   g_return_val_if_fail (options != NULL && options->project != NULL, NULL);
 
@@ -339,11 +384,13 @@ paddock_lock_new (const PaddockRunOptions *options,
     add_root (roots, system_roots[i], PADDOCK_ACCESS_READ_ONLY);
   add_root (roots, "/proc", PADDOCK_ACCESS_READ);
   add_root (roots, "/sys", PADDOCK_ACCESS_READ);
-  add_root (roots, g_get_home_dir (), PADDOCK_ACCESS_READ_ONLY);
+  add_root (roots, home, PADDOCK_ACCESS_READ_ONLY);
   for (guint i = 0; i < G_N_ELEMENTS (scratch_roots); i++)
     add_root (roots, scratch_roots[i], PADDOCK_ACCESS_READ_WRITE);
   for (guint i = 0; i < G_N_ELEMENTS (device_roots); i++)
     add_root (roots, device_roots[i], PADDOCK_ACCESS_READ | PADDOCK_ACCESS_WRITE | PADDOCK_ACCESS_DEVICE);
+  /* From here on, what stays visible where it lies in a private place. */
+  first_kept = roots->len;
   add_profile_grants (roots, profile, denials);
   for (guint i = 0; options->grants != NULL && options->grants[i] != NULL; i++)
     if (!add_user_grant (roots, options->grants[i], denials, error))
@@ -356,18 +403,32 @@ paddock_lock_new (const PaddockRunOptions *options,
   if (lock->seccomp == NULL)
     return NULL;
 
+  for (guint i = first_kept; i < roots->len; i++)
+    g_ptr_array_add (kept, g_ptr_array_index (roots, i));
+  spec.project = options->project;
+  spec.home = home;
+  spec.kept = kept;
+  spec.grants = lock->grants;
+  spec.denials = denials;
+
   if (lock->backend == PADDOCK_LOCK_BACKEND_LANDLOCK)
     {
       lock->ruleset_fd = paddock_landlock_ruleset_new (lock->grants, error);
       if (lock->ruleset_fd < 0)
         return NULL;
+      spec.kind = PADDOCK_NAMESPACES_PRIVATE_PLACES;
+      prepare_warning (lock);
     }
   else
     {
-      lock->namespaces = paddock_namespaces_new (options->project, lock->grants, denials, error);
-      if (lock->namespaces == NULL)
-        return NULL;
+      /* Landlock's scoping, where the kernel has it, keeps abstract Unix
+       * sockets (X11's, for one) out of reach here too. */
+      lock->ruleset_fd = paddock_landlock_scope_ruleset_new ();
+      spec.kind = PADDOCK_NAMESPACES_LOCK;
     }
+  lock->namespaces = paddock_namespaces_new (&spec, error);
+  if (lock->namespaces == NULL)
+    return NULL;
 
   return g_steal_pointer (&lock);
 }
@@ -445,6 +506,76 @@ drop_capabilities (gboolean all)
   return 0;
 }
 
+static void
+write_text (const char *text)
+{
+  if (write (STDERR_FILENO, text, strlen (text)) < 0)
+    return;
+}
+
+/* In the child: says, in one line, that the private places could not be
+ * made. Async-signal-safe. */
+static void
+warn_sockets_reachable (PaddockLock *lock,
+                        int          ns_step,
+                        int          err)
+{
+  const char *text = NULL;
+  char number[16];
+  int n = sizeof number - 1;
+
+  for (guint i = 0; i < G_N_ELEMENTS (lock->errno_text); i++)
+    if (lock->errno_text[i].number == err)
+      text = lock->errno_text[i].text;
+  number[n] = '\0';
+  do
+    number[--n] = '0' + err % 10;
+  while ((err /= 10) > 0 && n > 0);
+
+  write_text (SOCKETS_WARNING);
+  write_text (paddock_namespaces_step_name (lock->namespaces, ns_step));
+  write_text (": ");
+  write_text (text != NULL ? text : "error ");
+  write_text (text != NULL ? "" : number + n);
+  write_text ("\n");
+}
+
+/* Under Landlock: the agent's own /tmp, /run and runtime dir. Where no mount
+ * namespace can be made, the lock goes on without them, and says so. */
+static int
+enter_private_places (PaddockLock *lock,
+                      int         *step)
+{
+  GPtrArray *fresh;
+  int ns_step = 0;
+  int err;
+
+  if ((err = paddock_namespaces_enter (lock->namespaces, &ns_step)) != 0)
+    {
+      if (!paddock_namespaces_step_is_before_mounts (lock->namespaces, ns_step))
+        {
+          *step = STEP_NAMESPACES + ns_step;
+          return err;
+        }
+      warn_sockets_reachable (lock, ns_step, err);
+      return 0;
+    }
+
+  /* The ruleset was made before these mounts existed. */
+  fresh = paddock_namespaces_get_fresh_mounts (lock->namespaces);
+  for (guint i = 0; i < fresh->len; i++)
+    {
+      PaddockGrant *grant = g_ptr_array_index (fresh, i);
+
+      if ((err = paddock_landlock_add_path (lock->ruleset_fd, grant->path, grant->access)) != 0)
+        {
+          *step = STEP_PRIVATE_PLACES;
+          return err;
+        }
+    }
+  return 0;
+}
+
 /* In the child, right after it entered the project: enters the lock. Only
  * system calls from here. Returns 0 in the process that goes on to run the
  * command, or an errno with *step set for paddock_lock_step_name(). */
@@ -465,6 +596,8 @@ paddock_lock_enter (PaddockLock *lock,
           return err;
         }
     }
+  else if ((err = enter_private_places (lock, step)) != 0)
+    return err;
 
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
     {
@@ -478,7 +611,7 @@ paddock_lock_enter (PaddockLock *lock,
       return err;
     }
 
-  if (lock->backend == PADDOCK_LOCK_BACKEND_LANDLOCK)
+  if (lock->ruleset_fd >= 0)
     {
       if ((err = paddock_landlock_restrict_self (lock->ruleset_fd)) != 0)
         {
@@ -517,6 +650,7 @@ paddock_lock_step_name (PaddockLock *lock,
     case STEP_LANDLOCK: return "cannot enter the folder lock: Landlock";
     case STEP_SECCOMP: return "cannot enter the folder lock: seccomp filter";
     case STEP_INIT: return "cannot enter the folder lock: starting the command in its PID namespace";
+    case STEP_PRIVATE_PLACES: return "cannot enter the folder lock: Landlock: granting the private /tmp and /run";
     default:
       if (lock != NULL && lock->namespaces != NULL && step >= STEP_NAMESPACES)
         {
@@ -541,14 +675,19 @@ paddock_lock_print_status (FILE       *out,
 {
   PaddockLandlockFeatures ll;
   g_autoptr(GError) error = NULL;
+  g_autofree char *places_what = NULL;
   PaddockLockBackend chosen;
+  gboolean have_backend;
   gboolean have_ns;
+  gboolean have_places;
   int ns_errno;
+  int places_errno;
 
   paddock_landlock_probe (&ll);
-  have_ns = paddock_namespaces_probe (&ns_errno);
+  have_ns = paddock_namespaces_probe (PADDOCK_NAMESPACES_LOCK, &ns_errno, NULL);
+  have_backend = choose_backend (backend, &chosen, &error);
 
-  if (choose_backend (backend, &chosen, &error))
+  if (have_backend)
     fprintf (out, "mechanism: %s\n", chosen == PADDOCK_LOCK_BACKEND_LANDLOCK ? "landlock" : "namespaces");
   else
     fprintf (out, "mechanism: none (%s)\n", error->message);
@@ -570,6 +709,31 @@ paddock_lock_print_status (FILE       *out,
     fprintf (out, "namespaces: yes\n");
   else
     fprintf (out, "namespaces: no (%s)\n", g_strerror (ns_errno));
+
+  /* Landlock does not govern connect() on a named Unix socket: only the
+   * private /tmp, /run and runtime dir keep the session's services away. */
+  if (!have_backend)
+    fprintf (out, "named-unix-sockets: not confined (the lock cannot start here)\n");
+  else if (chosen == PADDOCK_LOCK_BACKEND_NAMESPACES)
+    fprintf (out, "named-unix-sockets: confined (private /tmp, /var/tmp, /dev/shm, /run and $XDG_RUNTIME_DIR)\n");
+  else
+    {
+      have_places = paddock_namespaces_probe (PADDOCK_NAMESPACES_PRIVATE_PLACES, &places_errno, &places_what);
+      if (have_places)
+        fprintf (out, "named-unix-sockets: confined (private /tmp, /var/tmp, /dev/shm, /run and $XDG_RUNTIME_DIR "
+                      "in a mount namespace)\n");
+      else
+        fprintf (out, "named-unix-sockets: not confined (cannot %s: %s; Landlock does not govern connecting to "
+                      "them, so services listening in /tmp, /run and $XDG_RUNTIME_DIR stay reachable)\n",
+                 places_what != NULL ? places_what : "create a mount namespace",
+                 namespace_error_text (places_errno));
+    }
+  if (ll.scope_abstract_unix_socket && have_backend)
+    fprintf (out, "abstract-unix-sockets: confined (Landlock scoping)\n");
+  else
+    fprintf (out, "abstract-unix-sockets: not confined (%s)\n",
+             have_backend ? "needs Landlock ABI 6" : "the lock cannot start here");
+
   fprintf (out, "seccomp: %s\n", yes_no (prctl (PR_GET_SECCOMP, 0, 0, 0, 0) >= 0));
   fprintf (out, "no-new-privs: yes\n");
 }

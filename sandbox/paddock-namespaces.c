@@ -1,4 +1,4 @@
-/* paddock-namespaces.c: the folder lock through user, mount and PID namespaces
+/* paddock-namespaces.c: the folder lock's mount plans: the namespaces backend, and the private /tmp and /run
  *
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -15,6 +15,16 @@
  * memory or environment. Its first process (PID 1) is a small init that
  * relays the supervisor's signals to the agent and exits with its status.
  *
+ * Under either backend the agent also gets private places: an empty /tmp,
+ * /var/tmp, /dev/shm and $XDG_RUNTIME_DIR of its own, and a /run that holds
+ * only what name resolution reads. Landlock (up to ABI 7) does not govern
+ * connect() on named Unix sockets, and the services a locked agent must not
+ * reach listen there: the D-Bus buses (and through them systemd-run),
+ * systemd itself, ssh-agent, gpg-agent, Docker, X11, a tmux server. Under
+ * Landlock this takes a mount namespace of its own, inside a user namespace
+ * where paddock-run lacks CAP_SYS_ADMIN. What the lock keeps visible that
+ * lies in those places (a project under /tmp, say) is bound back in.
+ *
  * The plan is made in the parent; the child only makes system calls.
  */
 #include "config.h"
@@ -25,8 +35,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -40,9 +52,18 @@
 #ifndef __NR_close_range
 #define __NR_close_range 436
 #endif
+#ifndef __NR_open_tree
+#define __NR_open_tree 428
+#endif
+#ifndef __NR_move_mount
+#define __NR_move_mount 429
+#endif
 #ifndef AT_RECURSIVE
 #define AT_RECURSIVE 0x8000
 #endif
+
+#define OPEN_TREE_CLONE_ 1
+#define MOVE_MOUNT_F_EMPTY_PATH_ 0x4
 
 #define ATTR_RDONLY 0x1
 #define ATTR_NOSUID 0x2
@@ -60,6 +81,7 @@ struct paddock_mount_attr
 
 typedef enum
 {
+  STEP_UNSHARE,   /* enter new namespaces (flags) */
   STEP_WRITE,     /* write text to target */
   STEP_PRIVATE,   /* stop mount propagation below target */
   STEP_SETATTR,   /* set/clear mount flags on target (recursive when flags say) */
@@ -69,12 +91,16 @@ typedef enum
   STEP_CREATE,    /* an empty file, as a mount point */
   STEP_SYMLINK,   /* target is the link, source what it points to */
   STEP_MOVE,      /* move the mount at source to target */
+  STEP_OPEN_TREE, /* take a detached copy of the tree at target, before it is covered */
+  STEP_ATTACH,    /* attach the copy taken by step->tree at target */
   STEP_DEVPTS,
   STEP_CHDIR,
   STEP_PROC,
 } StepKind;
 
-typedef struct
+typedef struct _Step Step;
+
+struct _Step
 {
   StepKind  kind;
   char     *source;
@@ -83,14 +109,38 @@ typedef struct
   guint64   set;
   guint64   clear;
   gboolean  recursive;
+  int       flags;        /* STEP_UNSHARE */
+  mode_t    mode;         /* STEP_MKDIR */
+  int       fd;           /* STEP_OPEN_TREE: the copy, in the child */
+  Step     *tree;         /* STEP_ATTACH */
   char     *description;
-} Step;
+};
 
 struct _PaddockNamespaces
 {
-  GPtrArray *steps;
-  pid_t      agent;
+  PaddockNamespacesKind  kind;
+  GPtrArray             *steps;
+  guint                  first_mount_step;  /* failing before it changes nothing */
+  GPtrArray             *fresh;             /* PaddockGrant: the new mounts Landlock must grant */
 };
+
+/* A place the agent gets a fresh, empty one of. */
+typedef struct
+{
+  char          *path;
+  const char    *options;   /* tmpfs options */
+  PaddockAccess  access;    /* what Landlock grants on it */
+  gboolean       is_run;    /* keeps the links and name resolution of /run */
+} Place;
+
+/* What is bound back into a place from the host. */
+typedef struct
+{
+  char     *path;
+  gboolean  writable;
+  gboolean  is_dir;
+  Step     *tree;
+} BindBack;
 
 static void
 step_free (Step *step)
@@ -100,6 +150,20 @@ step_free (Step *step)
   g_free (step->data);
   g_free (step->description);
   g_free (step);
+}
+
+static void
+place_free (Place *place)
+{
+  g_free (place->path);
+  g_free (place);
+}
+
+static void
+bind_back_free (BindBack *bind)
+{
+  g_free (bind->path);
+  g_free (bind);
 }
 
 static Step *
@@ -115,6 +179,7 @@ add_step (PaddockNamespaces *ns,
   step->source = g_strdup (source);
   step->target = g_strdup (target);
   step->description = g_strdup (description);
+  step->fd = -1;
   g_ptr_array_add (ns->steps, step);
   return step;
 }
@@ -132,6 +197,33 @@ add_setattr (PaddockNamespaces *ns,
   step->set = set;
   step->clear = clear;
   step->recursive = recursive;
+}
+
+static void
+add_mkdir (PaddockNamespaces *ns,
+           const char        *target,
+           mode_t             mode,
+           const char        *description)
+{
+  Step *step = add_step (ns, STEP_MKDIR, NULL, target, description);
+
+  step->mode = mode;
+}
+
+/* Directories from @base (exclusive) down to @path (exclusive), for a
+ * mount point on a fresh tmpfs. */
+static void
+add_mkdir_chain (PaddockNamespaces *ns,
+                 const char        *base,
+                 const char        *path,
+                 const char        *description)
+{
+  g_autofree char *parent = g_path_get_dirname (path);
+
+  if (strcmp (parent, base) == 0 || !paddock_path_is_within (parent, base))
+    return;
+  add_mkdir_chain (ns, base, parent, description);
+  add_mkdir (ns, parent, 0755, description);
 }
 
 /* The new /dev is assembled on a tmpfs mounted over this directory, then
@@ -154,25 +246,132 @@ add_device (PaddockNamespaces *ns,
   add_step (ns, STEP_BIND, host, staged, what);
 }
 
-/* Probes, by trying in a short-lived child, whether this user can create the
- * user, mount and PID namespaces the lock needs. */
-gboolean
-paddock_namespaces_probe (int *saved_errno)
+static gboolean
+has_cap_sys_admin (void)
 {
-  pid_t pid = paddock_namespaces_clone ();
+  struct __user_cap_header_struct header = { .version = _LINUX_CAPABILITY_VERSION_3 };
+  struct __user_cap_data_struct data[2] = { { 0 } };
+
+  if (syscall (__NR_capget, &header, data) != 0)
+    return FALSE;
+  return (data[CAP_TO_INDEX (CAP_SYS_ADMIN)].effective & CAP_TO_MASK (CAP_SYS_ADMIN)) != 0;
+}
+
+/* The user stays who they are inside: no root for a user who is not. */
+static void
+add_identity_map (PaddockNamespaces *ns)
+{
+  Step *step;
+
+  step = add_step (ns, STEP_WRITE, NULL, "/proc/self/setgroups", "write /proc/self/setgroups");
+  step->data = g_strdup ("deny");
+  step = add_step (ns, STEP_WRITE, NULL, "/proc/self/uid_map", "map the user into the user namespace");
+  step->data = g_strdup_printf ("%u %u 1\n", (guint) getuid (), (guint) getuid ());
+  step = add_step (ns, STEP_WRITE, NULL, "/proc/self/gid_map", "map the group into the user namespace");
+  step->data = g_strdup_printf ("%u %u 1\n", (guint) getgid (), (guint) getgid ());
+}
+
+/* Up to the first change to the mounts: the namespaces, the identity, and
+ * private propagation, so nothing done inside leaks out. */
+static void
+add_entry (PaddockNamespaces     *ns,
+           PaddockNamespacesKind  kind)
+{
+  if (kind == PADDOCK_NAMESPACES_PRIVATE_PLACES)
+    {
+      gboolean as_root = has_cap_sys_admin ();
+      Step *step = add_step (ns, STEP_UNSHARE, NULL, NULL,
+                             as_root ? "create a mount namespace" : "create a user and mount namespace");
+
+      step->flags = CLONE_NEWNS | (as_root ? 0 : CLONE_NEWUSER);
+      if (!as_root)
+        add_identity_map (ns);
+    }
+  else
+    add_identity_map (ns);
+
+  ns->first_mount_step = ns->steps->len;
+  add_step (ns, STEP_PRIVATE, NULL, "/", "make the mounts private");
+}
+
+static PaddockNamespaces *
+namespaces_alloc (PaddockNamespacesKind kind)
+{
+  PaddockNamespaces *ns = g_new0 (PaddockNamespaces, 1);
+
+  ns->kind = kind;
+  ns->steps = g_ptr_array_new_with_free_func ((GDestroyNotify) step_free);
+  ns->fresh = g_ptr_array_new_with_free_func ((GDestroyNotify) paddock_grant_free);
+  return ns;
+}
+
+/* Probes, by trying in a short-lived child, whether this user can create the
+ * namespaces @kind needs (and, for the private places, mount in them).
+ * On failure, *what says which step failed. */
+gboolean
+paddock_namespaces_probe (PaddockNamespacesKind   kind,
+                          int                    *saved_errno,
+                          char                  **what)
+{
+  g_autoptr(PaddockNamespaces) ns = NULL;
+  int report[2];
+  int msg[2] = { 0, 0 };
+  pid_t pid;
   int status;
 
-  if (pid < 0)
+  if (what != NULL)
+    *what = NULL;
+
+  if (kind == PADDOCK_NAMESPACES_LOCK)
+    {
+      pid = paddock_namespaces_clone ();
+      if (pid < 0)
+        {
+          *saved_errno = errno;
+          if (what != NULL)
+            *what = g_strdup ("create user, mount and PID namespaces");
+          return FALSE;
+        }
+      if (pid == 0)
+        _exit (0);
+      while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
+        ;
+      *saved_errno = 0;
+      return TRUE;
+    }
+
+  ns = namespaces_alloc (kind);
+  add_entry (ns, kind);
+  if (pipe2 (report, O_CLOEXEC) != 0)
     {
       *saved_errno = errno;
       return FALSE;
     }
+  pid = fork ();
+  if (pid < 0)
+    {
+      *saved_errno = errno;
+      close (report[0]);
+      close (report[1]);
+      return FALSE;
+    }
   if (pid == 0)
-    _exit (0);
+    {
+      msg[1] = paddock_namespaces_enter (ns, &msg[0]);
+      if (write (report[1], msg, sizeof msg) < 0)
+        _exit (1);
+      _exit (0);
+    }
+  close (report[1]);
+  if (read (report[0], msg, sizeof msg) != sizeof msg)
+    msg[1] = ECHILD;
+  close (report[0]);
   while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
     ;
-  *saved_errno = 0;
-  return TRUE;
+  *saved_errno = msg[1];
+  if (msg[1] != 0 && what != NULL)
+    *what = g_strdup (paddock_namespaces_step_name (ns, msg[0]));
+  return msg[1] == 0;
 }
 
 /* Like fork(), but the child starts in new user, mount and PID namespaces,
@@ -194,13 +393,289 @@ compare_grants_by_path (gconstpointer a,
   return strcmp (ga->path, gb->path);
 }
 
-PaddockNamespaces *
-paddock_namespaces_new (const char         *project,
-                        GPtrArray          *grants,
-                        const char * const *denials,
-                        GError            **error)
+static int
+compare_places (gconstpointer a,
+                gconstpointer b)
 {
-  g_autoptr(PaddockNamespaces) ns = g_new0 (PaddockNamespaces, 1);
+  return strcmp ((*(Place * const *) a)->path, (*(Place * const *) b)->path);
+}
+
+static int
+compare_bind_backs (gconstpointer a,
+                    gconstpointer b)
+{
+  return strcmp ((*(BindBack * const *) a)->path, (*(BindBack * const *) b)->path);
+}
+
+static void
+add_place (GPtrArray     *places,
+           const char    *path,
+           const char    *options,
+           PaddockAccess  access,
+           gboolean       is_run)
+{
+  g_autofree char *real = realpath (path, NULL);
+  struct stat st;
+  Place *place;
+
+  if (real == NULL || strcmp (real, "/") == 0 || stat (real, &st) != 0 || !S_ISDIR (st.st_mode))
+    return;
+  for (guint i = 0; i < places->len; i++)
+    if (strcmp (((Place *) g_ptr_array_index (places, i))->path, real) == 0)
+      return;
+
+  place = g_new0 (Place, 1);
+  place->path = g_steal_pointer (&real);
+  place->options = options;
+  place->access = access;
+  place->is_run = is_run;
+  g_ptr_array_add (places, place);
+}
+
+static Place *
+find_place (GPtrArray  *places,
+            const char *path)
+{
+  Place *found = NULL;
+
+  /* The deepest one: places are sorted, parents first. */
+  for (guint i = 0; i < places->len; i++)
+    {
+      Place *place = g_ptr_array_index (places, i);
+      if (paddock_path_is_within (path, place->path))
+        found = place;
+    }
+  return found;
+}
+
+static gboolean
+is_place (GPtrArray  *places,
+          const char *path)
+{
+  Place *place = find_place (places, path);
+
+  return place != NULL && strcmp (place->path, path) == 0;
+}
+
+static BindBack *
+find_bind_back (GPtrArray  *binds,
+                const char *path)
+{
+  BindBack *found = NULL;
+
+  for (guint i = 0; i < binds->len; i++)
+    {
+      BindBack *bind = g_ptr_array_index (binds, i);
+      if (paddock_path_is_within (path, bind->path))
+        found = bind;
+    }
+  return found;
+}
+
+/* Whether @path shows after the private places are made: outside them, or
+ * in something bound back into them. */
+static gboolean
+is_visible (GPtrArray  *places,
+            GPtrArray  *binds,
+            const char *path)
+{
+  return find_place (places, path) == NULL || find_bind_back (binds, path) != NULL;
+}
+
+static void
+add_bind_back (GPtrArray  *binds,
+               GPtrArray  *places,
+               const char *path,
+               gboolean    writable,
+               gboolean    even_onto_a_place)
+{
+  struct stat st;
+  BindBack *bind;
+
+  if (path == NULL || find_place (places, path) == NULL || stat (path, &st) != 0)
+    return;
+  /* A place granted whole stays private unless the grant asks to write
+   * there: then the user wants the host's one. */
+  if (is_place (places, path) && !even_onto_a_place)
+    return;
+  for (guint i = 0; i < binds->len; i++)
+    {
+      bind = g_ptr_array_index (binds, i);
+      if (strcmp (bind->path, path) == 0)
+        {
+          bind->writable |= writable;
+          return;
+        }
+    }
+  bind = g_new0 (BindBack, 1);
+  bind->path = g_strdup (path);
+  bind->writable = writable;
+  bind->is_dir = S_ISDIR (st.st_mode);
+  g_ptr_array_add (binds, bind);
+}
+
+static void
+add_cover (PaddockNamespaces *ns,
+           const char        *denial)
+{
+  g_autofree char *what = g_strdup_printf ("hide %s", denial);
+  struct stat st;
+  Step *step;
+
+  if (lstat (denial, &st) != 0)
+    return;
+  if (S_ISDIR (st.st_mode))
+    {
+      step = add_step (ns, STEP_TMPFS, NULL, denial, what);
+      step->data = g_strdup ("mode=0000,size=4k,nr_inodes=1");
+    }
+  else
+    /* A device node on a nodev mount: every open of it fails. */
+    add_step (ns, STEP_BIND, "/dev/null", denial, what);
+  add_setattr (ns, denial, ATTR_RDONLY | ATTR_NOSUID | ATTR_NODEV | ATTR_NOEXEC, 0, FALSE, what);
+}
+
+/* The private places, and what is bound back into them. Returns the places
+ * and the bind-backs, for the steps that follow. */
+static void
+add_private_places (PaddockNamespaces           *ns,
+                    const PaddockNamespacesSpec *spec,
+                    GPtrArray                  **places_out,
+                    GPtrArray                  **binds_out)
+{
+  g_autoptr(GPtrArray) places = g_ptr_array_new_with_free_func ((GDestroyNotify) place_free);
+  g_autoptr(GPtrArray) binds = g_ptr_array_new_with_free_func ((GDestroyNotify) bind_back_free);
+  g_autofree char *runtime_options = g_strdup_printf ("mode=0700,uid=%u,gid=%u",
+                                                      (guint) getuid (), (guint) getgid ());
+  g_autofree char *resolv_conf = realpath ("/etc/resolv.conf", NULL);
+  const char *runtime = g_getenv ("XDG_RUNTIME_DIR");
+  g_autofree char *real_runtime = runtime != NULL && g_path_is_absolute (runtime) ? realpath (runtime, NULL) : NULL;
+
+  add_place (places, "/tmp", "mode=1777", PADDOCK_ACCESS_READ_WRITE, FALSE);
+  add_place (places, "/var/tmp", "mode=1777", PADDOCK_ACCESS_READ_WRITE, FALSE);
+  /* The namespaces backend's /dev has a fresh /dev/shm already. */
+  if (spec->kind == PADDOCK_NAMESPACES_PRIVATE_PLACES)
+    add_place (places, "/dev/shm", "mode=1777", PADDOCK_ACCESS_READ_WRITE, FALSE);
+  add_place (places, "/run", "mode=0755,size=64k", PADDOCK_ACCESS_READ_ONLY, TRUE);
+  add_place (places, "/var/run", "mode=0755,size=64k", PADDOCK_ACCESS_READ_ONLY, TRUE);
+  /* The runtime dir is left alone where it would take $HOME with it. */
+  if (real_runtime != NULL && !paddock_path_is_within (spec->home, real_runtime))
+    add_place (places, real_runtime, runtime_options, PADDOCK_ACCESS_READ_WRITE, FALSE);
+  g_ptr_array_sort (places, compare_places);
+
+  /* What stays visible. $HOME is kept where it lies in a place; where it is
+   * one (HOME=/tmp), the agent gets the private one. */
+  for (guint i = 0; spec->kept != NULL && i < spec->kept->len; i++)
+    {
+      PaddockGrant *grant = g_ptr_array_index (spec->kept, i);
+      gboolean writable = (grant->access & PADDOCK_ACCESS_WRITE) != 0;
+
+      if (paddock_grants_find_denial (grant->path, spec->denials) == NULL)
+        add_bind_back (binds, places, grant->path, writable, writable);
+    }
+  add_bind_back (binds, places, spec->home, FALSE, FALSE);
+  /* Name resolution, read-only: the resolvers' own directories, or the
+   * file /etc/resolv.conf points to. */
+  add_bind_back (binds, places, "/run/systemd/resolve", FALSE, FALSE);
+  add_bind_back (binds, places, "/run/resolvconf", FALSE, FALSE);
+  if (resolv_conf != NULL && find_bind_back (binds, resolv_conf) == NULL)
+    add_bind_back (binds, places, resolv_conf, FALSE, FALSE);
+  g_ptr_array_sort (binds, compare_bind_backs);
+
+  /* Copies of what is bound back, taken before anything covers it. */
+  for (guint i = 0; i < binds->len; i++)
+    {
+      BindBack *bind = g_ptr_array_index (binds, i);
+      g_autofree char *what = g_strdup_printf ("keep %s", bind->path);
+
+      bind->tree = add_step (ns, STEP_OPEN_TREE, NULL, bind->path, what);
+    }
+
+  for (guint i = 0; i < places->len; i++)
+    {
+      Place *place = g_ptr_array_index (places, i);
+      g_autofree char *what = g_strdup_printf ("mount a private %s", place->path);
+      Place *outer = NULL;
+      Step *step;
+
+      for (guint j = 0; j < i; j++)
+        if (paddock_path_is_within (place->path, ((Place *) g_ptr_array_index (places, j))->path))
+          outer = g_ptr_array_index (places, j);
+      if (outer != NULL)
+        {
+          add_mkdir_chain (ns, outer->path, place->path, what);
+          add_mkdir (ns, place->path, 0755, what);
+        }
+      step = add_step (ns, STEP_TMPFS, NULL, place->path, what);
+      step->data = g_strdup (place->options);
+      g_ptr_array_add (ns->fresh, paddock_grant_new (place->path, place->access));
+
+      /* /run/shm → /dev/shm, NixOS's /run/current-system, and the like. */
+      if (place->is_run)
+        {
+          g_autoptr(GDir) dir = g_dir_open (place->path, 0, NULL);
+          const char *name;
+
+          while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+            {
+              g_autofree char *link = g_build_filename (place->path, name, NULL);
+              g_autofree char *target = g_file_read_link (link, NULL);
+
+              if (target != NULL)
+                add_step (ns, STEP_SYMLINK, target, link, what);
+            }
+        }
+    }
+
+  for (guint i = 0; i < binds->len; i++)
+    {
+      BindBack *bind = g_ptr_array_index (binds, i);
+      g_autofree char *what = g_strdup_printf ("keep %s", bind->path);
+      BindBack *outer = NULL;
+      Step *step;
+
+      for (guint j = 0; j < i; j++)
+        if (paddock_path_is_within (bind->path, ((BindBack *) g_ptr_array_index (binds, j))->path))
+          outer = g_ptr_array_index (binds, j);
+      /* Inside another bind-back the mount point is there already. */
+      if (outer == NULL && !is_place (places, bind->path))
+        {
+          add_mkdir_chain (ns, find_place (places, bind->path)->path, bind->path, what);
+          if (bind->is_dir)
+            add_mkdir (ns, bind->path, 0755, what);
+          else
+            add_step (ns, STEP_CREATE, NULL, bind->path, what);
+        }
+      step = add_step (ns, STEP_ATTACH, NULL, bind->path, what);
+      step->tree = bind->tree;
+      if (bind->writable)
+        add_setattr (ns, bind->path, ATTR_NOSUID | ATTR_NODEV, ATTR_RDONLY, FALSE, what);
+      else
+        add_setattr (ns, bind->path, ATTR_RDONLY | ATTR_NOSUID | ATTR_NODEV, 0, TRUE, what);
+    }
+
+  for (guint i = 0; i < places->len; i++)
+    {
+      Place *place = g_ptr_array_index (places, i);
+      if (!(place->access & PADDOCK_ACCESS_WRITE))
+        {
+          g_autofree char *what = g_strdup_printf ("make the private %s read-only", place->path);
+          add_setattr (ns, place->path, ATTR_RDONLY | ATTR_NOSUID | ATTR_NODEV, 0, FALSE, what);
+        }
+    }
+
+  *places_out = g_steal_pointer (&places);
+  *binds_out = g_steal_pointer (&binds);
+}
+
+/* The namespaces backend: read-only mounts, a minimal /dev, the private
+ * places, the writable grants. */
+static void
+add_lock_mounts (PaddockNamespaces           *ns,
+                 const PaddockNamespacesSpec *spec,
+                 GPtrArray                  **places,
+                 GPtrArray                  **binds)
+{
   g_autoptr(GPtrArray) writable = g_ptr_array_new ();
   static const char * const devices[] = { "null", "zero", "full", "random", "urandom", "tty" };
   /* New ptys come from a devpts instance of the namespace's own. */
@@ -208,21 +683,8 @@ paddock_namespaces_new (const char         *project,
     { "/dev/ptmx", "pts/ptmx" }, { "/dev/fd", "/proc/self/fd" }, { "/dev/stdin", "/proc/self/fd/0" },
     { "/dev/stdout", "/proc/self/fd/1" }, { "/dev/stderr", "/proc/self/fd/2" },
   };
-  g_autofree char *uid_map = g_strdup_printf ("%u %u 1\n", (guint) getuid (), (guint) getuid ());
-  g_autofree char *gid_map = g_strdup_printf ("%u %u 1\n", (guint) getgid (), (guint) getgid ());
   Step *step;
 
-  ns->steps = g_ptr_array_new_with_free_func ((GDestroyNotify) step_free);
-
-  /* The user stays who they are inside: no root for a user who is not. */
-  step = add_step (ns, STEP_WRITE, NULL, "/proc/self/setgroups", "write /proc/self/setgroups");
-  step->data = g_strdup ("deny");
-  step = add_step (ns, STEP_WRITE, NULL, "/proc/self/uid_map", "map the user into the user namespace");
-  step->data = g_steal_pointer (&uid_map);
-  step = add_step (ns, STEP_WRITE, NULL, "/proc/self/gid_map", "map the group into the user namespace");
-  step->data = g_steal_pointer (&gid_map);
-
-  add_step (ns, STEP_PRIVATE, NULL, "/", "make the mounts private");
   add_setattr (ns, "/", ATTR_RDONLY | ATTR_NOSUID, 0, TRUE, "make every mount read-only");
 
   /* A /dev with only what an agent needs; the pty lives in /dev/pts. */
@@ -230,7 +692,7 @@ paddock_namespaces_new (const char         *project,
   step->data = g_strdup ("mode=0755,size=64k");
   for (guint i = 0; i < G_N_ELEMENTS (devices); i++)
     add_device (ns, devices[i], FALSE);
-  add_step (ns, STEP_MKDIR, NULL, DEV_STAGING "/pts", "create /dev/pts");
+  add_step (ns, STEP_MKDIR, NULL, DEV_STAGING "/pts", "create /dev/pts")->mode = 0755;
   step = add_step (ns, STEP_DEVPTS, NULL, DEV_STAGING "/pts", "mount a devpts instance on /dev/pts");
   step->data = g_strdup ("newinstance,ptmxmode=0666,mode=0620");
   for (guint i = 0; i < G_N_ELEMENTS (links); i++)
@@ -238,20 +700,25 @@ paddock_namespaces_new (const char         *project,
       g_autofree char *staged = g_strconcat (DEV_STAGING, links[i][0] + strlen ("/dev"), NULL);
       add_step (ns, STEP_SYMLINK, links[i][1], staged, "create the links in /dev");
     }
-  add_step (ns, STEP_MKDIR, NULL, DEV_STAGING "/shm", "create /dev/shm");
+  add_step (ns, STEP_MKDIR, NULL, DEV_STAGING "/shm", "create /dev/shm")->mode = 0755;
   step = add_step (ns, STEP_TMPFS, NULL, DEV_STAGING "/shm", "mount a tmpfs on /dev/shm");
   step->data = g_strdup ("mode=1777");
   add_step (ns, STEP_MOVE, DEV_STAGING, "/dev", "move the new /dev into place");
   add_setattr (ns, "/dev", ATTR_RDONLY | ATTR_NOSUID, 0, FALSE, "make /dev read-only");
 
-  /* Writable grants, parents before children so a child's bind stays on top. */
-  for (guint i = 0; i < grants->len; i++)
+  add_private_places (ns, spec, places, binds);
+
+  /* Writable grants, parents before children so a child's bind stays on
+   * top. What lies in the private places was bound back with its own
+   * rights: the grants, made for the host's /tmp, would open too much. */
+  for (guint i = 0; i < spec->grants->len; i++)
     {
-      PaddockGrant *grant = g_ptr_array_index (grants, i);
+      PaddockGrant *grant = g_ptr_array_index (spec->grants, i);
       struct stat st;
 
       if (!(grant->access & PADDOCK_ACCESS_WRITE) ||
           paddock_path_is_within (grant->path, "/dev") ||
+          find_place (*places, grant->path) != NULL ||
           lstat (grant->path, &st) != 0 || S_ISLNK (st.st_mode))
         continue;
       g_ptr_array_add (writable, grant);
@@ -265,32 +732,40 @@ paddock_namespaces_new (const char         *project,
       add_step (ns, STEP_BIND, grant->path, grant->path, what);
       add_setattr (ns, grant->path, ATTR_NOSUID | ATTR_NODEV, ATTR_RDONLY, FALSE, what);
     }
+}
 
-  /* Denied paths last, so no grant's bind covers them again. */
-  for (guint i = 0; denials != NULL && denials[i] != NULL; i++)
+PaddockNamespaces *
+paddock_namespaces_new (const PaddockNamespacesSpec *spec,
+                        GError                     **error)
+{
+  g_autoptr(PaddockNamespaces) ns = namespaces_alloc (spec->kind);
+  g_autoptr(GPtrArray) places = NULL;
+  g_autoptr(GPtrArray) binds = NULL;
+
+  g_return_val_if_fail (spec->project != NULL && spec->home != NULL, NULL);
+
+  add_entry (ns, spec->kind);
+  if (spec->kind == PADDOCK_NAMESPACES_LOCK)
+    add_lock_mounts (ns, spec, &places, &binds);
+  else
+    add_private_places (ns, spec, &places, &binds);
+
+  /* Denied paths last, so nothing bound since covers them again. Under
+   * Landlock only those bound back into a place need it: the ruleset
+   * denies the rest. */
+  for (guint i = 0; spec->denials != NULL && spec->denials[i] != NULL; i++)
     {
-      g_autofree char *what = g_strdup_printf ("hide %s", denials[i]);
-      struct stat st;
+      const char *denial = spec->denials[i];
 
-      if (lstat (denials[i], &st) != 0)
-        continue;
-      if (S_ISDIR (st.st_mode))
-        {
-          step = add_step (ns, STEP_TMPFS, NULL, denials[i], what);
-          step->data = g_strdup ("mode=0000,size=4k,nr_inodes=1");
-          add_setattr (ns, denials[i], ATTR_RDONLY | ATTR_NOSUID | ATTR_NODEV | ATTR_NOEXEC, 0, FALSE, what);
-        }
-      else
-        {
-          /* A device node on a nodev mount: every open of it fails. */
-          add_step (ns, STEP_BIND, "/dev/null", denials[i], what);
-          add_setattr (ns, denials[i], ATTR_RDONLY | ATTR_NOSUID | ATTR_NODEV | ATTR_NOEXEC, 0, FALSE, what);
-        }
+      if (spec->kind == PADDOCK_NAMESPACES_LOCK ? is_visible (places, binds, denial)
+                                                : find_bind_back (binds, denial) != NULL)
+        add_cover (ns, denial);
     }
 
   /* The working directory still points into the mount that was there before. */
-  add_step (ns, STEP_CHDIR, NULL, project, "enter the project");
-  add_step (ns, STEP_PROC, NULL, "/proc", "mount /proc for the PID namespace");
+  add_step (ns, STEP_CHDIR, NULL, spec->project, "enter the project");
+  if (spec->kind == PADDOCK_NAMESPACES_LOCK)
+    add_step (ns, STEP_PROC, NULL, "/proc", "mount /proc for the PID namespace");
 
   return g_steal_pointer (&ns);
 }
@@ -301,7 +776,24 @@ paddock_namespaces_free (PaddockNamespaces *ns)
   if (ns == NULL)
     return;
   g_ptr_array_unref (ns->steps);
+  g_ptr_array_unref (ns->fresh);
   g_free (ns);
+}
+
+/* The fresh mounts (PaddockGrant, path and access): Landlock's ruleset, made
+ * before they existed, must grant them in the child. */
+GPtrArray *
+paddock_namespaces_get_fresh_mounts (PaddockNamespaces *ns)
+{
+  return ns->fresh;
+}
+
+/* Whether a failure at @step left the process as it was: no mount changed. */
+gboolean
+paddock_namespaces_step_is_before_mounts (PaddockNamespaces *ns,
+                                          int                step)
+{
+  return step >= 0 && (guint) step <= ns->first_mount_step;
 }
 
 static int
@@ -334,12 +826,27 @@ set_attr (const char *target,
 }
 
 static int
+make_dir (const char *path,
+          mode_t      mode)
+{
+  struct stat st;
+
+  if (mkdir (path, mode) == 0)
+    return 0;
+  if (stat (path, &st) == 0 && S_ISDIR (st.st_mode))
+    return 0;
+  return errno;
+}
+
+static int
 run_step (Step *step)
 {
   int fd;
 
   switch (step->kind)
     {
+    case STEP_UNSHARE:
+      return unshare (step->flags) == 0 ? 0 : errno;
     case STEP_WRITE:
       return write_file (step->target, step->data);
     case STEP_PRIVATE:
@@ -351,9 +858,9 @@ run_step (Step *step)
     case STEP_TMPFS:
       return mount ("tmpfs", step->target, "tmpfs", MS_NOSUID | MS_NODEV, step->data) == 0 ? 0 : errno;
     case STEP_MKDIR:
-      return mkdir (step->target, 0755) == 0 || errno == EEXIST ? 0 : errno;
+      return make_dir (step->target, step->mode);
     case STEP_CREATE:
-      fd = open (step->target, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+      fd = open (step->target, O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
       if (fd < 0)
         return errno;
       close (fd);
@@ -364,6 +871,21 @@ run_step (Step *step)
       return mount ("devpts", step->target, "devpts", MS_NOSUID | MS_NOEXEC, step->data) == 0 ? 0 : errno;
     case STEP_MOVE:
       return mount (step->source, step->target, NULL, MS_MOVE, NULL) == 0 ? 0 : errno;
+    case STEP_OPEN_TREE:
+      step->fd = syscall (__NR_open_tree, AT_FDCWD, step->target,
+                          OPEN_TREE_CLONE_ | O_CLOEXEC | AT_RECURSIVE);
+      return step->fd >= 0 ? 0 : errno;
+    case STEP_ATTACH:
+      fd = step->tree->fd;
+      step->tree->fd = -1;
+      if (syscall (__NR_move_mount, fd, "", AT_FDCWD, step->target, MOVE_MOUNT_F_EMPTY_PATH_) != 0)
+        {
+          int saved_errno = errno;
+          close (fd);
+          return saved_errno;
+        }
+      close (fd);
+      return 0;
     case STEP_CHDIR:
       return chdir (step->target) == 0 ? 0 : errno;
     case STEP_PROC:
@@ -374,9 +896,9 @@ run_step (Step *step)
     }
 }
 
-/* In the child made by paddock_namespaces_clone(): async-signal-safe. Sets
- * up the namespaces. Returns 0, or an errno with *step set to the step that
- * failed (see paddock_namespaces_step_name()). */
+/* In the child: async-signal-safe. Sets up the namespaces. Returns 0, or an
+ * errno with *step set to the step that failed (see
+ * paddock_namespaces_step_name()). */
 int
 paddock_namespaces_enter (PaddockNamespaces *ns,
                           int               *step)

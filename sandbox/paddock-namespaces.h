@@ -1,4 +1,4 @@
-/* paddock-namespaces.h: the folder lock through user, mount and PID namespaces
+/* paddock-namespaces.h: the folder lock's mount plans: the namespaces backend, and the private /tmp and /run
  *
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -10,21 +10,46 @@
 
 G_BEGIN_DECLS
 
+typedef enum
+{
+  /* The namespaces backend: user, mount and PID namespaces, every mount
+   * read-only but the grants, a minimal /dev, the denied paths covered. */
+  PADDOCK_NAMESPACES_LOCK,
+  /* Under Landlock: a mount namespace (inside a user namespace where
+   * paddock-run lacks CAP_SYS_ADMIN) for the private places alone. */
+  PADDOCK_NAMESPACES_PRIVATE_PLACES,
+} PaddockNamespacesKind;
+
+/* What the plan is made from. Paths are canonical. */
+typedef struct
+{
+  PaddockNamespacesKind  kind;
+  const char            *project;
+  const char            *home;     /* kept readable where it lies in a private place, unless it is one */
+  GPtrArray             *kept;     /* PaddockGrant: what stays visible where it lies in a private place:
+                                    * the project, --grant paths, the profile's state */
+  GPtrArray             *grants;   /* PaddockGrant, expanded: the namespaces backend binds the writable ones */
+  const char * const    *denials;
+} PaddockNamespacesSpec;
+
 typedef struct _PaddockNamespaces PaddockNamespaces;
 
-gboolean           paddock_namespaces_probe      (int                *saved_errno);
-PaddockNamespaces *paddock_namespaces_new        (const char         *project,
-                                                  GPtrArray          *grants,
-                                                  const char * const *denials,
-                                                  GError            **error);
-void               paddock_namespaces_free       (PaddockNamespaces  *ns);
-pid_t              paddock_namespaces_clone      (void);
-int                paddock_namespaces_enter      (PaddockNamespaces  *ns,
-                                                  int                *step);
-int                paddock_namespaces_become_init (PaddockNamespaces *ns,
-                                                   int                report_fd);
-const char        *paddock_namespaces_step_name  (PaddockNamespaces  *ns,
-                                                  int                 step);
+gboolean           paddock_namespaces_probe        (PaddockNamespacesKind        kind,
+                                                    int                         *saved_errno,
+                                                    char                       **what);
+PaddockNamespaces *paddock_namespaces_new          (const PaddockNamespacesSpec *spec,
+                                                    GError                     **error);
+void               paddock_namespaces_free         (PaddockNamespaces           *ns);
+pid_t              paddock_namespaces_clone        (void);
+int                paddock_namespaces_enter        (PaddockNamespaces           *ns,
+                                                    int                         *step);
+gboolean           paddock_namespaces_step_is_before_mounts (PaddockNamespaces  *ns,
+                                                    int                          step);
+GPtrArray         *paddock_namespaces_get_fresh_mounts (PaddockNamespaces       *ns);
+int                paddock_namespaces_become_init  (PaddockNamespaces           *ns,
+                                                    int                          report_fd);
+const char        *paddock_namespaces_step_name    (PaddockNamespaces           *ns,
+                                                    int                          step);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PaddockNamespaces, paddock_namespaces_free)
 

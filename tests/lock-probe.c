@@ -6,16 +6,50 @@
  *   lock-probe euid          prints the effective uid (for the setuid test)
  *   lock-probe tiocsti       pushes a byte into the terminal on stdin
  *   lock-probe read-mem PID  reads a page of PID's memory through /proc
+ *   lock-probe connect PATH  connects to the Unix socket at PATH (@NAME: abstract)
  *
  * Exits 0 when the attempt succeeded, 1 when it was refused.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
+
+static int
+connect_to (const char *path)
+{
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  socklen_t len;
+  int fd;
+
+  if (strlen (path) >= sizeof addr.sun_path)
+    {
+      fprintf (stderr, "lock-probe: %s: name too long\n", path);
+      return 2;
+    }
+  strcpy (addr.sun_path, path);
+  len = offsetof (struct sockaddr_un, sun_path) + strlen (path);
+  if (path[0] == '@')
+    addr.sun_path[0] = '\0';
+  else
+    len++;
+
+  fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0 || connect (fd, (struct sockaddr *) &addr, len) != 0)
+    {
+      fprintf (stderr, "lock-probe: connect %s: %s\n", path, strerror (errno));
+      return 1;
+    }
+  close (fd);
+  printf ("connected\n");
+  return 0;
+}
 
 static int
 read_mem (const char *pid)
@@ -72,7 +106,9 @@ main (int   argc,
     }
   if (argc >= 3 && strcmp (argv[1], "read-mem") == 0)
     return read_mem (argv[2]);
+  if (argc >= 3 && strcmp (argv[1], "connect") == 0)
+    return connect_to (argv[2]);
 
-  fprintf (stderr, "usage: lock-probe euid|tiocsti|read-mem PID\n");
+  fprintf (stderr, "usage: lock-probe euid|tiocsti|read-mem PID|connect PATH\n");
   return 2;
 }

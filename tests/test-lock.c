@@ -14,13 +14,18 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glib.h>
+#include <grp.h>
+#include <sched.h>
+#include <stddef.h>
 #include <glib/gstdio.h>
 #include <poll.h>
 #include <pty.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -28,7 +33,7 @@
 static const char *paddock_run;
 static const char *backend = "landlock";
 static gboolean has_no_monitor;
-static char *base, *home, *project, *outside, *bindir, *config_home, *state_home;
+static char *base, *home, *project, *outside, *bindir, *config_home, *state_home, *runtime_dir;
 
 typedef struct
 {
@@ -57,7 +62,7 @@ child_env (void)
   env = g_environ_setenv (env, "XDG_STATE_HOME", state_home, TRUE);
   env = g_environ_unsetenv (env, "XDG_DATA_HOME");
   env = g_environ_unsetenv (env, "XDG_CACHE_HOME");
-  env = g_environ_unsetenv (env, "XDG_RUNTIME_DIR");
+  env = g_environ_setenv (env, "XDG_RUNTIME_DIR", runtime_dir, TRUE);
   env = g_environ_unsetenv (env, "GNUPGHOME");
   env = g_environ_setenv (env, "TERM", "xterm-256color", TRUE);
   env = g_environ_setenv (env, "LC_ALL", "C", TRUE);
@@ -103,12 +108,13 @@ decode_status (int wait_status)
 }
 
 /* Runs the script; when @pid_file is set, writes paddock-run's pid there
- * once it started. */
+ * once it started; @setup runs in the child before paddock-run. */
 static Result *
-attempt_full (gboolean            locked,
-              const char * const *extra,
-              const char         *script,
-              const char         *pid_file)
+attempt_as (gboolean              locked,
+            const char * const   *extra,
+            const char           *script,
+            const char           *pid_file,
+            GSpawnChildSetupFunc  setup)
 {
   g_autoptr(GPtrArray) argv = command_line (locked, extra, script);
   g_auto(GStrv) env = child_env ();
@@ -122,7 +128,7 @@ attempt_full (gboolean            locked,
   char buf[4096];
 
   g_spawn_async_with_pipes (NULL, (char **) argv->pdata, env, G_SPAWN_DO_NOT_REAP_CHILD,
-                            NULL, NULL, &pid, NULL, &out_fd, &err_fd, &error);
+                            setup, NULL, &pid, NULL, &out_fd, &err_fd, &error);
   g_assert_no_error (error);
   if (pid_file != NULL)
     {
@@ -160,6 +166,15 @@ attempt_full (gboolean            locked,
   g_test_message ("%s: status %d, stdout «%s», stderr «%s»", locked ? "locked" : "unlocked",
                   result->status, result->out, result->err);
   return result;
+}
+
+static Result *
+attempt_full (gboolean            locked,
+              const char * const *extra,
+              const char         *script,
+              const char         *pid_file)
+{
+  return attempt_as (locked, extra, script, pid_file, NULL);
 }
 
 static Result *
@@ -612,6 +627,314 @@ test_own_settings_denied (void)
   g_assert_null (strstr (locked_run->out, "PRIVATE-KEY-MATERIAL"));
 }
 
+/* --- named Unix sockets: the session's services ----------------------------- */
+
+/* A server outside the lock, listening at @path (@NAME: abstract), open to
+ * every user. Connecting needs no accept(): the backlog takes it. */
+static int
+listen_unix (const char *path)
+{
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  socklen_t len = offsetof (struct sockaddr_un, sun_path) + strlen (path);
+  int fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpuint (strlen (path), <, sizeof addr.sun_path);
+  strcpy (addr.sun_path, path);
+  if (path[0] == '@')
+    addr.sun_path[0] = '\0';
+  else
+    {
+      len++;
+      g_unlink (path);
+    }
+  g_assert_cmpint (bind (fd, (struct sockaddr *) &addr, len), ==, 0);
+  if (path[0] != '@')
+    g_assert_cmpint (chmod (path, 0777), ==, 0);
+  g_assert_cmpint (listen (fd, 16), ==, 0);
+  return fd;
+}
+
+/* Connecting to @path works without the lock and fails under it. */
+static void
+assert_connect_only_unlocked (const char           *path,
+                              GSpawnChildSetupFunc  setup)
+{
+  int server = listen_unix (path);
+  g_autofree char *script = g_strdup_printf ("'%s/lock-probe' connect '%s'", bindir, path);
+  g_autoptr(Result) free_run = attempt_as (FALSE, NULL, script, NULL, setup);
+  g_autoptr(Result) locked_run = attempt_as (TRUE, NULL, script, NULL, setup);
+
+  close (server);
+  if (path[0] != '@')
+    g_unlink (path);
+  g_assert_cmpint (free_run->status, ==, 0);
+  g_assert_cmpstr (free_run->out, ==, "connected\n");
+  g_assert_cmpint (locked_run->status, !=, 0);
+  g_assert_null (strstr (locked_run->out, "connected"));
+  g_assert_null (strstr (locked_run->err, "warning"));
+}
+
+/* The session bus, Wayland, PipeWire, gpg-agent and ssh-agent live here. */
+static void
+test_socket_runtime_dir (void)
+{
+  g_autofree char *path = g_build_filename (runtime_dir, "bus", NULL);
+
+  assert_connect_only_unlocked (path, NULL);
+}
+
+/* ssh-agent, tmux, Java's attach sockets, … */
+static void
+test_socket_tmp (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("paddock-lock-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "agent.sock", NULL);
+
+  g_assert_nonnull (dir);
+  g_assert_cmpint (chmod (dir, 0755), ==, 0);
+  assert_connect_only_unlocked (path, NULL);
+  g_rmdir (dir);
+}
+
+/* The system bus, systemd's private socket, docker.sock live in /run. */
+static void
+test_socket_run (void)
+{
+  g_autofree char *path = g_strdup_printf ("/run/paddock-lock-test-%d.sock", (int) getpid ());
+
+  if (access ("/run", W_OK) != 0)
+    {
+      g_test_skip ("cannot make a socket in /run as this user");
+      return;
+    }
+  assert_connect_only_unlocked (path, NULL);
+}
+
+/* An X server: any client may inject keystrokes into every window. */
+static void
+test_socket_x11 (void)
+{
+  g_autofree char *path = g_strdup_printf ("/tmp/.X11-unix/X%d", 4000 + (int) getpid () % 1000);
+  gboolean made = FALSE;
+
+  if (!g_file_test ("/tmp/.X11-unix", G_FILE_TEST_IS_DIR))
+    {
+      g_assert_cmpint (g_mkdir ("/tmp/.X11-unix", 01777), ==, 0);
+      made = TRUE;
+    }
+  assert_connect_only_unlocked (path, NULL);
+  if (made)
+    g_rmdir ("/tmp/.X11-unix");
+}
+
+/* X11 and some D-Bus buses listen on abstract names too. */
+static void
+test_socket_abstract (void)
+{
+  g_autofree char *name = g_strdup_printf ("@paddock-lock-test-%d", (int) getpid ());
+  long abi = syscall (444 /* landlock_create_ruleset */, NULL, 0, 1);
+
+  if (abi < 6)
+    {
+      g_test_skip ("Landlock ABI < 6 cannot scope abstract Unix sockets");
+      return;
+    }
+  assert_connect_only_unlocked (name, NULL);
+}
+
+static void
+become_nobody (gpointer user_data)
+{
+  if (setgroups (0, NULL) != 0 || setresgid (65534, 65534, 65534) != 0 ||
+      setresuid (65534, 65534, 65534) != 0)
+    _exit (125);
+}
+
+/* A user who is not root gets the private places through a user namespace. */
+static void
+test_socket_unprivileged (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+
+  if (geteuid () != 0)
+    {
+      g_test_skip ("switching to another user needs root (as a user, the other cases cover this)");
+      return;
+    }
+  dir = g_dir_make_tmp ("paddock-lock-XXXXXX", NULL);
+  g_assert_nonnull (dir);
+  g_assert_cmpint (chmod (dir, 0755), ==, 0);
+  path = g_build_filename (dir, "agent.sock", NULL);
+  assert_connect_only_unlocked (path, become_nobody);
+  g_rmdir (dir);
+}
+
+static void
+write_or_die (const char *path,
+              const char *text)
+{
+  int fd = open (path, O_WRONLY | O_CLOEXEC);
+
+  if (fd < 0 || write (fd, text, strlen (text)) != (ssize_t) strlen (text))
+    _exit (124);
+  close (fd);
+}
+
+/* Runs paddock-run ARGS as nobody in a user namespace where no further
+ * user namespace can be made: no private places then. */
+static Result *
+run_without_user_namespaces (GPtrArray *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_auto(GStrv) env = child_env ();
+  g_autofree char *out_file = g_build_filename (base, "nons.out", NULL);
+  g_autofree char *err_file = g_build_filename (base, "nons.err", NULL);
+  Result *result = g_new0 (Result, 1);
+  int go[2], ready[2];
+  int wait_status;
+  char byte = 0;
+  pid_t pid;
+
+  g_ptr_array_add (argv, g_strdup (paddock_run));
+  for (guint i = 0; i < args->len; i++)
+    g_ptr_array_add (argv, g_strdup (g_ptr_array_index (args, i)));
+  g_ptr_array_add (argv, NULL);
+
+  g_assert_cmpint (pipe2 (go, O_CLOEXEC), ==, 0);
+  g_assert_cmpint (pipe2 (ready, O_CLOEXEC), ==, 0);
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      int out = open (out_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      int err = open (err_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+      if (out < 0 || err < 0 || unshare (CLONE_NEWUSER) != 0 || write (ready[1], &byte, 1) != 1 ||
+          read (go[0], &byte, 1) != 1)
+        _exit (123);
+      write_or_die ("/proc/sys/user/max_user_namespaces", "0\n");
+      become_nobody (NULL);
+      if (chdir (project) != 0 || dup2 (out, 1) < 0 || dup2 (err, 2) < 0)
+        _exit (122);
+      execve (paddock_run, (char **) argv->pdata, env);
+      _exit (127);
+    }
+  g_assert_cmpint (read (ready[0], &byte, 1), ==, 1);
+  for (const char **map = (const char *[]) { "uid_map", "gid_map", NULL }; *map; map++)
+    {
+      g_autofree char *path = g_strdup_printf ("/proc/%d/%s", (int) pid, *map);
+      int fd = open (path, O_WRONLY | O_CLOEXEC);
+
+      g_assert_cmpint (fd, >=, 0);
+      g_assert_cmpint (write (fd, "0 0 65536\n", 10), ==, 10);
+      close (fd);
+    }
+  g_assert_cmpint (write (go[1], &byte, 1), ==, 1);
+  while (waitpid (pid, &wait_status, 0) < 0)
+    g_assert_cmpint (errno, ==, EINTR);
+  close (go[0]);
+  close (go[1]);
+  close (ready[0]);
+  close (ready[1]);
+
+  result->status = decode_status (wait_status);
+  result->out = read_file (out_file);
+  result->err = read_file (err_file);
+  g_test_message ("without user namespaces: status %d, stdout «%s», stderr «%s»",
+                  result->status, result->out, result->err);
+  g_unlink (out_file);
+  g_unlink (err_file);
+  return result;
+}
+
+/* Where no mount namespace can be made, the lock still runs, and says, at
+ * start and in --lock-status, that named sockets stay reachable. */
+static void
+test_socket_warning (void)
+{
+  g_autoptr(GPtrArray) locked_args = command_line (TRUE, NULL, "echo ran");
+  g_autoptr(GPtrArray) status_args = g_ptr_array_new ();
+  g_autoptr(Result) locked_run = NULL;
+  g_autoptr(Result) status_run = NULL;
+
+  /* command_line() gives argv: paddock-run is added again below. */
+  g_ptr_array_remove_index (locked_args, 0);
+  g_ptr_array_remove_index (locked_args, locked_args->len - 1);
+  g_ptr_array_add (status_args, "--lock-status");
+  if (geteuid () != 0)
+    {
+      g_test_skip ("mapping a range of users into a user namespace needs root");
+      return;
+    }
+  if (strcmp (backend, "landlock") != 0)
+    {
+      /* The namespaces backend refuses to start instead. */
+      locked_run = run_without_user_namespaces (locked_args);
+      g_assert_cmpint (locked_run->status, !=, 0);
+      g_assert_cmpstr (locked_run->out, ==, "");
+      g_assert_nonnull (strstr (locked_run->err, "user namespaces are unavailable"));
+      return;
+    }
+
+  locked_run = run_without_user_namespaces (locked_args);
+  g_assert_cmpint (locked_run->status, ==, 0);
+  g_assert_cmpstr (locked_run->out, ==, "ran\n");
+  g_assert_true (g_str_has_prefix (locked_run->err, "paddock-run: warning: named Unix sockets"));
+  g_assert_null (strchr (strchr (locked_run->err, '\n') + 1, '\n'));  /* one line */
+
+  status_run = run_without_user_namespaces (status_args);
+  g_assert_cmpint (status_run->status, ==, 0);
+  g_assert_nonnull (strstr (status_run->out, "\nnamed-unix-sockets: not confined ("));
+}
+
+/* A project under /tmp stays the real one, and so do --grant paths there. */
+static void
+test_project_under_tmp (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("paddock-lock-XXXXXX", NULL);
+  g_autofree char *tmp_project = g_build_filename (dir, "project", NULL);
+  g_autofree char *shared = g_build_filename (dir, "shared", NULL);
+  g_autofree char *reference = g_build_filename (dir, "reference", NULL);
+  g_autofree char *beside = g_build_filename (dir, "beside", NULL);
+  g_autofree char *project_arg = g_strdup_printf ("--project=%s", tmp_project);
+  g_autofree char *shared_arg = g_strdup_printf ("--grant=%s:rw", shared);
+  g_autofree char *reference_arg = g_strdup_printf ("--grant=%s:ro", reference);
+  g_autofree char *script = g_strdup_printf (
+    "echo made > made && echo shared > '%s/out' && cat '%s/in' && "
+    "if echo x > '%s/in'; then echo wrote-reference; fi; "
+    "if [ -e '%s' ]; then echo saw-beside; fi; mktemp -p /tmp >/dev/null && echo tmp-ok",
+    shared, reference, reference, beside);
+  g_autofree char *made = g_build_filename (tmp_project, "made", NULL);
+  g_autofree char *shared_out = g_build_filename (shared, "out", NULL);
+  g_autofree char *reference_in = g_build_filename (reference, "in", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(Result) run = NULL;
+  const char *rm_argv[] = { "rm", "-rf", dir, NULL };
+
+  g_assert_nonnull (dir);
+  g_assert_cmpint (chmod (dir, 0755), ==, 0);
+  for (const char **d = (const char *[]) { tmp_project, shared, reference, NULL }; *d; d++)
+    g_assert_cmpint (g_mkdir (*d, 0755), ==, 0);
+  write_file (reference_in, "reference\n");
+  write_file (beside, "beside\n");
+
+  run = attempt_full (TRUE, (const char *[]) { project_arg, shared_arg, reference_arg, NULL }, script, NULL);
+  g_assert_cmpint (run->status, ==, 0);
+  g_assert_cmpstr (run->out, ==, "reference\ntmp-ok\n");
+  text = read_file (made);
+  g_assert_cmpstr (text, ==, "made\n");
+  g_clear_pointer (&text, g_free);
+  text = read_file (shared_out);
+  g_assert_cmpstr (text, ==, "shared\n");
+  g_clear_pointer (&text, g_free);
+  text = read_file (reference_in);
+  g_assert_cmpstr (text, ==, "reference\n");
+
+  g_spawn_sync (NULL, (char **) rm_argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+}
+
 /* --- what keeps working under the lock ------------------------------------ */
 
 static void
@@ -740,6 +1063,8 @@ test_lock_status (void)
   g_assert_nonnull (strstr (out, "filesystem: "));
   g_assert_nonnull (strstr (out, "tcp: "));
   g_assert_nonnull (strstr (out, "refer: "));
+  g_assert_nonnull (strstr (out, "\nnamed-unix-sockets: "));
+  g_assert_nonnull (strstr (out, abi >= 6 ? "\nabstract-unix-sockets: confined" : "\nabstract-unix-sockets: not confined"));
 }
 
 static void
@@ -814,14 +1139,17 @@ make_tree (void)
     }
   if (base == NULL)
     return FALSE;
+  /* Open to the other user socket-unprivileged runs as. */
+  g_assert_cmpint (chmod (base, 0755), ==, 0);
   home = g_build_filename (base, "home", NULL);
   project = g_build_filename (base, "project", NULL);
   outside = g_build_filename (base, "outside", NULL);
   bindir = g_build_filename (base, "bin", NULL);
+  runtime_dir = g_build_filename (base, "runtime", NULL);
   config_home = g_build_filename (home, ".config", NULL);
   state_home = g_build_filename (home, ".local", "state", NULL);
 
-  for (const char **dir = (const char *[]) { project, outside, bindir, config_home, state_home, NULL }; *dir; dir++)
+  for (const char **dir = (const char *[]) { project, outside, bindir, config_home, state_home, runtime_dir, NULL }; *dir; dir++)
     g_assert_cmpint (g_mkdir_with_parents (*dir, 0755), ==, 0);
   path = g_build_filename (home, ".ssh", NULL);
   g_assert_cmpint (g_mkdir_with_parents (path, 0700), ==, 0);
@@ -918,6 +1246,14 @@ main (int   argc,
   add ("tiocsti", test_tiocsti);
   add ("signal-supervisor", test_signal_supervisor);
   add ("own-settings-denied", test_own_settings_denied);
+  add ("socket-runtime-dir", test_socket_runtime_dir);
+  add ("socket-tmp", test_socket_tmp);
+  add ("socket-run", test_socket_run);
+  add ("socket-x11", test_socket_x11);
+  add ("socket-abstract", test_socket_abstract);
+  add ("socket-unprivileged", test_socket_unprivileged);
+  add ("socket-warning", test_socket_warning);
+  add ("project-under-tmp", test_project_under_tmp);
   add ("build-and-run-c", test_build_and_run_c);
   add ("git", test_git);
   add ("profile-state-and-tmp", test_profile_state_and_tmp);
@@ -937,5 +1273,6 @@ main (int   argc,
   g_free (bindir);
   g_free (config_home);
   g_free (state_home);
+  g_free (runtime_dir);
   return status;
 }
