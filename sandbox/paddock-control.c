@@ -68,7 +68,7 @@ struct _PaddockControl
   GSource            *listen_source;
   char               *socket_path;
 
-  GQueue              backlog;       /* lines, oldest first */
+  GQueue              backlog;       /* PaddockMessage, oldest first */
   gsize               backlog_bytes;
   gboolean            paused;
   gboolean            ended;
@@ -527,7 +527,7 @@ client_new (PaddockControl *self,
 
   client_send (client, hello);
   for (GList *l = self->backlog.head; l != NULL && client->fd >= 0; l = l->next)
-    client_send_line (client, l->data, strlen (l->data));
+    client_send (client, l->data);
   if (self->monitor != NULL && client->fd >= 0)
     {
       g_autoptr(GPtrArray) asks = paddock_exec_monitor_dup_pending (self->monitor);
@@ -687,28 +687,44 @@ paddock_control_get_socket_path (PaddockControl *self)
   return self->socket_path;
 }
 
+/* Roughly what the message takes, to bound the backlog's memory. */
+static gsize
+message_size (const PaddockMessage *message)
+{
+  gsize size = 256;
+
+  for (guint i = 0; message->argv != NULL && message->argv[i] != NULL; i++)
+    size += strlen (message->argv[i]) + 4;
+  return size;
+}
+
 void
 paddock_control_broadcast (PaddockControl       *self,
                            const PaddockMessage *message)
 {
-  g_autofree char *line = paddock_message_to_line (message);
-  gsize length = strlen (line);
+  g_autofree char *line = NULL;
+  gsize length;
   g_autoptr(GPtrArray) clients = NULL;
 
-  /* Asks are replayed from the monitor, the still pending ones only. */
+  /* Asks are replayed from the monitor, the still pending ones only. Kept
+   * as messages: most sessions never have a client to write them for. */
   if (message->type != PADDOCK_MESSAGE_ASK)
     {
-      g_queue_push_tail (&self->backlog, g_strdup (line));
-      self->backlog_bytes += length;
+      g_queue_push_tail (&self->backlog, paddock_message_copy (message));
+      self->backlog_bytes += message_size (message);
       while (self->backlog.length > BACKLOG_LINES || self->backlog_bytes > BACKLOG_BYTES)
         {
-          char *old = g_queue_pop_head (&self->backlog);
+          PaddockMessage *old = g_queue_pop_head (&self->backlog);
 
-          self->backlog_bytes -= strlen (old);
-          g_free (old);
+          self->backlog_bytes -= message_size (old);
+          paddock_message_free (old);
         }
     }
+  if (self->clients->len == 0)
+    return;
 
+  line = paddock_message_to_line (message);
+  length = strlen (line);
   /* Sending may drop a client, which changes the array. */
   clients = g_ptr_array_copy (self->clients, NULL, NULL);
   for (guint i = 0; i < clients->len; i++)
@@ -797,7 +813,7 @@ paddock_control_free (PaddockControl *self)
   paddock_close_fd (&self->listen_fd);
   g_ptr_array_unref (self->clients);
   g_ptr_array_unref (self->closed);
-  g_queue_clear_full (&self->backlog, g_free);
+  g_queue_clear_full (&self->backlog, (GDestroyNotify) paddock_message_free);
   g_free (self->socket_path);
   g_free (self->session_id);
   g_free (self->project);

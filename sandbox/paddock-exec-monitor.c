@@ -54,6 +54,28 @@
 #ifndef P_PIDFD
 #define P_PIDFD 3
 #endif
+/* Linux 6.13: a process's ids from its pidfd, one call instead of three on /proc. */
+#ifndef PIDFD_GET_INFO
+struct pidfd_info
+{
+  __u64 mask;
+  __u64 cgroupid;
+  __u32 pid;
+  __u32 tgid;
+  __u32 ppid;
+  __u32 ruid;
+  __u32 rgid;
+  __u32 euid;
+  __u32 egid;
+  __u32 suid;
+  __u32 sgid;
+  __u32 fsuid;
+  __u32 fsgid;
+  __u32 spare0[1];
+};
+#define PIDFD_GET_INFO _IOWR (0xFF, 11, struct pidfd_info)
+#define PIDFD_INFO_PID (1UL << 0)
+#endif
 #ifndef __X32_SYSCALL_BIT
 #define __X32_SYSCALL_BIT 0x40000000
 #endif
@@ -280,6 +302,7 @@ struct _PaddockExecMonitor
   int                      stop_fd;
   int                      wake_fd;
   GSource                 *wake_source;
+  GSource                 *batch_source;
   GAsyncQueue             *news;
   gint                     wake_pending;
   gint                     n_deciders;
@@ -334,12 +357,23 @@ typedef struct
 } Refusal;
 
 #define REFUSAL_LIFETIME (2 * G_USEC_PER_SEC)
+#define NEWS_BATCH_MS    5
 
+/* From the answering thread to the main context: a message ready to go
+ * (asks), or an exec decided on the spot, whose message the main context
+ * builds, so the thread does no more than the kernel waits for. */
 typedef struct
 {
-  PaddockMessage *message;         /* exec or ask */
+  PaddockMessage *message;
+  ExecInfo       *info;
+  gint64          seq;
+  gint64          wall;
+  gint64          start;           /* monotonic */
+  PaddockDecision decision;
+  const char     *by;              /* static */
+  char           *rule;
+  char           *reason;
   int             pidfd;
-  gint64          start;
 } News;
 
 static void
@@ -401,6 +435,9 @@ static void
 news_free (News *news)
 {
   paddock_message_free (news->message);
+  exec_info_free (news->info);
+  g_free (news->rule);
+  g_free (news->reason);
   paddock_close_fd (&news->pidfd);
   g_free (news);
 }
@@ -638,10 +675,11 @@ done:
 }
 
 static char *
-read_link (const char *path)
+read_link_at (int         dir_fd,
+              const char *path)
 {
   char buffer[PADDOCK_EXEC_MAX_PATH + 1];
-  ssize_t n = readlink (path, buffer, sizeof buffer - 1);
+  ssize_t n = readlinkat (dir_fd, path, buffer, sizeof buffer - 1);
 
   if (n < 0)
     return NULL;
@@ -649,14 +687,19 @@ read_link (const char *path)
 }
 
 static pid_t
-read_ppid (pid_t pid)
+read_ppid (pid_t pid,
+           int   pidfd)
 {
-  char path[48];
+  struct pidfd_info pidfd_info = { .mask = PIDFD_INFO_PID };
   char buffer[512];
+  char path[48];
   paddock_autofd int fd = -1;
   ssize_t n;
   char *paren;
   int ppid = -1;
+
+  if (pidfd >= 0 && ioctl (pidfd, PIDFD_GET_INFO, &pidfd_info) == 0)
+    return (pid_t) pidfd_info.ppid;
 
   g_snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
   fd = open (path, O_RDONLY | O_CLOEXEC);
@@ -692,17 +735,15 @@ resolve_executable (pid_t       pid,
   if (is_execveat && (at_flags & AT_SYMLINK_NOFOLLOW))
     how.flags |= O_NOFOLLOW;
 
+  g_snprintf (base_path, sizeof base_path, "/proc/%d/fd/%d", (int) pid, dirfd);
   if (from_dirfd && (info->path[0] != '/'))
-    {
-      g_snprintf (base_path, sizeof base_path, "/proc/%d/fd/%d", (int) pid, dirfd);
-      dir = read_link (base_path);
-    }
+    dir = read_link_at (AT_FDCWD, base_path);
   else
     dir = g_strdup (info->cwd);
 
   if (info->path[0] == '\0' && is_execveat && (at_flags & AT_EMPTY_PATH))
     {
-      info->lexical = g_strdup (dir);
+      info->lexical = read_link_at (AT_FDCWD, base_path);
       fd = open (base_path, O_PATH | O_CLOEXEC);
     }
   else
@@ -710,15 +751,23 @@ resolve_executable (pid_t       pid,
       info->lexical = g_canonicalize_filename (info->path, dir != NULL && dir[0] == '/' ? dir : "/");
       if (info->path[0] == '/')
         {
+          g_autofree char *root = NULL;
+
           g_snprintf (base_path, sizeof base_path, "/proc/%d/root", (int) pid);
-          how.resolve = RESOLVE_IN_ROOT;
+          root = read_link_at (AT_FDCWD, base_path);
+          /* Its root is ours (the usual case): no need to walk from it. */
+          if (g_strcmp0 (root, "/") != 0)
+            how.resolve = RESOLVE_IN_ROOT;
         }
       else if (!from_dirfd)
         g_snprintf (base_path, sizeof base_path, "/proc/%d/cwd", (int) pid);
-      base = open (base_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-      if (base < 0)
-        return 0;
-      fd = (int) syscall (SYS_openat2, base, info->path, &how, sizeof how);
+      if (how.resolve != 0 || info->path[0] != '/')
+        {
+          base = open (base_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+          if (base < 0)
+            return 0;
+        }
+      fd = (int) syscall (SYS_openat2, base >= 0 ? base : AT_FDCWD, info->path, &how, sizeof how);
       if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
         return errno;
     }
@@ -728,7 +777,7 @@ resolve_executable (pid_t       pid,
       char self_path[48];
 
       g_snprintf (self_path, sizeof self_path, "/proc/self/fd/%d", fd);
-      info->exe = read_link (self_path);
+      info->exe = read_link_at (AT_FDCWD, self_path);
     }
   if (info->exe == NULL)
     info->exe = g_strdup (info->lexical);
@@ -742,6 +791,7 @@ read_exec (PaddockExecMonitor        *self,
            const struct seccomp_notif *req,
            const ExecAbi              *abi,
            gboolean                    is_execveat,
+           int                         pidfd,
            ExecInfo                   *info)
 {
   char path[48];
@@ -770,8 +820,8 @@ read_exec (PaddockExecMonitor        *self,
     return err == ESRCH ? ESRCH : EFAULT;
 
   g_snprintf (path, sizeof path, "/proc/%d/cwd", (int) req->pid);
-  info->cwd = read_link (path);
-  info->ppid = read_ppid (req->pid);
+  info->cwd = read_link_at (AT_FDCWD, path);
+  info->ppid = read_ppid (req->pid, pidfd);
 
   return resolve_executable (req->pid, is_execveat, dirfd, at_flags, info);
 }
@@ -882,16 +932,10 @@ respond (PaddockExecMonitor *self,
 
 static void
 post (PaddockExecMonitor *self,
-      PaddockMessage     *message,
-      int                 pidfd,
-      gint64              start)
+      News               *news)
 {
-  News *news = g_new0 (News, 1);
   guint64 one = 1;
 
-  news->message = message;
-  news->pidfd = pidfd;
-  news->start = start;
   g_async_queue_push (self->news, news);
   if (g_atomic_int_compare_and_exchange (&self->wake_pending, 0, 1))
     if (write (self->wake_fd, &one, sizeof one) < 0)
@@ -929,6 +973,8 @@ handle_notification (PaddockExecMonitor   *self,
   PaddockPolicyQuery query;
   PaddockPolicyAction action;
   PaddockMessage *message;
+  PaddockMessage *ask_message;
+  Ask *ask;
   const ExecAbi *abi;
   gboolean is_execveat = FALSE;
   gint64 mono = g_get_monotonic_time ();
@@ -947,13 +993,15 @@ handle_notification (PaddockExecMonitor   *self,
       return;
     }
 
-  err = read_exec (self, req, abi, is_execveat, info);
-  if (err == ESRCH)
-    return;
+  /* Also what tells when the program ends; checked against the notification below. */
+  pidfd = pidfd_open_nonblock (req->pid);
+  err = read_exec (self, req, abi, is_execveat, pidfd, info);
   if (err != 0)
     {
+      paddock_close_fd (&pidfd);
       /* What the kernel would say, so a PATH search goes on; never a run. */
-      respond (self, req->id, err);
+      if (err != ESRCH)
+        respond (self, req->id, err);
       return;
     }
 
@@ -985,8 +1033,8 @@ handle_notification (PaddockExecMonitor   *self,
       by = "no-client";
     }
 
-  if (decision != PADDOCK_DECISION_DENY)
-    pidfd = pidfd_open_nonblock (req->pid);
+  if (decision == PADDOCK_DECISION_DENY)
+    paddock_close_fd (&pidfd);
 
   /* Still the same process, blocked in this exec: what was read is its. */
   if (ioctl (self->notify_fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) != 0)
@@ -998,6 +1046,29 @@ handle_notification (PaddockExecMonitor   *self,
   g_mutex_lock (&self->lock);
   seq = (gint64) ++self->next_seq;
   g_mutex_unlock (&self->lock);
+
+  /* On disk before it runs: kill -9 of paddock-run loses no decided exec. */
+  audit_exec (self, info, seq, decision, by, rule_name);
+
+  if (decision != PADDOCK_DECISION_ASK)
+    {
+      News *news = g_new0 (News, 1);
+
+      respond (self, req->id, decision == PADDOCK_DECISION_ALLOW ? 0 : EACCES);
+      news->info = g_steal_pointer (&info);
+      news->seq = seq;
+      news->wall = wall;
+      news->start = mono;
+      news->decision = decision;
+      news->by = by;
+      news->rule = g_strdup (rule_name);
+      news->reason = rule != NULL ? g_strdup (paddock_policy_rule_get_reason (rule)) : NULL;
+      news->pidfd = pidfd;
+      post (self, news);
+      return;
+    }
+
+  /* An ask: held in the kernel until it is decided on the main context. */
   message = exec_message_new (info, seq, wall, mono);
   message->decision = decision;
   message->by = g_strdup (by);
@@ -1005,40 +1076,29 @@ handle_notification (PaddockExecMonitor   *self,
   if (rule != NULL)
     message->reason = escape (paddock_policy_rule_get_reason (rule), NULL);
 
-  /* On disk before it runs: kill -9 of paddock-run loses no decided exec. */
-  audit_exec (self, info, seq, decision, by, rule_name);
+  ask_message = paddock_message_copy (message);
+  ask_message->type = PADDOCK_MESSAGE_ASK;
+  ask_message->id = seq;
+  ask_message->seq = -1;
+  ask_message->decision = PADDOCK_DECISION_NONE;
+  g_clear_pointer (&ask_message->by, g_free);
+  ask_message->deadline = wall + (gint64) self->ask_timeout * G_USEC_PER_SEC;
 
-  if (decision == PADDOCK_DECISION_ASK)
-    {
-      Ask *ask = g_new0 (Ask, 1);
-      PaddockMessage *ask_message = paddock_message_copy (message);
+  ask = g_new0 (Ask, 1);
+  ask->monitor = self;
+  ask->id = seq;
+  ask->cookie = req->id;
+  ask->message = paddock_message_copy (ask_message);
+  ask->info = g_steal_pointer (&info);
+  ask->pidfd = pidfd;
+  ask->deadline = mono + (gint64) self->ask_timeout * G_USEC_PER_SEC;
 
-      ask_message->type = PADDOCK_MESSAGE_ASK;
-      ask_message->id = seq;
-      ask_message->seq = -1;
-      ask_message->decision = PADDOCK_DECISION_NONE;
-      g_clear_pointer (&ask_message->by, g_free);
-      ask_message->deadline = wall + (gint64) self->ask_timeout * G_USEC_PER_SEC;
+  g_mutex_lock (&self->lock);
+  g_hash_table_insert (self->pending, &ask->id, ask);
+  g_mutex_unlock (&self->lock);
 
-      ask->monitor = self;
-      ask->id = seq;
-      ask->cookie = req->id;
-      ask->message = paddock_message_copy (ask_message);
-      ask->info = g_steal_pointer (&info);
-      ask->pidfd = pidfd;
-      ask->deadline = mono + (gint64) self->ask_timeout * G_USEC_PER_SEC;
-
-      g_mutex_lock (&self->lock);
-      g_hash_table_insert (self->pending, &ask->id, ask);
-      g_mutex_unlock (&self->lock);
-
-      post (self, message, -1, mono);
-      post (self, ask_message, -1, mono);
-      return;
-    }
-
-  respond (self, req->id, decision == PADDOCK_DECISION_ALLOW ? 0 : EACCES);
-  post (self, message, pidfd, mono);
+  post (self, g_memdup2 (&(News) { .message = message, .pidfd = -1, .start = mono }, sizeof (News)));
+  post (self, g_memdup2 (&(News) { .message = ask_message, .pidfd = -1, .start = mono }, sizeof (News)));
 }
 
 static gpointer
@@ -1328,22 +1388,24 @@ watch_ask (PaddockExecMonitor *self,
   g_mutex_unlock (&self->lock);
 }
 
-static gboolean
-on_news (int          fd,
-         GIOCondition condition,
-         gpointer     user_data)
+static guint
+drain_news (PaddockExecMonitor *self)
 {
-  PaddockExecMonitor *self = user_data;
-  guint64 count;
   News *news;
-
-  if (read (fd, &count, sizeof count) < 0 && errno != EAGAIN)
-    return G_SOURCE_CONTINUE;
-  g_atomic_int_set (&self->wake_pending, 0);
+  guint n = 0;
 
   while ((news = g_async_queue_try_pop (self->news)) != NULL)
     {
       PaddockMessage *message = news->message;
+
+      if (message == NULL)
+        {
+          message = news->message = exec_message_new (news->info, news->seq, news->wall, news->start);
+          message->decision = news->decision;
+          message->by = g_strdup (news->by);
+          message->rule = g_steal_pointer (&news->rule);
+          message->reason = escape (news->reason, NULL);
+        }
 
       if (message->type == PADDOCK_MESSAGE_EXEC)
         {
@@ -1359,6 +1421,43 @@ on_news (int          fd,
 
       emit (self, message);
       news_free (news);
+      n++;
+    }
+  return n;
+}
+
+/* While execs keep coming, the thread does not wake the main context for
+ * each one: this picks them up in batches until a round finds none. */
+static gboolean
+on_news_batch (gpointer user_data)
+{
+  PaddockExecMonitor *self = user_data;
+
+  if (drain_news (self) > 0)
+    return G_SOURCE_CONTINUE;
+  g_atomic_int_set (&self->wake_pending, 0);
+  /* Anything queued before the reset did not wake us: take it now. */
+  drain_news (self);
+  g_clear_pointer (&self->batch_source, g_source_unref);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+on_news (int          fd,
+         GIOCondition condition,
+         gpointer     user_data)
+{
+  PaddockExecMonitor *self = user_data;
+  guint64 count;
+
+  if (read (fd, &count, sizeof count) < 0 && errno != EAGAIN)
+    return G_SOURCE_CONTINUE;
+  drain_news (self);
+  if (self->batch_source == NULL)
+    {
+      self->batch_source = g_timeout_source_new (NEWS_BATCH_MS);
+      g_source_set_callback (self->batch_source, on_news_batch, self, NULL);
+      g_source_attach (self->batch_source, self->context);
     }
   return G_SOURCE_CONTINUE;
 }
@@ -1403,8 +1502,25 @@ paddock_exec_monitor_stop (PaddockExecMonitor *self)
   /* From here every exec under the filter fails with ENOSYS. */
   paddock_close_fd (&self->notify_fd);
 
-  if (self->wake_source != NULL)
-    on_news (self->wake_fd, G_IO_IN, self);
+  drain_news (self);
+  if (self->batch_source != NULL)
+    {
+      g_source_destroy (self->batch_source);
+      g_clear_pointer (&self->batch_source, g_source_unref);
+    }
+
+  /* The tree is gone by now: close the runs the main loop did not see end. */
+  {
+    GHashTableIter iter;
+    Running *running;
+
+    g_hash_table_iter_init (&iter, self->running);
+    while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &running))
+      {
+        end_running (self, running, FALSE);
+        g_hash_table_iter_remove (&iter);
+      }
+  }
 
   /* Held execs now fail in the kernel; record them as ended with the session. */
   for (;;)

@@ -358,6 +358,9 @@ test_decisions (void)
     }
   record = audit_exec_with (execs, "/bin/true");
   g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "allow");
+  /* Run by the agent's shell, the first exec. */
+  g_assert_cmpint (json_object_get_int_member (record, "ppid"), ==,
+                   json_object_get_int_member (g_ptr_array_index (execs, 0), "pid"));
   g_assert_cmpstr (json_object_get_string_member (record, "exe"), ==, "/usr/bin/true");
   record = audit_exec_with (execs, "denied-marker");
   g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "deny");

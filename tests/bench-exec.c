@@ -1,0 +1,193 @@
+/* bench-exec.c: what the exec monitor costs an exec-heavy agent, against the bare command
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Two workloads, each run bare and under paddock-run (default policy,
+ * audit log on), alternating so both see the same machine: a shell loop of
+ * 3000 /bin/true, and `make -j2` of a small generated C project. Prints
+ * each run, the medians and the ratio; asserts nothing about time.
+ * PADDOCK_BENCH_RUNS sets the runs per side (default 7).
+ */
+#include "config.h"
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
+
+static const char *paddock_run;
+static char *work_dir;
+
+static double
+run_once (const char * const *argv,
+          const char         *cwd)
+{
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *state = g_build_filename (work_dir, "state", NULL);
+  g_autofree char *runtime = g_build_filename (work_dir, "run", NULL);
+  g_autofree char *config = g_build_filename (work_dir, "config", NULL);
+  gint64 start;
+
+  g_subprocess_launcher_set_cwd (launcher, cwd);
+  g_subprocess_launcher_setenv (launcher, "XDG_STATE_HOME", state, TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", runtime, TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", config, TRUE);
+  start = g_get_monotonic_time ();
+  proc = g_subprocess_launcher_spawnv (launcher, argv, &error);
+  g_assert_no_error (error);
+  g_subprocess_wait_check (proc, NULL, &error);
+  g_assert_no_error (error);
+  return (g_get_monotonic_time () - start) / 1e6;
+}
+
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+static double
+median (GArray *values)
+{
+  g_array_sort (values, compare_doubles);
+  return g_array_index (values, double, values->len / 2);
+}
+
+/* @before (may be NULL) runs untimed before each timed run, e.g. make clean. */
+static void
+compare (const char         *name,
+         const char * const *command,
+         const char * const *before,
+         const char         *cwd,
+         guint               runs,
+         double              target)
+{
+  g_autoptr(GArray) bare = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) monitored = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GPtrArray) wrapped = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *audit = g_build_filename (work_dir, "bench-audit.jsonl", NULL);
+  double bare_median, monitored_median;
+
+  g_ptr_array_add (wrapped, g_strdup (paddock_run));
+  g_ptr_array_add (wrapped, g_strdup ("--audit"));
+  g_ptr_array_add (wrapped, g_strdup (audit));
+  g_ptr_array_add (wrapped, g_strdup ("--"));
+  for (guint i = 0; command[i] != NULL; i++)
+    g_ptr_array_add (wrapped, g_strdup (command[i]));
+  g_ptr_array_add (wrapped, NULL);
+
+  g_print ("%s\n", name);
+  for (guint i = 0; i < runs + 1; i++)
+    {
+      double b, m;
+
+      if (before != NULL)
+        run_once (before, cwd);
+      b = run_once (command, cwd);
+      if (before != NULL)
+        run_once (before, cwd);
+      g_unlink (audit);
+      m = run_once ((const char * const *) wrapped->pdata, cwd);
+      /* The first pair warms caches and is not counted. */
+      if (i == 0)
+        continue;
+      g_array_append_val (bare, b);
+      g_array_append_val (monitored, m);
+      g_print ("  run %u: bare %.3f s, paddock-run %.3f s\n", i, b, m);
+    }
+  bare_median = median (bare);
+  monitored_median = median (monitored);
+  g_print ("  median: bare %.3f s, paddock-run %.3f s, ratio %.3fx (target <= %.2fx)\n\n",
+           bare_median, monitored_median, monitored_median / bare_median, target);
+}
+
+static void
+write_project (const char *dir)
+{
+  g_autoptr(GString) makefile = g_string_new ("CFLAGS ?= -O1\nOBJS =");
+  g_autoptr(GString) main_c = g_string_new ("#include <stdio.h>\n");
+  g_autoptr(GError) error = NULL;
+  const guint n_units = 24;
+
+  for (guint i = 0; i < n_units; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("%s/unit%u.c", dir, i);
+      g_autofree char *text = g_strdup_printf (
+        "#include <string.h>\n"
+        "static int table%u[256];\n"
+        "int unit%u (const char *s)\n{\n"
+        "  int h = %u;\n"
+        "  for (size_t i = 0; i < strlen (s); i++)\n"
+        "    h = h * 31 + table%u[(unsigned char) s[i]] + s[i];\n"
+        "  return h;\n}\n", i, i, i, i);
+
+      g_file_set_contents (path, text, -1, &error);
+      g_assert_no_error (error);
+      g_string_append_printf (makefile, " unit%u.o", i);
+      g_string_append_printf (main_c, "int unit%u (const char *s);\n", i);
+    }
+  g_string_append (main_c, "int main (int argc, char **argv)\n{\n  int h = 0;\n");
+  for (guint i = 0; i < n_units; i++)
+    g_string_append_printf (main_c, "  h += unit%u (argv[0]);\n", i);
+  g_string_append (main_c, "  printf (\"%d\\n\", h);\n  return 0;\n}\n");
+  g_string_append (makefile, " main.o\n\nprog: $(OBJS)\n\t$(CC) -o $@ $(OBJS)\n\n"
+                             "clean:\n\trm -f prog *.o\n");
+  {
+    g_autofree char *path = g_build_filename (dir, "main.c", NULL);
+    g_file_set_contents (path, main_c->str, -1, &error);
+    g_assert_no_error (error);
+  }
+  {
+    g_autofree char *path = g_build_filename (dir, "Makefile", NULL);
+    g_file_set_contents (path, makefile->str, -1, &error);
+    g_assert_no_error (error);
+  }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *project = NULL;
+  const char *runs_env = g_getenv ("PADDOCK_BENCH_RUNS");
+  guint runs = runs_env != NULL ? (guint) CLAMP (atoi (runs_env), 1, 100) : 7;
+  g_autofree char *runtime = NULL;
+
+  paddock_run = g_getenv ("PADDOCK_RUN");
+  if (paddock_run == NULL)
+    {
+      g_printerr ("PADDOCK_RUN must name the paddock-run under test\n");
+      return 1;
+    }
+  work_dir = g_dir_make_tmp ("paddock-bench-exec-XXXXXX", &error);
+  g_assert_no_error (error);
+  runtime = g_build_filename (work_dir, "run", NULL);
+  g_mkdir (runtime, 0700);
+  project = g_build_filename (work_dir, "project", NULL);
+  g_mkdir (project, 0700);
+  write_project (project);
+
+  g_print ("exec overhead: default policy, audit log on, %u runs per side, medians\n\n", runs);
+  compare ("sh -c loop of 3000 /bin/true",
+           (const char *[]) { "sh", "-c", "i=0; while [ $i -lt 3000 ]; do /bin/true; i=$((i+1)); done", NULL },
+           NULL, project, runs, 1.10);
+  compare ("make -j2 of a generated 25-file C project",
+           (const char *[]) { "make", "-s", "-j2", NULL },
+           (const char *[]) { "make", "-s", "clean", NULL },
+           project, runs, 1.03);
+
+  {
+    g_autoptr(GSubprocess) rm = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, NULL, "rm", "-rf", work_dir, NULL);
+    if (rm != NULL)
+      g_subprocess_wait (rm, NULL, NULL);
+  }
+  g_free (work_dir);
+  return 0;
+}
