@@ -475,10 +475,11 @@ answer_current (Attach     *attach,
 {
   PaddockMessage *ask = g_queue_peek_head (&attach->asks);
   g_autoptr(PaddockMessage) decide = NULL;
-  g_autofree char *word = g_ascii_strdown (g_strstrip (g_strdup (text)), -1);
+  g_autofree char *word = g_ascii_strdown (text, -1);
 
   if (ask == NULL || !attach->prompting)
     return;
+  g_strstrip (word);
 
   decide = paddock_message_new (PADDOCK_MESSAGE_DECIDE);
   decide->id = ask->id;

@@ -732,7 +732,7 @@ paddock_line_reader_next (PaddockLineReader *reader,
   gsize line_length;
 
   drop_consumed (reader);
-  newline = memchr (reader->buffer->data, '\n', reader->buffer->len);
+  newline = reader->buffer->len > 0 ? memchr (reader->buffer->data, '\n', reader->buffer->len) : NULL;
   if (newline == NULL)
     {
       if (reader->buffer->len > reader->max_line)
