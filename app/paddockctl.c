@@ -370,7 +370,7 @@ cmd_control (int                argc,
 
   /* The supervisor echoes the request to every client once it is done. */
   deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-  while (g_get_monotonic_time () < deadline)
+  for (;;)
     {
       gboolean closed;
       g_autoptr(PaddockMessage) message =
@@ -383,6 +383,11 @@ cmd_control (int                argc,
           if (closed)
             {
               g_printerr ("paddockctl: the session ended\n");
+              return 1;
+            }
+          if (g_get_monotonic_time () >= deadline)
+            {
+              g_printerr ("paddockctl: the session did not confirm in time\n");
               return 1;
             }
           continue;

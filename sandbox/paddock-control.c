@@ -706,9 +706,13 @@ paddock_control_broadcast (PaddockControl       *self,
   gsize length;
   g_autoptr(GPtrArray) clients = NULL;
 
-  /* Asks are replayed from the monitor, the still pending ones only. Kept
-   * as messages: most sessions never have a client to write them for. */
-  if (message->type != PADDOCK_MESSAGE_ASK)
+  /* The timeline is replayed to a client that attaches later; asks come
+   * from the monitor, the still pending ones only, and hello tells whether
+   * the session is paused. Kept as messages: most sessions never have a
+   * client to write them for. */
+  if (message->type == PADDOCK_MESSAGE_EXEC || message->type == PADDOCK_MESSAGE_DECIDED ||
+      message->type == PADDOCK_MESSAGE_EXIT || message->type == PADDOCK_MESSAGE_NET ||
+      message->type == PADDOCK_MESSAGE_SECRET)
     {
       g_queue_push_tail (&self->backlog, paddock_message_copy (message));
       self->backlog_bytes += message_size (message);

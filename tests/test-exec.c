@@ -728,6 +728,59 @@ test_attach_stdin (void)
   run_attach (TRUE);
 }
 
+static char
+process_state (int pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", pid);
+  g_autofree char *stat = read_text (path);
+  const char *paren = strrchr (stat, ')');
+
+  return paren != NULL ? paren[2] : '?';
+}
+
+static void
+test_pause_resume (void)
+{
+  g_autoptr(Session) s = session_start ("wait-then-ask", FALSE, NULL);
+  g_autofree char *session = wait_for_socket (s);
+  g_autofree char *go = out_file (s, "go");
+  g_autoptr(GPtrArray) starts = audit_records (s, "session-start");
+  g_autoptr(GError) error = NULL;
+  int agent;
+
+  g_assert_cmpuint (starts->len, ==, 1);
+  agent = json_object_get_int_member (g_ptr_array_index (starts, 0), "agent_pid");
+
+  for (guint round = 0; round < 2; round++)
+    {
+      g_autoptr(GSubprocess) pause = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_SILENCE,
+                                                (const char *[]) { "pause", session, NULL });
+      g_autoptr(GSubprocess) resume = NULL;
+
+      g_subprocess_wait_check (pause, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (process_state (agent), ==, 'T');
+      /* Still stopped a moment later: the supervisor leaves a paused agent alone. */
+      g_usleep (200 * 1000);
+      g_assert_cmpint (process_state (agent), ==, 'T');
+
+      resume = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_SILENCE, (const char *[]) { "resume", session, NULL });
+      g_subprocess_wait_check (resume, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (process_state (agent), !=, 'T');
+    }
+
+  g_file_set_contents (go, "", 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (session_wait (s), ==, 0);
+  {
+    g_autoptr(GPtrArray) pauses = audit_records (s, "pause");
+    g_autoptr(GPtrArray) resumes = audit_records (s, "resume");
+    g_assert_cmpuint (pauses->len, ==, 2);
+    g_assert_cmpuint (resumes->len, ==, 2);
+  }
+}
+
 static void
 test_junk_argv (void)
 {
@@ -867,6 +920,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/peer-in-tree-refused", test_peer_in_tree);
   g_test_add_func ("/paddock/exec/attach-answer", test_attach_answer);
   g_test_add_func ("/paddock/exec/attach-stdin", test_attach_stdin);
+  g_test_add_func ("/paddock/exec/pause-resume", test_pause_resume);
   g_test_add_func ("/paddock/exec/junk-argv", test_junk_argv);
 
   return g_test_run ();
