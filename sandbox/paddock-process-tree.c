@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 gboolean
@@ -181,6 +182,13 @@ guint
 paddock_process_tree_kill (pid_t root)
 {
   g_autoptr(GArray) pids = NULL;
+  siginfo_t info = { 0 };
+
+  /* Our own tree is empty when we have no child: skip the walks of /proc. */
+  if (root == getpid () &&
+      waitid (P_ALL, 0, &info, WEXITED | WSTOPPED | WCONTINUED | WNOHANG | WNOWAIT | __WALL) != 0 &&
+      errno == ECHILD)
+    return 0;
 
   paddock_process_tree_freeze (root);
   pids = paddock_process_tree_list (root);

@@ -4,8 +4,17 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Each figure is the median of several runs, taken in the same run as its
- * peer: the bare command, and for start-up bubblewrap's `bwrap --ro-bind / /`.
+ * peers: the bare command, the same under paddock-run without the lock (so
+ * the runner's own cost shows apart from the lock's), and for start-up
+ * bubblewrap's `bwrap --ro-bind / /`. The peers take turns, in an order that
+ * turns around every round, so that drift and other load on the machine hit
+ * them alike. Besides the wall time, the CPU time of the whole process tree
+ * (user + system, from wait4()) is given: it barely moves when other work
+ * competes for the processors, so it shows small costs that the wall time's
+ * noise hides. Ratios are medians of each round's ratio to the bare run.
+ *
  * Targets (issue 3): loop and build ≤ 1.05×; start-up ≤ 10 ms and ≤ 3× bwrap.
+ * PADDOCK_BENCH_QUICK=1 takes fewer rounds, for a look while developing.
  */
 #include "config.h"
 
@@ -15,6 +24,7 @@
 #include <spawn.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,13 +32,32 @@ extern char **environ;
 
 static const char *paddock_run;
 static gboolean has_no_monitor;
+static gboolean quick;
 
-/* Runs argv (quietly) to its end; returns the wall time in ms, or -1. */
-static double
+typedef struct
+{
+  double wall;  /* ms */
+  double cpu;   /* ms, user + system of the whole tree */
+} Sample;
+
+typedef struct
+{
+  const char *name;
+  GPtrArray  *argv;
+  GArray     *wall;
+  GArray     *cpu;
+  GArray     *wall_ratio;  /* to the first peer, round by round */
+  GArray     *cpu_ratio;
+} Peer;
+
+/* Runs argv (quietly) to its end. */
+static gboolean
 time_run (const char * const *argv,
-          const char         *cwd)
+          const char         *cwd,
+          Sample             *sample)
 {
   posix_spawn_file_actions_t actions;
+  struct rusage usage;
   gint64 start;
   pid_t pid;
   int status;
@@ -41,13 +70,15 @@ time_run (const char * const *argv,
   if (posix_spawnp (&pid, argv[0], &actions, NULL, (char **) argv, environ) != 0)
     {
       posix_spawn_file_actions_destroy (&actions);
-      return -1;
+      return FALSE;
     }
-  waitpid (pid, &status, 0);
+  while (wait4 (pid, &status, 0, &usage) < 0)
+    ;
+  sample->wall = (g_get_monotonic_time () - start) / 1000.0;
+  sample->cpu = usage.ru_utime.tv_sec * 1000.0 + usage.ru_utime.tv_usec / 1000.0 +
+                usage.ru_stime.tv_sec * 1000.0 + usage.ru_stime.tv_usec / 1000.0;
   posix_spawn_file_actions_destroy (&actions);
-  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
-    return -1;
-  return (g_get_monotonic_time () - start) / 1000.0;
+  return WIFEXITED (status) && WEXITSTATUS (status) == 0;
 }
 
 static int
@@ -58,22 +89,27 @@ compare_doubles (gconstpointer a,
   return x < y ? -1 : x > y;
 }
 
+/* The value at fraction @q of the sorted samples (0.5: the median). */
 static double
-median (GArray *times)
+quantile (GArray *values,
+          double  q)
 {
-  g_array_sort (times, compare_doubles);
-  return g_array_index (times, double, times->len / 2);
+  g_autoptr(GArray) sorted = g_array_copy (values);
+
+  g_array_sort (sorted, compare_doubles);
+  return g_array_index (sorted, double, (guint) (q * (sorted->len - 1) + 0.5));
 }
 
-/* paddock-run --lock [--no-monitor] --project DIR -- ARGV… */
+/* paddock-run [--no-monitor] --project DIR --lock|--no-lock -- ARGV… */
 static GPtrArray *
-locked (const char         *project,
-        const char * const *argv)
+under_runner (const char         *project,
+              gboolean            lock,
+              const char * const *argv)
 {
   GPtrArray *out = g_ptr_array_new ();
 
   g_ptr_array_add (out, (char *) paddock_run);
-  g_ptr_array_add (out, "--lock");
+  g_ptr_array_add (out, lock ? "--lock" : "--no-lock");
   if (has_no_monitor)
     g_ptr_array_add (out, "--no-monitor");
   g_ptr_array_add (out, "--project");
@@ -85,37 +121,131 @@ locked (const char         *project,
   return out;
 }
 
-/* Alternates bare and locked runs, so drift hits both alike. */
+static GPtrArray *
+plain (const char * const *argv)
+{
+  GPtrArray *out = g_ptr_array_new ();
+
+  for (guint i = 0; argv[i] != NULL; i++)
+    g_ptr_array_add (out, (char *) argv[i]);
+  g_ptr_array_add (out, NULL);
+  return out;
+}
+
+static void
+peer_init (Peer       *peer,
+           const char *name,
+           GPtrArray  *argv)
+{
+  peer->name = name;
+  peer->argv = argv;
+  peer->wall = g_array_new (FALSE, FALSE, sizeof (double));
+  peer->cpu = g_array_new (FALSE, FALSE, sizeof (double));
+  peer->wall_ratio = g_array_new (FALSE, FALSE, sizeof (double));
+  peer->cpu_ratio = g_array_new (FALSE, FALSE, sizeof (double));
+}
+
+static void
+peer_clear (Peer *peer)
+{
+  g_ptr_array_unref (peer->argv);
+  g_array_unref (peer->wall);
+  g_array_unref (peer->cpu);
+  g_array_unref (peer->wall_ratio);
+  g_array_unref (peer->cpu_ratio);
+}
+
+/* Runs every peer once a round, in an order that turns around each round;
+ * peers[0] is the one the others are measured against. */
+static gboolean
+measure (Peer       *peers,
+         guint       n_peers,
+         const char *cwd,
+         guint       rounds)
+{
+  g_autofree Sample *round = g_new0 (Sample, n_peers);
+
+  /* One warm-up each: page cache, first build. */
+  for (guint p = 0; p < n_peers; p++)
+    time_run ((const char * const *) peers[p].argv->pdata, cwd, &round[p]);
+
+  for (guint r = 0; r < rounds; r++)
+    {
+      for (guint i = 0; i < n_peers; i++)
+        {
+          guint p = r % 2 == 0 ? i : n_peers - 1 - i;
+
+          if (!time_run ((const char * const *) peers[p].argv->pdata, cwd, &round[p]))
+            {
+              printf ("# %s: a run failed\n", peers[p].name);
+              return FALSE;
+            }
+        }
+      for (guint p = 0; p < n_peers; p++)
+        {
+          double wall_ratio = round[p].wall / round[0].wall;
+          double cpu_ratio = round[p].cpu / round[0].cpu;
+
+          g_array_append_val (peers[p].wall, round[p].wall);
+          g_array_append_val (peers[p].cpu, round[p].cpu);
+          g_array_append_val (peers[p].wall_ratio, wall_ratio);
+          g_array_append_val (peers[p].cpu_ratio, cpu_ratio);
+        }
+    }
+  return TRUE;
+}
+
+/* peers: bare, paddock-run without the lock, paddock-run --lock. */
+static void
+report (const char *what,
+        Peer       *peers,
+        guint       n_peers,
+        guint       rounds)
+{
+  g_autoptr(GArray) lock_wall = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) lock_cpu = g_array_new (FALSE, FALSE, sizeof (double));
+
+  g_assert (n_peers == 3);
+  for (guint r = 0; r < rounds; r++)
+    {
+      double wall = g_array_index (peers[2].wall, double, r) / g_array_index (peers[1].wall, double, r);
+      double cpu = g_array_index (peers[2].cpu, double, r) / g_array_index (peers[1].cpu, double, r);
+
+      g_array_append_val (lock_wall, wall);
+      g_array_append_val (lock_cpu, cpu);
+    }
+
+  printf ("%s (median of %u rounds; wall time, then CPU time of the process tree):\n", what, rounds);
+  for (guint p = 0; p < n_peers; p++)
+    {
+      printf ("  %-24s wall %8.1f ms (IQR %.1f–%.1f)  cpu %8.1f ms",
+              peers[p].name, quantile (peers[p].wall, 0.5), quantile (peers[p].wall, 0.25),
+              quantile (peers[p].wall, 0.75), quantile (peers[p].cpu, 0.5));
+      if (p > 0)
+        printf ("  ratio wall %.3f×, cpu %.3f×", quantile (peers[p].wall_ratio, 0.5),
+                quantile (peers[p].cpu_ratio, 0.5));
+      printf ("\n");
+    }
+  printf ("  the lock alone (locked / paddock-run without it): wall %.3f×, cpu %.3f×\n",
+          quantile (lock_wall, 0.5), quantile (lock_cpu, 0.5));
+  printf ("  target: locked ≤ 1.05× bare\n");
+}
+
 static void
 compare (const char         *what,
          const char         *project,
          const char * const *argv,
          guint               rounds)
 {
-  g_autoptr(GPtrArray) lock_argv = locked (project, argv);
-  g_autoptr(GArray) bare = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr(GArray) lock = g_array_new (FALSE, FALSE, sizeof (double));
-  double bare_ms, lock_ms;
+  Peer peers[3];
 
-  /* One warm-up each: page cache, first build. */
-  time_run (argv, project);
-  time_run ((const char * const *) lock_argv->pdata, project);
-  for (guint i = 0; i < rounds; i++)
-    {
-      double b = time_run (argv, project);
-      double l = time_run ((const char * const *) lock_argv->pdata, project);
-      if (b < 0 || l < 0)
-        {
-          printf ("# %s: a run failed\n", what);
-          return;
-        }
-      g_array_append_val (bare, b);
-      g_array_append_val (lock, l);
-    }
-  bare_ms = median (bare);
-  lock_ms = median (lock);
-  printf ("%s: bare %.1f ms, locked %.1f ms (median of %u), ratio %.3f× (target ≤ 1.05×)\n",
-          what, bare_ms, lock_ms, rounds, lock_ms / bare_ms);
+  peer_init (&peers[0], "bare", plain (argv));
+  peer_init (&peers[1], "paddock-run, no lock", under_runner (project, FALSE, argv));
+  peer_init (&peers[2], "paddock-run --lock", under_runner (project, TRUE, argv));
+  if (measure (peers, G_N_ELEMENTS (peers), project, rounds))
+    report (what, peers, G_N_ELEMENTS (peers), rounds);
+  for (guint p = 0; p < G_N_ELEMENTS (peers); p++)
+    peer_clear (&peers[p]);
 }
 
 static void
@@ -126,7 +256,7 @@ bench_loop (const char *project)
   for (int i = 0; i < 3000; i++)
     g_string_append (script, "/bin/true\n");
   compare ("loop of 3000 /bin/true", project,
-           (const char *[]) { "sh", "-c", script->str, NULL }, 7);
+           (const char *[]) { "sh", "-c", script->str, NULL }, quick ? 3 : 15);
 }
 
 static void
@@ -154,45 +284,43 @@ bench_make (const char *project)
   g_file_set_contents (path, makefile->str, -1, NULL);
 
   compare ("make -j2 of 41 C files", project,
-           (const char *[]) { "make", "-s", "-j2", "-B", NULL }, 5);
+           (const char *[]) { "make", "-s", "-j2", "-B", NULL }, quick ? 3 : 11);
 }
 
 static void
 bench_startup (const char *project)
 {
   const char *bwrap_argv[] = { "bwrap", "--ro-bind", "/", "/", "true", NULL };
-  const char *bare_argv[] = { "true", NULL };
-  g_autoptr(GPtrArray) lock_argv = locked (project, (const char *[]) { "true", NULL });
-  g_autoptr(GArray) lock = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr(GArray) bwrap = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr(GArray) bare = g_array_new (FALSE, FALSE, sizeof (double));
-  gboolean bwrap_works = time_run (bwrap_argv, NULL) >= 0;
-  double lock_ms, bwrap_ms = 0, bare_ms;
+  const char *true_argv[] = { "true", NULL };
+  Peer peers[4];
+  guint n_peers = 3;
+  guint rounds = quick ? 11 : 41;
+  Sample sample;
 
-  for (int i = 0; i < 41; i++)
-    {
-      double l = time_run ((const char * const *) lock_argv->pdata, NULL);
-      double b = time_run (bare_argv, NULL);
-      g_array_append_val (lock, l);
-      g_array_append_val (bare, b);
-      if (bwrap_works)
-        {
-          double w = time_run (bwrap_argv, NULL);
-          g_array_append_val (bwrap, w);
-        }
-    }
-  lock_ms = median (lock);
-  bare_ms = median (bare);
-  if (bwrap_works)
-    {
-      bwrap_ms = median (bwrap);
-      printf ("start-up: paddock-run --lock -- true %.2f ms, bwrap --ro-bind / / true %.2f ms, "
-              "bare true %.2f ms (median of 41); ratio to bwrap %.2f× (targets ≤ 10 ms, ≤ 3×)\n",
-              lock_ms, bwrap_ms, bare_ms, lock_ms / bwrap_ms);
-    }
+  peer_init (&peers[0], "bare true", plain (true_argv));
+  peer_init (&peers[1], "paddock-run, no lock", under_runner (project, FALSE, true_argv));
+  peer_init (&peers[2], "paddock-run --lock", under_runner (project, TRUE, true_argv));
+  if (time_run (bwrap_argv, NULL, &sample))
+    peer_init (&peers[n_peers++], "bwrap --ro-bind / /", plain (bwrap_argv));
   else
-    printf ("start-up: bwrap cannot run here; paddock-run --lock -- true %.2f ms, bare true %.2f ms "
-            "(median of 41); ratio to bare %.2f× (target ≤ 10 ms)\n", lock_ms, bare_ms, lock_ms / bare_ms);
+    printf ("# bwrap cannot run here: start-up is compared with bare true only\n");
+
+  if (measure (peers, n_peers, NULL, rounds))
+    {
+      double lock_ms = quantile (peers[2].wall, 0.5);
+
+      printf ("start-up, wall time (median of %u rounds):\n", rounds);
+      for (guint p = 0; p < n_peers; p++)
+        printf ("  %-24s %6.2f ms (IQR %.2f–%.2f)\n", peers[p].name, quantile (peers[p].wall, 0.5),
+                quantile (peers[p].wall, 0.25), quantile (peers[p].wall, 0.75));
+      if (n_peers == 4)
+        printf ("  paddock-run --lock: %.2f ms, %.2f× bwrap (targets ≤ 10 ms, ≤ 3×)\n",
+                lock_ms, lock_ms / quantile (peers[3].wall, 0.5));
+      else
+        printf ("  paddock-run --lock: %.2f ms (target ≤ 10 ms)\n", lock_ms);
+    }
+  for (guint p = 0; p < n_peers; p++)
+    peer_clear (&peers[p]);
 }
 
 int
@@ -204,6 +332,7 @@ main (int   argc,
   g_autofree char *project = NULL;
   g_autofree char *help = NULL;
   const char *rm_argv[] = { "rm", "-rf", NULL, NULL };
+  Sample sample;
 
   paddock_run = g_getenv ("PADDOCK_RUN");
   if (paddock_run == NULL)
@@ -211,11 +340,13 @@ main (int   argc,
       fprintf (stderr, "bench-lock: PADDOCK_RUN is not set\n");
       return 77;
     }
+  quick = g_strcmp0 (g_getenv ("PADDOCK_BENCH_QUICK"), "1") == 0;
   g_spawn_sync (NULL, (char *[]) { (char *) paddock_run, "--help", NULL }, NULL, 0,
                 NULL, NULL, &help, NULL, NULL, NULL);
   has_no_monitor = help != NULL && strstr (help, "--no-monitor") != NULL;
-  printf ("# the folder lock alone%s (Landlock, this kernel)\n",
-          has_no_monitor ? ", exec monitor off (--no-monitor)" : "");
+  printf ("# the folder lock alone%s (Landlock, this kernel)%s\n",
+          has_no_monitor ? ", exec monitor off (--no-monitor)" : "",
+          quick ? "; quick: few rounds, rough figures" : "");
 
   template = g_build_filename (build_dir ? build_dir : ".", "tests", "bench-lock-XXXXXX", NULL);
   project = g_mkdtemp (g_steal_pointer (&template));
@@ -225,6 +356,6 @@ main (int   argc,
   bench_make (project);
 
   rm_argv[2] = project;
-  time_run (rm_argv, NULL);
+  time_run (rm_argv, NULL, &sample);
   return 0;
 }
