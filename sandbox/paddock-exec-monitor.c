@@ -1257,8 +1257,9 @@ finish_ask (PaddockExecMonitor *self,
   g_autoptr(JsonObject) fields = json_object_new ();
   g_autoptr(PaddockPolicyRule) rule = NULL;
 
-  if (answer)
-    respond (self, ask->cookie, decision == PADDOCK_DECISION_ALLOW ? 0 : EACCES);
+  /* The agent is answered last: a shell that retries the refused program
+   * along PATH must find the refusal and the remembered rule in place, and
+   * the decision must be on disk before it takes effect. */
   if (answer && decision == PADDOCK_DECISION_DENY)
     {
       Refusal *refusal = g_new0 (Refusal, 1);
@@ -1320,6 +1321,9 @@ finish_ask (PaddockExecMonitor *self,
   if (rule != NULL)
     json_object_set_string_member (fields, "rule", paddock_policy_rule_get_name (rule));
   audit_simple (self, PADDOCK_AUDIT_DECISION, fields);
+
+  if (answer)
+    respond (self, ask->cookie, decision == PADDOCK_DECISION_ALLOW ? 0 : EACCES);
 
   if (decision == PADDOCK_DECISION_ALLOW && answer && ask->pidfd >= 0)
     {
