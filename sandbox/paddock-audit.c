@@ -38,14 +38,16 @@ struct _PaddockAudit
   char      prev[PADDOCK_AUDIT_HASH_LEN + 1];
   gboolean  failed;
   gboolean  journal;
+  time_t    time_second;   /* the second time_text shows */
+  char      time_text[32];
 };
 
 /* Serialization */
 
-static void
-append_json_string (GString    *out,
-                    const char *str,
-                    gssize      length)
+void
+paddock_audit_append_json_string (GString    *out,
+                                  const char *str,
+                                  gssize      length)
 {
   static const char hex[] = "0123456789abcdef";
   const char *end;
@@ -130,13 +132,13 @@ append_json_object (GString    *out,
         g_string_append_c (out, ',');
       first = FALSE;
       if (g_utf8_validate (key, -1, NULL))
-        append_json_string (out, key, -1);
+        paddock_audit_append_json_string (out, key, -1);
       else
         {
           /* A key must stay a string: escape what is not UTF-8. */
           g_autofree char *escaped = paddock_audit_escape_for_display (key, -1);
 
-          append_json_string (out, escaped, -1);
+          paddock_audit_append_json_string (out, escaped, -1);
         }
       g_string_append_c (out, ':');
       append_json_node (out, node, depth + 1);
@@ -180,7 +182,7 @@ append_json_node (GString  *out,
       {
         const char *str = json_node_get_string (node);
 
-        append_json_string (out, str ? str : "", -1);
+        paddock_audit_append_json_string (out, str ? str : "", -1);
       }
       break;
     case G_TYPE_BOOLEAN:
@@ -208,17 +210,33 @@ append_json_node (GString  *out,
     }
 }
 
+/* Called under the log's lock: the date and time of day are formatted
+ * once per second, the microseconds by hand. */
 static void
-format_time (GString *out,
-             gint64   time_us)
+format_time (PaddockAudit *self,
+             GString      *out,
+             gint64        time_us)
 {
   time_t seconds = (time_t) (time_us / G_USEC_PER_SEC);
-  struct tm tm;
-  char buf[32];
+  guint micro = (guint) (time_us % G_USEC_PER_SEC);
+  char digits[7];
 
-  gmtime_r (&seconds, &tm);
-  strftime (buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-  g_string_append_printf (out, "\"%s.%06dZ\"", buf, (int) (time_us % G_USEC_PER_SEC));
+  if (seconds != self->time_second || self->time_text[0] == '\0')
+    {
+      struct tm tm;
+
+      gmtime_r (&seconds, &tm);
+      strftime (self->time_text, sizeof self->time_text, "%Y-%m-%dT%H:%M:%S", &tm);
+      self->time_second = seconds;
+    }
+  for (int i = 5; i >= 0; i--, micro /= 10)
+    digits[i] = (char) ('0' + micro % 10);
+  digits[6] = '\0';
+  g_string_append_c (out, '"');
+  g_string_append (out, self->time_text);
+  g_string_append_c (out, '.');
+  g_string_append_len (out, digits, 6);
+  g_string_append (out, "Z\"");
 }
 
 static void
@@ -562,19 +580,12 @@ paddock_audit_append (PaddockAudit  *self,
                       GError       **error)
 {
   static const char * const reserved[] = { "seq", "time", "type", "prev", "hash", NULL };
-  g_autoptr(GString) body = g_string_new (NULL);
-  g_autoptr(GString) line = NULL;
-  char hash[PADDOCK_AUDIT_HASH_LEN + 1];
-  gsize prefix_length;
-  guint64 seq;
-  gboolean journal;
-  int saved_errno = 0;
+  g_autoptr(GString) members = g_string_new (NULL);
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (type != NULL && *type != '\0', FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  append_json_string (body, type, -1);
   if (fields != NULL)
     {
       for (guint i = 0; reserved[i] != NULL; i++)
@@ -584,10 +595,33 @@ paddock_audit_append (PaddockAudit  *self,
                          "cannot record the field \"%s\": the audit log sets it itself", reserved[i]);
             return FALSE;
           }
-      append_json_object (body, fields, 0, FALSE);
+      append_json_object (members, fields, 0, FALSE);
     }
+  return paddock_audit_append_members (self, type, members->str, members->len, out_seq, error);
+}
 
-  line = g_string_sized_new (body->len + 192);
+gboolean
+paddock_audit_append_members (PaddockAudit  *self,
+                              const char    *type,
+                              const char    *members,
+                              gsize          length,
+                              guint64       *out_seq,
+                              GError       **error)
+{
+  g_autoptr(GString) line = NULL;
+  char hash[PADDOCK_AUDIT_HASH_LEN + 1];
+  gsize prefix_length;
+  guint64 seq;
+  gboolean journal;
+  int saved_errno = 0;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (type != NULL && *type != '\0', FALSE);
+  g_return_val_if_fail (members != NULL || length == 0, FALSE);
+  g_return_val_if_fail (length == 0 || members[0] == ',', FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  line = g_string_sized_new (length + strlen (type) + 224);
   g_mutex_lock (&self->lock);
   if (self->failed)
     {
@@ -598,9 +632,10 @@ paddock_audit_append (PaddockAudit  *self,
     }
   seq = self->seq + 1;
   g_string_append_printf (line, "{\"seq\":%" G_GUINT64_FORMAT ",\"time\":", seq);
-  format_time (line, g_get_real_time ());
+  format_time (self, line, g_get_real_time ());
   g_string_append (line, ",\"type\":");
-  g_string_append_len (line, body->str, body->len);
+  paddock_audit_append_json_string (line, type, -1);
+  g_string_append_len (line, members, length);
   g_string_append (line, ",\"prev\":\"");
   g_string_append_len (line, self->prev, PADDOCK_AUDIT_HASH_LEN);
   g_string_append_c (line, '"');

@@ -96,6 +96,23 @@ gboolean      paddock_audit_append             (PaddockAudit  *self,
                                                 JsonObject    *fields,
                                                 guint64       *out_seq,
                                                 GError       **error);
+/* The same for a hot path that serializes its fields itself: @members is
+ * what paddock_audit_append() would write for them, each member preceded
+ * by a comma (",\"event\":7,\"path\":\"/bin/true\""), its strings written
+ * with paddock_audit_append_json_string() and no reserved key among them.
+ * @length 0 for none. */
+gboolean      paddock_audit_append_members     (PaddockAudit  *self,
+                                                const char    *type,
+                                                const char    *members,
+                                                gsize          length,
+                                                guint64       *out_seq,
+                                                GError       **error);
+/* Appends @length bytes of @str (-1: up to its NUL) to @out as the log
+ * writes a string: a JSON string, or the array of its byte values when it
+ * is not valid UTF-8 (see above). */
+void          paddock_audit_append_json_string (GString       *out,
+                                                const char    *str,
+                                                gssize         length);
 /* The seq of the last record written (0 for an empty log). */
 guint64       paddock_audit_get_last_seq       (PaddockAudit  *self);
 /* The hash of the last record written (64 zeros for an empty log); copy it

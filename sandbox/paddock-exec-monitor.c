@@ -316,6 +316,7 @@ struct _PaddockExecMonitor
   GQueue                   refused;       /* Refusal, guarded by lock */
 
   struct seccomp_notif_sizes sizes;
+  GString                 *record;        /* the thread's exec record, reused */
   ExecAbi                  abis[4];
   guint                    n_abis;
   GPtrArray               *features;
@@ -499,6 +500,7 @@ paddock_exec_monitor_new (int                             notify_fd,
   self->pending = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, (GDestroyNotify) ask_free);
   self->running = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) running_free);
   self->features = g_ptr_array_new_with_free_func (g_free);
+  self->record = g_string_sized_new (1024);
   self->page_size = sysconf (_SC_PAGESIZE);
   if (self->page_size <= 0)
     self->page_size = 4096;
@@ -858,17 +860,18 @@ exec_message_new (const ExecInfo *info,
   return message;
 }
 
-static JsonArray *
-strv_to_json (char * const *strv)
+static void
+append_string_member (GString    *out,
+                      const char *key,
+                      const char *value)
 {
-  JsonArray *array = json_array_new ();
-
-  for (; strv != NULL && *strv != NULL; strv++)
-    json_array_add_string_element (array, *strv);
-  return array;
+  g_string_append_printf (out, ",\"%s\":", key);
+  paddock_audit_append_json_string (out, value, -1);
 }
 
-/* The exec's audit record, with the caller's bytes as they were. */
+/* The exec's audit record, with the caller's bytes as they were: the same
+ * record paddock_audit_append() would write for these fields, serialized
+ * here without building them as JSON nodes first. */
 static void
 audit_exec (PaddockExecMonitor *self,
             const ExecInfo     *info,
@@ -877,27 +880,32 @@ audit_exec (PaddockExecMonitor *self,
             const char         *by,
             const char         *rule)
 {
-  g_autoptr(JsonObject) fields = NULL;
+  GString *out = self->record;
   g_autoptr(GError) error = NULL;
 
   if (self->audit == NULL)
     return;
-  fields = json_object_new ();
-  json_object_set_int_member (fields, "event", seq);
-  json_object_set_int_member (fields, "pid", info->pid);
-  json_object_set_int_member (fields, "ppid", info->ppid);
-  json_object_set_string_member (fields, "cwd", info->cwd != NULL ? info->cwd : "");
-  json_object_set_string_member (fields, "path", info->path);
-  json_object_set_string_member (fields, "exe", info->exe);
-  json_object_set_array_member (fields, "argv", strv_to_json ((char * const *) info->argv->pdata));
-  json_object_set_int_member (fields, "argc", info->argc);
+  g_string_truncate (out, 0);
+  g_string_append_printf (out, ",\"event\":%" G_GINT64_FORMAT ",\"pid\":%d,\"ppid\":%d",
+                          seq, (int) info->pid, (int) info->ppid);
+  append_string_member (out, "cwd", info->cwd != NULL ? info->cwd : "");
+  append_string_member (out, "path", info->path);
+  append_string_member (out, "exe", info->exe);
+  g_string_append (out, ",\"argv\":[");
+  for (guint i = 0; i + 1 < info->argv->len; i++)
+    {
+      if (i > 0)
+        g_string_append_c (out, ',');
+      paddock_audit_append_json_string (out, g_ptr_array_index (info->argv, i), -1);
+    }
+  g_string_append_printf (out, "],\"argc\":%" G_GINT64_FORMAT, info->argc);
   if (info->truncated)
-    json_object_set_boolean_member (fields, "truncated", TRUE);
-  json_object_set_string_member (fields, "decision", paddock_decision_to_string (decision));
-  json_object_set_string_member (fields, "by", by);
+    g_string_append (out, ",\"truncated\":true");
+  append_string_member (out, "decision", paddock_decision_to_string (decision));
+  append_string_member (out, "by", by);
   if (rule != NULL)
-    json_object_set_string_member (fields, "rule", rule);
-  if (!paddock_audit_append (self->audit, PADDOCK_AUDIT_EXEC, fields, NULL, &error))
+    append_string_member (out, "rule", rule);
+  if (!paddock_audit_append_members (self->audit, PADDOCK_AUDIT_EXEC, out->str, out->len, NULL, &error))
     g_printerr ("paddock-run: audit log: %s\n", error->message);
 }
 
@@ -1563,6 +1571,7 @@ paddock_exec_monitor_free (PaddockExecMonitor *self)
   paddock_close_fd (&self->stop_fd);
   paddock_close_fd (&self->wake_fd);
   g_ptr_array_unref (self->features);
+  g_string_free (self->record, TRUE);
   g_main_context_unref (self->context);
   paddock_policy_unref (self->policy);
   g_free (self->project);

@@ -402,6 +402,72 @@ test_concurrent (Fixture       *f,
   paddock_audit_verification_clear (&result);
 }
 
+/* The part of a record between its type and its prev: the caller's fields. */
+static char *
+record_fields (const char *line)
+{
+  const char *start = strstr (line, "\"type\":");
+  const char *end = strstr (line, ",\"prev\":");
+
+  g_assert_nonnull (start);
+  g_assert_nonnull (end);
+  return g_strndup (start, end - start);
+}
+
+/* Fields serialized by the caller (the exec monitor's hot path) make the
+ * same record as the same fields given as JSON. */
+static void
+test_members_match_fields (Fixture       *f,
+                           gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PaddockAudit) audit = paddock_audit_open (f->path, &error);
+  g_autoptr(JsonObject) fields = json_object_new ();
+  g_autoptr(JsonArray) argv = json_array_new ();
+  g_autoptr(GString) members = g_string_new (NULL);
+  g_autoptr(GPtrArray) lines = NULL;
+  g_autofree char *from_json = NULL;
+  g_autofree char *from_members = NULL;
+  PaddockAuditVerification result;
+  static const char junk[] = "\xff\xfe\x01 rm \"-rf\" \x1b[2J\xe2\x80\xa9";
+
+  json_array_add_string_element (argv, "sh");
+  json_array_add_string_element (argv, junk);
+  json_object_set_int_member (fields, "event", 12);
+  json_object_set_int_member (fields, "pid", -1);
+  json_object_set_string_member (fields, "cwd", "/home/dev/tab\there");
+  json_object_set_array_member (fields, "argv", g_steal_pointer (&argv));
+  json_object_set_boolean_member (fields, "truncated", TRUE);
+  g_assert_true (paddock_audit_append (audit, PADDOCK_AUDIT_EXEC, fields, NULL, &error));
+  g_assert_no_error (error);
+
+  g_string_append (members, ",\"event\":12,\"pid\":-1,\"cwd\":");
+  paddock_audit_append_json_string (members, "/home/dev/tab\there", -1);
+  g_string_append (members, ",\"argv\":[");
+  paddock_audit_append_json_string (members, "sh", -1);
+  g_string_append_c (members, ',');
+  paddock_audit_append_json_string (members, junk, -1);
+  g_string_append (members, "],\"truncated\":true");
+  g_assert_true (paddock_audit_append_members (audit, PADDOCK_AUDIT_EXEC, members->str, members->len,
+                                               NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (paddock_audit_append_members (audit, PADDOCK_AUDIT_EXIT, NULL, 0, NULL, &error));
+  g_assert_no_error (error);
+
+  lines = read_lines (f->path);
+  g_assert_cmpuint (lines->len, ==, 3);
+  from_json = record_fields (g_ptr_array_index (lines, 0));
+  from_members = record_fields (g_ptr_array_index (lines, 1));
+  g_assert_cmpstr (from_members, ==, from_json);
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (lines, 1), "{\"seq\":2,\"time\":\""));
+  g_assert_nonnull (strstr (g_ptr_array_index (lines, 2), "\"type\":\"exit\",\"prev\":\""));
+
+  g_assert_true (paddock_audit_verify_file (f->path, &result, NULL));
+  g_assert_cmpuint (result.bad_line, ==, 0);
+  g_assert_cmpuint (result.n_records, ==, 3);
+  paddock_audit_verification_clear (&result);
+}
+
 /* A writer killed with SIGKILL loses nothing it had appended. */
 static void
 test_kill_9 (Fixture       *f,
@@ -666,6 +732,7 @@ main (int   argc,
   ADD ("deep-nesting", test_deep_nesting);
   ADD ("reopen-continues", test_reopen_continues);
   ADD ("concurrent", test_concurrent);
+  ADD ("members-match-fields", test_members_match_fields);
   ADD ("kill-9", test_kill_9);
   ADD ("binary-fields", test_binary_fields);
   ADD ("foreach-filters", test_foreach_filters);
