@@ -7,8 +7,21 @@
  * order must be fixed for the hash to be checkable, strings that are not
  * UTF-8 need their own form, and this is the hot path of every exec.
  * The caller's fields are serialized before the lock is taken; only seq,
- * time, the hash and the write(2) happen under it, so file order is seq
- * order and the chain stays linear with any number of writers.
+ * time, the hash and the copy into the file happen under it, so file order
+ * is seq order and the chain stays linear with any number of writers.
+ *
+ * A record is copied into a shared mapping of the file rather than
+ * written with write(2): the page cache owns those pages, so a record is
+ * as safe from kill -9 of the writer as a written one, and an append
+ * costs no system call. The file is extended a window at a time
+ * (fallocate, so a full disk fails there and not as SIGBUS on a page
+ * fault) and cut back to its records on close; a writer that was killed
+ * leaves the rest of its window as NUL bytes, which readers take as the
+ * end of the records and the next writer cuts off. A record's first byte
+ * is stored last, so a writer killed in the middle of a copy leaves a
+ * line that starts with NUL too. Where the file cannot be mapped or space
+ * cannot be reserved (a FIFO, some network file systems) each record is
+ * one write(2) on an O_APPEND descriptor.
  */
 #include "config.h"
 
@@ -20,12 +33,15 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #define ZERO_HASH "0000000000000000000000000000000000000000000000000000000000000000"
 #define HASH_KEY ",\"hash\":\""
 #define MAX_TAIL (16 * 1024 * 1024)
+/* How much of the file is reserved and mapped ahead of the records. */
+#define MAP_WINDOW (1024 * 1024)
 
 G_DEFINE_QUARK (paddock-audit-error-quark, paddock_audit_error)
 
@@ -34,6 +50,11 @@ struct _PaddockAudit
   GMutex    lock;
   char     *path;
   int       fd;
+  guint64   end;           /* length of the records: where the next one goes */
+  char     *map;           /* shared mapping of the file from map_offset, or NULL */
+  guint64   map_offset;    /* page-aligned */
+  gsize     map_length;
+  gboolean  no_map;        /* records are written with write(2) */
   guint64   seq;
   char      prev[PADDOCK_AUDIT_HASH_LEN + 1];
   gboolean  failed;
@@ -395,6 +416,181 @@ static JsonNode *parse_record (JsonParser  *parser,
                                gsize        length,
                                const char **why);
 
+static gboolean
+write_all (int          fd,
+           const char  *data,
+           gsize        length,
+           int         *out_errno)
+{
+  while (length > 0)
+    {
+      ssize_t n = write (fd, data, length);
+
+      if (n < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          *out_errno = errno;
+          return FALSE;
+        }
+      if (n == 0)
+        {
+          *out_errno = ENOSPC;
+          return FALSE;
+        }
+      data += n;
+      length -= n;
+    }
+  return TRUE;
+}
+
+/* A writer that was killed leaves NUL bytes after its last record (the
+ * rest of the space it had reserved, or the line it was writing). Finds
+ * where the records end, cuts the file there, and decides whether records
+ * go through a mapping. */
+static gboolean
+cut_reserved_tail (PaddockAudit  *self,
+                   GError       **error)
+{
+  struct stat st;
+  char last = 0;
+  const char *nul;
+  void *data;
+
+  if (fstat (self->fd, &st) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                   "cannot read the audit log %s: %s", self->path, g_strerror (saved_errno));
+      return FALSE;
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      self->no_map = TRUE;
+      return TRUE;
+    }
+  self->end = st.st_size;
+  if (st.st_size == 0 || pread (self->fd, &last, 1, st.st_size - 1) != 1 || last != '\0')
+    return TRUE;
+
+  data = mmap (NULL, st.st_size, PROT_READ, MAP_SHARED, self->fd, 0);
+  if (data == MAP_FAILED)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                   "cannot read the audit log %s: %s", self->path, g_strerror (saved_errno));
+      return FALSE;
+    }
+  nul = memchr (data, '\0', st.st_size);
+  self->end = nul - (const char *) data;
+  if (self->end > 0 && nul[-1] != '\n')
+    {
+      munmap (data, st.st_size);
+      g_set_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_DAMAGED,
+                   "cannot continue the audit log %s: a NUL byte inside its record at byte %" G_GUINT64_FORMAT,
+                   self->path, self->end);
+      return FALSE;
+    }
+  munmap (data, st.st_size);
+  if (ftruncate (self->fd, self->end) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                   "cannot continue the audit log %s: cannot cut off the space a killed writer left: %s",
+                   self->path, g_strerror (saved_errno));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Gives up the mapping (and the space reserved past the records): from
+ * now on records are written. */
+static gboolean
+unmap (PaddockAudit *self,
+       int          *out_errno)
+{
+  gboolean ok = TRUE;
+
+  if (self->map != NULL)
+    {
+      munmap (self->map, self->map_length);
+      self->map = NULL;
+      self->map_length = 0;
+      if (ftruncate (self->fd, self->end) != 0)
+        {
+          *out_errno = errno;
+          ok = FALSE;
+        }
+    }
+  self->no_map = TRUE;
+  return ok;
+}
+
+/* Maps a window that holds the next @length bytes. FALSE when the file
+ * cannot take a mapping here (the caller writes instead). */
+static gboolean
+map_window (PaddockAudit *self,
+            gsize         length)
+{
+  static gsize page_size;
+  guint64 offset;
+  gsize window;
+  void *map;
+  int err;
+
+  if (self->map != NULL && self->end + length <= self->map_offset + self->map_length)
+    return TRUE;
+  if (page_size == 0)
+    page_size = MAX (sysconf (_SC_PAGESIZE), 4096);
+
+  offset = self->end - self->end % page_size;
+  window = MAX (MAP_WINDOW, self->end - offset + length);
+  window = (window + page_size - 1) / page_size * page_size;
+  /* Space first: a full disk is an error here, never SIGBUS in the copy. */
+  do
+    err = posix_fallocate (self->fd, offset, window);
+  while (err == EINTR);
+  if (err != 0)
+    return FALSE;
+  map = mmap (NULL, window, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, offset);
+  if (map == MAP_FAILED)
+    return FALSE;
+  /* Children paddock-run forks (the agent) must not inherit a view of the log. */
+  madvise (map, window, MADV_DONTFORK);
+  if (self->map != NULL)
+    munmap (self->map, self->map_length);
+  self->map = map;
+  self->map_offset = offset;
+  self->map_length = window;
+  return TRUE;
+}
+
+/* Called under the lock. */
+static gboolean
+store_record (PaddockAudit *self,
+              const char   *line,
+              gsize         length,
+              int          *out_errno)
+{
+  if (!self->no_map && !map_window (self, length) && !unmap (self, out_errno))
+    return FALSE;
+  if (self->map != NULL)
+    {
+      char *to = self->map + (self->end - self->map_offset);
+
+      /* The first byte last: a copy cut short by kill -9 reads as the end. */
+      memcpy (to + 1, line + 1, length - 1);
+      __atomic_store_n (to, line[0], __ATOMIC_RELEASE);
+    }
+  else if (!write_all (self->fd, line, length, out_errno))
+    return FALSE;
+  self->end += length;
+  return TRUE;
+}
+
 PaddockAudit *
 paddock_audit_open (const char  *path,
                     GError     **error)
@@ -412,7 +608,7 @@ paddock_audit_open (const char  *path,
   g_mutex_init (&self->lock);
   self->path = g_strdup (path);
   memcpy (self->prev, ZERO_HASH, sizeof self->prev);
-  self->fd = open (path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  self->fd = open (path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (self->fd < 0)
     {
       int saved_errno = errno;
@@ -422,6 +618,9 @@ paddock_audit_open (const char  *path,
                    saved_errno == ELOOP ? "it is a symbolic link" : g_strerror (saved_errno));
       return NULL;
     }
+
+  if (!cut_reserved_tail (self, error))
+    return NULL;
 
   {
     paddock_autofd int read_fd = open (path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
@@ -476,6 +675,12 @@ paddock_audit_close (PaddockAudit *self)
 {
   if (self == NULL)
     return;
+  if (self->map != NULL)
+    {
+      int ignored;
+
+      unmap (self, &ignored);
+    }
   paddock_close_fd (&self->fd);
   g_mutex_clear (&self->lock);
   g_free (self->path);
@@ -542,34 +747,6 @@ send_to_journal (const char *type,
 
   g_snprintf (seq_text, sizeof seq_text, "%" G_GUINT64_FORMAT, seq);
   g_log_writer_journald (G_LOG_LEVEL_INFO, fields, G_N_ELEMENTS (fields), NULL);
-}
-
-static gboolean
-write_all (int          fd,
-           const char  *data,
-           gsize        length,
-           int         *out_errno)
-{
-  while (length > 0)
-    {
-      ssize_t n = write (fd, data, length);
-
-      if (n < 0)
-        {
-          if (errno == EINTR)
-            continue;
-          *out_errno = errno;
-          return FALSE;
-        }
-      if (n == 0)
-        {
-          *out_errno = ENOSPC;
-          return FALSE;
-        }
-      data += n;
-      length -= n;
-    }
-  return TRUE;
 }
 
 gboolean
@@ -645,7 +822,7 @@ paddock_audit_append_members (PaddockAudit  *self,
   g_string_append_len (line, hash, PADDOCK_AUDIT_HASH_LEN);
   g_string_append (line, "\"}\n");
 
-  if (!write_all (self->fd, line->str, line->len, &saved_errno))
+  if (!store_record (self, line->str, line->len, &saved_errno))
     {
       self->failed = TRUE;
       g_mutex_unlock (&self->lock);
@@ -805,6 +982,9 @@ paddock_audit_verify_data (const char               *data,
       guint64 seq;
       const char *record_prev;
 
+      /* Space the writer reserved and did not fill: it was killed. */
+      if (*p == '\0')
+        break;
       line_number++;
       result->bad_line = line_number;
 
@@ -926,6 +1106,8 @@ paddock_audit_foreach (const char                *path,
       JsonObject *object;
       PaddockAuditRecord record;
 
+      if (*p == '\0')
+        break;
       line_number++;
       root = (length > 0 && memchr (p, '\0', length) == NULL) ? parse_record (parser, p, length, &why) : NULL;
       if (root != NULL)

@@ -3,9 +3,15 @@
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * One file per session. Each record is one line, written by one write(2) on
- * an O_APPEND descriptor, so a record that was appended survives kill -9 of
- * the writer (it is in the page cache; there is no fsync per record). The
+ * One file per session. Each record is one line, copied into a shared
+ * mapping of the file (or written with one write(2) where the file cannot
+ * be mapped), so a record that was appended survives kill -9 of the writer
+ * (it is in the page cache; there is no fsync per record). The writer
+ * reserves space ahead of its records and gives it back on close; a
+ * writer that was killed leaves NUL bytes after its last record, which
+ * readers and verification take as the end of the log and the next writer
+ * cuts off. Truncating the file under a live writer is tampering: the
+ * writer dies of SIGBUS, as if killed, and its agent's execs fail. The
  * line's key order is fixed:
  *
  *   {"seq":1,"time":"2026-03-01T12:00:00.123456Z","type":"session-start",

@@ -507,6 +507,93 @@ test_kill_9 (Fixture       *f,
   g_assert_cmpuint (result.n_records, ==, written);
   g_assert_false (result.ended);
   paddock_audit_verification_clear (&result);
+
+  /* The killed writer's reserved space is NUL bytes after its records;
+   * the next writer cuts it off and continues the chain. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(PaddockAudit) audit = NULL;
+    g_autofree char *contents = NULL;
+    gsize length;
+    guint64 seq = 0;
+
+    g_assert_true (g_file_get_contents (f->path, &contents, &length, NULL));
+    g_assert_cmpuint (strlen (contents), <, length);
+    g_clear_pointer (&contents, g_free);
+
+    audit = paddock_audit_open (f->path, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (paddock_audit_get_last_seq (audit), ==, 500);
+    g_assert_true (paddock_audit_append (audit, PADDOCK_AUDIT_SESSION_END, NULL, &seq, &error));
+    g_assert_cmpuint (seq, ==, 501);
+    g_clear_pointer (&audit, paddock_audit_close);
+
+    g_assert_true (g_file_get_contents (f->path, &contents, &length, NULL));
+    g_assert_cmpuint (strlen (contents), ==, length);
+    g_assert_true (paddock_audit_verify_file (f->path, &result, NULL));
+    g_assert_cmpuint (result.bad_line, ==, 0);
+    g_assert_cmpuint (result.n_records, ==, 501);
+    g_assert_true (result.ended);
+    paddock_audit_verification_clear (&result);
+  }
+}
+
+/* A writer killed in the middle of copying a record leaves a line that
+ * starts with NUL (the record's first byte is stored last): the end of
+ * the log, not damage. A NUL inside a record is damage. */
+static void
+test_torn_tail (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PaddockAudit) audit = NULL;
+  g_autofree char *contents = NULL;
+  g_autoptr(GString) torn = NULL;
+  PaddockAuditVerification result;
+  gsize length;
+  char *line_3;
+
+  write_session (f->path, 5);
+  g_assert_true (g_file_get_contents (f->path, &contents, &length, NULL));
+  /* Lines 1-2, then line 3 with its first byte missing, then reserved space. */
+  line_3 = contents;
+  for (guint i = 0; i < 2; i++)
+    line_3 = strchr (line_3, '\n') + 1;
+  torn = g_string_new_len (contents, line_3 - contents);
+  g_string_append_c (torn, '\0');
+  g_string_append_len (torn, line_3 + 1, 40);
+  for (guint i = 0; i < 4096; i++)
+    g_string_append_c (torn, '\0');
+  g_assert_true (g_file_set_contents (f->path, torn->str, torn->len, NULL));
+
+  g_assert_true (paddock_audit_verify_file (f->path, &result, NULL));
+  g_assert_cmpuint (result.bad_line, ==, 0);
+  g_assert_cmpuint (result.n_records, ==, 2);
+  paddock_audit_verification_clear (&result);
+
+  audit = paddock_audit_open (f->path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (paddock_audit_get_last_seq (audit), ==, 2);
+  g_assert_true (paddock_audit_append (audit, PADDOCK_AUDIT_SESSION_END, NULL, NULL, &error));
+  g_clear_pointer (&audit, paddock_audit_close);
+  g_assert_true (paddock_audit_verify_file (f->path, &result, NULL));
+  g_assert_cmpuint (result.bad_line, ==, 0);
+  g_assert_cmpuint (result.n_records, ==, 3);
+  g_assert_true (result.ended);
+  paddock_audit_verification_clear (&result);
+
+  /* A NUL in the middle of the last record: reported, and not continued. */
+  g_clear_pointer (&contents, g_free);
+  g_assert_true (g_file_get_contents (f->path, &contents, &length, NULL));
+  contents[length - 10] = '\0';
+  g_assert_true (g_file_set_contents (f->path, contents, length, NULL));
+  g_assert_true (paddock_audit_verify_file (f->path, &result, NULL));
+  g_assert_cmpuint (result.bad_line, ==, 3);
+  g_assert_nonnull (strstr (result.reason, "NUL"));
+  paddock_audit_verification_clear (&result);
+  audit = paddock_audit_open (f->path, &error);
+  g_assert_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_DAMAGED);
+  g_assert_null (audit);
 }
 
 static void
@@ -734,6 +821,7 @@ main (int   argc,
   ADD ("concurrent", test_concurrent);
   ADD ("members-match-fields", test_members_match_fields);
   ADD ("kill-9", test_kill_9);
+  ADD ("torn-tail", test_torn_tail);
   ADD ("binary-fields", test_binary_fields);
   ADD ("foreach-filters", test_foreach_filters);
   ADD ("no-symlink", test_no_symlink);
