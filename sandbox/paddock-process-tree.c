@@ -140,6 +140,55 @@ paddock_process_tree_is_descendant (pid_t root,
   return FALSE;
 }
 
+/* The state letter of @pid from /proc, or 0 when it is gone. */
+static char
+read_state (pid_t pid)
+{
+  char path[32];
+  char buf[512];
+  paddock_autofd int fd = -1;
+  ssize_t n;
+  char *close_paren;
+
+  g_snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 0;
+  n = read (fd, buf, sizeof buf - 1);
+  if (n <= 0)
+    return 0;
+  buf[n] = '\0';
+  close_paren = strrchr (buf, ')');
+  if (close_paren == NULL || close_paren[1] != ' ')
+    return 0;
+  return close_paren[2];
+}
+
+/* SIGSTOP takes effect when the target next runs; wait (a bounded while)
+ * until it has, so "paused" means stopped. A process held in a seccomp
+ * notification waits killably and stays put without stopping. */
+static void
+wait_until_stopped (GHashTable *pids)
+{
+  gint64 deadline = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, pids);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      for (;;)
+        {
+          char state = read_state (GPOINTER_TO_INT (key));
+
+          if (state == 0 || state == 'T' || state == 't' || state == 'Z' || state == 'X' ||
+              g_get_monotonic_time () >= deadline)
+            break;
+          g_usleep (1000);
+        }
+    }
+}
+
 /* Stops the whole tree and returns how many processes are stopped. */
 guint
 paddock_process_tree_freeze (pid_t root)
@@ -165,6 +214,7 @@ paddock_process_tree_freeze (pid_t root)
             }
         }
     }
+  wait_until_stopped (stopped);
   return g_hash_table_size (stopped);
 }
 
