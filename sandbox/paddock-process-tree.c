@@ -38,31 +38,48 @@ paddock_process_tree_become_subreaper (GError **error)
   return TRUE;
 }
 
-/* Returns the parent of @pid, or 0 when it is gone. The comm field may hold
- * spaces and parentheses, so parse from the last ')'. */
-static pid_t
-read_ppid (int proc_fd,
-           pid_t pid)
+/* Reads /proc/PID/stat's state letter and parent; FALSE when @pid is gone.
+ * The comm field may hold spaces and parentheses, so parse from the last ')'. */
+static gboolean
+read_stat (int    proc_fd,
+           pid_t  pid,
+           char  *state,
+           pid_t *ppid)
 {
   char path[32];
   char buf[512];
   paddock_autofd int fd = -1;
   ssize_t n;
   char *close_paren;
-  int ppid = 0;
+  char state_letter;
+  int parent;
 
   g_snprintf (path, sizeof path, "%d/stat", (int) pid);
   fd = openat (proc_fd, path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
-    return 0;
+    return FALSE;
   n = read (fd, buf, sizeof buf - 1);
   if (n <= 0)
-    return 0;
+    return FALSE;
   buf[n] = '\0';
   close_paren = strrchr (buf, ')');
-  if (close_paren == NULL || sscanf (close_paren + 1, " %*c %d", &ppid) != 1)
-    return 0;
-  return ppid;
+  if (close_paren == NULL || sscanf (close_paren + 1, " %c %d", &state_letter, &parent) != 2)
+    return FALSE;
+  if (state != NULL)
+    *state = state_letter;
+  if (ppid != NULL)
+    *ppid = parent;
+  return TRUE;
+}
+
+/* The parent of @pid, or 0 when it is gone. */
+static pid_t
+read_ppid (int   proc_fd,
+           pid_t pid)
+{
+  pid_t ppid = 0;
+
+  return read_stat (proc_fd, pid, NULL, &ppid) ? ppid : 0;
 }
 
 /* Every live descendant of @root (not @root itself), parents before children. */
@@ -140,30 +157,6 @@ paddock_process_tree_is_descendant (pid_t root,
   return FALSE;
 }
 
-/* The state letter of @pid from /proc, or 0 when it is gone. */
-static char
-read_state (pid_t pid)
-{
-  char path[32];
-  char buf[512];
-  paddock_autofd int fd = -1;
-  ssize_t n;
-  char *close_paren;
-
-  g_snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
-  fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return 0;
-  n = read (fd, buf, sizeof buf - 1);
-  if (n <= 0)
-    return 0;
-  buf[n] = '\0';
-  close_paren = strrchr (buf, ')');
-  if (close_paren == NULL || close_paren[1] != ' ')
-    return 0;
-  return close_paren[2];
-}
-
 /* SIGSTOP takes effect when the target next runs; wait (a bounded while)
  * until it has, so "paused" means stopped. A process held in a seccomp
  * notification waits killably and stays put without stopping. */
@@ -171,6 +164,7 @@ static void
 wait_until_stopped (GHashTable *pids)
 {
   gint64 deadline = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
+  paddock_autofd int proc_fd = open ("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   GHashTableIter iter;
   gpointer key;
 
@@ -179,9 +173,9 @@ wait_until_stopped (GHashTable *pids)
     {
       for (;;)
         {
-          char state = read_state (GPOINTER_TO_INT (key));
+          char state = 0;
 
-          if (state == 0 || state == 'T' || state == 't' || state == 'Z' || state == 'X' ||
+          if (!read_stat (proc_fd, GPOINTER_TO_INT (key), &state, NULL) || state == 'T' || state == 't' || state == 'Z' || state == 'X' ||
               g_get_monotonic_time () >= deadline)
             break;
           g_usleep (1000);
