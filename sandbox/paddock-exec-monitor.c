@@ -113,8 +113,13 @@ paddock_exec_filter_init (PaddockExecFilter *filter,
       if (rc != 0 && rc != -EEXIST)
         goto failed;
     }
+  /* And the calls that give a process another root, rare enough to be
+   * told of: until one is made, every process has paddock-run's root. */
   if ((rc = seccomp_rule_add (ctx, SCMP_ACT_NOTIFY, SCMP_SYS (execve), 0)) != 0 ||
-      (rc = seccomp_rule_add (ctx, SCMP_ACT_NOTIFY, SCMP_SYS (execveat), 0)) != 0)
+      (rc = seccomp_rule_add (ctx, SCMP_ACT_NOTIFY, SCMP_SYS (execveat), 0)) != 0 ||
+      (rc = seccomp_rule_add (ctx, SCMP_ACT_NOTIFY, SCMP_SYS (chroot), 0)) != 0 ||
+      (rc = seccomp_rule_add (ctx, SCMP_ACT_NOTIFY, SCMP_SYS (pivot_root), 0)) != 0 ||
+      (rc = seccomp_rule_add (ctx, SCMP_ACT_NOTIFY, SCMP_SYS (setns), 0)) != 0)
     goto failed;
 
   memfd = memfd_create ("paddock-exec-filter", MFD_CLOEXEC);
@@ -265,8 +270,16 @@ typedef struct
   guint32 arch;          /* as the kernel reports it in seccomp_data */
   int     nr_execve;
   int     nr_execveat;
+  int     nr_root[3];    /* chroot, pivot_root, setns */
   guint   pointer_size;
 } ExecAbi;
+
+typedef enum
+{
+  CALL_EXECVE,
+  CALL_EXECVEAT,
+  CALL_ROOT,             /* may change the caller's root */
+} Call;
 
 /* What was read of one exec; strings are the caller's bytes. */
 typedef struct
@@ -281,6 +294,46 @@ typedef struct
   gint64      argc;
   gboolean    truncated;
 } ExecInfo;
+
+/* Bytes of the caller's memory, within one page. */
+typedef struct
+{
+  guint64  address;
+  gsize    length;
+  char    *data;
+} Span;
+
+#define ARG_READ_AHEAD 256   /* bytes of each argument read in one batch; longer ones are read on */
+
+/* The answering thread's buffers for reading a caller. */
+typedef struct
+{
+  guint8   path_page[4096];
+  guint8   pointers_page[4096];
+  guint8   pointers[4096];
+  guint64  addresses[4096 / 4];
+  Span     spans[4096 / 4];        /* no more than IOV_MAX */
+  char     strings[64 * 1024];
+} ReadScratch;
+
+typedef struct
+{
+  guint32  dev_major;
+  guint32  dev_minor;
+  guint64  ino;
+  guint64  mnt_id;
+  gint64   ctime_sec;
+  guint32  ctime_nsec;
+} ExeIdentity;
+
+/* An absolute path a caller exec'd, resolved, and the file it led to. */
+typedef struct
+{
+  ExeIdentity  identity;
+  char        *exe;
+} ResolvedExe;
+
+#define RESOLVED_MAX 1024
 
 typedef struct _Ask Ask;
 
@@ -317,6 +370,9 @@ struct _PaddockExecMonitor
 
   struct seccomp_notif_sizes sizes;
   GString                 *record;        /* the thread's exec record, reused */
+  ReadScratch             *scratch;       /* the thread's */
+  GHashTable              *resolved;      /* path → ResolvedExe, the thread's */
+  gboolean                 roots_may_differ;  /* a chroot, pivot_root or setns was made; the thread's */
   ExecAbi                  abis[4];
   guint                    n_abis;
   GPtrArray               *features;
@@ -394,6 +450,13 @@ exec_info_free (ExecInfo *info)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ExecInfo, exec_info_free)
 
 static void
+resolved_exe_free (ResolvedExe *entry)
+{
+  g_free (entry->exe);
+  g_free (entry);
+}
+
+static void
 ask_free (Ask *ask)
 {
   if (ask->timeout_source != NULL)
@@ -456,17 +519,26 @@ add_abi (PaddockExecMonitor *self,
          guint               pointer_size,
          int                 nr_bits)
 {
+  static const char * const root_calls[] = { "chroot", "pivot_root", "setns" };
   int nr_execve = seccomp_syscall_resolve_name_arch (scmp_arch, "execve");
   int nr_execveat = seccomp_syscall_resolve_name_arch (scmp_arch, "execveat");
+  ExecAbi *abi;
 
   if (nr_execve < 0 || self->n_abis >= G_N_ELEMENTS (self->abis))
     return;
-  self->abis[self->n_abis++] = (ExecAbi) {
+  abi = &self->abis[self->n_abis++];
+  *abi = (ExecAbi) {
     .arch = arch,
     .nr_execve = nr_execve | nr_bits,
     .nr_execveat = nr_execveat < 0 ? -1 : (nr_execveat | nr_bits),
     .pointer_size = pointer_size,
   };
+  for (guint i = 0; i < G_N_ELEMENTS (root_calls); i++)
+    {
+      int nr = seccomp_syscall_resolve_name_arch (scmp_arch, root_calls[i]);
+
+      abi->nr_root[i] = nr < 0 ? -1 : (nr | nr_bits);
+    }
 }
 
 PaddockExecMonitor *
@@ -501,6 +573,8 @@ paddock_exec_monitor_new (int                             notify_fd,
   self->running = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) running_free);
   self->features = g_ptr_array_new_with_free_func (g_free);
   self->record = g_string_sized_new (1024);
+  self->scratch = g_new0 (ReadScratch, 1);
+  self->resolved = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) resolved_exe_free);
   self->page_size = sysconf (_SC_PAGESIZE);
   if (self->page_size <= 0)
     self->page_size = 4096;
@@ -533,7 +607,7 @@ static const ExecAbi *
 find_abi (PaddockExecMonitor *self,
           guint32             arch,
           int                 nr,
-          gboolean           *is_execveat)
+          Call               *call)
 {
   for (guint i = 0; i < self->n_abis; i++)
     {
@@ -541,14 +615,20 @@ find_abi (PaddockExecMonitor *self,
         continue;
       if (nr == self->abis[i].nr_execve)
         {
-          *is_execveat = FALSE;
+          *call = CALL_EXECVE;
           return &self->abis[i];
         }
       if (nr == self->abis[i].nr_execveat)
         {
-          *is_execveat = TRUE;
+          *call = CALL_EXECVEAT;
           return &self->abis[i];
         }
+      for (guint j = 0; j < G_N_ELEMENTS (self->abis[i].nr_root); j++)
+        if (nr == self->abis[i].nr_root[j])
+          {
+            *call = CALL_ROOT;
+            return &self->abis[i];
+          }
     }
   return NULL;
 }
@@ -605,14 +685,94 @@ read_remote_string (PaddockExecMonitor *self,
   return 0;
 }
 
+/* Reads the @n spans (each within one page) with one system call. A span
+ * the read did not reach is left empty, to be read on its own. Returns 0,
+ * or ESRCH when the caller is gone. */
+static int
+read_spans (pid_t  pid,
+            Span  *spans,
+            guint  n)
+{
+  struct iovec local[G_N_ELEMENTS (((ReadScratch *) NULL)->spans)];
+  struct iovec remote[G_N_ELEMENTS (local)];
+  ssize_t got;
+
+  g_assert (n <= G_N_ELEMENTS (local));
+  for (guint i = 0; i < n; i++)
+    {
+      local[i] = (struct iovec) { spans[i].data, spans[i].length };
+      remote[i] = (struct iovec) { (void *) (uintptr_t) spans[i].address, spans[i].length };
+    }
+  got = n > 0 ? process_vm_readv (pid, local, n, remote, n, 0) : 0;
+  if (got < 0 && errno == ESRCH)
+    return ESRCH;
+  for (guint i = 0; i < n; i++)
+    {
+      gsize length = got > 0 ? MIN ((gsize) got, spans[i].length) : 0;
+
+      got -= length;
+      spans[i].length = length;
+    }
+  return 0;
+}
+
+static const Span *
+find_span (const Span *spans,
+           guint       n,
+           guint64     address)
+{
+  for (guint i = 0; i < n; i++)
+    if (address >= spans[i].address && address - spans[i].address < spans[i].length)
+      return &spans[i];
+  return NULL;
+}
+
+/* The string at @address, from @span when it holds it (or its first @max
+ * bytes) whole, else read from the caller. */
+static int
+take_string (PaddockExecMonitor *self,
+             pid_t               pid,
+             const Span         *span,
+             guint64             address,
+             gsize               max,
+             GString            *out,
+             gboolean           *truncated)
+{
+  if (span != NULL && address >= span->address && address - span->address < span->length)
+    {
+      const char *data = span->data + (address - span->address);
+      gsize available = span->length - (address - span->address);
+      const char *nul = memchr (data, '\0', MIN (available, max));
+
+      if (nul != NULL)
+        {
+          g_string_append_len (out, data, nul - data);
+          return 0;
+        }
+      if (available >= max)
+        {
+          g_string_append_len (out, data, max);
+          *truncated = TRUE;
+          return 0;
+        }
+    }
+  return read_remote_string (self, pid, address, max, out, truncated);
+}
+
+/* @known: what was read already (the path's page, the first page of the
+ * pointer array). Each further page of pointers costs one read for the
+ * pointers and one for the first bytes of all the strings they point to;
+ * a string longer than that is read on its own. */
 static int
 read_argv (PaddockExecMonitor *self,
            const ExecAbi      *abi,
            pid_t               pid,
            guint64             address,
+           const Span         *known,
+           guint               n_known,
            ExecInfo           *info)
 {
-  guint8 buffer[4096];
+  ReadScratch *scratch = self->scratch;
   gsize bytes = 0;
   g_autoptr(GString) arg = g_string_new (NULL);
 
@@ -621,41 +781,84 @@ read_argv (PaddockExecMonitor *self,
   /* A NULL argv is an empty one (the kernel supplies an empty argv[0]). */
   while (address != 0)
     {
-      ssize_t n = read_remote (self, pid, address + info->argc * abi->pointer_size,
-                               buffer, sizeof buffer - (sizeof buffer % abi->pointer_size));
-      gsize count;
+      guint64 at = address + info->argc * abi->pointer_size;
+      const Span *span = find_span (known, n_known, at);
+      const guint8 *pointers;
+      gsize n, count, used = 0;
+      guint n_reads = 0;
+      gboolean end = FALSE;
+      int err;
 
-      if (n <= 0)
-        return n < 0 ? errno : EFAULT;
-      count = n / abi->pointer_size;
+      if (span != NULL && span->address + span->length - at >= abi->pointer_size)
+        {
+          pointers = (const guint8 *) span->data + (at - span->address);
+          n = span->length - (at - span->address);
+        }
+      else
+        {
+          ssize_t got = read_remote (self, pid, at, scratch->pointers,
+                                     sizeof scratch->pointers - (sizeof scratch->pointers % abi->pointer_size));
+
+          if (got <= 0)
+            return got < 0 ? errno : EFAULT;
+          pointers = scratch->pointers;
+          n = got;
+        }
+      count = MIN (n / abi->pointer_size, G_N_ELEMENTS (scratch->addresses));
       if (count == 0)
         return EFAULT;
       for (gsize i = 0; i < count; i++)
         {
-          guint64 pointer;
-
           if (abi->pointer_size == 8)
             {
               guint64 p64;
-              memcpy (&p64, buffer + i * 8, 8);
-              pointer = p64;
+              memcpy (&p64, pointers + i * 8, 8);
+              scratch->addresses[i] = p64;
             }
           else
             {
               guint32 p32;
-              memcpy (&p32, buffer + i * 4, 4);
-              pointer = p32;
+              memcpy (&p32, pointers + i * 4, 4);
+              scratch->addresses[i] = p32;
             }
-          if (pointer == 0)
-            goto done;
+          if (scratch->addresses[i] == 0)
+            {
+              count = i;
+              end = TRUE;
+              break;
+            }
+        }
+
+      /* One read for the strings of this page that were not read already. */
+      for (gsize i = 0; i < count && info->argv->len + i < PADDOCK_EXEC_MAX_ARGS; i++)
+        {
+          guint64 pointer = scratch->addresses[i];
+          gsize length = MIN (ARG_READ_AHEAD, self->page_size - (pointer % self->page_size));
+
+          if (find_span (known, n_known, pointer) != NULL)
+            continue;
+          if (used + length > sizeof scratch->strings)
+            break;
+          scratch->spans[n_reads++] = (Span) { pointer, length, scratch->strings + used };
+          used += length;
+        }
+      err = read_spans (pid, scratch->spans, n_reads);
+      if (err != 0)
+        return err;
+
+      for (gsize i = 0, next_read = 0; i < count; i++)
+        {
+          guint64 pointer = scratch->addresses[i];
 
           if (info->argv->len < PADDOCK_EXEC_MAX_ARGS && bytes < PADDOCK_EXEC_MAX_ARGV_BYTES)
             {
-              int err;
+              const Span *holder = find_span (known, n_known, pointer);
 
+              if (holder == NULL && next_read < n_reads && scratch->spans[next_read].address == pointer)
+                holder = &scratch->spans[next_read++];
               g_string_truncate (arg, 0);
-              err = read_remote_string (self, pid, pointer, PADDOCK_EXEC_MAX_ARGV_BYTES - bytes,
-                                        arg, &info->truncated);
+              err = take_string (self, pid, holder, pointer, PADDOCK_EXEC_MAX_ARGV_BYTES - bytes,
+                                 arg, &info->truncated);
               if (err != 0)
                 return err;
               bytes += arg->len + 1;
@@ -670,6 +873,8 @@ read_argv (PaddockExecMonitor *self,
               goto done;
             }
         }
+      if (end)
+        break;
     }
 done:
   g_ptr_array_add (info->argv, NULL);
@@ -717,52 +922,134 @@ read_ppid (pid_t pid,
   return ppid;
 }
 
+/* The mount id is Linux 5.8's. */
+#define IDENTITY_MASK (STATX_TYPE | STATX_INO | STATX_CTIME | STATX_MNT_ID)
+
+static gboolean
+identity_from_statx (const struct statx *stx,
+                     ExeIdentity        *id)
+{
+  if ((stx->stx_mask & IDENTITY_MASK) != IDENTITY_MASK || !S_ISREG (stx->stx_mode))
+    return FALSE;
+  *id = (ExeIdentity) {
+    .dev_major = stx->stx_dev_major,
+    .dev_minor = stx->stx_dev_minor,
+    .ino = stx->stx_ino,
+    .mnt_id = stx->stx_mnt_id,
+    .ctime_sec = stx->stx_ctime.tv_sec,
+    .ctime_nsec = stx->stx_ctime.tv_nsec,
+  };
+  return TRUE;
+}
+
+static gboolean
+same_identity (const ExeIdentity *a,
+               const ExeIdentity *b)
+{
+  return a->dev_major == b->dev_major && a->dev_minor == b->dev_minor && a->ino == b->ino &&
+         a->mnt_id == b->mnt_id && a->ctime_sec == b->ctime_sec && a->ctime_nsec == b->ctime_nsec;
+}
+
+static void
+remember_exe (PaddockExecMonitor *self,
+              const char         *path,
+              int                 fd,
+              const char         *exe)
+{
+  struct statx stx;
+  ResolvedExe *entry;
+
+  if (statx (fd, "", AT_EMPTY_PATH, IDENTITY_MASK, &stx) != 0)
+    return;
+  entry = g_new0 (ResolvedExe, 1);
+  if (!identity_from_statx (&stx, &entry->identity))
+    {
+      g_free (entry);
+      return;
+    }
+  entry->exe = g_strdup (exe);
+  if (g_hash_table_size (self->resolved) >= RESOLVED_MAX)
+    g_hash_table_remove_all (self->resolved);
+  g_hash_table_replace (self->resolved, g_strdup (path), entry);
+}
+
 /* Finds what exec will run, as the caller sees its file system: absolute
- * paths under its root, relative ones from its cwd or dirfd. Returns 0, or
- * ENOENT / ENOTDIR when there is nothing to run there (a PATH search miss). */
+ * paths under its root, relative ones from its cwd or dirfd. Sets
+ * info->exe (symlinks resolved) when there is a file. Returns 0, or ENOENT
+ * / ENOTDIR when there is nothing to run there (a PATH search miss).
+ *
+ * An absolute path in a process that shares our root is looked up in a
+ * cache first: a path that still leads to the same regular file on the
+ * same mount, its ctime unchanged (a rename or a new link changes it), is
+ * recorded with the name it resolved to before. That costs one statx
+ * instead of an open, a readlink of /proc/self/fd and a close. At worst
+ * (a symlink repointed at another hard link of the same file) the record
+ * names the file that runs by another of its names. */
 static int
-resolve_executable (pid_t       pid,
-                    gboolean    is_execveat,
-                    int         dirfd,
-                    int         at_flags,
-                    ExecInfo   *info)
+find_executable (PaddockExecMonitor *self,
+                 pid_t               pid,
+                 gboolean            is_execveat,
+                 int                 dirfd,
+                 int                 at_flags,
+                 ExecInfo           *info)
 {
   char base_path[64];
+  char self_path[48];
   paddock_autofd int base = -1;
   paddock_autofd int fd = -1;
   struct open_how how = { .flags = O_PATH | O_CLOEXEC };
-  gboolean from_dirfd = is_execveat && dirfd != AT_FDCWD;
-  g_autofree char *dir = NULL;
+  gboolean cacheable = FALSE;
 
   if (is_execveat && (at_flags & AT_SYMLINK_NOFOLLOW))
     how.flags |= O_NOFOLLOW;
 
-  g_snprintf (base_path, sizeof base_path, "/proc/%d/fd/%d", (int) pid, dirfd);
-  if (from_dirfd && (info->path[0] != '/'))
-    dir = read_link_at (AT_FDCWD, base_path);
-  else
-    dir = g_strdup (info->cwd);
-
   if (info->path[0] == '\0' && is_execveat && (at_flags & AT_EMPTY_PATH))
     {
+      g_snprintf (base_path, sizeof base_path, "/proc/%d/fd/%d", (int) pid, dirfd);
       info->lexical = read_link_at (AT_FDCWD, base_path);
       fd = open (base_path, O_PATH | O_CLOEXEC);
     }
   else
     {
-      info->lexical = g_canonicalize_filename (info->path, dir != NULL && dir[0] == '/' ? dir : "/");
       if (info->path[0] == '/')
         {
           g_autofree char *root = NULL;
 
+          /* Its root is ours (the usual case, and the only one until some
+           * process made a call that changes roots): no need to walk from it. */
           g_snprintf (base_path, sizeof base_path, "/proc/%d/root", (int) pid);
-          root = read_link_at (AT_FDCWD, base_path);
-          /* Its root is ours (the usual case): no need to walk from it. */
-          if (g_strcmp0 (root, "/") != 0)
+          if (self->roots_may_differ)
+            root = read_link_at (AT_FDCWD, base_path);
+          if (self->roots_may_differ && g_strcmp0 (root, "/") != 0)
             how.resolve = RESOLVE_IN_ROOT;
+          else
+            cacheable = (how.flags & O_NOFOLLOW) == 0;
         }
-      else if (!from_dirfd)
+      else if (is_execveat && dirfd != AT_FDCWD)
+        g_snprintf (base_path, sizeof base_path, "/proc/%d/fd/%d", (int) pid, dirfd);
+      else
         g_snprintf (base_path, sizeof base_path, "/proc/%d/cwd", (int) pid);
+
+      if (cacheable)
+        {
+          ResolvedExe *entry = g_hash_table_lookup (self->resolved, info->path);
+          struct statx stx;
+          ExeIdentity id;
+
+          if (entry != NULL)
+            {
+              if (statx (AT_FDCWD, info->path, 0, IDENTITY_MASK, &stx) != 0)
+                {
+                  if (errno == ENOENT || errno == ENOTDIR)
+                    return errno;
+                }
+              else if (identity_from_statx (&stx, &id) && same_identity (&id, &entry->identity))
+                {
+                  info->exe = g_strdup (entry->exe);
+                  return 0;
+                }
+            }
+        }
       if (how.resolve != 0 || info->path[0] != '/')
         {
           base = open (base_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -776,32 +1063,34 @@ resolve_executable (pid_t       pid,
 
   if (fd >= 0)
     {
-      char self_path[48];
-
       g_snprintf (self_path, sizeof self_path, "/proc/self/fd/%d", fd);
       info->exe = read_link_at (AT_FDCWD, self_path);
+      if (cacheable && info->exe != NULL)
+        remember_exe (self, info->path, fd, info->exe);
     }
-  if (info->exe == NULL)
-    info->exe = g_strdup (info->lexical);
   return 0;
 }
 
 /* Reads the exec the kernel handed over. Returns 0, or the errno exec
- * should fail with without being reported (a PATH miss, a bad pointer). */
+ * should fail with without being reported (a PATH miss, a bad pointer).
+ * A PATH miss is found before argv and cwd are read: a shell or make
+ * tries each directory of PATH in turn, and only the last try runs. */
 static int
 read_exec (PaddockExecMonitor        *self,
            const struct seccomp_notif *req,
            const ExecAbi              *abi,
            gboolean                    is_execveat,
-           int                         pidfd,
            ExecInfo                   *info)
 {
+  ReadScratch *scratch = self->scratch;
   char path[48];
   g_autoptr(GString) exec_path = g_string_new (NULL);
   guint64 path_address = is_execveat ? req->data.args[1] : req->data.args[0];
   guint64 argv_address = is_execveat ? req->data.args[2] : req->data.args[1];
   int dirfd = (int) req->data.args[0];
   int at_flags = is_execveat ? (int) req->data.args[4] : 0;
+  Span known[2];
+  guint n_known = 0;
   int err;
 
   info->pid = req->pid;
@@ -811,21 +1100,57 @@ read_exec (PaddockExecMonitor        *self,
       argv_address &= 0xffffffffu;
     }
 
-  err = read_remote_string (self, req->pid, path_address, PADDOCK_EXEC_MAX_PATH,
-                            exec_path, &info->truncated);
+  /* One read for the path's page and the first page of argv's pointers,
+   * which usually hold the strings too. */
+  if (path_address != 0)
+    known[n_known++] = (Span) { path_address,
+                                MIN (self->page_size - (path_address % self->page_size), sizeof scratch->path_page),
+                                (char *) scratch->path_page };
+  if (argv_address != 0)
+    {
+      gsize length = MIN (self->page_size - (argv_address % self->page_size), sizeof scratch->pointers_page);
+
+      length -= length % abi->pointer_size;
+      if (length > 0)
+        known[n_known++] = (Span) { argv_address, length, (char *) scratch->pointers_page };
+    }
+  err = read_spans (req->pid, known, n_known);
+  if (err != 0)
+    return err;
+
+  err = take_string (self, req->pid, find_span (known, n_known, path_address), path_address,
+                     PADDOCK_EXEC_MAX_PATH, exec_path, &info->truncated);
   if (err != 0)
     return err == ESRCH ? ESRCH : EFAULT;
   info->path = g_strndup (exec_path->str, exec_path->len);
 
-  err = read_argv (self, abi, req->pid, argv_address, info);
+  err = find_executable (self, req->pid, is_execveat, dirfd, at_flags, info);
+  if (err != 0)
+    return err;
+
+  err = read_argv (self, abi, req->pid, argv_address, known, n_known, info);
   if (err != 0)
     return err == ESRCH ? ESRCH : EFAULT;
 
   g_snprintf (path, sizeof path, "/proc/%d/cwd", (int) req->pid);
   info->cwd = read_link_at (AT_FDCWD, path);
-  info->ppid = read_ppid (req->pid, pidfd);
 
-  return resolve_executable (req->pid, is_execveat, dirfd, at_flags, info);
+  if (info->lexical == NULL)
+    {
+      g_autofree char *dir = NULL;
+
+      if (is_execveat && dirfd != AT_FDCWD && info->path[0] != '/')
+        {
+          g_snprintf (path, sizeof path, "/proc/%d/fd/%d", (int) req->pid, dirfd);
+          dir = read_link_at (AT_FDCWD, path);
+        }
+      else
+        dir = g_strdup (info->cwd);
+      info->lexical = g_canonicalize_filename (info->path, dir != NULL && dir[0] == '/' ? dir : "/");
+    }
+  if (info->exe == NULL)
+    info->exe = g_strdup (info->lexical);
+  return 0;
 }
 
 static char *
@@ -984,7 +1309,8 @@ handle_notification (PaddockExecMonitor   *self,
   PaddockMessage *ask_message;
   Ask *ask;
   const ExecAbi *abi;
-  gboolean is_execveat = FALSE;
+  gboolean is_execveat;
+  Call call;
   gint64 mono = g_get_monotonic_time ();
   gint64 wall = g_get_real_time ();
   const char *by;
@@ -994,24 +1320,32 @@ handle_notification (PaddockExecMonitor   *self,
   int err;
   gint64 seq;
 
-  abi = find_abi (self, req->data.arch, req->data.nr, &is_execveat);
+  abi = find_abi (self, req->data.arch, req->data.nr, &call);
   if (abi == NULL)
     {
       respond (self, req->id, EACCES);
       return;
     }
+  if (call == CALL_ROOT)
+    {
+      /* From now on each exec's root is looked at (before the call goes on). */
+      self->roots_may_differ = TRUE;
+      respond (self, req->id, 0);
+      return;
+    }
+  is_execveat = call == CALL_EXECVEAT;
 
-  /* Also what tells when the program ends; checked against the notification below. */
-  pidfd = pidfd_open_nonblock (req->pid);
-  err = read_exec (self, req, abi, is_execveat, pidfd, info);
+  err = read_exec (self, req, abi, is_execveat, info);
   if (err != 0)
     {
-      paddock_close_fd (&pidfd);
       /* What the kernel would say, so a PATH search goes on; never a run. */
       if (err != ESRCH)
         respond (self, req->id, err);
       return;
     }
+  /* Also what tells when the program ends; checked against the notification below. */
+  pidfd = pidfd_open_nonblock (req->pid);
+  info->ppid = read_ppid (req->pid, pidfd);
 
   query = (PaddockPolicyQuery) {
     .exe = info->lexical,
@@ -1572,6 +1906,8 @@ paddock_exec_monitor_free (PaddockExecMonitor *self)
   paddock_close_fd (&self->wake_fd);
   g_ptr_array_unref (self->features);
   g_string_free (self->record, TRUE);
+  g_free (self->scratch);
+  g_hash_table_destroy (self->resolved);
   g_main_context_unref (self->context);
   paddock_policy_unref (self->policy);
   g_free (self->project);

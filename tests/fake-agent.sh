@@ -51,6 +51,14 @@ case $scenario in
   junk)
     step junk "$PADDOCK_TEST_HELPER" --helper junk
     ;;
+  chroot)
+    # A program that exists only under another root (it cannot start
+    # there: no loader), and the same absolute path in ours is missing.
+    mkdir -p "$out/root/bin"
+    cp /bin/true "$out/root/bin/chrooted-probe"
+    step chroot chroot "$out/root" /bin/chrooted-probe
+    step after /bin/true
+    ;;
   *)
     echo "fake-agent.sh: unknown scenario $scenario" >&2
     exit 2

@@ -830,6 +830,44 @@ test_junk_argv (void)
 }
 
 /* Helpers the fake agent runs from inside the agent's tree. */
+/* After a chroot, an absolute path is looked up under the caller's root:
+ * the exec is recorded with the file it names there. */
+static void
+test_chroot (void)
+{
+  g_autoptr(Session) s = NULL;
+  g_autoptr(GPtrArray) execs = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *expected = NULL;
+  gboolean found = FALSE;
+
+  if (geteuid () != 0)
+    {
+      g_test_skip ("chroot needs root");
+      return;
+    }
+  s = session_start ("chroot", FALSE, NULL);
+  g_assert_cmpint (session_wait (s), ==, 0);
+  log = out_text (s, "log");
+  g_assert_nonnull (strstr (log, "after=0\n"));
+  g_assert_false (g_file_test ("/bin/chrooted-probe", G_FILE_TEST_EXISTS));
+  expected = g_build_filename (s->out, "root", "bin", "chrooted-probe", NULL);
+
+  execs = audit_records (s, "exec");
+  for (guint i = 0; i < execs->len; i++)
+    {
+      JsonObject *record = g_ptr_array_index (execs, i);
+
+      if (g_strcmp0 (json_object_get_string_member (record, "path"), "/bin/chrooted-probe") == 0)
+        {
+          g_assert_cmpstr (json_object_get_string_member (record, "exe"), ==, expected);
+          found = TRUE;
+        }
+    }
+  g_assert_true (found);
+  assert_chain_holds (s);
+}
+
 static int
 helper_connect (const char *out)
 {
@@ -922,6 +960,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/attach-stdin", test_attach_stdin);
   g_test_add_func ("/paddock/exec/pause-resume", test_pause_resume);
   g_test_add_func ("/paddock/exec/junk-argv", test_junk_argv);
+  g_test_add_func ("/paddock/exec/chroot", test_chroot);
 
   return g_test_run ();
 }
