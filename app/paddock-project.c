@@ -1,4 +1,9 @@
-/* paddock-project.c: a project folder, resolved and checked, that sessions run in
+/* paddock-project.c: a project folder, resolved and checked, that sessions run in, and its lock choice
+ *
+ * The folder lock is opt-in per project and remembered per project, in the
+ * settings paddock-run reads (paddock-project-config), never in the project.
+ * The project follows that file as other programs (paddockctl lock) change
+ * it, so a new tab never starts with a choice the user has since changed.
  *
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -6,6 +11,8 @@
 #include "config.h"
 
 #include "paddock-project.h"
+
+#include "paddock-project-config.h"
 
 #include <errno.h>
 #include <glib/gi18n.h>
@@ -18,14 +25,20 @@ struct _PaddockProject
 {
   GObject  parent_instance;
 
-  char    *path;
-  char    *name;
+  char         *path;
+  char         *name;
+
+  gboolean      lock;
+  GError       *lock_error;      /* the saved settings do not parse */
+  GFileMonitor *settings_monitor;
+  guint         n_saves_pending;
 };
 
 enum {
   PROP_0,
   PROP_PATH,
   PROP_NAME,
+  PROP_LOCK,
   N_PROPS
 };
 
@@ -38,6 +51,10 @@ paddock_project_finalize (GObject *object)
 {
   PaddockProject *self = PADDOCK_PROJECT (object);
 
+  if (self->settings_monitor != NULL)
+    g_file_monitor_cancel (self->settings_monitor);
+  g_clear_object (&self->settings_monitor);
+  g_clear_error (&self->lock_error);
   g_clear_pointer (&self->path, g_free);
   g_clear_pointer (&self->name, g_free);
 
@@ -62,6 +79,10 @@ paddock_project_get_property (GObject    *object,
       g_value_set_string (value, self->name);
       break;
 
+    case PROP_LOCK:
+      g_value_set_boolean (value, self->lock);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -81,6 +102,10 @@ paddock_project_class_init (PaddockProjectClass *klass)
   properties[PROP_NAME] =
     g_param_spec_string ("name", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* The saved folder-lock choice, which sessions started from now on get. */
+  properties[PROP_LOCK] =
+    g_param_spec_boolean ("lock", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -88,6 +113,32 @@ paddock_project_class_init (PaddockProjectClass *klass)
 static void
 paddock_project_init (PaddockProject *self)
 {
+}
+
+static void
+set_lock (PaddockProject *self,
+          gboolean        lock)
+{
+  lock = !!lock;
+  if (self->lock == lock)
+    return;
+  self->lock = lock;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOCK]);
+}
+
+static void
+settings_changed_cb (PaddockProject    *self,
+                     GFile             *file,
+                     GFile             *other_file,
+                     GFileMonitorEvent  event,
+                     GFileMonitor      *monitor)
+{
+  if (event == G_FILE_MONITOR_EVENT_CHANGES_DONE_HINT ||
+      event == G_FILE_MONITOR_EVENT_CREATED ||
+      event == G_FILE_MONITOR_EVENT_DELETED ||
+      event == G_FILE_MONITOR_EVENT_MOVED_IN ||
+      event == G_FILE_MONITOR_EVENT_RENAMED)
+    paddock_project_reload_lock (self);
 }
 
 /**
@@ -159,6 +210,18 @@ paddock_project_new_for_path (const char  *path,
   self->name = g_path_get_basename (canonical);
   self->path = g_steal_pointer (&canonical);
 
+  paddock_project_reload_lock (self);
+  {
+    g_autofree char *settings_path = paddock_project_config_path (self->path);
+    g_autoptr(GFile) settings = g_file_new_for_path (settings_path);
+
+    /* Without a monitor the choice is still read again as each session starts. */
+    self->settings_monitor = g_file_monitor_file (settings, G_FILE_MONITOR_NONE, NULL, NULL);
+    if (self->settings_monitor != NULL)
+      g_signal_connect_object (self->settings_monitor, "changed",
+                               G_CALLBACK (settings_changed_cb), self, G_CONNECT_SWAPPED);
+  }
+
   return g_steal_pointer (&self);
 }
 
@@ -203,4 +266,162 @@ paddock_project_dup_display_path (PaddockProject *self)
     return g_strconcat ("~", self->path + home_len, NULL);
 
   return g_strdup (self->path);
+}
+
+/* Whether sessions started from now on run under the folder lock. */
+gboolean
+paddock_project_get_lock (PaddockProject *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_PROJECT (self), FALSE);
+
+  return self->lock;
+}
+
+/* Why the saved settings cannot be read, or NULL when they can. */
+const GError *
+paddock_project_get_lock_error (PaddockProject *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_PROJECT (self), NULL);
+
+  return self->lock_error;
+}
+
+/**
+ * paddock_project_reload_lock:
+ * @self: a project
+ *
+ * Reads the saved lock choice again. Settings that do not parse count as
+ * "on": paddock-run then refuses to start and says why, rather than a
+ * session running unlocked against what the user may have saved.
+ */
+void
+paddock_project_reload_lock (PaddockProject *self)
+{
+  PaddockProjectConfig config = { 0 };
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (PADDOCK_IS_PROJECT (self));
+
+  /* A choice being saved is newer than what the file says. */
+  if (self->n_saves_pending > 0)
+    return;
+
+  g_clear_error (&self->lock_error);
+  if (!paddock_project_config_load (self->path, &config, &error))
+    {
+      self->lock_error = g_steal_pointer (&error);
+      set_lock (self, TRUE);
+      return;
+    }
+  set_lock (self, config.has_lock && config.lock);
+  paddock_project_config_clear (&config);
+}
+
+typedef struct
+{
+  char     *path;
+  gboolean  lock;
+} SaveLock;
+
+static void
+save_lock_free (SaveLock *save)
+{
+  g_free (save->path);
+  g_free (save);
+}
+
+static void
+save_lock_thread (GTask        *task,
+                  gpointer      source_object,
+                  gpointer      task_data,
+                  GCancellable *cancellable)
+{
+  SaveLock *save = task_data;
+  PaddockProjectConfig config = { 0 };
+  g_autoptr(GError) error = NULL;
+
+  /* Never replace settings that do not parse: they may hold the project's grants. */
+  if (paddock_project_config_load (save->path, &config, &error))
+    paddock_project_config_save_lock (save->path, save->lock, &error);
+  paddock_project_config_clear (&config);
+
+  if (error != NULL)
+    g_task_return_new_error (task, error->domain, error->code,
+                             _("Cannot save the folder lock of %s: %s"), save->path, error->message);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+save_lock_done_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  PaddockProject *self = PADDOCK_PROJECT (object);
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(GError) error = NULL;
+
+  g_assert (self->n_saves_pending > 0);
+  self->n_saves_pending--;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      /* Show what the file really says again. */
+      paddock_project_reload_lock (self);
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+/**
+ * paddock_project_set_lock_async:
+ * @self: a project
+ * @lock: whether sessions started from now on run under the folder lock
+ * @cancellable: (nullable): a cancellable
+ * @callback: called once the choice is saved, or could not be
+ * @user_data: for @callback
+ *
+ * Saves the lock choice off the calling thread. #PaddockProject:lock takes
+ * the new value at once, and goes back to what the file says if saving
+ * fails. Running sessions keep the lock they started with.
+ */
+void
+paddock_project_set_lock_async (PaddockProject      *self,
+                                gboolean             lock,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GTask) save_task = NULL;
+  SaveLock *save;
+
+  g_return_if_fail (PADDOCK_IS_PROJECT (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, paddock_project_set_lock_async);
+
+  save = g_new0 (SaveLock, 1);
+  save->path = g_strdup (self->path);
+  save->lock = !!lock;
+
+  /* The inner task saves; the outer one reports once the project has caught up. */
+  save_task = g_task_new (self, NULL, save_lock_done_cb, g_steal_pointer (&task));
+  g_task_set_task_data (save_task, save, (GDestroyNotify) save_lock_free);
+  self->n_saves_pending++;
+  g_clear_error (&self->lock_error);
+  set_lock (self, lock);
+  g_task_run_in_thread (save_task, save_lock_thread);
+}
+
+gboolean
+paddock_project_set_lock_finish (PaddockProject  *self,
+                                 GAsyncResult    *result,
+                                 GError         **error)
+{
+  g_return_val_if_fail (PADDOCK_IS_PROJECT (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }

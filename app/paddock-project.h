@@ -1,4 +1,4 @@
-/* paddock-project.h: a project folder, resolved and checked, that sessions run in
+/* paddock-project.h: a project folder, resolved and checked, that sessions run in, and its lock choice
  *
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -18,5 +18,17 @@ PaddockProject *paddock_project_new_for_path  (const char      *path,
 const char     *paddock_project_get_path      (PaddockProject  *self);
 const char     *paddock_project_get_name      (PaddockProject  *self);
 char           *paddock_project_dup_display_path (PaddockProject *self);
+
+gboolean        paddock_project_get_lock      (PaddockProject  *self);
+const GError   *paddock_project_get_lock_error (PaddockProject *self);
+void            paddock_project_reload_lock   (PaddockProject  *self);
+void            paddock_project_set_lock_async (PaddockProject      *self,
+                                                gboolean             lock,
+                                                GCancellable        *cancellable,
+                                                GAsyncReadyCallback  callback,
+                                                gpointer             user_data);
+gboolean        paddock_project_set_lock_finish (PaddockProject  *self,
+                                                 GAsyncResult    *result,
+                                                 GError         **error);
 
 G_END_DECLS

@@ -118,8 +118,13 @@ paddock_session_command_dup_user_shell (void)
  * paddock_session_command_build_argv:
  * @runner: the absolute path of paddock-run
  * @project: the project the session runs in
+ * @lock: whether the session runs under the folder lock
  * @command: (nullable) (array zero-terminated=1): the command and its
  *   arguments, or %NULL for the user's shell as a login shell
+ *
+ * The lock is always asked for explicitly, --lock or --no-lock, so that the
+ * session runs as the window showed when it started, whatever the saved
+ * choice says by the time paddock-run reads it.
  *
  * Returns: (transfer full): the argument vector that runs @command in
  *   @project under paddock-run
@@ -127,6 +132,7 @@ paddock_session_command_dup_user_shell (void)
 char **
 paddock_session_command_build_argv (const char         *runner,
                                     PaddockProject     *project,
+                                    gboolean            lock,
                                     const char * const *command)
 {
   GPtrArray *argv;
@@ -138,6 +144,7 @@ paddock_session_command_build_argv (const char         *runner,
   g_ptr_array_add (argv, g_strdup (runner));
   g_ptr_array_add (argv, g_strdup ("--project"));
   g_ptr_array_add (argv, g_strdup (paddock_project_get_path (project)));
+  g_ptr_array_add (argv, g_strdup (lock ? "--lock" : "--no-lock"));
   g_ptr_array_add (argv, g_strdup ("--"));
 
   if (command != NULL && command[0] != NULL)

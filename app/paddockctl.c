@@ -8,7 +8,9 @@
 #include "paddock-audit.h"
 #include "paddock-autofd.h"
 #include "paddock-control.h"
+#include "paddock-lock.h"
 #include "paddock-policy.h"
+#include "paddock-project-config.h"
 #include "paddock-protocol.h"
 
 #include <dirent.h>
@@ -35,8 +37,10 @@ static const char usage_text[] =
   "  paddockctl audit verify FILE\n"
   "  paddockctl audit show FILE [--since TIME] [--decision allow|deny|ask] [--type TYPE] [--grep REGEX]\n"
   "  paddockctl audit export FILE [--since TIME] [--decision D] [--type TYPE] [--grep REGEX]\n"
+  "  paddockctl lock on|off|status [DIR]\n"
   "\n"
-  "SESSION is a session id from `paddockctl list`, or a unique prefix of one.\n";
+  "SESSION is a session id from `paddockctl list`, or a unique prefix of one.\n"
+  "DIR is a project folder (default: the current directory).\n";
 
 static int
 usage (const char *message)
@@ -1107,6 +1111,89 @@ cmd_audit_export (int    argc,
   return 0;
 }
 
+/* The project's saved folder-lock choice, and where it comes from. */
+static const char *
+describe_choice (const PaddockProjectConfig *config)
+{
+  if (!config->has_lock)
+    return "off (nothing saved: the default)";
+  return config->lock ? "on (saved)" : "off (saved)";
+}
+
+static int
+cmd_lock (int    argc,
+          char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *project = NULL;
+  PaddockProjectConfig config = { 0 };
+  const char *verb;
+  const char *dir;
+  gboolean was_on;
+  gboolean on;
+  struct stat st;
+
+  if (argc < 2 || argc > 3)
+    return usage ("lock takes on, off or status, and at most one DIR");
+  verb = argv[1];
+  if (strcmp (verb, "on") != 0 && strcmp (verb, "off") != 0 && strcmp (verb, "status") != 0)
+    return usage ("lock takes on, off or status");
+
+  /* The choice is saved under the canonical path, as paddock-run looks it up. */
+  dir = argc == 3 ? argv[2] : ".";
+  project = realpath (dir, NULL);
+  if (project == NULL)
+    {
+      g_printerr ("paddockctl: project %s: %s\n", dir, g_strerror (errno));
+      return EXIT_USAGE;
+    }
+  if (stat (project, &st) != 0 || !S_ISDIR (st.st_mode))
+    {
+      g_printerr ("paddockctl: project %s: %s\n", dir, g_strerror (ENOTDIR));
+      return EXIT_USAGE;
+    }
+
+  /* A settings file that does not parse is never overwritten: it may hold grants. */
+  if (!paddock_project_config_load (project, &config, &error))
+    {
+      g_printerr ("paddockctl: cannot read the project's settings: %s\n", error->message);
+      if (strcmp (verb, "status") == 0)
+        {
+          g_print ("project: %s\nlock: unknown (the settings do not parse)\n", project);
+          fflush (stdout);
+          paddock_lock_print_status (stdout, NULL);
+        }
+      return 1;
+    }
+
+  if (strcmp (verb, "status") == 0)
+    {
+      g_print ("project: %s\nlock: %s\n", project, describe_choice (&config));
+      paddock_project_config_clear (&config);
+      fflush (stdout);
+      /* What this kernel offers, in paddock-run --lock-status's own words. */
+      paddock_lock_print_status (stdout, NULL);
+      return 0;
+    }
+
+  was_on = config.has_lock && config.lock;
+  paddock_project_config_clear (&config);
+  on = strcmp (verb, "on") == 0;
+  if (!paddock_project_config_save_lock (project, on, &error))
+    {
+      g_printerr ("paddockctl: cannot save the folder lock of %s: %s\n", project, error->message);
+      return 1;
+    }
+
+  if (on == was_on)
+    g_print ("The folder lock of %s stays %s. ", project, on ? "on" : "off");
+  else
+    g_print ("The folder lock of %s is now %s (it was %s). ", project, on ? "on" : "off", was_on ? "on" : "off");
+  g_print ("This applies to sessions started from now on: a running session keeps the lock it started "
+           "with, which cannot be %s while it runs.\n", on ? "added" : "lifted");
+  return 0;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1151,5 +1238,7 @@ main (int   argc,
       if (strcmp (argv[2], "export") == 0)
         return cmd_audit_export (argc - 2, argv + 2);
     }
+  if (strcmp (command, "lock") == 0)
+    return cmd_lock (argc - 1, argv + 1);
   return usage ("unknown command");
 }

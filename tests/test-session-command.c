@@ -118,21 +118,24 @@ test_build_argv (void)
   g_assert_no_error (error);
 
   g_setenv ("SHELL", "/bin/sh", TRUE);
-  argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, NULL);
-  g_assert_cmpuint (g_strv_length (argv), ==, 6);
+  argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, FALSE, NULL);
+  g_assert_cmpuint (g_strv_length (argv), ==, 7);
   g_assert_cmpstr (argv[0], ==, "/usr/bin/paddock-run");
   g_assert_cmpstr (argv[1], ==, "--project");
   g_assert_cmpstr (argv[2], ==, "/");
-  g_assert_cmpstr (argv[3], ==, "--");
-  g_assert_cmpstr (argv[4], ==, "/bin/sh");
-  g_assert_cmpstr (argv[5], ==, "-l");
+  g_assert_cmpstr (argv[3], ==, "--no-lock");
+  g_assert_cmpstr (argv[4], ==, "--");
+  g_assert_cmpstr (argv[5], ==, "/bin/sh");
+  g_assert_cmpstr (argv[6], ==, "-l");
   g_clear_pointer (&argv, g_strfreev);
 
-  argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, command);
-  g_assert_cmpuint (g_strv_length (argv), ==, 6);
-  g_assert_cmpstr (argv[3], ==, "--");
-  g_assert_cmpstr (argv[4], ==, "claude");
-  g_assert_cmpstr (argv[5], ==, "--resume");
+  /* The lock is asked for explicitly either way, never left to the saved choice. */
+  argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, TRUE, command);
+  g_assert_cmpuint (g_strv_length (argv), ==, 7);
+  g_assert_cmpstr (argv[3], ==, "--lock");
+  g_assert_cmpstr (argv[4], ==, "--");
+  g_assert_cmpstr (argv[5], ==, "claude");
+  g_assert_cmpstr (argv[6], ==, "--resume");
 }
 
 static void

@@ -29,12 +29,14 @@ struct _PaddockSessionPage
   GCancellable   *spawn_cancellable;
   GPid            runner_pid;
   gboolean        starting;
+  gboolean        locked;
   gboolean        disposed;
 
   GtkStack       *stack;
   VteTerminal    *terminal;
   GtkActionBar   *exit_bar;
   GtkLabel       *exit_label;
+  GtkLabel       *exit_detail_label;
   AdwStatusPage  *error_page;
 };
 
@@ -43,6 +45,7 @@ enum {
   PROP_PROJECT,
   PROP_TITLE,
   PROP_RUNNING,
+  PROP_LOCKED,
   N_PROPS
 };
 
@@ -101,6 +104,16 @@ set_runner_pid (PaddockSessionPage *self,
 }
 
 static void
+set_locked (PaddockSessionPage *self,
+            gboolean            locked)
+{
+  if (self->locked == locked)
+    return;
+  self->locked = locked;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOCKED]);
+}
+
+static void
 show_start_error (PaddockSessionPage *self,
                   const GError       *error)
 {
@@ -141,7 +154,9 @@ spawn_cb (VteTerminal *terminal,
  * @self: a session page that is not running
  *
  * Starts the user's login shell in the project, under paddock-run, in the
- * page's terminal. Failures show in the page, with a way to try again.
+ * page's terminal, locked to the project when the project's saved choice
+ * says so at this moment. Failures show in the page, with a way to try
+ * again.
  */
 void
 paddock_session_page_start (PaddockSessionPage *self)
@@ -166,8 +181,12 @@ paddock_session_page_start (PaddockSessionPage *self)
 
   gtk_stack_set_visible_child_name (self->stack, "terminal");
 
+  /* The saved choice as it is now, even if another program just changed it. */
+  paddock_project_reload_lock (self->project);
+  set_locked (self, paddock_project_get_lock (self->project));
+
   shell = paddock_session_command_dup_user_shell ();
-  argv = paddock_session_command_build_argv (runner, self->project, NULL);
+  argv = paddock_session_command_build_argv (runner, self->project, self->locked, NULL);
   envp = paddock_session_command_build_environ (shell);
 
   g_clear_object (&self->spawn_cancellable);
@@ -208,18 +227,53 @@ describe_exit (int wait_status)
   return g_strdup (_("The session ended"));
 }
 
+/* paddock-run's own complaint, when it is the terminal's last line: why it
+ * could not start the session (a lock that cannot be applied, a command
+ * that cannot run), as opposed to the session's program failing. */
+static char *
+dup_runner_complaint (VteTerminal *terminal)
+{
+  g_autofree char *text = vte_terminal_get_text (terminal, NULL, NULL, NULL);
+  g_auto(GStrv) lines = NULL;
+  guint n;
+
+  if (text == NULL)
+    return NULL;
+  lines = g_strsplit (g_strchomp (text), "\n", -1);
+  n = g_strv_length (lines);
+  if (n == 0 || !g_str_has_prefix (lines[n - 1], "paddock-run: "))
+    return NULL;
+  return g_strdup (g_strstrip (lines[n - 1] + strlen ("paddock-run: ")));
+}
+
 static void
 paddock_session_page_real_exited (PaddockSessionPage *self,
                                   int                 wait_status)
 {
   g_autofree char *message = NULL;
+  g_autofree char *complaint = NULL;
+  g_autofree char *status = NULL;
 
   if (WIFEXITED (wait_status) && WEXITSTATUS (wait_status) == 0)
     return;
 
-  /* Keep the terminal's last words on screen; they say what went wrong. */
-  message = describe_exit (wait_status);
-  gtk_label_set_label (self->exit_label, message);
+  /* Keep the terminal's last words on screen, and repeat paddock-run's
+   * reason where it gave one: a lock that cannot be applied ends the
+   * session before it starts, and must not pass for an ordinary exit. */
+  complaint = dup_runner_complaint (self->terminal);
+  if (complaint != NULL && self->locked)
+    message = g_strdup (_("The session could not start under the folder lock"));
+  else if (complaint != NULL)
+    message = g_strdup (_("The session could not start"));
+  status = describe_exit (wait_status);
+  gtk_label_set_label (self->exit_label, message != NULL ? message : status);
+  gtk_label_set_label (self->exit_detail_label, complaint != NULL ? complaint : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->exit_detail_label), complaint != NULL);
+  if (complaint != NULL)
+    gtk_widget_add_css_class (GTK_WIDGET (self->exit_label), "heading");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->exit_label), "heading");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->exit_label), message != NULL ? status : NULL);
   gtk_action_bar_set_revealed (self->exit_bar, TRUE);
 }
 
@@ -388,6 +442,10 @@ paddock_session_page_get_property (GObject    *object,
       g_value_set_boolean (value, paddock_session_page_get_running (self));
       break;
 
+    case PROP_LOCKED:
+      g_value_set_boolean (value, self->locked);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -436,6 +494,10 @@ paddock_session_page_class_init (PaddockSessionPageClass *klass)
   properties[PROP_RUNNING] =
     g_param_spec_boolean ("running", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* Whether the session started (or last started) under the folder lock. */
+  properties[PROP_LOCKED] =
+    g_param_spec_boolean ("locked", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -462,6 +524,7 @@ paddock_session_page_class_init (PaddockSessionPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, terminal);
   gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, exit_bar);
   gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, exit_label);
+  gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, exit_detail_label);
   gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, error_page);
   gtk_widget_class_bind_template_callback (widget_class, terminal_child_exited_cb);
   gtk_widget_class_bind_template_callback (widget_class, terminal_window_title_cb);
@@ -531,6 +594,15 @@ paddock_session_page_get_runner_pid (PaddockSessionPage *self)
   g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), 0);
 
   return self->runner_pid;
+}
+
+/* Whether the session started, or last started, under the folder lock. */
+gboolean
+paddock_session_page_get_locked (PaddockSessionPage *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), FALSE);
+
+  return self->locked;
 }
 
 /* Whether the session is starting or running. */

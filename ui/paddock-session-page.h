@@ -22,6 +22,7 @@ const char         *paddock_session_page_get_title      (PaddockSessionPage *sel
 VteTerminal        *paddock_session_page_get_terminal   (PaddockSessionPage *self);
 GPid                paddock_session_page_get_runner_pid (PaddockSessionPage *self);
 gboolean            paddock_session_page_get_running    (PaddockSessionPage *self);
+gboolean            paddock_session_page_get_locked     (PaddockSessionPage *self);
 void                paddock_session_page_start          (PaddockSessionPage *self);
 
 G_END_DECLS

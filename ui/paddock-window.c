@@ -10,6 +10,8 @@
 #include <glib/gi18n.h>
 #include <sys/wait.h>
 
+#include "paddock-lock-status.h"
+#include "paddock-session-command.h"
 #include "paddock-settings.h"
 
 struct _PaddockWindow
@@ -19,17 +21,27 @@ struct _PaddockWindow
   PaddockProject       *project;
   GSettings            *settings;
   gboolean              closing;
+  GCancellable         *cancellable;
+  PaddockLockStatus    *lock_status;       /* what the lock can do here, once known */
+  char                 *lock_status_error; /* why that is not known */
 
   GtkStack             *stack;
   AdwWindowTitle       *window_title;
   GtkButton            *new_tab_button;
+  GtkMenuButton        *lock_button;
+  AdwToastOverlay      *toast_overlay;
   AdwTabView           *tab_view;
   AdwStatusPage        *error_page;
+  GtkLabel             *lock_description;
+  GtkLabel             *session_lock_label;
+  GtkListBox           *protection_list;
+  GtkLabel             *mechanism_label;
 };
 
 enum {
   PROP_0,
   PROP_PROJECT,
+  PROP_LOCK,
   N_PROPS
 };
 
@@ -55,20 +67,267 @@ update_actions (PaddockWindow *self)
   gboolean several = adw_tab_view_get_n_pages (self->tab_view) > 1;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.new-tab", self->project != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.lock", self->project != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.close-tab", has_pages);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.next-tab", several);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.previous-tab", several);
+}
+
+/* What enforces the lock here, for display, or NULL while that is not known. */
+static char *
+dup_mechanism (PaddockWindow *self)
+{
+  return self->lock_status != NULL ? paddock_lock_status_dup_mechanism (self->lock_status) : NULL;
+}
+
+/* The tab's tooltip (markup) and indicator say whether its session is locked. */
+static void
+update_page_lock (PaddockWindow *self,
+                  AdwTabPage    *page)
+{
+  PaddockSessionPage *session = PADDOCK_SESSION_PAGE (adw_tab_page_get_child (page));
+  gboolean locked = paddock_session_page_get_locked (session);
+  g_autofree char *mechanism = dup_mechanism (self);
+  g_autofree char *state = NULL;
+  g_autofree char *tooltip = NULL;
+
+  if (locked && mechanism != NULL)
+    /* TRANSLATORS: %s is what enforces the lock, e.g. "Landlock, ABI 7" */
+    state = g_strdup_printf (_("Folder lock on (%s)"), mechanism);
+  else
+    state = g_strdup (locked ? _("Folder lock on") : _("Folder lock off"));
+
+  tooltip = g_markup_printf_escaped ("%s\n<small>%s</small>", paddock_session_page_get_title (session), state);
+  adw_tab_page_set_tooltip (page, tooltip);
+
+  if (locked)
+    {
+      g_autoptr(GIcon) icon = g_themed_icon_new ("changes-prevent-symbolic");
+
+      adw_tab_page_set_indicator_icon (page, icon);
+      adw_tab_page_set_indicator_tooltip (page, state);
+    }
+  else
+    {
+      adw_tab_page_set_indicator_icon (page, NULL);
+      adw_tab_page_set_indicator_tooltip (page, "");
+    }
+}
+
+static void
+update_pages_lock (PaddockWindow *self)
+{
+  for (int i = 0; i < adw_tab_view_get_n_pages (self->tab_view); i++)
+    update_page_lock (self, adw_tab_view_get_nth_page (self->tab_view, i));
+}
+
+/* Says, in the lock's popover, how the selected tab's session runs. */
+static void
+update_session_lock (PaddockWindow *self)
+{
+  PaddockSessionPage *session = get_selected_session (self);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->session_lock_label), session != NULL);
+  if (session == NULL)
+    return;
+  gtk_label_set_label (self->session_lock_label,
+                       paddock_session_page_get_locked (session)
+                         ? _("This tab’s session runs under the folder lock.")
+                         : _("This tab’s session runs without the folder lock."));
+}
+
+static GtkWidget *
+create_protection_row (PaddockLockProtection *protection)
+{
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *icon;
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), protection->title);
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  if (protection->detail != NULL)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), protection->detail);
+  gtk_widget_add_css_class (row, "protection");
+
+  icon = gtk_image_new_from_icon_name (protection->active ? "object-select-symbolic"
+                                                          : "action-unavailable-symbolic");
+  gtk_widget_add_css_class (icon, protection->active ? "success" : "warning");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (icon), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  protection->active ? _("Protected") : _("Not protected"), -1);
+  adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
+  return row;
+}
+
+/* Fills the popover with what the lock does on this machine. */
+static void
+update_protections (PaddockWindow *self)
+{
+  g_autoptr(GPtrArray) protections = NULL;
+  g_autofree char *mechanism = NULL;
+  g_autofree char *text = NULL;
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->protection_list))) != NULL)
+    gtk_list_box_remove (self->protection_list, child);
+
+  if (self->lock_status == NULL)
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->protection_list), FALSE);
+      gtk_label_set_label (self->mechanism_label,
+                           self->lock_status_error != NULL ? self->lock_status_error
+                                                           : _("Asking paddock-run what this computer offers…"));
+      return;
+    }
+
+  mechanism = paddock_lock_status_dup_mechanism (self->lock_status);
+  if (paddock_lock_status_get_available (self->lock_status))
+    /* TRANSLATORS: %s is what enforces the lock, e.g. "Landlock, ABI 7" */
+    text = g_strdup_printf (_("Enforced by the kernel: %s."), mechanism);
+  else
+    /* TRANSLATORS: %s says why no lock can start, e.g. "Unavailable: Landlock is…" */
+    text = g_strdup_printf (_("A locked tab cannot start on this computer. %s"), mechanism);
+  gtk_label_set_label (self->mechanism_label, text);
+
+  protections = paddock_lock_status_list_protections (self->lock_status);
+  for (guint i = 0; i < protections->len; i++)
+    gtk_list_box_append (self->protection_list, create_protection_row (g_ptr_array_index (protections, i)));
+  gtk_widget_set_visible (GTK_WIDGET (self->protection_list), protections->len > 0);
+}
+
+/* The lock button and the popover follow the project's saved choice. */
+static void
+update_lock (PaddockWindow *self)
+{
+  gboolean lock = self->project != NULL && paddock_project_get_lock (self->project);
+  const GError *error = self->project != NULL ? paddock_project_get_lock_error (self->project) : NULL;
+  g_autofree char *description = NULL;
+
+  gtk_menu_button_set_icon_name (self->lock_button, lock ? "changes-prevent-symbolic" : "changes-allow-symbolic");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->lock_button),
+                               lock ? _("Folder Lock: On for New Tabs") : _("Folder Lock: Off"));
+
+  if (self->project == NULL)
+    return;
+  if (error != NULL)
+    /* TRANSLATORS: %s says why the project's settings file cannot be read */
+    description = g_strdup_printf (_("The project’s saved settings cannot be read, so new tabs ask for the lock "
+                                     "and paddock-run will say why it cannot apply it: %s"),
+                                   error->message);
+  else if (lock)
+    /* TRANSLATORS: %s is the project folder's name */
+    description = g_strdup_printf (_("New tabs in %s can change files only inside the project, "
+                                     "enforced by the kernel. Open tabs keep how they started."),
+                                   paddock_project_get_name (self->project));
+  else
+    description = g_strdup_printf (_("New tabs in %s can change any of your files. "
+                                     "Open tabs keep how they started."),
+                                   paddock_project_get_name (self->project));
+  gtk_label_set_label (self->lock_description, description);
+}
+
+static void
+project_lock_cb (PaddockWindow  *self,
+                 GParamSpec     *pspec,
+                 PaddockProject *project)
+{
+  update_lock (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOCK]);
 }
 
 static void
 set_project (PaddockWindow  *self,
              PaddockProject *project)
 {
+  if (self->project != NULL)
+    g_signal_handlers_disconnect_by_func (self->project, project_lock_cb, self);
+
   if (g_set_object (&self->project, project))
     {
+      if (project != NULL)
+        g_signal_connect_object (project, "notify::lock",
+                                 G_CALLBACK (project_lock_cb), self, G_CONNECT_SWAPPED);
       update_actions (self);
+      update_lock (self);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROJECT]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOCK]);
     }
+}
+
+static void
+lock_status_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(PaddockWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  PaddockLockStatus *status = paddock_lock_status_load_finish (result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  g_clear_pointer (&self->lock_status, paddock_lock_status_free);
+  g_clear_pointer (&self->lock_status_error, g_free);
+  self->lock_status = status;
+  if (error != NULL)
+    self->lock_status_error = g_strdup (error->message);
+  update_protections (self);
+  update_pages_lock (self);
+}
+
+static void
+load_lock_status (PaddockWindow *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *runner = paddock_session_command_find_runner (&error);
+
+  if (runner == NULL)
+    {
+      self->lock_status_error = g_strdup (error->message);
+      update_protections (self);
+      return;
+    }
+  update_protections (self);
+  paddock_lock_status_load_async (runner, self->cancellable, lock_status_cb, g_object_ref (self));
+}
+
+static void
+lock_saved_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  PaddockProject *project = PADDOCK_PROJECT (object);
+  g_autoptr(PaddockWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(AdwToast) toast = NULL;
+  GtkWidget *dialog;
+
+  if (!paddock_project_set_lock_finish (project, result, &error))
+    {
+      if (self->closing)
+        return;
+      dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Cannot Save the Folder Lock"), error->message);
+      adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+      gtk_window_present (GTK_WINDOW (dialog));
+      return;
+    }
+  if (self->closing)
+    return;
+
+  toast = paddock_project_get_lock (project)
+    /* TRANSLATORS: %s is the project folder's name */
+    ? adw_toast_new_format (_("Folder lock on for new tabs in %s"), paddock_project_get_name (project))
+    : adw_toast_new_format (_("Folder lock off for new tabs in %s"), paddock_project_get_name (project));
+  adw_toast_overlay_add_toast (self->toast_overlay, g_steal_pointer (&toast));
+}
+
+/* The user's choice, from the win.lock action: saved for new tabs. */
+static void
+set_lock (PaddockWindow *self,
+          gboolean       lock)
+{
+  if (self->project == NULL || paddock_project_get_lock (self->project) == lock)
+    return;
+
+  paddock_project_set_lock_async (self->project, lock, NULL, lock_saved_cb, g_object_ref (self));
 }
 
 static void
@@ -94,8 +353,25 @@ session_title_cb (PaddockWindow      *self,
                   GParamSpec         *pspec,
                   PaddockSessionPage *session)
 {
+  AdwTabPage *page = adw_tab_view_get_page (self->tab_view, GTK_WIDGET (session));
+
+  if (page != NULL)
+    update_page_lock (self, page);
   if (session == get_selected_session (self))
     update_title (self);
+}
+
+static void
+session_locked_cb (PaddockWindow      *self,
+                   GParamSpec         *pspec,
+                   PaddockSessionPage *session)
+{
+  AdwTabPage *page = adw_tab_view_get_page (self->tab_view, GTK_WIDGET (session));
+
+  if (page != NULL)
+    update_page_lock (self, page);
+  if (session == get_selected_session (self))
+    update_session_lock (self);
 }
 
 static void
@@ -129,10 +405,12 @@ page_attached_cb (PaddockWindow *self,
     set_project (self, paddock_session_page_get_project (session));
 
   g_object_bind_property (session, "title", page, "title", G_BINDING_SYNC_CREATE);
-  g_object_bind_property (session, "title", page, "tooltip", G_BINDING_SYNC_CREATE);
+  update_page_lock (self, page);
 
   g_signal_connect_object (session, "notify::title",
                            G_CALLBACK (session_title_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::locked",
+                           G_CALLBACK (session_locked_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "exited",
                            G_CALLBACK (session_exited_cb), self, G_CONNECT_SWAPPED);
 }
@@ -158,6 +436,7 @@ selected_page_cb (PaddockWindow *self,
 
   adw_tab_page_set_needs_attention (adw_tab_view_get_selected_page (tab_view), FALSE);
   update_title (self);
+  update_session_lock (self);
   gtk_widget_grab_focus (GTK_WIDGET (session));
 }
 
@@ -282,6 +561,9 @@ paddock_window_dispose (GObject *object)
   PaddockWindow *self = PADDOCK_WINDOW (object);
 
   self->closing = TRUE;
+  g_cancellable_cancel (self->cancellable);
+  if (self->project != NULL)
+    g_signal_handlers_disconnect_by_func (self->project, project_lock_cb, self);
   gtk_widget_dispose_template (GTK_WIDGET (self), PADDOCK_TYPE_WINDOW);
 
   G_OBJECT_CLASS (paddock_window_parent_class)->dispose (object);
@@ -294,6 +576,9 @@ paddock_window_finalize (GObject *object)
 
   g_clear_object (&self->project);
   g_clear_object (&self->settings);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->lock_status, paddock_lock_status_free);
+  g_clear_pointer (&self->lock_status_error, g_free);
 
   G_OBJECT_CLASS (paddock_window_parent_class)->finalize (object);
 }
@@ -312,6 +597,29 @@ paddock_window_get_property (GObject    *object,
       g_value_set_object (value, self->project);
       break;
 
+    case PROP_LOCK:
+      g_value_set_boolean (value, self->project != NULL && paddock_project_get_lock (self->project));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+paddock_window_set_property (GObject      *object,
+                             guint         prop_id,
+                             const GValue *value,
+                             GParamSpec   *pspec)
+{
+  PaddockWindow *self = PADDOCK_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_LOCK:
+      set_lock (self, g_value_get_boolean (value));
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -327,6 +635,7 @@ paddock_window_class_init (PaddockWindowClass *klass)
   object_class->dispose = paddock_window_dispose;
   object_class->finalize = paddock_window_finalize;
   object_class->get_property = paddock_window_get_property;
+  object_class->set_property = paddock_window_set_property;
 
   window_class->close_request = paddock_window_close_request;
 
@@ -334,6 +643,10 @@ paddock_window_class_init (PaddockWindowClass *klass)
     g_param_spec_object ("project", NULL, NULL,
                          PADDOCK_TYPE_PROJECT,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* The project's saved folder-lock choice: setting it saves it for new tabs. */
+  properties[PROP_LOCK] =
+    g_param_spec_boolean ("lock", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -344,6 +657,12 @@ paddock_window_class_init (PaddockWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, new_tab_button);
+  gtk_widget_class_bind_template_child (widget_class, PaddockWindow, lock_button);
+  gtk_widget_class_bind_template_child (widget_class, PaddockWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, PaddockWindow, lock_description);
+  gtk_widget_class_bind_template_child (widget_class, PaddockWindow, session_lock_label);
+  gtk_widget_class_bind_template_child (widget_class, PaddockWindow, protection_list);
+  gtk_widget_class_bind_template_child (widget_class, PaddockWindow, mechanism_label);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, tab_view);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, error_page);
   gtk_widget_class_bind_template_callback (widget_class, selected_page_cb);
@@ -356,6 +675,7 @@ paddock_window_class_init (PaddockWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, close_tab_action);
   gtk_widget_class_install_action (widget_class, "win.next-tab", NULL, switch_tab_action);
   gtk_widget_class_install_action (widget_class, "win.previous-tab", NULL, switch_tab_action);
+  gtk_widget_class_install_property_action (widget_class, "win.lock", "lock");
 }
 
 static void
@@ -363,9 +683,12 @@ paddock_window_init (PaddockWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
 
+  self->cancellable = g_cancellable_new ();
   self->settings = paddock_settings_new ();
   restore_window_state (self);
   update_actions (self);
+  update_lock (self);
+  load_lock_status (self);
 }
 
 PaddockWindow *
@@ -444,5 +767,6 @@ paddock_window_show_error (PaddockWindow *self,
   adw_status_page_set_description (self->error_page, error->message);
   gtk_stack_set_visible_child_name (self->stack, "error");
   gtk_widget_set_visible (GTK_WIDGET (self->new_tab_button), FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->lock_button), FALSE);
   adw_window_title_set_subtitle (self->window_title, directory);
 }
