@@ -30,6 +30,7 @@ struct _PaddockSessionPage
   GPid            runner_pid;
   gboolean        starting;
   gboolean        locked;
+  char           *start_failure;
   gboolean        disposed;
 
   GtkStack       *stack;
@@ -46,6 +47,7 @@ enum {
   PROP_TITLE,
   PROP_RUNNING,
   PROP_LOCKED,
+  PROP_START_FAILURE,
   N_PROPS
 };
 
@@ -114,6 +116,17 @@ set_locked (PaddockSessionPage *self,
 }
 
 static void
+set_start_failure (PaddockSessionPage *self,
+                   const char         *failure)
+{
+  if (g_strcmp0 (self->start_failure, failure) == 0)
+    return;
+  g_free (self->start_failure);
+  self->start_failure = g_strdup (failure);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_START_FAILURE]);
+}
+
+static void
 show_start_error (PaddockSessionPage *self,
                   const GError       *error)
 {
@@ -171,6 +184,7 @@ paddock_session_page_start (PaddockSessionPage *self)
   g_return_if_fail (!paddock_session_page_get_running (self));
 
   gtk_action_bar_set_revealed (self->exit_bar, FALSE);
+  set_start_failure (self, NULL);
 
   runner = paddock_session_command_find_runner (&error);
   if (runner == NULL)
@@ -275,6 +289,7 @@ paddock_session_page_real_exited (PaddockSessionPage *self,
     gtk_widget_remove_css_class (GTK_WIDGET (self->exit_label), "heading");
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->exit_label), message != NULL ? status : NULL);
   gtk_action_bar_set_revealed (self->exit_bar, TRUE);
+  set_start_failure (self, complaint);
 }
 
 static void
@@ -416,6 +431,7 @@ paddock_session_page_finalize (GObject *object)
 
   g_clear_object (&self->project);
   g_clear_pointer (&self->title, g_free);
+  g_clear_pointer (&self->start_failure, g_free);
 
   G_OBJECT_CLASS (paddock_session_page_parent_class)->finalize (object);
 }
@@ -444,6 +460,10 @@ paddock_session_page_get_property (GObject    *object,
 
     case PROP_LOCKED:
       g_value_set_boolean (value, self->locked);
+      break;
+
+    case PROP_START_FAILURE:
+      g_value_set_string (value, self->start_failure);
       break;
 
     default:
@@ -498,6 +518,10 @@ paddock_session_page_class_init (PaddockSessionPageClass *klass)
   properties[PROP_LOCKED] =
     g_param_spec_boolean ("locked", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* paddock-run's reason when it could not start the session, e.g. under the lock. */
+  properties[PROP_START_FAILURE] =
+    g_param_spec_string ("start-failure", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -603,6 +627,15 @@ paddock_session_page_get_locked (PaddockSessionPage *self)
   g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), FALSE);
 
   return self->locked;
+}
+
+/* paddock-run's reason when it could not start the last session, else NULL. */
+const char *
+paddock_session_page_get_start_failure (PaddockSessionPage *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), NULL);
+
+  return self->start_failure;
 }
 
 /* Whether the session is starting or running. */

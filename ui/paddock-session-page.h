@@ -23,6 +23,7 @@ VteTerminal        *paddock_session_page_get_terminal   (PaddockSessionPage *sel
 GPid                paddock_session_page_get_runner_pid (PaddockSessionPage *self);
 gboolean            paddock_session_page_get_running    (PaddockSessionPage *self);
 gboolean            paddock_session_page_get_locked     (PaddockSessionPage *self);
+const char         *paddock_session_page_get_start_failure (PaddockSessionPage *self);
 void                paddock_session_page_start          (PaddockSessionPage *self);
 
 G_END_DECLS

@@ -33,8 +33,9 @@ struct _PaddockWindow
   AdwTabView           *tab_view;
   AdwStatusPage        *error_page;
   GtkLabel             *lock_description;
+  GtkImage             *session_lock_icon;
   GtkLabel             *session_lock_label;
-  GtkListBox           *protection_list;
+  GtkBox               *protection_box;
   GtkLabel             *mechanism_label;
 };
 
@@ -87,11 +88,16 @@ update_page_lock (PaddockWindow *self,
 {
   PaddockSessionPage *session = PADDOCK_SESSION_PAGE (adw_tab_page_get_child (page));
   gboolean locked = paddock_session_page_get_locked (session);
+  const char *failure = paddock_session_page_get_start_failure (session);
   g_autofree char *mechanism = dup_mechanism (self);
   g_autofree char *state = NULL;
   g_autofree char *tooltip = NULL;
 
-  if (locked && mechanism != NULL)
+  if (failure != NULL)
+    /* TRANSLATORS: %s is paddock-run's reason, e.g. "cannot lock the folder: …" */
+    state = g_strdup_printf (locked ? _("Could not start under the folder lock: %s") : _("Could not start: %s"),
+                             failure);
+  else if (locked && mechanism != NULL)
     /* TRANSLATORS: %s is what enforces the lock, e.g. "Landlock, ABI 7" */
     state = g_strdup_printf (_("Folder lock on (%s)"), mechanism);
   else
@@ -100,9 +106,10 @@ update_page_lock (PaddockWindow *self,
   tooltip = g_markup_printf_escaped ("%s\n<small>%s</small>", paddock_session_page_get_title (session), state);
   adw_tab_page_set_tooltip (page, tooltip);
 
-  if (locked)
+  if (locked || failure != NULL)
     {
-      g_autoptr(GIcon) icon = g_themed_icon_new ("changes-prevent-symbolic");
+      g_autoptr(GIcon) icon = g_themed_icon_new (failure != NULL ? "dialog-warning-symbolic"
+                                                                 : "changes-prevent-symbolic");
 
       adw_tab_page_set_indicator_icon (page, icon);
       adw_tab_page_set_indicator_tooltip (page, state);
@@ -126,34 +133,62 @@ static void
 update_session_lock (PaddockWindow *self)
 {
   PaddockSessionPage *session = get_selected_session (self);
+  gboolean locked;
+  gboolean running;
+  const char *text;
 
-  gtk_widget_set_visible (GTK_WIDGET (self->session_lock_label), session != NULL);
+  gtk_widget_set_visible (gtk_widget_get_parent (GTK_WIDGET (self->session_lock_label)), session != NULL);
   if (session == NULL)
     return;
-  gtk_label_set_label (self->session_lock_label,
-                       paddock_session_page_get_locked (session)
-                         ? _("This tab’s session runs under the folder lock.")
-                         : _("This tab’s session runs without the folder lock."));
+  locked = paddock_session_page_get_locked (session);
+  running = paddock_session_page_get_running (session);
+
+  if (paddock_session_page_get_start_failure (session) != NULL)
+    text = locked ? _("This tab could not start under the folder lock") : _("This tab could not start");
+  else if (running)
+    text = locked ? _("This tab runs under the folder lock") : _("This tab runs without the folder lock");
+  else
+    text = locked ? _("This tab ran under the folder lock") : _("This tab ran without the folder lock");
+  gtk_image_set_from_icon_name (self->session_lock_icon,
+                                paddock_session_page_get_start_failure (session) != NULL ? "dialog-warning-symbolic" :
+                                locked ? "changes-prevent-symbolic" : "changes-allow-symbolic");
+  gtk_label_set_label (self->session_lock_label, text);
 }
 
 static GtkWidget *
 create_protection_row (PaddockLockProtection *protection)
 {
-  GtkWidget *row = adw_action_row_new ();
-  GtkWidget *icon;
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *icon = gtk_image_new_from_icon_name (protection->active ? "object-select-symbolic"
+                                                                     : "action-unavailable-symbolic");
+  GtkWidget *title = gtk_label_new (protection->title);
 
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), protection->title);
-  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-  if (protection->detail != NULL)
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), protection->detail);
-  gtk_widget_add_css_class (row, "protection");
-
-  icon = gtk_image_new_from_icon_name (protection->active ? "object-select-symbolic"
-                                                          : "action-unavailable-symbolic");
   gtk_widget_add_css_class (icon, protection->active ? "success" : "warning");
+  gtk_widget_set_valign (icon, GTK_ALIGN_START);
   gtk_accessible_update_property (GTK_ACCESSIBLE (icon), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   protection->active ? _("Protected") : _("Not protected"), -1);
-  adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_label_set_wrap (GTK_LABEL (title), TRUE);
+  gtk_box_append (GTK_BOX (text), title);
+
+  /* Why something is not protected matters; how the rest is, is a tooltip. */
+  if (protection->detail != NULL && !protection->active)
+    {
+      GtkWidget *detail = gtk_label_new (protection->detail);
+
+      gtk_label_set_xalign (GTK_LABEL (detail), 0);
+      gtk_label_set_wrap (GTK_LABEL (detail), TRUE);
+      gtk_label_set_max_width_chars (GTK_LABEL (detail), 34);
+      gtk_widget_add_css_class (detail, "caption");
+      gtk_widget_add_css_class (detail, "dim-label");
+      gtk_box_append (GTK_BOX (text), detail);
+    }
+  else if (protection->detail != NULL)
+    gtk_widget_set_tooltip_text (row, protection->detail);
+
+  gtk_box_append (GTK_BOX (row), icon);
+  gtk_box_append (GTK_BOX (row), text);
   return row;
 }
 
@@ -166,12 +201,12 @@ update_protections (PaddockWindow *self)
   g_autofree char *text = NULL;
   GtkWidget *child;
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->protection_list))) != NULL)
-    gtk_list_box_remove (self->protection_list, child);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->protection_box))) != NULL)
+    gtk_box_remove (self->protection_box, child);
 
   if (self->lock_status == NULL)
     {
-      gtk_widget_set_visible (GTK_WIDGET (self->protection_list), FALSE);
+      gtk_widget_set_visible (GTK_WIDGET (self->protection_box), FALSE);
       gtk_label_set_label (self->mechanism_label,
                            self->lock_status_error != NULL ? self->lock_status_error
                                                            : _("Asking paddock-run what this computer offers…"));
@@ -181,7 +216,7 @@ update_protections (PaddockWindow *self)
   mechanism = paddock_lock_status_dup_mechanism (self->lock_status);
   if (paddock_lock_status_get_available (self->lock_status))
     /* TRANSLATORS: %s is what enforces the lock, e.g. "Landlock, ABI 7" */
-    text = g_strdup_printf (_("Enforced by the kernel: %s."), mechanism);
+    text = g_strdup_printf (_("Enforced by the kernel: %s"), mechanism);
   else
     /* TRANSLATORS: %s says why no lock can start, e.g. "Unavailable: Landlock is…" */
     text = g_strdup_printf (_("A locked tab cannot start on this computer. %s"), mechanism);
@@ -189,8 +224,8 @@ update_protections (PaddockWindow *self)
 
   protections = paddock_lock_status_list_protections (self->lock_status);
   for (guint i = 0; i < protections->len; i++)
-    gtk_list_box_append (self->protection_list, create_protection_row (g_ptr_array_index (protections, i)));
-  gtk_widget_set_visible (GTK_WIDGET (self->protection_list), protections->len > 0);
+    gtk_box_append (self->protection_box, create_protection_row (g_ptr_array_index (protections, i)));
+  gtk_widget_set_visible (GTK_WIDGET (self->protection_box), protections->len > 0);
 }
 
 /* The lock button and the popover follow the project's saved choice. */
@@ -362,7 +397,7 @@ session_title_cb (PaddockWindow      *self,
 }
 
 static void
-session_locked_cb (PaddockWindow      *self,
+session_lock_state_cb (PaddockWindow      *self,
                    GParamSpec         *pspec,
                    PaddockSessionPage *session)
 {
@@ -410,7 +445,11 @@ page_attached_cb (PaddockWindow *self,
   g_signal_connect_object (session, "notify::title",
                            G_CALLBACK (session_title_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::locked",
-                           G_CALLBACK (session_locked_cb), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (session_lock_state_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::start-failure",
+                           G_CALLBACK (session_lock_state_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::running",
+                           G_CALLBACK (session_lock_state_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "exited",
                            G_CALLBACK (session_exited_cb), self, G_CONNECT_SWAPPED);
 }
@@ -660,8 +699,9 @@ paddock_window_class_init (PaddockWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, lock_button);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, lock_description);
+  gtk_widget_class_bind_template_child (widget_class, PaddockWindow, session_lock_icon);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, session_lock_label);
-  gtk_widget_class_bind_template_child (widget_class, PaddockWindow, protection_list);
+  gtk_widget_class_bind_template_child (widget_class, PaddockWindow, protection_box);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, mechanism_label);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, tab_view);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, error_page);

@@ -1,0 +1,420 @@
+/* test-paddockctl.c: paddockctl lock: saving a project's folder-lock choice, and paddock-run obeying it
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Each choice is checked where it matters: a paddock-run started without
+ * --lock or --no-lock afterwards, writing outside the project. The tree
+ * lives under the build folder, not /tmp, which the lock grants.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "paddock-project-config.h"
+
+static const char *paddock_run;
+static char *paddockctl;
+static char *base, *home, *project, *link_to_project, *outside, *config_home, *state_home, *runtime_dir;
+
+typedef struct
+{
+  int   status;
+  char *out;
+  char *err;
+} Result;
+
+static void
+result_free (Result *result)
+{
+  g_free (result->out);
+  g_free (result->err);
+  g_free (result);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Result, result_free)
+
+static void
+assert_no_sanitizer_report (const char *text)
+{
+  g_assert_null (strstr (text, "Sanitizer"));
+  g_assert_null (strstr (text, "runtime error:"));
+}
+
+static char **
+child_env (void)
+{
+  char **env = g_get_environ ();
+
+  env = g_environ_setenv (env, "HOME", home, TRUE);
+  env = g_environ_setenv (env, "XDG_CONFIG_HOME", config_home, TRUE);
+  env = g_environ_setenv (env, "XDG_STATE_HOME", state_home, TRUE);
+  env = g_environ_setenv (env, "XDG_RUNTIME_DIR", runtime_dir, TRUE);
+  env = g_environ_setenv (env, "LC_ALL", "C", TRUE);
+  return env;
+}
+
+static Result *
+run_in (const char         *cwd,
+        const char * const *argv)
+{
+  g_auto(GStrv) env = child_env ();
+  g_autoptr(GError) error = NULL;
+  Result *result = g_new0 (Result, 1);
+  int wait_status;
+
+  g_spawn_sync (cwd, (char **) argv, env, G_SPAWN_DEFAULT, NULL, NULL,
+                &result->out, &result->err, &wait_status, &error);
+  g_assert_no_error (error);
+  result->status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : 128 + WTERMSIG (wait_status);
+  g_test_message ("%s %s: status %d, stdout «%s», stderr «%s»", argv[0], argv[1], result->status,
+                  result->out, result->err);
+  assert_no_sanitizer_report (result->err);
+  return result;
+}
+
+static Result *
+paddockctl_lock (const char *cwd,
+                 const char *verb,
+                 const char *dir)
+{
+  const char *argv[] = { paddockctl, "lock", verb, dir, NULL };
+
+  return run_in (cwd, argv);
+}
+
+/* paddock-run in the project, with @flag (NULL: neither --lock nor --no-lock),
+ * writing @name outside the project; returns whether the file appeared. */
+static gboolean
+write_outside (const char *flag,
+               const char *name)
+{
+  g_autofree char *target = g_build_filename (outside, name, NULL);
+  g_autofree char *script = g_strdup_printf ("echo escaped > '%s'", target);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(Result) result = NULL;
+  gboolean appeared;
+
+  g_ptr_array_add (argv, (char *) paddock_run);
+  g_ptr_array_add (argv, "--project");
+  g_ptr_array_add (argv, project);
+  if (flag != NULL)
+    g_ptr_array_add (argv, (char *) flag);
+  g_ptr_array_add (argv, "--");
+  g_ptr_array_add (argv, "sh");
+  g_ptr_array_add (argv, "-c");
+  g_ptr_array_add (argv, script);
+  g_ptr_array_add (argv, NULL);
+  result = run_in (NULL, (const char * const *) argv->pdata);
+
+  appeared = g_file_test (target, G_FILE_TEST_EXISTS);
+  /* The shell's status agrees with what the file says. */
+  if (appeared)
+    g_assert_cmpint (result->status, ==, 0);
+  else
+    g_assert_cmpint (result->status, !=, 0);
+  g_unlink (target);
+  return appeared;
+}
+
+static char *
+settings_path (void)
+{
+  return paddock_project_config_path (project);
+}
+
+static void
+remove_settings (void)
+{
+  g_autofree char *path = settings_path ();
+
+  g_unlink (path);
+}
+
+/* Saved choice: 1 on, 0 off, -1 none. */
+static int
+saved_choice (void)
+{
+  PaddockProjectConfig config = { 0 };
+  g_autoptr(GError) error = NULL;
+  int choice;
+
+  g_assert_true (paddock_project_config_load (project, &config, &error));
+  g_assert_no_error (error);
+  choice = config.has_lock ? config.lock : -1;
+  paddock_project_config_clear (&config);
+  return choice;
+}
+
+static void
+test_on_and_off (void)
+{
+  g_autoptr(Result) on = NULL;
+  g_autoptr(Result) again = NULL;
+  g_autoptr(Result) off = NULL;
+  g_autofree char *path = settings_path ();
+
+  remove_settings ();
+  g_assert_cmpint (saved_choice (), ==, -1);
+
+  /* Nothing saved: paddock-run's default is unlocked. */
+  g_assert_true (write_outside (NULL, "before"));
+
+  /* Through a symlink: the choice is saved under the folder's canonical path. */
+  on = paddockctl_lock (NULL, "on", link_to_project);
+  g_assert_cmpint (on->status, ==, 0);
+  g_assert_cmpstr (on->err, ==, "");
+  g_assert_nonnull (strstr (on->out, project));
+  g_assert_nonnull (strstr (on->out, "is now on (it was off)"));
+  g_assert_nonnull (strstr (on->out, "sessions started from now on"));
+  g_assert_nonnull (strstr (on->out, "cannot be added while it runs"));
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  g_assert_cmpint (saved_choice (), ==, 1);
+
+  /* paddock-run with neither flag runs locked now; --no-lock still overrides. */
+  g_assert_false (write_outside (NULL, "saved-on"));
+  g_assert_true (write_outside ("--no-lock", "saved-on-no-lock"));
+
+  again = paddockctl_lock (NULL, "on", project);
+  g_assert_cmpint (again->status, ==, 0);
+  g_assert_nonnull (strstr (again->out, "stays on"));
+
+  off = paddockctl_lock (NULL, "off", project);
+  g_assert_cmpint (off->status, ==, 0);
+  g_assert_nonnull (strstr (off->out, "is now off (it was on)"));
+  g_assert_nonnull (strstr (off->out, "cannot be lifted while it runs"));
+  g_assert_cmpint (saved_choice (), ==, 0);
+
+  g_assert_true (write_outside (NULL, "saved-off"));
+  g_assert_false (write_outside ("--lock", "saved-off-lock"));
+  remove_settings ();
+}
+
+static void
+test_default_dir_is_cwd (void)
+{
+  g_autoptr(Result) on = NULL;
+
+  remove_settings ();
+  /* From inside the project, through the symlink: still the canonical folder. */
+  on = paddockctl_lock (link_to_project, "on", NULL);
+  g_assert_cmpint (on->status, ==, 0);
+  g_assert_nonnull (strstr (on->out, project));
+  g_assert_cmpint (saved_choice (), ==, 1);
+  g_assert_false (write_outside (NULL, "cwd-on"));
+  remove_settings ();
+}
+
+static void
+test_status (void)
+{
+  const char *lock_status_argv[] = { paddock_run, "--lock-status", NULL };
+  g_autoptr(Result) kernel = run_in (NULL, lock_status_argv);
+  g_autoptr(Result) none = NULL;
+  g_autoptr(Result) on = NULL;
+  g_autoptr(Result) status_on = NULL;
+  g_autofree char *expect_none = NULL;
+  g_autofree char *expect_on = NULL;
+
+  g_assert_cmpint (kernel->status, ==, 0);
+  g_assert_true (g_str_has_prefix (kernel->out, "mechanism: "));
+  g_assert_nonnull (strstr (kernel->out, "\nlandlock-abi: "));
+
+  remove_settings ();
+  none = paddockctl_lock (project, "status", NULL);
+  g_assert_cmpint (none->status, ==, 0);
+  /* The saved choice, then the kernel's facts in paddock-run's own words. */
+  expect_none = g_strdup_printf ("project: %s\nlock: off (nothing saved: the default)\n%s", project, kernel->out);
+  g_assert_cmpstr (none->out, ==, expect_none);
+
+  on = paddockctl_lock (NULL, "on", project);
+  g_assert_cmpint (on->status, ==, 0);
+  status_on = paddockctl_lock (NULL, "status", link_to_project);
+  g_assert_cmpint (status_on->status, ==, 0);
+  expect_on = g_strdup_printf ("project: %s\nlock: on (saved)\n%s", project, kernel->out);
+  g_assert_cmpstr (status_on->out, ==, expect_on);
+  remove_settings ();
+}
+
+static void
+assert_usage_error (Result     *result,
+                    const char *needle)
+{
+  g_assert_cmpint (result->status, ==, 2);
+  g_assert_cmpstr (result->out, ==, "");
+  g_assert_nonnull (strstr (result->err, needle));
+}
+
+static void
+test_bad_input (void)
+{
+  g_autofree char *missing = g_build_filename (base, "no-such-project", NULL);
+  g_autofree char *file = g_build_filename (base, "a-file", NULL);
+  g_autofree char *path = settings_path ();
+  g_autoptr(GError) error = NULL;
+
+  remove_settings ();
+  g_file_set_contents (file, "not a folder\n", -1, &error);
+  g_assert_no_error (error);
+
+  {
+    g_autoptr(Result) result = paddockctl_lock (NULL, "on", missing);
+    g_autofree char *line = g_strdup_printf ("paddockctl: project %s: %s\n", missing, g_strerror (ENOENT));
+
+    /* One line naming the folder and the reason. */
+    g_assert_cmpint (result->status, ==, 2);
+    g_assert_cmpstr (result->out, ==, "");
+    g_assert_cmpstr (result->err, ==, line);
+  }
+  {
+    g_autoptr(Result) result = paddockctl_lock (NULL, "status", file);
+    g_autofree char *line = g_strdup_printf ("paddockctl: project %s: %s\n", file, g_strerror (ENOTDIR));
+
+    g_assert_cmpint (result->status, ==, 2);
+    g_assert_cmpstr (result->err, ==, line);
+  }
+  {
+    g_autoptr(Result) result = paddockctl_lock (NULL, "maybe", project);
+    assert_usage_error (result, "lock takes on, off or status");
+  }
+  {
+    const char *argv[] = { paddockctl, "lock", NULL };
+    g_autoptr(Result) result = run_in (NULL, argv);
+    assert_usage_error (result, "Usage:");
+  }
+  {
+    const char *argv[] = { paddockctl, "lock", "on", project, project, NULL };
+    g_autoptr(Result) result = run_in (NULL, argv);
+    assert_usage_error (result, "at most one DIR");
+  }
+
+  /* Nothing was saved by any of them. */
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_unlink (file);
+}
+
+static void
+test_broken_settings (void)
+{
+  g_autofree char *path = settings_path ();
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *after = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *garbage = "{ \"lock\": tru";
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_file_set_contents (path, garbage, -1, &error);
+  g_assert_no_error (error);
+
+  {
+    g_autoptr(Result) result = paddockctl_lock (NULL, "off", project);
+
+    /* Never overwritten: the file may hold the project's grants. */
+    g_assert_cmpint (result->status, ==, 1);
+    g_assert_nonnull (strstr (result->err, path));
+    g_assert_cmpstr (result->out, ==, "");
+  }
+  g_file_get_contents (path, &after, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (after, ==, garbage);
+
+  {
+    g_autoptr(Result) result = paddockctl_lock (NULL, "status", project);
+
+    g_assert_cmpint (result->status, ==, 1);
+    g_assert_nonnull (strstr (result->out, "lock: unknown"));
+    g_assert_nonnull (strstr (result->out, "mechanism: "));
+  }
+  remove_settings ();
+}
+
+static void
+remove_tree (void)
+{
+  const char *argv[] = { "rm", "-rf", base, NULL };
+
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+}
+
+/* Under the build folder: the lock grants /tmp, and "outside" must be outside. */
+static gboolean
+make_tree (void)
+{
+  const char *candidates[] = { g_getenv ("PADDOCK_BUILD_DIR"), g_getenv ("PADDOCK_SOURCE_DIR"), "/var/lib" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (candidates) && base == NULL; i++)
+    {
+      g_autofree char *real = candidates[i] != NULL ? realpath (candidates[i], NULL) : NULL;
+
+      if (real == NULL || g_str_has_prefix (real, "/tmp") || g_str_has_prefix (real, "/var/tmp") ||
+          g_str_has_prefix (real, "/dev/shm"))
+        continue;
+      base = g_mkdtemp (g_build_filename (real, "paddockctl-XXXXXX", NULL));
+    }
+  if (base == NULL)
+    return FALSE;
+
+  home = g_build_filename (base, "home", NULL);
+  project = g_build_filename (base, "project", NULL);
+  link_to_project = g_build_filename (base, "link", NULL);
+  outside = g_build_filename (base, "outside", NULL);
+  config_home = g_build_filename (home, ".config", NULL);
+  state_home = g_build_filename (home, ".local", "state", NULL);
+  runtime_dir = g_build_filename (base, "runtime", NULL);
+  for (const char **dir = (const char *[]) { project, outside, config_home, state_home, NULL }; *dir; dir++)
+    g_assert_cmpint (g_mkdir_with_parents (*dir, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (runtime_dir, 0700), ==, 0);
+  g_assert_cmpint (symlink (project, link_to_project), ==, 0);
+  return TRUE;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  const char *build_dir;
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+
+  paddock_run = g_getenv ("PADDOCK_RUN");
+  build_dir = g_getenv ("PADDOCK_BUILD_DIR");
+  if (paddock_run == NULL || build_dir == NULL)
+    {
+      g_test_skip ("PADDOCK_RUN and PADDOCK_BUILD_DIR are not set");
+      return g_test_run ();
+    }
+  paddockctl = g_build_filename (build_dir, "app", "paddockctl", NULL);
+  if (!make_tree ())
+    {
+      g_test_skip ("no folder outside the lock's grants (/tmp) to hold the test tree");
+      return g_test_run ();
+    }
+  /* This process reads the saved settings where paddockctl writes them. */
+  g_setenv ("XDG_CONFIG_HOME", config_home, TRUE);
+
+  g_test_add_func ("/paddock/paddockctl/lock-on-and-off", test_on_and_off);
+  g_test_add_func ("/paddock/paddockctl/lock-default-dir-is-cwd", test_default_dir_is_cwd);
+  g_test_add_func ("/paddock/paddockctl/lock-status", test_status);
+  g_test_add_func ("/paddock/paddockctl/lock-bad-input", test_bad_input);
+  g_test_add_func ("/paddock/paddockctl/lock-broken-settings", test_broken_settings);
+
+  status = g_test_run ();
+  remove_tree ();
+  g_free (paddockctl);
+  g_free (base);
+  g_free (home);
+  g_free (project);
+  g_free (link_to_project);
+  g_free (outside);
+  g_free (config_home);
+  g_free (state_home);
+  g_free (runtime_dir);
+  return status;
+}
