@@ -303,6 +303,10 @@ prepare_supervision (PaddockSupervisor *self)
       return 1;
     }
   paddock_audit_set_journal (self->audit, options->journal);
+  if (options->journal && !g_log_writer_is_journald (STDERR_FILENO) &&
+      !g_file_test ("/run/systemd/journal/socket", G_FILE_TEST_EXISTS))
+    g_printerr ("paddock-run: --journal: the systemd journal is not running here; "
+                "the audit log goes to %s only\n", audit_path);
 
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, self->monitor_socket) != 0)
     {
