@@ -1,6 +1,7 @@
 /* test-window.c: the paddock window, in process: its terminal runs the login
- * shell in the project under paddock-run, tabs follow the terminal, and a
- * folder that cannot be opened shows why
+ * shell in the project under paddock-run, tabs follow the terminal, a
+ * folder that cannot be opened shows why, and the folder lock's switch saves
+ * the project's choice for the tabs opened after it
  *
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -18,6 +19,7 @@
 #include <vte/vte.h>
 
 #include "paddock-application.h"
+#include "paddock-project-config.h"
 #include "paddock-session-page.h"
 #include "paddock-settings.h"
 #include "paddock-window.h"
@@ -26,6 +28,8 @@
 
 static gboolean have_display;
 static guint app_serial;
+/* Outside /tmp, which the folder lock grants: what "outside" means for it. */
+static char *lock_base;
 
 typedef gboolean (*Condition) (gpointer data);
 
@@ -682,6 +686,417 @@ test_remembers_size (void)
   g_rmdir (dir);
 }
 
+/* --- the folder lock ---------------------------------------------------------- */
+
+static char *
+make_lock_dir (const char *name)
+{
+  g_autofree char *template = g_strdup_printf ("%s-XXXXXX", name);
+  char *dir = g_build_filename (lock_base, template, NULL);
+
+  g_assert_nonnull (g_mkdtemp (dir));
+  return dir;
+}
+
+static gboolean
+skip_without_lock_base (void)
+{
+  if (lock_base == NULL)
+    {
+      g_test_skip ("no folder outside the lock's grants (/tmp) to hold the test tree");
+      return TRUE;
+    }
+  return skip_without_display ();
+}
+
+static void
+remove_tree (const char *dir)
+{
+  const char *argv[] = { "rm", "-rf", dir, NULL };
+
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+}
+
+/* paddock-run's command line, from the kernel's record of it. */
+static char **
+runner_cmdline (PaddockSessionPage *page)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/cmdline", paddock_session_page_get_runner_pid (page));
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  gsize length;
+
+  g_file_get_contents (path, &contents, &length, &error);
+  g_assert_no_error (error);
+  for (gsize at = 0; at < length; at += strlen (contents + at) + 1)
+    g_ptr_array_add (args, g_strdup (contents + at));
+  g_ptr_array_add (args, NULL);
+  return (char **) g_ptr_array_free (g_steal_pointer (&args), FALSE);
+}
+
+static void
+assert_runner_lock_flag (PaddockSessionPage *page,
+                         const char         *flag,
+                         const char         *not_flag)
+{
+  g_auto(GStrv) cmdline = runner_cmdline (page);
+  g_autofree char *program = g_path_get_basename (cmdline[0]);
+
+  g_assert_cmpstr (program, ==, "paddock-run");
+  g_assert_true (g_strv_contains ((const char * const *) cmdline, flag));
+  g_assert_false (g_strv_contains ((const char * const *) cmdline, not_flag));
+}
+
+/* -1 nothing saved, else the saved choice. */
+static int
+saved_lock (const char *project)
+{
+  PaddockProjectConfig config = { 0 };
+  g_autoptr(GError) error = NULL;
+  int choice;
+
+  if (!paddock_project_config_load (project, &config, &error))
+    return -2;
+  choice = config.has_lock ? config.lock : -1;
+  paddock_project_config_clear (&config);
+  return choice;
+}
+
+typedef struct
+{
+  const char *project;
+  int         choice;
+} SavedWait;
+
+static gboolean
+lock_saved_as (gpointer data)
+{
+  SavedWait *wait = data;
+
+  return saved_lock (wait->project) == wait->choice;
+}
+
+typedef struct
+{
+  GObject  *object;
+  gboolean  value;
+} LockWait;
+
+static gboolean
+window_lock_is (gpointer data)
+{
+  LockWait *wait = data;
+  gboolean lock;
+
+  g_object_get (wait->object, "lock", &lock, NULL);
+  return lock == wait->value;
+}
+
+static const char *
+indicator_icon_name (PaddockSessionPage *page)
+{
+  AdwTabView *tab_view = ADW_TAB_VIEW (gtk_widget_get_ancestor (GTK_WIDGET (page), ADW_TYPE_TAB_VIEW));
+  GIcon *icon = adw_tab_page_get_indicator_icon (adw_tab_view_get_page (tab_view, GTK_WIDGET (page)));
+
+  if (icon == NULL)
+    return NULL;
+  g_assert_true (G_IS_THEMED_ICON (icon));
+  return g_themed_icon_get_names (G_THEMED_ICON (icon))[0];
+}
+
+/* Opens a new tab with win.new-tab and waits for its shell's prompt. */
+static PaddockSessionPage *
+open_tab (GtkWindow *window)
+{
+  AdwTabView *tab_view = paddock_window_get_tab_view (PADDOCK_WINDOW (window));
+  PaddockSessionPage *page;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.new-tab", NULL));
+  page = PADDOCK_SESSION_PAGE (adw_tab_page_get_child (adw_tab_view_get_selected_page (tab_view)));
+  g_assert_true (wait_for (session_running, page, "the new tab's session"));
+  g_assert_true (wait_for (terminal_has_prompt, paddock_session_page_get_terminal (page), "the new tab's prompt"));
+  return page;
+}
+
+static gboolean
+terminal_shows_either (gpointer data)
+{
+  TextWait *waits = data;
+
+  return terminal_shows (&waits[0]) || terminal_shows (&waits[1]);
+}
+
+/* Has the tab's shell write @name in @dir; returns whether the file appeared,
+ * after checking the shell saw the same. */
+static gboolean
+tab_writes (PaddockSessionPage *page,
+            const char         *dir,
+            const char         *name)
+{
+  VteTerminal *terminal = paddock_session_page_get_terminal (page);
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *line = g_strdup_printf ("if echo x > '%s'; then r=wrote; else r=refused; fi; echo \"%s-$r.\"\n",
+                                           path, name);
+  g_autofree char *wrote = g_strdup_printf ("%s-wrote.", name);
+  g_autofree char *refused = g_strdup_printf ("%s-refused.", name);
+  TextWait wait_wrote = { terminal, wrote };
+  TextWait wait_refused = { terminal, refused };
+  TextWait either[2] = { wait_wrote, wait_refused };
+  gboolean appeared;
+
+  feed (terminal, line);
+  /* The echo of the typed line shows "$r", never the outcome. */
+  if (!wait_for (terminal_shows_either, either, "the shell's outcome"))
+    {
+      g_autofree char *text = vte_terminal_get_text (terminal, NULL, NULL, NULL);
+
+      g_test_message ("the terminal shows:\n%s", text);
+      g_assert_not_reached ();
+    }
+
+  appeared = g_file_test (path, G_FILE_TEST_EXISTS);
+  g_assert_cmpint (appeared, ==, terminal_shows (&wait_wrote));
+  return appeared;
+}
+
+static void
+test_lock_action (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *project = NULL;
+  g_autofree char *outside = NULL;
+  g_autofree char *toast_on = NULL;
+  g_autofree char *toast_off = NULL;
+  PaddockSessionPage *unlocked, *locked, *after;
+  VteTerminal *terminal;
+  GtkWidget *lock_switch;
+  GtkWindow *window;
+  gboolean lock;
+
+  if (skip_without_lock_base ())
+    return;
+
+  app = create_application ();
+  base = make_lock_dir ("lock-action");
+  project = g_build_filename (base, "project", NULL);
+  outside = g_build_filename (base, "outside", NULL);
+  g_assert_cmpint (g_mkdir (project, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir (outside, 0755), ==, 0);
+  g_assert_cmpint (saved_lock (project), ==, -1);
+
+  /* Off by default: the first tab asks paddock-run for no lock, and can write anywhere. */
+  window = open_session (app, project, &terminal, &unlocked);
+  g_object_get (window, "lock", &lock, NULL);
+  g_assert_false (lock);
+  assert_runner_lock_flag (unlocked, "--no-lock", "--lock");
+  g_assert_false (paddock_session_page_get_locked (unlocked));
+  g_assert_null (indicator_icon_name (unlocked));
+  g_assert_true (tab_writes (unlocked, outside, "first-tab"));
+
+  /* The lock's switch and the action share one state. */
+  lock_switch = find_descendant (GTK_WIDGET (window), GTK_TYPE_SWITCH, FALSE);
+  g_assert_nonnull (lock_switch);
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (lock_switch)));
+
+  /* Turning it on saves the project's choice, where paddock-run reads it, and says so. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.lock", NULL));
+  {
+    SavedWait wait = { project, 1 };
+    LabelWait toast = { GTK_WIDGET (window), NULL };
+
+    g_assert_true (wait_for (lock_saved_as, &wait, "the lock choice to be saved"));
+    toast_on = g_strdup_printf ("Folder lock on for new tabs in %s", "project");
+    toast.needle = toast_on;
+    g_assert_true (wait_for (label_shown, &toast, "the toast"));
+  }
+  g_object_get (window, "lock", &lock, NULL);
+  g_assert_true (lock);
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (lock_switch)));
+
+  /* The open tab keeps how it started. */
+  g_assert_false (paddock_session_page_get_locked (unlocked));
+  g_assert_null (indicator_icon_name (unlocked));
+
+  /* A new tab runs paddock-run --lock, says so, and cannot write outside the project. */
+  locked = open_tab (window);
+  assert_runner_lock_flag (locked, "--lock", "--no-lock");
+  g_assert_true (paddock_session_page_get_locked (locked));
+  g_assert_cmpstr (indicator_icon_name (locked), ==, "changes-prevent-symbolic");
+  g_assert_false (tab_writes (locked, outside, "locked-tab"));
+  g_assert_true (tab_writes (locked, project, "inside-project"));
+
+  /* The unlocked tab still can. */
+  g_assert_true (tab_writes (unlocked, outside, "first-tab-again"));
+
+  /* Turning it off: saved, and the next tab is unlocked again. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.lock", NULL));
+  {
+    SavedWait wait = { project, 0 };
+    LabelWait toast = { GTK_WIDGET (window), NULL };
+
+    g_assert_true (wait_for (lock_saved_as, &wait, "the lock choice to be saved"));
+    toast_off = g_strdup_printf ("Folder lock off for new tabs in %s", "project");
+    toast.needle = toast_off;
+    g_assert_true (wait_for (label_shown, &toast, "the toast"));
+  }
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (lock_switch)));
+  g_assert_true (paddock_session_page_get_locked (locked));
+  g_assert_cmpstr (indicator_icon_name (locked), ==, "changes-prevent-symbolic");
+
+  after = open_tab (window);
+  assert_runner_lock_flag (after, "--no-lock", "--lock");
+  g_assert_null (indicator_icon_name (after));
+  g_assert_true (tab_writes (after, outside, "after-tab"));
+
+  destroy_windows (app);
+  remove_tree (base);
+}
+
+static void
+test_lock_popover (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *project = NULL;
+  PaddockSessionPage *page;
+  VteTerminal *terminal;
+  GtkWidget *lock_switch;
+  GtkWidget *popover;
+  GtkWindow *window;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  project = make_project_dir ();
+  window = open_session (app, project, &terminal, &page);
+
+  /* The popover says what enforces the lock here, from paddock-run --lock-status. */
+  lock_switch = find_descendant (GTK_WIDGET (window), GTK_TYPE_SWITCH, FALSE);
+  popover = gtk_widget_get_ancestor (lock_switch, GTK_TYPE_POPOVER);
+  g_assert_nonnull (popover);
+  gtk_popover_popup (GTK_POPOVER (popover));
+  {
+    LabelWait mechanism = { popover, "Enforced by the kernel: Landlock, ABI " };
+    LabelWait files = { popover, "Files outside the project" };
+    LabelWait tab = { popover, "This tab runs without the folder lock" };
+
+    g_assert_true (wait_for (label_shown, &mechanism, "the lock's mechanism"));
+    g_assert_true (find_label_containing (popover, files.needle));
+    g_assert_true (find_label_containing (popover, tab.needle));
+  }
+  gtk_popover_popdown (GTK_POPOVER (popover));
+
+  destroy_windows (app);
+  g_rmdir (project);
+}
+
+static void
+test_lock_follows_saved_choice (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *project = NULL;
+  PaddockSessionPage *page, *locked;
+  VteTerminal *terminal;
+  GtkWindow *window;
+
+  if (skip_without_lock_base ())
+    return;
+
+  app = create_application ();
+  base = make_lock_dir ("lock-follows");
+  project = g_build_filename (base, "project", NULL);
+  g_assert_cmpint (g_mkdir (project, 0755), ==, 0);
+  window = open_session (app, project, &terminal, &page);
+
+  /* Another program (paddockctl lock on) changes the choice: the window follows. */
+  g_assert_true (paddock_project_config_save_lock (project, TRUE, &error));
+  g_assert_no_error (error);
+  {
+    LockWait wait = { G_OBJECT (window), TRUE };
+
+    g_assert_true (wait_for (window_lock_is, &wait, "the window to follow the saved choice"));
+  }
+  locked = open_tab (window);
+  assert_runner_lock_flag (locked, "--lock", "--no-lock");
+  g_assert_false (paddock_session_page_get_locked (page));
+
+  destroy_windows (app);
+  remove_tree (base);
+}
+
+static void
+test_lock_failure_keeps_tab (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *project = NULL;
+  g_autofree char *settings = NULL;
+  g_autofree char *settings_dir = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *missing_grant = NULL;
+  PaddockSessionPage *page;
+  AdwTabView *tab_view;
+  GtkWidget *terminal;
+  GtkWindow *window;
+
+  if (skip_without_lock_base ())
+    return;
+
+  app = create_application ();
+  base = make_lock_dir ("lock-failure");
+  project = g_build_filename (base, "project", NULL);
+  missing_grant = g_build_filename (base, "no-such-grant", NULL);
+  g_assert_cmpint (g_mkdir (project, 0755), ==, 0);
+
+  /* Saved on, with a grant paddock-run refuses: the lock cannot be applied. */
+  settings = paddock_project_config_path (project);
+  settings_dir = g_path_get_dirname (settings);
+  g_assert_cmpint (g_mkdir_with_parents (settings_dir, 0700), ==, 0);
+  json = g_strdup_printf ("{ \"path\": \"%s\", \"lock\": true, \"grants\": [\"%s\"] }\n", project, missing_grant);
+  g_file_set_contents (settings, json, -1, &error);
+  g_assert_no_error (error);
+
+  window = paddock_application_open_directory (app, project, &error);
+  g_assert_no_error (error);
+  tab_view = paddock_window_get_tab_view (PADDOCK_WINDOW (window));
+  terminal = find_descendant (GTK_WIDGET (window), VTE_TYPE_TERMINAL, FALSE);
+  page = PADDOCK_SESSION_PAGE (gtk_widget_get_ancestor (terminal, PADDOCK_TYPE_SESSION_PAGE));
+  g_assert_true (paddock_session_page_get_locked (page));
+
+  /* paddock-run says why in the terminal and exits; the tab stays and says so too. */
+  g_assert_true (wait_for (session_stopped, page, "paddock-run to give up"));
+  assert_terminal_shows (VTE_TERMINAL (terminal), "paddock-run: ");
+  g_assert_cmpint (adw_tab_view_get_n_pages (tab_view), ==, 1);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window)));
+  {
+    LabelWait heading = { GTK_WIDGET (page), "could not start under the folder lock" };
+    LabelWait reason = { GTK_WIDGET (page), "no-such-grant" };
+
+    g_assert_true (wait_for (label_shown, &heading, "the failure to show"));
+    g_assert_true (wait_for (label_shown, &reason, "paddock-run's reason to show"));
+  }
+  g_assert_nonnull (strstr (paddock_session_page_get_start_failure (page), "no-such-grant"));
+  g_assert_cmpstr (indicator_icon_name (page), ==, "dialog-warning-symbolic");
+
+  /* Once the choice is off, restarting the tab runs it, unlocked. */
+  g_assert_true (paddock_project_config_save_lock (project, FALSE, &error));
+  g_assert_no_error (error);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "session.restart", NULL));
+  g_assert_true (wait_for (session_running, page, "the restarted session"));
+  g_assert_false (paddock_session_page_get_locked (page));
+  g_assert_null (paddock_session_page_get_start_failure (page));
+  g_assert_null (indicator_icon_name (page));
+  assert_runner_lock_flag (page, "--no-lock", "--lock");
+
+  destroy_windows (app);
+  remove_tree (base);
+}
+
 static void
 run_paddock (const char * const *args,
              int                *exit_status,
@@ -742,14 +1157,47 @@ test_usage (void)
   }
 }
 
+/* A folder for the lock's tests under the build folder, never under /tmp. */
+static char *
+make_lock_base (void)
+{
+  const char *candidates[] = { g_getenv ("PADDOCK_BUILD_DIR"), g_getenv ("PADDOCK_SOURCE_DIR") };
+
+  for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
+    {
+      g_autofree char *real = candidates[i] != NULL ? realpath (candidates[i], NULL) : NULL;
+      g_autofree char *template = NULL;
+
+      if (real == NULL || g_str_has_prefix (real, "/tmp") || g_str_has_prefix (real, "/var/tmp") ||
+          g_str_has_prefix (real, "/dev/shm"))
+        continue;
+      template = g_build_filename (real, "test-window-XXXXXX", NULL);
+      if (g_mkdtemp (template) != NULL)
+        return g_steal_pointer (&template);
+    }
+  return NULL;
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  int status;
+
   g_test_init (&argc, &argv, NULL);
 
   /* A shell every system has, and whose syntax the tests use. */
   g_setenv ("SHELL", "/bin/sh", TRUE);
+
+  lock_base = make_lock_base ();
+  if (lock_base != NULL)
+    {
+      /* Saved lock choices stay in the test's own folder; set before GTK reads it. */
+      g_autofree char *config_home = g_build_filename (lock_base, "config", NULL);
+
+      g_assert_cmpint (g_mkdir (config_home, 0700), ==, 0);
+      g_setenv ("XDG_CONFIG_HOME", config_home, TRUE);
+    }
 
   have_display = (g_getenv ("DISPLAY") != NULL || g_getenv ("WAYLAND_DISPLAY") != NULL) &&
                  gtk_init_check ();
@@ -762,6 +1210,14 @@ main (int   argc,
   g_test_add_func ("/paddock/window/command-line-exit-status", test_command_line_exit_status);
   g_test_add_func ("/paddock/window/runner-missing", test_runner_missing);
   g_test_add_func ("/paddock/window/remembers-size", test_remembers_size);
+  g_test_add_func ("/paddock/window/lock-action", test_lock_action);
+  g_test_add_func ("/paddock/window/lock-popover", test_lock_popover);
+  g_test_add_func ("/paddock/window/lock-follows-saved-choice", test_lock_follows_saved_choice);
+  g_test_add_func ("/paddock/window/lock-failure-keeps-tab", test_lock_failure_keeps_tab);
 
-  return g_test_run ();
+  status = g_test_run ();
+  if (lock_base != NULL)
+    remove_tree (lock_base);
+  g_free (lock_base);
+  return status;
 }

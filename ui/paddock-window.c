@@ -272,6 +272,9 @@ static void
 set_project (PaddockWindow  *self,
              PaddockProject *project)
 {
+  if (self->project == project)
+    return;
+
   if (self->project != NULL)
     g_signal_handlers_disconnect_by_func (self->project, project_lock_cb, self);
 
