@@ -137,7 +137,11 @@ paddock_project_config_save_lock (const char  *project,
       JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     root = json_node_copy (json_parser_get_root (parser));
   else
-    root = json_node_init_object (json_node_alloc (), json_object_new ());
+    {
+      /* json_node_init_object() would take a second reference on the object. */
+      root = json_node_new (JSON_NODE_OBJECT);
+      json_node_take_object (root, json_object_new ());
+    }
 
   object = json_node_get_object (root);
   json_object_set_string_member (object, "path", project);
