@@ -1,4 +1,4 @@
-/* test-project.c: resolving and checking a project folder
+/* test-project.c: resolving and checking a project folder, and its saved lock choice
  *
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "paddock-project.h"
+#include "paddock-project-config.h"
 
 static char *
 make_dir (void)
@@ -176,16 +177,212 @@ test_display_path (void)
   g_rmdir (dir);
 }
 
+static void
+count_notify (GObject    *object,
+              GParamSpec *pspec,
+              guint      *count)
+{
+  (*count)++;
+}
+
+static void
+store_result (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static GAsyncResult *
+wait_for_result (GAsyncResult **result)
+{
+  while (*result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return *result;
+}
+
+/* -1 nothing saved, else the saved choice. */
+static int
+saved_lock (const char *path)
+{
+  PaddockProjectConfig config = { 0 };
+  g_autoptr(GError) error = NULL;
+  int choice;
+
+  g_assert_true (paddock_project_config_load (path, &config, &error));
+  choice = config.has_lock ? config.lock : -1;
+  paddock_project_config_clear (&config);
+  return choice;
+}
+
+static void
+test_lock_default_and_saved (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PaddockProject) project = NULL;
+  g_autofree char *dir = make_dir ();
+  g_autofree char *settings = NULL;
+
+  /* Off by default. */
+  project = paddock_project_new_for_path (dir, &error);
+  g_assert_no_error (error);
+  g_assert_false (paddock_project_get_lock (project));
+  g_assert_null (paddock_project_get_lock_error (project));
+  g_clear_object (&project);
+
+  /* Remembered per project, under the canonical path. */
+  g_assert_true (paddock_project_config_save_lock (dir, TRUE, &error));
+  project = paddock_project_new_for_path (dir, &error);
+  g_assert_no_error (error);
+  g_assert_true (paddock_project_get_lock (project));
+
+  g_assert_true (paddock_project_config_save_lock (dir, FALSE, &error));
+  paddock_project_reload_lock (project);
+  g_assert_false (paddock_project_get_lock (project));
+
+  settings = paddock_project_config_path (dir);
+  g_clear_object (&project);
+  g_unlink (settings);
+  g_rmdir (dir);
+}
+
+static void
+test_set_lock (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PaddockProject) project = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autofree char *dir = make_dir ();
+  g_autofree char *settings = NULL;
+  guint notified = 0;
+
+  project = paddock_project_new_for_path (dir, &error);
+  g_assert_no_error (error);
+  g_signal_connect (project, "notify::lock", G_CALLBACK (count_notify), &notified);
+
+  /* The property takes the new value at once; the file once the save is done. */
+  paddock_project_set_lock_async (project, TRUE, NULL, store_result, &result);
+  g_assert_true (paddock_project_get_lock (project));
+  g_assert_cmpuint (notified, ==, 1);
+  g_assert_true (paddock_project_set_lock_finish (project, wait_for_result (&result), &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (saved_lock (dir), ==, 1);
+  g_assert_true (paddock_project_get_lock (project));
+  g_clear_object (&result);
+
+  paddock_project_set_lock_async (project, FALSE, NULL, store_result, &result);
+  g_assert_false (paddock_project_get_lock (project));
+  g_assert_true (paddock_project_set_lock_finish (project, wait_for_result (&result), &error));
+  g_assert_cmpint (saved_lock (dir), ==, 0);
+  g_assert_cmpuint (notified, ==, 2);
+
+  settings = paddock_project_config_path (dir);
+  g_clear_object (&project);
+  g_unlink (settings);
+  g_rmdir (dir);
+}
+
+static void
+test_lock_broken_settings (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PaddockProject) project = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autofree char *dir = make_dir ();
+  g_autofree char *settings = paddock_project_config_path (dir);
+  g_autofree char *settings_dir = g_path_get_dirname (settings);
+  g_autofree char *after = NULL;
+  const char *garbage = "{ \"lock\": fals";
+
+  g_assert_cmpint (g_mkdir_with_parents (settings_dir, 0700), ==, 0);
+  g_file_set_contents (settings, garbage, -1, &error);
+  g_assert_no_error (error);
+
+  /* Unreadable settings count as "on": paddock-run then says why it cannot start. */
+  project = paddock_project_new_for_path (dir, &error);
+  g_assert_no_error (error);
+  g_assert_true (paddock_project_get_lock (project));
+  g_assert_nonnull (paddock_project_get_lock_error (project));
+  g_assert_nonnull (strstr (paddock_project_get_lock_error (project)->message, settings));
+
+  /* And they are never overwritten: they may hold the project's grants. */
+  paddock_project_set_lock_async (project, FALSE, NULL, store_result, &result);
+  g_assert_false (paddock_project_set_lock_finish (project, wait_for_result (&result), &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "Cannot save the folder lock"));
+  g_assert_true (paddock_project_get_lock (project));
+  g_file_get_contents (settings, &after, NULL, NULL);
+  g_assert_cmpstr (after, ==, garbage);
+
+  g_clear_object (&project);
+  g_unlink (settings);
+  g_rmdir (dir);
+}
+
+static gboolean
+give_up (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_lock_follows_file (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PaddockProject) project = NULL;
+  g_autofree char *dir = make_dir ();
+  g_autofree char *settings = paddock_project_config_path (dir);
+  g_autofree char *settings_dir = g_path_get_dirname (settings);
+  gboolean timed_out = FALSE;
+  guint notified = 0;
+  guint timeout;
+
+  g_assert_cmpint (g_mkdir_with_parents (settings_dir, 0700), ==, 0);
+  project = paddock_project_new_for_path (dir, &error);
+  g_assert_no_error (error);
+  g_signal_connect (project, "notify::lock", G_CALLBACK (count_notify), &notified);
+
+  /* Another program (paddockctl lock on) saves a choice: the project follows. */
+  g_assert_true (paddock_project_config_save_lock (dir, TRUE, &error));
+  timeout = g_timeout_add_seconds (20, give_up, &timed_out);
+  while (!paddock_project_get_lock (project) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (timed_out);
+  g_source_remove (timeout);
+  g_assert_cmpuint (notified, ==, 1);
+
+  g_clear_object (&project);
+  g_unlink (settings);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
+  g_autofree char *config_home = NULL;
+  const char *rm_argv[] = { "rm", "-rf", NULL, NULL };
+  int status;
+
   g_test_init (&argc, &argv, NULL);
+
+  /* Saved lock choices stay in the test's own folder. */
+  config_home = g_dir_make_tmp ("paddock-project-config-XXXXXX", NULL);
+  g_assert_nonnull (config_home);
+  g_setenv ("XDG_CONFIG_HOME", config_home, TRUE);
 
   g_test_add_func ("/paddock/project/canonical-path", test_canonical_path);
   g_test_add_func ("/paddock/project/bad-paths", test_bad_paths);
   g_test_add_func ("/paddock/project/unenterable", test_unenterable);
   g_test_add_func ("/paddock/project/display-path", test_display_path);
+  g_test_add_func ("/paddock/project/lock-default-and-saved", test_lock_default_and_saved);
+  g_test_add_func ("/paddock/project/set-lock", test_set_lock);
+  g_test_add_func ("/paddock/project/lock-broken-settings", test_lock_broken_settings);
+  g_test_add_func ("/paddock/project/lock-follows-file", test_lock_follows_file);
 
-  return g_test_run ();
+  status = g_test_run ();
+  rm_argv[2] = config_home;
+  g_spawn_sync (NULL, (char **) rm_argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+  return status;
 }
