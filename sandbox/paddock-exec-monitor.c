@@ -34,6 +34,7 @@
 #include <seccomp.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -362,6 +363,8 @@ struct _PaddockExecMonitor
   int                      wake_fd;
   GSource                 *wake_source;
   GSource                 *batch_source;
+  int                      exit_fd;       /* epoll of the running programs' pidfds */
+  GSource                 *exit_source;
   GAsyncQueue             *news;
   gint                     wake_pending;
   gint                     n_deciders;
@@ -405,8 +408,10 @@ typedef struct
   pid_t               pid;
   gint64              start;       /* monotonic */
   int                 pidfd;
-  GSource            *source;
+  GSource            *source;      /* only when exit_fd could not take the pidfd */
 } Running;
+
+#define EXITS_PER_ROUND 64
 
 /* An ask that was denied. A shell's PATH search goes on after EACCES and
  * would ask the same question again for the next directory's copy. */
@@ -573,6 +578,7 @@ paddock_exec_monitor_new (int                             notify_fd,
   self->user_data = user_data;
   self->stop_fd = -1;
   self->wake_fd = -1;
+  self->exit_fd = -1;
   self->news = g_async_queue_new_full ((GDestroyNotify) news_free);
   g_mutex_init (&self->lock);
   self->pending = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, (GDestroyNotify) ask_free);
@@ -1562,10 +1568,49 @@ start_running (PaddockExecMonitor *self,
   running->pid = pid;
   running->start = start;
   running->pidfd = pidfd;
-  running->source = g_unix_fd_source_new (pidfd, G_IO_IN);
-  g_source_set_callback (running->source, (GSourceFunc) (GCallback) on_running_exit, running, NULL);
-  g_source_attach (running->source, self->context);
+  /* One epoll for all runs: a GSource per run would add and remove a poll
+   * record, and wake the main loop for each, on every exec. One-shot, and
+   * named by pid and pidfd, so a stale registration fires once, is ignored. */
+  if (self->exit_fd < 0 ||
+      epoll_ctl (self->exit_fd, EPOLL_CTL_ADD, pidfd,
+                 &(struct epoll_event) {
+                   .events = EPOLLIN | EPOLLONESHOT,
+                   .data.u64 = ((guint64) (guint32) pidfd << 32) | (guint32) pid,
+                 }) != 0)
+    {
+      running->source = g_unix_fd_source_new (pidfd, G_IO_IN);
+      g_source_set_callback (running->source, (GSourceFunc) (GCallback) on_running_exit, running, NULL);
+      g_source_attach (running->source, self->context);
+    }
   g_hash_table_replace (self->running, GINT_TO_POINTER (pid), running);
+}
+
+static gboolean
+on_exits (int          fd,
+          GIOCondition condition,
+          gpointer     user_data)
+{
+  PaddockExecMonitor *self = user_data;
+  struct epoll_event events[EXITS_PER_ROUND];
+  int n;
+
+  do
+    {
+      n = epoll_wait (fd, events, G_N_ELEMENTS (events), 0);
+      for (int i = 0; i < n; i++)
+        {
+          pid_t pid = (pid_t) (guint32) events[i].data.u64;
+          int pidfd = (int) (events[i].data.u64 >> 32);
+          Running *running = g_hash_table_lookup (self->running, GINT_TO_POINTER (pid));
+
+          if (running == NULL || running->pidfd != pidfd || running->source != NULL)
+            continue;
+          end_running (self, running, FALSE);
+          g_hash_table_remove (self->running, GINT_TO_POINTER (pid));
+        }
+    }
+  while (n == G_N_ELEMENTS (events) || (n < 0 && errno == EINTR));
+  return G_SOURCE_CONTINUE;
 }
 
 /* A new exec by a pid ends its previous program's run. */
@@ -1780,20 +1825,66 @@ drain_news (PaddockExecMonitor *self)
 }
 
 /* While execs keep coming, the thread does not wake the main context for
- * each one: this picks them up in batches until a round finds none. */
-static gboolean
-on_news_batch (gpointer user_data)
+ * each one: this picks them up in batches until a round finds none. A
+ * source of its own rather than a timeout: GLib wakes the main loop up
+ * (an eventfd write and a spare poll) whenever a timeout is armed. */
+typedef struct
 {
-  PaddockExecMonitor *self = user_data;
+  GSource             source;
+  PaddockExecMonitor *monitor;
+  gint64              due;         /* monotonic; 0 while no batch runs */
+} BatchSource;
+
+static gboolean
+batch_prepare (GSource *source,
+               gint    *timeout)
+{
+  BatchSource *batch = (BatchSource *) source;
+  gint64 now;
+
+  *timeout = -1;
+  if (batch->due == 0)
+    return FALSE;
+  now = g_source_get_time (source);
+  if (now >= batch->due)
+    return TRUE;
+  *timeout = (gint) ((batch->due - now + 999) / 1000);
+  return FALSE;
+}
+
+static gboolean
+batch_check (GSource *source)
+{
+  BatchSource *batch = (BatchSource *) source;
+
+  return batch->due != 0 && g_source_get_time (source) >= batch->due;
+}
+
+static gboolean
+batch_dispatch (GSource    *source,
+                GSourceFunc callback,
+                gpointer    user_data)
+{
+  BatchSource *batch = (BatchSource *) source;
+  PaddockExecMonitor *self = batch->monitor;
 
   if (drain_news (self) > 0)
-    return G_SOURCE_CONTINUE;
+    {
+      batch->due = g_source_get_time (source) + NEWS_BATCH_MS * 1000;
+      return G_SOURCE_CONTINUE;
+    }
+  batch->due = 0;
   g_atomic_int_set (&self->wake_pending, 0);
   /* Anything queued before the reset did not wake us: take it now. */
   drain_news (self);
-  g_clear_pointer (&self->batch_source, g_source_unref);
-  return G_SOURCE_REMOVE;
+  return G_SOURCE_CONTINUE;
 }
+
+static GSourceFuncs batch_funcs = {
+  .prepare = batch_prepare,
+  .check = batch_check,
+  .dispatch = batch_dispatch,
+};
 
 static gboolean
 on_news (int          fd,
@@ -1806,12 +1897,8 @@ on_news (int          fd,
   if (read (fd, &count, sizeof count) < 0 && errno != EAGAIN)
     return G_SOURCE_CONTINUE;
   drain_news (self);
-  if (self->batch_source == NULL)
-    {
-      self->batch_source = g_timeout_source_new (NEWS_BATCH_MS);
-      g_source_set_callback (self->batch_source, on_news_batch, self, NULL);
-      g_source_attach (self->batch_source, self->context);
-    }
+  if (((BatchSource *) self->batch_source)->due == 0)
+    ((BatchSource *) self->batch_source)->due = g_get_monotonic_time () + NEWS_BATCH_MS * 1000;
   return G_SOURCE_CONTINUE;
 }
 
@@ -1823,7 +1910,8 @@ paddock_exec_monitor_start (PaddockExecMonitor  *self,
 
   self->stop_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
   self->wake_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
-  if (self->stop_fd < 0 || self->wake_fd < 0)
+  self->exit_fd = epoll_create1 (EPOLL_CLOEXEC);
+  if (self->stop_fd < 0 || self->wake_fd < 0 || self->exit_fd < 0)
     {
       int saved_errno = errno;
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
@@ -1833,7 +1921,19 @@ paddock_exec_monitor_start (PaddockExecMonitor  *self,
   self->wake_source = g_unix_fd_source_new (self->wake_fd, G_IO_IN);
   g_source_set_callback (self->wake_source, (GSourceFunc) (GCallback) on_news, self, NULL);
   g_source_set_priority (self->wake_source, G_PRIORITY_HIGH);
+  /* Dispatching a source that may not recurse takes its fd out of the
+   * poll set and puts it back, and GLib 2.74 wakes the loop up for each
+   * (two eventfd writes and a spare poll per dispatch); the callbacks
+   * here run no main loop of their own. */
+  g_source_set_can_recurse (self->wake_source, TRUE);
   g_source_attach (self->wake_source, self->context);
+  self->batch_source = g_source_new (&batch_funcs, sizeof (BatchSource));
+  ((BatchSource *) self->batch_source)->monitor = self;
+  g_source_attach (self->batch_source, self->context);
+  self->exit_source = g_unix_fd_source_new (self->exit_fd, G_IO_IN);
+  g_source_set_callback (self->exit_source, (GSourceFunc) (GCallback) on_exits, self, NULL);
+  g_source_set_can_recurse (self->exit_source, TRUE);
+  g_source_attach (self->exit_source, self->context);
 
   self->thread = g_thread_try_new ("exec-monitor", monitor_thread, self, error);
   return self->thread != NULL;
@@ -1904,7 +2004,13 @@ paddock_exec_monitor_free (PaddockExecMonitor *self)
       g_source_destroy (self->wake_source);
       g_clear_pointer (&self->wake_source, g_source_unref);
     }
+  if (self->exit_source != NULL)
+    {
+      g_source_destroy (self->exit_source);
+      g_clear_pointer (&self->exit_source, g_source_unref);
+    }
   g_hash_table_destroy (self->running);
+  paddock_close_fd (&self->exit_fd);
   g_queue_clear_full (&self->refused, (GDestroyNotify) refusal_free);
   g_hash_table_destroy (self->pending);
   g_async_queue_unref (self->news);
