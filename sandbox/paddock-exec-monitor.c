@@ -379,6 +379,7 @@ struct _PaddockExecMonitor
 
   struct seccomp_notif_sizes sizes;
   GString                 *record;        /* the thread's exec record, reused */
+  GString                 *exit_record;   /* the main context's, reused */
   ReadScratch             *scratch;       /* the thread's */
   GHashTable              *resolved;      /* path → ResolvedExe, the thread's */
   gboolean                 roots_may_differ;  /* a chroot, pivot_root or setns was made; the thread's */
@@ -585,6 +586,7 @@ paddock_exec_monitor_new (int                             notify_fd,
   self->running = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) running_free);
   self->features = g_ptr_array_new_with_free_func (g_free);
   self->record = g_string_sized_new (1024);
+  self->exit_record = g_string_sized_new (128);
   self->scratch = g_new0 (ReadScratch, 1);
   self->resolved = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) resolved_exe_free);
   self->page_size = sysconf (_SC_PAGESIZE);
@@ -1198,12 +1200,44 @@ exec_message_new (const ExecInfo *info,
   return message;
 }
 
+/* Records are serialized by hand, without printf: @key is one of ours and
+ * needs no escaping; numbers as paddock_audit_append() writes an int64. */
+static void
+append_key (GString    *out,
+            const char *key)
+{
+  g_string_append_len (out, ",\"", 2);
+  g_string_append (out, key);
+  g_string_append_len (out, "\":", 2);
+}
+
+static void
+append_int_member (GString    *out,
+                   const char *key,
+                   gint64      value)
+{
+  char digits[24];
+  char *p = digits + sizeof digits;
+  guint64 magnitude = value < 0 ? -(guint64) value : (guint64) value;
+
+  append_key (out, key);
+  do
+    {
+      *--p = (char) ('0' + magnitude % 10);
+      magnitude /= 10;
+    }
+  while (magnitude != 0);
+  if (value < 0)
+    *--p = '-';
+  g_string_append_len (out, p, digits + sizeof digits - p);
+}
+
 static void
 append_string_member (GString    *out,
                       const char *key,
                       const char *value)
 {
-  g_string_append_printf (out, ",\"%s\":", key);
+  append_key (out, key);
   paddock_audit_append_json_string (out, value, -1);
 }
 
@@ -1224,8 +1258,9 @@ audit_exec (PaddockExecMonitor *self,
   if (self->audit == NULL)
     return;
   g_string_truncate (out, 0);
-  g_string_append_printf (out, ",\"event\":%" G_GINT64_FORMAT ",\"pid\":%d,\"ppid\":%d",
-                          seq, (int) info->pid, (int) info->ppid);
+  append_int_member (out, "event", seq);
+  append_int_member (out, "pid", info->pid);
+  append_int_member (out, "ppid", info->ppid);
   append_string_member (out, "cwd", info->cwd != NULL ? info->cwd : "");
   append_string_member (out, "path", info->path);
   append_string_member (out, "exe", info->exe);
@@ -1236,7 +1271,8 @@ audit_exec (PaddockExecMonitor *self,
         g_string_append_c (out, ',');
       paddock_audit_append_json_string (out, g_ptr_array_index (info->argv, i), -1);
     }
-  g_string_append_printf (out, "],\"argc\":%" G_GINT64_FORMAT, info->argc);
+  g_string_append_c (out, ']');
+  append_int_member (out, "argc", info->argc);
   if (info->truncated)
     g_string_append (out, ",\"truncated\":true");
   append_string_member (out, "decision", paddock_decision_to_string (decision));
@@ -1507,7 +1543,7 @@ end_running (PaddockExecMonitor *self,
              gboolean            replaced)
 {
   g_autoptr(PaddockMessage) message = paddock_message_new (PADDOCK_MESSAGE_EXIT);
-  g_autoptr(JsonObject) fields = json_object_new ();
+  GString *out = self->exit_record;
   siginfo_t status = { 0 };
 
   message->seq = running->seq;
@@ -1525,16 +1561,26 @@ end_running (PaddockExecMonitor *self,
         message->signal = status.si_status;
     }
 
-  json_object_set_int_member (fields, "event", running->seq);
-  json_object_set_int_member (fields, "pid", running->pid);
-  json_object_set_int_member (fields, "duration_us", message->duration);
-  if (message->exit_code >= 0)
-    json_object_set_int_member (fields, "exit_code", message->exit_code);
-  if (message->signal > 0)
-    json_object_set_int_member (fields, "signal", message->signal);
-  if (replaced)
-    json_object_set_boolean_member (fields, "replaced", TRUE);
-  audit_simple (self, PADDOCK_AUDIT_EXIT, fields);
+  if (self->audit != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_string_truncate (out, 0);
+      append_int_member (out, "event", running->seq);
+      append_int_member (out, "pid", running->pid);
+      append_int_member (out, "duration_us", message->duration);
+      if (message->exit_code >= 0)
+        append_int_member (out, "exit_code", message->exit_code);
+      if (message->signal > 0)
+        append_int_member (out, "signal", message->signal);
+      if (replaced)
+        {
+          append_key (out, "replaced");
+          g_string_append (out, "true");
+        }
+      if (!paddock_audit_append_members (self->audit, PADDOCK_AUDIT_EXIT, out->str, out->len, NULL, &error))
+        g_printerr ("paddock-run: audit log: %s\n", error->message);
+    }
   emit (self, message);
 }
 
@@ -1585,6 +1631,8 @@ start_running (PaddockExecMonitor *self,
   g_hash_table_replace (self->running, GINT_TO_POINTER (pid), running);
 }
 
+static guint drain_news (PaddockExecMonitor *self);
+
 static gboolean
 on_exits (int          fd,
           GIOCondition condition,
@@ -1594,6 +1642,9 @@ on_exits (int          fd,
   struct epoll_event events[EXITS_PER_ROUND];
   int n;
 
+  /* Execs answered before these exits come first: a program that exec'd
+   * and then ended must end its new run, not the one it replaced. */
+  drain_news (self);
   do
     {
       n = epoll_wait (fd, events, G_N_ELEMENTS (events), 0);
@@ -2019,6 +2070,7 @@ paddock_exec_monitor_free (PaddockExecMonitor *self)
   paddock_close_fd (&self->wake_fd);
   g_ptr_array_unref (self->features);
   g_string_free (self->record, TRUE);
+  g_string_free (self->exit_record, TRUE);
   g_free (self->scratch);
   g_hash_table_destroy (self->resolved);
   g_main_context_unref (self->context);

@@ -59,6 +59,12 @@ case $scenario in
     step chroot chroot "$out/root" /bin/chrooted-probe
     step after /bin/true
     ;;
+  exec-last)
+    # The agent itself becomes another program, which soon ends: that
+    # ends the new program's run, and the agent's run as replaced.
+    step true /bin/true
+    exec /bin/sh -c 'echo "last-program" >/dev/null; exit 7'
+    ;;
   *)
     echo "fake-agent.sh: unknown scenario $scenario" >&2
     exit 2

@@ -868,6 +868,51 @@ test_chroot (void)
   assert_chain_holds (s);
 }
 
+/* The agent execs a program that ends at once: the exit ends that
+ * program's run, and the agent's own run is recorded as replaced by it,
+ * however soon the exit follows the exec. */
+static void
+test_exit_after_exec (void)
+{
+  g_autoptr(Session) s = NULL;
+  g_autoptr(GPtrArray) execs = NULL;
+  g_autoptr(GPtrArray) exits = NULL;
+  JsonObject *last;
+  gint64 pid;
+  guint n_replaced = 0;
+  gboolean last_ended = FALSE;
+
+  s = session_start ("exec-last", FALSE, NULL);
+  g_assert_cmpint (session_wait (s), ==, 7);
+  execs = audit_records (s, "exec");
+  exits = audit_records (s, "exit");
+  last = audit_exec_with (execs, "last-program");
+  g_assert_nonnull (last);
+  pid = json_object_get_int_member (last, "pid");
+
+  for (guint i = 0; i < exits->len; i++)
+    {
+      JsonObject *exit = g_ptr_array_index (exits, i);
+
+      if (json_object_has_member (exit, "session_end") ||
+          json_object_get_int_member (exit, "pid") != pid)
+        continue;
+      if (json_object_get_int_member (exit, "event") == json_object_get_int_member (last, "event"))
+        {
+          g_assert_false (json_object_has_member (exit, "replaced"));
+          last_ended = TRUE;
+        }
+      else
+        {
+          g_assert_true (json_object_get_boolean_member_with_default (exit, "replaced", FALSE));
+          n_replaced++;
+        }
+    }
+  g_assert_true (last_ended);
+  g_assert_cmpuint (n_replaced, ==, 1);
+  assert_chain_holds (s);
+}
+
 static int
 helper_connect (const char *out)
 {
@@ -961,6 +1006,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/pause-resume", test_pause_resume);
   g_test_add_func ("/paddock/exec/junk-argv", test_junk_argv);
   g_test_add_func ("/paddock/exec/chroot", test_chroot);
+  g_test_add_func ("/paddock/exec/exit-after-exec", test_exit_after_exec);
 
   return g_test_run ();
 }
