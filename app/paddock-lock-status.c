@@ -95,15 +95,18 @@ value_says_yes (const char *value)
   return value != NULL && (g_str_has_prefix (value, "yes") || g_str_has_prefix (value, "confined"));
 }
 
-/* The words in parentheses at the end of @value, or NULL. */
+/* The words in parentheses at the end of @value, as a sentence, or NULL. */
 static char *
 dup_reason (const char *value)
 {
   const char *open = value != NULL ? strchr (value, '(') : NULL;
+  char *reason;
 
   if (open == NULL || !g_str_has_suffix (value, ")"))
     return NULL;
-  return g_strndup (open + 1, strlen (open + 1) - 1);
+  reason = g_strndup (open + 1, strlen (open + 1) - 1);
+  reason[0] = g_ascii_toupper (reason[0]);
+  return reason;
 }
 
 /* Whether a lock can start here at all. */
@@ -193,9 +196,11 @@ paddock_lock_status_list_protections (PaddockLockStatus *status)
     { "scope-signal", N_("Signals to programs outside the lock"), NULL, FALSE },
     { "abstract-unix-sockets", N_("Abstract Unix sockets"), NULL, FALSE },
     { "named-unix-sockets", N_("Named Unix sockets"), NULL, FALSE },
-    { "seccomp", N_("Typing into the terminal, new namespaces, tracing"),
-      N_("Refused by a seccomp filter"), FALSE },
-    { "no-new-privs", N_("Gaining privileges through setuid programs"), NULL, FALSE },
+    { "seccomp", N_("Terminal injection and risky system calls"),
+      N_("A seccomp filter refuses typing into the terminal (TIOCSTI), new user namespaces, "
+         "mount, bpf, io_uring, keyctl and more"), FALSE },
+    { "no-new-privs", N_("Privileges from setuid programs"),
+      N_("No program started under the lock gains privileges"), FALSE },
   };
   GPtrArray *protections;
   gboolean available;
@@ -228,7 +233,16 @@ paddock_lock_status_list_protections (PaddockLockStatus *status)
       else if (protection->active && table[i].active_detail != NULL)
         protection->detail = g_strdup (_(table[i].active_detail));
       else
-        protection->detail = dup_reason (value);
+        {
+          /* The first clause says why; paddock-run's explanation after it
+           * belongs in the README, not in a popover line. */
+          g_autofree char *reason = dup_reason (value);
+          char *semicolon = reason != NULL ? strchr (reason, ';') : NULL;
+
+          if (semicolon != NULL)
+            *semicolon = '\0';
+          protection->detail = g_steal_pointer (&reason);
+        }
       if (protection->detail == NULL && !protection->active)
         protection->detail = g_strdup (_("This kernel does not offer it"));
 

@@ -106,9 +106,9 @@ test_parse_older_abi (void)
   g_assert_nonnull (signals->detail);
   /* What is missing says why, in paddock-run's words. */
   g_assert_false (abstract->active);
-  g_assert_cmpstr (abstract->detail, ==, "needs Landlock ABI 6");
+  g_assert_cmpstr (abstract->detail, ==, "Needs Landlock ABI 6");
   g_assert_false (named->active);
-  g_assert_true (g_str_has_prefix (named->detail, "cannot create a mount namespace"));
+  g_assert_cmpstr (named->detail, ==, "Cannot create a mount namespace: Operation not permitted");
 }
 
 static void
@@ -120,7 +120,7 @@ test_parse_unavailable (void)
 
   g_assert_false (paddock_lock_status_get_available (status));
   g_assert_cmpint (paddock_lock_status_get_landlock_abi (status), ==, 0);
-  g_assert_true (g_str_has_prefix (mechanism, "Unavailable: cannot lock the folder: Landlock is unavailable"));
+  g_assert_true (g_str_has_prefix (mechanism, "Unavailable: Cannot lock the folder: Landlock is unavailable"));
   /* Nothing is protected where no lock can start, whatever else the kernel has. */
   for (guint i = 0; i < protections->len; i++)
     g_assert_false (((PaddockLockProtection *) g_ptr_array_index (protections, i))->active);

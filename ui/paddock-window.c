@@ -158,37 +158,41 @@ update_session_lock (PaddockWindow *self)
 static GtkWidget *
 create_protection_row (PaddockLockProtection *protection)
 {
-  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
   GtkWidget *icon = gtk_image_new_from_icon_name (protection->active ? "object-select-symbolic"
                                                                      : "action-unavailable-symbolic");
   GtkWidget *title = gtk_label_new (protection->title);
 
   gtk_widget_add_css_class (icon, protection->active ? "success" : "warning");
-  gtk_widget_set_valign (icon, GTK_ALIGN_START);
   gtk_accessible_update_property (GTK_ACCESSIBLE (icon), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   protection->active ? _("Protected") : _("Not protected"), -1);
   gtk_label_set_xalign (GTK_LABEL (title), 0);
-  gtk_label_set_wrap (GTK_LABEL (title), TRUE);
-  gtk_box_append (GTK_BOX (text), title);
+  gtk_box_append (GTK_BOX (line), icon);
+  gtk_box_append (GTK_BOX (line), title);
+  gtk_box_append (GTK_BOX (row), line);
 
-  /* Why something is not protected matters; how the rest is, is a tooltip. */
+  /* Why something is not protected matters; how the rest is, is a tooltip.
+   * At a fixed width in a horizontal box, as the popover's other wrapped
+   * labels, so that it wraps at the width its height was measured for. */
   if (protection->detail != NULL && !protection->active)
     {
+      GtkWidget *detail_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
       GtkWidget *detail = gtk_label_new (protection->detail);
 
       gtk_label_set_xalign (GTK_LABEL (detail), 0);
       gtk_label_set_wrap (GTK_LABEL (detail), TRUE);
-      gtk_label_set_max_width_chars (GTK_LABEL (detail), 34);
+      gtk_label_set_width_chars (GTK_LABEL (detail), 36);
+      gtk_label_set_max_width_chars (GTK_LABEL (detail), 36);
+      gtk_widget_set_margin_start (detail_box, 24);
       gtk_widget_add_css_class (detail, "caption");
       gtk_widget_add_css_class (detail, "dim-label");
-      gtk_box_append (GTK_BOX (text), detail);
+      gtk_box_append (GTK_BOX (detail_box), detail);
+      gtk_box_append (GTK_BOX (row), detail_box);
     }
   else if (protection->detail != NULL)
     gtk_widget_set_tooltip_text (row, protection->detail);
 
-  gtk_box_append (GTK_BOX (row), icon);
-  gtk_box_append (GTK_BOX (row), text);
   return row;
 }
 
