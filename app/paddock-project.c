@@ -31,7 +31,7 @@ struct _PaddockProject
   gboolean      lock;
   GError       *lock_error;      /* the saved settings do not parse */
   GFileMonitor *settings_monitor;
-  guint         n_saves_pending;
+  GQueue        saves;           /* GTask*, the choices still to save, oldest first */
 };
 
 enum {
@@ -303,7 +303,7 @@ paddock_project_reload_lock (PaddockProject *self)
   g_return_if_fail (PADDOCK_IS_PROJECT (self));
 
   /* A choice being saved is newer than what the file says. */
-  if (self->n_saves_pending > 0)
+  if (!g_queue_is_empty (&self->saves))
     return;
 
   g_clear_error (&self->lock_error);
@@ -352,26 +352,50 @@ save_lock_thread (GTask        *task,
     g_task_return_boolean (task, TRUE);
 }
 
+static void start_next_save (PaddockProject *self);
+
 static void
 save_lock_done_cb (GObject      *object,
                    GAsyncResult *result,
                    gpointer      user_data)
 {
   PaddockProject *self = PADDOCK_PROJECT (object);
-  g_autoptr(GTask) task = user_data;
+  g_autoptr(GTask) task = g_queue_pop_head (&self->saves);
   g_autoptr(GError) error = NULL;
 
-  g_assert (self->n_saves_pending > 0);
-  self->n_saves_pending--;
+  g_assert (task != NULL);
 
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
-      /* Show what the file really says again. */
+      /* Show what the file really says again, unless a newer choice follows. */
       paddock_project_reload_lock (self);
       g_task_return_error (task, g_steal_pointer (&error));
-      return;
     }
-  g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_boolean (task, TRUE);
+
+  start_next_save (self);
+}
+
+/* Saves run one at a time, in the order they were asked for, so that the
+ * file ends with the last choice. */
+static void
+start_next_save (PaddockProject *self)
+{
+  GTask *next = g_queue_peek_head (&self->saves);
+  g_autoptr(GTask) save_task = NULL;
+  SaveLock *save;
+
+  if (next == NULL)
+    return;
+
+  save = g_new0 (SaveLock, 1);
+  save->path = g_strdup (self->path);
+  save->lock = GPOINTER_TO_INT (g_task_get_task_data (next));
+
+  save_task = g_task_new (self, NULL, save_lock_done_cb, NULL);
+  g_task_set_task_data (save_task, save, (GDestroyNotify) save_lock_free);
+  g_task_run_in_thread (save_task, save_lock_thread);
 }
 
 /**
@@ -393,26 +417,19 @@ paddock_project_set_lock_async (PaddockProject      *self,
                                 GAsyncReadyCallback  callback,
                                 gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
-  g_autoptr(GTask) save_task = NULL;
-  SaveLock *save;
+  GTask *task;
 
   g_return_if_fail (PADDOCK_IS_PROJECT (self));
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, paddock_project_set_lock_async);
+  g_task_set_task_data (task, GINT_TO_POINTER (!!lock), NULL);
 
-  save = g_new0 (SaveLock, 1);
-  save->path = g_strdup (self->path);
-  save->lock = !!lock;
-
-  /* The inner task saves; the outer one reports once the project has caught up. */
-  save_task = g_task_new (self, NULL, save_lock_done_cb, g_steal_pointer (&task));
-  g_task_set_task_data (save_task, save, (GDestroyNotify) save_lock_free);
-  self->n_saves_pending++;
+  g_queue_push_tail (&self->saves, task);
   g_clear_error (&self->lock_error);
   set_lock (self, lock);
-  g_task_run_in_thread (save_task, save_lock_thread);
+  if (g_queue_get_length (&self->saves) == 1)
+    start_next_save (self);
 }
 
 gboolean

@@ -276,6 +276,25 @@ test_set_lock (void)
   g_assert_cmpint (saved_lock (dir), ==, 0);
   g_assert_cmpuint (notified, ==, 2);
 
+  /* Quick changes are saved in order: the file ends with the last one. */
+  {
+    g_autoptr(GAsyncResult) first = NULL;
+    g_autoptr(GAsyncResult) second = NULL;
+    g_autoptr(GAsyncResult) third = NULL;
+
+    paddock_project_set_lock_async (project, TRUE, NULL, store_result, &first);
+    paddock_project_set_lock_async (project, FALSE, NULL, store_result, &second);
+    paddock_project_set_lock_async (project, TRUE, NULL, store_result, &third);
+    g_assert_true (paddock_project_get_lock (project));
+    g_assert_true (paddock_project_set_lock_finish (project, wait_for_result (&third), &error));
+    g_assert_nonnull (first);
+    g_assert_nonnull (second);
+    g_assert_true (paddock_project_set_lock_finish (project, first, &error));
+    g_assert_true (paddock_project_set_lock_finish (project, second, &error));
+    g_assert_cmpint (saved_lock (dir), ==, 1);
+    g_assert_true (paddock_project_get_lock (project));
+  }
+
   settings = paddock_project_config_path (dir);
   g_clear_object (&project);
   g_unlink (settings);
