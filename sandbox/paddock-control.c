@@ -72,6 +72,7 @@ struct _PaddockControl
   gsize               backlog_bytes;
   gboolean            paused;
   gboolean            ended;
+  gboolean            told_no_client; /* the one-line hint on how to answer asks */
 };
 
 static void client_close (Client *client);
@@ -739,7 +740,23 @@ void
 paddock_control_monitor_func (const PaddockMessage *message,
                               gpointer              user_data)
 {
-  paddock_control_broadcast (user_data, message);
+  PaddockControl *self = user_data;
+
+  /* A program that needed an answer was refused because nobody could give
+   * one: say once, in the session's terminal, how to be there next time. */
+  if (message->type == PADDOCK_MESSAGE_EXEC && message->decision == PADDOCK_DECISION_DENY &&
+      g_strcmp0 (message->by, "no-client") == 0 && !self->told_no_client)
+    {
+      const char *program = message->argv != NULL && message->argv[0] != NULL ? message->argv[0]
+                                                                             : message->path;
+      g_autofree char *shown = paddock_audit_escape_for_display (program, -1);
+
+      self->told_no_client = TRUE;
+      g_printerr ("paddock-run: %s needs an answer (rule %s) and nobody is attached to give one, "
+                  "so it was refused; answer such programs with: paddockctl attach %s\n",
+                  shown, message->rule != NULL ? message->rule : "?", self->session_id);
+    }
+  paddock_control_broadcast (self, message);
 }
 
 gboolean

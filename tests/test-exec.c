@@ -150,6 +150,10 @@ session_start (const char          *scenario,
   g_assert_no_error (error);
 
   launcher = launcher_new (s);
+  {
+    g_autofree char *runner_err = g_build_filename (s->dir, "runner-err", NULL);
+    g_subprocess_launcher_set_stderr_file_path (launcher, runner_err);
+  }
   g_ptr_array_add (argv, (char *) paddock_run);
   g_ptr_array_add (argv, "--project");
   g_ptr_array_add (argv, s->out);
@@ -371,6 +375,16 @@ test_decisions (void)
   g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "deny");
   g_assert_cmpstr (json_object_get_string_member (record, "by"), ==, "no-client");
   g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "test-ask");
+  /* The session's terminal was told once how to answer next time. */
+  {
+    g_autofree char *runner_err_path = g_build_filename (s->dir, "runner-err", NULL);
+    g_autofree char *runner_err = read_text (runner_err_path);
+    const char *hint = strstr (runner_err, "needs an answer (rule test-ask)");
+
+    g_assert_nonnull (hint);
+    g_assert_nonnull (strstr (hint, "paddockctl attach "));
+    g_assert_null (strstr (hint + 1, "needs an answer"));
+  }
 
   /* PATH misses are not runs: sh looks touch up in every PATH directory. */
   for (guint i = 0; i < execs->len; i++)
@@ -493,6 +507,13 @@ run_ask (const char *decision)
   g_clear_pointer (&log, g_free);
   log = out_text (s, "log");
   g_assert_cmpint (out_exists (s, "asked-marker"), ==, allow);
+  /* Someone was there to answer: no hint about attaching. */
+  {
+    g_autofree char *runner_err_path = g_build_filename (s->dir, "runner-err", NULL);
+    g_autofree char *runner_err = read_text (runner_err_path);
+
+    g_assert_null (strstr (runner_err, "needs an answer"));
+  }
   g_assert_nonnull (strstr (log, allow ? "asked=0\n" : "asked=126\n"));
   g_assert_nonnull (strstr (log, "after=0\n"));
   {
