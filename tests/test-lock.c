@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 static const char *paddock_run;
+static char *runner_copy;    /* paddock-run, copied into the test tree */
 static const char *backend = "landlock";
 static gboolean has_no_monitor;
 static char *base, *home, *project, *outside, *bindir, *config_home, *state_home, *runtime_dir;
@@ -1182,6 +1183,12 @@ make_tree (void)
   path = g_build_filename (bindir, "lock-probe", NULL);
   copy_file (probe, path, 0755);
   g_clear_pointer (&path, g_free);
+
+  /* Run paddock-run from here too: the tests that run as another user must
+   * reach it, and the build folder may sit in a home only root can enter. */
+  runner_copy = g_build_filename (bindir, "paddock-run", NULL);
+  copy_file (paddock_run, runner_copy, 0755);
+  paddock_run = runner_copy;
   if (geteuid () == 0)
     {
       path = g_build_filename (bindir, "suid-probe", NULL);
@@ -1288,5 +1295,6 @@ main (int   argc,
   g_free (config_home);
   g_free (state_home);
   g_free (runtime_dir);
+  g_free (runner_copy);
   return status;
 }
