@@ -367,6 +367,7 @@ struct _PaddockExecMonitor
   GSource                 *exit_source;
   GAsyncQueue             *news;
   gint                     wake_pending;
+  gint                     posting;       /* an exec is answered, its news not yet queued */
   gint                     n_deciders;
   gint                     stopped;
 
@@ -1445,6 +1446,8 @@ handle_notification (PaddockExecMonitor   *self,
     {
       News *news = g_new0 (News, 1);
 
+      /* Answered first, for the agent's sake; on_exits waits out this gap. */
+      g_atomic_int_set (&self->posting, 1);
       respond (self, req->id, decision == PADDOCK_DECISION_ALLOW ? 0 : EACCES);
       news->info = g_steal_pointer (&info);
       news->seq = seq;
@@ -1456,6 +1459,7 @@ handle_notification (PaddockExecMonitor   *self,
       news->reason = rule != NULL ? g_strdup (paddock_policy_rule_get_reason (rule)) : NULL;
       news->pidfd = pidfd;
       post (self, news);
+      g_atomic_int_set (&self->posting, 0);
       return;
     }
 
@@ -1643,7 +1647,11 @@ on_exits (int          fd,
   int n;
 
   /* Execs answered before these exits come first: a program that exec'd
-   * and then ended must end its new run, not the one it replaced. */
+   * and then ended must end its new run, not the one it replaced. The
+   * answering thread may be between its answer and its news: a few
+   * microseconds, never blocked on this thread. */
+  while (g_atomic_int_get (&self->posting))
+    g_thread_yield ();
   drain_news (self);
   do
     {
