@@ -1788,18 +1788,26 @@ finish_ask (PaddockExecMonitor *self,
   emit (self, message);
 }
 
-static gboolean
-on_ask_deadline (gpointer user_data)
+/* Denies @ask if it is still pending; @answer is FALSE when its process is gone. */
+static void
+deny_if_pending (Ask        *ask,
+                 const char *by,
+                 gboolean    answer)
 {
-  Ask *ask = user_data;
   PaddockExecMonitor *self = ask->monitor;
 
   ask = steal_pending (self, ask->id);
   if (ask != NULL)
     {
-      finish_ask (self, ask, PADDOCK_DECISION_DENY, PADDOCK_REMEMBER_ONCE, "timeout", TRUE);
+      finish_ask (self, ask, PADDOCK_DECISION_DENY, PADDOCK_REMEMBER_ONCE, by, answer);
       ask_free (ask);
     }
+}
+
+static gboolean
+on_ask_deadline (gpointer user_data)
+{
+  deny_if_pending (user_data, "timeout", TRUE);
   return G_SOURCE_REMOVE;
 }
 
@@ -1808,15 +1816,7 @@ on_ask_gone (int          fd,
              GIOCondition condition,
              gpointer     user_data)
 {
-  Ask *ask = user_data;
-  PaddockExecMonitor *self = ask->monitor;
-
-  ask = steal_pending (self, ask->id);
-  if (ask != NULL)
-    {
-      finish_ask (self, ask, PADDOCK_DECISION_DENY, PADDOCK_REMEMBER_ONCE, "gone", FALSE);
-      ask_free (ask);
-    }
+  deny_if_pending (user_data, "gone", FALSE);
   return G_SOURCE_REMOVE;
 }
 
