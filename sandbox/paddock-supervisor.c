@@ -303,8 +303,8 @@ prepare_supervision (PaddockSupervisor *self)
       return 1;
     }
   paddock_audit_set_journal (self->audit, options->journal);
-  if (options->journal && !g_log_writer_is_journald (STDERR_FILENO) &&
-      !g_file_test ("/run/systemd/journal/socket", G_FILE_TEST_EXISTS))
+  /* The socket g_log_writer_journald() writes to. */
+  if (options->journal && !g_file_test ("/run/systemd/journal/socket", G_FILE_TEST_EXISTS))
     g_printerr ("paddock-run: --journal: the systemd journal is not running here; "
                 "the audit log goes to %s only\n", audit_path);
 
