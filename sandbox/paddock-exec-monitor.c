@@ -120,13 +120,25 @@ paddock_exec_filter_init (PaddockExecFilter *filter,
       if (rc != 0 && rc != -EEXIST)
         goto failed;
     }
-  /* And the calls that give a process another root, rare enough to be
-   * told of: until one is made, every process has paddock-run's root. */
+  /* And the calls that give a process another root or another mount
+   * namespace, rare enough to be told of: until one is made, every process
+   * sees the files the agent saw when it started. clone3 passes its flags
+   * in memory a filter cannot read, so it looks absent and the C library
+   * falls back to clone (as in Docker's and Flatpak's filters). */
   if ((rc = seccomp_rule_add (ctx, SCMP_ACT_NOTIFY, SCMP_SYS (execve), 0)) != 0 ||
       (rc = seccomp_rule_add (ctx, SCMP_ACT_NOTIFY, SCMP_SYS (execveat), 0)) != 0 ||
       (rc = seccomp_rule_add (ctx, SCMP_ACT_NOTIFY, SCMP_SYS (chroot), 0)) != 0 ||
       (rc = seccomp_rule_add (ctx, SCMP_ACT_NOTIFY, SCMP_SYS (pivot_root), 0)) != 0 ||
-      (rc = seccomp_rule_add (ctx, SCMP_ACT_NOTIFY, SCMP_SYS (setns), 0)) != 0)
+      (rc = seccomp_rule_add (ctx, SCMP_ACT_NOTIFY, SCMP_SYS (setns), 0)) != 0 ||
+      (rc = seccomp_rule_add (ctx, SCMP_ACT_NOTIFY, SCMP_SYS (unshare), 1,
+                              SCMP_A0 (SCMP_CMP_MASKED_EQ, CLONE_NEWNS, CLONE_NEWNS))) != 0 ||
+      (rc = seccomp_rule_add (ctx, SCMP_ACT_NOTIFY, SCMP_SYS (unshare), 1,
+                              SCMP_A0 (SCMP_CMP_MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER))) != 0 ||
+      (rc = seccomp_rule_add (ctx, SCMP_ACT_NOTIFY, SCMP_SYS (clone), 1,
+                              SCMP_A0 (SCMP_CMP_MASKED_EQ, CLONE_NEWNS, CLONE_NEWNS))) != 0 ||
+      (rc = seccomp_rule_add (ctx, SCMP_ACT_NOTIFY, SCMP_SYS (clone), 1,
+                              SCMP_A0 (SCMP_CMP_MASKED_EQ, CLONE_NEWUSER, CLONE_NEWUSER))) != 0 ||
+      (rc = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (ENOSYS), SCMP_SYS (clone3), 0)) != 0)
     goto failed;
 
   memfd = memfd_create ("paddock-exec-filter", MFD_CLOEXEC);
@@ -277,7 +289,7 @@ typedef struct
   guint32 arch;          /* as the kernel reports it in seccomp_data */
   int     nr_execve;
   int     nr_execveat;
-  int     nr_root[3];    /* chroot, pivot_root, setns */
+  int     nr_root[5];    /* chroot, pivot_root, setns, unshare, clone */
   guint   pointer_size;
 } ExecAbi;
 
@@ -285,7 +297,7 @@ typedef enum
 {
   CALL_EXECVE,
   CALL_EXECVEAT,
-  CALL_ROOT,             /* may change the caller's root */
+  CALL_ROOT,             /* may change the caller's root or mounts */
 } Call;
 
 /* What was read of one exec; strings are the caller's bytes. */
@@ -383,7 +395,8 @@ struct _PaddockExecMonitor
   GString                 *exit_record;   /* the main context's, reused */
   ReadScratch             *scratch;       /* the thread's */
   GHashTable              *resolved;      /* path → ResolvedExe, the thread's */
-  gboolean                 roots_may_differ;  /* a chroot, pivot_root or setns was made; the thread's */
+  int                      root_fd;       /* the agent's root, in its mount namespace; the thread's */
+  gboolean                 roots_may_differ;  /* a call in root_calls was made; the thread's */
   ExecAbi                  abis[4];
   guint                    n_abis;
   GPtrArray               *features;
@@ -532,7 +545,7 @@ add_abi (PaddockExecMonitor *self,
          guint               pointer_size,
          int                 nr_bits)
 {
-  static const char * const root_calls[] = { "chroot", "pivot_root", "setns" };
+  static const char * const root_calls[] = { "chroot", "pivot_root", "setns", "unshare", "clone" };
   int nr_execve = seccomp_syscall_resolve_name_arch (scmp_arch, "execve");
   int nr_execveat = seccomp_syscall_resolve_name_arch (scmp_arch, "execveat");
   ExecAbi *abi;
@@ -579,6 +592,7 @@ paddock_exec_monitor_new (int                             notify_fd,
   self->func = func;
   self->user_data = user_data;
   self->stop_fd = -1;
+  self->root_fd = -1;
   self->wake_fd = -1;
   self->exit_fd = -1;
   self->news = g_async_queue_new_full ((GDestroyNotify) news_free);
@@ -994,8 +1008,8 @@ remember_exe (PaddockExecMonitor *self,
  * info->exe (symlinks resolved) when there is a file. Returns 0, or ENOENT
  * / ENOTDIR when there is nothing to run there (a PATH search miss).
  *
- * An absolute path in a process that shares our root is looked up in a
- * cache first: a path that still leads to the same regular file on the
+ * An absolute path in a process that shares the agent's root and mounts
+ * is looked up in a cache first: a path that still leads to the same regular file on the
  * same mount, its ctime unchanged (a rename or a new link changes it), is
  * recorded with the name it resolved to before. That costs one statx
  * instead of an open, a readlink of /proc/self/fd and a close. At worst
@@ -1013,6 +1027,7 @@ find_executable (PaddockExecMonitor *self,
   char self_path[48];
   paddock_autofd int base = -1;
   paddock_autofd int fd = -1;
+  int base_fd = -1;
   struct open_how how = { .flags = O_PATH | O_CLOEXEC };
   gboolean cacheable = FALSE;
 
@@ -1029,50 +1044,49 @@ find_executable (PaddockExecMonitor *self,
     {
       if (info->path[0] == '/')
         {
-          g_autofree char *root = NULL;
-
-          /* Its root is ours (the usual case, and the only one until some
-           * process made a call that changes roots): no need to walk from it. */
-          g_snprintf (base_path, sizeof base_path, "/proc/%d/root", (int) pid);
-          if (self->roots_may_differ)
-            root = read_link_at (AT_FDCWD, base_path);
-          if (self->roots_may_differ && g_strcmp0 (root, "/") != 0)
-            how.resolve = RESOLVE_IN_ROOT;
+          /* Looked up from the caller's root in the caller's mount
+           * namespace, which under the folder lock is not ours (its /tmp
+           * is its own). Until some process made a call that could change
+           * either, that is the agent's, opened once. */
+          how.resolve = RESOLVE_IN_ROOT;
+          if (!self->roots_may_differ && self->root_fd >= 0)
+            {
+              base_fd = self->root_fd;
+              cacheable = (how.flags & O_NOFOLLOW) == 0;
+            }
           else
-            cacheable = (how.flags & O_NOFOLLOW) == 0;
+            g_snprintf (base_path, sizeof base_path, "/proc/%d/root", (int) pid);
         }
       else if (is_execveat && dirfd != AT_FDCWD)
         g_snprintf (base_path, sizeof base_path, "/proc/%d/fd/%d", (int) pid, dirfd);
       else
         g_snprintf (base_path, sizeof base_path, "/proc/%d/cwd", (int) pid);
 
-      if (cacheable)
+      /* The cache is checked with a plain statx from the root: where that
+       * walk strays (an absolute symbolic link leads back to our root) the
+       * file it finds has another mount id, and the exact lookup decides. */
+      if (cacheable && info->path[strspn (info->path, "/")] != '\0')
         {
           ResolvedExe *entry = g_hash_table_lookup (self->resolved, info->path);
           struct statx stx;
           ExeIdentity id;
 
-          if (entry != NULL)
+          if (entry != NULL &&
+              statx (base_fd, info->path + strspn (info->path, "/"), 0, IDENTITY_MASK, &stx) == 0 &&
+              identity_from_statx (&stx, &id) && same_identity (&id, &entry->identity))
             {
-              if (statx (AT_FDCWD, info->path, 0, IDENTITY_MASK, &stx) != 0)
-                {
-                  if (errno == ENOENT || errno == ENOTDIR)
-                    return errno;
-                }
-              else if (identity_from_statx (&stx, &id) && same_identity (&id, &entry->identity))
-                {
-                  info->exe = g_strdup (entry->exe);
-                  return 0;
-                }
+              info->exe = g_strdup (entry->exe);
+              return 0;
             }
         }
-      if (how.resolve != 0 || info->path[0] != '/')
+      if (base_fd < 0)
         {
           base = open (base_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
           if (base < 0)
             return 0;
+          base_fd = base;
         }
-      fd = (int) syscall (SYS_openat2, base >= 0 ? base : AT_FDCWD, info->path, &how, sizeof how);
+      fd = (int) syscall (SYS_openat2, base_fd, info->path, &how, sizeof how);
       if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
         return errno;
     }
@@ -1347,6 +1361,28 @@ was_refused (PaddockExecMonitor *self,
   return found;
 }
 
+/* The first exec is the agent's own, made once its lock (and the mount
+ * namespace that comes with it) is in place: its root is every process's
+ * until one makes a call in root_calls. */
+static void
+open_agent_root (PaddockExecMonitor         *self,
+                 const struct seccomp_notif *req)
+{
+  char path[48];
+  paddock_autofd int fd = -1;
+
+  g_snprintf (path, sizeof path, "/proc/%d/root", (int) req->pid);
+  fd = open (path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0)
+    {
+      /* Looked up for each exec instead. */
+      self->roots_may_differ = TRUE;
+      return;
+    }
+  if (ioctl (self->notify_fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) == 0)
+    self->root_fd = g_steal_fd (&fd);
+}
+
 static void
 handle_notification (PaddockExecMonitor   *self,
                      struct seccomp_notif *req)
@@ -1384,6 +1420,8 @@ handle_notification (PaddockExecMonitor   *self,
       return;
     }
   is_execveat = call == CALL_EXECVEAT;
+  if (self->root_fd < 0 && !self->roots_may_differ)
+    open_agent_root (self, req);
 
   err = read_exec (self, req, abi, is_execveat, info);
   if (err != 0)
@@ -2076,6 +2114,7 @@ paddock_exec_monitor_free (PaddockExecMonitor *self)
   g_mutex_clear (&self->lock);
   paddock_close_fd (&self->stop_fd);
   paddock_close_fd (&self->wake_fd);
+  paddock_close_fd (&self->root_fd);
   g_ptr_array_unref (self->features);
   g_string_free (self->record, TRUE);
   g_string_free (self->exit_record, TRUE);

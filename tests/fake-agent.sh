@@ -59,6 +59,18 @@ case $scenario in
     step chroot chroot "$out/root" /bin/chrooted-probe
     step after /bin/true
     ;;
+  private-tmp)
+    # Under the folder lock the agent's /tmp is its own: a program put
+    # there runs, though paddock-run's /tmp has no such file.
+    cp /bin/true /tmp/paddock-private-probe
+    step private /tmp/paddock-private-probe
+    ;;
+  own-mounts)
+    # A process in a mount namespace of its own runs a program only its
+    # mounts hold.
+    step own unshare --map-root-user --mount sh -c \
+      'mount -t tmpfs paddock-probe /tmp && cp /bin/true /tmp/paddock-own-probe && /tmp/paddock-own-probe'
+    ;;
   exec-last)
     # The agent itself becomes another program, which soon ends: that
     # ends the new program's run, and the agent's run as replaced.

@@ -889,6 +889,74 @@ test_chroot (void)
   assert_chain_holds (s);
 }
 
+/* The exec's record whose path is @path, or NULL. */
+static JsonObject *
+find_exec (GPtrArray  *execs,
+           const char *path)
+{
+  for (guint i = 0; i < execs->len; i++)
+    {
+      JsonObject *record = g_ptr_array_index (execs, i);
+
+      if (g_strcmp0 (json_object_get_string_member (record, "path"), path) == 0)
+        return record;
+    }
+  return NULL;
+}
+
+/* Under the folder lock the agent has a /tmp of its own. A program it puts
+ * there must be looked up there, not in paddock-run's /tmp where there is
+ * no such file (that lookup would refuse it as a PATH miss). */
+static void
+test_private_tmp (void)
+{
+  g_autoptr(Session) s = NULL;
+  g_autoptr(GPtrArray) execs = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *grant = g_strdup_printf ("--grant=%s", g_getenv ("PADDOCK_SOURCE_DIR"));
+  JsonObject *record;
+
+  /* The fake agent is read from the source tree, which the lock would hide. */
+  s = session_start ("private-tmp", FALSE, (const char *[]) { "--lock", grant, NULL });
+  g_assert_cmpint (session_wait (s), ==, 0);
+  log = out_text (s, "log");
+  g_assert_nonnull (strstr (log, "private=0\n"));
+  g_assert_false (g_file_test ("/tmp/paddock-private-probe", G_FILE_TEST_EXISTS));
+  execs = audit_records (s, "exec");
+  record = find_exec (execs, "/tmp/paddock-private-probe");
+  g_assert_nonnull (record);
+  g_assert_cmpstr (json_object_get_string_member (record, "exe"), ==, "/tmp/paddock-private-probe");
+  g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "allow");
+  assert_chain_holds (s);
+}
+
+/* Likewise for a process that makes a mount namespace of its own. */
+static void
+test_own_mounts (void)
+{
+  g_autoptr(Session) s = NULL;
+  g_autoptr(GPtrArray) execs = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *standard_error = NULL;
+  int status = -1;
+
+  if (!g_spawn_sync (NULL, (char *[]) { "unshare", "--map-root-user", "--mount", "true", NULL }, NULL,
+                     G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, &standard_error, &status, NULL) ||
+      !g_spawn_check_wait_status (status, NULL))
+    {
+      g_test_skip ("this machine does not let a user make a user and mount namespace");
+      return;
+    }
+  s = session_start ("own-mounts", FALSE, NULL);
+  g_assert_cmpint (session_wait (s), ==, 0);
+  log = out_text (s, "log");
+  g_assert_nonnull (strstr (log, "own=0\n"));
+  g_assert_false (g_file_test ("/tmp/paddock-own-probe", G_FILE_TEST_EXISTS));
+  execs = audit_records (s, "exec");
+  g_assert_nonnull (find_exec (execs, "/tmp/paddock-own-probe"));
+  assert_chain_holds (s);
+}
+
 /* The agent execs a program that ends at once: the exit ends that
  * program's run, and the agent's own run is recorded as replaced by it,
  * however soon the exit follows the exec. */
@@ -1028,6 +1096,8 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/junk-argv", test_junk_argv);
   g_test_add_func ("/paddock/exec/chroot", test_chroot);
   g_test_add_func ("/paddock/exec/exit-after-exec", test_exit_after_exec);
+  g_test_add_func ("/paddock/exec/private-tmp", test_private_tmp);
+  g_test_add_func ("/paddock/exec/own-mounts", test_own_mounts);
 
   return g_test_run ();
 }
