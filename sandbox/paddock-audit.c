@@ -55,7 +55,9 @@ struct _PaddockAudit
   char     *map;           /* shared mapping of the file from map_offset, or NULL */
   guint64   map_offset;    /* page-aligned */
   gsize     map_length;
+  guint64   touched;       /* the file offset up to which the mapping's pages are written */
   gboolean  no_map;        /* records are written with write(2) */
+  GString  *line;          /* the record being written, reused */
   guint64   seq;
   char      prev[PADDOCK_AUDIT_HASH_LEN + 1];
   gboolean  failed;
@@ -234,6 +236,19 @@ append_json_node (GString  *out,
 
 /* Called under the log's lock: the date and time of day are formatted
  * once per second, the microseconds by hand. */
+static void
+append_uint64 (GString *out,
+               guint64  value)
+{
+  char digits[20];
+  int i = sizeof digits;
+
+  do
+    digits[--i] = (char) ('0' + value % 10);
+  while ((value /= 10) != 0);
+  g_string_append_len (out, digits + i, sizeof digits - i);
+}
+
 static void
 format_time (PaddockAudit *self,
              GString      *out,
@@ -542,11 +557,21 @@ unmap (PaddockAudit *self,
 
 /* Maps a window that holds the next @length bytes. FALSE when the file
  * cannot take a mapping here (the caller writes instead). */
+static gsize
+page_size_get (void)
+{
+  static gsize page_size;
+
+  if (page_size == 0)
+    page_size = MAX (sysconf (_SC_PAGESIZE), 4096);
+  return page_size;
+}
+
 static gboolean
 map_window (PaddockAudit *self,
             gsize         length)
 {
-  static gsize page_size;
+  gsize page_size = page_size_get ();
   guint64 offset;
   gsize window;
   void *map;
@@ -554,8 +579,6 @@ map_window (PaddockAudit *self,
 
   if (self->map != NULL && self->end + length <= self->map_offset + self->map_length)
     return TRUE;
-  if (page_size == 0)
-    page_size = MAX (sysconf (_SC_PAGESIZE), 4096);
 
   offset = self->end - self->end % page_size;
   window = MAX (MAP_WINDOW, self->end - offset + length);
@@ -576,6 +599,7 @@ map_window (PaddockAudit *self,
   self->map = map;
   self->map_offset = offset;
   self->map_length = window;
+  self->touched = self->end;
   return TRUE;
 }
 
@@ -617,6 +641,7 @@ paddock_audit_open (const char  *path,
   self = g_new0 (PaddockAudit, 1);
   self->fd = -1;
   g_mutex_init (&self->lock);
+  self->line = g_string_sized_new (1024);
   self->path = g_strdup (path);
   memcpy (self->prev, ZERO_HASH, sizeof self->prev);
   self->fd = open (path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
@@ -694,6 +719,7 @@ paddock_audit_close (PaddockAudit *self)
     }
   paddock_close_fd (&self->fd);
   g_mutex_clear (&self->lock);
+  g_string_free (self->line, TRUE);
   g_free (self->path);
   g_free (self);
 }
@@ -796,7 +822,7 @@ paddock_audit_append_members (PaddockAudit  *self,
                               guint64       *out_seq,
                               GError       **error)
 {
-  g_autoptr(GString) line = NULL;
+  GString *line;
   char hash[PADDOCK_AUDIT_HASH_LEN + 1];
   gsize prefix_length;
   guint64 seq;
@@ -809,8 +835,9 @@ paddock_audit_append_members (PaddockAudit  *self,
   g_return_val_if_fail (length == 0 || members[0] == ',', FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  line = g_string_sized_new (length + strlen (type) + 224);
   g_mutex_lock (&self->lock);
+  line = self->line;
+  g_string_truncate (line, 0);
   if (self->failed)
     {
       g_mutex_unlock (&self->lock);
@@ -819,7 +846,9 @@ paddock_audit_append_members (PaddockAudit  *self,
       return FALSE;
     }
   seq = self->seq + 1;
-  g_string_append_printf (line, "{\"seq\":%" G_GUINT64_FORMAT ",\"time\":", seq);
+  g_string_append (line, "{\"seq\":");
+  append_uint64 (line, seq);
+  g_string_append (line, ",\"time\":");
   format_time (self, line, g_get_real_time ());
   g_string_append (line, ",\"type\":");
   paddock_audit_append_json_string (line, type, -1);
@@ -844,13 +873,43 @@ paddock_audit_append_members (PaddockAudit  *self,
   self->seq = seq;
   memcpy (self->prev, hash, sizeof hash);
   journal = self->journal;
-  g_mutex_unlock (&self->lock);
 
+  /* The line is the log's buffer, only the lock's holder's. */
   if (journal)
-    send_to_journal (type, seq, hash, line->str, line->len - 1);
+    {
+      gsize line_length = line->len - 1;
+      g_autofree char *copy = g_strndup (line->str, line_length);
+
+      g_mutex_unlock (&self->lock);
+      send_to_journal (type, seq, hash, copy, line_length);
+    }
+  else
+    g_mutex_unlock (&self->lock);
   if (out_seq != NULL)
     *out_seq = seq;
   return TRUE;
+}
+
+void
+paddock_audit_prefault (PaddockAudit *self)
+{
+  gsize page_size = page_size_get ();
+
+  g_return_if_fail (self != NULL);
+
+  g_mutex_lock (&self->lock);
+  if (self->map != NULL && !self->failed)
+    {
+      guint64 next = (self->end / page_size + 1) * page_size;
+
+      if (next > self->touched && next < self->map_offset + self->map_length)
+        {
+          /* Reserved space reads as NUL bytes: this writes what is there. */
+          *(volatile char *) (self->map + (next - self->map_offset)) = '\0';
+          self->touched = next;
+        }
+    }
+  g_mutex_unlock (&self->lock);
 }
 
 /* Verification */

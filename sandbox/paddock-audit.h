@@ -119,6 +119,10 @@ gboolean      paddock_audit_append_members     (PaddockAudit  *self,
 void          paddock_audit_append_json_string (GString       *out,
                                                 const char    *str,
                                                 gssize         length);
+/* Makes the file's next page ready for the records that will reach it
+ * (where they go through a shared mapping, the first write to a page costs
+ * a page fault): for a writer to call between records, off its hot path. */
+void          paddock_audit_prefault           (PaddockAudit  *self);
 /* The seq of the last record written (0 for an empty log). */
 guint64       paddock_audit_get_last_seq       (PaddockAudit  *self);
 /* The hash of the last record written (64 zeros for an empty log); copy it

@@ -1498,6 +1498,8 @@ handle_notification (PaddockExecMonitor   *self,
       news->pidfd = pidfd;
       post (self, news);
       g_atomic_int_set (&self->posting, 0);
+      if (self->audit != NULL)
+        paddock_audit_prefault (self->audit);
       return;
     }
 

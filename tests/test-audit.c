@@ -488,8 +488,13 @@ test_kill_9 (Fixture       *f,
       guint64 seq = 0;
 
       close (pipe_fds[0]);
+      /* As the exec monitor writes: each record followed by a prefault,
+       * which must leave the space ahead as the next writer expects it. */
       for (guint i = 0; i < 500; i++)
-        paddock_audit_append (audit, PADDOCK_AUDIT_EXEC, NULL, &seq, NULL);
+        {
+          paddock_audit_append (audit, PADDOCK_AUDIT_EXEC, NULL, &seq, NULL);
+          paddock_audit_prefault (audit);
+        }
       if (write (pipe_fds[1], &seq, sizeof seq) != sizeof seq)
         _exit (1);
       raise (SIGKILL);
