@@ -41,8 +41,11 @@
 #define ZERO_HASH "0000000000000000000000000000000000000000000000000000000000000000"
 #define HASH_KEY ",\"hash\":\""
 #define MAX_TAIL (16 * 1024 * 1024)
-/* How much of the file is reserved and mapped ahead of the records. */
-#define MAP_WINDOW (1024 * 1024)
+/* How much of the file is reserved and mapped ahead of the records: a
+ * small window first (most sessions are short, and the space reserved is
+ * given back at close), doubled at each move up to the largest. */
+#define MAP_WINDOW_FIRST (64 * 1024)
+#define MAP_WINDOW_MAX (1024 * 1024)
 
 G_DEFINE_QUARK (paddock-audit-error-quark, paddock_audit_error)
 
@@ -56,6 +59,7 @@ struct _PaddockAudit
   guint64   map_offset;    /* page-aligned */
   gsize     map_length;
   guint64   touched;       /* the file offset up to which the mapping's pages are written */
+  gsize     next_window;   /* the size of the next mapping */
   gboolean  no_map;        /* records are written with write(2) */
   GString  *line;          /* the record being written, reused */
   guint64   seq;
@@ -581,7 +585,9 @@ map_window (PaddockAudit *self,
     return TRUE;
 
   offset = self->end - self->end % page_size;
-  window = MAX (MAP_WINDOW, self->end - offset + length);
+  if (self->next_window == 0)
+    self->next_window = MAP_WINDOW_FIRST;
+  window = MAX (self->next_window, self->end - offset + length);
   window = (window + page_size - 1) / page_size * page_size;
   /* Space first: a full disk is an error here, never SIGBUS in the copy. */
   do
@@ -599,6 +605,7 @@ map_window (PaddockAudit *self,
   self->map = map;
   self->map_offset = offset;
   self->map_length = window;
+  self->next_window = MIN (self->next_window * 2, MAP_WINDOW_MAX);
   self->touched = self->end;
   return TRUE;
 }

@@ -688,14 +688,15 @@ compile_regex (const char   *source,
   g_autoptr(GError) local_error = NULL;
   GRegex *regex;
 
-  regex = g_regex_new (source, G_REGEX_RAW | G_REGEX_OPTIMIZE, 0, &local_error);
+  /* Not G_REGEX_OPTIMIZE: JIT-compiling the default policy's patterns took
+   * 1.1 ms of each paddock-run's start here, and a pattern only ever runs
+   * on one command line, after its rule's program matched. */
+  regex = g_regex_new (source, G_REGEX_RAW, 0, &local_error);
   if (regex == NULL)
     {
       set_invalid (error, ctx, pos, FALSE, "bad regular expression in \"%s\": %s", key, local_error->message);
       return NULL;
     }
-  /* GLib JIT-compiles on the first match; do it while no other thread can see the regex. */
-  g_regex_match (regex, "", 0, NULL);
   return regex;
 }
 
@@ -2030,7 +2031,7 @@ paddock_policy_rule_new_remembered (const PaddockPolicyQuery *query,
     }
   append_regex_literal (regex, match_line (&m));
   g_string_append_c (regex, '$');
-  rule->argv_regex = g_regex_new (regex->str, G_REGEX_RAW | G_REGEX_OPTIMIZE, 0, NULL);
+  rule->argv_regex = g_regex_new (regex->str, G_REGEX_RAW, 0, NULL);
   g_assert (rule->argv_regex != NULL);
   g_regex_match (rule->argv_regex, "", 0, NULL);
   json_object_set_string_member (match, "argv", regex->str);
