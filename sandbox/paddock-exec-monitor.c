@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The answering thread does only what must happen before the exec may go
- * on: read the caller (its /proc/PID/mem, a few /proc reads), check that the
+ * on: read the caller (process_vm_readv, a few /proc reads), check that the
  * notification is still live (so the pid was not reused under us), ask the
  * policy, append the decision to the audit log (a copy into the page
  * cache), answer. All the rest (protocol messages, exit watches, deadlines,
@@ -18,12 +18,6 @@
  * machines this was written on, it cost more than the wake-up it saves
  * (sh loop of 3000 /bin/true, 9 runs: a monitor that answers at once
  * 1.23x of bare with it, 1.04x without; make -j2 the same either way).
- *
- * The caller's memory is read through /proc/PID/mem, not process_vm_readv:
- * the latter pins the pages it reads, and pinning a page a fork still
- * shares with its parent copies it first (the kernel unshares it, so that
- * the pin stays coherent). A shell's child about to exec would get a
- * private copy of each page we read, to be thrown away by the exec.
  */
 #include "config.h"
 
@@ -48,6 +42,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -336,10 +331,8 @@ typedef struct
   guint8   pointers_page[4096];
   guint8   pointers[4096];
   guint64  addresses[4096 / 4];
-  Span     spans[4096 / 4];
+  Span     spans[4096 / 4];        /* no more than IOV_MAX */
   char     strings[64 * 1024];
-  char     bounce[8192];           /* for spans read together */
-  int      mem_fd;                 /* the caller's /proc/PID/mem, while one is read */
 } ReadScratch;
 
 typedef struct
@@ -610,7 +603,6 @@ paddock_exec_monitor_new (int                             notify_fd,
   self->record = g_string_sized_new (1024);
   self->exit_record = g_string_sized_new (128);
   self->scratch = g_new0 (ReadScratch, 1);
-  self->scratch->mem_fd = -1;
   self->resolved = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) resolved_exe_free);
   self->page_size = sysconf (_SC_PAGESIZE);
   if (self->page_size <= 0)
@@ -671,52 +663,6 @@ find_abi (PaddockExecMonitor *self,
   return NULL;
 }
 
-/* The caller's memory, opened on first use for one notification (see the
- * top of the file); read_exec() closes it. */
-static int
-remote_fd (PaddockExecMonitor *self,
-           pid_t               pid)
-{
-  ReadScratch *scratch = self->scratch;
-
-  if (scratch->mem_fd < 0)
-    {
-      char path[48];
-
-      g_snprintf (path, sizeof path, "/proc/%d/mem", (int) pid);
-      scratch->mem_fd = open (path, O_RDONLY | O_CLOEXEC);
-      if (scratch->mem_fd < 0 && errno == ENOENT)
-        errno = ESRCH;
-    }
-  return scratch->mem_fd;
-}
-
-/* Like pread(2) of the caller's memory; 0 bytes past the end of what is
- * mapped, as the kernel says EIO there. */
-static ssize_t
-pread_remote (PaddockExecMonitor *self,
-              pid_t               pid,
-              guint64             address,
-              void               *buffer,
-              gsize               length)
-{
-  int fd = remote_fd (self, pid);
-  ssize_t n;
-
-  if (fd < 0)
-    return -1;
-  /* Addresses above 2^63 are offsets the file API cannot take: none is
-   * mapped in user space anyway. */
-  if (address > G_MAXINT64 || length > (guint64) G_MAXINT64 - address)
-    return 0;
-  do
-    n = pread (fd, buffer, length, (off_t) address);
-  while (n < 0 && errno == EINTR);
-  if (n < 0 && errno == EIO)
-    return 0;
-  return n;
-}
-
 /* Reads at most one page's worth, never crossing a page boundary, so an
  * unmapped page after the data cannot fail a read of what came before. */
 static ssize_t
@@ -727,8 +673,10 @@ read_remote (PaddockExecMonitor *self,
              gsize               length)
 {
   gsize to_page_end = self->page_size - (address % self->page_size);
+  struct iovec local = { buffer, MIN (length, to_page_end) };
+  struct iovec remote = { (void *) (uintptr_t) address, local.iov_len };
 
-  return pread_remote (self, pid, address, buffer, MIN (length, to_page_end));
+  return process_vm_readv (pid, &local, 1, &remote, 1, 0);
 }
 
 /* Appends the string at @address (at most @max bytes) to @out. Returns 0
@@ -767,53 +715,33 @@ read_remote_string (PaddockExecMonitor *self,
   return 0;
 }
 
-/* Reads the @n spans (each within one page). Spans that follow each other
- * closely are read together, with one system call. A span the read did
- * not reach is left empty, to be read on its own. Returns 0, or ESRCH when
- * the caller is gone. */
+/* Reads the @n spans (each within one page) with one system call. A span
+ * the read did not reach is left empty, to be read on its own. Returns 0,
+ * or ESRCH when the caller is gone. */
 static int
-read_spans (PaddockExecMonitor *self,
-            pid_t               pid,
-            Span               *spans,
-            guint               n)
+read_spans (pid_t  pid,
+            Span  *spans,
+            guint  n)
 {
-  char *bounce = self->scratch->bounce;
-  guint i = 0;
+  struct iovec local[G_N_ELEMENTS (((ReadScratch *) NULL)->spans)];
+  struct iovec remote[G_N_ELEMENTS (local)];
+  ssize_t got;
 
-  while (i < n)
+  g_assert (n <= G_N_ELEMENTS (local));
+  for (guint i = 0; i < n; i++)
     {
-      guint64 start = spans[i].address;
-      guint64 end = start + spans[i].length;
-      guint last = i;
-      ssize_t got;
+      local[i] = (struct iovec) { spans[i].data, spans[i].length };
+      remote[i] = (struct iovec) { (void *) (uintptr_t) spans[i].address, spans[i].length };
+    }
+  got = n > 0 ? process_vm_readv (pid, local, n, remote, n, 0) : 0;
+  if (got < 0 && errno == ESRCH)
+    return ESRCH;
+  for (guint i = 0; i < n; i++)
+    {
+      gsize length = got > 0 ? MIN ((gsize) got, spans[i].length) : 0;
 
-      while (last + 1 < n && spans[last + 1].address >= start &&
-             spans[last + 1].address + spans[last + 1].length - start <= sizeof self->scratch->bounce)
-        {
-          last++;
-          end = MAX (end, spans[last].address + spans[last].length);
-        }
-
-      if (last == i)
-        got = pread_remote (self, pid, start, spans[i].data, spans[i].length);
-      else
-        got = pread_remote (self, pid, start, bounce, end - start);
-      if (got < 0)
-        {
-          if (errno == ESRCH)
-            return ESRCH;
-          got = 0;
-        }
-      for (guint j = i; j <= last; j++)
-        {
-          guint64 offset = spans[j].address - start;
-          gsize length = (gsize) got > offset ? MIN ((gsize) got - offset, spans[j].length) : 0;
-
-          if (last != i && length > 0)
-            memcpy (spans[j].data, bounce + offset, length);
-          spans[j].length = length;
-        }
-      i = last + 1;
+      got -= length;
+      spans[i].length = length;
     }
   return 0;
 }
@@ -944,7 +872,7 @@ read_argv (PaddockExecMonitor *self,
           scratch->spans[n_reads++] = (Span) { pointer, length, scratch->strings + used };
           used += length;
         }
-      err = read_spans (self, pid, scratch->spans, n_reads);
+      err = read_spans (pid, scratch->spans, n_reads);
       if (err != 0)
         return err;
 
@@ -1178,11 +1106,11 @@ find_executable (PaddockExecMonitor *self,
  * A PATH miss is found before argv and cwd are read: a shell or make
  * tries each directory of PATH in turn, and only the last try runs. */
 static int
-read_exec_from (PaddockExecMonitor         *self,
-                const struct seccomp_notif *req,
-                const ExecAbi              *abi,
-                gboolean                    is_execveat,
-                ExecInfo                   *info)
+read_exec (PaddockExecMonitor        *self,
+           const struct seccomp_notif *req,
+           const ExecAbi              *abi,
+           gboolean                    is_execveat,
+           ExecInfo                   *info)
 {
   ReadScratch *scratch = self->scratch;
   char path[48];
@@ -1216,7 +1144,7 @@ read_exec_from (PaddockExecMonitor         *self,
       if (length > 0)
         known[n_known++] = (Span) { argv_address, length, (char *) scratch->pointers_page };
     }
-  err = read_spans (self, req->pid, known, n_known);
+  err = read_spans (req->pid, known, n_known);
   if (err != 0)
     return err;
 
@@ -1253,19 +1181,6 @@ read_exec_from (PaddockExecMonitor         *self,
   if (info->exe == NULL)
     info->exe = g_strdup (info->lexical);
   return 0;
-}
-
-static int
-read_exec (PaddockExecMonitor         *self,
-           const struct seccomp_notif *req,
-           const ExecAbi              *abi,
-           gboolean                    is_execveat,
-           ExecInfo                   *info)
-{
-  int err = read_exec_from (self, req, abi, is_execveat, info);
-
-  paddock_close_fd (&self->scratch->mem_fd);
-  return err;
 }
 
 static char *
