@@ -64,6 +64,11 @@ struct _PaddockPolicy
   gatomicrefcount      ref_count;
   GRWLock              lock;
   GPtrArray           *rules;
+  /* Which rules a command can match, from its program's names: most
+   * rules name their programs outright, and most commands are none of
+   * them. Rebuilt whenever the rules change, under the lock. */
+  GHashTable          *by_name;     /* literal program name → GArray of rule indices, ascending */
+  GArray              *unindexed;   /* indices of the rules any program may match */
   PaddockPolicyAction  default_action;
   gboolean             default_set;
   char                *project;
@@ -946,6 +951,52 @@ parse_rule (JsonNode      *node,
   return g_steal_pointer (&rule);
 }
 
+/* A glob glob_match() reads as nothing but itself, and no path. */
+static gboolean
+is_literal_name (const char *glob)
+{
+  return strpbrk (glob, "*?[\\/") == NULL;
+}
+
+static void
+rule_indices_free (gpointer data)
+{
+  g_array_unref (data);
+}
+
+/* Called with the lock held for writing, or before the policy is shared. */
+static void
+rebuild_index (PaddockPolicy *self)
+{
+  g_hash_table_remove_all (self->by_name);
+  g_array_set_size (self->unindexed, 0);
+  for (guint i = 0; i < self->rules->len; i++)
+    {
+      PaddockPolicyRule *rule = g_ptr_array_index (self->rules, i);
+      gboolean literal = rule->programs != NULL && rule->programs[0] != NULL;
+
+      for (guint g = 0; literal && rule->programs[g] != NULL; g++)
+        literal = is_literal_name (rule->programs[g]);
+      if (!literal)
+        {
+          g_array_append_val (self->unindexed, i);
+          continue;
+        }
+      for (guint g = 0; rule->programs[g] != NULL; g++)
+        {
+          GArray *indices = g_hash_table_lookup (self->by_name, rule->programs[g]);
+
+          if (indices == NULL)
+            {
+              indices = g_array_new (FALSE, FALSE, sizeof (guint));
+              g_hash_table_insert (self->by_name, rule->programs[g], indices);
+            }
+          if (indices->len == 0 || g_array_index (indices, guint, indices->len - 1) != i)
+            g_array_append_val (indices, i);
+        }
+    }
+}
+
 static PaddockPolicy *
 policy_new (void)
 {
@@ -954,6 +1005,9 @@ policy_new (void)
   g_atomic_ref_count_init (&self->ref_count);
   g_rw_lock_init (&self->lock);
   self->rules = g_ptr_array_new_with_free_func ((GDestroyNotify) paddock_policy_rule_unref);
+  /* Keys are the rules' own strings: the rules outlive the index. */
+  self->by_name = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, rule_indices_free);
+  self->unindexed = g_array_new (FALSE, FALSE, sizeof (guint));
   self->default_action = PADDOCK_POLICY_ACTION_ALLOW;
   return self;
 }
@@ -978,6 +1032,8 @@ paddock_policy_unref (PaddockPolicy *self)
   g_return_if_fail (self != NULL);
   if (!g_atomic_ref_count_dec (&self->ref_count))
     return;
+  g_hash_table_destroy (self->by_name);
+  g_array_unref (self->unindexed);
   g_ptr_array_unref (self->rules);
   g_rw_lock_clear (&self->lock);
   g_free (self->project);
@@ -1156,6 +1212,7 @@ policy_parse (const char          *data,
         return NULL;
       g_ptr_array_add (self->rules, rule);
     }
+  rebuild_index (self);
   return g_steal_pointer (&self);
 }
 
@@ -1316,6 +1373,7 @@ paddock_policy_merge (PaddockPolicy *self,
       self->default_action = default_action;
       self->default_set = TRUE;
     }
+  rebuild_index (self);
   g_rw_lock_writer_unlock (&self->lock);
 }
 
@@ -1328,6 +1386,7 @@ paddock_policy_prepend_rule (PaddockPolicy     *self,
 
   g_rw_lock_writer_lock (&self->lock);
   g_ptr_array_insert (self->rules, 0, paddock_policy_rule_ref (rule));
+  rebuild_index (self);
   g_rw_lock_writer_unlock (&self->lock);
 }
 
@@ -1751,16 +1810,37 @@ paddock_policy_evaluate (PaddockPolicy             *self,
   match_init (&m, &q);
 
   g_rw_lock_reader_lock (&self->lock);
-  for (guint i = 0; i < self->rules->len; i++)
-    {
-      PaddockPolicyRule *rule = g_ptr_array_index (self->rules, i);
+  {
+    /* The rules that name one of the command's programs, and those that
+     * name none outright, in the policy's order: first match wins. */
+    GArray *lists[G_N_ELEMENTS (m.names) + 1];
+    guint at[G_N_ELEMENTS (lists)] = { 0 };
+    guint n_lists = 0;
 
-      if (rule_matches (rule, &m, NULL))
-        {
-          decided = rule;
+    lists[n_lists++] = self->unindexed;
+    for (guint i = 0; i < m.n_names; i++)
+      {
+        GArray *indices = g_hash_table_lookup (self->by_name, m.names[i]);
+
+        if (indices != NULL && (i == 0 || g_strcmp0 (m.names[i], m.names[0]) != 0))
+          lists[n_lists++] = indices;
+      }
+    while (decided == NULL)
+      {
+        guint next = G_MAXUINT;
+
+        for (guint l = 0; l < n_lists; l++)
+          if (at[l] < lists[l]->len)
+            next = MIN (next, g_array_index (lists[l], guint, at[l]));
+        if (next == G_MAXUINT)
           break;
-        }
-    }
+        for (guint l = 0; l < n_lists; l++)
+          if (at[l] < lists[l]->len && g_array_index (lists[l], guint, at[l]) == next)
+            at[l]++;
+        if (rule_matches (g_ptr_array_index (self->rules, next), &m, NULL))
+          decided = g_ptr_array_index (self->rules, next);
+      }
+  }
   action = decided ? decided->action : self->default_action;
   if (decided != NULL && out_rule != NULL)
     *out_rule = paddock_policy_rule_ref (decided);

@@ -552,6 +552,52 @@ test_explain (void)
   g_assert_nonnull (strstr (text2, "paths: no path argument is outside the project"));
 }
 
+/* Rules that name their program outright are looked up by name; the others
+ * are tried for every command. Either way the first rule in the policy's
+ * order that matches decides. */
+static void
+test_first_match_order (void)
+{
+  g_autoptr(PaddockPolicy) policy = parse_ok (
+    "{\"default\": \"allow\", \"rules\": ["
+    " {\"name\": \"glob-first\", \"match\": {\"program\": \"ma*\", \"argv\": \"--glob\"}, \"action\": \"deny\"},"
+    " {\"name\": \"literal\", \"match\": {\"program\": [\"cc\", \"make\"], \"argv\": \"--lit\"}, \"action\": \"ask\"},"
+    " {\"name\": \"any-program\", \"match\": {\"argv\": \"--(?:any|lit)\"}, \"action\": \"deny\"},"
+    " {\"name\": \"literal-late\", \"match\": {\"program\": \"make\"}, \"action\": \"ask\"}"
+    "]}");
+  const struct { const char *command; const char *rule; } cases[] = {
+    { "make --glob", "glob-first" },
+    { "make --lit --glob", "glob-first" },
+    { "make --lit", "literal" },
+    { "cc --lit", "literal" },
+    { "cc --any", "any-program" },
+    { "make --any", "any-program" },
+    { "ls --lit", "any-program" },
+    { "make", "literal-late" },
+    { "mask --glob", "glob-first" },
+    { "ls", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *rule = decide (policy, PROJECT, cases[i].command);
+
+      if (g_strcmp0 (rule, cases[i].rule) != 0)
+        g_error ("%s: decided by %s, expected %s", cases[i].command, rule, cases[i].rule);
+    }
+
+  /* A rule put first (a remembered decision) comes first. */
+  {
+    g_autoptr(PaddockPolicy) first = parse_ok (
+      "{\"rules\": [{\"name\": \"mine\", \"match\": {\"program\": \"make\"}, \"action\": \"allow\"}]}");
+    g_autofree char *rule = NULL;
+
+    paddock_policy_merge (policy, first);
+    rule = decide (policy, PROJECT, "make --glob");
+    g_assert_cmpstr (rule, ==, "mine");
+  }
+}
+
 static void
 test_merge_and_remember (void)
 {
@@ -776,6 +822,7 @@ main (int   argc,
   g_test_add_func ("/paddock/policy/shell-script", test_shell_script);
   g_test_add_func ("/paddock/policy/binary-argv", test_binary_argv);
   g_test_add_func ("/paddock/policy/explain", test_explain);
+  g_test_add_func ("/paddock/policy/first-match-order", test_first_match_order);
   g_test_add_func ("/paddock/policy/merge-and-remember", test_merge_and_remember);
   g_test_add_func ("/paddock/policy/remembered-round-trip", test_remembered_round_trip);
   g_test_add_func ("/paddock/policy/project-overrides", test_project_overrides);
