@@ -379,7 +379,6 @@ struct _PaddockExecMonitor
   GSource                 *exit_source;
   GAsyncQueue             *news;
   gint                     wake_pending;
-  gint                     posting;       /* an exec is answered, its news not yet queued */
   gint                     n_deciders;
   gint                     stopped;
 
@@ -1484,9 +1483,6 @@ handle_notification (PaddockExecMonitor   *self,
     {
       News *news = g_new0 (News, 1);
 
-      /* Answered first, for the agent's sake; on_exits waits out this gap. */
-      g_atomic_int_set (&self->posting, 1);
-      respond (self, req->id, decision == PADDOCK_DECISION_ALLOW ? 0 : EACCES);
       news->info = g_steal_pointer (&info);
       news->seq = seq;
       news->wall = wall;
@@ -1496,8 +1492,10 @@ handle_notification (PaddockExecMonitor   *self,
       news->rule = g_strdup (rule_name);
       news->reason = rule != NULL ? g_strdup (paddock_policy_rule_get_reason (rule)) : NULL;
       news->pidfd = pidfd;
+      /* Queued before the answer: the program's exit, which the main
+       * context may see as soon as it is answered, must find its run. */
       post (self, news);
-      g_atomic_int_set (&self->posting, 0);
+      respond (self, req->id, decision == PADDOCK_DECISION_ALLOW ? 0 : EACCES);
       if (self->audit != NULL)
         paddock_audit_prefault (self->audit);
       return;
@@ -1688,10 +1686,7 @@ on_exits (int          fd,
 
   /* Execs answered before these exits come first: a program that exec'd
    * and then ended must end its new run, not the one it replaced. The
-   * answering thread may be between its answer and its news: a few
-   * microseconds, never blocked on this thread. */
-  while (g_atomic_int_get (&self->posting))
-    g_thread_yield ();
+   * thread queues an exec's news before it answers it. */
   drain_news (self);
   do
     {
