@@ -11,7 +11,7 @@
  * time from one minute to the next. Prints each pair, the medians, and
  * the median of the pairs' ratios (the figure the targets are read
  * against); asserts nothing about time. PADDOCK_BENCH_RUNS sets the
- * pairs (default 11). One build takes
+ * pairs (default 15). One build takes
  * a quarter of a second, so each make sample is the sum of four builds
  * (each after an untimed make clean). Both sides run without the test
  * suite's debugging environment (G_DEBUG, G_SLICE, MALLOC_CHECK_), as a
@@ -206,7 +206,7 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   g_autofree char *project = NULL;
   const char *runs_env = g_getenv ("PADDOCK_BENCH_RUNS");
-  guint runs = runs_env != NULL ? (guint) CLAMP (atoi (runs_env), 1, 100) : 11;
+  guint runs = runs_env != NULL ? (guint) CLAMP (atoi (runs_env), 1, 100) : 15;
   g_autofree char *runtime = NULL;
 
   paddock_run = g_getenv ("PADDOCK_RUN");
