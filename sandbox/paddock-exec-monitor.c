@@ -1326,16 +1326,23 @@ respond (PaddockExecMonitor *self,
     g_printerr ("paddock-run: cannot answer an exec: %s\n", g_strerror (errno));
 }
 
+/* Wakes the main context for the news queued, unless a batch already runs. */
+static void
+wake (PaddockExecMonitor *self)
+{
+  guint64 one = 1;
+
+  if (g_atomic_int_compare_and_exchange (&self->wake_pending, 0, 1))
+    if (write (self->wake_fd, &one, sizeof one) < 0)
+      g_atomic_int_set (&self->wake_pending, 0);
+}
+
 static void
 post (PaddockExecMonitor *self,
       News               *news)
 {
-  guint64 one = 1;
-
   g_async_queue_push (self->news, news);
-  if (g_atomic_int_compare_and_exchange (&self->wake_pending, 0, 1))
-    if (write (self->wake_fd, &one, sizeof one) < 0)
-      g_atomic_int_set (&self->wake_pending, 0);
+  wake (self);
 }
 
 static gboolean
@@ -1493,9 +1500,11 @@ handle_notification (PaddockExecMonitor   *self,
       news->reason = rule != NULL ? g_strdup (paddock_policy_rule_get_reason (rule)) : NULL;
       news->pidfd = pidfd;
       /* Queued before the answer: the program's exit, which the main
-       * context may see as soon as it is answered, must find its run. */
-      post (self, news);
+       * context may see as soon as it is answered, must find its run.
+       * The wake-up (a write, and the main thread taking a CPU) waits. */
+      g_async_queue_push (self->news, news);
       respond (self, req->id, decision == PADDOCK_DECISION_ALLOW ? 0 : EACCES);
+      wake (self);
       if (self->audit != NULL)
         paddock_audit_prefault (self->audit);
       return;
