@@ -71,28 +71,31 @@
 #ifndef P_PIDFD
 #define P_PIDFD 3
 #endif
-/* Linux 6.13: a process's ids from its pidfd, one call instead of three on /proc. */
-#ifndef PIDFD_GET_INFO
-struct pidfd_info
+/* Linux 6.13: a process's ids from its pidfd, one call instead of three on
+ * /proc; 6.15: how it ended, for any process (waitid only tells a parent).
+ * Our own copy of the first version of the structure, whatever the headers
+ * have: the size is part of the request's number. */
+typedef struct
 {
-  __u64 mask;
-  __u64 cgroupid;
-  __u32 pid;
-  __u32 tgid;
-  __u32 ppid;
-  __u32 ruid;
-  __u32 rgid;
-  __u32 euid;
-  __u32 egid;
-  __u32 suid;
-  __u32 sgid;
-  __u32 fsuid;
-  __u32 fsgid;
-  __u32 spare0[1];
-};
-#define PIDFD_GET_INFO _IOWR (0xFF, 11, struct pidfd_info)
-#define PIDFD_INFO_PID (1UL << 0)
-#endif
+  guint64 mask;
+  guint64 cgroupid;
+  guint32 pid;
+  guint32 tgid;
+  guint32 ppid;
+  guint32 ruid;
+  guint32 rgid;
+  guint32 euid;
+  guint32 egid;
+  guint32 suid;
+  guint32 sgid;
+  guint32 fsuid;
+  guint32 fsgid;
+  gint32  exit_code;     /* a wait status, with PADDOCK_PIDFD_INFO_EXIT */
+} PaddockPidfdInfo;
+G_STATIC_ASSERT (sizeof (PaddockPidfdInfo) == 64);
+#define PADDOCK_PIDFD_GET_INFO _IOWR (0xFF, 11, PaddockPidfdInfo)
+#define PADDOCK_PIDFD_INFO_PID (1UL << 0)
+#define PADDOCK_PIDFD_INFO_EXIT (1UL << 3)
 #ifndef __X32_SYSCALL_BIT
 #define __X32_SYSCALL_BIT 0x40000000
 #endif
@@ -936,7 +939,7 @@ static pid_t
 read_ppid (pid_t pid,
            int   pidfd)
 {
-  struct pidfd_info pidfd_info = { .mask = PIDFD_INFO_PID };
+  PaddockPidfdInfo pidfd_info = { .mask = PADDOCK_PIDFD_INFO_PID };
   char buffer[512];
   char path[48];
   paddock_autofd int fd = -1;
@@ -944,7 +947,7 @@ read_ppid (pid_t pid,
   char *paren;
   int ppid = -1;
 
-  if (pidfd >= 0 && ioctl (pidfd, PIDFD_GET_INFO, &pidfd_info) == 0)
+  if (pidfd >= 0 && ioctl (pidfd, PADDOCK_PIDFD_GET_INFO, &pidfd_info) == 0)
     return (pid_t) pidfd_info.ppid;
 
   g_snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
@@ -1605,21 +1608,33 @@ end_running (PaddockExecMonitor *self,
 {
   g_autoptr(PaddockMessage) message = paddock_message_new (PADDOCK_MESSAGE_EXIT);
   GString *out = self->exit_record;
+  PaddockPidfdInfo info = { .mask = PADDOCK_PIDFD_INFO_EXIT };
   siginfo_t status = { 0 };
 
   message->seq = running->seq;
   message->pid = running->pid;
   message->time = g_get_real_time ();
   message->duration = g_get_monotonic_time () - running->start;
-  /* Only paddock-run's own children (the agent, orphans) tell how they ended. */
-  if (!replaced && running->pidfd >= 0 &&
-      waitid (P_PIDFD, running->pidfd, &status, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-      status.si_pid != 0)
+  if (!replaced && running->pidfd >= 0)
     {
-      if (status.si_code == CLD_EXITED)
-        message->exit_code = status.si_status;
-      else
-        message->signal = status.si_status;
+      /* Any process, on Linux 6.15 and later; before, only paddock-run's
+       * own children (the agent, orphans) tell how they ended. */
+      if (ioctl (running->pidfd, PADDOCK_PIDFD_GET_INFO, &info) == 0 &&
+          (info.mask & PADDOCK_PIDFD_INFO_EXIT) != 0)
+        {
+          if (WIFEXITED (info.exit_code))
+            message->exit_code = WEXITSTATUS (info.exit_code);
+          else if (WIFSIGNALED (info.exit_code))
+            message->signal = WTERMSIG (info.exit_code);
+        }
+      else if (waitid (P_PIDFD, running->pidfd, &status, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+               status.si_pid != 0)
+        {
+          if (status.si_code == CLD_EXITED)
+            message->exit_code = status.si_status;
+          else
+            message->signal = status.si_status;
+        }
     }
 
   if (self->audit != NULL)

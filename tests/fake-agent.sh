@@ -71,6 +71,12 @@ case $scenario in
     step own unshare --map-root-user --mount sh -c \
       'mount -t tmpfs paddock-probe /tmp && cp /bin/true /tmp/paddock-own-probe && /tmp/paddock-own-probe'
     ;;
+  exit-codes)
+    # Grandchildren of paddock-run: how each ended is in its exit record.
+    step three sh -c 'exit 3'
+    step false /bin/false
+    step killed sh -c 'kill -TERM $$'
+    ;;
   exec-last)
     # The agent itself becomes another program, which soon ends: that
     # ends the new program's run, and the agent's run as replaced.

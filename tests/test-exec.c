@@ -19,6 +19,8 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -957,6 +959,85 @@ test_own_mounts (void)
   assert_chain_holds (s);
 }
 
+/* Whether a pidfd tells how any process ended (Linux 6.15): asked of a
+ * child already reaped, which waitid could no longer tell. */
+static gboolean
+kernel_reports_exit_status (void)
+{
+  struct
+  {
+    guint64 mask;
+    guint64 cgroupid;
+    guint32 ids[11];
+    gint32  exit_code;
+  } info = { .mask = 1u << 3 };
+  int pidfd;
+  pid_t pid = fork ();
+  gboolean reported;
+
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      g_usleep (20000);
+      _exit (7);
+    }
+  pidfd = (int) syscall (SYS_pidfd_open, pid, 0);
+  g_assert_cmpint (waitpid (pid, NULL, 0), ==, pid);
+  reported = pidfd >= 0 && ioctl (pidfd, _IOWR (0xFF, 11, info), &info) == 0 &&
+             (info.mask & (1u << 3)) != 0 && WIFEXITED (info.exit_code) && WEXITSTATUS (info.exit_code) == 7;
+  if (pidfd >= 0)
+    close (pidfd);
+  return reported;
+}
+
+/* The exit record of the exec event @event, or NULL. */
+static JsonObject *
+find_exit (GPtrArray *exits,
+           gint64     event)
+{
+  for (guint i = 0; i < exits->len; i++)
+    {
+      JsonObject *record = g_ptr_array_index (exits, i);
+
+      if (json_object_get_int_member (record, "event") == event)
+        return record;
+    }
+  return NULL;
+}
+
+/* Programs the agent's shell starts are not paddock-run's children, yet
+ * their exit records say how they ended: an exit code or a signal. */
+static void
+test_exit_codes (void)
+{
+  g_autoptr(Session) s = NULL;
+  g_autoptr(GPtrArray) execs = NULL;
+  g_autoptr(GPtrArray) exits = NULL;
+  JsonObject *exit_record;
+
+  if (!kernel_reports_exit_status ())
+    {
+      g_test_skip ("this kernel tells only a parent how its child ended (Linux 6.15 tells a pidfd's holder)");
+      return;
+    }
+  s = session_start ("exit-codes", FALSE, NULL);
+  g_assert_cmpint (session_wait (s), ==, 0);
+  execs = audit_records (s, "exec");
+  exits = audit_records (s, "exit");
+
+  exit_record = find_exit (exits, json_object_get_int_member (audit_exec_with (execs, "exit 3"), "event"));
+  g_assert_nonnull (exit_record);
+  g_assert_cmpint (json_object_get_int_member_with_default (exit_record, "exit_code", -1), ==, 3);
+  exit_record = find_exit (exits, json_object_get_int_member (find_exec (execs, "/bin/false"), "event"));
+  g_assert_nonnull (exit_record);
+  g_assert_cmpint (json_object_get_int_member_with_default (exit_record, "exit_code", -1), ==, 1);
+  exit_record = find_exit (exits, json_object_get_int_member (audit_exec_with (execs, "kill -TERM"), "event"));
+  g_assert_nonnull (exit_record);
+  g_assert_cmpint (json_object_get_int_member_with_default (exit_record, "signal", -1), ==, SIGTERM);
+  g_assert_false (json_object_has_member (exit_record, "exit_code"));
+  assert_chain_holds (s);
+}
+
 /* The agent execs a program that ends at once: the exit ends that
  * program's run, and the agent's own run is recorded as replaced by it,
  * however soon the exit follows the exec. */
@@ -1098,6 +1179,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/exit-after-exec", test_exit_after_exec);
   g_test_add_func ("/paddock/exec/private-tmp", test_private_tmp);
   g_test_add_func ("/paddock/exec/own-mounts", test_own_mounts);
+  g_test_add_func ("/paddock/exec/exit-codes", test_exit_codes);
 
   return g_test_run ();
 }
