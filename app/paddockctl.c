@@ -591,8 +591,14 @@ handle_event (Attach         *attach,
           return FALSE;
         }
       if (attach->verbose)
-        g_print ("%s  #%-5" G_GINT64_FORMAT " exited after %.3f s\n", time, message->seq,
-                 message->duration / 1e6);
+        {
+          g_autofree char *how = message->signal > 0 ? g_strdup_printf (", killed by signal %d", message->signal) :
+                                 message->exit_code >= 0 ? g_strdup_printf (" with status %d", message->exit_code) :
+                                 g_strdup ("");
+
+          g_print ("%s  #%-5" G_GINT64_FORMAT " exited after %.3f s%s\n", time, message->seq,
+                   message->duration / 1e6, how);
+        }
       break;
 
     case PADDOCK_MESSAGE_KILL:
@@ -1022,8 +1028,12 @@ show_record (const PaddockAuditRecord *record,
     {
       g_autofree char *event = member_text (object, "event");
       g_autofree char *duration = member_text (object, "duration_us");
+      g_autofree char *exit_code = member_text (object, "exit_code");
+      g_autofree char *signal = member_text (object, "signal");
 
-      detail = g_strdup_printf ("#%s after %s µs", event, duration);
+      detail = g_strdup_printf ("#%s after %s µs%s%s%s%s", event, duration,
+                                *exit_code ? ", status " : "", exit_code,
+                                *signal ? ", signal " : "", signal);
     }
   else if (g_strcmp0 (record->type, PADDOCK_AUDIT_DECISION) == 0)
     {

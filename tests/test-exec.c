@@ -1036,6 +1036,24 @@ test_exit_codes (void)
   g_assert_cmpint (json_object_get_int_member_with_default (exit_record, "signal", -1), ==, SIGTERM);
   g_assert_false (json_object_has_member (exit_record, "exit_code"));
   assert_chain_holds (s);
+
+  /* And paddockctl audit show says so. */
+  {
+    g_autoptr(GSubprocess) show = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE,
+                                             (const char *[]) { "audit", "show", s->audit, NULL });
+    g_autofree char *out = NULL;
+    g_autoptr(GError) error = NULL;
+    g_autofree char *three = g_strdup_printf ("#%" G_GINT64_FORMAT " after ",
+                                              json_object_get_int_member (audit_exec_with (execs, "exit 3"), "event"));
+    const char *line;
+
+    g_subprocess_communicate_utf8 (show, NULL, NULL, &out, NULL, &error);
+    g_assert_no_error (error);
+    line = strstr (out, three);
+    g_assert_nonnull (line);
+    g_assert_true (g_str_has_prefix (strstr (line, "µs"), "µs, status 3\n"));
+    g_assert_nonnull (strstr (out, "µs, signal 15\n"));
+  }
 }
 
 /* The agent execs a program that ends at once: the exit ends that
