@@ -400,6 +400,8 @@ struct _PaddockExecMonitor
   guint64                  next_seq;      /* only the thread writes it */
 
   GHashTable              *running;       /* pid → Running, main context only */
+  GQueue                   reaping;       /* ended Running waiting for their status, main context only */
+  GSource                 *reap_source;
   GQueue                   refused;       /* Refusal, guarded by lock */
 
   struct seccomp_notif_sizes sizes;
@@ -434,9 +436,16 @@ typedef struct
   gint64              seq;
   pid_t               pid;
   gint64              start;       /* monotonic */
+  gint64              ended;       /* monotonic, once its exit was seen; else 0 */
   int                 pidfd;
   GSource            *source;      /* only when exit_fd could not take the pidfd */
 } Running;
+
+/* A pidfd tells how a process ended (Linux 6.15) only once its parent has
+ * reaped it, a moment after the exit the pidfd reports: an ended run
+ * waits that long, at most REAP_WAIT_MS, for its exit code. */
+#define REAP_WAIT_MS 100
+#define REAP_POLL_MS 5
 
 #define EXITS_PER_ROUND 64
 
@@ -1601,6 +1610,40 @@ emit (PaddockExecMonitor   *self,
     self->func (message, self->user_data);
 }
 
+/* How @running's process ended: TRUE and its exit code or signal once
+ * that can be told. Any process's, on Linux 6.15 and later, once its parent
+ * has reaped it; paddock-run's own children's (the agent, orphans) on any
+ * kernel. FALSE also where the kernel will never tell (it cannot be told
+ * from a process not reaped yet). */
+static gboolean
+read_exit_status (Running *running,
+                  int     *exit_code,
+                  int     *signal)
+{
+  PaddockPidfdInfo info = { .mask = PADDOCK_PIDFD_INFO_EXIT };
+  siginfo_t status = { 0 };
+
+  if (running->pidfd < 0)
+    return FALSE;
+  if (ioctl (running->pidfd, PADDOCK_PIDFD_GET_INFO, &info) == 0 && (info.mask & PADDOCK_PIDFD_INFO_EXIT) != 0)
+    {
+      if (WIFEXITED (info.exit_code))
+        *exit_code = WEXITSTATUS (info.exit_code);
+      else if (WIFSIGNALED (info.exit_code))
+        *signal = WTERMSIG (info.exit_code);
+      return TRUE;
+    }
+  if (waitid (P_PIDFD, running->pidfd, &status, WEXITED | WNOHANG | WNOWAIT) == 0 && status.si_pid != 0)
+    {
+      if (status.si_code == CLD_EXITED)
+        *exit_code = status.si_status;
+      else
+        *signal = status.si_status;
+      return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 end_running (PaddockExecMonitor *self,
              Running            *running,
@@ -1608,34 +1651,13 @@ end_running (PaddockExecMonitor *self,
 {
   g_autoptr(PaddockMessage) message = paddock_message_new (PADDOCK_MESSAGE_EXIT);
   GString *out = self->exit_record;
-  PaddockPidfdInfo info = { .mask = PADDOCK_PIDFD_INFO_EXIT };
-  siginfo_t status = { 0 };
 
   message->seq = running->seq;
   message->pid = running->pid;
   message->time = g_get_real_time ();
-  message->duration = g_get_monotonic_time () - running->start;
-  if (!replaced && running->pidfd >= 0)
-    {
-      /* Any process, on Linux 6.15 and later; before, only paddock-run's
-       * own children (the agent, orphans) tell how they ended. */
-      if (ioctl (running->pidfd, PADDOCK_PIDFD_GET_INFO, &info) == 0 &&
-          (info.mask & PADDOCK_PIDFD_INFO_EXIT) != 0)
-        {
-          if (WIFEXITED (info.exit_code))
-            message->exit_code = WEXITSTATUS (info.exit_code);
-          else if (WIFSIGNALED (info.exit_code))
-            message->signal = WTERMSIG (info.exit_code);
-        }
-      else if (waitid (P_PIDFD, running->pidfd, &status, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-               status.si_pid != 0)
-        {
-          if (status.si_code == CLD_EXITED)
-            message->exit_code = status.si_status;
-          else
-            message->signal = status.si_status;
-        }
-    }
+  message->duration = (running->ended != 0 ? running->ended : g_get_monotonic_time ()) - running->start;
+  if (!replaced)
+    read_exit_status (running, &message->exit_code, &message->signal);
 
   if (self->audit != NULL)
     {
@@ -1660,6 +1682,60 @@ end_running (PaddockExecMonitor *self,
   emit (self, message);
 }
 
+/* Ends the runs whose status is known, or that waited long enough. */
+static gboolean
+on_reap_tick (gpointer user_data)
+{
+  PaddockExecMonitor *self = user_data;
+  gint64 now = g_get_monotonic_time ();
+  GList *l = self->reaping.head;
+
+  while (l != NULL)
+    {
+      GList *next = l->next;
+      Running *running = l->data;
+      int exit_code = -1, signal = 0;
+
+      if (read_exit_status (running, &exit_code, &signal) || now - running->ended >= REAP_WAIT_MS * 1000)
+        {
+          g_queue_delete_link (&self->reaping, l);
+          end_running (self, running, FALSE);
+          running_free (running);
+        }
+      l = next;
+    }
+  if (self->reaping.length > 0)
+    return G_SOURCE_CONTINUE;
+  g_clear_pointer (&self->reap_source, g_source_unref);
+  return G_SOURCE_REMOVE;
+}
+
+/* @running's process ended (the run is no longer in self->running). */
+static void
+run_exited (PaddockExecMonitor *self,
+            Running            *running)
+{
+  int exit_code = -1, signal = 0;
+  PaddockPidfdInfo info = { .mask = PADDOCK_PIDFD_INFO_PID };
+
+  running->ended = g_get_monotonic_time ();
+  /* Where the kernel has no pidfd information at all it will never tell. */
+  if (read_exit_status (running, &exit_code, &signal) || running->pidfd < 0 ||
+      ioctl (running->pidfd, PADDOCK_PIDFD_GET_INFO, &info) != 0)
+    {
+      end_running (self, running, FALSE);
+      running_free (running);
+      return;
+    }
+  g_queue_push_tail (&self->reaping, running);
+  if (self->reap_source == NULL)
+    {
+      self->reap_source = g_timeout_source_new (REAP_POLL_MS);
+      g_source_set_callback (self->reap_source, on_reap_tick, self, NULL);
+      g_source_attach (self->reap_source, self->context);
+    }
+}
+
 static gboolean
 on_running_exit (int          fd,
                  GIOCondition condition,
@@ -1668,8 +1744,10 @@ on_running_exit (int          fd,
   Running *running = user_data;
   PaddockExecMonitor *self = running->monitor;
 
-  end_running (self, running, FALSE);
-  g_hash_table_remove (self->running, GINT_TO_POINTER (running->pid));
+  /* The source goes with this call's return, not with the run. */
+  g_clear_pointer (&running->source, g_source_unref);
+  g_hash_table_steal (self->running, GINT_TO_POINTER (running->pid));
+  run_exited (self, running);
   return G_SOURCE_REMOVE;
 }
 
@@ -1733,8 +1811,8 @@ on_exits (int          fd,
 
           if (running == NULL || running->pidfd != pidfd || running->source != NULL)
             continue;
-          end_running (self, running, FALSE);
-          g_hash_table_remove (self->running, GINT_TO_POINTER (pid));
+          g_hash_table_steal (self->running, GINT_TO_POINTER (pid));
+          run_exited (self, running);
         }
     }
   while (n == G_N_ELEMENTS (events) || (n < 0 && errno == EINTR));
@@ -2101,6 +2179,17 @@ paddock_exec_monitor_stop (PaddockExecMonitor *self)
         end_running (self, running, FALSE);
         g_hash_table_iter_remove (&iter);
       }
+    /* And those still waiting for their status: what is known now goes. */
+    while ((running = g_queue_pop_head (&self->reaping)) != NULL)
+      {
+        end_running (self, running, FALSE);
+        running_free (running);
+      }
+    if (self->reap_source != NULL)
+      {
+        g_source_destroy (self->reap_source);
+        g_clear_pointer (&self->reap_source, g_source_unref);
+      }
   }
 
   /* Held execs now fail in the kernel; record them as ended with the session. */
@@ -2138,6 +2227,12 @@ paddock_exec_monitor_free (PaddockExecMonitor *self)
       g_clear_pointer (&self->exit_source, g_source_unref);
     }
   g_hash_table_destroy (self->running);
+  g_queue_clear_full (&self->reaping, (GDestroyNotify) running_free);
+  if (self->reap_source != NULL)
+    {
+      g_source_destroy (self->reap_source);
+      g_source_unref (self->reap_source);
+    }
   paddock_close_fd (&self->exit_fd);
   g_queue_clear_full (&self->refused, (GDestroyNotify) refusal_free);
   g_hash_table_destroy (self->pending);
