@@ -385,18 +385,20 @@ start_supervision (PaddockSupervisor *self)
     }
 
   paddock_control_set_monitor (self->control, self->monitor);
+  /* The client on --control-fd (the window) is there before the agent's
+   * first exec can be decided: an ask must never find nobody to ask. */
+  if (options->control_fd >= 0 &&
+      !paddock_control_add_client_fd (self->control, paddock_steal_fd (&options->control_fd), &error))
+    {
+      g_printerr ("paddock-run: --control-fd: %s\n", error->message);
+      g_clear_error (&error);
+    }
   if (!paddock_exec_monitor_start (self->monitor, &error))
     {
       /* Nothing can answer the agent's exec: end it rather than leave it hanging. */
       g_printerr ("paddock-run: %s\n", error->message);
       kill (self->agent, SIGKILL);
       return;
-    }
-  if (options->control_fd >= 0 &&
-      !paddock_control_add_client_fd (self->control, paddock_steal_fd (&options->control_fd), &error))
-    {
-      g_printerr ("paddock-run: --control-fd: %s\n", error->message);
-      g_clear_error (&error);
     }
   if (!paddock_control_listen (self->control, &error))
     g_printerr ("paddock-run: %s\n", error->message);

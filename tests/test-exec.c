@@ -125,15 +125,19 @@ launcher_new (Session *s)
   return launcher;
 }
 
+/* Runs @command (NULL: the fake agent's @scenario) under paddock-run; in
+ * @command, "@OUT@" at the start of an argument stands for the out dir. */
 static Session *
-session_start (const char          *scenario,
-               gboolean             with_client,
-               const char * const  *extra)
+session_start_command (const char          *scenario,
+                       const char * const  *command,
+                       gboolean             with_client,
+                       const char * const  *extra)
 {
   Session *s = g_new0 (Session, 1);
   g_autoptr(GError) error = NULL;
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GPtrArray) expanded_args = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *policy = NULL;
   int pair[2];
 
@@ -174,15 +178,38 @@ session_start (const char          *scenario,
   for (guint i = 0; extra != NULL && extra[i] != NULL; i++)
     g_ptr_array_add (argv, (char *) extra[i]);
   g_ptr_array_add (argv, "--");
-  g_ptr_array_add (argv, "sh");
-  g_ptr_array_add (argv, fake_agent);
-  g_ptr_array_add (argv, s->out);
-  g_ptr_array_add (argv, (char *) scenario);
+  if (command == NULL)
+    {
+      g_ptr_array_add (argv, "sh");
+      g_ptr_array_add (argv, fake_agent);
+      g_ptr_array_add (argv, s->out);
+      g_ptr_array_add (argv, (char *) scenario);
+    }
+  for (guint i = 0; command != NULL && command[i] != NULL; i++)
+    {
+      if (g_str_has_prefix (command[i], "@OUT@"))
+        {
+          char *expanded = g_strconcat (s->out, command[i] + 5, NULL);
+
+          g_ptr_array_add (expanded_args, expanded);
+          g_ptr_array_add (argv, expanded);
+        }
+      else
+        g_ptr_array_add (argv, (char *) command[i]);
+    }
   g_ptr_array_add (argv, NULL);
 
   s->run = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
   g_assert_no_error (error);
   return s;
+}
+
+static Session *
+session_start (const char          *scenario,
+               gboolean             with_client,
+               const char * const  *extra)
+{
+  return session_start_command (scenario, NULL, with_client, extra);
 }
 
 static int
@@ -531,6 +558,26 @@ static void
 test_ask_allow (void)
 {
   run_ask ("allow");
+}
+
+/* The agent's own program needs an answer: the client on --control-fd
+ * is asked, never passed over as absent. It used to be added just after
+ * the monitor started answering, and on a loaded machine an ask could find
+ * nobody to ask (one CI run in six); this races only when that happens. */
+static void
+test_ask_first_exec (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) { "touch", "@OUT@/asked-marker", NULL },
+                                                TRUE, NULL);
+  g_autoptr(PaddockMessage) ask = session_expect (s, PADDOCK_MESSAGE_ASK);
+  g_autofree char *decide = NULL;
+
+  g_assert_cmpstr (ask->rule, ==, "test-ask");
+  g_assert_false (out_exists (s, "asked-marker"));
+  decide = g_strdup_printf ("{\"type\":\"decide\",\"id\":%" G_GINT64_FORMAT ",\"decision\":\"allow\"}\n", ask->id);
+  session_send (s, decide);
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_assert_true (out_exists (s, "asked-marker"));
 }
 
 static void
@@ -1184,6 +1231,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/without-monitor", test_without_monitor);
   g_test_add_func ("/paddock/exec/on-ask-allow", test_on_ask_allow);
   g_test_add_func ("/paddock/exec/ask-allow", test_ask_allow);
+  g_test_add_func ("/paddock/exec/ask-first-exec", test_ask_first_exec);
   g_test_add_func ("/paddock/exec/ask-deny", test_ask_deny);
   g_test_add_func ("/paddock/exec/deadline", test_deadline);
   g_test_add_func ("/paddock/exec/kill-while-held", test_kill_while_held);
