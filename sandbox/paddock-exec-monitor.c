@@ -437,6 +437,8 @@ typedef struct
   pid_t               pid;
   gint64              start;       /* monotonic */
   gint64              ended;       /* monotonic, once its exit was seen; else 0 */
+  int                 exit_code;   /* once known (read_exit_status); else -1 */
+  int                 signal;      /* likewise; else 0 */
   int                 pidfd;
   GSource            *source;      /* only when exit_fd could not take the pidfd */
 } Running;
@@ -1610,38 +1612,44 @@ emit (PaddockExecMonitor   *self,
     self->func (message, self->user_data);
 }
 
-/* How @running's process ended: TRUE and its exit code or signal once
- * that can be told. Any process's, on Linux 6.15 and later, once its parent
- * has reaped it; paddock-run's own children's (the agent, orphans) on any
- * kernel. FALSE also where the kernel will never tell (it cannot be told
- * from a process not reaped yet). */
-static gboolean
-read_exit_status (Running *running,
-                  int     *exit_code,
-                  int     *signal)
+typedef enum
+{
+  EXIT_STATUS_KNOWN,     /* in running->exit_code or ->signal */
+  EXIT_STATUS_LATER,     /* once the parent has reaped the process */
+  EXIT_STATUS_NEVER,     /* this kernel does not tell */
+} ExitStatus;
+
+/* How @running's process ended, into @running: any process's on Linux
+ * 6.15 and later, once its parent has reaped it; paddock-run's own
+ * children's (the agent, orphans) on any kernel. */
+static ExitStatus
+read_exit_status (Running *running)
 {
   PaddockPidfdInfo info = { .mask = PADDOCK_PIDFD_INFO_EXIT };
   siginfo_t status = { 0 };
+  gboolean has_info;
 
   if (running->pidfd < 0)
-    return FALSE;
-  if (ioctl (running->pidfd, PADDOCK_PIDFD_GET_INFO, &info) == 0 && (info.mask & PADDOCK_PIDFD_INFO_EXIT) != 0)
+    return EXIT_STATUS_NEVER;
+  has_info = ioctl (running->pidfd, PADDOCK_PIDFD_GET_INFO, &info) == 0;
+  if (has_info && (info.mask & PADDOCK_PIDFD_INFO_EXIT) != 0)
     {
       if (WIFEXITED (info.exit_code))
-        *exit_code = WEXITSTATUS (info.exit_code);
+        running->exit_code = WEXITSTATUS (info.exit_code);
       else if (WIFSIGNALED (info.exit_code))
-        *signal = WTERMSIG (info.exit_code);
-      return TRUE;
+        running->signal = WTERMSIG (info.exit_code);
+      return EXIT_STATUS_KNOWN;
     }
   if (waitid (P_PIDFD, running->pidfd, &status, WEXITED | WNOHANG | WNOWAIT) == 0 && status.si_pid != 0)
     {
       if (status.si_code == CLD_EXITED)
-        *exit_code = status.si_status;
+        running->exit_code = status.si_status;
       else
-        *signal = status.si_status;
-      return TRUE;
+        running->signal = status.si_status;
+      return EXIT_STATUS_KNOWN;
     }
-  return FALSE;
+  /* Where the kernel has no pidfd information at all it will never tell. */
+  return has_info ? EXIT_STATUS_LATER : EXIT_STATUS_NEVER;
 }
 
 static void
@@ -1656,8 +1664,8 @@ end_running (PaddockExecMonitor *self,
   message->pid = running->pid;
   message->time = g_get_real_time ();
   message->duration = (running->ended != 0 ? running->ended : g_get_monotonic_time ()) - running->start;
-  if (!replaced)
-    read_exit_status (running, &message->exit_code, &message->signal);
+  message->exit_code = running->exit_code;
+  message->signal = running->signal;
 
   if (self->audit != NULL)
     {
@@ -1682,6 +1690,15 @@ end_running (PaddockExecMonitor *self,
   emit (self, message);
 }
 
+/* Ends @running, with how it ended where that is known, and frees it. */
+static void
+finish_running (PaddockExecMonitor *self,
+                Running            *running)
+{
+  end_running (self, running, FALSE);
+  running_free (running);
+}
+
 /* Ends the runs whose status is known, or that waited long enough. */
 static gboolean
 on_reap_tick (gpointer user_data)
@@ -1694,13 +1711,11 @@ on_reap_tick (gpointer user_data)
     {
       GList *next = l->next;
       Running *running = l->data;
-      int exit_code = -1, signal = 0;
 
-      if (read_exit_status (running, &exit_code, &signal) || now - running->ended >= REAP_WAIT_MS * 1000)
+      if (read_exit_status (running) == EXIT_STATUS_KNOWN || now - running->ended >= REAP_WAIT_MS * 1000)
         {
           g_queue_delete_link (&self->reaping, l);
-          end_running (self, running, FALSE);
-          running_free (running);
+          finish_running (self, running);
         }
       l = next;
     }
@@ -1715,16 +1730,10 @@ static void
 run_exited (PaddockExecMonitor *self,
             Running            *running)
 {
-  int exit_code = -1, signal = 0;
-  PaddockPidfdInfo info = { .mask = PADDOCK_PIDFD_INFO_PID };
-
   running->ended = g_get_monotonic_time ();
-  /* Where the kernel has no pidfd information at all it will never tell. */
-  if (read_exit_status (running, &exit_code, &signal) || running->pidfd < 0 ||
-      ioctl (running->pidfd, PADDOCK_PIDFD_GET_INFO, &info) != 0)
+  if (read_exit_status (running) != EXIT_STATUS_LATER)
     {
-      end_running (self, running, FALSE);
-      running_free (running);
+      finish_running (self, running);
       return;
     }
   g_queue_push_tail (&self->reaping, running);
@@ -1767,6 +1776,7 @@ start_running (PaddockExecMonitor *self,
   running->seq = seq;
   running->pid = pid;
   running->start = start;
+  running->exit_code = -1;
   running->pidfd = pidfd;
   /* One epoll for all runs: a GSource per run would add and remove a poll
    * record, and wake the main loop for each, on every exec. One-shot, and
@@ -2176,14 +2186,15 @@ paddock_exec_monitor_stop (PaddockExecMonitor *self)
     g_hash_table_iter_init (&iter, self->running);
     while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &running))
       {
+        read_exit_status (running);
         end_running (self, running, FALSE);
         g_hash_table_iter_remove (&iter);
       }
     /* And those still waiting for their status: what is known now goes. */
     while ((running = g_queue_pop_head (&self->reaping)) != NULL)
       {
-        end_running (self, running, FALSE);
-        running_free (running);
+        read_exit_status (running);
+        finish_running (self, running);
       }
     if (self->reap_source != NULL)
       {
