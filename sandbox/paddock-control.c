@@ -14,6 +14,7 @@
 #include "paddock-autofd.h"
 #include "paddock-control.h"
 #include "paddock-process-tree.h"
+#include "paddock-source.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -245,11 +246,8 @@ client_flush (Client *client)
       g_source_set_callback (client->out_source, (GSourceFunc) (GCallback) on_client_writable, client, NULL);
       g_source_attach (client->out_source, NULL);
     }
-  else if (client->output->len == 0 && client->out_source != NULL)
-    {
-      g_source_destroy (client->out_source);
-      g_clear_pointer (&client->out_source, g_source_unref);
-    }
+  else if (client->output->len == 0)
+    paddock_clear_source (&client->out_source);
 }
 
 static gboolean
@@ -492,16 +490,8 @@ client_close (Client *client)
 
   if (client->fd < 0)
     return;
-  if (client->in_source != NULL)
-    {
-      g_source_destroy (client->in_source);
-      g_clear_pointer (&client->in_source, g_source_unref);
-    }
-  if (client->out_source != NULL)
-    {
-      g_source_destroy (client->out_source);
-      g_clear_pointer (&client->out_source, g_source_unref);
-    }
+  paddock_clear_source (&client->in_source);
+  paddock_clear_source (&client->out_source);
   paddock_close_fd (&client->fd);
   g_ptr_array_remove (self->clients, client);
   g_ptr_array_add (self->closed, client);
@@ -807,11 +797,7 @@ paddock_control_session_end (PaddockControl *self,
 
   while (self->clients->len > 0)
     client_close (g_ptr_array_index (self->clients, 0));
-  if (self->listen_source != NULL)
-    {
-      g_source_destroy (self->listen_source);
-      g_clear_pointer (&self->listen_source, g_source_unref);
-    }
+  paddock_clear_source (&self->listen_source);
   if (self->socket_path != NULL)
     unlink (self->socket_path);
   paddock_close_fd (&self->listen_fd);
@@ -824,11 +810,7 @@ paddock_control_free (PaddockControl *self)
     return;
   while (self->clients->len > 0)
     client_close (g_ptr_array_index (self->clients, 0));
-  if (self->listen_source != NULL)
-    {
-      g_source_destroy (self->listen_source);
-      g_clear_pointer (&self->listen_source, g_source_unref);
-    }
+  paddock_clear_source (&self->listen_source);
   if (self->socket_path != NULL && self->listen_fd >= 0)
     unlink (self->socket_path);
   paddock_close_fd (&self->listen_fd);

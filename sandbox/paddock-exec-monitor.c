@@ -33,6 +33,7 @@
 
 #include "paddock-autofd.h"
 #include "paddock-exec-monitor.h"
+#include "paddock-source.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -508,16 +509,8 @@ resolved_exe_free (ResolvedExe *entry)
 static void
 ask_free (Ask *ask)
 {
-  if (ask->timeout_source != NULL)
-    {
-      g_source_destroy (ask->timeout_source);
-      g_source_unref (ask->timeout_source);
-    }
-  if (ask->pidfd_source != NULL)
-    {
-      g_source_destroy (ask->pidfd_source);
-      g_source_unref (ask->pidfd_source);
-    }
+  paddock_clear_source (&ask->timeout_source);
+  paddock_clear_source (&ask->pidfd_source);
   paddock_close_fd (&ask->pidfd);
   paddock_message_free (ask->message);
   exec_info_free (ask->info);
@@ -527,11 +520,7 @@ ask_free (Ask *ask)
 static void
 running_free (Running *running)
 {
-  if (running->source != NULL)
-    {
-      g_source_destroy (running->source);
-      g_source_unref (running->source);
-    }
+  paddock_clear_source (&running->source);
   paddock_close_fd (&running->pidfd);
   g_free (running);
 }
@@ -2172,11 +2161,7 @@ paddock_exec_monitor_stop (PaddockExecMonitor *self)
   paddock_close_fd (&self->notify_fd);
 
   drain_news (self);
-  if (self->batch_source != NULL)
-    {
-      g_source_destroy (self->batch_source);
-      g_clear_pointer (&self->batch_source, g_source_unref);
-    }
+  paddock_clear_source (&self->batch_source);
 
   /* The tree is gone by now: close the runs the main loop did not see end. */
   {
@@ -2196,11 +2181,7 @@ paddock_exec_monitor_stop (PaddockExecMonitor *self)
         read_exit_status (running);
         finish_running (self, running);
       }
-    if (self->reap_source != NULL)
-      {
-        g_source_destroy (self->reap_source);
-        g_clear_pointer (&self->reap_source, g_source_unref);
-      }
+    paddock_clear_source (&self->reap_source);
   }
 
   /* Held execs now fail in the kernel; record them as ended with the session. */
@@ -2227,23 +2208,11 @@ paddock_exec_monitor_free (PaddockExecMonitor *self)
   if (self == NULL)
     return;
   paddock_exec_monitor_stop (self);
-  if (self->wake_source != NULL)
-    {
-      g_source_destroy (self->wake_source);
-      g_clear_pointer (&self->wake_source, g_source_unref);
-    }
-  if (self->exit_source != NULL)
-    {
-      g_source_destroy (self->exit_source);
-      g_clear_pointer (&self->exit_source, g_source_unref);
-    }
+  paddock_clear_source (&self->wake_source);
+  paddock_clear_source (&self->exit_source);
   g_hash_table_destroy (self->running);
   g_queue_clear_full (&self->reaping, (GDestroyNotify) running_free);
-  if (self->reap_source != NULL)
-    {
-      g_source_destroy (self->reap_source);
-      g_source_unref (self->reap_source);
-    }
+  paddock_clear_source (&self->reap_source);
   paddock_close_fd (&self->exit_fd);
   g_queue_clear_full (&self->refused, (GDestroyNotify) refusal_free);
   g_hash_table_destroy (self->pending);
