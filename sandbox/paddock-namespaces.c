@@ -127,7 +127,7 @@ struct _PaddockNamespaces
 /* A place the agent gets a fresh, empty one of. */
 typedef struct
 {
-  char          *path;
+  char          *path;      /* first, as in BindBack (find_deepest) */
   const char    *options;   /* tmpfs options */
   PaddockAccess  access;    /* what Landlock grants on it */
   gboolean       is_run;    /* keeps the links and name resolution of /run */
@@ -136,7 +136,7 @@ typedef struct
 /* What is bound back into a place from the host. */
 typedef struct
 {
-  char     *path;
+  char     *path;           /* first, as in Place (find_deepest) */
   gboolean  writable;
   gboolean  is_dir;
   Step     *tree;
@@ -432,20 +432,32 @@ add_place (GPtrArray     *places,
   g_ptr_array_add (places, place);
 }
 
+G_STATIC_ASSERT (G_STRUCT_OFFSET (Place, path) == 0);
+G_STATIC_ASSERT (G_STRUCT_OFFSET (BindBack, path) == 0);
+
+/* The deepest of @items (each a Place or a BindBack: their path comes
+ * first) that holds @path: they are sorted, parents first. */
+static gpointer
+find_deepest (GPtrArray  *items,
+              const char *path)
+{
+  gpointer found = NULL;
+
+  for (guint i = 0; i < items->len; i++)
+    {
+      gpointer item = g_ptr_array_index (items, i);
+
+      if (paddock_path_is_within (path, *(char **) item))
+        found = item;
+    }
+  return found;
+}
+
 static Place *
 find_place (GPtrArray  *places,
             const char *path)
 {
-  Place *found = NULL;
-
-  /* The deepest one: places are sorted, parents first. */
-  for (guint i = 0; i < places->len; i++)
-    {
-      Place *place = g_ptr_array_index (places, i);
-      if (paddock_path_is_within (path, place->path))
-        found = place;
-    }
-  return found;
+  return find_deepest (places, path);
 }
 
 static gboolean
@@ -461,15 +473,7 @@ static BindBack *
 find_bind_back (GPtrArray  *binds,
                 const char *path)
 {
-  BindBack *found = NULL;
-
-  for (guint i = 0; i < binds->len; i++)
-    {
-      BindBack *bind = g_ptr_array_index (binds, i);
-      if (paddock_path_is_within (path, bind->path))
-        found = bind;
-    }
-  return found;
+  return find_deepest (binds, path);
 }
 
 /* Whether @path shows after the private places are made: outside them, or
