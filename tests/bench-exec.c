@@ -21,14 +21,11 @@
  */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
+#include "bench-run.h"
+
 #include <gio/gio.h>
 #include <glib/gstdio.h>
-#include <spawn.h>
 #include <stdlib.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 
 static const char *paddock_run;
 static char *work_dir;
@@ -61,27 +58,11 @@ static Cost
 run_once (const char * const *argv,
           const char         *cwd)
 {
-  posix_spawn_file_actions_t actions;
-  struct rusage usage;
-  gint64 start;
-  pid_t pid;
-  int status;
-  Cost cost;
+  BenchSample sample;
 
-  posix_spawn_file_actions_init (&actions);
-  posix_spawn_file_actions_addopen (&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addchdir_np (&actions, cwd);
-  start = g_get_monotonic_time ();
-  g_assert_cmpint (posix_spawnp (&pid, argv[0], &actions, NULL, (char **) argv, run_environment), ==, 0);
-  while (wait4 (pid, &status, 0, &usage) < 0)
-    g_assert_cmpint (errno, ==, EINTR);
-  cost.wall = (g_get_monotonic_time () - start) / 1e6;
-  cost.cpu = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 +
-             usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
-  posix_spawn_file_actions_destroy (&actions);
-  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
-    g_error ("%s failed (wait status %d)", argv[0], status);
-  return cost;
+  if (!bench_run (argv, cwd, run_environment, &sample))
+    g_error ("%s failed", argv[0]);
+  return (Cost) { sample.wall / 1000.0, sample.cpu / 1000.0 };
 }
 
 static int

@@ -18,27 +18,17 @@
  */
 #include "config.h"
 
+#include "bench-run.h"
+
 #include <glib.h>
 #include <glib/gstdio.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 static const char *paddock_run;
 static gboolean has_no_monitor;
 static gboolean quick;
-
-typedef struct
-{
-  double wall;  /* ms */
-  double cpu;   /* ms, user + system of the whole tree */
-} Sample;
 
 typedef struct
 {
@@ -50,36 +40,6 @@ typedef struct
   GArray     *cpu_ratio;
 } Peer;
 
-/* Runs argv (quietly) to its end. */
-static gboolean
-time_run (const char * const *argv,
-          const char         *cwd,
-          Sample             *sample)
-{
-  posix_spawn_file_actions_t actions;
-  struct rusage usage;
-  gint64 start;
-  pid_t pid;
-  int status;
-
-  posix_spawn_file_actions_init (&actions);
-  posix_spawn_file_actions_addopen (&actions, 1, "/dev/null", O_WRONLY, 0);
-  if (cwd != NULL)
-    posix_spawn_file_actions_addchdir_np (&actions, cwd);
-  start = g_get_monotonic_time ();
-  if (posix_spawnp (&pid, argv[0], &actions, NULL, (char **) argv, environ) != 0)
-    {
-      posix_spawn_file_actions_destroy (&actions);
-      return FALSE;
-    }
-  while (wait4 (pid, &status, 0, &usage) < 0)
-    ;
-  sample->wall = (g_get_monotonic_time () - start) / 1000.0;
-  sample->cpu = usage.ru_utime.tv_sec * 1000.0 + usage.ru_utime.tv_usec / 1000.0 +
-                usage.ru_stime.tv_sec * 1000.0 + usage.ru_stime.tv_usec / 1000.0;
-  posix_spawn_file_actions_destroy (&actions);
-  return WIFEXITED (status) && WEXITSTATUS (status) == 0;
-}
 
 static int
 compare_doubles (gconstpointer a,
@@ -163,11 +123,11 @@ measure (Peer       *peers,
          const char *cwd,
          guint       rounds)
 {
-  g_autofree Sample *round = g_new0 (Sample, n_peers);
+  g_autofree BenchSample *round = g_new0 (BenchSample, n_peers);
 
   /* One warm-up each: page cache, first build. */
   for (guint p = 0; p < n_peers; p++)
-    time_run ((const char * const *) peers[p].argv->pdata, cwd, &round[p]);
+    bench_run ((const char * const *) peers[p].argv->pdata, cwd, NULL, &round[p]);
 
   for (guint r = 0; r < rounds; r++)
     {
@@ -175,7 +135,7 @@ measure (Peer       *peers,
         {
           guint p = r % 2 == 0 ? i : n_peers - 1 - i;
 
-          if (!time_run ((const char * const *) peers[p].argv->pdata, cwd, &round[p]))
+          if (!bench_run ((const char * const *) peers[p].argv->pdata, cwd, NULL, &round[p]))
             {
               printf ("# %s: a run failed\n", peers[p].name);
               return FALSE;
@@ -295,12 +255,12 @@ bench_startup (const char *project)
   Peer peers[4];
   guint n_peers = 3;
   guint rounds = quick ? 11 : 41;
-  Sample sample;
+  BenchSample sample;
 
   peer_init (&peers[0], "bare true", plain (true_argv));
   peer_init (&peers[1], "paddock-run, no lock", under_runner (project, FALSE, true_argv));
   peer_init (&peers[2], "paddock-run --lock", under_runner (project, TRUE, true_argv));
-  if (time_run (bwrap_argv, NULL, &sample))
+  if (bench_run (bwrap_argv, NULL, NULL, &sample))
     peer_init (&peers[n_peers++], "bwrap --ro-bind / /", plain (bwrap_argv));
   else
     printf ("# bwrap cannot run here: start-up is compared with bare true only\n");
@@ -332,7 +292,7 @@ main (int   argc,
   g_autofree char *project = NULL;
   g_autofree char *help = NULL;
   const char *rm_argv[] = { "rm", "-rf", NULL, NULL };
-  Sample sample;
+  BenchSample sample;
 
   paddock_run = g_getenv ("PADDOCK_RUN");
   if (paddock_run == NULL)
@@ -356,6 +316,6 @@ main (int   argc,
   bench_make (project);
 
   rm_argv[2] = project;
-  time_run (rm_argv, NULL, &sample);
+  bench_run (rm_argv, NULL, NULL, &sample);
   return 0;
 }
