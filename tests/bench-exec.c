@@ -31,12 +31,6 @@ static const char *paddock_run;
 static char *work_dir;
 static char **run_environment;
 
-typedef struct
-{
-  double wall;   /* s */
-  double cpu;    /* s, user + system of the whole process tree */
-} Cost;
-
 static char **
 environment_new (void)
 {
@@ -54,7 +48,7 @@ environment_new (void)
   return env;
 }
 
-static Cost
+static BenchSample
 run_once (const char * const *argv,
           const char         *cwd)
 {
@@ -62,7 +56,7 @@ run_once (const char * const *argv,
 
   if (!bench_run (argv, cwd, run_environment, &sample))
     g_error ("%s failed", argv[0]);
-  return (Cost) { sample.wall / 1000.0, sample.cpu / 1000.0 };
+  return sample;
 }
 
 static int
@@ -90,18 +84,18 @@ fastest (GArray *values)
 
 /* One sample: @rounds timed runs of @command, each after an untimed
  * @before (may be NULL, e.g. make clean). */
-static Cost
+static BenchSample
 sample (const char * const *command,
         const char * const *before,
         const char         *cwd,
         guint               rounds,
         const char         *audit)
 {
-  Cost total = { 0, 0 };
+  BenchSample total = { 0, 0 };
 
   for (guint r = 0; r < rounds; r++)
     {
-      Cost cost;
+      BenchSample cost;
 
       if (before != NULL)
         run_once (before, cwd);
@@ -142,7 +136,7 @@ compare (const char         *name,
   g_print ("%s\n", name);
   for (guint i = 0; i < runs + 1; i++)
     {
-      Cost b, m;
+      BenchSample b, m;
       double ratio, cpu_ratio;
 
       if (i % 2 == 0)
@@ -160,6 +154,9 @@ compare (const char         *name,
         continue;
       ratio = m.wall / b.wall;
       cpu_ratio = m.cpu / b.cpu;
+      /* In seconds, as the figures are printed. */
+      b.wall /= 1000;
+      m.wall /= 1000;
       g_array_append_val (bare, b.wall);
       g_array_append_val (monitored, m.wall);
       g_array_append_val (ratios, ratio);
