@@ -320,7 +320,8 @@ typedef struct
   pid_t       pid;
   pid_t       ppid;
   char       *path;
-  char       *cwd;
+  char       *cwd;         /* once cwd_read (load_cwd) */
+  gboolean    cwd_read;
   char       *lexical;     /* the absolute path exec runs, symlinks not resolved */
   char       *exe;         /* ... resolved */
   GPtrArray  *argv;        /* NULL-terminated */
@@ -393,6 +394,7 @@ struct _PaddockExecMonitor
   GSource                 *exit_source;
   GAsyncQueue             *news;
   gint                     wake_pending;
+  gint                     answering;     /* the pid whose answered exec is not queued yet, or 0 */
   gint                     n_deciders;
   gint                     stopped;
 
@@ -935,6 +937,25 @@ read_link_at (int         dir_fd,
   return g_strndup (buffer, n);
 }
 
+/* The caller's working directory, read on first use: the policy asks for
+ * it only when a rule that could decide needs it, and otherwise it is read
+ * for the record once the exec is answered (the new program has not
+ * reached its main () by then, let alone a chdir ()). */
+static const char *
+load_cwd (gpointer data)
+{
+  ExecInfo *info = data;
+  char path[48];
+
+  if (!info->cwd_read)
+    {
+      g_snprintf (path, sizeof path, "/proc/%d/cwd", (int) info->pid);
+      info->cwd = read_link_at (AT_FDCWD, path);
+      info->cwd_read = TRUE;
+    }
+  return info->cwd;
+}
+
 static pid_t
 read_ppid (pid_t pid,
            int   pidfd)
@@ -1174,20 +1195,17 @@ read_exec (PaddockExecMonitor        *self,
   if (err != 0)
     return err == ESRCH ? ESRCH : EFAULT;
 
-  g_snprintf (path, sizeof path, "/proc/%d/cwd", (int) req->pid);
-  info->cwd = read_link_at (AT_FDCWD, path);
-
   if (info->lexical == NULL)
     {
       g_autofree char *dir = NULL;
 
-      if (is_execveat && dirfd != AT_FDCWD && info->path[0] != '/')
+      if (info->path[0] != '/' && is_execveat && dirfd != AT_FDCWD)
         {
           g_snprintf (path, sizeof path, "/proc/%d/fd/%d", (int) req->pid, dirfd);
           dir = read_link_at (AT_FDCWD, path);
         }
-      else
-        dir = g_strdup (info->cwd);
+      else if (info->path[0] != '/')
+        dir = g_strdup (load_cwd (info));
       info->lexical = g_canonicalize_filename (info->path, dir != NULL && dir[0] == '/' ? dir : "/");
     }
   if (info->exe == NULL)
@@ -1457,8 +1475,9 @@ handle_notification (PaddockExecMonitor   *self,
   query = (PaddockPolicyQuery) {
     .exe = info->lexical,
     .argv = (const char * const *) info->argv->pdata,
-    .cwd = info->cwd,
     .project = self->project,
+    .cwd_func = load_cwd,
+    .cwd_data = info,
   };
   action = paddock_policy_evaluate (self->policy, &query, &rule);
   if (rule == NULL)
@@ -1482,10 +1501,8 @@ handle_notification (PaddockExecMonitor   *self,
       by = "no-client";
     }
 
-  if (decision == PADDOCK_DECISION_DENY)
-    paddock_close_fd (&pidfd);
-
-  /* Still the same process, blocked in this exec: what was read is its. */
+  /* Still the same process, blocked in this exec: what was read is its,
+   * and so is the pidfd. */
   if (ioctl (self->notify_fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) != 0)
     {
       paddock_close_fd (&pidfd);
@@ -1496,12 +1513,24 @@ handle_notification (PaddockExecMonitor   *self,
   seq = (gint64) ++self->next_seq;
   g_mutex_unlock (&self->lock);
 
-  /* On disk before it runs: kill -9 of paddock-run loses no decided exec. */
-  audit_exec (self, info, seq, decision, by, rule_name);
-
   if (decision != PADDOCK_DECISION_ASK)
     {
       News *news = g_new0 (News, 1);
+
+      /* An allowed exec is answered first: the working directory, if the
+       * decision did not need it, is read and the exec recorded while the
+       * new program loads. A refused one may end at once, so its process
+       * is read before. Until the news is queued, the main context takes
+       * no exit of this pid (see on_exits). */
+      if (decision == PADDOCK_DECISION_DENY)
+        {
+          load_cwd (info);
+          paddock_close_fd (&pidfd);
+        }
+      g_atomic_int_set (&self->answering, req->pid);
+      respond (self, req->id, decision == PADDOCK_DECISION_ALLOW ? 0 : EACCES);
+      load_cwd (info);
+      audit_exec (self, info, seq, decision, by, rule_name);
 
       news->info = g_steal_pointer (&info);
       news->seq = seq;
@@ -1512,18 +1541,19 @@ handle_notification (PaddockExecMonitor   *self,
       news->rule = g_strdup (rule_name);
       news->reason = rule != NULL ? g_strdup (paddock_policy_rule_get_reason (rule)) : NULL;
       news->pidfd = pidfd;
-      /* Queued before the answer: the program's exit, which the main
-       * context may see as soon as it is answered, must find its run.
-       * The wake-up (a write, and the main thread taking a CPU) waits. */
       g_async_queue_push (self->news, news);
-      respond (self, req->id, decision == PADDOCK_DECISION_ALLOW ? 0 : EACCES);
+      g_atomic_int_set (&self->answering, 0);
       wake (self);
       if (self->audit != NULL)
         paddock_audit_prefault (self->audit);
       return;
     }
 
-  /* An ask: held in the kernel until it is decided on the main context. */
+  /* An ask: held in the kernel until it is decided on the main context,
+   * and recorded before anyone can decide it. */
+  load_cwd (info);
+  audit_exec (self, info, seq, decision, by, rule_name);
+
   message = exec_message_new (info, seq, wall, mono);
   message->decision = decision;
   message->by = g_strdup (by);
@@ -1796,8 +1826,7 @@ on_exits (int          fd,
   int n;
 
   /* Execs answered before these exits come first: a program that exec'd
-   * and then ended must end its new run, not the one it replaced. The
-   * thread queues an exec's news before it answers it. */
+   * and then ended must end its new run, not the one it replaced. */
   drain_news (self);
   do
     {
@@ -1806,8 +1835,18 @@ on_exits (int          fd,
         {
           pid_t pid = (pid_t) (guint32) events[i].data.u64;
           int pidfd = (int) (events[i].data.u64 >> 32);
-          Running *running = g_hash_table_lookup (self->running, GINT_TO_POINTER (pid));
+          Running *running;
 
+          /* The thread answers an exec, then records it and queues its
+           * news: a few microseconds, in which only a program whose exec
+           * failed (or was denied) can end. */
+          if (pid == g_atomic_int_get (&self->answering))
+            {
+              while (pid == g_atomic_int_get (&self->answering))
+                g_thread_yield ();
+              drain_news (self);
+            }
+          running = g_hash_table_lookup (self->running, GINT_TO_POINTER (pid));
           if (running == NULL || running->pidfd != pidfd || running->source != NULL)
             continue;
           g_hash_table_steal (self->running, GINT_TO_POINTER (pid));

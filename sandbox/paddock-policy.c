@@ -1402,6 +1402,8 @@ typedef struct
   const char               *script;
   gboolean                  script_done;
   gboolean                  paths_done;
+  const char               *cwd;           /* looked up on first use */
+  gboolean                  cwd_done;
   gboolean                  any_outside;
   gboolean                  any_root;
   guint                     n_paths;
@@ -1548,10 +1550,23 @@ path_is_root_or_above (const char *path,
   return path_inside (project, path);
 }
 
+static const char *
+match_cwd (Match *m)
+{
+  if (!m->cwd_done)
+    {
+      m->cwd_done = TRUE;
+      m->cwd = m->query->cwd;
+      if (m->cwd == NULL && m->query->cwd_func != NULL)
+        m->cwd = m->query->cwd_func (m->query->cwd_data);
+    }
+  return m->cwd;
+}
+
 static gboolean
 cwd_inside (Match *m)
 {
-  const char *cwd = m->query->cwd;
+  const char *cwd = match_cwd (m);
 
   return cwd != NULL && g_path_is_absolute (cwd) && path_inside (cwd, m->query->project);
 }
@@ -1560,7 +1575,7 @@ static void
 match_paths (Match *m)
 {
   const char * const *argv = m->query->argv;
-  const char *cwd = m->query->cwd;
+  const char *cwd = NULL;
   gboolean options = TRUE;
 
   if (m->paths_done)
@@ -1582,11 +1597,15 @@ match_paths (Match *m)
       if ((options && arg[0] == '-' && arg[1] != '\0') || arg[0] == '\0')
         continue;
       m->n_paths++;
-      if (!g_path_is_absolute (arg) && (cwd == NULL || !g_path_is_absolute (cwd)))
+      if (!g_path_is_absolute (arg))
         {
-          /* Relative to a directory we do not know: count it as outside. */
-          m->any_outside = TRUE;
-          continue;
+          cwd = match_cwd (m);
+          if (cwd == NULL || !g_path_is_absolute (cwd))
+            {
+              /* Relative to a directory we do not know: count it as outside. */
+              m->any_outside = TRUE;
+              continue;
+            }
         }
       path = g_canonicalize_filename (arg, cwd);
       if (!path_inside (path, m->query->project))
@@ -1709,7 +1728,7 @@ rule_matches (PaddockPolicyRule *rule,
       if (why != NULL)
         {
           g_string_append (why, "cwd ");
-          append_quoted (why, m->query->cwd ? m->query->cwd : "(unknown)");
+          append_quoted (why, match_cwd (m) ? match_cwd (m) : "(unknown)");
           g_string_append_printf (why, " is %s the project, and the rule wants it %s\n",
                                   inside ? "inside" : "outside",
                                   rule->cwd == WHERE_INSIDE ? "inside" : "outside");

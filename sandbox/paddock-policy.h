@@ -94,6 +94,12 @@ typedef struct
   const char * const *argv;     /* NULL-terminated; may be empty but not NULL */
   const char         *cwd;      /* the process's working directory, or NULL when unknown */
   const char         *project;  /* the canonical project root, or NULL when there is none */
+  /* Optional, for a caller to whom the working directory costs something:
+   * when @cwd is NULL, called at most once per call, and only when a rule
+   * that could decide needs it (a "cwd" or "paths" condition). Returns the
+   * directory (borrowed for the rest of the call) or NULL when unknown. */
+  const char       *(*cwd_func) (gpointer user_data);
+  gpointer            cwd_data;
 } PaddockPolicyQuery;
 
 typedef struct _PaddockPolicy     PaddockPolicy;

@@ -389,6 +389,9 @@ test_decisions (void)
       g_assert_cmpint (json_object_get_int_member (record, "event"), >, last_event);
       last_event = json_object_get_int_member (record, "event");
     }
+  /* An allowed exec's working directory is read once it is answered. */
+  record = audit_exec_with (execs, "fake-agent.sh");
+  g_assert_cmpstr (json_object_get_string_member (record, "cwd"), ==, s->out);
   record = audit_exec_with (execs, "/bin/true");
   g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "allow");
   /* Run by the agent's shell, the first exec. */

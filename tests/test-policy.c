@@ -400,6 +400,62 @@ parse_ok (const char *text)
   return policy;
 }
 
+typedef struct
+{
+  const char *cwd;
+  guint       calls;
+} CwdLookup;
+
+static const char *
+lookup_cwd (gpointer data)
+{
+  CwdLookup *lookup = data;
+
+  lookup->calls++;
+  return lookup->cwd;
+}
+
+/* A caller may hand the working directory over on demand: it is looked up
+ * once, and only when a rule that could decide needs it. */
+static void
+test_cwd_on_demand (void)
+{
+  g_autoptr(PaddockPolicy) policy = parse_ok (
+    "{\"default\": \"allow\", \"rules\": ["
+    " {\"name\": \"make-outside\", \"match\": {\"program\": \"make\", \"cwd\": \"outside\"}, \"action\": \"ask\"},"
+    " {\"name\": \"rm-outside\", \"match\": {\"program\": \"rm\", \"paths\": \"outside\"}, \"action\": \"deny\"}"
+    "]}");
+  const char * const make[] = { "make", NULL };
+  const char * const rm_relative[] = { "rm", "-f", "x", NULL };
+  const char * const rm_absolute[] = { "rm", "-f", PROJECT "/x", NULL };
+  const char * const cc[] = { "cc", "-c", "x.c", NULL };
+  struct { const char *exe; const char * const *argv; const char *cwd; guint calls; PaddockPolicyAction action; } cases[] = {
+    { "/usr/bin/make", make, "/tmp", 1, PADDOCK_POLICY_ACTION_ASK },
+    { "/usr/bin/make", make, PROJECT, 1, PADDOCK_POLICY_ACTION_ALLOW },
+    /* Unknown counts as outside, as it does for a query's NULL cwd. */
+    { "/usr/bin/make", make, NULL, 1, PADDOCK_POLICY_ACTION_ASK },
+    { "/usr/bin/rm", rm_relative, "/tmp", 1, PADDOCK_POLICY_ACTION_DENY },
+    { "/usr/bin/rm", rm_relative, PROJECT "/sub", 1, PADDOCK_POLICY_ACTION_ALLOW },
+    { "/usr/bin/rm", rm_absolute, "/tmp", 0, PADDOCK_POLICY_ACTION_ALLOW },
+    { "/usr/bin/cc", cc, "/tmp", 0, PADDOCK_POLICY_ACTION_ALLOW },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      CwdLookup lookup = { cases[i].cwd, 0 };
+      PaddockPolicyQuery query = {
+        .exe = cases[i].exe,
+        .argv = cases[i].argv,
+        .project = PROJECT,
+        .cwd_func = lookup_cwd,
+        .cwd_data = &lookup,
+      };
+
+      g_assert_cmpint (paddock_policy_evaluate (policy, &query, NULL), ==, cases[i].action);
+      g_assert_cmpuint (lookup.calls, ==, cases[i].calls);
+    }
+}
+
 static void
 test_matcher (void)
 {
@@ -823,6 +879,7 @@ main (int   argc,
   g_test_add_func ("/paddock/policy/binary-argv", test_binary_argv);
   g_test_add_func ("/paddock/policy/explain", test_explain);
   g_test_add_func ("/paddock/policy/first-match-order", test_first_match_order);
+  g_test_add_func ("/paddock/policy/cwd-on-demand", test_cwd_on_demand);
   g_test_add_func ("/paddock/policy/merge-and-remember", test_merge_and_remember);
   g_test_add_func ("/paddock/policy/remembered-round-trip", test_remembered_round_trip);
   g_test_add_func ("/paddock/policy/project-overrides", test_project_overrides);
