@@ -689,35 +689,44 @@ message_size (const PaddockMessage *message)
   return size;
 }
 
-void
-paddock_control_broadcast (PaddockControl       *self,
-                           const PaddockMessage *message)
+/* The timeline is replayed to a client that attaches later; asks come
+ * from the monitor, the still pending ones only, and hello tells whether
+ * the session is paused. Kept as messages: most sessions never have a
+ * client to write them for. */
+static gboolean
+is_kept (const PaddockMessage *message)
+{
+  return message->type == PADDOCK_MESSAGE_EXEC || message->type == PADDOCK_MESSAGE_DECIDED ||
+         message->type == PADDOCK_MESSAGE_EXIT || message->type == PADDOCK_MESSAGE_NET ||
+         message->type == PADDOCK_MESSAGE_SECRET;
+}
+
+/* Takes @message. */
+static void
+keep (PaddockControl *self,
+      PaddockMessage *message)
+{
+  g_queue_push_tail (&self->backlog, message);
+  self->backlog_bytes += message_size (message);
+  while (self->backlog.length > BACKLOG_LINES || self->backlog_bytes > BACKLOG_BYTES)
+    {
+      PaddockMessage *old = g_queue_pop_head (&self->backlog);
+
+      self->backlog_bytes -= message_size (old);
+      paddock_message_free (old);
+    }
+}
+
+static void
+send_to_clients (PaddockControl       *self,
+                 const PaddockMessage *message)
 {
   g_autofree char *line = NULL;
   gsize length;
   g_autoptr(GPtrArray) clients = NULL;
 
-  /* The timeline is replayed to a client that attaches later; asks come
-   * from the monitor, the still pending ones only, and hello tells whether
-   * the session is paused. Kept as messages: most sessions never have a
-   * client to write them for. */
-  if (message->type == PADDOCK_MESSAGE_EXEC || message->type == PADDOCK_MESSAGE_DECIDED ||
-      message->type == PADDOCK_MESSAGE_EXIT || message->type == PADDOCK_MESSAGE_NET ||
-      message->type == PADDOCK_MESSAGE_SECRET)
-    {
-      g_queue_push_tail (&self->backlog, paddock_message_copy (message));
-      self->backlog_bytes += message_size (message);
-      while (self->backlog.length > BACKLOG_LINES || self->backlog_bytes > BACKLOG_BYTES)
-        {
-          PaddockMessage *old = g_queue_pop_head (&self->backlog);
-
-          self->backlog_bytes -= message_size (old);
-          paddock_message_free (old);
-        }
-    }
   if (self->clients->len == 0)
     return;
-
   line = paddock_message_to_line (message);
   length = strlen (line);
   /* Sending may drop a client, which changes the array. */
@@ -727,8 +736,28 @@ paddock_control_broadcast (PaddockControl       *self,
 }
 
 void
-paddock_control_monitor_func (const PaddockMessage *message,
-                              gpointer              user_data)
+paddock_control_broadcast (PaddockControl       *self,
+                           const PaddockMessage *message)
+{
+  send_to_clients (self, message);
+  if (is_kept (message))
+    keep (self, paddock_message_copy (message));
+}
+
+void
+paddock_control_broadcast_take (PaddockControl *self,
+                                PaddockMessage *message)
+{
+  send_to_clients (self, message);
+  if (is_kept (message))
+    keep (self, message);
+  else
+    paddock_message_free (message);
+}
+
+void
+paddock_control_monitor_func (PaddockMessage *message,
+                              gpointer        user_data)
 {
   PaddockControl *self = user_data;
 
@@ -746,7 +775,7 @@ paddock_control_monitor_func (const PaddockMessage *message,
                   "so it was refused; answer such programs with: paddockctl attach %s\n",
                   shown, message->rule != NULL ? message->rule : "?", self->session_id);
     }
-  paddock_control_broadcast (self, message);
+  paddock_control_broadcast_take (self, message);
 }
 
 gboolean

@@ -69,8 +69,11 @@ const char     *paddock_control_get_socket_path   (PaddockControl               
 /* Sends @message to every client (and keeps it for clients attaching later). */
 void            paddock_control_broadcast         (PaddockControl               *self,
                                                    const PaddockMessage         *message);
+/* The same, and takes @message. */
+void            paddock_control_broadcast_take    (PaddockControl               *self,
+                                                   PaddockMessage               *message);
 /* Usable directly as a PaddockExecMonitorFunc with the control as user data. */
-void            paddock_control_monitor_func      (const PaddockMessage         *message,
+void            paddock_control_monitor_func      (PaddockMessage               *message,
                                                    gpointer                      user_data);
 
 /* Whether a client paused the session (the supervisor must then leave the

@@ -1623,12 +1623,15 @@ monitor_thread (gpointer data)
   return NULL;
 }
 
+/* Takes @message. */
 static void
-emit (PaddockExecMonitor   *self,
-      const PaddockMessage *message)
+emit (PaddockExecMonitor *self,
+      PaddockMessage     *message)
 {
   if (self->func != NULL)
     self->func (message, self->user_data);
+  else
+    paddock_message_free (message);
 }
 
 typedef enum
@@ -1706,7 +1709,7 @@ end_running (PaddockExecMonitor *self,
       if (!paddock_audit_append_members (self->audit, PADDOCK_AUDIT_EXIT, out->str, out->len, NULL, &error))
         g_printerr ("paddock-run: audit log: %s\n", error->message);
     }
-  emit (self, message);
+  emit (self, g_steal_pointer (&message));
 }
 
 /* Ends @running, with how it ended where that is known, and frees it. */
@@ -1970,7 +1973,7 @@ finish_ask (PaddockExecMonitor *self,
                      paddock_steal_fd (&ask->pidfd));
     }
 
-  emit (self, message);
+  emit (self, g_steal_pointer (&message));
 }
 
 /* Denies @ask if it is still pending; @answer is FALSE when its process is gone. */
@@ -2061,6 +2064,7 @@ drain_news (PaddockExecMonitor *self)
       else if (message->type == PADDOCK_MESSAGE_ASK)
         watch_ask (self, message->id);
 
+      news->message = NULL;
       emit (self, message);
       news_free (news);
       n++;

@@ -74,9 +74,9 @@ typedef struct
 } PaddockExecMonitorConfig;
 
 /* Called on the monitor's main context for every exec, ask, decided and
- * exit message, in order. */
-typedef void (*PaddockExecMonitorFunc) (const PaddockMessage *message,
-                                        gpointer              user_data);
+ * exit message, in order; takes @message. */
+typedef void (*PaddockExecMonitorFunc) (PaddockMessage *message,
+                                        gpointer        user_data);
 
 /* Takes @notify_fd. @context is where @func, deadlines and exit watches run
  * (NULL: the thread-default context). */
