@@ -4,24 +4,26 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The answering thread does only what must happen before the exec may go
- * on: read the caller (process_vm_readv, a few /proc reads), check that the
- * notification is still live (so the pid was not reused under us), ask the
- * policy, append the decision to the audit log (a copy into the page
- * cache), answer. All the rest (protocol messages, exit watches, deadlines,
- * decisions from clients) runs on the main context, which the thread feeds
- * through a queue and one eventfd wake-up per batch.
+ * on: read the caller's path and argv (process_vm_readv), find what it
+ * would run (a PATH miss is answered at once, never reported), open a pidfd
+ * and check that the notification is still live (so the pid and the pidfd
+ * are the caller's), ask the policy, answer. An allowed exec's working
+ * directory (unless a rule needed it) and its audit record (a copy into the
+ * page cache) come right after the answer, while the new program loads.
+ * All the rest (protocol messages, exit watches, deadlines, decisions from
+ * clients) runs on the main context, which the thread feeds through a
+ * queue and one eventfd wake-up per batch.
  *
  * The kernel's synchronous wake-up (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP,
- * Linux 6.6) is off unless PADDOCK_EXEC_SYNC_WAKE_UP=1: it runs the thread
- * on the caller's CPU and the answered caller on the thread's, so the
- * caller waits for the thread to go back to sleep. Measured on the 2-CPU
- * machines this was written on, it cost more than the wake-up it saves
- * (sh loop of 3000 /bin/true, 9 runs: a monitor that answers at once
- * 1.23x of bare with it, 1.04x without; make -j2 the same either way).
- * Measured again once the main thread no longer spun on the thread: a
- * fork and exec took 350-360 us with it, 270-340 us without. The answered
- * caller finds the thread still on its CPU, and the scheduler moves the
- * exec to the other one.
+ * Linux 6.6) is on where the kernel has it: the thread runs on the
+ * caller's CPU and the answered caller on the thread's, with no wake-up of
+ * another CPU either way. PADDOCK_EXEC_SYNC_WAKE_UP=0 turns it off. On the
+ * 2-CPU machines this was written on (sh loop of 2000 /bin/true, 10 pairs,
+ * medians of the ratios to bare): 1.10x and 1.11x with it, 1.17x and 1.19x
+ * without; a single session of four make -j2 builds: 1.035x with it, 1.066x
+ * without. While the answering thread did all its work before the answer,
+ * the flag made the loop slower (1.38x), the caller waiting on its CPU for
+ * the thread to finish.
  *
  * The caller's memory is read with process_vm_readv, which pins the pages
  * it reads; a page a fork still shares with its parent is copied first
@@ -640,7 +642,7 @@ paddock_exec_monitor_new (int                             notify_fd,
   if (self->filter_flags & PADDOCK_EXEC_FILTER_WAIT_KILLABLE)
     g_ptr_array_add (self->features, g_strdup ("wait-killable-recv"));
   /* Linux 6.6; older kernels say EINVAL and the monitor works without it. */
-  if (g_strcmp0 (g_getenv ("PADDOCK_EXEC_SYNC_WAKE_UP"), "1") == 0 &&
+  if (g_strcmp0 (g_getenv ("PADDOCK_EXEC_SYNC_WAKE_UP"), "0") != 0 &&
       ioctl (self->notify_fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) == 0)
     g_ptr_array_add (self->features, g_strdup ("sync-wake-up"));
   g_ptr_array_add (self->features, NULL);
