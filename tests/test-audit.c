@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "paddock-audit.h"
+#include "test-home.h"
 
 #include <glib/gstdio.h>
 #include <signal.h>
@@ -800,16 +801,9 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *home = g_dir_make_tmp ("paddock-test-home-XXXXXX", NULL);
-  g_autofree char *config = g_build_filename (home, "config", NULL);
-  g_autofree char *state = g_build_filename (home, "state", NULL);
+  char *home = test_home_new ();
   int status;
 
-  /* Private XDG dirs, set before GLib caches them. (Not
-   * G_TEST_OPTION_ISOLATE_DIRS: in GLib 2.74 it leaks the dirs it replaces.) */
-  g_setenv ("HOME", home, TRUE);
-  g_setenv ("XDG_CONFIG_HOME", config, TRUE);
-  g_setenv ("XDG_STATE_HOME", state, TRUE);
   g_test_init (&argc, &argv, NULL);
 
 #define ADD(name, func) g_test_add ("/paddock/audit/" name, Fixture, NULL, fixture_setup, func, fixture_teardown)
@@ -836,10 +830,6 @@ main (int   argc,
   g_test_add_func ("/paddock/audit/default-path", test_default_path);
 
   status = g_test_run ();
-  {
-    const char *rm[] = { "rm", "-rf", home, NULL };
-
-    g_spawn_sync (NULL, (char **) rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
-  }
+  test_home_remove (home);
   return status;
 }
