@@ -18,12 +18,12 @@
  * Linux 6.6) is on where the kernel has it: the thread runs on the
  * caller's CPU and the answered caller on the thread's, with no wake-up of
  * another CPU either way. PADDOCK_EXEC_SYNC_WAKE_UP=0 turns it off. On the
- * 2-CPU machines this was written on (sh loop of 2000 /bin/true, 10 pairs,
- * medians of the ratios to bare): 1.10x and 1.11x with it, 1.17x and 1.19x
- * without; a single session of four make -j2 builds: 1.035x with it, 1.066x
- * without. While the answering thread did all its work before the answer,
- * the flag made the loop slower (1.38x), the caller waiting on its CPU for
- * the thread to finish.
+ * 2-CPU machines this was written on (sh loop of /bin/true, four runs of
+ * 10-16 rounds, medians of the ratios to bare): 1.10x-1.16x with it,
+ * 1.17x-1.21x without; a single session of four make -j2 builds: 1.035x
+ * with it, 1.066x without. While the answering thread did all its work
+ * before the answer, the flag made the loop slower (1.38x), the caller
+ * waiting on its CPU for the thread to finish.
  *
  * The caller's memory is read with process_vm_readv, which pins the pages
  * it reads; a page a fork still shares with its parent is copied first
@@ -941,8 +941,9 @@ read_link_at (int         dir_fd,
 
 /* The caller's working directory, read on first use: the policy asks for
  * it only when a rule that could decide needs it, and otherwise it is read
- * for the record once the exec is answered (the new program has not
- * reached its main () by then, let alone a chdir ()). */
+ * for the record right after the exec is answered, while the new program
+ * is still being loaded. One that loaded, ran and was reaped before that
+ * read is recorded without a working directory. */
 static const char *
 load_cwd (gpointer data)
 {
