@@ -22,6 +22,12 @@
  * line that starts with NUL too. Where the file cannot be mapped or space
  * cannot be reserved (a FIFO, some network file systems) each record is
  * one write(2) on an O_APPEND descriptor.
+ *
+ * Another process that truncates the file under a live writer would make
+ * the next copy into the mapping fault with SIGBUS. Copies run under a
+ * guard: the handler finds the fault inside the guarded span and jumps
+ * back, and the writer says so and goes on with write(2) at the file's
+ * new end (verify then reports the break).
  */
 #include "config.h"
 
@@ -33,6 +39,8 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <nettle/sha2.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -536,6 +544,81 @@ cut_reserved_tail (PaddockAudit  *self,
   return TRUE;
 }
 
+/* Guarded copies */
+
+typedef struct
+{
+  const char *start;
+  const char *end;
+  sigjmp_buf  jump;
+} CopyGuard;
+
+static __thread CopyGuard *copy_guard;
+static struct sigaction previous_sigbus;
+
+static void
+on_sigbus (int        sig,
+           siginfo_t *info,
+           void      *context)
+{
+  CopyGuard *guard = copy_guard;
+
+  if (guard != NULL && (const char *) info->si_addr >= guard->start &&
+      (const char *) info->si_addr < guard->end)
+    siglongjmp (guard->jump, 1);
+  /* Not a copy of ours: as if this handler were not here. */
+  if ((previous_sigbus.sa_flags & SA_SIGINFO) && previous_sigbus.sa_sigaction != NULL)
+    previous_sigbus.sa_sigaction (sig, info, context);
+  else if (previous_sigbus.sa_handler != SIG_DFL && previous_sigbus.sa_handler != SIG_IGN)
+    previous_sigbus.sa_handler (sig);
+  else
+    signal (SIGBUS, SIG_DFL);   /* the fault comes again, and ends the process */
+}
+
+static void
+guard_copies (void)
+{
+  static gsize installed;
+
+  if (g_once_init_enter (&installed))
+    {
+      struct sigaction action = { 0 };
+
+      action.sa_sigaction = on_sigbus;
+      /* Left with siglongjmp, which restores no mask: SIGBUS stays unblocked. */
+      action.sa_flags = SA_SIGINFO | SA_NODEFER;
+      sigemptyset (&action.sa_mask);
+      sigaction (SIGBUS, &action, &previous_sigbus);
+      g_once_init_leave (&installed, 1);
+    }
+}
+
+/* Copies @length bytes of @from to @to, the first byte last (a copy cut
+ * short by kill -9 reads as the end). FALSE when the file no longer
+ * reaches @to's pages. */
+static gboolean
+guarded_copy (char       *to,
+              const char *from,
+              gsize       length)
+{
+  CopyGuard guard;
+
+  guard.start = to;
+  guard.end = to + length;
+  if (sigsetjmp (guard.jump, 0) != 0)
+    {
+      copy_guard = NULL;
+      return FALSE;
+    }
+  copy_guard = &guard;
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  memcpy (to + 1, from + 1, length - 1);
+  __atomic_store_n (to, from[0], __ATOMIC_RELEASE);
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  copy_guard = NULL;
+  return TRUE;
+}
+
 /* Gives up the mapping (and the space reserved past the records): from
  * now on records are written. */
 static gboolean
@@ -600,6 +683,7 @@ map_window (PaddockAudit *self,
     return FALSE;
   /* Children paddock-run forks (the agent) must not inherit a view of the log. */
   madvise (map, window, MADV_DONTFORK);
+  guard_copies ();
   if (self->map != NULL)
     munmap (self->map, self->map_length);
   self->map = map;
@@ -607,6 +691,40 @@ map_window (PaddockAudit *self,
   self->map_length = window;
   self->next_window = MIN (self->next_window * 2, MAP_WINDOW_MAX);
   self->touched = self->end;
+  return TRUE;
+}
+
+/* Called under the lock, after a copy found the file cut under the
+ * records: the mapping goes, the end is where the file now ends (or where
+ * the records did, if the cut fell past them, inside the reserved space),
+ * and records are written from here on. */
+static gboolean
+continue_after_cut (PaddockAudit *self,
+                    int          *out_errno)
+{
+  struct stat st;
+  guint64 records = self->end;
+
+  munmap (self->map, self->map_length);
+  self->map = NULL;
+  self->map_length = 0;
+  self->no_map = TRUE;
+  if (fstat (self->fd, &st) != 0)
+    {
+      *out_errno = errno;
+      return FALSE;
+    }
+  if ((guint64) st.st_size > records && ftruncate (self->fd, records) != 0)
+    {
+      *out_errno = errno;
+      return FALSE;
+    }
+  self->end = MIN ((guint64) st.st_size, records);
+  g_printerr ("%s: the audit log %s was cut to %" G_GUINT64_FORMAT " bytes by another process "
+              "while it held %" G_GUINT64_FORMAT " bytes of records; the records go on after the cut, "
+              "and verifying the log will report the break\n",
+              g_get_prgname () != NULL ? g_get_prgname () : "paddock", self->path,
+              (guint64) st.st_size, records);
   return TRUE;
 }
 
@@ -619,15 +737,11 @@ store_record (PaddockAudit *self,
 {
   if (!self->no_map && !map_window (self, length) && !unmap (self, out_errno))
     return FALSE;
-  if (self->map != NULL)
-    {
-      char *to = self->map + (self->end - self->map_offset);
-
-      /* The first byte last: a copy cut short by kill -9 reads as the end. */
-      memcpy (to + 1, line + 1, length - 1);
-      __atomic_store_n (to, line[0], __ATOMIC_RELEASE);
-    }
-  else if (!write_all (self->fd, line, length, out_errno))
+  if (self->map != NULL &&
+      !guarded_copy (self->map + (self->end - self->map_offset), line, length) &&
+      !continue_after_cut (self, out_errno))
+    return FALSE;
+  if (self->map == NULL && !write_all (self->fd, line, length, out_errno))
     return FALSE;
   self->end += length;
   return TRUE;
@@ -911,9 +1025,13 @@ paddock_audit_prefault (PaddockAudit *self)
 
       if (next > self->touched && next < self->map_offset + self->map_length)
         {
+          int ignored;
+
           /* Reserved space reads as NUL bytes: this writes what is there. */
-          *(volatile char *) (self->map + (next - self->map_offset)) = '\0';
-          self->touched = next;
+          if (guarded_copy (self->map + (next - self->map_offset), "", 1))
+            self->touched = next;
+          else if (!continue_after_cut (self, &ignored))
+            self->failed = TRUE;
         }
     }
   g_mutex_unlock (&self->lock);

@@ -470,6 +470,66 @@ test_members_match_fields (Fixture       *f,
 }
 
 /* A writer killed with SIGKILL loses nothing it had appended. */
+/* Another process cuts the log under a live writer: the writer survives
+ * (no SIGBUS from its mapping), says so, and its later records follow the
+ * cut, where verify reports the break. Run in a child, which the fault
+ * would otherwise kill. */
+static void
+test_cut_under_writer (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(GPtrArray) lines = NULL;
+  int ready[2], go[2];
+  pid_t pid;
+  int status;
+  char byte = 0;
+
+  g_assert_cmpint (pipe (ready), ==, 0);
+  g_assert_cmpint (pipe (go), ==, 0);
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      PaddockAudit *audit = paddock_audit_open (f->path, NULL);
+      gboolean ok = audit != NULL;
+
+      close (ready[0]);
+      close (go[1]);
+      for (guint i = 0; ok && i < 5; i++)
+        {
+          ok = paddock_audit_append (audit, PADDOCK_AUDIT_EXEC, NULL, NULL, NULL);
+          paddock_audit_prefault (audit);
+        }
+      if (write (ready[1], &byte, 1) != 1 || read (go[0], &byte, 1) != 1)
+        _exit (2);
+      for (guint i = 0; ok && i < 3; i++)
+        {
+          ok = paddock_audit_append (audit, PADDOCK_AUDIT_EXEC, NULL, NULL, NULL);
+          paddock_audit_prefault (audit);
+        }
+      paddock_audit_close (audit);
+      _exit (ok ? 0 : 1);
+    }
+  close (ready[1]);
+  close (go[0]);
+  g_assert_cmpint (read (ready[0], &byte, 1), ==, 1);
+  g_assert_cmpint (truncate (f->path, 0), ==, 0);
+  g_assert_cmpint (write (go[1], &byte, 1), ==, 1);
+  close (ready[0]);
+  close (go[1]);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  if (WIFSIGNALED (status))
+    g_error ("the writer was killed by signal %d", WTERMSIG (status));
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+
+  /* Records 6 to 8, after the cut; the first no longer follows record 0. */
+  lines = read_lines (f->path);
+  g_assert_cmpuint (lines->len, ==, 3);
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (lines, 0), "{\"seq\":6,"));
+  assert_breaks_at (f->path, 1, "seq jumps from 0 to 6");
+}
+
 static void
 test_kill_9 (Fixture       *f,
              gconstpointer  data)
@@ -820,6 +880,7 @@ main (int   argc,
   ADD ("concurrent", test_concurrent);
   ADD ("members-match-fields", test_members_match_fields);
   ADD ("kill-9", test_kill_9);
+  ADD ("cut-under-writer", test_cut_under_writer);
   ADD ("torn-tail", test_torn_tail);
   ADD ("binary-fields", test_binary_fields);
   ADD ("foreach-filters", test_foreach_filters);
