@@ -572,7 +572,13 @@ on_sigbus (int        sig,
   else if (previous_sigbus.sa_handler != SIG_DFL && previous_sigbus.sa_handler != SIG_IGN)
     previous_sigbus.sa_handler (sig);
   else
-    signal (SIGBUS, SIG_DFL);   /* the fault comes again, and ends the process */
+    {
+      /* A fault comes again once this returns, and ends the process; a
+       * SIGBUS sent by someone is sent again. */
+      signal (SIGBUS, SIG_DFL);
+      if (info->si_code <= 0)
+        raise (SIGBUS);
+    }
 }
 
 static void
