@@ -711,21 +711,14 @@ continue_after_cut (PaddockAudit *self,
   struct stat st;
   guint64 records = self->end;
 
-  munmap (self->map, self->map_length);
-  self->map = NULL;
-  self->map_length = 0;
-  self->no_map = TRUE;
   if (fstat (self->fd, &st) != 0)
     {
       *out_errno = errno;
       return FALSE;
     }
-  if ((guint64) st.st_size > records && ftruncate (self->fd, records) != 0)
-    {
-      *out_errno = errno;
-      return FALSE;
-    }
   self->end = MIN ((guint64) st.st_size, records);
+  if (!unmap (self, out_errno))
+    return FALSE;
   g_printerr ("%s: the audit log %s was cut to %" G_GUINT64_FORMAT " bytes by another process "
               "while it held %" G_GUINT64_FORMAT " bytes of records; the records go on after the cut, "
               "and verifying the log will report the break\n",
