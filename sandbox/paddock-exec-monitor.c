@@ -14,16 +14,20 @@
  * clients) runs on the main context, which the thread feeds through a
  * queue and one eventfd wake-up per batch.
  *
- * The kernel's synchronous wake-up (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP,
- * Linux 6.6) is on where the kernel has it: the thread runs on the
- * caller's CPU and the answered caller on the thread's, with no wake-up of
- * another CPU either way. PADDOCK_EXEC_SYNC_WAKE_UP=0 turns it off. On the
- * 2-CPU machines this was written on (sh loop of /bin/true, four runs of
- * 10-16 rounds, medians of the ratios to bare): 1.10x-1.16x with it,
- * 1.17x-1.21x without; a single session of four make -j2 builds: 1.035x
- * with it, 1.066x without. While the answering thread did all its work
- * before the answer, the flag made the loop slower (1.38x), the caller
- * waiting on its CPU for the thread to finish.
+ * How the thread is woken. With the kernel's synchronous wake-up
+ * (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, Linux 6.6) the thread runs on the
+ * caller's CPU, which the blocked caller leaves free, and the answered
+ * caller on the thread's: no other CPU is woken or preempted either way.
+ * That is what a busy machine wants. On one with a CPU to spare it
+ * backfires: the supervisor's threads pile onto the agent's CPU, and the
+ * scheduler's exec balancing then moves each new program to the idle CPU
+ * (3,000 /bin/true in a sh loop on 2 CPUs: 4,664 migrations with it, 231
+ * without; 1.21x-1.24x of bare against 1.08x-1.13x). A make -j2, with
+ * both CPUs busy, went the other way (1.06x-1.08x with it, 1.11x-1.12x
+ * without). So the main context looks at how many of our CPUs sat idle
+ * (paddock-cpu-idle.c) every 100 ms while execs come, and turns the flag
+ * off while at least 0.6 of a CPU idles, on again below 0.4.
+ * PADDOCK_EXEC_SYNC_WAKE_UP=1 keeps it on, =0 off.
  *
  * The caller's memory is read with process_vm_readv, which pins the pages
  * it reads; a page a fork still shares with its parent is copied first
@@ -34,6 +38,7 @@
 #include "config.h"
 
 #include "paddock-autofd.h"
+#include "paddock-cpu-idle.h"
 #include "paddock-exec-monitor.h"
 #include "paddock-source.h"
 
@@ -420,6 +425,10 @@ struct _PaddockExecMonitor
   guint                    n_abis;
   GPtrArray               *features;
   long                     page_size;
+
+  PaddockCpuIdle          *cpu_idle;      /* while the wake-up follows the load; main context */
+  gint64                   idle_sampled;  /* monotonic */
+  gboolean                 sync_wake;     /* the flag as set now */
 };
 
 struct _Ask
@@ -469,6 +478,12 @@ typedef struct
 
 #define REFUSAL_LIFETIME (2 * G_USEC_PER_SEC)
 #define NEWS_BATCH_MS    5
+
+/* How often, while execs come, the wake-up is chosen; and the idle CPUs
+ * at which the synchronous one goes off and comes back. */
+#define IDLE_SAMPLE_MS   100
+#define IDLE_FOR_ASYNC   0.6
+#define IDLE_FOR_SYNC    0.4
 
 /* From the answering thread to the main context: a message ready to go
  * (asks), or an exec decided on the spot, whose message the main context
@@ -644,7 +659,12 @@ paddock_exec_monitor_new (int                             notify_fd,
   /* Linux 6.6; older kernels say EINVAL and the monitor works without it. */
   if (g_strcmp0 (g_getenv ("PADDOCK_EXEC_SYNC_WAKE_UP"), "0") != 0 &&
       ioctl (self->notify_fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) == 0)
-    g_ptr_array_add (self->features, g_strdup ("sync-wake-up"));
+    {
+      self->sync_wake = TRUE;
+      if (g_strcmp0 (g_getenv ("PADDOCK_EXEC_SYNC_WAKE_UP"), "1") != 0)
+        self->cpu_idle = paddock_cpu_idle_new ();
+      g_ptr_array_add (self->features, g_strdup (self->cpu_idle != NULL ? "sync-wake-up-when-busy" : "sync-wake-up"));
+    }
   g_ptr_array_add (self->features, NULL);
   return self;
 }
@@ -2036,6 +2056,32 @@ watch_ask (PaddockExecMonitor *self,
   g_mutex_unlock (&self->lock);
 }
 
+/* Turns the synchronous wake-up off while a CPU idles, on while none
+ * does (see the top of the file). A sample after a long pause only starts
+ * the next interval: it would tell how idle the pause was. */
+static void
+choose_wake_up (PaddockExecMonitor *self)
+{
+  gint64 now = g_get_monotonic_time ();
+  gint64 since = now - self->idle_sampled;
+  gboolean sync_wake;
+  double idle;
+
+  if (self->cpu_idle == NULL || self->notify_fd < 0 || since < IDLE_SAMPLE_MS * 1000)
+    return;
+  self->idle_sampled = now;
+  if (!paddock_cpu_idle_sample (self->cpu_idle, &idle) || since > 4 * IDLE_SAMPLE_MS * 1000)
+    return;
+  sync_wake = self->sync_wake ? idle < IDLE_FOR_ASYNC : idle <= IDLE_FOR_SYNC;
+  if (sync_wake == self->sync_wake)
+    return;
+  if (ioctl (self->notify_fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS,
+             sync_wake ? SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP : 0UL) != 0)
+    return;
+  self->sync_wake = sync_wake;
+  g_debug ("exec monitor: %.2f CPUs idle, synchronous wake-up %s", idle, sync_wake ? "on" : "off");
+}
+
 static guint
 drain_news (PaddockExecMonitor *self)
 {
@@ -2072,6 +2118,8 @@ drain_news (PaddockExecMonitor *self)
       news_free (news);
       n++;
     }
+  if (n > 0)
+    choose_wake_up (self);
   return n;
 }
 
@@ -2186,6 +2234,14 @@ paddock_exec_monitor_start (PaddockExecMonitor  *self,
   g_source_set_can_recurse (self->exit_source, TRUE);
   g_source_attach (self->exit_source, self->context);
 
+  if (self->cpu_idle != NULL)
+    {
+      double unused;
+
+      paddock_cpu_idle_sample (self->cpu_idle, &unused);
+      self->idle_sampled = g_get_monotonic_time ();
+    }
+
   self->thread = g_thread_try_new ("exec-monitor", monitor_thread, self, error);
   return self->thread != NULL;
 }
@@ -2268,6 +2324,7 @@ paddock_exec_monitor_free (PaddockExecMonitor *self)
   paddock_close_fd (&self->wake_fd);
   paddock_close_fd (&self->root_fd);
   g_ptr_array_unref (self->features);
+  paddock_cpu_idle_free (self->cpu_idle);
   g_string_free (self->record, TRUE);
   g_string_free (self->exit_record, TRUE);
   g_free (self->scratch);
