@@ -5,9 +5,10 @@
  *
  * The answering thread does only what must happen before the exec may go
  * on: read the caller's path and argv (process_vm_readv), find what it
- * would run (a PATH miss is answered at once, never reported), open a pidfd
- * and check that the notification is still live (so the pid and the pidfd
- * are the caller's), ask the policy, answer. An allowed exec's working
+ * would run (a PATH miss is answered at once, never reported), open a
+ * pidfd, ask the policy, answer. That the answer reached a caller still
+ * blocked in its exec says the pid and the pidfd were the caller's (a held
+ * exec is checked with SECCOMP_IOCTL_NOTIF_ID_VALID). An allowed exec's working
  * directory (unless a rule needed it) and its audit record (a copy into the
  * page cache) come right after the answer, while the new program loads.
  * All the rest (protocol messages, exit watches, deadlines, decisions from
@@ -1070,7 +1071,9 @@ remember_exe (PaddockExecMonitor *self,
  * recorded with the name it resolved to before. That costs one statx
  * instead of an open, a readlink of /proc/self/fd and a close. At worst
  * (a symlink repointed at another hard link of the same file) the record
- * names the file that runs by another of its names. */
+ * names the file that runs by another of its names. The statx comes
+ * before the answer even for an exec the policy allows: a program run
+ * once and deleted since must be a PATH miss, not a run, when tried again. */
 static int
 find_executable (PaddockExecMonitor *self,
                  pid_t               pid,
@@ -1362,7 +1365,8 @@ audit_simple (PaddockExecMonitor *self,
     g_printerr ("paddock-run: audit log: %s\n", error->message);
 }
 
-static void
+/* FALSE when the caller is no longer there to answer (it was killed). */
+static gboolean
 respond (PaddockExecMonitor *self,
          guint64             cookie,
          int                 err)
@@ -1375,9 +1379,12 @@ respond (PaddockExecMonitor *self,
     resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
   else
     resp->error = -err;
+  if (ioctl (self->notify_fd, SECCOMP_IOCTL_NOTIF_SEND, resp) == 0)
+    return TRUE;
   /* ENOENT: the caller died meanwhile; nothing ran. */
-  if (ioctl (self->notify_fd, SECCOMP_IOCTL_NOTIF_SEND, resp) != 0 && errno != ENOENT)
+  if (errno != ENOENT)
     g_printerr ("paddock-run: cannot answer an exec: %s\n", g_strerror (errno));
+  return FALSE;
 }
 
 /* Wakes the main context for the news queued, unless a batch already runs. */
@@ -1524,21 +1531,9 @@ handle_notification (PaddockExecMonitor   *self,
       by = "no-client";
     }
 
-  /* Still the same process, blocked in this exec: what was read is its,
-   * and so is the pidfd. */
-  if (ioctl (self->notify_fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) != 0)
-    {
-      paddock_close_fd (&pidfd);
-      return;
-    }
-
-  g_mutex_lock (&self->lock);
-  seq = (gint64) ++self->next_seq;
-  g_mutex_unlock (&self->lock);
-
   if (decision != PADDOCK_DECISION_ASK)
     {
-      News *news = g_new0 (News, 1);
+      News *news;
 
       /* An allowed exec is answered first: the working directory, if the
        * decision did not need it, is read and the exec recorded while the
@@ -1551,10 +1546,21 @@ handle_notification (PaddockExecMonitor   *self,
           paddock_close_fd (&pidfd);
         }
       g_atomic_int_set (&self->answering, req->pid);
-      respond (self, req->id, decision == PADDOCK_DECISION_ALLOW ? 0 : EACCES);
+      /* Answered, the caller was still blocked in this exec: what was
+       * read is its, and so is the pidfd. */
+      if (!respond (self, req->id, decision == PADDOCK_DECISION_ALLOW ? 0 : EACCES))
+        {
+          paddock_close_fd (&pidfd);
+          g_atomic_int_set (&self->answering, 0);
+          return;
+        }
       load_cwd (info);
+      g_mutex_lock (&self->lock);
+      seq = (gint64) ++self->next_seq;
+      g_mutex_unlock (&self->lock);
       audit_exec (self, info, seq, decision, by, rule_name);
 
+      news = g_new0 (News, 1);
       news->info = g_steal_pointer (&info);
       news->seq = seq;
       news->wall = wall;
@@ -1571,6 +1577,17 @@ handle_notification (PaddockExecMonitor   *self,
         paddock_audit_prefault (self->audit);
       return;
     }
+
+  /* Still the same process, blocked in this exec: what was read is its,
+   * and so is the pidfd. */
+  if (ioctl (self->notify_fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) != 0)
+    {
+      paddock_close_fd (&pidfd);
+      return;
+    }
+  g_mutex_lock (&self->lock);
+  seq = (gint64) ++self->next_seq;
+  g_mutex_unlock (&self->lock);
 
   /* An ask: held in the kernel until it is decided on the main context,
    * and recorded before anyone can decide it. */

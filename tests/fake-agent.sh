@@ -65,6 +65,18 @@ case $scenario in
     cp /bin/true /tmp/paddock-private-probe
     step private /tmp/paddock-private-probe
     ;;
+  replaced)
+    # One path, three programs: the one it named, another once it was
+    # repointed, and none once it was removed (a miss, not a run).
+    cp /bin/true "$out/first"
+    cp /bin/false "$out/second"
+    ln -s first "$out/tool"
+    step first "$out/tool"
+    ln -sfn second "$out/tool"
+    step second "$out/tool"
+    rm "$out/tool"
+    step gone "$out/tool"
+    ;;
   own-mounts)
     # A process in a mount namespace of its own runs a program only its
     # mounts hold.

@@ -982,6 +982,44 @@ test_private_tmp (void)
   assert_chain_holds (s);
 }
 
+/* The monitor remembers what a path led to. When the path is repointed
+ * the record names the new program, and once it is removed, running it
+ * again is a miss, not a run. */
+static void
+test_replaced (void)
+{
+  g_autoptr(Session) s = NULL;
+  g_autoptr(GPtrArray) execs = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *tool = NULL;
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  g_autoptr(GPtrArray) runs = g_ptr_array_new ();
+
+  s = session_start ("replaced", FALSE, NULL);
+  g_assert_cmpint (session_wait (s), ==, 0);
+  log = out_text (s, "log");
+  g_assert_nonnull (strstr (log, "first=0\n"));
+  g_assert_nonnull (strstr (log, "second=1\n"));
+  g_assert_nonnull (strstr (log, "gone=127\n"));
+
+  tool = g_build_filename (s->out, "tool", NULL);
+  first = g_build_filename (s->out, "first", NULL);
+  second = g_build_filename (s->out, "second", NULL);
+  execs = audit_records (s, "exec");
+  for (guint i = 0; i < execs->len; i++)
+    {
+      JsonObject *record = g_ptr_array_index (execs, i);
+
+      if (g_strcmp0 (json_object_get_string_member (record, "path"), tool) == 0)
+        g_ptr_array_add (runs, record);
+    }
+  g_assert_cmpuint (runs->len, ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (runs, 0), "exe"), ==, first);
+  g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (runs, 1), "exe"), ==, second);
+  assert_chain_holds (s);
+}
+
 /* Likewise for a process that makes a mount namespace of its own. */
 static void
 test_own_mounts (void)
@@ -1247,6 +1285,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/chroot", test_chroot);
   g_test_add_func ("/paddock/exec/exit-after-exec", test_exit_after_exec);
   g_test_add_func ("/paddock/exec/private-tmp", test_private_tmp);
+  g_test_add_func ("/paddock/exec/replaced", test_replaced);
   g_test_add_func ("/paddock/exec/own-mounts", test_own_mounts);
   g_test_add_func ("/paddock/exec/exit-codes", test_exit_codes);
 
