@@ -1144,110 +1144,253 @@ parse_record (JsonParser  *parser,
   return root;
 }
 
+/* The chain as far as it was read. */
+typedef struct
+{
+  JsonParser               *parser;
+  PaddockAuditVerification *result;
+  char                      prev[PADDOCK_AUDIT_HASH_LEN + 1];
+  guint64                   expected_seq;
+  guint64                   line_number;
+} Verifier;
+
+static void
+verifier_init (Verifier                 *v,
+               PaddockAuditVerification *result)
+{
+  memset (result, 0, sizeof *result);
+  v->parser = json_parser_new_immutable ();
+  v->result = result;
+  memcpy (v->prev, ZERO_HASH, sizeof v->prev);
+  memcpy (result->last_hash, ZERO_HASH, sizeof v->prev);
+  v->expected_seq = 1;
+  v->line_number = 0;
+}
+
+/* Checks the line at @p (without its newline, which @has_newline says was
+ * there). Returns FALSE once the chain breaks there: result says why. */
+static gboolean
+verifier_line (Verifier   *v,
+               const char *p,
+               gsize       line_length,
+               gboolean    has_newline)
+{
+  PaddockAuditVerification *result = v->result;
+  const char *hash;
+  gsize prefix_length;
+  const char *why = NULL;
+  char computed[PADDOCK_AUDIT_HASH_LEN + 1];
+  JsonNode *root;
+  JsonObject *object;
+  guint64 seq;
+  const char *record_prev;
+
+  v->line_number++;
+  result->bad_line = v->line_number;
+
+  if (!has_newline)
+    {
+      result->reason = g_strdup ("the last record is cut short (no end of line): the log was truncated");
+      return FALSE;
+    }
+  if (line_length == 0)
+    {
+      result->reason = g_strdup ("an empty line where a record should be");
+      return FALSE;
+    }
+  if (memchr (p, '\0', line_length) != NULL)
+    {
+      result->reason = g_strdup ("a NUL byte in the record: the file was damaged");
+      return FALSE;
+    }
+  if (!split_line (p, line_length, &prefix_length, &hash))
+    {
+      result->reason = g_strdup ("not a record: it does not end with a \"hash\" field (damaged, truncated, or garbage appended)");
+      return FALSE;
+    }
+  root = parse_record (v->parser, p, line_length, &why);
+  if (root == NULL)
+    {
+      result->reason = g_strdup_printf ("not a record: %s", why);
+      return FALSE;
+    }
+  object = json_node_get_object (root);
+  sha256_hex (p, prefix_length, computed);
+  if (memcmp (computed, hash, PADDOCK_AUDIT_HASH_LEN) != 0)
+    {
+      result->reason = g_strdup ("the record's hash does not match its content: the record was edited or damaged");
+      return FALSE;
+    }
+  seq = (guint64) json_object_get_int_member (object, "seq");
+  record_prev = json_object_get_string_member (object, "prev");
+  if (seq != v->expected_seq)
+    {
+      if (seq > v->expected_seq)
+        result->reason = g_strdup_printf ("seq jumps from %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
+                                          ": a record was deleted or moved",
+                                          v->expected_seq - 1, seq);
+      else
+        result->reason = g_strdup_printf ("seq %" G_GUINT64_FORMAT " comes after %" G_GUINT64_FORMAT
+                                          ": a record was moved or repeated",
+                                          seq, v->expected_seq - 1);
+      return FALSE;
+    }
+  if (strcmp (record_prev, v->prev) != 0)
+    {
+      if (v->line_number == 1)
+        result->reason = g_strdup ("the first record does not start a chain (prev is not all zeros): "
+                                   "the log's beginning was removed");
+      else
+        result->reason = g_strdup_printf ("the chain is broken: prev is not the hash of record %" G_GUINT64_FORMAT
+                                          " (a record was replaced)", seq - 1);
+      return FALSE;
+    }
+
+  memcpy (v->prev, hash, PADDOCK_AUDIT_HASH_LEN);
+  memcpy (result->last_hash, hash, PADDOCK_AUDIT_HASH_LEN);
+  result->n_records++;
+  result->ended = (strcmp (json_object_get_string_member (object, "type"), PADDOCK_AUDIT_SESSION_END) == 0);
+  v->expected_seq++;
+  result->bad_line = 0;
+  return TRUE;
+}
+
+static void
+verifier_clear (Verifier *v)
+{
+  g_clear_object (&v->parser);
+}
+
 void
 paddock_audit_verify_data (const char               *data,
                            gsize                     length,
                            PaddockAuditVerification *result)
 {
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  Verifier v;
   const char *p = data;
   const char *end = data + length;
-  char prev[PADDOCK_AUDIT_HASH_LEN + 1];
-  guint64 expected_seq = 1;
-  guint64 line_number = 0;
 
   g_return_if_fail (result != NULL);
   g_return_if_fail (data != NULL || length == 0);
 
-  memset (result, 0, sizeof *result);
-  memcpy (prev, ZERO_HASH, sizeof prev);
-  memcpy (result->last_hash, ZERO_HASH, sizeof prev);
-
+  verifier_init (&v, result);
   while (p < end)
     {
       const char *newline = memchr (p, '\n', end - p);
       gsize line_length = (newline ? newline : end) - p;
-      const char *hash;
-      gsize prefix_length;
-      const char *why = NULL;
-      char computed[PADDOCK_AUDIT_HASH_LEN + 1];
-      JsonNode *root;
-      JsonObject *object;
-      guint64 seq;
-      const char *record_prev;
 
       /* Space the writer reserved and did not fill: it was killed. */
       if (*p == '\0')
         break;
-      line_number++;
-      result->bad_line = line_number;
-
-      if (newline == NULL)
-        {
-          result->reason = g_strdup ("the last record is cut short (no end of line): the log was truncated");
-          return;
-        }
-      if (line_length == 0)
-        {
-          result->reason = g_strdup ("an empty line where a record should be");
-          return;
-        }
-      if (memchr (p, '\0', line_length) != NULL)
-        {
-          result->reason = g_strdup ("a NUL byte in the record: the file was damaged");
-          return;
-        }
-      if (!split_line (p, line_length, &prefix_length, &hash))
-        {
-          result->reason = g_strdup ("not a record: it does not end with a \"hash\" field (damaged, truncated, or garbage appended)");
-          return;
-        }
-      root = parse_record (parser, p, line_length, &why);
-      if (root == NULL)
-        {
-          result->reason = g_strdup_printf ("not a record: %s", why);
-          return;
-        }
-      object = json_node_get_object (root);
-      sha256_hex (p, prefix_length, computed);
-      if (memcmp (computed, hash, PADDOCK_AUDIT_HASH_LEN) != 0)
-        {
-          result->reason = g_strdup ("the record's hash does not match its content: the record was edited or damaged");
-          return;
-        }
-      seq = (guint64) json_object_get_int_member (object, "seq");
-      record_prev = json_object_get_string_member (object, "prev");
-      if (seq != expected_seq)
-        {
-          if (seq > expected_seq)
-            result->reason = g_strdup_printf ("seq jumps from %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
-                                              ": a record was deleted or moved",
-                                              expected_seq - 1, seq);
-          else
-            result->reason = g_strdup_printf ("seq %" G_GUINT64_FORMAT " comes after %" G_GUINT64_FORMAT
-                                              ": a record was moved or repeated",
-                                              seq, expected_seq - 1);
-          return;
-        }
-      if (strcmp (record_prev, prev) != 0)
-        {
-          if (line_number == 1)
-            result->reason = g_strdup ("the first record does not start a chain (prev is not all zeros): "
-                                       "the log's beginning was removed");
-          else
-            result->reason = g_strdup_printf ("the chain is broken: prev is not the hash of record %" G_GUINT64_FORMAT
-                                              " (a record was replaced)", seq - 1);
-          return;
-        }
-
-      memcpy (prev, hash, PADDOCK_AUDIT_HASH_LEN);
-      memcpy (result->last_hash, hash, PADDOCK_AUDIT_HASH_LEN);
-      result->n_records++;
-      result->ended = (strcmp (json_object_get_string_member (object, "type"), PADDOCK_AUDIT_SESSION_END) == 0);
-      expected_seq++;
-      p = newline + 1;
+      if (!verifier_line (&v, p, line_length, newline != NULL))
+        break;
+      p = newline ? newline + 1 : end;
     }
-  result->bad_line = 0;
+  verifier_clear (&v);
+}
+
+/* A log read line by line with read(2), never mapped: a writer may cut the
+ * file short while it is read (a session trims its reserved space when it
+ * ends), and a mapping would fault there. */
+typedef struct
+{
+  int    fd;
+  char  *buffer;
+  gsize  size;
+  gsize  start;       /* of the next line */
+  gsize  filled;
+  gboolean eof;
+} LineFile;
+
+/* Longer than any record paddock-run writes (argv is capped well below). */
+#define MAX_LINE_BYTES (64 * 1024 * 1024)
+
+static gboolean
+line_file_open (LineFile    *lf,
+                const char  *path,
+                GError     **error)
+{
+  *lf = (LineFile) { .fd = open (path, O_RDONLY | O_CLOEXEC), .size = 1024 * 1024 };
+  if (lf->fd < 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                   "cannot open %s: %s", path, g_strerror (saved_errno));
+      return FALSE;
+    }
+  lf->buffer = g_malloc (lf->size);
+  return TRUE;
+}
+
+static void
+line_file_close (LineFile *lf)
+{
+  paddock_close_fd (&lf->fd);
+  g_clear_pointer (&lf->buffer, g_free);
+}
+
+/* The next line, without its newline (*has_newline says whether it had
+ * one: only the last line can lack it). FALSE at the end of the file, or
+ * with @error when it cannot be read or a line is longer than
+ * MAX_LINE_BYTES. */
+static gboolean
+line_file_next (LineFile    *lf,
+                const char  *path,
+                const char **line,
+                gsize       *length,
+                gboolean    *has_newline,
+                GError     **error)
+{
+  for (;;)
+    {
+      const char *at = lf->buffer + lf->start;
+      gsize available = lf->filled - lf->start;
+      const char *newline = memchr (at, '\n', available);
+      ssize_t n;
+
+      if (newline != NULL || (lf->eof && available > 0))
+        {
+          *line = at;
+          *length = newline != NULL ? (gsize) (newline - at) : available;
+          *has_newline = newline != NULL;
+          lf->start += *length + (newline != NULL);
+          return TRUE;
+        }
+      if (lf->eof)
+        return FALSE;
+
+      /* Keep the partial line, make room for more. */
+      memmove (lf->buffer, at, available);
+      lf->start = 0;
+      lf->filled = available;
+      if (lf->filled == lf->size)
+        {
+          if (lf->size >= MAX_LINE_BYTES)
+            {
+              g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                           "%s: a line longer than %d MiB: not an audit log", path,
+                           MAX_LINE_BYTES / (1024 * 1024));
+              return FALSE;
+            }
+          lf->size *= 2;
+          lf->buffer = g_realloc (lf->buffer, lf->size);
+        }
+      do
+        n = read (lf->fd, lf->buffer + lf->filled, lf->size - lf->filled);
+      while (n < 0 && errno == EINTR);
+      if (n < 0)
+        {
+          int saved_errno = errno;
+
+          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                       "cannot read %s: %s", path, g_strerror (saved_errno));
+          return FALSE;
+        }
+      if (n == 0)
+        lf->eof = TRUE;
+      lf->filled += n;
+    }
 }
 
 gboolean
@@ -1255,16 +1398,36 @@ paddock_audit_verify_file (const char                *path,
                            PaddockAuditVerification  *result,
                            GError                   **error)
 {
-  g_autoptr(GMappedFile) file = NULL;
+  LineFile lf;
+  Verifier v;
+  const char *line;
+  gsize length;
+  gboolean has_newline;
+  GError *local_error = NULL;
 
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (result != NULL, FALSE);
 
   memset (result, 0, sizeof *result);
-  file = g_mapped_file_new (path, FALSE, error);
-  if (file == NULL)
+  if (!line_file_open (&lf, path, error))
     return FALSE;
-  paddock_audit_verify_data (g_mapped_file_get_contents (file), g_mapped_file_get_length (file), result);
+  verifier_init (&v, result);
+  while (line_file_next (&lf, path, &line, &length, &has_newline, &local_error))
+    {
+      /* Space the writer reserved and did not fill: it was killed. */
+      if (length > 0 && line[0] == '\0')
+        break;
+      if (!verifier_line (&v, line, length, has_newline))
+        break;
+    }
+  verifier_clear (&v);
+  line_file_close (&lf);
+  if (local_error != NULL)
+    {
+      paddock_audit_verification_clear (result);
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -1277,30 +1440,27 @@ paddock_audit_foreach (const char                *path,
                        gpointer                   user_data,
                        GError                   **error)
 {
-  g_autoptr(GMappedFile) file = NULL;
   g_autoptr(JsonParser) parser = json_parser_new_immutable ();
-  const char *p, *end;
+  LineFile lf;
+  const char *p;
+  gsize length;
+  gboolean has_newline;
   guint64 line_number = 0;
+  GError *local_error = NULL;
 
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (func != NULL, FALSE);
 
-  file = g_mapped_file_new (path, FALSE, error);
-  if (file == NULL)
+  if (!line_file_open (&lf, path, error))
     return FALSE;
-  p = g_mapped_file_get_contents (file);
-  end = p + g_mapped_file_get_length (file);
-
-  for (; p < end; )
+  while (line_file_next (&lf, path, &p, &length, &has_newline, &local_error))
     {
-      const char *newline = memchr (p, '\n', end - p);
-      gsize length = (newline ? newline : end) - p;
       const char *why;
       JsonNode *root;
       JsonObject *object;
       PaddockAuditRecord record;
 
-      if (*p == '\0')
+      if (length > 0 && *p == '\0')
         break;
       line_number++;
       root = (length > 0 && memchr (p, '\0', length) == NULL) ? parse_record (parser, p, length, &why) : NULL;
@@ -1327,7 +1487,12 @@ paddock_audit_foreach (const char                *path,
                 break;
             }
         }
-      p = newline ? newline + 1 : end;
+    }
+  line_file_close (&lf);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return FALSE;
     }
   return TRUE;
 }

@@ -115,7 +115,7 @@ test_idle_cpus (void)
   g_assert_false (paddock_cpu_times_idle_cpus (&(PaddockCpuTimes) { 0 }, &after, &idle));
 }
 
-static void
+static guint64
 spin_for (double seconds)
 {
   struct timespec start, now;
@@ -129,6 +129,7 @@ spin_for (double seconds)
       clock_gettime (CLOCK_MONOTONIC, &now);
     }
   while ((now.tv_sec - start.tv_sec) + (now.tv_nsec - start.tv_nsec) / 1e9 < seconds);
+  return sink;
 }
 
 /* The real /proc/stat: a CPU kept busy is not idle. The sampler reads the
@@ -152,7 +153,7 @@ test_real (void)
   sampler = paddock_cpu_idle_new ();
   g_assert_nonnull (sampler);
   g_assert_false (paddock_cpu_idle_sample (sampler, &busy));
-  spin_for (0.3);
+  (void) spin_for (0.3);
   g_assert_true (paddock_cpu_idle_sample (sampler, &busy));
   g_usleep (300 * 1000);
   g_assert_true (paddock_cpu_idle_sample (sampler, &idle));

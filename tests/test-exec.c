@@ -446,7 +446,6 @@ test_without_monitor (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(GSubprocess) run = NULL;
   g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autofree char *out = NULL;
 
   s = g_new0 (Session, 1);
   s->client = -1;
@@ -627,6 +626,7 @@ test_kill_while_held (void)
   g_assert_null (strstr (log, "done"));
   g_assert_false (out_exists (s, "asked-marker"));
   g_assert_true (kill (hello->agent_pid, 0) != 0 && errno == ESRCH);
+  g_assert_true (kill (ask->pid, 0) != 0 && errno == ESRCH);
   kills = audit_records (s, "kill");
   g_assert_cmpuint (kills->len, ==, 1);
 }
@@ -641,6 +641,7 @@ test_supervisor_dies (void)
   g_autoptr(GPtrArray) execs = NULL;
   g_autofree char *log = NULL;
   g_autofree char *err = NULL;
+  JsonObject *record;
 
   g_subprocess_send_signal (s->run, SIGKILL);
   g_assert_cmpint (session_wait (s), ==, 128 + SIGKILL);
@@ -656,9 +657,14 @@ test_supervisor_dies (void)
   g_assert_false (out_exists (s, "asked-marker"));
   err = out_text (s, "err");
   g_assert_nonnull (strstr (err, g_strerror (ENOSYS)));
-  /* What was decided before the kill is in the log. */
+  /* What was decided before the kill is in the log, and so is the held
+   * exec, recorded before it was asked. */
   execs = audit_records (s, "exec");
   g_assert_nonnull (audit_exec_with (execs, "allowed-marker"));
+  record = audit_exec_with (execs, "asked-marker");
+  g_assert_nonnull (record);
+  g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "ask");
+  g_assert_cmpint (json_object_get_int_member (record, "pid"), ==, ask->pid);
 }
 
 static void
