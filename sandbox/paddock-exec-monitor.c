@@ -402,6 +402,7 @@ struct _PaddockExecMonitor
   GSource                 *exit_source;
   GAsyncQueue             *news;
   gint                     wake_pending;
+  gint64                   last_news_wake;  /* monotonic; main context */
   gint                     answering;     /* the pid whose answered exec is not queued yet, or 0 */
   gint                     n_deciders;
   gint                     stopped;
@@ -2202,19 +2203,34 @@ static GSourceFuncs batch_funcs = {
   .dispatch = batch_dispatch,
 };
 
+/* A wake-up for news starts a batch only when the last one came less than
+ * a batch ago: an exec now and then (a build's, a few milliseconds apart)
+ * is taken at once, without a round that would find nothing. */
 static gboolean
 on_news (int          fd,
          GIOCondition condition,
          gpointer     user_data)
 {
   PaddockExecMonitor *self = user_data;
+  BatchSource *batch = (BatchSource *) self->batch_source;
+  gint64 now = g_get_monotonic_time ();
+  gboolean burst = now - self->last_news_wake < NEWS_BATCH_MS * 1000;
   guint64 count;
 
   if (read (fd, &count, sizeof count) < 0 && errno != EAGAIN)
     return G_SOURCE_CONTINUE;
+  self->last_news_wake = now;
   drain_news (self);
-  if (((BatchSource *) self->batch_source)->due == 0)
-    ((BatchSource *) self->batch_source)->due = g_get_monotonic_time () + NEWS_BATCH_MS * 1000;
+  if (batch->due != 0)
+    return G_SOURCE_CONTINUE;
+  if (burst)
+    batch->due = now + NEWS_BATCH_MS * 1000;
+  else
+    {
+      g_atomic_int_set (&self->wake_pending, 0);
+      /* Anything queued before the reset did not wake us: take it now. */
+      drain_news (self);
+    }
   return G_SOURCE_CONTINUE;
 }
 
