@@ -27,6 +27,9 @@
 #define IDLE_FIELD 3
 #define IOWAIT_FIELD 4
 
+/* Far above any CPU number the kernel gives (and cpu_set_t's 1024). */
+#define MAX_CPU_NUMBER (1u << 20)
+
 /* Reads one "cpuN f0 f1 ..." line from @line to @end (the newline).
  * Returns FALSE for anything else. */
 static gboolean
@@ -45,7 +48,7 @@ parse_cpu_line (const char *line,
   while (p < end && g_ascii_isdigit (*p))
     {
       number = number * 10 + (guint64) (*p - '0');
-      if (number >= CPU_SETSIZE * 1024u)
+      if (number >= MAX_CPU_NUMBER)
         return FALSE;
       p++;
     }
