@@ -142,6 +142,19 @@ paddock_cpu_times_idle_cpus (const PaddockCpuTimes *before,
   return TRUE;
 }
 
+gboolean
+paddock_cpu_idle_busy (gboolean current,
+                       double   idle_cpus,
+                       double   low,
+                       double   high)
+{
+  if (idle_cpus < low)
+    return TRUE;
+  if (idle_cpus >= high)
+    return FALSE;
+  return current;
+}
+
 struct _PaddockCpuIdle
 {
   int              fd;

@@ -26,6 +26,13 @@ gboolean paddock_cpu_times_idle_cpus (const PaddockCpuTimes *before,
                                       const PaddockCpuTimes *after,
                                       double                *idle_cpus);
 
+/* With hysteresis: TRUE below @low idle CPUs, FALSE at @high or more,
+ * else @current. */
+gboolean paddock_cpu_idle_busy (gboolean current,
+                                double   idle_cpus,
+                                double   low,
+                                double   high);
+
 typedef struct _PaddockCpuIdle PaddockCpuIdle;
 
 PaddockCpuIdle *paddock_cpu_idle_new    (void);

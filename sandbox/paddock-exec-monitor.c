@@ -482,7 +482,7 @@ typedef struct
 #define NEWS_BATCH_MS    5
 
 /* How often, while execs come, the wake-up is chosen; and the idle CPUs
- * at which the synchronous one goes off and comes back. */
+ * below which the synchronous one comes back, and at which it goes off. */
 #define IDLE_SAMPLE_MS   100
 #define IDLE_FOR_ASYNC   0.6
 #define IDLE_FOR_SYNC    0.4
@@ -2090,7 +2090,7 @@ choose_wake_up (PaddockExecMonitor *self)
   self->idle_sampled = now;
   if (!paddock_cpu_idle_sample (self->cpu_idle, &idle) || since > 4 * IDLE_SAMPLE_MS * 1000)
     return;
-  sync_wake = self->sync_wake ? idle < IDLE_FOR_ASYNC : idle <= IDLE_FOR_SYNC;
+  sync_wake = paddock_cpu_idle_busy (self->sync_wake, idle, IDLE_FOR_SYNC, IDLE_FOR_ASYNC);
   if (sync_wake == self->sync_wake)
     return;
   if (ioctl (self->notify_fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS,

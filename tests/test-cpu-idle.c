@@ -115,6 +115,20 @@ test_idle_cpus (void)
   g_assert_false (paddock_cpu_times_idle_cpus (&(PaddockCpuTimes) { 0 }, &after, &idle));
 }
 
+static void
+test_busy (void)
+{
+  /* Busy below 0.4 idle CPUs, not busy from 0.6; in between, as it was. */
+  g_assert_true (paddock_cpu_idle_busy (FALSE, 0.0, 0.4, 0.6));
+  g_assert_true (paddock_cpu_idle_busy (FALSE, 0.39, 0.4, 0.6));
+  g_assert_false (paddock_cpu_idle_busy (FALSE, 0.4, 0.4, 0.6));
+  g_assert_false (paddock_cpu_idle_busy (FALSE, 0.59, 0.4, 0.6));
+  g_assert_true (paddock_cpu_idle_busy (TRUE, 0.59, 0.4, 0.6));
+  g_assert_true (paddock_cpu_idle_busy (TRUE, 0.4, 0.4, 0.6));
+  g_assert_false (paddock_cpu_idle_busy (TRUE, 0.6, 0.4, 0.6));
+  g_assert_false (paddock_cpu_idle_busy (TRUE, 1.5, 0.4, 0.6));
+}
+
 static guint64
 spin_for (double seconds)
 {
@@ -177,6 +191,7 @@ main (int   argc,
   g_test_add_func ("/paddock/cpu-idle/parse", test_parse);
   g_test_add_func ("/paddock/cpu-idle/parse-bad", test_parse_bad);
   g_test_add_func ("/paddock/cpu-idle/idle-cpus", test_idle_cpus);
+  g_test_add_func ("/paddock/cpu-idle/busy", test_busy);
   g_test_add_func ("/paddock/cpu-idle/real", test_real);
 
   return g_test_run ();
