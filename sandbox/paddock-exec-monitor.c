@@ -23,7 +23,8 @@
  * backfires: the supervisor's threads pile onto the agent's CPU, and the
  * scheduler's exec balancing then moves each new program to the idle CPU
  * (3,000 /bin/true in a sh loop on 2 CPUs: 4,664 migrations with it, 231
- * without; 1.21x-1.24x of bare against 1.08x-1.13x). A make -j2, with
+ * without; 1.21x-1.24x of bare against 1.08x-1.13x, though in the
+ * machine's slow spells the two came out even). A make -j2, with
  * both CPUs busy, went the other way (1.06x-1.08x with it, 1.11x-1.12x
  * without). So the main context looks at how many of our CPUs sat idle
  * (paddock-cpu-idle.c) every 100 ms while execs come, and turns the flag
