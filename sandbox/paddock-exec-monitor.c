@@ -609,6 +609,8 @@ paddock_exec_monitor_new (int                             notify_fd,
                           PaddockExecMonitorFunc          func,
                           gpointer                        user_data)
 {
+  /* 0: off; 1: always on; else on while no CPU idles. */
+  const char *sync_wake_setting = g_getenv ("PADDOCK_EXEC_SYNC_WAKE_UP");
   PaddockExecMonitor *self;
 
   g_return_val_if_fail (notify_fd >= 0, NULL);
@@ -660,11 +662,11 @@ paddock_exec_monitor_new (int                             notify_fd,
   if (self->filter_flags & PADDOCK_EXEC_FILTER_WAIT_KILLABLE)
     g_ptr_array_add (self->features, g_strdup ("wait-killable-recv"));
   /* Linux 6.6; older kernels say EINVAL and the monitor works without it. */
-  if (g_strcmp0 (g_getenv ("PADDOCK_EXEC_SYNC_WAKE_UP"), "0") != 0 &&
+  if (g_strcmp0 (sync_wake_setting, "0") != 0 &&
       ioctl (self->notify_fd, SECCOMP_IOCTL_NOTIF_SET_FLAGS, SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP) == 0)
     {
       self->sync_wake = TRUE;
-      if (g_strcmp0 (g_getenv ("PADDOCK_EXEC_SYNC_WAKE_UP"), "1") != 0)
+      if (g_strcmp0 (sync_wake_setting, "1") != 0)
         self->cpu_idle = paddock_cpu_idle_new ();
       g_ptr_array_add (self->features, g_strdup (self->cpu_idle != NULL ? "sync-wake-up-when-busy" : "sync-wake-up"));
     }
@@ -1452,6 +1454,18 @@ open_agent_root (PaddockExecMonitor         *self,
     self->root_fd = g_steal_fd (&fd);
 }
 
+/* The next event's number, once its exec was answered or is held. */
+static gint64
+take_seq (PaddockExecMonitor *self)
+{
+  gint64 seq;
+
+  g_mutex_lock (&self->lock);
+  seq = (gint64) ++self->next_seq;
+  g_mutex_unlock (&self->lock);
+  return seq;
+}
+
 static void
 handle_notification (PaddockExecMonitor   *self,
                      struct seccomp_notif *req)
@@ -1557,9 +1571,7 @@ handle_notification (PaddockExecMonitor   *self,
           return;
         }
       load_cwd (info);
-      g_mutex_lock (&self->lock);
-      seq = (gint64) ++self->next_seq;
-      g_mutex_unlock (&self->lock);
+      seq = take_seq (self);
       audit_exec (self, info, seq, decision, by, rule_name);
 
       news = g_new0 (News, 1);
@@ -1587,9 +1599,7 @@ handle_notification (PaddockExecMonitor   *self,
       paddock_close_fd (&pidfd);
       return;
     }
-  g_mutex_lock (&self->lock);
-  seq = (gint64) ++self->next_seq;
-  g_mutex_unlock (&self->lock);
+  seq = take_seq (self);
 
   /* An ask: held in the kernel until it is decided on the main context,
    * and recorded before anyone can decide it. */
@@ -2178,6 +2188,16 @@ batch_check (GSource *source)
   return batch->due != 0 && g_source_get_time (source) >= batch->due;
 }
 
+/* No batch runs from here: the thread's next news wakes us. */
+static void
+end_batch (PaddockExecMonitor *self)
+{
+  ((BatchSource *) self->batch_source)->due = 0;
+  g_atomic_int_set (&self->wake_pending, 0);
+  /* Anything queued before the reset did not wake us: take it now. */
+  drain_news (self);
+}
+
 static gboolean
 batch_dispatch (GSource    *source,
                 GSourceFunc callback,
@@ -2191,10 +2211,7 @@ batch_dispatch (GSource    *source,
       batch->due = g_source_get_time (source) + NEWS_BATCH_MS * 1000;
       return G_SOURCE_CONTINUE;
     }
-  batch->due = 0;
-  g_atomic_int_set (&self->wake_pending, 0);
-  /* Anything queued before the reset did not wake us: take it now. */
-  drain_news (self);
+  end_batch (self);
   return G_SOURCE_CONTINUE;
 }
 
@@ -2227,11 +2244,7 @@ on_news (int          fd,
   if (burst)
     batch->due = now + NEWS_BATCH_MS * 1000;
   else
-    {
-      g_atomic_int_set (&self->wake_pending, 0);
-      /* Anything queued before the reset did not wake us: take it now. */
-      drain_news (self);
-    }
+    end_batch (self);
   return G_SOURCE_CONTINUE;
 }
 
