@@ -1727,8 +1727,10 @@ rule_matches (PaddockPolicyRule *rule,
 
       if (why != NULL)
         {
+          const char *cwd = match_cwd (m);
+
           g_string_append (why, "cwd ");
-          append_quoted (why, match_cwd (m) ? match_cwd (m) : "(unknown)");
+          append_quoted (why, cwd != NULL ? cwd : "(unknown)");
           g_string_append_printf (why, " is %s the project, and the rule wants it %s\n",
                                   inside ? "inside" : "outside",
                                   rule->cwd == WHERE_INSIDE ? "inside" : "outside");
