@@ -400,6 +400,9 @@ test_decisions (void)
   g_assert_cmpstr (json_object_get_string_member (record, "exe"), ==, "/usr/bin/true");
   record = audit_exec_with (execs, "denied-marker");
   g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "deny");
+  /* A refused exec's parent is read before its answer. */
+  g_assert_cmpint (json_object_get_int_member (record, "ppid"), ==,
+                   json_object_get_int_member (g_ptr_array_index (execs, 0), "pid"));
   g_assert_cmpstr (json_object_get_string_member (record, "by"), ==, "rule");
   g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "test-deny");
   g_assert_cmpstr (json_object_get_string_member (record, "cwd"), ==, s->out);
