@@ -3,22 +3,24 @@
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Two workloads, each run bare and under paddock-run (default policy,
- * audit log on): a shell loop of 3000 /bin/true, and `make -j2` of a small
- * generated C project. The two sides run in pairs, back to back, the
- * order swapped from one pair to the next, so that both see the same
- * machine: on these shared machines a bare run alone moves by half its
- * time from one minute to the next. Prints each pair, the medians, and
- * the median of the pairs' ratios (the figure the targets are read
- * against, with the middle half of them); asserts nothing about time.
- * PADDOCK_BENCH_RUNS sets the pairs (default 25: here one pair's ratio
- * moves by a fifth either way, and the median of 15 pairs by several
+ * Two workloads, each run bare, under bench-notifier (seccomp user
+ * notification answered at once, reading nothing: the floor of any exec
+ * monitor built on it) and under paddock-run (default policy, audit log
+ * on): a shell loop of 3000 /bin/true, and `make -j2` of a small
+ * generated C project. The three run in rounds, back to back, the order
+ * reversed from one round to the next, so that all see the same machine:
+ * on these shared machines a bare run alone moves by half its time from
+ * one minute to the next. Prints each round, the medians, and the median
+ * of the rounds' ratios to bare (paddock-run's is the figure the targets
+ * are read against, with the middle half of them); asserts nothing about
+ * time. PADDOCK_BENCH_RUNS sets the rounds (default 25: here one round's
+ * ratio moves by a fifth either way, and the median of 15 by several
  * hundredths from one run to the next). The CPU time of each run's whole
  * process tree (paddock-run's threads included) is printed beside. One
- * build takes a quarter of a second, so each make sample is the sum of four builds
- * (each after an untimed make clean). Both sides run without the test
- * suite's debugging environment (G_DEBUG, G_SLICE, MALLOC_CHECK_), as a
- * user would run them.
+ * build takes a quarter of a second, so each make sample is the sum of
+ * four builds (each after an untimed make clean). All run without the
+ * test suite's debugging environment (G_DEBUG, G_SLICE, MALLOC_CHECK_), as
+ * a user would run them.
  */
 #include "config.h"
 
@@ -29,6 +31,7 @@
 #include <stdlib.h>
 
 static const char *paddock_run;
+static const char *notifier;
 static char *work_dir;
 static char **run_environment;
 
@@ -128,61 +131,82 @@ compare (const char         *name,
          double              target)
 {
   g_autoptr(GArray) bare = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) notified = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) monitored = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) ratios = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) floor_ratios = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) cpu_ratios = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GPtrArray) wrapped = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) floor = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *audit = g_build_filename (work_dir, "bench-audit.jsonl", NULL);
-  double bare_median, monitored_median, ratio_median;
+  double bare_median, notified_median, monitored_median, floor_median, ratio_median;
 
   g_ptr_array_add (wrapped, g_strdup (paddock_run));
   g_ptr_array_add (wrapped, g_strdup ("--audit"));
   g_ptr_array_add (wrapped, g_strdup (audit));
   g_ptr_array_add (wrapped, g_strdup ("--"));
+  g_ptr_array_add (floor, g_strdup (notifier));
   for (guint i = 0; command[i] != NULL; i++)
-    g_ptr_array_add (wrapped, g_strdup (command[i]));
+    {
+      g_ptr_array_add (wrapped, g_strdup (command[i]));
+      g_ptr_array_add (floor, g_strdup (command[i]));
+    }
   g_ptr_array_add (wrapped, NULL);
+  g_ptr_array_add (floor, NULL);
 
   g_print ("%s\n", name);
   for (guint i = 0; i < runs + 1; i++)
     {
-      BenchSample b, m;
-      double ratio, cpu_ratio;
+      BenchSample b, n, m;
+      double ratio, floor_ratio, cpu_ratio;
 
       if (i % 2 == 0)
         {
           b = sample (command, before, cwd, rounds, NULL);
+          n = sample ((const char * const *) floor->pdata, before, cwd, rounds, NULL);
           m = sample ((const char * const *) wrapped->pdata, before, cwd, rounds, audit);
         }
       else
         {
           m = sample ((const char * const *) wrapped->pdata, before, cwd, rounds, audit);
+          n = sample ((const char * const *) floor->pdata, before, cwd, rounds, NULL);
           b = sample (command, before, cwd, rounds, NULL);
         }
-      /* The first pair warms caches and is not counted. */
+      /* The first round warms caches and is not counted. */
       if (i == 0)
         continue;
       ratio = m.wall / b.wall;
+      floor_ratio = n.wall / b.wall;
       cpu_ratio = m.cpu / b.cpu;
       /* In seconds, as the figures are printed. */
       b.wall /= 1000;
+      n.wall /= 1000;
       m.wall /= 1000;
       g_array_append_val (bare, b.wall);
+      g_array_append_val (notified, n.wall);
       g_array_append_val (monitored, m.wall);
       g_array_append_val (ratios, ratio);
+      g_array_append_val (floor_ratios, floor_ratio);
       g_array_append_val (cpu_ratios, cpu_ratio);
-      g_print ("  pair %u: bare %.3f s, paddock-run %.3f s, ratio %.3fx; CPU time ratio %.3fx\n",
-               i, b.wall, m.wall, ratio, cpu_ratio);
+      g_print ("  round %u: bare %.3f s, bare notifier %.3f s, paddock-run %.3f s; "
+               "ratios %.3fx and %.3fx; CPU time ratio %.3fx\n",
+               i, b.wall, n.wall, m.wall, floor_ratio, ratio, cpu_ratio);
     }
   bare_median = median (bare);
+  notified_median = median (notified);
   monitored_median = median (monitored);
-  g_print ("  medians: bare %.3f s, paddock-run %.3f s (their ratio %.3fx)\n",
-           bare_median, monitored_median, monitored_median / bare_median);
-  g_print ("  fastest: bare %.3f s, paddock-run %.3f s (their ratio %.3fx)\n",
-           fastest (bare), fastest (monitored), fastest (monitored) / fastest (bare));
-  g_print ("  median of the pairs' CPU time ratios: %.3fx\n", median (cpu_ratios));
+  g_print ("  medians: bare %.3f s, bare notifier %.3f s, paddock-run %.3f s (against bare %.3fx and %.3fx)\n",
+           bare_median, notified_median, monitored_median,
+           notified_median / bare_median, monitored_median / bare_median);
+  g_print ("  fastest: bare %.3f s, bare notifier %.3f s, paddock-run %.3f s (against bare %.3fx and %.3fx)\n",
+           fastest (bare), fastest (notified), fastest (monitored),
+           fastest (notified) / fastest (bare), fastest (monitored) / fastest (bare));
+  g_print ("  median of paddock-run's CPU time ratios: %.3fx\n", median (cpu_ratios));
+  floor_median = median (floor_ratios);
+  g_print ("  median of the bare notifier's ratios: %.3fx; the middle half of them %.3fx to %.3fx\n",
+           floor_median, quartile (floor_ratios, 1), quartile (floor_ratios, 3));
   ratio_median = median (ratios);
-  g_print ("  median of the pairs' ratios: %.3fx (target <= %.2fx); the middle half of them %.3fx to %.3fx\n\n",
+  g_print ("  median of paddock-run's ratios: %.3fx (target <= %.2fx); the middle half of them %.3fx to %.3fx\n\n",
            ratio_median, target, quartile (ratios, 1), quartile (ratios, 3));
 }
 
@@ -245,6 +269,12 @@ main (int   argc,
       g_printerr ("PADDOCK_RUN must name the paddock-run under test\n");
       return 1;
     }
+  notifier = g_getenv ("PADDOCK_BENCH_NOTIFIER");
+  if (notifier == NULL)
+    {
+      g_printerr ("PADDOCK_BENCH_NOTIFIER must name bench-notifier\n");
+      return 1;
+    }
   work_dir = g_dir_make_tmp ("paddock-bench-exec-XXXXXX", &error);
   g_assert_no_error (error);
   runtime = g_build_filename (work_dir, "run", NULL);
@@ -254,7 +284,7 @@ main (int   argc,
   g_mkdir (project, 0700);
   write_project (project);
 
-  g_print ("exec overhead: default policy, audit log on, %u pairs of runs, medians\n\n", runs);
+  g_print ("exec overhead: default policy, audit log on, %u rounds of runs, medians\n\n", runs);
   compare ("sh -c loop of 3000 /bin/true",
            (const char *[]) { "sh", "-c", "i=0; while [ $i -lt 3000 ]; do /bin/true; i=$((i+1)); done", NULL },
            NULL, project, runs, 1, 1.10);
