@@ -1153,6 +1153,59 @@ test_exit_codes (void)
   }
 }
 
+/* Programs that end as soon as they start, on a machine kept busy, each
+ * recorded with their working directory and their end: what needs the
+ * process alive is read before the exec is answered. Read after, some
+ * would be gone by then (one in ten of these, with two busy loops). */
+static void
+test_short_runs (void)
+{
+  const guint n_runs = 300;
+  g_autoptr(Session) s = NULL;
+  g_autoptr(GPtrArray) execs = NULL;
+  g_autoptr(GPtrArray) exits = NULL;
+  g_autoptr(GPtrArray) burners = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autofree char *loop = g_strdup_printf ("i=0; while [ $i -lt %u ]; do /bin/false; i=$((i+1)); done", n_runs);
+  gboolean exit_status = kernel_reports_exit_status ();
+  guint seen = 0;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      GSubprocess *burner = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error,
+                                              "sh", "-c", "while :; do :; done", NULL);
+
+      g_assert_no_error (error);
+      g_ptr_array_add (burners, burner);
+    }
+  s = session_start_command (NULL, (const char *[]) { "sh", "-c", loop, NULL }, FALSE, NULL);
+  g_assert_cmpint (session_wait (s), ==, 0);
+  for (guint i = 0; i < burners->len; i++)
+    {
+      g_subprocess_force_exit (g_ptr_array_index (burners, i));
+      g_subprocess_wait (g_ptr_array_index (burners, i), NULL, NULL);
+    }
+
+  execs = audit_records (s, "exec");
+  exits = audit_records (s, "exit");
+  for (guint i = 0; i < execs->len; i++)
+    {
+      JsonObject *record = g_ptr_array_index (execs, i);
+      JsonObject *exit_record;
+
+      if (g_strcmp0 (json_object_get_string_member (record, "path"), "/bin/false") != 0)
+        continue;
+      seen++;
+      g_assert_cmpstr (json_object_get_string_member_with_default (record, "cwd", NULL), ==, s->out);
+      exit_record = find_exit (exits, json_object_get_int_member (record, "event"));
+      g_assert_nonnull (exit_record);
+      if (exit_status)
+        g_assert_cmpint (json_object_get_int_member_with_default (exit_record, "exit_code", -1), ==, 1);
+    }
+  g_assert_cmpuint (seen, ==, n_runs);
+  assert_chain_holds (s);
+}
+
 /* The agent execs a program that ends at once: the exit ends that
  * program's run, and the agent's own run is recorded as replaced by it,
  * however soon the exit follows the exec. */
@@ -1297,6 +1350,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/replaced", test_replaced);
   g_test_add_func ("/paddock/exec/own-mounts", test_own_mounts);
   g_test_add_func ("/paddock/exec/exit-codes", test_exit_codes);
+  g_test_add_func ("/paddock/exec/short-runs", test_short_runs);
 
   return g_test_run ();
 }
