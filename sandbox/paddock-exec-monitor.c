@@ -1721,10 +1721,10 @@ read_exit_status (Running *running)
   if (running->pidfd < 0)
     return EXIT_STATUS_NEVER;
   has_info = ioctl (running->pidfd, PADDOCK_PIDFD_GET_INFO, &info) == 0;
-  /* Reaped, and its exit not filed yet: the kernel files it a moment
-   * after the process is gone (1 run in 300 of test-exec's short-runs,
-   * in a sanitizer build beside two busy loops). Linux 6.13 and 6.14
-   * never file it: there such a run waits out REAP_WAIT_MS. */
+  /* Gone, its exit not on file: for a run reaped that moment (1 in 300
+   * of test-exec's short-runs, sanitizer build, two busy loops beside),
+   * a later try found it. Linux 6.13 and 6.14 never file it: there such
+   * a run waits out REAP_WAIT_MS. */
   if (!has_info && errno == ESRCH)
     reaped = TRUE;
   if (has_info && (info.mask & PADDOCK_PIDFD_INFO_EXIT) != 0)
