@@ -965,11 +965,9 @@ read_link_at (int         dir_fd,
   return g_strndup (buffer, n);
 }
 
-/* The caller's working directory, read on first use: the policy asks for
- * it only when a rule that could decide needs it, and otherwise it is read
- * for the record right after the exec is answered, while the new program
- * is still being loaded. One that loaded, ran and was reaped before that
- * read is recorded without a working directory. */
+/* The caller's working directory, read on first use: by a relative
+ * path's lookup, by the policy when a rule that could decide needs it,
+ * else for the record just before the exec is answered (read_process). */
 static const char *
 load_cwd (gpointer data)
 {
@@ -1716,7 +1714,7 @@ read_exit_status (Running *running)
   PaddockPidfdInfo info = { .mask = PADDOCK_PIDFD_INFO_EXIT };
   siginfo_t status = { 0 };
   gboolean has_info;
-  gboolean reaped = FALSE;
+  gboolean reaped;
 
   if (running->pidfd < 0)
     return EXIT_STATUS_NEVER;
@@ -1725,8 +1723,7 @@ read_exit_status (Running *running)
    * of test-exec's short-runs, sanitizer build, two busy loops beside),
    * a later try found it. Linux 6.13 and 6.14 never file it: there such
    * a run waits out REAP_WAIT_MS. */
-  if (!has_info && errno == ESRCH)
-    reaped = TRUE;
+  reaped = !has_info && errno == ESRCH;
   if (has_info && (info.mask & PADDOCK_PIDFD_INFO_EXIT) != 0)
     {
       if (WIFEXITED (info.exit_code))
