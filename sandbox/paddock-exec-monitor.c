@@ -2256,13 +2256,15 @@ on_news (int          fd,
   if (read (fd, &count, sizeof count) < 0 && errno != EAGAIN)
     return G_SOURCE_CONTINUE;
   self->last_news_wake = now;
+  /* end_batch() takes the news itself, after letting the thread wake us. */
+  if (batch->due == 0 && !burst)
+    {
+      end_batch (self);
+      return G_SOURCE_CONTINUE;
+    }
   drain_news (self);
-  if (batch->due != 0)
-    return G_SOURCE_CONTINUE;
-  if (burst)
+  if (batch->due == 0)
     batch->due = now + NEWS_BATCH_MS * 1000;
-  else
-    end_batch (self);
   return G_SOURCE_CONTINUE;
 }
 
