@@ -1183,6 +1183,7 @@ read_exec (PaddockExecMonitor        *self,
   int at_flags = is_execveat ? (int) req->data.args[4] : 0;
   Span known[2];
   guint n_known = 0;
+  gboolean shared_page;
   int err;
 
   info->pid = req->pid;
@@ -1193,12 +1194,19 @@ read_exec (PaddockExecMonitor        *self,
     }
 
   /* One read for the path's page and the first page of argv's pointers,
-   * which usually hold the strings too. */
+   * which usually hold the strings too; one span where the two share a
+   * page (a shell's often do), so that the page is pinned once. */
+  shared_page = path_address != 0 && argv_address != 0 &&
+                path_address / self->page_size == argv_address / self->page_size;
   if (path_address != 0)
-    known[n_known++] = (Span) { path_address,
-                                MIN (self->page_size - (path_address % self->page_size), sizeof scratch->path_page),
-                                (char *) scratch->path_page };
-  if (argv_address != 0)
+    {
+      guint64 start = shared_page ? MIN (path_address, argv_address) : path_address;
+
+      known[n_known++] = (Span) { start,
+                                  MIN (self->page_size - (start % self->page_size), sizeof scratch->path_page),
+                                  (char *) scratch->path_page };
+    }
+  if (argv_address != 0 && !shared_page)
     {
       gsize length = MIN (self->page_size - (argv_address % self->page_size), sizeof scratch->pointers_page);
 
