@@ -934,7 +934,7 @@ parse_audit_args (int        argc,
     { "since", 0, 0, G_OPTION_ARG_STRING, &since, "Records at or after TIME (2026-03-01T12:00, 2026-03-01, 15m, 2h, 3d)", "TIME" },
     { "decision", 0, 0, G_OPTION_ARG_STRING, &args->decision, "Records with this decision", "allow|deny|ask" },
     { "type", 0, 0, G_OPTION_ARG_STRING, &args->type, "Records of this type (exec, exit, decision, …)", "TYPE" },
-    { "grep", 0, 0, G_OPTION_ARG_STRING, &grep, "Records whose text matches REGEX", "REGEX" },
+    { "grep", 0, 0, G_OPTION_ARG_STRING, &grep, "Records whose JSON text or command line matches REGEX", "REGEX" },
     { NULL }
   };
 

@@ -1433,6 +1433,47 @@ paddock_audit_verify_file (const char                *path,
 
 /* Reading */
 
+/* The command line of a record that has one (an exec's "argv", a session
+ * start's "command"), as `paddockctl audit show` prints it: arguments
+ * escaped for display, joined by spaces. NULL for other records. */
+static char *
+record_command_line (JsonObject *object)
+{
+  JsonNode *node = json_object_get_member (object, "argv");
+  g_autoptr(GString) line = g_string_new (NULL);
+  JsonArray *array;
+
+  if (node == NULL)
+    node = json_object_get_member (object, "command");
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return NULL;
+  array = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      g_autofree char *bytes = paddock_audit_node_dup_string (json_array_get_element (array, i));
+      g_autofree char *shown = paddock_audit_escape_for_display (bytes != NULL ? bytes : "", -1);
+
+      if (i > 0)
+        g_string_append_c (line, ' ');
+      g_string_append (line, shown);
+    }
+  return g_string_free (g_steal_pointer (&line), FALSE);
+}
+
+/* --grep looks at the record's JSON text and at its command line as shown,
+ * where the arguments are one string ("rm -rf build" is not in the JSON). */
+static gboolean
+grep_matches (GRegex                   *grep,
+              const PaddockAuditRecord *record)
+{
+  g_autofree char *command = NULL;
+
+  if (g_regex_match_full (grep, record->text, record->text_len, 0, 0, NULL, NULL))
+    return TRUE;
+  command = record_command_line (record->object);
+  return command != NULL && g_regex_match (grep, command, 0, NULL);
+}
+
 gboolean
 paddock_audit_foreach (const char                *path,
                        const PaddockAuditFilter  *filter,
@@ -1481,7 +1522,7 @@ paddock_audit_foreach (const char                *path,
                (filter->decision == NULL ||
                 g_strcmp0 (json_object_get_string_member_with_default (object, "decision", NULL),
                            filter->decision) == 0) &&
-               (filter->grep == NULL || g_regex_match_full (filter->grep, p, length, 0, 0, NULL, NULL))))
+               (filter->grep == NULL || grep_matches (filter->grep, &record))))
             {
               if (!func (&record, user_data))
                 break;

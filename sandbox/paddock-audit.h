@@ -170,7 +170,8 @@ typedef struct
   gint64       since_us;   /* records at or after this time; 0 for all */
   const char  *decision;   /* records whose "decision" field equals this; NULL for all */
   const char  *type;       /* records of this type; NULL for all */
-  GRegex      *grep;       /* records whose line (the JSON text) matches; NULL for all */
+  GRegex      *grep;       /* records whose line (the JSON text) or command line
+                           * (argv as `audit show` prints it) matches; NULL for all */
 } PaddockAuditFilter;
 
 /* Return FALSE to stop. */

@@ -781,6 +781,20 @@ test_foreach_filters (Fixture       *f,
   g_assert_true (paddock_audit_foreach (f->path, &filter, count_record, &c, &error));
   g_assert_cmpuint (c.count, ==, 4);
 
+  /* The command line as shown, which the JSON text ("argv":["git","push"])
+   * does not hold as one string. */
+  for (guint i = 0; i < 2; i++)
+    {
+      const char *pattern = i == 0 ? "^git push$" : "t pu";
+      g_autoptr(GRegex) command = g_regex_new (pattern, 0, 0, NULL);
+
+      c = (Count) { 0 };
+      filter = (PaddockAuditFilter) { .grep = command };
+      g_assert_true (paddock_audit_foreach (f->path, &filter, count_record, &c, &error));
+      g_assert_cmpuint (c.count, ==, 5);
+      g_assert_cmpuint (c.first_seq, ==, 2);
+    }
+
   c = (Count) { 0 };
   filter = (PaddockAuditFilter) { .type = PADDOCK_AUDIT_SESSION_END };
   g_assert_true (paddock_audit_foreach (f->path, &filter, count_record, &c, &error));
