@@ -5,8 +5,9 @@
  *
  * The input is verified as a log (which must never crash, and must report
  * a line within the input), then cut at NUL bytes into strings that are
- * written as one record's argv: that log must verify, and each string must
- * read back byte for byte, whatever bytes it held.
+ * written as one record's argv: that log must verify, each string must
+ * read back byte for byte, whatever bytes it held, and --grep must see the
+ * command line as shown.
  */
 #include "config.h"
 
@@ -40,6 +41,16 @@ check_record (const PaddockAuditRecord *record,
       if (!g_utf8_validate (shown, -1, NULL) || strchr (shown, 0x1b) != NULL)
         abort ();
     }
+  return TRUE;
+}
+
+static gboolean
+count_record (const PaddockAuditRecord *record G_GNUC_UNUSED,
+              gpointer                  user_data)
+{
+  guint *count = user_data;
+
+  (*count)++;
   return TRUE;
 }
 
@@ -91,5 +102,21 @@ LLVMFuzzerTestOneInput (const guint8 *data,
   paddock_audit_verification_clear (&result);
   if (!paddock_audit_foreach (log_path, NULL, check_record, strings, NULL))
     abort ();
+
+  /* --grep: a pattern no JSON line matches (each starts with "{") is
+   * tried on the command line as shown, which starts with the first
+   * argument ("{" is shown as it is). */
+  {
+    static GRegex *not_brace;
+    PaddockAuditFilter filter = { 0 };
+    guint passed = 0;
+
+    if (not_brace == NULL)
+      not_brace = g_regex_new ("\\A(?!\\{)", 0, 0, NULL);
+    filter.grep = not_brace;
+    if (!paddock_audit_foreach (log_path, &filter, count_record, &passed, NULL) ||
+        passed != (((const char *) g_ptr_array_index (strings, 0))[0] != '{'))
+      abort ();
+  }
   return 0;
 }
