@@ -18,6 +18,8 @@
 #include <glib/gstdio.h>
 #include <poll.h>
 #include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -870,6 +872,7 @@ test_junk_argv (void)
   g_autoptr(GPtrArray) execs = NULL;
   g_autofree char *log = NULL;
   gboolean saw_escaped = FALSE, saw_many = FALSE;
+  guint n_laid_out = 0;
 
   for (;;)
     {
@@ -881,6 +884,16 @@ test_junk_argv (void)
           saw_escaped = TRUE;
           g_assert_nonnull (strstr (message->argv[1], "\\xff"));
         }
+      if (message->type == PADDOCK_MESSAGE_EXEC && message->argc == 5 &&
+          g_strcmp0 (message->argv[1], "laid-out") == 0)
+        {
+          const char * const expected[] = { "true", "laid-out", "one", "two", "three", NULL };
+
+          n_laid_out++;
+          g_assert_cmpstr (message->path, ==, "/bin/true");
+          g_assert_cmpstrv (message->argv, expected);
+          g_assert_false (message->truncated);
+        }
       if (message->type == PADDOCK_MESSAGE_EXEC && message->argc == 100001)
         {
           saw_many = TRUE;
@@ -891,6 +904,7 @@ test_junk_argv (void)
     }
   g_assert_true (saw_escaped);
   g_assert_true (saw_many);
+  g_assert_cmpuint (n_laid_out, ==, 2);
   g_assert_cmpint (session_wait (s), ==, 0);
   log = out_text (s, "log");
   g_assert_nonnull (strstr (log, "junk=0\n"));
@@ -1294,13 +1308,48 @@ run_true (char **argv)
   return WIFEXITED (status) ? WEXITSTATUS (status) : 1;
 }
 
+/* Runs /bin/true with its path and argv laid out in two pages of our own:
+ * @layout 0 puts argv's pointers before the path in one page, 1 the path
+ * across the end of the first page. */
+static int
+run_true_laid_out (int layout)
+{
+  static const char * const args[] = { "true", "laid-out", "one", "two", "three", NULL };
+  long page_size = sysconf (_SC_PAGESIZE);
+  char *pages = mmap (NULL, 2 * page_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  char **pointers = (char **) (pages + 64);
+  char *path = layout == 0 ? pages + page_size - 64 : pages + page_size - 4;
+  char *strings = pages + 512;
+  pid_t pid;
+  int status;
+
+  if (pages == MAP_FAILED)
+    return 1;
+  memcpy (path, "/bin/true", sizeof "/bin/true");
+  for (guint i = 0; args[i] != NULL; i++)
+    {
+      pointers[i] = strcpy (strings, args[i]);
+      strings += strlen (args[i]) + 1;
+    }
+  pointers[G_N_ELEMENTS (args) - 1] = NULL;
+  pid = fork ();
+  if (pid == 0)
+    {
+      execv (path, pointers);
+      _exit (127);
+    }
+  waitpid (pid, &status, 0);
+  munmap (pages, 2 * page_size);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : 1;
+}
+
 static int
 helper_junk (void)
 {
   char *junk[] = { "true", "\xff\xfe invalid \xc3", "\x01\x02\x1b[31mred\x1b[0m\x7f", "back\\slash", NULL };
   g_autoptr(GPtrArray) many = g_ptr_array_new ();
 
-  if (run_true (junk) != 0)
+  if (run_true (junk) != 0 || run_true_laid_out (0) != 0 || run_true_laid_out (1) != 0)
     return 1;
   g_ptr_array_add (many, "true");
   for (int i = 0; i < 100000; i++)
