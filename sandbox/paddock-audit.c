@@ -1433,18 +1433,18 @@ paddock_audit_verify_file (const char                *path,
 
 /* Reading */
 
-/* The command line of a record that has one (an exec's "argv", a session
- * start's "command"), as `paddockctl audit show` prints it: arguments
- * escaped for display, joined by spaces. NULL for other records. */
-static char *
-record_command_line (JsonObject *object)
+char *
+paddock_audit_dup_command_line (JsonObject *object,
+                                const char *member)
 {
-  JsonNode *node = json_object_get_member (object, "argv");
+  JsonNode *node;
   g_autoptr(GString) line = g_string_new (NULL);
   JsonArray *array;
 
-  if (node == NULL)
-    node = json_object_get_member (object, "command");
+  g_return_val_if_fail (object != NULL, NULL);
+  g_return_val_if_fail (member != NULL, NULL);
+
+  node = json_object_get_member (object, member);
   if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
     return NULL;
   array = json_node_get_array (node);
@@ -1470,7 +1470,9 @@ grep_matches (GRegex                   *grep,
 
   if (g_regex_match_full (grep, record->text, record->text_len, 0, 0, NULL, NULL))
     return TRUE;
-  command = record_command_line (record->object);
+  command = paddock_audit_dup_command_line (record->object, "argv");
+  if (command == NULL)
+    command = paddock_audit_dup_command_line (record->object, "command");
   return command != NULL && g_regex_match (grep, command, 0, NULL);
 }
 

@@ -206,4 +206,10 @@ char         *paddock_audit_node_dup_string    (JsonNode      *node);
 char         *paddock_audit_escape_for_display (const char    *bytes,
                                                 gssize         length);
 
+/* The array @member of a record (an exec's "argv", a session start's
+ * "command") as `paddockctl audit show` prints it: each element escaped
+ * for display, joined by spaces. NULL when @member is not an array. */
+char         *paddock_audit_dup_command_line   (JsonObject    *object,
+                                                const char    *member);
+
 G_END_DECLS
