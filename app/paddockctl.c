@@ -945,6 +945,15 @@ parse_audit_args (int        argc,
     return usage ("give one FILE");
   args->file = g_strdup (argv[1]);
 
+  if (args->decision != NULL &&
+      !g_strv_contains ((const char * const[]) { "allow", "deny", "ask", NULL }, args->decision))
+    {
+      g_autofree char *shown = display (args->decision);
+
+      g_printerr ("paddockctl: --decision: \"%s\" is not allow, deny or ask\n", shown);
+      return EXIT_USAGE;
+    }
+
   if (since != NULL &&
       !paddock_audit_parse_time (since, g_get_real_time (), &args->filter.since_us, &error))
     {
@@ -985,25 +994,20 @@ static char *
 member_argv (JsonObject *object,
              const char *name)
 {
-  JsonNode *node = json_object_get_member (object, name);
-  g_autoptr(GString) line = g_string_new (NULL);
-  JsonArray *array;
+  char *line = paddock_audit_dup_command_line (object, name);
 
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return g_strdup ("");
-  array = json_node_get_array (node);
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      g_autofree char *raw = paddock_audit_node_dup_string (json_array_get_element (array, i));
-      g_autofree char *arg = display (raw);
-
-      if (i > 0)
-        g_string_append_c (line, ' ');
-      g_string_append (line, arg);
-    }
-  return g_string_free (g_steal_pointer (&line), FALSE);
+  return line != NULL ? line : g_strdup ("");
 }
 
+static void
+print_show_header (gboolean *printed)
+{
+  if (!*printed)
+    g_print ("%-19s %6s  %-13s %-6s %-10s %s\n", "TIME", "SEQ", "TYPE", "DECISION", "BY", "WHAT");
+  *printed = TRUE;
+}
+
+/* @user_data: whether the header was printed, which the first record does. */
 static gboolean
 show_record (const PaddockAuditRecord *record,
              gpointer                  user_data)
@@ -1061,6 +1065,7 @@ show_record (const PaddockAuditRecord *record,
                                 *signal ? "signal " : "", signal, reason, error);
     }
 
+  print_show_header (user_data);
   g_print ("%-19s %6" G_GUINT64_FORMAT "  %-13s %-6s %-10s %s\n", when, record->seq, type,
            decision, by, detail);
   return TRUE;
@@ -1074,14 +1079,18 @@ cmd_audit_show (int    argc,
   g_autoptr(GError) error = NULL;
   int status = parse_audit_args (argc, argv, &args);
 
+  gboolean header = FALSE;
+
   if (status != 0)
     return status;
-  g_print ("%-19s %6s  %-13s %-6s %-10s %s\n", "TIME", "SEQ", "TYPE", "DECISION", "BY", "WHAT");
-  if (!paddock_audit_foreach (args.file, &args.filter, show_record, NULL, &error))
+  /* The header once the file reads, so a log that cannot be read gets
+   * only its error; an empty selection, only the header. */
+  if (!paddock_audit_foreach (args.file, &args.filter, show_record, &header, &error))
     {
       g_printerr ("paddockctl: %s\n", error->message);
       return 1;
     }
+  print_show_header (&header);
   return 0;
 }
 
@@ -1250,5 +1259,17 @@ main (int   argc,
     }
   if (strcmp (command, "lock") == 0)
     return cmd_lock (argc - 1, argv + 1);
-  return usage ("unknown command");
+  {
+    gboolean has_sub = strcmp (command, "policy") == 0 || strcmp (command, "audit") == 0;
+    g_autofree char *shown = display (command);
+    g_autofree char *sub = has_sub && argc >= 3 ? display (argv[2]) : NULL;
+    g_autofree char *message = NULL;
+
+    if (has_sub && sub == NULL)
+      message = g_strdup_printf ("%s needs a command: %s", shown,
+                                 strcmp (command, "audit") == 0 ? "verify, show or export" : "check or explain");
+    else
+      message = g_strdup_printf ("unknown command \"%s%s%s\"", shown, sub ? " " : "", sub ? sub : "");
+    return usage (message);
+  }
 }

@@ -6,6 +6,8 @@
  * Each choice is checked where it matters: a paddock-run started without
  * --lock or --no-lock afterwards, writing outside the project. The tree
  * lives under the build folder, not /tmp, which the lock grants.
+ * Also the command line's own bad input: unknown commands, bad options,
+ * a log that cannot be read.
  */
 #include "config.h"
 
@@ -300,6 +302,57 @@ test_bad_input (void)
 }
 
 static void
+test_command_line_errors (void)
+{
+  g_autofree char *missing = g_build_filename (base, "no-such.jsonl", NULL);
+  g_autofree char *empty = g_build_filename (base, "empty.jsonl", NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (empty, "", 0, &error);
+  g_assert_no_error (error);
+
+  {
+    const char *argv[] = { paddockctl, "bogus", NULL };
+    g_autoptr(Result) result = run_in (NULL, argv);
+    assert_usage_error (result, "paddockctl: unknown command \"bogus\"\n");
+  }
+  {
+    const char *argv[] = { paddockctl, "audit", "bogus", NULL };
+    g_autoptr(Result) result = run_in (NULL, argv);
+    assert_usage_error (result, "paddockctl: unknown command \"audit bogus\"\n");
+  }
+  {
+    const char *argv[] = { paddockctl, "audit", NULL };
+    g_autoptr(Result) result = run_in (NULL, argv);
+    assert_usage_error (result, "paddockctl: audit needs a command: verify, show or export\n");
+  }
+  {
+    const char *argv[] = { paddockctl, "audit", "show", empty, "--decision", "maybe", NULL };
+    g_autoptr(Result) result = run_in (NULL, argv);
+    assert_usage_error (result, "paddockctl: --decision: \"maybe\" is not allow, deny or ask\n");
+  }
+  {
+    /* A log that cannot be read: its error alone, no table header. */
+    const char *argv[] = { paddockctl, "audit", "show", missing, NULL };
+    g_autoptr(Result) result = run_in (NULL, argv);
+
+    g_assert_cmpint (result->status, ==, 1);
+    g_assert_cmpstr (result->out, ==, "");
+    g_assert_nonnull (strstr (result->err, missing));
+  }
+  {
+    /* Nothing selected: the header alone. */
+    const char *argv[] = { paddockctl, "audit", "show", empty, "--grep", "anything", NULL };
+    g_autoptr(Result) result = run_in (NULL, argv);
+
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_true (g_str_has_prefix (result->out, "TIME "));
+    g_assert_cmpint (strchr (result->out, '\n') - result->out + 1, ==, strlen (result->out));
+  }
+  g_unlink (empty);
+}
+
+static void
 test_broken_settings (void)
 {
   g_autofree char *path = settings_path ();
@@ -404,6 +457,7 @@ main (int   argc,
   g_test_add_func ("/paddock/paddockctl/lock-status", test_status);
   g_test_add_func ("/paddock/paddockctl/lock-bad-input", test_bad_input);
   g_test_add_func ("/paddock/paddockctl/lock-broken-settings", test_broken_settings);
+  g_test_add_func ("/paddock/paddockctl/command-line-errors", test_command_line_errors);
 
   status = g_test_run ();
   remove_tree ();
