@@ -420,7 +420,9 @@ typedef struct
   gboolean         verbose;
   gboolean         can_prompt;      /* stdin gives answers */
   GQueue           asks;            /* PaddockMessage*, the oldest first */
-  gboolean         prompting;
+  gboolean         prompting;       /* the answer line is on screen, the cursor at its end */
+  gint64           shown;           /* the ask whose command and reason were printed last */
+  gboolean         tty;             /* stdout is a terminal, where the answer line is redrawn in place */
   PaddockLineReader *input;
 } Attach;
 
@@ -439,6 +441,21 @@ print_exec (const PaddockMessage *message)
            message->rule != NULL ? "]" : "");
 }
 
+/* Takes the answer line off the screen before anything else is printed:
+ * on a terminal it is erased, to be drawn again below by prompt_next();
+ * elsewhere what comes goes on a line of its own. */
+static void
+hide_prompt (Attach *attach)
+{
+  if (!attach->prompting)
+    return;
+  g_print (attach->tty ? "\r\033[K" : "\n");
+  attach->prompting = FALSE;
+}
+
+/* Asks about the oldest ask: its command and reason once, then the answer
+ * line, which is all that is drawn again after each event printed above
+ * it, with its countdown updated. */
 static void
 prompt_next (Attach *attach)
 {
@@ -466,14 +483,18 @@ prompt_next (Attach *attach)
   if (!attach->can_prompt)
     return;
 
-  command = display_argv (ask->argv);
-  reason = display (ask->reason != NULL ? ask->reason : ask->rule);
+  if (ask->id != attach->shown)
+    {
+      command = display_argv (ask->argv);
+      reason = display (ask->reason != NULL ? ask->reason : ask->rule);
+      g_print ("\n  #%" G_GINT64_FORMAT " wants to run: %s\n", ask->id, command);
+      if (ask->reason != NULL || ask->rule != NULL)
+        g_print ("  why it asks: %s\n", reason);
+      attach->shown = ask->id;
+    }
   seconds = MAX (0, (ask->deadline - g_get_real_time ()) / G_USEC_PER_SEC);
-  g_print ("\n  #%" G_GINT64_FORMAT " wants to run: %s\n", ask->id, command);
-  if (ask->reason != NULL || ask->rule != NULL)
-    g_print ("  why it asks: %s\n", reason);
-  g_print ("  Allow? [y]es, [n]o, [a]lways in this project, [s]ession (denied in %" G_GINT64_FORMAT " s) > ",
-           seconds);
+  g_print ("  Allow #%" G_GINT64_FORMAT "? [y]es, [n]o, [a]lways in this project, [s]ession (denied in %"
+           G_GINT64_FORMAT " s) > ", ask->id, seconds);
   fflush (stdout);
   attach->prompting = TRUE;
 }
@@ -531,11 +552,6 @@ forget_ask (Attach *attach,
 
       if (ask->id != id)
         continue;
-      if (l == attach->asks.head && attach->prompting)
-        {
-          g_print ("\n");
-          attach->prompting = FALSE;
-        }
       g_queue_delete_link (&attach->asks, l);
       paddock_message_free (ask);
       break;
@@ -549,23 +565,16 @@ handle_event (Attach         *attach,
 {
   g_autofree char *time = format_time (message->time > 0 ? message->time : g_get_real_time ());
 
+  hide_prompt (attach);
   switch (message->type)
     {
     case PADDOCK_MESSAGE_EXEC:
-      if (attach->prompting)
-        g_print ("\n");
       print_exec (message);
-      if (attach->prompting)
-        {
-          attach->prompting = FALSE;
-          prompt_next (attach);
-        }
       break;
 
     case PADDOCK_MESSAGE_ASK:
       forget_ask (attach, message->id);
       g_queue_push_tail (&attach->asks, paddock_message_copy (message));
-      prompt_next (attach);
       break;
 
     case PADDOCK_MESSAGE_DECIDED:
@@ -577,7 +586,6 @@ handle_event (Attach         *attach,
                  message->decision == PADDOCK_DECISION_ALLOW ? "allowed" : "denied", by,
                  message->remember != PADDOCK_REMEMBER_ONCE ? ", remembered for the " : "",
                  message->remember != PADDOCK_REMEMBER_ONCE ? paddock_remember_to_string (message->remember) : "");
-        prompt_next (attach);
       }
       break;
 
@@ -636,6 +644,7 @@ handle_event (Attach         *attach,
     default:
       break;
     }
+  prompt_next (attach);
   fflush (stdout);
   return TRUE;
 }
@@ -698,6 +707,7 @@ cmd_attach (int    argc,
   attach.connection = connection;
   attach.verbose = verbose;
   attach.can_prompt = attach.answer == PADDOCK_DECISION_NONE;
+  attach.tty = isatty (STDOUT_FILENO);
   attach.input = paddock_line_reader_new (4096);
   g_queue_init (&attach.asks);
 

@@ -45,6 +45,13 @@ case $scenario in
     wait_for "$out/go"
     step asked touch "$out/asked-marker"
     ;;
+  ask-beside-runs)
+    # Other programs run while the ask waits for its answer.
+    wait_for "$out/go"
+    ( i=0; while [ $i -lt 8 ]; do /bin/true; sleep 0.05; i=$((i + 1)); done ) &
+    step asked touch "$out/asked-marker"
+    wait
+    ;;
   connect)
     step connect "$PADDOCK_TEST_HELPER" --helper connect "$out/peer"
     ;;

@@ -751,7 +751,7 @@ read_until (GDataInputStream *stream,
 static void
 run_attach (gboolean by_stdin)
 {
-  g_autoptr(Session) s = session_start ("wait-then-ask", FALSE, NULL);
+  g_autoptr(Session) s = session_start ("ask-beside-runs", FALSE, NULL);
   g_autofree char *session = wait_for_socket (s);
   g_autoptr(GSubprocess) list = NULL;
   g_autoptr(GSubprocess) attach = NULL;
@@ -787,10 +787,21 @@ run_attach (gboolean by_stdin)
       GOutputStream *in = g_subprocess_get_stdin_pipe (attach);
 
       g_assert_nonnull (strstr (prompt, "asked-marker"));
+      /* Programs that run meanwhile are shown above the question, which
+       * is not asked again for each: only its answer line comes back. */
+      for (guint i = 0; i < 3; i++)
+        {
+          g_autofree char *run = read_until (lines, "allow  /bin/true");
+
+          g_assert_null (strstr (run, "wants to run"));
+          if (i > 0)
+            g_assert_nonnull (strstr (run, "Allow #"));
+        }
       g_output_stream_write_all (in, "n\n", 2, NULL, NULL, &error);
       g_assert_no_error (error);
     }
   rest = read_until (lines, "session ended");
+  g_assert_null (strstr (rest, "wants to run"));
   g_assert_cmpint (session_wait (s), ==, 0);
   g_subprocess_wait_check (attach, NULL, &error);
   g_assert_no_error (error);
