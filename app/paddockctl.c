@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -423,6 +424,7 @@ typedef struct
   gboolean         prompting;       /* the answer line is on screen, the cursor at its end */
   gint64           shown;           /* the ask whose command and reason were printed last */
   gboolean         tty;             /* stdout is a terminal, where the answer line is redrawn in place */
+  guint            prompt_rows;     /* the terminal rows the answer line takes */
   PaddockLineReader *input;
 } Attach;
 
@@ -449,8 +451,25 @@ hide_prompt (Attach *attach)
 {
   if (!attach->prompting)
     return;
-  g_print (attach->tty ? "\r\033[K" : "\n");
+  if (attach->tty)
+    {
+      g_print ("\r\033[K");
+      for (guint i = 1; i < attach->prompt_rows; i++)
+        g_print ("\033[A\033[K");
+    }
+  else
+    g_print ("\n");
   attach->prompting = FALSE;
+}
+
+static guint
+terminal_columns (void)
+{
+  struct winsize size;
+
+  if (ioctl (STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0)
+    return size.ws_col;
+  return 80;
 }
 
 /* Asks about the oldest ask: its command and reason once, then the answer
@@ -462,6 +481,8 @@ prompt_next (Attach *attach)
   PaddockMessage *ask = g_queue_peek_head (&attach->asks);
   g_autofree char *command = NULL;
   g_autofree char *reason = NULL;
+  g_autofree char *line = NULL;
+  guint columns;
   gint64 seconds;
 
   if (ask == NULL || attach->prompting)
@@ -493,8 +514,11 @@ prompt_next (Attach *attach)
       attach->shown = ask->id;
     }
   seconds = MAX (0, (ask->deadline - g_get_real_time ()) / G_USEC_PER_SEC);
-  g_print ("  Allow #%" G_GINT64_FORMAT "? [y]es, [n]o, [a]lways in this project, [s]ession (denied in %"
-           G_GINT64_FORMAT " s) > ", ask->id, seconds);
+  line = g_strdup_printf ("  Allow #%" G_GINT64_FORMAT "? [y]es, [n]o, [a]lways in this project, [s]ession (denied in %"
+                          G_GINT64_FORMAT " s) > ", ask->id, seconds);
+  columns = terminal_columns ();
+  attach->prompt_rows = MAX (1, (strlen (line) + columns - 1) / columns);
+  g_print ("%s", line);
   fflush (stdout);
   attach->prompting = TRUE;
 }
