@@ -20,13 +20,14 @@
 
 #define EXIT_USAGE 2
 
+/* The mistake and where to look, not the whole --help, which would push
+ * the one line that matters off a small terminal. */
 static int
-usage_error (GOptionContext *context,
-             const char     *message)
+usage_error (const char *message)
 {
-  g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
-
-  g_printerr ("paddock-run: %s\n\n%s", message, help);
+  g_printerr ("paddock-run: %s\n"
+              "Usage: paddock-run [OPTION…] -- COMMAND [ARG…]\n"
+              "Run “paddock-run --help” to see the options.\n", message);
   return EXIT_USAGE;
 }
 
@@ -162,24 +163,24 @@ main (int   argc,
   g_option_context_set_strict_posix (context, TRUE);
 
   if (!g_option_context_parse (context, &argc, &argv, &error))
-    return usage_error (context, error->message);
+    return usage_error (error->message);
 
   if (lock && no_lock)
-    return usage_error (context, "--lock and --no-lock cannot be used together");
+    return usage_error ("--lock and --no-lock cannot be used together");
   if (no_monitor && (policy_file != NULL || audit_file != NULL || on_ask != NULL || journal || control_fd >= 0))
-    return usage_error (context, "--no-monitor cannot be used with --policy, --audit, --on-ask, --journal or --control-fd");
+    return usage_error ("--no-monitor cannot be used with --policy, --audit, --on-ask, --journal or --control-fd");
   if (on_ask != NULL && strcmp (on_ask, "deny") != 0 && strcmp (on_ask, "allow") != 0)
-    return usage_error (context, "--on-ask takes deny or allow");
+    return usage_error ("--on-ask takes deny or allow");
   if (ask_timeout < 1 || ask_timeout > 24 * 3600)
-    return usage_error (context, "--ask-timeout takes 1 to 86400 seconds");
+    return usage_error ("--ask-timeout takes 1 to 86400 seconds");
   if (control_fd >= 0)
     {
       /* The agent must never inherit the controller's socket. */
       if (control_fd <= 2 || fcntl (control_fd, F_SETFD, FD_CLOEXEC) != 0)
-        return usage_error (context, "--control-fd does not name an open descriptor above 2");
+        return usage_error ("--control-fd does not name an open descriptor above 2");
     }
   else if (control_fd != -1)
-    return usage_error (context, "--control-fd takes a descriptor number");
+    return usage_error ("--control-fd takes a descriptor number");
   /* Named from here, used from the project. */
   if (policy_file != NULL && !g_path_is_absolute (policy_file))
     {
@@ -219,11 +220,11 @@ main (int   argc,
       n_command--;
     }
   if (n_command <= 0)
-    return usage_error (context, "no command given");
+    return usage_error ("no command given");
   if (command[0][0] == '-')
     {
       g_autofree char *message = g_strdup_printf ("unknown option %s", command[0]);
-      return usage_error (context, message);
+      return usage_error (message);
     }
 
   if (project == NULL)
@@ -262,7 +263,7 @@ main (int   argc,
     {
       paddock_project_config_clear (&project_config);
       paddock_run_options_clear (&options);
-      return usage_error (context, "--grant, --profile and --lock-backend only apply with --lock");
+      return usage_error ("--grant, --profile and --lock-backend only apply with --lock");
     }
   all_grants = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; project_config.grants != NULL && project_config.grants[i] != NULL; i++)

@@ -142,6 +142,15 @@ test_usage (void)
   g_assert_cmpint (run ((const char *[]) { "--frobnicate", "--", "true", NULL }, NULL, &err), ==, 2);
   g_assert_nonnull (strstr (err, "--frobnicate"));
   g_assert_nonnull (strstr (err, "Usage:"));
+  /* The mistake first, then the usage line and where the options are: not
+   * the whole --help, under which the mistake would scroll away. */
+  {
+    g_auto(GStrv) lines = g_strsplit (err, "\n", -1);
+
+    g_assert_true (g_str_has_prefix (err, "paddock-run: "));
+    g_assert_nonnull (strstr (err, "--help"));
+    g_assert_cmpuint (g_strv_length (lines), <=, 4);
+  }
 
   g_clear_pointer (&err, g_free);
   g_assert_cmpint (run ((const char *[]) { "--", NULL }, NULL, &err), ==, 2);
