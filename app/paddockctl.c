@@ -556,6 +556,7 @@ answer_current (Attach     *attach,
     {
       g_print ("  Answer y, n, a or s > ");
       fflush (stdout);
+      attach->prompt_rows = 1;
       return;
     }
 
