@@ -423,7 +423,7 @@ typedef struct
   GQueue           asks;            /* PaddockMessage*, the oldest first */
   gboolean         prompting;       /* the answer line is on screen, the cursor at its end */
   gint64           shown;           /* the ask whose command and reason were printed last */
-  gboolean         tty;             /* stdout is a terminal, where the answer line is redrawn in place */
+  gboolean         tty;             /* stdout is a terminal that moves its cursor: the answer line is redrawn in place */
   guint            prompt_rows;     /* the terminal rows the answer line takes */
   PaddockLineReader *input;
 } Attach;
@@ -732,7 +732,7 @@ cmd_attach (int    argc,
   attach.connection = connection;
   attach.verbose = verbose;
   attach.can_prompt = attach.answer == PADDOCK_DECISION_NONE;
-  attach.tty = isatty (STDOUT_FILENO);
+  attach.tty = isatty (STDOUT_FILENO) && g_strcmp0 (g_getenv ("TERM"), "dumb") != 0;
   attach.input = paddock_line_reader_new (4096);
   g_queue_init (&attach.asks);
 
