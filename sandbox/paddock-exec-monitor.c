@@ -43,6 +43,7 @@
 #include "paddock-autofd.h"
 #include "paddock-cpu-idle.h"
 #include "paddock-exec-monitor.h"
+#include "paddock-fd-passing.h"
 #include "paddock-source.h"
 
 #include <errno.h>
@@ -210,21 +211,8 @@ paddock_exec_filter_install (const PaddockExecFilter *filter,
 {
   unsigned long flags = SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV;
   guint reported = PADDOCK_EXEC_FILTER_WAIT_KILLABLE;
-  union {
-    char buf[CMSG_SPACE (sizeof (int))];
-    struct cmsghdr align;
-  } control;
-  struct iovec iov = { &reported, sizeof reported };
-  struct msghdr msg = {
-    .msg_iov = &iov,
-    .msg_iovlen = 1,
-    .msg_control = control.buf,
-    .msg_controllen = sizeof control.buf,
-  };
-  struct cmsghdr *cmsg;
   int fd;
-  ssize_t n;
-  int saved_errno;
+  int err;
 
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
     return errno;
@@ -239,22 +227,10 @@ paddock_exec_filter_install (const PaddockExecFilter *filter,
   if (fd < 0)
     return errno;
 
-  memset (control.buf, 0, sizeof control.buf);
-  cmsg = CMSG_FIRSTHDR (&msg);
-  cmsg->cmsg_level = SOL_SOCKET;
-  cmsg->cmsg_type = SCM_RIGHTS;
-  cmsg->cmsg_len = CMSG_LEN (sizeof (int));
-  memcpy (CMSG_DATA (cmsg), &fd, sizeof (int));
-
-  do
-    n = sendmsg (socket_fd, &msg, MSG_NOSIGNAL);
-  while (n < 0 && errno == EINTR);
-  saved_errno = errno;
+  err = paddock_send_fd (socket_fd, fd, &reported, sizeof reported);
   /* The agent must not keep its own listener. */
   close (fd);
-  if (n != sizeof reported)
-    return n < 0 ? saved_errno : EPIPE;
-  return 0;
+  return err;
 }
 
 int
@@ -262,25 +238,9 @@ paddock_exec_filter_receive (int     socket_fd,
                              guint  *out_flags,
                              GError **error)
 {
-  union {
-    char buf[CMSG_SPACE (sizeof (int))];
-    struct cmsghdr align;
-  } control;
   guint flags = 0;
-  struct iovec iov = { &flags, sizeof flags };
-  struct msghdr msg = {
-    .msg_iov = &iov,
-    .msg_iovlen = 1,
-    .msg_control = control.buf,
-    .msg_controllen = sizeof control.buf,
-  };
-  struct cmsghdr *cmsg;
-  int fd = -1;
-  ssize_t n;
-
-  do
-    n = recvmsg (socket_fd, &msg, MSG_CMSG_CLOEXEC);
-  while (n < 0 && errno == EINTR);
+  int fd;
+  ssize_t n = paddock_receive_fd (socket_fd, &flags, sizeof flags, &fd);
 
   if (n < 0)
     {
@@ -289,12 +249,6 @@ paddock_exec_filter_receive (int     socket_fd,
                    "cannot receive the exec monitor's listener: %s", g_strerror (saved_errno));
       return -1;
     }
-
-  for (cmsg = CMSG_FIRSTHDR (&msg); cmsg != NULL; cmsg = CMSG_NXTHDR (&msg, cmsg))
-    if (cmsg->cmsg_level == SOL_SOCKET && cmsg->cmsg_type == SCM_RIGHTS &&
-        cmsg->cmsg_len == CMSG_LEN (sizeof (int)))
-      memcpy (&fd, CMSG_DATA (cmsg), sizeof (int));
-
   if (fd < 0 || n != sizeof flags)
     {
       if (fd >= 0)

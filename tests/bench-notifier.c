@@ -26,59 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int
-send_fd (int socket_fd,
-         int fd)
-{
-  union {
-    char buf[CMSG_SPACE (sizeof (int))];
-    struct cmsghdr align;
-  } control;
-  char byte = 0;
-  struct iovec iov = { &byte, 1 };
-  struct msghdr msg = {
-    .msg_iov = &iov,
-    .msg_iovlen = 1,
-    .msg_control = control.buf,
-    .msg_controllen = sizeof control.buf,
-  };
-  struct cmsghdr *cmsg;
-
-  memset (control.buf, 0, sizeof control.buf);
-  cmsg = CMSG_FIRSTHDR (&msg);
-  cmsg->cmsg_level = SOL_SOCKET;
-  cmsg->cmsg_type = SCM_RIGHTS;
-  cmsg->cmsg_len = CMSG_LEN (sizeof (int));
-  memcpy (CMSG_DATA (cmsg), &fd, sizeof (int));
-  return sendmsg (socket_fd, &msg, MSG_NOSIGNAL) == 1 ? 0 : -1;
-}
-
-static int
-receive_fd (int socket_fd)
-{
-  union {
-    char buf[CMSG_SPACE (sizeof (int))];
-    struct cmsghdr align;
-  } control;
-  char byte;
-  struct iovec iov = { &byte, 1 };
-  struct msghdr msg = {
-    .msg_iov = &iov,
-    .msg_iovlen = 1,
-    .msg_control = control.buf,
-    .msg_controllen = sizeof control.buf,
-  };
-  struct cmsghdr *cmsg;
-  int fd;
-
-  if (recvmsg (socket_fd, &msg, MSG_CMSG_CLOEXEC) != 1)
-    return -1;
-  cmsg = CMSG_FIRSTHDR (&msg);
-  if (cmsg == NULL || cmsg->cmsg_level != SOL_SOCKET || cmsg->cmsg_type != SCM_RIGHTS)
-    return -1;
-  memcpy (&fd, CMSG_DATA (cmsg), sizeof (int));
-  return fd;
-}
+#include "paddock-fd-passing.h"
 
 /* In the child: the filter, its listener to the parent, then COMMAND. */
 static void
@@ -87,6 +35,7 @@ run_child (int    socket_fd,
 {
   scmp_filter_ctx ctx = seccomp_init (SCMP_ACT_ALLOW);
   int notify_fd;
+  int err;
 
   if (ctx == NULL ||
       seccomp_rule_add (ctx, SCMP_ACT_NOTIFY, SCMP_SYS (execve), 0) != 0 ||
@@ -97,9 +46,9 @@ run_child (int    socket_fd,
       fprintf (stderr, "bench-notifier: cannot install the filter\n");
       _exit (125);
     }
-  if (send_fd (socket_fd, notify_fd) != 0)
+  if ((err = paddock_send_fd (socket_fd, notify_fd, "", 1)) != 0)
     {
-      fprintf (stderr, "bench-notifier: cannot hand the listener over: %s\n", strerror (errno));
+      fprintf (stderr, "bench-notifier: cannot hand the listener over: %s\n", strerror (err));
       _exit (125);
     }
   close (notify_fd);
@@ -159,6 +108,7 @@ main (int   argc,
   int sockets[2];
   int notify_fd;
   int status;
+  char byte;
   pid_t child;
 
   if (argc < 2)
@@ -184,7 +134,11 @@ main (int   argc,
       run_child (sockets[1], argv + 1);
     }
   close (sockets[1]);
-  notify_fd = receive_fd (sockets[0]);
+  if (paddock_receive_fd (sockets[0], &byte, 1, &notify_fd) != 1 && notify_fd >= 0)
+    {
+      close (notify_fd);
+      notify_fd = -1;
+    }
   close (sockets[0]);
   if (notify_fd < 0)
     {
