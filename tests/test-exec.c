@@ -1304,19 +1304,27 @@ helper_connect (const char *out)
   return g_file_set_contents (out, buffer, MAX (n, 0), NULL) ? 0 : 1;
 }
 
+/* Runs @path (a /bin/true) with @argv; its exit status. */
 static int
-run_true (char **argv)
+run_true_at (const char *path,
+             char      **argv)
 {
   pid_t pid = fork ();
   int status;
 
   if (pid == 0)
     {
-      execv ("/bin/true", argv);
+      execv (path, argv);
       _exit (127);
     }
   waitpid (pid, &status, 0);
   return WIFEXITED (status) ? WEXITSTATUS (status) : 1;
+}
+
+static int
+run_true (char **argv)
+{
+  return run_true_at ("/bin/true", argv);
 }
 
 /* Runs /bin/true with its path and argv laid out in two pages of our own:
@@ -1328,14 +1336,16 @@ run_true_laid_out (int layout)
   static const char * const args[] = { "true", "laid-out", "one", "two", "three", NULL };
   long page_size = sysconf (_SC_PAGESIZE);
   char *pages = mmap (NULL, 2 * page_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  char **pointers = (char **) (pages + 64);
-  char *path = layout == 0 ? pages + page_size - 64 : pages + page_size - 4;
-  char *strings = pages + 512;
-  pid_t pid;
+  char **pointers;
+  char *path;
+  char *strings;
   int status;
 
   if (pages == MAP_FAILED)
     return 1;
+  pointers = (char **) (pages + 64);
+  path = layout == 0 ? pages + page_size - 64 : pages + page_size - 4;
+  strings = pages + 512;
   memcpy (path, "/bin/true", sizeof "/bin/true");
   for (guint i = 0; args[i] != NULL; i++)
     {
@@ -1343,15 +1353,9 @@ run_true_laid_out (int layout)
       strings += strlen (args[i]) + 1;
     }
   pointers[G_N_ELEMENTS (args) - 1] = NULL;
-  pid = fork ();
-  if (pid == 0)
-    {
-      execv (path, pointers);
-      _exit (127);
-    }
-  waitpid (pid, &status, 0);
+  status = run_true_at (path, pointers);
   munmap (pages, 2 * page_size);
-  return WIFEXITED (status) ? WEXITSTATUS (status) : 1;
+  return status;
 }
 
 static int
