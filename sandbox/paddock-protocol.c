@@ -304,24 +304,74 @@ invalid (GError    **error,
   return FALSE;
 }
 
+/* Reads the four hex digits of a \u escape at @p (@end bounds it). */
 static gboolean
-check_depth (const char *line,
-             gsize       length,
-             GError    **error)
+read_hex4 (const char *p,
+           const char *end,
+           guint      *value)
 {
+  *value = 0;
+  if (end - p < 4)
+    return FALSE;
+  for (int i = 0; i < 4; i++)
+    {
+      int digit = g_ascii_xdigit_value (p[i]);
+
+      if (digit < 0)
+        return FALSE;
+      *value = *value << 4 | (guint) digit;
+    }
+  return TRUE;
+}
+
+/* What json-glib would take too kindly, refused before it parses: nesting
+ * deeper than MAX_DEPTH, and string escapes JSON does not have. json-glib
+ * 1.6 reads "\101" as an octal byte and a lone "\ud800" as a surrogate,
+ * either of which makes a string that is not UTF-8, and cuts a string at
+ * "\u0000"; none of them comes from a writer of this protocol. */
+static gboolean
+check_json_text (const char *line,
+                 gsize       length,
+                 GError    **error)
+{
+  const char *end = line + length;
   gboolean in_string = FALSE;
   int depth = 0;
 
-  for (gsize i = 0; i < length; i++)
+  for (const char *p = line; p < end; p++)
     {
-      char c = line[i];
+      char c = *p;
 
       if (in_string)
         {
-          if (c == '\\')
-            i++;
-          else if (c == '"')
+          guint unit;
+          guint low;
+
+          if (c == '"')
             in_string = FALSE;
+          if (c != '\\')
+            continue;
+          if (++p == end)
+            return invalid (error, "a string ends in a lone backslash");
+          if (*p != '\0' && strchr ("\"\\/bfnrt", *p) != NULL)
+            continue;
+          if (*p != 'u')
+            return invalid (error, "a string holds \"\\%c\", which is not a JSON escape",
+                            g_ascii_isprint (*p) ? *p : '?');
+          if (!read_hex4 (p + 1, end, &unit))
+            return invalid (error, "a \"\\u\" escape needs four hex digits");
+          p += 4;
+          if (unit == 0)
+            return invalid (error, "a string holds \"\\u0000\", a NUL character");
+          if (unit >= 0xdc00 && unit <= 0xdfff)
+            return invalid (error, "a string holds \"\\u%04x\", half of a UTF-16 pair alone", unit);
+          if (unit >= 0xd800 && unit <= 0xdbff)
+            {
+              if (end - p < 3 || p[1] != '\\' || p[2] != 'u' || !read_hex4 (p + 3, end, &low) ||
+                  low < 0xdc00 || low > 0xdfff)
+                return invalid (error, "a string holds \"\\u%04x\", half of a UTF-16 pair alone", unit);
+              p += 6;
+            }
         }
       else if (c == '"')
         in_string = TRUE;
@@ -464,7 +514,7 @@ paddock_message_parse (const char *line,
     return invalid (error, "empty line"), NULL;
   if (!g_utf8_validate_len (line, length, NULL))
     return invalid (error, "not valid UTF-8 (or holds a NUL byte)"), NULL;
-  if (!check_depth (line, length, error))
+  if (!check_json_text (line, length, error))
     return NULL;
 
   parser = json_parser_new_immutable ();

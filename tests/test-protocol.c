@@ -80,6 +80,15 @@ test_requests (void)
     g_assert_cmpint (decide->id, ==, 7);
     g_assert_cmpint (decide->remember, ==, PADDOCK_REMEMBER_PROJECT);
   }
+  {
+    /* Every escape JSON has reads as it should, a surrogate pair included. */
+    const char *line = "{\"type\":\"kill\",\"by\":\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\ud83d\\ude00\"}";
+    g_autoptr(GError) error = NULL;
+    g_autoptr(PaddockMessage) kill = paddock_message_parse (line, strlen (line), &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (kill->by, ==, "\"\\/\b\f\n\r\t\u00e9\U0001F600");
+  }
 }
 
 static void
@@ -105,6 +114,15 @@ test_strict (void)
     { "{\"type\":\"kill\"}\xff", 0, "UTF-8" },
     { "{\"type\":\"kill\"\0}", 16, "UTF-8" },
     { "{\"type\":\"kill\",\"by\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}", 0, "nested" },
+    /* Escapes json-glib would read into a string that is not UTF-8, or cut short. */
+    { "{\"type\":\"kill\",\"by\":\"\\377\"}", 0, "\"\\3\", which is not a JSON escape" },
+    { "{\"type\":\"kill\",\"by\":\"\\q\"}", 0, "not a JSON escape" },
+    { "{\"type\":\"kill\",\"by\":\"a\\u0000b\"}", 0, "NUL" },
+    { "{\"type\":\"kill\",\"by\":\"\\ud800\"}", 0, "\\ud800\", half of a UTF-16 pair" },
+    { "{\"type\":\"kill\",\"by\":\"\\ud800\\u0041\"}", 0, "half of a UTF-16 pair" },
+    { "{\"type\":\"kill\",\"by\":\"\\udc00\\ud800\"}", 0, "\\udc00\", half of a UTF-16 pair" },
+    { "{\"type\":\"kill\",\"by\":\"\\u12\"}", 0, "four hex digits" },
+    { "{\"type\":\"kill\",\"by\":\"\\", 0, "lone backslash" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
