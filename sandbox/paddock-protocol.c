@@ -324,25 +324,45 @@ read_hex4 (const char *p,
   return TRUE;
 }
 
-/* What json-glib would take too kindly, refused before it parses: nesting
- * deeper than MAX_DEPTH, and string escapes JSON does not have. json-glib
- * 1.6 reads "\101" as an octal byte and a lone "\ud800" as a surrogate,
- * either of which makes a string that is not UTF-8, and cuts a string at
- * "\u0000"; none of them comes from a writer of this protocol. */
+static gboolean
+is_json_space (char c)
+{
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* What json-glib would take too kindly, refused before it parses: a line
+ * that is not one object, nesting deeper than MAX_DEPTH, and string
+ * escapes JSON does not have. json-glib 1.6 reads "{}{}" or "1 {}" as
+ * valid, keeping the last value and leaking the others; it reads "\101"
+ * as an octal byte and a lone "\ud800" as a surrogate, either of which
+ * makes a string that is not UTF-8, and cuts a string at "\u0000". None
+ * of them comes from a writer of this protocol. */
 static gboolean
 check_json_text (const char *line,
                  gsize       length,
                  GError    **error)
 {
   const char *end = line + length;
+  const char *p = line;
   gboolean in_string = FALSE;
+  gboolean closed = FALSE;
   int depth = 0;
 
-  for (const char *p = line; p < end; p++)
+  while (p < end && is_json_space (*p))
+    p++;
+  if (p == end || *p != '{')
+    return invalid (error, "not a JSON object");
+
+  for (; p < end; p++)
     {
       char c = *p;
 
-      if (in_string)
+      if (closed)
+        {
+          if (!is_json_space (c))
+            return invalid (error, "text after the JSON object");
+        }
+      else if (in_string)
         {
           guint unit;
           guint low;
@@ -380,8 +400,8 @@ check_json_text (const char *line,
           if (++depth > MAX_DEPTH)
             return invalid (error, "nested deeper than %d levels", MAX_DEPTH);
         }
-      else if (c == '}' || c == ']')
-        depth--;
+      else if ((c == '}' || c == ']') && --depth == 0)
+        closed = TRUE;
     }
   return TRUE;
 }

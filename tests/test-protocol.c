@@ -96,7 +96,12 @@ test_strict (void)
 {
   const struct { const char *line; gsize length; const char *error; } bad[] = {
     { "", 0, "empty" },
-    { "garbage", 0, "not JSON" },
+    { "garbage", 0, "not a JSON object" },
+    { " \t", 0, "not a JSON object" },
+    { "{\"type\":\"pause\"}{\"type\":\"pause\"}", 0, "text after the JSON object" },
+    { "{\"type\":\"pause\"} [1]", 0, "text after the JSON object" },
+    { "{\"type\":\"pause\"} x", 0, "text after the JSON object" },
+    { "1 {\"type\":\"pause\"}", 0, "not a JSON object" },
     { "{", 0, "not JSON" },
     { "[]", 0, "not a JSON object" },
     { "{}", 0, "no \"type\"" },
