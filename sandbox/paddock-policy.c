@@ -1134,6 +1134,22 @@ policy_parse (const char          *data,
                    "%s:%u:%u: JSON nested deeper than %d levels", source, line, column, MAX_DEPTH);
       return NULL;
     }
+  /* json-glib 1.6 takes "{…} {…}" and uses one of them: a second policy
+   * pasted below the first would be ignored without a word. */
+  if (root_pos != NULL)
+    {
+      scanner_skip_blank (&s);
+      if (s.p < s.end)
+        {
+          guint line, column;
+
+          scanner_position (&s, s.p, &line, &column);
+          g_set_error (error, PADDOCK_POLICY_ERROR, PADDOCK_POLICY_ERROR_PARSE,
+                       "%s:%u:%u: text after the policy's JSON object (a policy is one object)",
+                       source, line, column);
+          return NULL;
+        }
+    }
 
   parser = json_parser_new_immutable ();
   if (!json_parser_load_from_data (parser, data, length, &parse_error))

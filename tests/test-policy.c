@@ -136,6 +136,11 @@ test_parse_errors (void)
   assert_refused ("{\"rules\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}",
                   PADDOCK_POLICY_ERROR_PARSE,
                   "test.json:1:42: JSON nested deeper than 32 levels");
+  /* Two policies in one file: json-glib alone would use one and drop the other. */
+  assert_refused ("{\"default\": \"deny\"}\n/* more */ {\"default\": \"allow\"}\n", PADDOCK_POLICY_ERROR_PARSE,
+                  "test.json:2:12: text after the policy's JSON object");
+  assert_refused ("{\"default\": \"deny\"} x", PADDOCK_POLICY_ERROR_PARSE,
+                  "test.json:1:21: text after the policy's JSON object");
 }
 
 static void
