@@ -31,6 +31,10 @@
 #define MAX_POLICY_SIZE (16 * 1024 * 1024)
 #define MAX_DEPTH 32
 
+/* What a string decoded to bytes that are not UTF-8 is told. */
+#define NOT_A_CHARACTER \
+  "holds an escape that is not a character: a lone \\u surrogate, or an octal \\NNN, which JSON does not have"
+
 extern GResource *paddock_policy_get_resource (void);
 
 G_DEFINE_QUARK (paddock-policy-error-quark, paddock_policy_error)
@@ -496,8 +500,8 @@ get_string (JsonObject   *object,
     }
   if (!g_utf8_validate (json_node_get_string (node), -1, NULL))
     {
-      /* json-glib lets "\udc00" through as bytes that are not UTF-8. */
-      set_invalid (error, ctx, pos, FALSE, "\"%s\" holds a \\u escape that is not a character (a lone surrogate)", key);
+      /* json-glib lets "\udc00" and "\377" through as bytes that are not UTF-8. */
+      set_invalid (error, ctx, pos, FALSE, "\"%s\" " NOT_A_CHARACTER, key);
       return NULL;
     }
   return json_node_get_string (node);
@@ -809,7 +813,7 @@ parse_match (PaddockPolicyRule *rule,
               if (!g_utf8_validate (json_node_get_string (element), -1, NULL))
                 {
                   set_invalid (error, ctx, pos_element (program_pos, i), FALSE,
-                               "a \"program\" entry holds a \\u escape that is not a character (a lone surrogate)");
+                               "a \"program\" entry " NOT_A_CHARACTER);
                   return FALSE;
                 }
               g_ptr_array_add (globs, g_strdup (json_node_get_string (element)));
@@ -820,7 +824,7 @@ parse_match (PaddockPolicyRule *rule,
           if (!g_utf8_validate (json_node_get_string (program), -1, NULL))
             {
               set_invalid (error, ctx, program_pos, FALSE,
-                           "\"program\" holds a \\u escape that is not a character (a lone surrogate)");
+                           "\"program\" " NOT_A_CHARACTER);
               return FALSE;
             }
           g_ptr_array_add (globs, g_strdup (json_node_get_string (program)));

@@ -130,7 +130,10 @@ test_parse_errors (void)
                   "test.json:2:16: the text is not valid UTF-8");
   assert_refused ("{\"rules\": [{\"name\": \"a\", \"action\": \"deny\", \"match\": {\"argv\": \"x\\udAAoot\"}}]}",
                   PADDOCK_POLICY_ERROR_INVALID,
-                  "test.json:1:62: \"argv\" holds a \\u escape that is not a character (a lone surrogate)");
+                  "test.json:1:62: \"argv\" holds an escape that is not a character: a lone \\u surrogate");
+  assert_refused ("{\"rules\": [{\"name\": \"a\", \"action\": \"deny\", \"match\": {\"program\": \"r\\377m\"}}]}",
+                  PADDOCK_POLICY_ERROR_INVALID,
+                  "test.json:1:65: \"program\" holds an escape that is not a character: a lone \\u surrogate, or an octal \\NNN");
   assert_refused ("{\"\\udeproject\"}", PADDOCK_POLICY_ERROR_PARSE,
                   "test.json:1:");
   assert_refused ("{\"rules\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}",
