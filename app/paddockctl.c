@@ -39,6 +39,7 @@ static const char usage_text[] =
   "  paddockctl audit show FILE [--since TIME] [--decision allow|deny|ask] [--type TYPE] [--grep REGEX]\n"
   "  paddockctl audit export FILE [--since TIME] [--decision D] [--type TYPE] [--grep REGEX]\n"
   "  paddockctl lock on|off|status [DIR]\n"
+  "  paddockctl --version\n"
   "\n"
   "SESSION is a session id from `paddockctl list`, or a unique prefix of one.\n"
   "DIR is a project folder (default: the current directory).\n";
@@ -1264,6 +1265,11 @@ main (int   argc,
   if (strcmp (command, "--help") == 0 || strcmp (command, "-h") == 0 || strcmp (command, "help") == 0)
     {
       g_print ("%s", usage_text);
+      return 0;
+    }
+  if (strcmp (command, "--version") == 0)
+    {
+      g_print ("paddockctl %s\n", PACKAGE_VERSION);
       return 0;
     }
   if (strcmp (command, "list") == 0)

@@ -108,7 +108,7 @@ main (int   argc,
   g_autofree char *command_path = NULL;
   PaddockRunOptions options = { .control_fd = -1, .ask_timeout = 120, .monitor = TRUE };
   gboolean lock = FALSE, no_lock = FALSE, lock_status = FALSE;
-  gboolean no_monitor = FALSE, journal = FALSE;
+  gboolean no_monitor = FALSE, journal = FALSE, version = FALSE;
   g_autofree char *policy_file = NULL;
   g_autofree char *audit_file = NULL;
   int ask_timeout = 120, control_fd = -1;
@@ -150,6 +150,8 @@ main (int   argc,
       "Also send each audit record to the systemd journal", NULL },
     { "no-monitor", 0, 0, G_OPTION_ARG_NONE, &no_monitor,
       "Run without the exec timeline, policy and audit log", NULL },
+    { "version", 0, 0, G_OPTION_ARG_NONE, &version,
+      "Print Paddock's version, and exit", NULL },
     { NULL }
   };
 
@@ -164,6 +166,11 @@ main (int   argc,
 
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return usage_error (error->message);
+  if (version)
+    {
+      g_print ("paddock-run %s\n", PACKAGE_VERSION);
+      return 0;
+    }
 
   if (lock && no_lock)
     return usage_error ("--lock and --no-lock cannot be used together");

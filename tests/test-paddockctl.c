@@ -322,6 +322,13 @@ test_command_line_errors (void)
     assert_usage_error (result, "paddockctl: unknown command \"audit bogus\"\n");
   }
   {
+    const char *argv[] = { paddockctl, "--version", NULL };
+    g_autoptr(Result) result = run_in (NULL, argv);
+
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_cmpstr (result->out, ==, "paddockctl " PACKAGE_VERSION "\n");
+  }
+  {
     const char *argv[] = { paddockctl, "audit", NULL };
     g_autoptr(Result) result = run_in (NULL, argv);
     assert_usage_error (result, "paddockctl: audit needs a command: verify, show or export\n");

@@ -155,6 +155,13 @@ test_usage (void)
   g_clear_pointer (&err, g_free);
   g_assert_cmpint (run ((const char *[]) { "--", NULL }, NULL, &err), ==, 2);
   g_assert_nonnull (strstr (err, "no command"));
+
+  {
+    g_autofree char *out = NULL;
+
+    g_assert_cmpint (run ((const char *[]) { "--version", NULL }, &out, NULL), ==, 0);
+    g_assert_cmpstr (out, ==, "paddock-run " PACKAGE_VERSION "\n");
+  }
 }
 
 /* The command reports it is ready, gets @sig sent to the runner, and must
