@@ -32,6 +32,10 @@ int paddock_fuzz_protocol (const guint8 *data, size_t size);
 
 typedef int (*FuzzTarget) (const guint8 *data, size_t size);
 
+/* LeakSanitizer's, where the build has it: a leak is then pinned on the
+ * target that made it, not only reported as the process exits. */
+int __lsan_do_recoverable_leak_check (void) __attribute__ ((weak));
+
 typedef struct
 {
   const char *name;
@@ -250,6 +254,13 @@ test_target (gconstpointer data)
     }
   g_test_message ("%s: %u seeds and %u edited inputs (PADDOCK_FUZZ_SEED=%u)",
                   t->name, seeds->len, runs, (unsigned) seed);
+
+  if (__lsan_do_recoverable_leak_check != NULL && __lsan_do_recoverable_leak_check () != 0)
+    {
+      g_test_message ("%s leaked (see LeakSanitizer's report); PADDOCK_FUZZ_RUNS=N "
+                      "replays only the first N edited inputs, to find the one", t->name);
+      g_test_fail ();
+    }
 }
 
 int
