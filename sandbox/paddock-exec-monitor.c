@@ -378,6 +378,7 @@ struct _PaddockExecMonitor
   ReadScratch             *scratch;       /* the thread's */
   GHashTable              *resolved;      /* path → ResolvedExe, the thread's */
   int                      root_fd;       /* the agent's root, in its mount namespace; the thread's */
+  gboolean                 warned_no_pidfd;   /* the thread's */
   gboolean                 roots_may_differ;  /* a call in root_calls was made; the thread's */
   ExecAbi                  abis[4];
   guint                    n_abis;
@@ -1418,11 +1419,22 @@ open_agent_root (PaddockExecMonitor         *self,
 /* Reads what needs the caller alive: its parent, its working directory,
  * and, where @pidfd is given, a pidfd (-1 where none could be opened). */
 static void
-read_process (pid_t     pid,
-              ExecInfo *info,
-              int      *pidfd)
+read_process (PaddockExecMonitor *self,
+              pid_t               pid,
+              ExecInfo           *info,
+              int                *pidfd)
 {
   int fd = pidfd_open_nonblock (pid);
+
+  /* Out of descriptors (the supervisor raised its soft limit to the hard
+   * one): the run is recorded, its end will not be. Said once. */
+  if (fd < 0 && (errno == EMFILE || errno == ENFILE) && !self->warned_no_pidfd)
+    {
+      self->warned_no_pidfd = TRUE;
+      g_printerr ("paddock-run: cannot watch for programs' ends: %s; "
+                  "a program started while this lasts is recorded without its end\n",
+                  g_strerror (errno));
+    }
 
   info->ppid = read_ppid (pid, fd);
   load_cwd (info);
@@ -1535,7 +1547,7 @@ handle_notification (PaddockExecMonitor   *self,
        * two busy loops, where a pidfd opened late also missed a fifth of
        * their ends. Until the news is queued, the main context takes no
        * exit of this pid (see on_exits). */
-      read_process (req->pid, info, decision == PADDOCK_DECISION_ALLOW ? &pidfd : NULL);
+      read_process (self, req->pid, info, decision == PADDOCK_DECISION_ALLOW ? &pidfd : NULL);
       g_atomic_int_set (&self->answering, req->pid);
       /* Answered, the caller was still blocked in this exec: what was
        * read is its, and so is the pidfd. */
@@ -1569,7 +1581,7 @@ handle_notification (PaddockExecMonitor   *self,
   /* An ask: held in the kernel until it is decided on the main context,
    * and recorded before anyone can decide it. Its pidfd also tells
    * whether the process waits on. */
-  read_process (req->pid, info, &pidfd);
+  read_process (self, req->pid, info, &pidfd);
   /* Still the same process, blocked in this exec: what was read is its,
    * and so is the pidfd. */
   if (ioctl (self->notify_fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) != 0)

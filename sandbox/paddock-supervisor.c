@@ -25,6 +25,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -41,6 +42,8 @@ typedef struct
   int                tty_fd;        /* the controlling terminal we were foreground on, or -1 */
   int                signal_fd;
   sigset_t           old_mask;
+  struct rlimit      agent_nofile;  /* the open-file limit we were given, for the agent */
+  gboolean           nofile_raised;
   int                exit_status;
   int                exit_signal;   /* the signal that ended the agent, or 0 */
   gboolean           agent_exited;
@@ -68,6 +71,23 @@ paddock_run_options_clear (PaddockRunOptions *options)
   g_clear_pointer (&options->lock_backend, g_free);
   g_clear_pointer (&options->policy_file, g_free);
   g_clear_pointer (&options->audit_file, g_free);
+}
+
+/* The monitor holds a pidfd for each program that runs, so an agent that
+ * starts a thousand at once would run out the usual soft limit of 1024
+ * open files, and their ends would go unrecorded. The hard limit is safe
+ * here, as GLib polls and never uses select(); the agent gets back the
+ * limit we were given, for programs of its own that do. */
+static void
+raise_fd_limit (PaddockSupervisor *self)
+{
+  struct rlimit raised;
+
+  if (getrlimit (RLIMIT_NOFILE, &self->agent_nofile) != 0 ||
+      self->agent_nofile.rlim_cur >= self->agent_nofile.rlim_max)
+    return;
+  raised = (struct rlimit) { .rlim_cur = self->agent_nofile.rlim_max, .rlim_max = self->agent_nofile.rlim_max };
+  self->nofile_raised = setrlimit (RLIMIT_NOFILE, &raised) == 0;
 }
 
 /* Only async-signal-safe calls from here until exec: the parent may have threads. */
@@ -112,6 +132,9 @@ run_child (PaddockSupervisor *self,
 
   if (chdir (options->project) != 0)
     child_fail (report_fd, STEP_CHDIR, errno);
+  /* Lowering a soft limit cannot fail for want of a right. */
+  if (self->nofile_raised)
+    setrlimit (RLIMIT_NOFILE, &self->agent_nofile);
 
   if (self->lock != NULL)
     {
@@ -481,6 +504,8 @@ paddock_supervisor_run (PaddockRunOptions *options)
   ssize_t n;
   guint signal_source;
   int status;
+
+  raise_fd_limit (&self);
 
   /* Everything the lock needs is prepared here, before the fork. */
   if (options->lock)

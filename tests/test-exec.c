@@ -20,6 +20,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -113,6 +114,15 @@ out_text (Session    *s,
   return read_text (path);
 }
 
+/* The open-file limit paddock-run is started with, where a test sets one. */
+static struct rlimit *spawn_nofile;
+
+static void
+set_nofile (gpointer data)
+{
+  setrlimit (RLIMIT_NOFILE, data);
+}
+
 static GSubprocessLauncher *
 launcher_new (Session *s)
 {
@@ -124,6 +134,8 @@ launcher_new (Session *s)
   g_subprocess_launcher_setenv (launcher, "XDG_STATE_HOME", state, TRUE);
   g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", config, TRUE);
   g_subprocess_launcher_setenv (launcher, "PADDOCK_TEST_HELPER", self_exe, TRUE);
+  if (spawn_nofile != NULL)
+    g_subprocess_launcher_set_child_setup (launcher, set_nofile, spawn_nofile, NULL);
   return launcher;
 }
 
@@ -1235,6 +1247,75 @@ test_short_runs (void)
   assert_chain_holds (s);
 }
 
+/* Runs @n sleeps at once under paddock-run, started with an open-file
+ * limit of @soft (hard limit @hard); returns the session, ended. */
+static Session *
+run_many_at_once (guint n,
+                  rlim_t soft,
+                  rlim_t hard)
+{
+  g_autofree char *script = g_strdup_printf (
+    "ulimit -Sn > \"$1/agent-limit\"; i=0; while [ $i -lt %u ]; do /bin/sleep 2 & i=$((i+1)); done; wait", n);
+  struct rlimit given = { .rlim_cur = soft, .rlim_max = hard };
+  Session *s;
+
+  spawn_nofile = &given;
+  s = session_start_command (NULL, (const char *[]) { "sh", "-c", script, "sh", "@OUT@", NULL }, FALSE, NULL);
+  spawn_nofile = NULL;
+  g_assert_cmpint (session_wait (s), ==, 0);
+  return s;
+}
+
+/* Each running program costs the monitor a pidfd: 150 at once under a
+ * soft limit of 64 still all have their end recorded, as the supervisor
+ * takes its hard limit; the agent keeps the limit it was given. Where
+ * the hard limit is as low, the ends that cannot be watched are said to
+ * be lost, on the terminal. */
+static void
+test_many_at_once (void)
+{
+  const guint n = 150;
+  struct rlimit ours;
+
+  g_assert_cmpint (getrlimit (RLIMIT_NOFILE, &ours), ==, 0);
+  if (ours.rlim_max < 1024)
+    {
+      g_test_skip ("needs a hard open-file limit of at least 1024");
+      return;
+    }
+
+  {
+    g_autoptr(Session) s = run_many_at_once (n, 64, ours.rlim_max);
+    g_autoptr(GPtrArray) execs = audit_records (s, "exec");
+    g_autoptr(GPtrArray) exits = audit_records (s, "exit");
+    g_autoptr(GPtrArray) sleeps = audit_execs_at (execs, "/bin/sleep");
+    g_autofree char *limit = out_text (s, "agent-limit");
+
+    g_assert_cmpstr (limit, ==, "64\n");
+    g_assert_cmpuint (sleeps->len, ==, n);
+    for (guint i = 0; i < sleeps->len; i++)
+      g_assert_nonnull (find_exit (exits, json_object_get_int_member (g_ptr_array_index (sleeps, i), "event")));
+    assert_chain_holds (s);
+  }
+
+  {
+    g_autoptr(Session) s = run_many_at_once (n, 64, 64);
+    g_autoptr(GPtrArray) execs = audit_records (s, "exec");
+    g_autoptr(GPtrArray) exits = audit_records (s, "exit");
+    g_autoptr(GPtrArray) sleeps = audit_execs_at (execs, "/bin/sleep");
+    g_autofree char *runner_err = g_build_filename (s->dir, "runner-err", NULL);
+    g_autofree char *err = read_text (runner_err);
+    guint ended = 0;
+
+    g_assert_cmpuint (sleeps->len, ==, n);
+    for (guint i = 0; i < sleeps->len; i++)
+      ended += find_exit (exits, json_object_get_int_member (g_ptr_array_index (sleeps, i), "event")) != NULL;
+    g_assert_cmpuint (ended, <, n);
+    g_assert_nonnull (strstr (err, "cannot watch for programs' ends: Too many open files"));
+    assert_chain_holds (s);
+  }
+}
+
 /* The agent execs a program that ends at once: the exit ends that
  * program's run, and the agent's own run is recorded as replaced by it,
  * however soon the exit follows the exec. */
@@ -1419,6 +1500,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/own-mounts", test_own_mounts);
   g_test_add_func ("/paddock/exec/exit-codes", test_exit_codes);
   g_test_add_func ("/paddock/exec/short-runs", test_short_runs);
+  g_test_add_func ("/paddock/exec/many-at-once", test_many_at_once);
 
   return g_test_run ();
 }
