@@ -209,6 +209,16 @@ scanner_skip_blank (Scanner *s)
               scanner_advance (s);
             }
         }
+      else if (*s->p == '/')
+        {
+          /* json-glib 1.6 (GScanner, with "//" as its single-line comment
+           * pair) takes any text from one '/' to the next as a comment. */
+          scanner_advance (s);
+          while (s->p < s->end && *s->p != '/')
+            scanner_advance (s);
+          if (s->p < s->end)
+            scanner_advance (s);
+        }
       else
         break;
     }

@@ -144,6 +144,9 @@ test_parse_errors (void)
                   "test.json:2:12: text after the policy's JSON object");
   assert_refused ("{\"default\": \"deny\"} x", PADDOCK_POLICY_ERROR_PARSE,
                   "test.json:1:21: text after the policy's JSON object");
+  /* json-glib reads "/ … /" as a comment: what follows is still a second object. */
+  assert_refused ("{\"default\": \"deny\"} // {\"default\": \"allow\"}", PADDOCK_POLICY_ERROR_PARSE,
+                  "test.json:1:24: text after the policy's JSON object");
 }
 
 static void
