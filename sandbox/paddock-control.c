@@ -26,6 +26,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+/* How long a connection waits while the supervisor is out of descriptors. */
+#define ACCEPT_RETRY_MS 200
+
 /* Linux 6.5: a pidfd of the peer as it was at connect(). */
 #ifndef SO_PEERPIDFD
 #define SO_PEERPIDFD 77
@@ -66,8 +69,9 @@ struct _PaddockControl
   GPtrArray          *clients;
   GPtrArray          *closed;        /* freed with the server: a callback may still hold one */
   int                 listen_fd;
-  GSource            *listen_source;
+  GSource            *listen_source; /* its fd, or a retry after running out of descriptors */
   char               *socket_path;
+  gboolean            told_no_fds;
 
   GQueue              backlog;       /* PaddockMessage, oldest first */
   gsize               backlog_bytes;
@@ -595,6 +599,42 @@ refuse_peer (PaddockControl *self,
   return NULL;
 }
 
+static gboolean on_accept (int fd, GIOCondition condition, gpointer user_data);
+
+static void
+watch_listener (PaddockControl *self)
+{
+  paddock_clear_source (&self->listen_source);
+  self->listen_source = g_unix_fd_source_new (self->listen_fd, G_IO_IN);
+  g_source_set_callback (self->listen_source, (GSourceFunc) (GCallback) on_accept, self, NULL);
+  g_source_attach (self->listen_source, NULL);
+}
+
+static gboolean
+on_accept_retry (gpointer user_data)
+{
+  watch_listener (user_data);
+  return G_SOURCE_REMOVE;
+}
+
+/* Out of descriptors, a connection stays queued and the socket readable:
+ * polling it again at once would spin. It is tried again a little later. */
+static void
+wait_for_descriptors (PaddockControl *self,
+                      int             saved_errno)
+{
+  if (!self->told_no_fds)
+    {
+      self->told_no_fds = TRUE;
+      g_printerr ("paddock-run: cannot take a control connection now: %s; trying again every %d ms\n",
+                  g_strerror (saved_errno), ACCEPT_RETRY_MS);
+    }
+  paddock_clear_source (&self->listen_source);
+  self->listen_source = g_timeout_source_new (ACCEPT_RETRY_MS);
+  g_source_set_callback (self->listen_source, on_accept_retry, self, NULL);
+  g_source_attach (self->listen_source, NULL);
+}
+
 static gboolean
 on_accept (int          fd,
            GIOCondition condition,
@@ -609,7 +649,14 @@ on_accept (int          fd,
       pid_t pid;
 
       if (client_fd < 0)
-        break;
+        {
+          if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+            {
+              wait_for_descriptors (self, errno);
+              return G_SOURCE_REMOVE;
+            }
+          break;
+        }
       refusal = refuse_peer (self, client_fd, &pid);
       if (refusal != NULL)
         {
@@ -666,9 +713,7 @@ paddock_control_listen (PaddockControl  *self,
 
   self->listen_fd = paddock_steal_fd (&fd);
   self->socket_path = g_steal_pointer (&path);
-  self->listen_source = g_unix_fd_source_new (self->listen_fd, G_IO_IN);
-  g_source_set_callback (self->listen_source, (GSourceFunc) (GCallback) on_accept, self, NULL);
-  g_source_attach (self->listen_source, NULL);
+  watch_listener (self);
   return TRUE;
 }
 

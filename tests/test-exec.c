@@ -1316,6 +1316,83 @@ test_many_at_once (void)
   }
 }
 
+/* Clock ticks of CPU @pid has used, user and system. */
+static guint64
+process_cpu_ticks (int pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", pid);
+  g_autofree char *stat = read_text (path);
+  g_auto(GStrv) fields = g_strsplit (strrchr (stat, ')') + 2, " ", -1);
+
+  /* After the name: state is field 3 of stat(5), utime 14, stime 15. */
+  g_assert_cmpuint (g_strv_length (fields), >, 13);
+  return g_ascii_strtoull (fields[11], NULL, 10) + g_ascii_strtoull (fields[12], NULL, 10);
+}
+
+/* A client that connects while paddock-run is out of descriptors waits
+ * for one, without paddock-run spinning on its socket, and is served once
+ * the programs holding them end. */
+static void
+test_connect_without_descriptors (void)
+{
+  const guint n = 150;
+  g_autofree char *script = g_strdup_printf (
+    "i=0; while [ $i -lt %u ]; do /bin/sleep 3 & i=$((i+1)); done; wait", n);
+  struct rlimit given = { .rlim_cur = 64, .rlim_max = 64 };
+  g_autoptr(Session) s = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GSocketConnection) connection = NULL;
+  g_autoptr(GSocketAddress) address = NULL;
+  g_autoptr(GDataInputStream) in = NULL;
+  g_autofree char *session = NULL;
+  g_autofree char *socket_path = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *runner_err = NULL;
+  g_autofree char *err = NULL;
+  int pid;
+  guint64 ticks;
+  long hz = sysconf (_SC_CLK_TCK);
+
+  spawn_nofile = &given;
+  s = session_start_command (NULL, (const char *[]) { "sh", "-c", script, "sh", "@OUT@", NULL }, FALSE, NULL);
+  spawn_nofile = NULL;
+  pid = atoi (g_subprocess_get_identifier (s->run));
+  session = wait_for_socket (s);
+  /* Out of descriptors once it says so: the sleeps hold them for 3 s. */
+  runner_err = g_build_filename (s->dir, "runner-err", NULL);
+  for (int i = 0; i < 500; i++)
+    {
+      g_free (err);
+      err = read_text (runner_err);
+      if (strstr (err, "cannot watch for programs' ends") != NULL)
+        break;
+      g_usleep (10 * 1000);
+    }
+  g_assert_nonnull (strstr (err, "cannot watch for programs' ends"));
+
+  socket_path = g_strdup_printf ("%s/paddock/%s.sock", s->runtime, session);
+  address = g_unix_socket_address_new (socket_path);
+  connection = g_socket_client_connect (client, G_SOCKET_CONNECTABLE (address), NULL, &error);
+  g_assert_no_error (error);
+
+  /* A second's wait costs it next to nothing: spinning, it would be a second. */
+  ticks = process_cpu_ticks (pid);
+  g_usleep (G_USEC_PER_SEC);
+  g_assert_cmpuint (process_cpu_ticks (pid) - ticks, <, (guint64) hz / 4);
+
+  in = g_data_input_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (connection)));
+  line = g_data_input_stream_read_line (in, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  g_assert_true (g_str_has_prefix (line, "{\"type\":\"hello\""));
+
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_free (err);
+  err = read_text (runner_err);
+  g_assert_nonnull (strstr (err, "cannot take a control connection now: Too many open files"));
+}
+
 /* The agent execs a program that ends at once: the exit ends that
  * program's run, and the agent's own run is recorded as replaced by it,
  * however soon the exit follows the exec. */
@@ -1501,6 +1578,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/exit-codes", test_exit_codes);
   g_test_add_func ("/paddock/exec/short-runs", test_short_runs);
   g_test_add_func ("/paddock/exec/many-at-once", test_many_at_once);
+  g_test_add_func ("/paddock/exec/connect-without-descriptors", test_connect_without_descriptors);
 
   return g_test_run ();
 }
