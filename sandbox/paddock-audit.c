@@ -73,6 +73,7 @@ struct _PaddockAudit
   guint64   seq;
   char      prev[PADDOCK_AUDIT_HASH_LEN + 1];
   gboolean  failed;
+  guint64   n_lost;        /* records not written since the failure, it included */
   gboolean  journal;
   time_t    time_second;   /* the second time_text shows */
   char      time_text[32];
@@ -741,7 +742,14 @@ store_record (PaddockAudit *self,
       !continue_after_cut (self, out_errno))
     return FALSE;
   if (self->map == NULL && !write_all (self->fd, line, length, out_errno))
-    return FALSE;
+    {
+      /* A full disk takes part of a line: cut it, so the log stays whole. */
+      if (ftruncate (self->fd, self->end) != 0)
+        {
+          /* verify will show where the records stop */
+        }
+      return FALSE;
+    }
   self->end += length;
   return TRUE;
 }
@@ -883,6 +891,27 @@ paddock_audit_get_last_hash (PaddockAudit *self,
   g_mutex_unlock (&self->lock);
 }
 
+guint64
+paddock_audit_get_n_lost (PaddockAudit *self)
+{
+  guint64 n;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_mutex_lock (&self->lock);
+  n = self->n_lost;
+  g_mutex_unlock (&self->lock);
+  return n;
+}
+
+void
+paddock_audit_print_error (const GError *error)
+{
+  g_return_if_fail (error != NULL);
+  if (g_error_matches (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_STOPPED))
+    return;
+  g_printerr ("%s: audit log: %s\n", g_get_prgname () != NULL ? g_get_prgname () : "paddock", error->message);
+}
+
 static void
 send_to_journal (const char *type,
                  guint64     seq,
@@ -960,8 +989,9 @@ paddock_audit_append_members (PaddockAudit  *self,
   g_string_truncate (line, 0);
   if (self->failed)
     {
+      self->n_lost++;
       g_mutex_unlock (&self->lock);
-      g_set_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_FAILED,
+      g_set_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_STOPPED,
                    "the audit log %s takes no more records after a failed write", self->path);
       return FALSE;
     }
@@ -985,9 +1015,11 @@ paddock_audit_append_members (PaddockAudit  *self,
   if (!store_record (self, line->str, line->len, &saved_errno))
     {
       self->failed = TRUE;
+      self->n_lost++;
       g_mutex_unlock (&self->lock);
       g_set_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_FAILED,
-                   "cannot append to the audit log %s: %s", self->path, g_strerror (saved_errno));
+                   "cannot append to the audit log %s: %s; it takes no more records, and holds "
+                   "those before this one", self->path, g_strerror (saved_errno));
       return FALSE;
     }
   self->seq = seq;

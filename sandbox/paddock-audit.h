@@ -50,6 +50,7 @@ typedef enum
   PADDOCK_AUDIT_ERROR_DAMAGED,   /* an existing log's last record cannot be continued */
   PADDOCK_AUDIT_ERROR_FAILED,    /* a write failed; the log refuses further records */
   PADDOCK_AUDIT_ERROR_TIME,      /* a time given by the user does not parse */
+  PADDOCK_AUDIT_ERROR_STOPPED,   /* a record not written, as an earlier write failed */
 } PaddockAuditError;
 
 /* Record types. Callers may use others; these are the ones Paddock writes. */
@@ -129,6 +130,11 @@ guint64       paddock_audit_get_last_seq       (PaddockAudit  *self);
  * into the session-end message or the journal as an anchor. */
 void          paddock_audit_get_last_hash      (PaddockAudit  *self,
                                                 char           out_hash[PADDOCK_AUDIT_HASH_LEN + 1]);
+/* How many records were not written, the one whose write failed included. */
+guint64       paddock_audit_get_n_lost         (PaddockAudit  *self);
+/* Says an append's @error on stderr, as "PRGNAME: audit log: …"; quiet for
+ * PADDOCK_AUDIT_ERROR_STOPPED, as the failure was said when it came. */
+void          paddock_audit_print_error        (const GError  *error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PaddockAudit, paddock_audit_close)
 

@@ -216,7 +216,7 @@ audit_record (PaddockControl *self,
   g_autoptr(GError) error = NULL;
 
   if (self->audit != NULL && !paddock_audit_append (self->audit, type, fields, NULL, &error))
-    g_printerr ("paddock-run: audit log: %s\n", error->message);
+    paddock_audit_print_error (error);
 }
 
 static gboolean

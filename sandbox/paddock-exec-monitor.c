@@ -1317,7 +1317,7 @@ audit_exec (PaddockExecMonitor *self,
   if (rule != NULL)
     append_string_member (out, "rule", rule);
   if (!paddock_audit_append_members (self->audit, PADDOCK_AUDIT_EXEC, out->str, out->len, NULL, &error))
-    g_printerr ("paddock-run: audit log: %s\n", error->message);
+    paddock_audit_print_error (error);
 }
 
 static void
@@ -1328,7 +1328,7 @@ audit_simple (PaddockExecMonitor *self,
   g_autoptr(GError) error = NULL;
 
   if (self->audit != NULL && !paddock_audit_append (self->audit, type, fields, NULL, &error))
-    g_printerr ("paddock-run: audit log: %s\n", error->message);
+    paddock_audit_print_error (error);
 }
 
 /* FALSE when the caller is no longer there to answer (it was killed). */
@@ -1751,7 +1751,7 @@ end_running (PaddockExecMonitor *self,
           g_string_append (out, "true");
         }
       if (!paddock_audit_append_members (self->audit, PADDOCK_AUDIT_EXIT, out->str, out->len, NULL, &error))
-        g_printerr ("paddock-run: audit log: %s\n", error->message);
+        paddock_audit_print_error (error);
     }
   emit (self, g_steal_pointer (&message));
 }

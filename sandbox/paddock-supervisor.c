@@ -403,7 +403,7 @@ start_supervision (PaddockSupervisor *self)
   json_object_set_string_member (fields, "on_ask", options->on_ask_allow ? "allow" : "deny");
   if (!paddock_audit_append (self->audit, PADDOCK_AUDIT_SESSION_START, fields, NULL, &error))
     {
-      g_printerr ("paddock-run: audit log: %s\n", error->message);
+      paddock_audit_print_error (error);
       g_clear_error (&error);
     }
 
@@ -473,7 +473,11 @@ end_supervision (PaddockSupervisor *self,
       json_object_set_int_member (fields, "execs", self->monitor != NULL ?
                                   (gint64) paddock_exec_monitor_get_n_events (self->monitor) : 0);
       if (!paddock_audit_append (self->audit, PADDOCK_AUDIT_SESSION_END, fields, NULL, &error))
-        g_printerr ("paddock-run: audit log: %s\n", error->message);
+        paddock_audit_print_error (error);
+      if (paddock_audit_get_n_lost (self->audit) > 0)
+        g_printerr ("paddock-run: %" G_GUINT64_FORMAT " records of this session, its end included, "
+                    "are missing from the audit log %s\n",
+                    paddock_audit_get_n_lost (self->audit), paddock_audit_get_path (self->audit));
     }
 
   g_clear_pointer (&self->monitor, paddock_exec_monitor_free);
@@ -506,6 +510,10 @@ paddock_supervisor_run (PaddockRunOptions *options)
   int status;
 
   raise_fd_limit (&self);
+  /* Past a file-size limit, the audit log's write fails (and says so)
+   * rather than the signal ending the session. The agent gets the default
+   * back with every other signal. */
+  signal (SIGXFSZ, SIG_IGN);
 
   /* Everything the lock needs is prepared here, before the fork. */
   if (options->lock)

@@ -8,11 +8,13 @@
 #include "paddock-audit.h"
 #include "test-home.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -60,6 +62,71 @@ append_exec (PaddockAudit *audit,
   json_object_set_string_member (fields, "by", "rule");
   g_assert_true (paddock_audit_append (audit, PADDOCK_AUDIT_EXEC, fields, NULL, &error));
   g_assert_no_error (error);
+}
+
+/* A write that fails (here: past a file-size limit, as on a full disk)
+ * takes nothing of its record into the file, which keeps every record
+ * before it and verifies; each record after it is counted as lost, with
+ * an error that paddock_audit_print_error() leaves unsaid. */
+static void
+test_write_fails (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(PaddockAudit) audit = paddock_audit_open (f->path, NULL);
+  g_autoptr(GString) big = g_string_new (NULL);
+  PaddockAuditVerification result = { 0 };
+  struct rlimit old_limit, small;
+  void (*old_handler) (int);
+  guint written = 0;
+  gboolean failed = FALSE;
+
+  g_assert_nonnull (audit);
+  for (guint i = 0; i < 300; i++)
+    g_string_append_c (big, 'a' + i % 26);
+
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &old_limit), ==, 0);
+  small = old_limit;
+  small.rlim_cur = 16 * 1024;
+  old_handler = signal (SIGXFSZ, SIG_IGN);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &small), ==, 0);
+
+  while (!failed && written < 1000)
+    {
+      g_autoptr(JsonObject) fields = json_object_new ();
+      g_autoptr(GError) error = NULL;
+
+      json_object_set_string_member (fields, "filler", big->str);
+      if (paddock_audit_append (audit, PADDOCK_AUDIT_EXEC, fields, NULL, &error))
+        {
+          written++;
+          continue;
+        }
+      failed = TRUE;
+      g_assert_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_FAILED);
+      g_assert_nonnull (strstr (error->message, f->path));
+      g_assert_nonnull (strstr (error->message, g_strerror (EFBIG)));
+    }
+  for (guint i = 0; i < 5; i++)
+    {
+      g_autoptr(JsonObject) fields = json_object_new ();
+      g_autoptr(GError) error = NULL;
+
+      g_assert_false (paddock_audit_append (audit, PADDOCK_AUDIT_EXIT, fields, NULL, &error));
+      g_assert_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_STOPPED);
+    }
+
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &old_limit), ==, 0);
+  signal (SIGXFSZ, old_handler);
+
+  g_assert_true (failed);
+  g_assert_cmpuint (written, >, 10);
+  g_assert_cmpuint (paddock_audit_get_n_lost (audit), ==, 6);
+  g_clear_pointer (&audit, paddock_audit_close);
+
+  g_assert_true (paddock_audit_verify_file (f->path, &result, NULL));
+  g_assert_cmpuint (result.bad_line, ==, 0);
+  g_assert_cmpuint (result.n_records, ==, written);
+  paddock_audit_verification_clear (&result);
 }
 
 /* A session of @n records: start, n - 2 execs, end. */
@@ -1014,6 +1081,7 @@ main (int   argc,
   ADD ("no-symlink", test_no_symlink);
   ADD ("read-while-cut", test_read_while_cut);
   ADD ("verify-pipe", test_verify_pipe);
+  ADD ("write-fails", test_write_fails);
 #undef ADD
   g_test_add_func ("/paddock/audit/escape-for-display", test_escape_for_display);
   g_test_add_func ("/paddock/audit/parse-time", test_parse_time);

@@ -114,13 +114,21 @@ out_text (Session    *s,
   return read_text (path);
 }
 
-/* The open-file limit paddock-run is started with, where a test sets one. */
-static struct rlimit *spawn_nofile;
+/* A limit paddock-run is started with, where a test sets one. */
+typedef struct
+{
+  int           resource;
+  struct rlimit limit;
+} SpawnLimit;
+
+static SpawnLimit *spawn_limit;
 
 static void
-set_nofile (gpointer data)
+set_spawn_limit (gpointer data)
 {
-  setrlimit (RLIMIT_NOFILE, data);
+  SpawnLimit *limit = data;
+
+  setrlimit (limit->resource, &limit->limit);
 }
 
 static GSubprocessLauncher *
@@ -134,8 +142,8 @@ launcher_new (Session *s)
   g_subprocess_launcher_setenv (launcher, "XDG_STATE_HOME", state, TRUE);
   g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", config, TRUE);
   g_subprocess_launcher_setenv (launcher, "PADDOCK_TEST_HELPER", self_exe, TRUE);
-  if (spawn_nofile != NULL)
-    g_subprocess_launcher_set_child_setup (launcher, set_nofile, spawn_nofile, NULL);
+  if (spawn_limit != NULL)
+    g_subprocess_launcher_set_child_setup (launcher, set_spawn_limit, spawn_limit, NULL);
   return launcher;
 }
 
@@ -1256,12 +1264,12 @@ run_many_at_once (guint n,
 {
   g_autofree char *script = g_strdup_printf (
     "ulimit -Sn > \"$1/agent-limit\"; i=0; while [ $i -lt %u ]; do /bin/sleep 2 & i=$((i+1)); done; wait", n);
-  struct rlimit given = { .rlim_cur = soft, .rlim_max = hard };
+  SpawnLimit given = { RLIMIT_NOFILE, { .rlim_cur = soft, .rlim_max = hard } };
   Session *s;
 
-  spawn_nofile = &given;
+  spawn_limit = &given;
   s = session_start_command (NULL, (const char *[]) { "sh", "-c", script, "sh", "@OUT@", NULL }, FALSE, NULL);
-  spawn_nofile = NULL;
+  spawn_limit = NULL;
   g_assert_cmpint (session_wait (s), ==, 0);
   return s;
 }
@@ -1338,7 +1346,7 @@ test_connect_without_descriptors (void)
   const guint n = 150;
   g_autofree char *script = g_strdup_printf (
     "i=0; while [ $i -lt %u ]; do /bin/sleep 3 & i=$((i+1)); done; wait", n);
-  struct rlimit given = { .rlim_cur = 64, .rlim_max = 64 };
+  SpawnLimit given = { RLIMIT_NOFILE, { .rlim_cur = 64, .rlim_max = 64 } };
   g_autoptr(Session) s = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GSocketClient) client = g_socket_client_new ();
@@ -1354,9 +1362,9 @@ test_connect_without_descriptors (void)
   guint64 ticks;
   long hz = sysconf (_SC_CLK_TCK);
 
-  spawn_nofile = &given;
+  spawn_limit = &given;
   s = session_start_command (NULL, (const char *[]) { "sh", "-c", script, "sh", "@OUT@", NULL }, FALSE, NULL);
-  spawn_nofile = NULL;
+  spawn_limit = NULL;
   pid = atoi (g_subprocess_get_identifier (s->run));
   session = wait_for_socket (s);
   /* Out of descriptors once it says so: the sleeps hold them for 3 s. */
@@ -1391,6 +1399,49 @@ test_connect_without_descriptors (void)
   g_free (err);
   err = read_text (runner_err);
   g_assert_nonnull (strstr (err, "cannot take a control connection now: Too many open files"));
+}
+
+/* The audit log's disk fills up (here: a file-size limit, which the
+ * agent shares, and which would end paddock-run by SIGXFSZ): the failure
+ * is said once, and how many records are missing once at the end, not a
+ * line per record; the session runs on, the log keeps every record before
+ * the failure whole. */
+static void
+test_audit_write_fails (void)
+{
+  SpawnLimit given = { RLIMIT_FSIZE, { .rlim_cur = 16 * 1024, .rlim_max = RLIM_INFINITY } };
+  g_autoptr(Session) s = NULL;
+  g_autofree char *runner_err = NULL;
+  g_autofree char *err = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  PaddockAuditVerification result = { 0 };
+
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &given.limit), ==, 0);
+  given.limit.rlim_cur = 16 * 1024;
+  spawn_limit = &given;
+  s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c", "i=0; while [ $i -lt 200 ]; do /bin/true; i=$((i+1)); done; : > \"$1/finished\"", "sh", "@OUT@", NULL
+  }, FALSE, NULL);
+  spawn_limit = NULL;
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_assert_true (out_exists (s, "finished"));
+
+  runner_err = g_build_filename (s->dir, "runner-err", NULL);
+  err = read_text (runner_err);
+  g_test_message ("%s", err);
+  lines = g_strsplit (g_strchomp (err), "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 2);
+  g_assert_true (g_str_has_prefix (lines[0], "paddock-run: audit log: cannot append to the audit log "));
+  g_assert_nonnull (strstr (lines[0], g_strerror (EFBIG)));
+  g_assert_true (g_str_has_prefix (lines[1], "paddock-run: "));
+  g_assert_nonnull (strstr (lines[1], " records of this session, its end included, are missing from the audit log"));
+
+  g_assert_true (paddock_audit_verify_file (s->audit, &result, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (result.bad_line, ==, 0);
+  g_assert_cmpuint (result.n_records, >, 10);
+  paddock_audit_verification_clear (&result);
 }
 
 /* The agent execs a program that ends at once: the exit ends that
@@ -1579,6 +1630,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/short-runs", test_short_runs);
   g_test_add_func ("/paddock/exec/many-at-once", test_many_at_once);
   g_test_add_func ("/paddock/exec/connect-without-descriptors", test_connect_without_descriptors);
+  g_test_add_func ("/paddock/exec/audit-write-fails", test_audit_write_fails);
 
   return g_test_run ();
 }
