@@ -214,8 +214,15 @@ add_user_grant (GPtrArray          *roots,
   if (real == NULL)
     {
       int saved_errno = errno;
-      g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
-                   "--grant %s: %s", path, g_strerror (saved_errno));
+      const char *last_colon = strrchr (path, ':');
+
+      /* "/etc:rx" names no file: most likely a mistyped access, not a path. */
+      if (saved_errno == ENOENT && last_colon != NULL && strchr (last_colon, '/') == NULL)
+        g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
+                     "--grant %s: %s (the access after ':' is ro or rw)", path, g_strerror (saved_errno));
+      else
+        g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
+                     "--grant %s: %s", path, g_strerror (saved_errno));
       return FALSE;
     }
   denial = paddock_grants_find_denial (real, denials);

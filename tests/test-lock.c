@@ -1029,8 +1029,11 @@ test_bad_input (void)
   g_autofree char *grant_ssh = g_strdup_printf ("--grant=%s:ro", ssh);
   g_autofree char *nowhere = g_build_filename (base, "nowhere", NULL);
   g_autofree char *grant_nowhere = g_strdup_printf ("--grant=%s", nowhere);
+  g_autofree char *grant_mistyped = g_strdup_printf ("--grant=%s:rx", home);
 
   assert_refused_input ((const char *[]) { grant_nowhere, NULL }, "No such file or directory");
+  /* Not a path with ":rx" in its name: an access that is not ro or rw. */
+  assert_refused_input ((const char *[]) { grant_mistyped, NULL }, "(the access after ':' is ro or rw)");
   assert_refused_input ((const char *[]) { grant_ssh, NULL }, "which the folder lock denies");
   assert_refused_input ((const char *[]) { "--profile=nobody", NULL }, "unknown profile");
 }
