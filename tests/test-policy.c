@@ -184,6 +184,21 @@ test_parse_file (void)
 
     g_assert_cmpstr (paddock_policy_rule_get_origin (rule), ==, origin);
   }
+  g_clear_pointer (&policy, paddock_policy_unref);
+
+  /* A folder, and a file without end: refused, and the second read only
+   * up to the size limit (it used to read until memory ran out). */
+  policy = paddock_policy_new_from_file (dir, &error);
+  g_assert_null (policy);
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_ISDIR);
+  g_assert_nonnull (strstr (error->message, "it is a folder"));
+  g_clear_error (&error);
+  policy = paddock_policy_new_from_file ("/dev/zero", &error);
+  g_assert_null (policy);
+  g_assert_error (error, PADDOCK_POLICY_ERROR, PADDOCK_POLICY_ERROR_PARSE);
+  g_assert_cmpstr (error->message, ==, "/dev/zero:1:1: the policy is larger than 16 MiB");
+  g_clear_error (&error);
+
   g_unlink (path);
   g_rmdir (dir);
 }
