@@ -32,9 +32,9 @@
 #define MAX_POLICY_SIZE (16 * 1024 * 1024)
 #define MAX_DEPTH 32
 
-/* What a string decoded to bytes that are not UTF-8 is told. */
-#define NOT_A_CHARACTER \
-  "holds an escape that is not a character: a lone \\u surrogate, or an octal \\NNN, which JSON does not have"
+/* What a string decoded to bytes that are not UTF-8 is told: other
+ * escapes that would do that are refused before json-glib reads them. */
+#define NOT_A_CHARACTER "holds a \\u escape that is not a character (half of a UTF-16 pair)"
 
 extern GResource *paddock_policy_get_resource (void);
 
@@ -160,7 +160,8 @@ typedef struct
   const char *p;
   guint       line;
   const char *line_start;
-  const char *error_at;     /* set when the depth limit is hit */
+  const char *error_at;     /* where the text is refused before json-glib reads it */
+  char        error[96];    /* and why */
 } Scanner;
 
 /* Columns count characters from 1, as editors show them. */
@@ -225,7 +226,41 @@ scanner_skip_blank (Scanner *s)
     }
 }
 
-/* Reads a quoted string at s->p and returns it decoded, or NULL. */
+/* Refuses the text at @at, for @format's reason; returns NULL. */
+static char *scanner_refuse (Scanner    *s,
+                             const char *at,
+                             const char *format,
+                             ...) G_GNUC_PRINTF (3, 4);
+
+static char *
+scanner_refuse (Scanner    *s,
+                const char *at,
+                const char *format,
+                ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_vsnprintf (s->error, sizeof s->error, format, args);
+  va_end (args);
+  s->error_at = at;
+  return NULL;
+}
+
+static gboolean
+scanner_has_hex4 (Scanner    *s,
+                  const char *at)
+{
+  if (s->end - at < 4)
+    return FALSE;
+  for (int i = 0; i < 4; i++)
+    if (!g_ascii_isxdigit (at[i]))
+      return FALSE;
+  return TRUE;
+}
+
+/* Reads a quoted string at s->p and returns it decoded, or NULL (with
+ * s->error_at set where the string has an escape JSON does not). */
 static char *
 scanner_string (Scanner *s)
 {
@@ -237,8 +272,17 @@ scanner_string (Scanner *s)
     {
       if (*s->p == '\\' && s->p + 1 < s->end)
         {
+          const char *at = s->p;
           char c = s->p[1];
 
+          /* json-glib 1.6 reads "\101" as octal and "\q" as "q", and leaks
+           * on a short "\u": JSON has none of them. */
+          if (strchr ("\"\\/bfnrtu'", c) == NULL || c == '\0')
+            return scanner_refuse (s, at, "\"\\%c\" is not a JSON escape", g_ascii_isprint (c) ? c : '?');
+          if (c == 'u' && !scanner_has_hex4 (s, at + 2))
+            return scanner_refuse (s, at, "a \"\\u\" escape needs four hex digits");
+          if (c == 'u' && memcmp (at + 2, "0000", 4) == 0)
+            return scanner_refuse (s, at, "\"\\u0000\", a NUL character, cannot be in a string");
           scanner_advance (s);
           scanner_advance (s);
           switch (c)
@@ -261,6 +305,9 @@ scanner_string (Scanner *s)
                 if (u >= 0xd800 && u < 0xdc00 && s->end - s->p >= 6 && s->p[0] == '\\' && s->p[1] == 'u')
                   {
                     gunichar low = 0;
+
+                    if (!scanner_has_hex4 (s, s->p + 2))
+                      return scanner_refuse (s, s->p, "a \"\\u\" escape needs four hex digits");
 
                     scanner_advance (s);
                     scanner_advance (s);
@@ -306,6 +353,7 @@ scanner_container (Scanner *s,
   if (depth >= MAX_DEPTH)
     {
       s->error_at = s->p;
+      g_snprintf (s->error, sizeof s->error, "JSON nested deeper than %d levels", MAX_DEPTH);
       pos_free (pos);
       return NULL;
     }
@@ -511,7 +559,7 @@ get_string (JsonObject   *object,
     }
   if (!g_utf8_validate (json_node_get_string (node), -1, NULL))
     {
-      /* json-glib lets "\udc00" and "\377" through as bytes that are not UTF-8. */
+      /* json-glib lets "\udc00" through as bytes that are not UTF-8. */
       set_invalid (error, ctx, pos, FALSE, "\"%s\" " NOT_A_CHARACTER, key);
       return NULL;
     }
@@ -1138,7 +1186,7 @@ policy_parse (const char          *data,
       return NULL;
     }
 
-  s = (Scanner) { data, data + length, data, 1, data, NULL };
+  s = (Scanner) { data, data + length, data, 1, data, NULL, "" };
   root_pos = scanner_value (&s, 0);
   if (s.error_at != NULL)
     {
@@ -1146,7 +1194,7 @@ policy_parse (const char          *data,
 
       scanner_position (&s, s.error_at, &line, &column);
       g_set_error (error, PADDOCK_POLICY_ERROR, PADDOCK_POLICY_ERROR_PARSE,
-                   "%s:%u:%u: JSON nested deeper than %d levels", source, line, column, MAX_DEPTH);
+                   "%s:%u:%u: %s", source, line, column, s.error);
       return NULL;
     }
   /* json-glib 1.6 takes "{…} {…}" and uses one of them: a second policy
