@@ -302,7 +302,10 @@ scanner_string (Scanner *s)
                     u = u * 16 + g_ascii_xdigit_value (*s->p);
                     scanner_advance (s);
                   }
-                if (u >= 0xd800 && u < 0xdc00 && s->end - s->p >= 6 && s->p[0] == '\\' && s->p[1] == 'u')
+                if ((u >= 0xdc00 && u < 0xe000) ||
+                    (u >= 0xd800 && u < 0xdc00 && !(s->end - s->p >= 6 && s->p[0] == '\\' && s->p[1] == 'u')))
+                  return scanner_refuse (s, at, "\"\\u%04x\" is half of a UTF-16 pair, alone", u);
+                if (u >= 0xd800 && u < 0xdc00)
                   {
                     gunichar low = 0;
 
@@ -316,8 +319,9 @@ scanner_string (Scanner *s)
                         low = low * 16 + g_ascii_xdigit_value (*s->p);
                         scanner_advance (s);
                       }
-                    if (low >= 0xdc00 && low < 0xe000)
-                      u = 0x10000 + ((u - 0xd800) << 10) + (low - 0xdc00);
+                    if (low < 0xdc00 || low >= 0xe000)
+                      return scanner_refuse (s, at, "\"\\u%04x\" is half of a UTF-16 pair, alone", u);
+                    u = 0x10000 + ((u - 0xd800) << 10) + (low - 0xdc00);
                   }
                 if (g_unichar_validate (u))
                   g_string_append_unichar (out, u);

@@ -129,8 +129,12 @@ test_parse_errors (void)
   assert_refused ("{\n  \"default\": \"a\xff\"\n}", PADDOCK_POLICY_ERROR_PARSE,
                   "test.json:2:16: the text is not valid UTF-8");
   assert_refused ("{\"rules\": [{\"name\": \"a\", \"action\": \"deny\", \"match\": {\"argv\": \"x\\udAA0ot\"}}]}",
-                  PADDOCK_POLICY_ERROR_INVALID,
-                  "test.json:1:62: \"argv\" holds a \\u escape that is not a character (half of a UTF-16 pair)");
+                  PADDOCK_POLICY_ERROR_PARSE,
+                  "test.json:1:64: \"\\udaa0\" is half of a UTF-16 pair, alone");
+  assert_refused ("{\"default\": \"\\udc00\\ud800\"}", PADDOCK_POLICY_ERROR_PARSE,
+                  "test.json:1:14: \"\\udc00\" is half of a UTF-16 pair, alone");
+  assert_refused ("{\"default\": \"\\ud800\\u0041\"}", PADDOCK_POLICY_ERROR_PARSE,
+                  "test.json:1:14: \"\\ud800\" is half of a UTF-16 pair, alone");
   /* Escapes JSON does not have, which json-glib reads its own way. */
   assert_refused ("{\"rules\": [{\"name\": \"a\", \"action\": \"deny\", \"match\": {\"program\": \"r\\155\"}}]}",
                   PADDOCK_POLICY_ERROR_PARSE,
