@@ -344,6 +344,29 @@ scanner_string (Scanner *s)
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
+/* Checks every string's escapes, token by token, however broken the
+ * structure around them: json-glib 1.6 misreads or leaks on some escapes
+ * wherever they are, even after a syntax error it is about to report. */
+static gboolean
+scanner_check_strings (Scanner *s)
+{
+  while (s->p < s->end)
+    {
+      if (*s->p == '"' || *s->p == '\'')
+        {
+          g_autofree char *str = scanner_string (s);
+
+          if (str == NULL)
+            return s->error_at == NULL;
+        }
+      else if (*s->p == '/')
+        scanner_skip_blank (s);
+      else
+        scanner_advance (s);
+    }
+  return TRUE;
+}
+
 static Pos *scanner_value (Scanner *s, guint depth);
 
 static Pos *
@@ -1191,7 +1214,11 @@ policy_parse (const char          *data,
     }
 
   s = (Scanner) { data, data + length, data, 1, data, NULL, "" };
-  root_pos = scanner_value (&s, 0);
+  if (scanner_check_strings (&s))
+    {
+      s = (Scanner) { data, data + length, data, 1, data, NULL, "" };
+      root_pos = scanner_value (&s, 0);
+    }
   if (s.error_at != NULL)
     {
       guint line, column;

@@ -141,6 +141,9 @@ test_parse_errors (void)
                   "test.json:1:67: \"\\1\" is not a JSON escape");
   assert_refused ("{\"default\": \"\\q\"}", PADDOCK_POLICY_ERROR_PARSE,
                   "test.json:1:14: \"\\q\" is not a JSON escape");
+  /* Found wherever it is, after a syntax error too (where json-glib leaked). */
+  assert_refused ("{\"default\" \"x\",\n \"y\\u12\"}", PADDOCK_POLICY_ERROR_PARSE,
+                  "test.json:2:4: a \"\\u\" escape needs four hex digits");
   assert_refused ("{\"default\": \"\\u12\"}", PADDOCK_POLICY_ERROR_PARSE,
                   "test.json:1:14: a \"\\u\" escape needs four hex digits");
   assert_refused ("{\"default\": \"\\ud800\\u12\"}", PADDOCK_POLICY_ERROR_PARSE,
