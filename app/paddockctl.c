@@ -1107,6 +1107,28 @@ show_record (const PaddockAuditRecord *record,
   return TRUE;
 }
 
+/* What show and export print is only as good as the log: where its chain
+ * breaks, they say so on stderr. A pipe cannot be read twice, and is left
+ * to verify. */
+static void
+warn_if_chain_breaks (const char *file)
+{
+  PaddockAuditVerification result = { 0 };
+  struct stat st;
+
+  if (stat (file, &st) != 0 || !S_ISREG (st.st_mode) ||
+      !paddock_audit_verify_file (file, &result, NULL))
+    return;
+  if (result.bad_line != 0)
+    {
+      g_autofree char *reason = display (result.reason);
+
+      g_printerr ("paddockctl: warning: %s: the chain breaks at line %" G_GUINT64_FORMAT
+                  ": %s; what is shown from there on cannot be trusted\n", file, result.bad_line, reason);
+    }
+  paddock_audit_verification_clear (&result);
+}
+
 static int
 cmd_audit_show (int    argc,
                 char **argv)
@@ -1127,6 +1149,7 @@ cmd_audit_show (int    argc,
       return 1;
     }
   print_show_header (&header);
+  warn_if_chain_breaks (args.file);
   return 0;
 }
 
@@ -1163,6 +1186,7 @@ cmd_audit_export (int    argc,
   json_generator_set_pretty (generator, TRUE);
   text = json_generator_to_data (generator, NULL);
   g_print ("%s\n", text);
+  warn_if_chain_breaks (args.file);
   return 0;
 }
 

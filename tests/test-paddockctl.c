@@ -359,6 +359,48 @@ test_command_line_errors (void)
   g_unlink (empty);
 }
 
+/* show and export print a log whose chain breaks, and say on stderr
+ * where it breaks; an intact log gets no warning. */
+static void
+test_audit_show_warns (void)
+{
+  g_autofree char *seed = g_build_filename (g_getenv ("PADDOCK_SOURCE_DIR"), "tests", "fuzz", "corpus",
+                                            "audit", "session.jsonl", NULL);
+  g_autofree char *intact = g_build_filename (base, "intact.jsonl", NULL);
+  g_autofree char *edited = g_build_filename (base, "edited.jsonl", NULL);
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+  char *ls;
+
+  g_file_get_contents (seed, &text, NULL, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (intact, text, -1, &error);
+  g_assert_no_error (error);
+  /* The third record's command: "ls" becomes "id". */
+  ls = strstr (text, "\"argv\":[\"ls\"]");
+  g_assert_nonnull (ls);
+  memcpy (ls + strlen ("\"argv\":[\""), "id", 2);
+  g_file_set_contents (edited, text, -1, &error);
+  g_assert_no_error (error);
+
+  for (const char **command = (const char *[]) { "show", "export", NULL }; *command; command++)
+    {
+      const char *intact_argv[] = { paddockctl, "audit", *command, intact, NULL };
+      const char *edited_argv[] = { paddockctl, "audit", *command, edited, NULL };
+      g_autoptr(Result) ok = run_in (NULL, intact_argv);
+      g_autoptr(Result) warned = run_in (NULL, edited_argv);
+      g_autofree char *expected = g_strdup_printf ("paddockctl: warning: %s: the chain breaks at line 3: ", edited);
+
+      g_assert_cmpint (ok->status, ==, 0);
+      g_assert_cmpstr (ok->err, ==, "");
+      g_assert_cmpint (warned->status, ==, 0);
+      g_assert_nonnull (strstr (warned->out, "id"));
+      g_assert_true (g_str_has_prefix (warned->err, expected));
+    }
+  g_unlink (intact);
+  g_unlink (edited);
+}
+
 static void
 test_broken_settings (void)
 {
@@ -465,6 +507,7 @@ main (int   argc,
   g_test_add_func ("/paddock/paddockctl/lock-bad-input", test_bad_input);
   g_test_add_func ("/paddock/paddockctl/lock-broken-settings", test_broken_settings);
   g_test_add_func ("/paddock/paddockctl/command-line-errors", test_command_line_errors);
+  g_test_add_func ("/paddock/paddockctl/audit-show-warns", test_audit_show_warns);
 
   status = g_test_run ();
   remove_tree ();
