@@ -192,6 +192,9 @@ scanner_advance (Scanner *s)
   s->p++;
 }
 
+/* json-glib 1.6 (GScanner, with "//" as its single-line comment pair)
+ * takes any text from one '/' to the next as a comment: a C comment is
+ * one, unless it holds a '/' itself, and so is "/ … /". */
 static void
 scanner_skip_blank (Scanner *s)
 {
@@ -199,22 +202,8 @@ scanner_skip_blank (Scanner *s)
     {
       if (g_ascii_isspace (*s->p))
         scanner_advance (s);
-      else if (*s->p == '/' && s->p + 1 < s->end && s->p[1] == '*')
-        {
-          scanner_advance (s);
-          scanner_advance (s);
-          while (s->p < s->end && !(*s->p == '*' && s->p + 1 < s->end && s->p[1] == '/'))
-            scanner_advance (s);
-          if (s->p < s->end)
-            {
-              scanner_advance (s);
-              scanner_advance (s);
-            }
-        }
       else if (*s->p == '/')
         {
-          /* json-glib 1.6 (GScanner, with "//" as its single-line comment
-           * pair) takes any text from one '/' to the next as a comment. */
           scanner_advance (s);
           while (s->p < s->end && *s->p != '/')
             scanner_advance (s);
