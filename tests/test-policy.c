@@ -163,7 +163,7 @@ test_parse_errors (void)
   /* json-glib reads "/ … /" as a comment: what follows is still a second object. */
   assert_refused ("{\"default\": \"deny\"} // {\"default\": \"allow\"}", PADDOCK_POLICY_ERROR_PARSE,
                   "test.json:1:24: text after the policy's JSON object");
-  /* "/*" is not a C comment's start there: the comment ends at the next '/'. */
+  /* A slash and a star start no C comment there: the comment ends at the next slash. */
   assert_refused ("/*/1 {\"default\": \"deny\"}", PADDOCK_POLICY_ERROR_PARSE,
                   "test.json:1:6: text after the policy's JSON object");
 }
