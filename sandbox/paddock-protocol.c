@@ -332,7 +332,8 @@ is_json_space (char c)
 
 /* What json-glib would take too kindly, refused before it parses: a line
  * that is not one object, nesting deeper than MAX_DEPTH, and string
- * escapes JSON does not have. json-glib 1.6 reads "{}{}" or "1 {}" as
+ * escapes JSON does not have, comments and single quotes (in which an
+ * escape would go unseen). json-glib 1.6 reads "{}{}" or "1 {}" as
  * valid, keeping the last value and leaking the others; it reads "\101"
  * as an octal byte and a lone "\ud800" as a surrogate, either of which
  * makes a string that is not UTF-8, and cuts a string at "\u0000". None
@@ -395,6 +396,12 @@ check_json_text (const char *line,
         }
       else if (c == '"')
         in_string = TRUE;
+      /* json-glib reads "/…/" as a comment and '…' as a string: either would
+       * hide a string's escapes from this scan. */
+      else if (c == '/')
+        return invalid (error, "a comment ('/'), which JSON does not have");
+      else if (c == '\'')
+        return invalid (error, "a string in single quotes, which JSON does not have");
       else if (c == '{' || c == '[')
         {
           if (++depth > MAX_DEPTH)

@@ -128,6 +128,9 @@ test_strict (void)
     { "{\"type\":\"kill\",\"by\":\"\\udc00\\ud800\"}", 0, "\\udc00\", half of a UTF-16 pair" },
     { "{\"type\":\"kill\",\"by\":\"\\u12\"}", 0, "four hex digits" },
     { "{\"type\":\"kill\",\"by\":\"\\", 0, "lone backslash" },
+    /* A comment or single quotes would hide an escape from the check above. */
+    { "{\"type\":\"kill\",\"by\":\"x\"/\"/,\"by\":\"\\377\"}", 0, "a comment ('/')" },
+    { "{\"type\":\"kill\",\"by\":'x'}", 0, "a string in single quotes" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
