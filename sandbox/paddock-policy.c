@@ -1761,15 +1761,35 @@ match_paths (Match *m)
 static gboolean
 regex_holds (PaddockPolicyRule *rule,
              GRegex            *regex,
-             const char        *text)
+             const char        *text,
+             gboolean          *gave_up)
 {
   g_autoptr(GError) error = NULL;
 
+  *gave_up = FALSE;
   if (g_regex_match_full (regex, text, -1, 0, 0, NULL, &error))
     return TRUE;
   if (error != NULL)
-    return rule->action != PADDOCK_POLICY_ACTION_ALLOW;
+    {
+      *gave_up = TRUE;
+      return rule->action != PADDOCK_POLICY_ACTION_ALLOW;
+    }
   return FALSE;
+}
+
+/* What explain says of a regex's verdict on @text (quoted before it). */
+static void
+append_regex_verdict (GString    *why,
+                      GRegex     *regex,
+                      gboolean    holds,
+                      gboolean    gave_up)
+{
+  if (gave_up)
+    g_string_append_printf (why, " could not be matched against /%s/ (it hit PCRE's match limit), "
+                            "which %s\n", g_regex_get_pattern (regex),
+                            holds ? "an ask or deny rule counts as a match" : "an allow rule counts as no match");
+  else
+    g_string_append_printf (why, " %s /%s/\n", holds ? "matches" : "does not match", g_regex_get_pattern (regex));
 }
 
 /* Each name is matched by the globs without a '/'; its path (the executed
@@ -1912,14 +1932,14 @@ rule_matches (PaddockPolicyRule *rule,
   if (rule->argv_regex != NULL)
     {
       const char *line = match_line (m);
-      gboolean holds = regex_holds (rule, rule->argv_regex, line);
+      gboolean gave_up;
+      gboolean holds = regex_holds (rule, rule->argv_regex, line, &gave_up);
 
       if (why != NULL)
         {
           g_string_append (why, "argv ");
           append_quoted (why, line);
-          g_string_append_printf (why, " %s /%s/\n", holds ? "matches" : "does not match",
-                                  g_regex_get_pattern (rule->argv_regex));
+          append_regex_verdict (why, rule->argv_regex, holds, gave_up);
         }
       if (!holds)
         return FALSE;
@@ -1928,7 +1948,8 @@ rule_matches (PaddockPolicyRule *rule,
   if (rule->script_regex != NULL)
     {
       const char *script = match_script (m);
-      gboolean holds = script != NULL && regex_holds (rule, rule->script_regex, script);
+      gboolean gave_up = FALSE;
+      gboolean holds = script != NULL && regex_holds (rule, rule->script_regex, script, &gave_up);
 
       if (why != NULL)
         {
@@ -1938,8 +1959,7 @@ rule_matches (PaddockPolicyRule *rule,
             {
               g_string_append (why, "script ");
               append_quoted (why, script);
-              g_string_append_printf (why, " %s /%s/\n", holds ? "matches" : "does not match",
-                                      g_regex_get_pattern (rule->script_regex));
+              append_regex_verdict (why, rule->script_regex, holds, gave_up);
             }
         }
       if (!holds)

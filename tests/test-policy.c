@@ -654,6 +654,44 @@ test_explain (void)
   g_assert_nonnull (strstr (text2, "paths: no path argument is outside the project"));
 }
 
+/* A regex that hits PCRE's match limit (here: 28 "a"s and a "b" against
+ * nested alternatives) never makes the policy more permissive: a deny
+ * rule holds, an allow rule does not, and explain says it gave up rather
+ * than that it matched. */
+static void
+test_regex_limit (void)
+{
+  const char *text =
+    "{\"default\": \"ask\", \"rules\": [\n"
+    "  {\"name\": \"deny-a\", \"match\": {\"program\": \"deny-me\", \"argv\": \"^\\\\S+ (a|a)+$\"}, \"action\": \"deny\"},\n"
+    "  {\"name\": \"allow-a\", \"match\": {\"program\": \"allow-me\", \"argv\": \"^\\\\S+ (a|a)+$\"}, \"action\": \"allow\"}\n"
+    "]}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PaddockPolicy) policy = paddock_policy_new_from_data (text, -1, "limit.json", &error);
+  g_autofree char *as = g_strnfill (28, 'a');
+  g_autofree char *arg = g_strconcat (as, "b", NULL);
+  const char * const deny_me[] = { "deny-me", arg, NULL };
+  const char * const allow_me[] = { "allow-me", arg, NULL };
+  PaddockPolicyQuery query = { "/usr/bin/deny-me", deny_me, PROJECT, PROJECT };
+  g_autoptr(PaddockPolicyRule) rule = NULL;
+  g_autofree char *denied = NULL;
+  g_autofree char *not_allowed = NULL;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (paddock_policy_evaluate (policy, &query, &rule), ==, PADDOCK_POLICY_ACTION_DENY);
+  denied = paddock_policy_explain (policy, &query);
+  g_test_message ("%s", denied);
+  g_assert_nonnull (strstr (denied, "could not be matched against /^\\S+ (a|a)+$/ (it hit PCRE's match limit), "
+                                    "which an ask or deny rule counts as a match"));
+
+  g_clear_pointer (&rule, paddock_policy_rule_unref);
+  query = (PaddockPolicyQuery) { "/usr/bin/allow-me", allow_me, PROJECT, PROJECT };
+  g_assert_cmpint (paddock_policy_evaluate (policy, &query, &rule), ==, PADDOCK_POLICY_ACTION_ASK);
+  not_allowed = paddock_policy_explain (policy, &query);
+  g_test_message ("%s", not_allowed);
+  g_assert_nonnull (strstr (not_allowed, "which an allow rule counts as no match"));
+}
+
 /* Rules that name their program outright are looked up by name; the others
  * are tried for every command. Either way the first rule in the policy's
  * order that matches decides. */
@@ -917,6 +955,7 @@ main (int   argc,
   g_test_add_func ("/paddock/policy/shell-script", test_shell_script);
   g_test_add_func ("/paddock/policy/binary-argv", test_binary_argv);
   g_test_add_func ("/paddock/policy/explain", test_explain);
+  g_test_add_func ("/paddock/policy/regex-limit", test_regex_limit);
   g_test_add_func ("/paddock/policy/first-match-order", test_first_match_order);
   g_test_add_func ("/paddock/policy/cwd-on-demand", test_cwd_on_demand);
   g_test_add_func ("/paddock/policy/merge-and-remember", test_merge_and_remember);
