@@ -28,6 +28,9 @@
 
 #define EXIT_USAGE 2
 
+/* How old a socket nobody listens on must be before list removes it. */
+#define STALE_AFTER_S 10
+
 static const char usage_text[] =
   "Usage:\n"
   "  paddockctl list\n"
@@ -330,9 +333,17 @@ cmd_list (int    argc,
       connection = connect_path (path, &stale, &local_error);
       if (connection == NULL)
         {
-          /* Left behind by a supervisor that was killed: tidy up our own directory. */
+          /* Left behind by a supervisor that was killed: tidy up our own
+           * directory. A socket that new may be one a live supervisor has
+           * bound and not yet listens on: left alone. */
           if (stale)
-            unlink (path);
+            {
+              struct stat st;
+
+              if (lstat (path, &st) == 0 && S_ISSOCK (st.st_mode) &&
+                  (gint64) st.st_mtime < g_get_real_time () / G_USEC_PER_SEC - STALE_AFTER_S)
+                unlink (path);
+            }
           else
             g_printerr ("paddockctl: %s\n", local_error->message);
           continue;

@@ -16,6 +16,10 @@
 #include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -401,6 +405,48 @@ test_audit_show_warns (void)
   g_unlink (edited);
 }
 
+/* A socket file nobody listens on, at @path. */
+static void
+make_dead_socket (const char *path)
+{
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  int fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpuint (strlen (path), <, sizeof addr.sun_path);
+  strcpy (addr.sun_path, path);
+  g_assert_cmpint (bind (fd, (struct sockaddr *) &addr, sizeof addr), ==, 0);
+  close (fd);
+}
+
+/* list removes the socket a killed supervisor left, but not one just
+ * made: a live supervisor's, between its bind() and its listen(). */
+static void
+test_list_stale_sockets (void)
+{
+  g_autofree char *dir = g_build_filename (runtime_dir, "paddock", NULL);
+  g_autofree char *old = g_build_filename (dir, "0123456789ab.sock", NULL);
+  g_autofree char *young = g_build_filename (dir, "ba9876543210.sock", NULL);
+  const char *argv[] = { paddockctl, "list", NULL };
+  struct timespec minute_ago[2];
+  g_autoptr(Result) result = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  make_dead_socket (old);
+  make_dead_socket (young);
+  clock_gettime (CLOCK_REALTIME, &minute_ago[0]);
+  minute_ago[0].tv_sec -= 60;
+  minute_ago[1] = minute_ago[0];
+  g_assert_cmpint (utimensat (AT_FDCWD, old, minute_ago, AT_SYMLINK_NOFOLLOW), ==, 0);
+
+  result = run_in (NULL, argv);
+  g_assert_cmpint (result->status, ==, 0);
+  g_assert_cmpstr (result->out, ==, "No sessions are running.\n");
+  g_assert_false (g_file_test (old, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (young, G_FILE_TEST_EXISTS));
+  g_unlink (young);
+}
+
 static void
 test_broken_settings (void)
 {
@@ -508,6 +554,7 @@ main (int   argc,
   g_test_add_func ("/paddock/paddockctl/lock-broken-settings", test_broken_settings);
   g_test_add_func ("/paddock/paddockctl/command-line-errors", test_command_line_errors);
   g_test_add_func ("/paddock/paddockctl/audit-show-warns", test_audit_show_warns);
+  g_test_add_func ("/paddock/paddockctl/list-stale-sockets", test_list_stale_sockets);
 
   status = g_test_run ();
   remove_tree ();
