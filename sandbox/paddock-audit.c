@@ -42,6 +42,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -780,6 +781,18 @@ paddock_audit_open (const char  *path,
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
                    "cannot open the audit log %s: %s", path,
                    saved_errno == ELOOP ? "it is a symbolic link" : g_strerror (saved_errno));
+      return NULL;
+    }
+
+  /* One writer per log, across processes too: two sessions appending to
+   * one file would write over each other's records through their
+   * mappings, and break the chain. Taken before anything is cut. Where
+   * the file system has no locks, it goes on without. */
+  if (flock (self->fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK)
+    {
+      g_set_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_BUSY,
+                   "the audit log %s is being written by another session; give each session its own log",
+                   path);
       return NULL;
     }
 

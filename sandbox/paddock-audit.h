@@ -51,6 +51,7 @@ typedef enum
   PADDOCK_AUDIT_ERROR_FAILED,    /* a write failed; the log refuses further records */
   PADDOCK_AUDIT_ERROR_TIME,      /* a time given by the user does not parse */
   PADDOCK_AUDIT_ERROR_STOPPED,   /* a record not written, as an earlier write failed */
+  PADDOCK_AUDIT_ERROR_BUSY,      /* another writer has the log open */
 } PaddockAuditError;
 
 /* Record types. Callers may use others; these are the ones Paddock writes. */

@@ -64,6 +64,40 @@ append_exec (PaddockAudit *audit,
   g_assert_no_error (error);
 }
 
+/* One writer per log: a second open, as by another session given the
+ * same --audit FILE, is refused while the first is open (they wrote over
+ * each other's records before), and succeeds once it is closed. */
+static void
+test_one_writer (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PaddockAudit) first = paddock_audit_open (f->path, &error);
+  g_autoptr(PaddockAudit) second = NULL;
+  PaddockAuditVerification result = { 0 };
+
+  g_assert_no_error (error);
+  g_assert_true (paddock_audit_append (first, PADDOCK_AUDIT_EXEC, NULL, NULL, NULL));
+
+  second = paddock_audit_open (f->path, &error);
+  g_assert_null (second);
+  g_assert_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_BUSY);
+  g_assert_nonnull (strstr (error->message, f->path));
+  g_clear_error (&error);
+
+  g_assert_true (paddock_audit_append (first, PADDOCK_AUDIT_EXEC, NULL, NULL, NULL));
+  g_clear_pointer (&first, paddock_audit_close);
+  second = paddock_audit_open (f->path, &error);
+  g_assert_no_error (error);
+  g_assert_true (paddock_audit_append (second, PADDOCK_AUDIT_EXIT, NULL, NULL, NULL));
+  g_clear_pointer (&second, paddock_audit_close);
+
+  g_assert_true (paddock_audit_verify_file (f->path, &result, NULL));
+  g_assert_cmpuint (result.bad_line, ==, 0);
+  g_assert_cmpuint (result.n_records, ==, 3);
+  paddock_audit_verification_clear (&result);
+}
+
 /* A write that fails (here: past a file-size limit, as on a full disk)
  * takes nothing of its record into the file, which keeps every record
  * before it and verifies; each record after it is counted as lost, with
@@ -1082,6 +1116,7 @@ main (int   argc,
   ADD ("read-while-cut", test_read_while_cut);
   ADD ("verify-pipe", test_verify_pipe);
   ADD ("write-fails", test_write_fails);
+  ADD ("one-writer", test_one_writer);
 #undef ADD
   g_test_add_func ("/paddock/audit/escape-for-display", test_escape_for_display);
   g_test_add_func ("/paddock/audit/parse-time", test_parse_time);
