@@ -438,6 +438,7 @@ typedef struct
   gboolean         tty;             /* stdout is a terminal that moves its cursor: the answer line is redrawn in place */
   guint            prompt_rows;     /* the terminal rows the answer line takes */
   PaddockLineReader *input;
+  PaddockMessage  *last_denial;     /* the last exec, where it was denied */
 } Attach;
 
 static void
@@ -453,6 +454,27 @@ print_exec (const PaddockMessage *message)
            decision, command, message->truncated ? " …(truncated)" : "",
            message->rule != NULL ? "  [" : "", message->rule != NULL ? rule : "",
            message->rule != NULL ? "]" : "");
+}
+
+/* Whether @message is @denied's process trying the same command again
+ * at another path of the same name, and denied again: a PATH search. */
+static gboolean
+is_next_on_path (const PaddockMessage *denied,
+                 const PaddockMessage *message)
+{
+  g_autofree char *denied_name = NULL;
+  g_autofree char *name = NULL;
+
+  if (denied == NULL || message->decision != PADDOCK_DECISION_DENY || message->pid != denied->pid ||
+      denied->path == NULL || message->path == NULL || strcmp (denied->path, message->path) == 0 ||
+      g_strcmp0 (denied->rule, message->rule) != 0)
+    return FALSE;
+  if (denied->argv == NULL || message->argv == NULL ||
+      !g_strv_equal ((const char * const *) denied->argv, (const char * const *) message->argv))
+    return FALSE;
+  denied_name = g_path_get_basename (denied->path);
+  name = g_path_get_basename (message->path);
+  return strcmp (denied_name, name) == 0;
 }
 
 /* Takes the answer line off the screen before anything else is printed:
@@ -606,7 +628,21 @@ handle_event (Attach         *attach,
   switch (message->type)
     {
     case PADDOCK_MESSAGE_EXEC:
-      print_exec (message);
+      if (is_next_on_path (attach->last_denial, message))
+        {
+          g_autofree char *path = display (message->path);
+
+          /* The shell, finding it denied, tries the next folder on PATH
+           * (on a merged /usr, /bin/rm after /usr/bin/rm): a row of its
+           * own in the log, one line here. */
+          g_print ("%s  #%-5" G_GINT64_FORMAT " %-7d DENY   again, at %s (the next folder on its PATH)\n",
+                   time, message->seq, message->pid, path);
+        }
+      else
+        print_exec (message);
+      g_clear_pointer (&attach->last_denial, paddock_message_free);
+      if (message->decision == PADDOCK_DECISION_DENY)
+        attach->last_denial = paddock_message_copy (message);
       break;
 
     case PADDOCK_MESSAGE_ASK:
@@ -811,6 +847,7 @@ cmd_attach (int    argc,
 
 done:
   g_queue_clear_full (&attach.asks, (GDestroyNotify) paddock_message_free);
+  g_clear_pointer (&attach.last_denial, paddock_message_free);
   paddock_line_reader_free (attach.input);
   return result;
 }

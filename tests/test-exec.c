@@ -831,6 +831,60 @@ run_attach (gboolean by_stdin)
   g_assert_cmpint (out_exists (s, "asked-marker"), ==, !by_stdin);
 }
 
+/* A denied program the shell finds again in the next folder on PATH is
+ * two exec records, but one line in attach: the second says where. */
+static void
+test_attach_path_repeat (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    "while [ ! -e \"$1/go\" ]; do sleep 0.05; done; PATH=\"$1/a:$1/b\"; touch denied-marker; exit 0",
+    "sh", "@OUT@", NULL }, FALSE, NULL);
+  g_autofree char *session = wait_for_socket (s);
+  g_autoptr(GSubprocess) attach = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(GPtrArray) execs = NULL;
+  g_autofree char *seen = NULL;
+  g_autofree char *rest = NULL;
+  g_autofree char *go = out_file (s, "go");
+  g_autofree char *again = NULL;
+  g_autoptr(GError) error = NULL;
+  guint denials = 0;
+
+  for (const char **dir = (const char *[]) { "a", "b", NULL }; *dir; dir++)
+    {
+      g_autofree char *folder = out_file (s, *dir);
+      g_autofree char *touch = g_build_filename (folder, "touch", NULL);
+
+      g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+      g_assert_cmpint (symlink ("/usr/bin/touch", touch), ==, 0);
+    }
+
+  attach = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE, (const char *[]) { "attach", session, NULL });
+  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (attach));
+  seen = read_until (lines, "lock: ");
+  g_file_set_contents (go, "", 0, &error);
+  g_assert_no_error (error);
+  rest = read_until (lines, "session ended");
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_subprocess_wait_check (attach, NULL, &error);
+  g_assert_no_error (error);
+  g_test_message ("%s", rest);
+
+  /* Both attempts are in the log. */
+  execs = audit_records (s, "exec");
+  for (guint i = 0; i < execs->len; i++)
+    denials += g_strcmp0 (json_object_get_string_member (g_ptr_array_index (execs, i), "decision"), "deny") == 0;
+  g_assert_cmpuint (denials, ==, 2);
+  g_assert_false (out_exists (s, "denied-marker"));
+
+  /* One full line, then the short one. */
+  again = g_strdup_printf ("DENY   again, at %s/b/touch (the next folder on its PATH)", s->out);
+  g_assert_nonnull (strstr (rest, "DENY   touch denied-marker  [test-deny]"));
+  g_assert_nonnull (strstr (rest, again));
+  g_assert_null (strstr (strstr (rest, "DENY   touch denied-marker") + 1, "DENY   touch denied-marker"));
+}
+
 static void
 test_attach_answer (void)
 {
@@ -1629,6 +1683,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/exit-codes", test_exit_codes);
   g_test_add_func ("/paddock/exec/short-runs", test_short_runs);
   g_test_add_func ("/paddock/exec/many-at-once", test_many_at_once);
+  g_test_add_func ("/paddock/exec/attach-path-repeat", test_attach_path_repeat);
   g_test_add_func ("/paddock/exec/connect-without-descriptors", test_connect_without_descriptors);
   g_test_add_func ("/paddock/exec/audit-write-fails", test_audit_write_fails);
 
