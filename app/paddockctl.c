@@ -1155,6 +1155,53 @@ show_record (const PaddockAuditRecord *record,
   return TRUE;
 }
 
+static int
+compare_strings (const void *a,
+                 const void *b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+static gboolean
+count_record (const PaddockAuditRecord *record,
+              gpointer                  user_data)
+{
+  (*(guint64 *) user_data)++;
+  return TRUE;
+}
+
+static gboolean
+collect_type (const PaddockAuditRecord *record,
+              gpointer                  user_data)
+{
+  g_hash_table_add (user_data, display (record->type));
+  return TRUE;
+}
+
+/* --type names a type no record in the log has (a typo, most likely):
+ * says which types it does have, on stderr. */
+static void
+hint_types (const AuditArgs *args)
+{
+  PaddockAuditFilter only_type = { .type = args->type };
+  g_autoptr(GHashTable) types = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree const char **names = NULL;
+  g_autofree char *list = NULL;
+  g_autofree char *shown = NULL;
+  guint64 n = 0;
+
+  if (args->type == NULL || args->file == NULL ||
+      !paddock_audit_foreach (args->file, &only_type, count_record, &n, NULL) || n > 0 ||
+      !paddock_audit_foreach (args->file, NULL, collect_type, types, NULL))
+    return;
+  names = (const char **) g_hash_table_get_keys_as_array (types, NULL);
+  qsort (names, g_hash_table_size (types), sizeof *names, compare_strings);
+  list = g_strjoinv (", ", (char **) names);
+  shown = display (args->type);
+  g_printerr ("paddockctl: no record in %s has the type \"%s\"; its types are: %s\n",
+              args->file, shown, *list != '\0' ? list : "(none)");
+}
+
 /* What show and export print is only as good as the log: where its chain
  * breaks, they say so on stderr. A pipe cannot be read twice, and is left
  * to verify. */
@@ -1197,6 +1244,7 @@ cmd_audit_show (int    argc,
       return 1;
     }
   print_show_header (&header);
+  hint_types (&args);
   warn_if_chain_breaks (args.file);
   return 0;
 }
@@ -1234,6 +1282,7 @@ cmd_audit_export (int    argc,
   json_generator_set_pretty (generator, TRUE);
   text = json_generator_to_data (generator, NULL);
   g_print ("%s\n", text);
+  hint_types (&args);
   warn_if_chain_breaks (args.file);
   return 0;
 }

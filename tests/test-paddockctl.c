@@ -364,7 +364,8 @@ test_command_line_errors (void)
 }
 
 /* show and export print a log whose chain breaks, and say on stderr
- * where it breaks; an intact log gets no warning. */
+ * where it breaks; an intact log gets no warning. A --type that no
+ * record has is told which types there are. */
 static void
 test_audit_show_warns (void)
 {
@@ -401,6 +402,21 @@ test_audit_show_warns (void)
       g_assert_nonnull (strstr (warned->out, "id"));
       g_assert_true (g_str_has_prefix (warned->err, expected));
     }
+  /* A --type no record has gets the types the log does have. */
+  {
+    const char *typo_argv[] = { paddockctl, "audit", "show", intact, "--type", "execs", NULL };
+    const char *right_argv[] = { paddockctl, "audit", "show", intact, "--type", "exec", NULL };
+    g_autoptr(Result) typo = run_in (NULL, typo_argv);
+    g_autoptr(Result) right = run_in (NULL, right_argv);
+    g_autofree char *expected = g_strdup_printf ("paddockctl: no record in %s has the type \"execs\"; "
+                                                 "its types are: exec, exit, session-end, session-start\n", intact);
+
+    g_assert_cmpint (typo->status, ==, 0);
+    g_assert_cmpstr (typo->err, ==, expected);
+    g_assert_cmpint (right->status, ==, 0);
+    g_assert_cmpstr (right->err, ==, "");
+    g_assert_nonnull (strstr (right->out, " exec "));
+  }
   g_unlink (intact);
   g_unlink (edited);
 }
