@@ -416,6 +416,13 @@ start_supervision (PaddockSupervisor *self)
       g_printerr ("paddock-run: --control-fd: %s\n", error->message);
       g_clear_error (&error);
     }
+  /* The socket is there before the agent's first exec is answered, so
+   * nothing the agent runs can look for it and find none. */
+  if (!paddock_control_listen (self->control, &error))
+    {
+      g_printerr ("paddock-run: %s\n", error->message);
+      g_clear_error (&error);
+    }
   if (!paddock_exec_monitor_start (self->monitor, &error))
     {
       /* Nothing can answer the agent's exec: end it rather than leave it hanging. */
@@ -423,8 +430,6 @@ start_supervision (PaddockSupervisor *self)
       kill (self->agent, SIGKILL);
       return;
     }
-  if (!paddock_control_listen (self->control, &error))
-    g_printerr ("paddock-run: %s\n", error->message);
 }
 
 static gboolean
