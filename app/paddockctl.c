@@ -1355,6 +1355,11 @@ cmd_lock (int    argc,
   was_on = config.has_lock && config.lock;
   paddock_project_config_clear (&config);
   on = strcmp (verb, "on") == 0;
+  if (on && !paddock_lock_check_project (project, &error))
+    {
+      g_printerr ("paddockctl: %s\n", error->message);
+      return 1;
+    }
   if (!paddock_project_config_save_lock (project, on, &error))
     {
       g_printerr ("paddockctl: cannot save the folder lock of %s: %s\n", project, error->message);

@@ -339,6 +339,34 @@ prepare_warning (PaddockLock *lock)
     }
 }
 
+gboolean
+paddock_lock_check_project (const char  *project,
+                            GError     **error)
+{
+  g_autofree char *home = canonicalize (g_get_home_dir ());
+  g_autofree char *real = canonicalize (project);
+
+  /* Locked to a folder that holds the home folder, the agent could still
+   * write what every login runs (~/.bashrc, ~/.profile, ~/.config/autostart):
+   * a lock in name only. */
+  if (strcmp (real, "/") == 0)
+    {
+      g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
+                   "cannot lock /: the lock would let the agent write the whole file system; "
+                   "run it in the project's own folder");
+      return FALSE;
+    }
+  if (paddock_path_is_within (home, real))
+    {
+      g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
+                   "cannot lock %s: it holds your home folder %s, so the lock would let the agent "
+                   "change what every login runs (~/.bashrc, ~/.profile); run it in the project's own folder",
+                   real, home);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 PaddockLock *
 paddock_lock_new (const PaddockRunOptions *options,
                   GError                 **error)
@@ -383,6 +411,9 @@ paddock_lock_new (const PaddockRunOptions *options,
                    options->project, denial);
       return NULL;
     }
+
+  if (!paddock_lock_check_project (options->project, error))
+    return NULL;
 
   if (!choose_backend (options->lock_backend, &lock->backend, error))
     return NULL;

@@ -32,6 +32,10 @@ typedef struct _PaddockLock PaddockLock;
 
 GQuark              paddock_lock_error_quark   (void);
 
+/* Whether @project can be locked to: not /, nor a folder that holds the
+ * home folder (the lock would leave what every login runs writable). */
+gboolean            paddock_lock_check_project (const char              *project,
+                                                GError                 **error);
 PaddockLock        *paddock_lock_new           (const PaddockRunOptions *options,
                                                 GError                 **error);
 void                paddock_lock_free          (PaddockLock             *lock);

@@ -1031,6 +1031,19 @@ test_bad_input (void)
   g_autofree char *grant_nowhere = g_strdup_printf ("--grant=%s", nowhere);
   g_autofree char *grant_mistyped = g_strdup_printf ("--grant=%s:rx", home);
 
+  g_autofree char *home_project = g_strdup_printf ("--project=%s", home);
+
+  /* Locked to the home folder (or /), the agent could still change what
+   * every login runs: refused. Unlocked, the same project runs. */
+  assert_refused_input ((const char *[]) { home_project, NULL }, "it holds your home folder");
+  assert_refused_input ((const char *[]) { "--project=/", NULL }, "cannot lock /");
+  {
+    g_autoptr(Result) run = attempt_full (FALSE, (const char *[]) { home_project, NULL }, "echo started", NULL);
+
+    g_assert_cmpint (run->status, ==, 0);
+    g_assert_cmpstr (run->out, ==, "started\n");
+  }
+
   assert_refused_input ((const char *[]) { grant_nowhere, NULL }, "No such file or directory");
   /* Not a path with ":rx" in its name: an access that is not ro or rw. */
   assert_refused_input ((const char *[]) { grant_mistyped, NULL }, "(the access after ':' is ro or rw)");

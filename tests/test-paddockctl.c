@@ -290,6 +290,19 @@ test_bad_input (void)
     assert_usage_error (result, "lock takes on, off or status");
   }
   {
+    /* The home folder cannot be locked to (paddock-run would refuse it):
+     * nothing is saved. */
+    g_autoptr(Result) result = paddockctl_lock (NULL, "on", home);
+    PaddockProjectConfig config = { 0 };
+
+    g_assert_cmpint (result->status, ==, 1);
+    g_assert_cmpstr (result->out, ==, "");
+    g_assert_nonnull (strstr (result->err, "it holds your home folder"));
+    g_assert_true (paddock_project_config_load (home, &config, NULL));
+    g_assert_false (config.has_lock);
+    paddock_project_config_clear (&config);
+  }
+  {
     const char *argv[] = { paddockctl, "lock", NULL };
     g_autoptr(Result) result = run_in (NULL, argv);
     assert_usage_error (result, "Usage:");
