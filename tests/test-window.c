@@ -992,6 +992,40 @@ test_lock_popover (void)
   g_rmdir (project);
 }
 
+/* The home folder cannot be locked to (paddock-run refuses it): the
+ * switch is off and insensitive, and the popover says why. */
+static void
+test_lock_home (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  PaddockSessionPage *page;
+  VteTerminal *terminal;
+  GtkWidget *lock_switch;
+  GtkWidget *popover;
+  GtkWindow *window;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  window = open_session (app, g_get_home_dir (), &terminal, &page);
+
+  lock_switch = find_descendant (GTK_WIDGET (window), GTK_TYPE_SWITCH, FALSE);
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (lock_switch)));
+  g_assert_false (gtk_widget_get_sensitive (lock_switch));
+  popover = gtk_widget_get_ancestor (lock_switch, GTK_TYPE_POPOVER);
+  gtk_popover_popup (GTK_POPOVER (popover));
+  {
+    LabelWait why = { popover, "holds your home folder, so a lock here would still let the agent change" };
+
+    g_assert_true (wait_for (label_shown, &why, "why the home folder cannot be locked"));
+  }
+  gtk_popover_popdown (GTK_POPOVER (popover));
+  g_assert_cmpint (saved_lock (g_get_home_dir ()), ==, -1);
+
+  destroy_windows (app);
+}
+
 static void
 test_lock_follows_saved_choice (void)
 {
@@ -1213,6 +1247,7 @@ main (int   argc,
   g_test_add_func ("/paddock/window/remembers-size", test_remembers_size);
   g_test_add_func ("/paddock/window/lock-action", test_lock_action);
   g_test_add_func ("/paddock/window/lock-popover", test_lock_popover);
+  g_test_add_func ("/paddock/window/lock-home", test_lock_home);
   g_test_add_func ("/paddock/window/lock-follows-saved-choice", test_lock_follows_saved_choice);
   g_test_add_func ("/paddock/window/lock-failure-keeps-tab", test_lock_failure_keeps_tab);
 

@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 #include <sys/wait.h>
 
+#include "paddock-lock.h"
 #include "paddock-lock-status.h"
 #include "paddock-session-command.h"
 #include "paddock-settings.h"
@@ -68,7 +69,12 @@ update_actions (PaddockWindow *self)
   gboolean several = adw_tab_view_get_n_pages (self->tab_view) > 1;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.new-tab", self->project != NULL);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.lock", self->project != NULL);
+  /* A project that cannot be locked to (see update_lock) can still have a
+   * lock saved before: that one can be turned off. */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.lock",
+                                 self->project != NULL &&
+                                 (paddock_lock_check_project (paddock_project_get_path (self->project), NULL) ||
+                                  paddock_project_get_lock (self->project)));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.close-tab", has_pages);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.next-tab", several);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.previous-tab", several);
@@ -246,7 +252,14 @@ update_lock (PaddockWindow *self)
 
   if (self->project == NULL)
     return;
-  if (error != NULL)
+  update_actions (self);
+  if (!paddock_lock_check_project (paddock_project_get_path (self->project), NULL))
+    /* TRANSLATORS: %s is the project folder's name */
+    description = g_strdup_printf (_("%s holds your home folder, so a lock here would still let the agent "
+                                     "change what every login runs, such as ~/.bashrc. Open the project’s own "
+                                     "folder to lock it."),
+                                   paddock_project_get_name (self->project));
+  else if (error != NULL)
     /* TRANSLATORS: %s says why the project's settings file cannot be read */
     description = g_strdup_printf (_("The project’s saved settings cannot be read, so new tabs ask for the lock "
                                      "and paddock-run will say why it cannot apply it: %s"),
