@@ -232,6 +232,20 @@ add_user_grant (GPtrArray          *roots,
                    "--grant %s would open %s, which the folder lock denies", path, denial);
       return FALSE;
     }
+  /* As with the project itself (paddock_lock_check_project). */
+  if (access == PADDOCK_ACCESS_READ_WRITE)
+    {
+      g_autofree char *home = canonicalize (g_get_home_dir ());
+
+      if (paddock_path_is_within (home, real))
+        {
+          g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
+                       "--grant %s:rw would let the agent change what every login runs (~/.bashrc, "
+                       "~/.profile), as it holds your home folder; grant the folders it needs, or %s:ro",
+                       path, path);
+          return FALSE;
+        }
+    }
   g_ptr_array_add (roots, paddock_grant_new (real, access));
   return TRUE;
 }

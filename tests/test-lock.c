@@ -1037,6 +1037,17 @@ test_bad_input (void)
    * every login runs: refused. Unlocked, the same project runs. */
   assert_refused_input ((const char *[]) { home_project, NULL }, "it holds your home folder");
   assert_refused_input ((const char *[]) { "--project=/", NULL }, "cannot lock /");
+  /* So is a read-write grant of it; read-only, it runs. */
+  {
+    g_autofree char *home_rw = g_strdup_printf ("--grant=%s:rw", home);
+    g_autofree char *home_ro = g_strdup_printf ("--grant=%s:ro", home);
+    g_autoptr(Result) run = NULL;
+
+    assert_refused_input ((const char *[]) { home_rw, NULL }, "would let the agent change what every login runs");
+    run = attempt_full (TRUE, (const char *[]) { home_ro, NULL }, "echo started", NULL);
+    g_assert_cmpint (run->status, ==, 0);
+    g_assert_cmpstr (run->out, ==, "started\n");
+  }
   {
     g_autoptr(Result) run = attempt_full (FALSE, (const char *[]) { home_project, NULL }, "echo started", NULL);
 
