@@ -763,6 +763,7 @@ paddock_audit_open (const char  *path,
   g_autoptr(GString) last = g_string_new (NULL);
   gboolean ends_with_newline;
   gboolean empty;
+  struct stat st;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -787,8 +788,10 @@ paddock_audit_open (const char  *path,
   /* One writer per log, across processes too: two sessions appending to
    * one file would write over each other's records through their
    * mappings, and break the chain. Taken before anything is cut. Where
-   * the file system has no locks, it goes on without. */
-  if (flock (self->fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK)
+   * the file system has no locks, it goes on without; a pipe or a device
+   * (/dev/null) is not a log to guard. */
+  if (fstat (self->fd, &st) == 0 && S_ISREG (st.st_mode) &&
+      flock (self->fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK)
     {
       g_set_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_BUSY,
                    "the audit log %s is being written by another session; give each session its own log",

@@ -96,6 +96,17 @@ test_one_writer (Fixture       *f,
   g_assert_cmpuint (result.bad_line, ==, 0);
   g_assert_cmpuint (result.n_records, ==, 3);
   paddock_audit_verification_clear (&result);
+
+  /* A device is no log to guard: two sessions may both send theirs to /dev/null. */
+  {
+    g_autoptr(PaddockAudit) null_first = paddock_audit_open ("/dev/null", &error);
+    g_autoptr(PaddockAudit) null_second = NULL;
+
+    g_assert_no_error (error);
+    null_second = paddock_audit_open ("/dev/null", &error);
+    g_assert_no_error (error);
+    g_assert_true (paddock_audit_append (null_second, PADDOCK_AUDIT_EXEC, NULL, NULL, NULL));
+  }
 }
 
 /* A write that fails (here: past a file-size limit, as on a full disk)
