@@ -185,6 +185,21 @@ list_dir (const char *path,
   return (char **) g_ptr_array_free (g_steal_pointer (&names), FALSE);
 }
 
+/* The canonical home folder where @real (canonical) is it or holds it,
+ * else NULL. Locked to such a folder, or granted it read-write, the agent
+ * could still write what every login runs (~/.bashrc, ~/.profile,
+ * ~/.config/autostart): a lock in name only. */
+static char *
+holds_home (const char *real)
+{
+  char *home = canonicalize (g_get_home_dir ());
+
+  if (paddock_path_is_within (home, real))
+    return home;
+  g_free (home);
+  return NULL;
+}
+
 /* "PATH", "PATH:ro" or "PATH:rw". */
 static gboolean
 add_user_grant (GPtrArray          *roots,
@@ -194,6 +209,7 @@ add_user_grant (GPtrArray          *roots,
 {
   g_autofree char *path = g_strdup (spec);
   g_autofree char *real = NULL;
+  g_autofree char *home = NULL;
   PaddockAccess access = PADDOCK_ACCESS_READ_ONLY;
   char *colon = strrchr (path, ':');
   const char *denial;
@@ -232,19 +248,15 @@ add_user_grant (GPtrArray          *roots,
                    "--grant %s would open %s, which the folder lock denies", path, denial);
       return FALSE;
     }
-  /* As with the project itself (paddock_lock_check_project). */
   if (access == PADDOCK_ACCESS_READ_WRITE)
+    home = holds_home (real);
+  if (home != NULL)
     {
-      g_autofree char *home = canonicalize (g_get_home_dir ());
-
-      if (paddock_path_is_within (home, real))
-        {
-          g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
-                       "--grant %s:rw would let the agent change what every login runs (~/.bashrc, "
-                       "~/.profile), as it holds your home folder; grant the folders it needs, or %s:ro",
-                       path, path);
-          return FALSE;
-        }
+      g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
+                   "--grant %s:rw would let the agent change what every login runs (~/.bashrc, "
+                   "~/.profile), as it holds your home folder; grant the folders it needs, or %s:ro",
+                   path, path);
+      return FALSE;
     }
   g_ptr_array_add (roots, paddock_grant_new (real, access));
   return TRUE;
@@ -357,12 +369,9 @@ gboolean
 paddock_lock_check_project (const char  *project,
                             GError     **error)
 {
-  g_autofree char *home = canonicalize (g_get_home_dir ());
   g_autofree char *real = canonicalize (project);
+  g_autofree char *home = NULL;
 
-  /* Locked to a folder that holds the home folder, the agent could still
-   * write what every login runs (~/.bashrc, ~/.profile, ~/.config/autostart):
-   * a lock in name only. */
   if (strcmp (real, "/") == 0)
     {
       g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
@@ -370,7 +379,8 @@ paddock_lock_check_project (const char  *project,
                    "run it in the project's own folder");
       return FALSE;
     }
-  if (paddock_path_is_within (home, real))
+  home = holds_home (real);
+  if (home != NULL)
     {
       g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
                    "cannot lock %s: it holds your home folder %s, so the lock would let the agent "
