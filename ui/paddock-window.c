@@ -20,6 +20,7 @@ struct _PaddockWindow
   AdwApplicationWindow  parent_instance;
 
   PaddockProject       *project;
+  gboolean              lockable;     /* the project can be locked to (paddock_lock_check_project) */
   GSettings            *settings;
   gboolean              closing;
   GCancellable         *cancellable;
@@ -73,8 +74,7 @@ update_actions (PaddockWindow *self)
    * lock saved before: that one can be turned off. */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.lock",
                                  self->project != NULL &&
-                                 (paddock_lock_check_project (paddock_project_get_path (self->project), NULL) ||
-                                  paddock_project_get_lock (self->project)));
+                                 (self->lockable || paddock_project_get_lock (self->project)));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.close-tab", has_pages);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.next-tab", several);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.previous-tab", several);
@@ -253,7 +253,7 @@ update_lock (PaddockWindow *self)
   if (self->project == NULL)
     return;
   update_actions (self);
-  if (!paddock_lock_check_project (paddock_project_get_path (self->project), NULL))
+  if (!self->lockable)
     /* TRANSLATORS: %s is the project folder's name */
     description = g_strdup_printf (_("%s holds your home folder, so a lock here would still let the agent "
                                      "change what every login runs, such as ~/.bashrc. Open the project’s own "
@@ -300,6 +300,9 @@ set_project (PaddockWindow  *self,
       if (project != NULL)
         g_signal_connect_object (project, "notify::lock",
                                  G_CALLBACK (project_lock_cb), self, G_CONNECT_SWAPPED);
+      /* Once per project: it resolves the folder's path on disk. */
+      self->lockable = project != NULL &&
+                       paddock_lock_check_project (paddock_project_get_path (project), NULL);
       update_actions (self);
       update_lock (self);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROJECT]);
