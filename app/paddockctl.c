@@ -1163,14 +1163,6 @@ compare_strings (const void *a,
 }
 
 static gboolean
-count_record (const PaddockAuditRecord *record,
-              gpointer                  user_data)
-{
-  (*(guint64 *) user_data)++;
-  return TRUE;
-}
-
-static gboolean
 collect_type (const PaddockAuditRecord *record,
               gpointer                  user_data)
 {
@@ -1179,25 +1171,26 @@ collect_type (const PaddockAuditRecord *record,
 }
 
 /* --type names a type no record in the log has (a typo, most likely):
- * says which types it does have, on stderr. */
+ * says which types it does have, on stderr. Only where nothing was
+ * selected (@selected is FALSE) can that be so. */
 static void
-hint_types (const AuditArgs *args)
+hint_types (const AuditArgs *args,
+            gboolean         selected)
 {
-  PaddockAuditFilter only_type = { .type = args->type };
   g_autoptr(GHashTable) types = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autofree const char **names = NULL;
   g_autofree char *list = NULL;
   g_autofree char *shown = NULL;
-  guint64 n = 0;
 
-  if (args->type == NULL || args->file == NULL ||
-      !paddock_audit_foreach (args->file, &only_type, count_record, &n, NULL) || n > 0 ||
+  if (selected || args->type == NULL || args->file == NULL ||
       !paddock_audit_foreach (args->file, NULL, collect_type, types, NULL))
+    return;
+  shown = display (args->type);
+  if (g_hash_table_contains (types, shown))
     return;
   names = (const char **) g_hash_table_get_keys_as_array (types, NULL);
   qsort (names, g_hash_table_size (types), sizeof *names, compare_strings);
   list = g_strjoinv (", ", (char **) names);
-  shown = display (args->type);
   g_printerr ("paddockctl: no record in %s has the type \"%s\"; its types are: %s\n",
               args->file, shown, *list != '\0' ? list : "(none)");
 }
@@ -1231,8 +1224,8 @@ cmd_audit_show (int    argc,
   g_auto(AuditArgs) args = { 0 };
   g_autoptr(GError) error = NULL;
   int status = parse_audit_args (argc, argv, &args);
-
   gboolean header = FALSE;
+  gboolean selected;
 
   if (status != 0)
     return status;
@@ -1243,8 +1236,10 @@ cmd_audit_show (int    argc,
       g_printerr ("paddockctl: %s\n", error->message);
       return 1;
     }
+  /* The header is printed by now only if some record was. */
+  selected = header;
   print_show_header (&header);
-  hint_types (&args);
+  hint_types (&args, selected);
   warn_if_chain_breaks (args.file);
   return 0;
 }
@@ -1282,7 +1277,7 @@ cmd_audit_export (int    argc,
   json_generator_set_pretty (generator, TRUE);
   text = json_generator_to_data (generator, NULL);
   g_print ("%s\n", text);
-  hint_types (&args);
+  hint_types (&args, json_array_get_length (records) > 0);
   warn_if_chain_breaks (args.file);
   return 0;
 }
