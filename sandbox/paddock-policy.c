@@ -333,10 +333,11 @@ scanner_string (Scanner *s)
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
-/* Checks every string's escapes, token by token, however broken the
- * structure around them: json-glib 1.6 misreads or leaks on some escapes
- * wherever they are, even after a syntax error it is about to report. */
-static gboolean
+/* Checks the escapes of every string from s->p on, token by token,
+ * however broken the structure around them: json-glib 1.6 misreads or
+ * leaks on some escapes wherever they are, even after a syntax error it
+ * is about to report. Sets s->error_at at the first bad one. */
+static void
 scanner_check_strings (Scanner *s)
 {
   while (s->p < s->end)
@@ -346,14 +347,13 @@ scanner_check_strings (Scanner *s)
           g_autofree char *str = scanner_string (s);
 
           if (str == NULL)
-            return s->error_at == NULL;
+            return;
         }
       else if (*s->p == '/')
         scanner_skip_blank (s);
       else
         scanner_advance (s);
     }
-  return TRUE;
 }
 
 static Pos *scanner_value (Scanner *s, guint depth);
@@ -368,8 +368,7 @@ scanner_container (Scanner *s,
 
   if (depth >= MAX_DEPTH)
     {
-      s->error_at = s->p;
-      g_snprintf (s->error, sizeof s->error, "JSON nested deeper than %d levels", MAX_DEPTH);
+      scanner_refuse (s, s->p, "JSON nested deeper than %d levels", MAX_DEPTH);
       pos_free (pos);
       return NULL;
     }
@@ -1203,11 +1202,10 @@ policy_parse (const char          *data,
     }
 
   s = (Scanner) { data, data + length, data, 1, data, NULL, "" };
-  if (scanner_check_strings (&s))
-    {
-      s = (Scanner) { data, data + length, data, 1, data, NULL, "" };
-      root_pos = scanner_value (&s, 0);
-    }
+  root_pos = scanner_value (&s, 0);
+  /* Where the structure broke, the strings after are still checked. */
+  if (root_pos == NULL && s.error_at == NULL)
+    scanner_check_strings (&s);
   if (s.error_at != NULL)
     {
       guint line, column;
