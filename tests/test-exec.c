@@ -897,14 +897,26 @@ test_attach_stdin (void)
   run_attach (TRUE);
 }
 
-static char
-process_state (int pid)
+/* The fields of /proc/PID/stat after the command's name, the state
+ * (field 3 of stat(5)) first; none where there is no name to skip. */
+static GStrv
+process_stat_fields (int pid)
 {
   g_autofree char *path = g_strdup_printf ("/proc/%d/stat", pid);
   g_autofree char *stat = read_text (path);
   const char *paren = strrchr (stat, ')');
 
-  return paren != NULL ? paren[2] : '?';
+  if (paren == NULL || paren[1] == '\0')
+    return g_new0 (char *, 1);
+  return g_strsplit (paren + 2, " ", -1);
+}
+
+static char
+process_state (int pid)
+{
+  g_auto(GStrv) fields = process_stat_fields (pid);
+
+  return fields[0] != NULL && fields[0][0] != '\0' ? fields[0][0] : '?';
 }
 
 static void
@@ -1382,11 +1394,9 @@ test_many_at_once (void)
 static guint64
 process_cpu_ticks (int pid)
 {
-  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", pid);
-  g_autofree char *stat = read_text (path);
-  g_auto(GStrv) fields = g_strsplit (strrchr (stat, ')') + 2, " ", -1);
+  g_auto(GStrv) fields = process_stat_fields (pid);
 
-  /* After the name: state is field 3 of stat(5), utime 14, stime 15. */
+  /* utime and stime are fields 14 and 15 of stat(5). */
   g_assert_cmpuint (g_strv_length (fields), >, 13);
   return g_ascii_strtoull (fields[11], NULL, 10) + g_ascii_strtoull (fields[12], NULL, 10);
 }
