@@ -6,7 +6,7 @@
 #include "config.h"
 
 #include "paddock-audit.h"
-#include "test-home.h"
+#include "test-util.h"
 
 #include <errno.h>
 #include <fcntl.h>

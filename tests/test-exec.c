@@ -12,6 +12,7 @@
 
 #include "paddock-audit.h"
 #include "paddock-protocol.h"
+#include "test-util.h"
 
 #include <errno.h>
 #include <gio/gio.h>
@@ -70,6 +71,7 @@ session_free (Session *s)
     close (s->client);
   paddock_line_reader_free (s->reader);
   g_ptr_array_unref (s->seen);
+  test_remove_tree (s->dir);
   g_free (s->dir);
   g_free (s->out);
   g_free (s->audit);

@@ -11,6 +11,8 @@
  */
 #include "config.h"
 
+#include "test-util.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <glib.h>
@@ -1248,14 +1250,6 @@ make_tree (void)
 }
 
 static void
-remove_tree (void)
-{
-  const char *argv[] = { "rm", "-rf", base, NULL };
-
-  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
-}
-
-static void
 add (const char *name,
      GTestFunc   func)
 {
@@ -1334,7 +1328,7 @@ main (int   argc,
   add ("saved-choice", test_saved_choice);
 
   status = g_test_run ();
-  remove_tree ();
+  test_remove_tree (base);
   g_free (base);
   g_free (home);
   g_free (project);

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "paddock-project-config.h"
+#include "test-util.h"
 
 static const char *paddock_run;
 static char *paddockctl;
@@ -511,14 +512,6 @@ test_broken_settings (void)
   remove_settings ();
 }
 
-static void
-remove_tree (void)
-{
-  const char *argv[] = { "rm", "-rf", base, NULL };
-
-  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
-}
-
 /* Under the build folder: the lock grants /tmp, and "outside" must be outside. */
 static gboolean
 make_tree (void)
@@ -586,7 +579,7 @@ main (int   argc,
   g_test_add_func ("/paddock/paddockctl/list-stale-sockets", test_list_stale_sockets);
 
   status = g_test_run ();
-  remove_tree ();
+  test_remove_tree (base);
   g_free (paddockctl);
   g_free (base);
   g_free (home);

@@ -6,7 +6,7 @@
 #include "config.h"
 
 #include "paddock-policy.h"
-#include "test-home.h"
+#include "test-util.h"
 
 #include <glib/gstdio.h>
 #include <string.h>

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "paddock-protocol.h"
+#include "test-util.h"
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
@@ -226,6 +227,7 @@ live_free (Live *live)
   if (live->client >= 0)
     close (live->client);
   g_string_free (live->input, TRUE);
+  test_remove_tree (live->dir);
   g_free (live->dir);
   g_free (live->out);
   g_free (live);

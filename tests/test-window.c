@@ -23,6 +23,7 @@
 #include "paddock-session-page.h"
 #include "paddock-settings.h"
 #include "paddock-window.h"
+#include "test-util.h"
 
 #define WAIT_SECONDS 30
 
@@ -709,14 +710,6 @@ skip_without_lock_base (void)
   return skip_without_display ();
 }
 
-static void
-remove_tree (const char *dir)
-{
-  const char *argv[] = { "rm", "-rf", dir, NULL };
-
-  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
-}
-
 /* paddock-run's command line, from the kernel's record of it. */
 static char **
 runner_cmdline (PaddockSessionPage *page)
@@ -951,7 +944,7 @@ test_lock_action (void)
   g_assert_true (tab_writes (after, outside, "after-tab"));
 
   destroy_windows (app);
-  remove_tree (base);
+  test_remove_tree (base);
 }
 
 static void
@@ -1059,7 +1052,7 @@ test_lock_follows_saved_choice (void)
   g_assert_false (paddock_session_page_get_locked (page));
 
   destroy_windows (app);
-  remove_tree (base);
+  test_remove_tree (base);
 }
 
 static void
@@ -1128,7 +1121,7 @@ test_lock_failure_keeps_tab (void)
   assert_runner_lock_flag (page, "--no-lock", "--lock");
 
   destroy_windows (app);
-  remove_tree (base);
+  test_remove_tree (base);
 }
 
 static void
@@ -1253,7 +1246,7 @@ main (int   argc,
 
   status = g_test_run ();
   if (lock_base != NULL)
-    remove_tree (lock_base);
+    test_remove_tree (lock_base);
   g_free (lock_base);
   return status;
 }

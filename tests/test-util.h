@@ -1,4 +1,4 @@
-/* test-home.h: a private HOME and XDG folders for one test program
+/* test-util.h: what several test programs share
  *
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -13,3 +13,7 @@
 char *test_home_new    (void);
 /* Removes @home and all it holds; frees @home. */
 void  test_home_remove (char *home);
+
+/* Removes @path and all it holds (rm -rf); nothing when @path is NULL.
+ * A test that fails stops before it, and leaves its folder to look at. */
+void  test_remove_tree (const char *path);

@@ -1,14 +1,14 @@
-/* test-home.c: a private HOME and XDG folders for one test program
+/* test-util.c: what several test programs share
  *
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Not G_TEST_OPTION_ISOLATE_DIRS: in GLib 2.74 it leaks the folders it
- * replaces.
+ * The private HOME is not G_TEST_OPTION_ISOLATE_DIRS: in GLib 2.74 that
+ * leaks the folders it replaces.
  */
 #include "config.h"
 
-#include "test-home.h"
+#include "test-util.h"
 
 char *
 test_home_new (void)
@@ -30,8 +30,20 @@ test_home_new (void)
 void
 test_home_remove (char *home)
 {
-  const char *rm[] = { "rm", "-rf", home, NULL };
-
-  g_spawn_sync (NULL, (char **) rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+  test_remove_tree (home);
   g_free (home);
+}
+
+void
+test_remove_tree (const char *path)
+{
+  const char *rm[] = { "rm", "-rf", "--", path, NULL };
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  if (path == NULL)
+    return;
+  if (!g_spawn_sync (NULL, (char **) rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, &error) ||
+      !g_spawn_check_wait_status (status, &error))
+    g_printerr ("# cannot remove %s: %s\n", path, error->message);
 }
