@@ -34,7 +34,7 @@
 static const char usage_text[] =
   "Usage:\n"
   "  paddockctl list\n"
-  "  paddockctl attach SESSION [--answer allow|deny] [--remember once|session|project] [--verbose]\n"
+  "  paddockctl attach SESSION [--watch | --answer allow|deny [--remember once|session|project]] [--verbose]\n"
   "  paddockctl kill|pause|resume SESSION\n"
   "  paddockctl policy check FILE\n"
   "  paddockctl policy explain [--policy FILE] [--project DIR] [--cwd DIR] -- COMMAND [ARG…]\n"
@@ -617,6 +617,34 @@ forget_ask (Attach *attach,
     }
 }
 
+/* From hello, or the reply to lock-status. */
+static void
+print_status (const PaddockMessage *message)
+{
+  g_autofree char *features = g_strjoinv (", ", message->features != NULL ? message->features : (char *[]) { NULL });
+
+  g_print ("lock: %s, network: %s, %s; kernel features: %s\n", message->lock, message->network,
+           message->paused ? "paused" : "running", features);
+}
+
+/* Whether standard input is already at its end (< /dev/null, a closed
+ * pipe): then no answer can come from it. Reads only what is there to
+ * read, and drops it, as lines typed before any question are. */
+static gboolean
+stdin_at_end (void)
+{
+  struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+  char buffer[4096];
+
+  if (poll (&pfd, 1, 0) < 0)
+    return FALSE;
+  if ((pfd.revents & POLLNVAL) != 0)
+    return TRUE;
+  if ((pfd.revents & (POLLIN | POLLHUP)) == 0)
+    return FALSE;
+  return read (STDIN_FILENO, buffer, sizeof buffer) == 0;
+}
+
 /* Returns FALSE when the session ended. */
 static gboolean
 handle_event (Attach         *attach,
@@ -691,11 +719,7 @@ handle_event (Attach         *attach,
       break;
 
     case PADDOCK_MESSAGE_LOCK_STATUS:
-      {
-        g_autofree char *features = g_strjoinv (", ", message->features != NULL ? message->features : (char *[]) { NULL });
-        g_print ("lock: %s, network: %s, %s; kernel features: %s\n", message->lock, message->network,
-                 message->paused ? "paused" : "running", features);
-      }
+      print_status (message);
       break;
 
     case PADDOCK_MESSAGE_ERROR:
@@ -731,16 +755,17 @@ cmd_attach (int    argc,
   g_autofree char *answer = NULL;
   g_autofree char *remember = NULL;
   gboolean verbose = FALSE;
+  gboolean watch = FALSE;
   g_autoptr(Connection) connection = NULL;
   g_autoptr(PaddockMessage) status = paddock_message_new (PADDOCK_MESSAGE_LOCK_STATUS);
   g_autofree char *command = NULL;
   g_autofree char *project = NULL;
   Attach attach = { 0 };
-  gboolean stdin_open = TRUE;
   int result = 0;
   GOptionEntry entries[] = {
     { "answer", 0, 0, G_OPTION_ARG_STRING, &answer, "Answer every ask with allow or deny, without asking", "allow|deny" },
     { "remember", 0, 0, G_OPTION_ARG_STRING, &remember, "With --answer: remember it once, for the session or the project", "once|session|project" },
+    { "watch", 0, 0, G_OPTION_ARG_NONE, &watch, "Only show the timeline: answer no asks, and leave them to others", NULL },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &verbose, "Also show when programs exit", NULL },
     { NULL }
   };
@@ -761,6 +786,10 @@ cmd_attach (int    argc,
       else
         return usage ("--answer takes allow or deny");
     }
+  if (watch && answer != NULL)
+    return usage ("--watch answers nothing; it cannot be given with --answer");
+  if (remember != NULL && answer == NULL)
+    return usage ("--remember goes with --answer");
   if (remember != NULL)
     {
       if (strcmp (remember, "session") == 0)
@@ -779,7 +808,15 @@ cmd_attach (int    argc,
     }
   attach.connection = connection;
   attach.verbose = verbose;
-  attach.can_prompt = attach.answer == PADDOCK_DECISION_NONE;
+  attach.can_prompt = attach.answer == PADDOCK_DECISION_NONE && !watch;
+  if (attach.can_prompt && stdin_at_end ())
+    {
+      /* Counted as someone who answers, it would hold each ask until its
+       * deadline, the agent waiting, with nobody to type the answer. */
+      g_printerr ("paddockctl: standard input is closed, so this only watches: "
+                  "asks are left to other clients, or decided as with none (--watch says so)\n");
+      attach.can_prompt = FALSE;
+    }
   attach.tty = isatty (STDOUT_FILENO) && g_strcmp0 (g_getenv ("TERM"), "dumb") != 0;
   attach.input = paddock_line_reader_new (4096);
   g_queue_init (&attach.asks);
@@ -788,9 +825,13 @@ cmd_attach (int    argc,
   project = display (connection->hello->project);
   g_print ("Session %s: %s (agent pid %d) in %s\n", connection->hello->session, command,
            connection->hello->agent_pid, project);
+  /* Asking for the status also tells the supervisor that someone here
+   * answers asks; one who only watches never sends a request. */
+  if (attach.can_prompt || attach.answer != PADDOCK_DECISION_NONE)
+    connection_send (connection, status);
+  else
+    print_status (connection->hello);
   fflush (stdout);
-  /* Asking for the status also tells the supervisor that someone here answers asks. */
-  connection_send (connection, status);
 
   for (;;)
     {
@@ -800,7 +841,7 @@ cmd_attach (int    argc,
       };
       gboolean closed = FALSE;
       PaddockMessage *message;
-      gboolean watch_stdin = attach.can_prompt && stdin_open;
+      gboolean watch_stdin = attach.can_prompt;
 
       /* Drain what is already buffered before waiting. */
       while ((message = connection_read (connection, 0, &closed)) != NULL)
@@ -831,11 +872,25 @@ cmd_attach (int    argc,
           const char *line;
           gsize length;
 
-          if (n <= 0)
+          if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
             {
-              stdin_open = FALSE;
-              continue;
+              PaddockMessage *ask = g_queue_peek_head (&attach.asks);
+
+              /* Ctrl-D, or the end of piped answers: nothing more can be
+               * answered here, so this client goes, and the asks with it:
+               * to another client, or, with none, decided as without one. */
+              hide_prompt (&attach);
+              if (ask != NULL)
+                g_printerr ("paddockctl: no more input; detached. #%" G_GINT64_FORMAT
+                            " still waits for an answer from another client, else it is denied in %"
+                            G_GINT64_FORMAT " s\n", ask->id,
+                            MAX (0, (ask->deadline - g_get_real_time ()) / G_USEC_PER_SEC));
+              else
+                g_printerr ("paddockctl: no more input; detached\n");
+              break;
             }
+          if (n < 0)
+            continue;
           paddock_line_reader_feed (attach.input, buffer, n);
           while (paddock_line_reader_next (attach.input, &line, &length) == PADDOCK_LINE_OK)
             {

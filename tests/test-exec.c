@@ -887,6 +887,141 @@ test_attach_path_repeat (void)
   g_assert_null (strstr (strstr (rest, "DENY   touch denied-marker") + 1, "DENY   touch denied-marker"));
 }
 
+/* What is left to read on @stream, up to its end. */
+static char *
+stream_text (GInputStream *stream)
+{
+  g_autoptr(GOutputStream) memory = g_memory_output_stream_new_resizable ();
+  g_autoptr(GError) error = NULL;
+
+  g_output_stream_splice (memory, stream, G_OUTPUT_STREAM_SPLICE_NONE, NULL, &error);
+  g_assert_no_error (error);
+  g_output_stream_write_all (memory, "", 1, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_output_stream_close (memory, NULL, NULL);
+  return g_memory_output_stream_steal_data (G_MEMORY_OUTPUT_STREAM (memory));
+}
+
+/* A client that can answer nothing (--watch, or standard input already
+ * at its end) is not counted as one that answers: the ask is decided at
+ * once as with nobody attached, instead of held until its deadline. */
+static void
+run_attach_watch (gboolean closed_stdin)
+{
+  g_autoptr(Session) s = session_start ("ask-beside-runs", FALSE, (const char *[]) { "--ask-timeout", "30", NULL });
+  g_autofree char *session = wait_for_socket (s);
+  g_autoptr(GSubprocess) attach = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(GPtrArray) execs = NULL;
+  g_autofree char *seen = NULL;
+  g_autofree char *rest = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *go = out_file (s, "go");
+  g_autoptr(GError) error = NULL;
+  JsonObject *record;
+
+  if (closed_stdin)
+    {
+      attach = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                          (const char *[]) { "attach", session, NULL });
+      g_output_stream_close (g_subprocess_get_stdin_pipe (attach), NULL, &error);
+      g_assert_no_error (error);
+    }
+  else
+    attach = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                        (const char *[]) { "attach", "--watch", session, NULL });
+  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (attach));
+  seen = read_until (lines, "lock: ");
+  g_assert_nonnull (strstr (seen, "Session "));
+
+  g_file_set_contents (go, "", 0, &error);
+  g_assert_no_error (error);
+  rest = read_until (lines, "session ended");
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_assert_null (strstr (rest, "wants to run"));
+  g_assert_nonnull (strstr (rest, "DENY   touch"));
+  g_assert_false (out_exists (s, "asked-marker"));
+  execs = audit_records (s, "exec");
+  record = audit_exec_with (execs, "asked-marker");
+  g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "deny");
+  g_assert_cmpstr (json_object_get_string_member (record, "by"), ==, "no-client");
+
+  err = stream_text (g_subprocess_get_stderr_pipe (attach));
+  g_subprocess_wait (attach, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (attach));
+  g_assert_cmpint (g_subprocess_get_exit_status (attach), ==, 0);
+  if (closed_stdin)
+    g_assert_nonnull (strstr (err, "standard input is closed, so this only watches"));
+  else
+    g_assert_cmpstr (err, ==, "");
+}
+
+static void
+test_attach_watch (void)
+{
+  run_attach_watch (FALSE);
+}
+
+static void
+test_attach_closed_stdin (void)
+{
+  run_attach_watch (TRUE);
+}
+
+/* Answers end (Ctrl-D) while a question waits: attach detaches and says
+ * so; the ask is not lost, and another client still answers it. */
+static void
+test_attach_input_ends (void)
+{
+  g_autoptr(Session) s = session_start ("ask-beside-runs", FALSE, (const char *[]) { "--ask-timeout", "30", NULL });
+  g_autofree char *session = wait_for_socket (s);
+  g_autoptr(GSubprocess) attach = NULL;
+  g_autoptr(GSubprocess) second = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(GDataInputStream) second_lines = NULL;
+  g_autoptr(GPtrArray) execs = NULL;
+  g_autofree char *seen = NULL;
+  g_autofree char *prompt = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *rest = NULL;
+  g_autofree char *go = out_file (s, "go");
+  g_autoptr(GError) error = NULL;
+  JsonObject *record;
+
+  attach = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                      (const char *[]) { "attach", session, NULL });
+  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (attach));
+  seen = read_until (lines, "lock: ");
+  g_file_set_contents (go, "", 0, &error);
+  g_assert_no_error (error);
+  prompt = read_until (lines, "wants to run");
+  g_assert_nonnull (strstr (prompt, "asked-marker"));
+
+  g_output_stream_close (g_subprocess_get_stdin_pipe (attach), NULL, &error);
+  g_assert_no_error (error);
+  err = stream_text (g_subprocess_get_stderr_pipe (attach));
+  g_subprocess_wait (attach, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (attach));
+  g_assert_cmpint (g_subprocess_get_exit_status (attach), ==, 0);
+  g_assert_nonnull (strstr (err, "no more input; detached"));
+  g_assert_nonnull (strstr (err, "still waits for an answer"));
+  g_assert_false (out_exists (s, "asked-marker"));
+
+  second = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE, (const char *[]) { "attach", session, "--answer", "allow", NULL });
+  second_lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (second));
+  rest = read_until (second_lines, "session ended");
+  g_assert_nonnull (strstr (rest, "allowed by user"));
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_subprocess_wait_check (second, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (out_exists (s, "asked-marker"));
+  execs = audit_records (s, "exec");
+  record = audit_exec_with (execs, "asked-marker");
+  g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "ask");
+}
+
 static void
 test_attach_answer (void)
 {
@@ -1685,6 +1820,9 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/peer-in-tree-refused", test_peer_in_tree);
   g_test_add_func ("/paddock/exec/attach-answer", test_attach_answer);
   g_test_add_func ("/paddock/exec/attach-stdin", test_attach_stdin);
+  g_test_add_func ("/paddock/exec/attach-watch", test_attach_watch);
+  g_test_add_func ("/paddock/exec/attach-closed-stdin", test_attach_closed_stdin);
+  g_test_add_func ("/paddock/exec/attach-input-ends", test_attach_input_ends);
   g_test_add_func ("/paddock/exec/pause-resume", test_pause_resume);
   g_test_add_func ("/paddock/exec/junk-argv", test_junk_argv);
   g_test_add_func ("/paddock/exec/chroot", test_chroot);
