@@ -449,11 +449,15 @@ print_exec (const PaddockMessage *message)
   g_autofree char *rule = display (message->rule);
   const char *decision = message->decision == PADDOCK_DECISION_ALLOW ? "allow" :
                          message->decision == PADDOCK_DECISION_DENY ? "DENY " : "ASK  ";
+  /* Decided otherwise than by the rule's own action. */
+  const char *why = g_strcmp0 (message->by, "no-client") == 0 ? "no one to answer" :
+                    g_strcmp0 (message->by, "repeat") == 0 ? "refused a moment ago" : NULL;
+  g_autofree char *note = message->rule != NULL && why != NULL ? g_strdup_printf ("  [%s, %s]", rule, why) :
+                          message->rule != NULL ? g_strdup_printf ("  [%s]", rule) :
+                          why != NULL ? g_strdup_printf ("  [%s]", why) : g_strdup ("");
 
-  g_print ("%s  #%-5" G_GINT64_FORMAT " %-7d %s  %s%s%s%s%s\n", time, message->seq, message->pid,
-           decision, command, message->truncated ? " …(truncated)" : "",
-           message->rule != NULL ? "  [" : "", message->rule != NULL ? rule : "",
-           message->rule != NULL ? "]" : "");
+  g_print ("%s  #%-5" G_GINT64_FORMAT " %-7d %s  %s%s%s\n", time, message->seq, message->pid,
+           decision, command, message->truncated ? " …(truncated)" : "", note);
 }
 
 /* Whether @message is @denied's process trying the same command again

@@ -939,7 +939,8 @@ run_attach_watch (gboolean closed_stdin)
   rest = read_until (lines, "session ended");
   g_assert_cmpint (session_wait (s), ==, 0);
   g_assert_null (strstr (rest, "wants to run"));
-  g_assert_nonnull (strstr (rest, "DENY   touch"));
+  g_assert_nonnull (strstr (rest, "DENY   touch "));
+  g_assert_nonnull (strstr (rest, "/asked-marker  [test-ask, no one to answer]\n"));
   g_assert_false (out_exists (s, "asked-marker"));
   execs = audit_records (s, "exec");
   record = audit_exec_with (execs, "asked-marker");
