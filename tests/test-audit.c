@@ -13,9 +13,13 @@
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1096,6 +1100,158 @@ test_verify_pipe (Fixture       *f,
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
 }
 
+/* Writes @text to the /proc file @path, in place. */
+static gboolean
+write_proc (const char *path,
+            const char *text)
+{
+  int fd = open (path, O_WRONLY | O_CLOEXEC);
+  gboolean written;
+
+  if (fd < 0)
+    return FALSE;
+  written = write (fd, text, strlen (text)) == (ssize_t) strlen (text);
+  close (fd);
+  return written;
+}
+
+/* Makes this process root of its own user and mount namespaces, with an
+ * empty /run: the place of a journal socket of its own. */
+static gboolean
+enter_private_run (void)
+{
+  uid_t uid = getuid ();
+  gid_t gid = getgid ();
+  g_autofree char *uid_map = g_strdup_printf ("0 %u 1\n", (unsigned) uid);
+  g_autofree char *gid_map = g_strdup_printf ("0 %u 1\n", (unsigned) gid);
+
+  if (unshare (CLONE_NEWUSER | CLONE_NEWNS) != 0)
+    return FALSE;
+  if (!write_proc ("/proc/self/setgroups", "deny") || !write_proc ("/proc/self/uid_map", uid_map) ||
+      !write_proc ("/proc/self/gid_map", gid_map))
+    return FALSE;
+  return mount (NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 &&
+         mount ("tmpfs", "/run", "tmpfs", 0, "mode=0755") == 0 &&
+         g_mkdir_with_parents ("/run/systemd/journal", 0755) == 0;
+}
+
+/* One journal datagram's fields: KEY=VALUE lines, or, for a value that
+ * holds a newline, KEY, a newline, its length (64 bits, little endian)
+ * and its bytes. */
+static GHashTable *
+parse_journal_datagram (const char *data,
+                        gsize       length)
+{
+  GHashTable *fields = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  const char *end = data + length;
+
+  while (data < end)
+    {
+      const char *line_end = memchr (data, '\n', end - data);
+      const char *equals;
+
+      g_assert_nonnull (line_end);
+      equals = memchr (data, '=', line_end - data);
+      if (equals != NULL)
+        {
+          g_hash_table_insert (fields, g_strndup (data, equals - data), g_strndup (equals + 1, line_end - equals - 1));
+          data = line_end + 1;
+        }
+      else
+        {
+          guint64 size;
+
+          g_assert_cmpint (end - (line_end + 1), >=, 8);
+          memcpy (&size, line_end + 1, 8);
+          size = GUINT64_FROM_LE (size);
+          g_assert_cmpuint (size, <=, (guint64) (end - (line_end + 9)));
+          g_hash_table_insert (fields, g_strndup (data, line_end - data), g_strndup (line_end + 9, size));
+          data = line_end + 9 + size + 1;
+        }
+    }
+  return fields;
+}
+
+/* --journal: each record, and only while it is on, goes to the journal as
+ * one entry with the record's type, sequence number, hash and line. */
+static void
+test_journal (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PaddockAudit) audit = NULL;
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+  struct sockaddr_un address = { .sun_family = AF_UNIX, .sun_path = "/run/systemd/journal/socket" };
+  char buffer[65536];
+  guint n_entries = 0;
+  int fd;
+
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      if (g_test_trap_has_passed ())
+        return;
+      g_test_trap_assert_stdout ("*no user and mount namespace*");
+      g_test_skip ("no user and mount namespace for a journal socket of the test's own");
+      return;
+    }
+
+  if (!enter_private_run ())
+    {
+      g_print ("no user and mount namespace: %s\n", g_strerror (errno));
+      exit (1);
+    }
+  fd = socket (AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (bind (fd, (struct sockaddr *) &address, sizeof address), ==, 0);
+
+  audit = paddock_audit_open (f->path, &error);
+  g_assert_no_error (error);
+  append_exec (audit, "allow", "not-in-the-journal");
+  paddock_audit_set_journal (audit, TRUE);
+  append_exec (audit, "deny", "push");
+  append_exec (audit, "allow", "line\nbreak \"quoted\" \xff");
+  paddock_audit_set_journal (audit, FALSE);
+  append_exec (audit, "allow", "after");
+  g_clear_pointer (&audit, paddock_audit_close);
+
+  g_file_get_contents (f->path, &contents, NULL, &error);
+  g_assert_no_error (error);
+  lines = g_strsplit (contents, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 5);
+
+  for (;;)
+    {
+      g_autoptr(GHashTable) fields = NULL;
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autofree char *message = NULL;
+      ssize_t n = recv (fd, buffer, sizeof buffer, MSG_DONTWAIT);
+      const char *line;
+      JsonObject *record;
+
+      if (n < 0 && errno == EAGAIN)
+        break;
+      g_assert_cmpint (n, >, 0);
+      fields = parse_journal_datagram (buffer, n);
+      line = lines[1 + n_entries];
+      n_entries++;
+      g_assert_cmpstr (g_hash_table_lookup (fields, "PADDOCK_RECORD"), ==, line);
+      json_parser_load_from_data (parser, line, -1, &error);
+      g_assert_no_error (error);
+      record = json_node_get_object (json_parser_get_root (parser));
+      g_assert_cmpstr (g_hash_table_lookup (fields, "PADDOCK_TYPE"), ==, "exec");
+      g_assert_cmpstr (g_hash_table_lookup (fields, "PADDOCK_HASH"), ==, json_object_get_string_member (record, "hash"));
+      g_assert_cmpint (g_ascii_strtoll (g_hash_table_lookup (fields, "PADDOCK_SEQ"), NULL, 10), ==,
+                       json_object_get_int_member (record, "seq"));
+      message = g_strdup_printf ("paddock audit exec #%" G_GINT64_FORMAT, json_object_get_int_member (record, "seq"));
+      g_assert_cmpstr (g_hash_table_lookup (fields, "MESSAGE"), ==, message);
+      g_assert_cmpstr (g_hash_table_lookup (fields, "PRIORITY"), ==, "6");
+    }
+  g_assert_cmpuint (n_entries, ==, 2);
+  close (fd);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1128,6 +1284,7 @@ main (int   argc,
   ADD ("verify-pipe", test_verify_pipe);
   ADD ("write-fails", test_write_fails);
   ADD ("one-writer", test_one_writer);
+  ADD ("journal", test_journal);
 #undef ADD
   g_test_add_func ("/paddock/audit/escape-for-display", test_escape_for_display);
   g_test_add_func ("/paddock/audit/parse-time", test_parse_time);
