@@ -44,7 +44,10 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #define ZERO_HASH "0000000000000000000000000000000000000000000000000000000000000000"
@@ -76,6 +79,8 @@ struct _PaddockAudit
   gboolean  failed;
   guint64   n_lost;        /* records not written since the failure, it included */
   gboolean  journal;
+  int       journal_fd;    /* non-blocking datagram socket, once the journal is on; else -1 */
+  guint64   n_unjournaled; /* records the journal did not take */
   time_t    time_second;   /* the second time_text shows */
   char      time_text[32];
 };
@@ -770,6 +775,7 @@ paddock_audit_open (const char  *path,
 
   self = g_new0 (PaddockAudit, 1);
   self->fd = -1;
+  self->journal_fd = -1;
   g_mutex_init (&self->lock);
   self->line = g_string_sized_new (1024);
   self->path = g_strdup (path);
@@ -862,6 +868,7 @@ paddock_audit_close (PaddockAudit *self)
       unmap (self, &ignored);
     }
   paddock_close_fd (&self->fd);
+  paddock_close_fd (&self->journal_fd);
   g_mutex_clear (&self->lock);
   g_string_free (self->line, TRUE);
   g_free (self->path);
@@ -882,7 +889,21 @@ paddock_audit_set_journal (PaddockAudit *self,
   g_return_if_fail (self != NULL);
   g_mutex_lock (&self->lock);
   self->journal = !!journal;
+  if (self->journal && self->journal_fd < 0)
+    self->journal_fd = socket (AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   g_mutex_unlock (&self->lock);
+}
+
+guint64
+paddock_audit_get_n_unjournaled (PaddockAudit *self)
+{
+  guint64 n;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_mutex_lock (&self->lock);
+  n = self->n_unjournaled;
+  g_mutex_unlock (&self->lock);
+  return n;
 }
 
 guint64
@@ -928,27 +949,88 @@ paddock_audit_print_error (const GError *error)
   g_printerr ("%s: audit log: %s\n", g_get_prgname () != NULL ? g_get_prgname () : "paddock", error->message);
 }
 
-static void
-send_to_journal (const char *type,
-                 guint64     seq,
-                 const char *hash,
-                 const char *line,
-                 gsize       length)
+/* Sends @iov to the journal without waiting: a journal that does not keep
+ * up (its socket's queue full) must not hold the caller, which may be the
+ * thread every exec of the agent waits on. An entry too big for one
+ * datagram goes in a sealed memfd, as the journal's native protocol has it. */
+static gboolean
+journal_send (int                 fd,
+              const struct iovec *iov,
+              int                 n_iov)
 {
-  char seq_text[32];
-  g_autofree char *message = g_strdup_printf ("paddock audit %s #%" G_GUINT64_FORMAT, type, seq);
-  GLogField fields[] = {
-    { "MESSAGE", message, -1 },
-    { "PRIORITY", "6", -1 },
-    { "GLIB_DOMAIN", G_LOG_DOMAIN, -1 },
-    { "PADDOCK_SEQ", seq_text, -1 },
-    { "PADDOCK_TYPE", type, -1 },
-    { "PADDOCK_HASH", hash, -1 },
-    { "PADDOCK_RECORD", line, (gssize) length },
+  static const struct sockaddr_un address = { .sun_family = AF_UNIX, .sun_path = PADDOCK_AUDIT_JOURNAL_SOCKET };
+  struct msghdr message = {
+    .msg_name = (void *) &address,
+    .msg_namelen = sizeof address,
+    .msg_iov = (struct iovec *) iov,
+    .msg_iovlen = n_iov,
   };
+  union {
+    struct cmsghdr header;
+    char           space[CMSG_SPACE (sizeof (int))];
+  } control = { 0 };
+  paddock_autofd int memfd = -1;
+  struct cmsghdr *cmsg;
+  ssize_t written;
 
-  g_snprintf (seq_text, sizeof seq_text, "%" G_GUINT64_FORMAT, seq);
-  g_log_writer_journald (G_LOG_LEVEL_INFO, fields, G_N_ELEMENTS (fields), NULL);
+  if (sendmsg (fd, &message, MSG_DONTWAIT | MSG_NOSIGNAL) >= 0)
+    return TRUE;
+  if (errno != EMSGSIZE && errno != ENOBUFS)
+    return FALSE;
+
+  memfd = memfd_create ("paddock-journal", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  if (memfd < 0)
+    return FALSE;
+  written = writev (memfd, iov, n_iov);
+  if (written < 0 || fcntl (memfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0)
+    return FALSE;
+  message.msg_iov = NULL;
+  message.msg_iovlen = 0;
+  message.msg_control = control.space;
+  message.msg_controllen = sizeof control.space;
+  cmsg = CMSG_FIRSTHDR (&message);
+  cmsg->cmsg_level = SOL_SOCKET;
+  cmsg->cmsg_type = SCM_RIGHTS;
+  cmsg->cmsg_len = CMSG_LEN (sizeof (int));
+  memcpy (CMSG_DATA (cmsg), &memfd, sizeof (int));
+  return sendmsg (fd, &message, MSG_DONTWAIT | MSG_NOSIGNAL) >= 0;
+}
+
+/* One journal entry for the record @line (no newline in it: JSON escapes
+ * them), as KEY=VALUE lines. Called with the lock held, so that entries
+ * go in the log's order; it does not wait. */
+static void
+send_to_journal (PaddockAudit *self,
+                 const char   *type,
+                 guint64       seq,
+                 const char   *hash,
+                 const char   *line,
+                 gsize         length)
+{
+  char head[256];
+  int head_length;
+  struct iovec iov[3];
+
+  head_length = g_snprintf (head, sizeof head,
+                            "MESSAGE=paddock audit %s #%" G_GUINT64_FORMAT "\n"
+                            "PRIORITY=6\n"
+                            "SYSLOG_IDENTIFIER=%s\n"
+                            "PADDOCK_SEQ=%" G_GUINT64_FORMAT "\n"
+                            "PADDOCK_TYPE=%s\n"
+                            "PADDOCK_HASH=%s\n"
+                            "PADDOCK_RECORD=",
+                            type, seq, g_get_prgname () != NULL ? g_get_prgname () : "paddock",
+                            seq, type, hash);
+  if (head_length < 0 || (gsize) head_length >= sizeof head)
+    {
+      self->n_unjournaled++;
+      return;
+    }
+  iov[0] = (struct iovec) { head, head_length };
+  iov[1] = (struct iovec) { (void *) line, length };
+  iov[2] = (struct iovec) { "\n", 1 };
+  if (self->journal_fd < 0 || !journal_send (self->journal_fd, iov, G_N_ELEMENTS (iov)))
+    self->n_unjournaled++;
 }
 
 gboolean
@@ -991,7 +1073,6 @@ paddock_audit_append_members (PaddockAudit  *self,
   char hash[PADDOCK_AUDIT_HASH_LEN + 1];
   gsize prefix_length;
   guint64 seq;
-  gboolean journal;
   int saved_errno = 0;
 
   g_return_val_if_fail (self != NULL, FALSE);
@@ -1040,19 +1121,9 @@ paddock_audit_append_members (PaddockAudit  *self,
     }
   self->seq = seq;
   memcpy (self->prev, hash, sizeof hash);
-  journal = self->journal;
-
-  /* The line is the log's buffer, only the lock's holder's. */
-  if (journal)
-    {
-      gsize line_length = line->len - 1;
-      g_autofree char *copy = g_strndup (line->str, line_length);
-
-      g_mutex_unlock (&self->lock);
-      send_to_journal (type, seq, hash, copy, line_length);
-    }
-  else
-    g_mutex_unlock (&self->lock);
+  if (self->journal)
+    send_to_journal (self, type, seq, hash, line->str, line->len - 1);
+  g_mutex_unlock (&self->lock);
   if (out_seq != NULL)
     *out_seq = seq;
   return TRUE;

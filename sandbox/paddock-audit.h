@@ -88,11 +88,17 @@ PaddockAudit *paddock_audit_open               (const char    *path,
 void          paddock_audit_close              (PaddockAudit  *self);
 const char   *paddock_audit_get_path           (PaddockAudit  *self);
 
+#define PADDOCK_AUDIT_JOURNAL_SOCKET "/run/systemd/journal/socket"
+
 /* Also send each record to the systemd journal (structured fields
- * PADDOCK_SEQ, PADDOCK_TYPE, PADDOCK_HASH, PADDOCK_RECORD, MESSAGE) when a
- * journal is there; off by default. */
+ * PADDOCK_SEQ, PADDOCK_TYPE, PADDOCK_HASH, PADDOCK_RECORD, MESSAGE,
+ * SYSLOG_IDENTIFIER) when a journal is there; off by default. Never
+ * waits for the journal: an entry it cannot take at once is not sent
+ * (the log has it), and counted. */
 void          paddock_audit_set_journal        (PaddockAudit  *self,
                                                 gboolean       journal);
+/* Records the journal did not take (not there, or not keeping up). */
+guint64       paddock_audit_get_n_unjournaled  (PaddockAudit  *self);
 
 /* Appends one record of @type with @fields (may be NULL; not modified, not
  * taken; keys "seq", "time", "type", "prev", "hash" are refused).

@@ -54,6 +54,7 @@ typedef struct
   char               *session_id;
   PaddockPolicy      *policy;
   PaddockAudit       *audit;
+  gboolean            journal_absent;  /* --journal, with no journal here: said at the start */
   PaddockExecMonitor *monitor;
   PaddockControl     *control;
 } PaddockSupervisor;
@@ -326,10 +327,12 @@ prepare_supervision (PaddockSupervisor *self)
       return 1;
     }
   paddock_audit_set_journal (self->audit, options->journal);
-  /* The socket g_log_writer_journald() writes to. */
-  if (options->journal && !g_file_test ("/run/systemd/journal/socket", G_FILE_TEST_EXISTS))
-    g_printerr ("paddock-run: --journal: the systemd journal is not running here; "
-                "the audit log goes to %s only\n", audit_path);
+  if (options->journal && !g_file_test (PADDOCK_AUDIT_JOURNAL_SOCKET, G_FILE_TEST_EXISTS))
+    {
+      g_printerr ("paddock-run: --journal: the systemd journal is not running here; "
+                  "the audit log goes to %s only\n", audit_path);
+      self->journal_absent = TRUE;
+    }
 
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, self->monitor_socket) != 0)
     {
@@ -483,6 +486,10 @@ end_supervision (PaddockSupervisor *self,
         g_printerr ("paddock-run: %" G_GUINT64_FORMAT " records of this session, its end included, "
                     "are missing from the audit log %s\n",
                     paddock_audit_get_n_lost (self->audit), paddock_audit_get_path (self->audit));
+      if (self->options->journal && !self->journal_absent && paddock_audit_get_n_unjournaled (self->audit) > 0)
+        g_printerr ("paddock-run: --journal: the journal did not take %" G_GUINT64_FORMAT " of this "
+                    "session's records (it did not keep up, or went away); the audit log %s has them all\n",
+                    paddock_audit_get_n_unjournaled (self->audit), paddock_audit_get_path (self->audit));
     }
 
   g_clear_pointer (&self->monitor, paddock_exec_monitor_free);
