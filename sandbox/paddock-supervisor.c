@@ -423,7 +423,8 @@ start_supervision (PaddockSupervisor *self)
    * nothing the agent runs can look for it and find none. */
   if (!paddock_control_listen (self->control, &error))
     {
-      g_printerr ("paddock-run: %s\n", error->message);
+      g_printerr ("paddock-run: paddockctl cannot reach this session, and its asks are decided as with "
+                  "nobody attached: %s\n", error->message);
       g_clear_error (&error);
     }
   if (!paddock_exec_monitor_start (self->monitor, &error))

@@ -493,6 +493,44 @@ test_without_monitor (void)
   g_assert_true (out_exists (s, "asked-marker"));
 }
 
+/* Without a control socket (an XDG_RUNTIME_DIR that is a file), the
+ * session says at its start that paddockctl cannot reach it, and its
+ * hint for a refused ask names no attach that could not work; an ask by
+ * the policy's default says so, rather than a rule. */
+static void
+test_hint_without_socket (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("paddock-exec-XXXXXX", NULL);
+  g_autofree char *policy = g_build_filename (dir, "ask-all.json", NULL);
+  g_autofree char *runtime = g_build_filename (dir, "runtime-is-a-file", NULL);
+  g_autofree char *state = g_build_filename (dir, "state", NULL);
+  g_autofree char *config = g_build_filename (dir, "config", NULL);
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GSubprocess) run = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *err = NULL;
+
+  g_assert_nonnull (dir);
+  g_file_set_contents (policy, "{ \"version\": 1, \"default\": \"ask\", \"rules\": [] }", -1, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (runtime, "", -1, &error);
+  g_assert_no_error (error);
+  g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", runtime, TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_STATE_HOME", state, TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", config, TRUE);
+  run = g_subprocess_launcher_spawn (launcher, &error, paddock_run, "--project", dir, "--policy", policy,
+                                     "--", "/bin/true", NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (run, NULL, NULL, NULL, &err, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (run), ==, 126);
+  g_assert_nonnull (strstr (err, "paddockctl cannot reach this session"));
+  g_assert_nonnull (strstr (err, "/bin/true needs an answer (the policy's default) and nobody is attached"));
+  g_assert_nonnull (strstr (err, "this session has no control socket to attach to"));
+  g_assert_null (strstr (err, "paddockctl attach"));
+  test_remove_tree (dir);
+}
+
 static void
 test_on_ask_allow (void)
 {
@@ -1821,6 +1859,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/peer-in-tree-refused", test_peer_in_tree);
   g_test_add_func ("/paddock/exec/attach-answer", test_attach_answer);
   g_test_add_func ("/paddock/exec/attach-stdin", test_attach_stdin);
+  g_test_add_func ("/paddock/exec/hint-without-socket", test_hint_without_socket);
   g_test_add_func ("/paddock/exec/attach-watch", test_attach_watch);
   g_test_add_func ("/paddock/exec/attach-closed-stdin", test_attach_closed_stdin);
   g_test_add_func ("/paddock/exec/attach-input-ends", test_attach_input_ends);
