@@ -1135,6 +1135,44 @@ enter_private_run (void)
          g_mkdir_with_parents ("/run/systemd/journal", 0755) == 0;
 }
 
+/* Runs the calling test again in a subprocess, where this returns TRUE
+ * with the subprocess made root of its own namespaces and bound to a
+ * journal socket of its own, @fd. In the test's process, returns FALSE
+ * once the subprocess passed, failed, was skipped (no namespaces), or
+ * ran past @timeout_s (and then fails with @on_timeout, if given). */
+static gboolean
+in_own_journal (guint       timeout_s,
+                const char *on_timeout,
+                int        *fd)
+{
+  struct sockaddr_un address = { .sun_family = AF_UNIX, .sun_path = PADDOCK_AUDIT_JOURNAL_SOCKET };
+
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, (guint64) timeout_s * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      if (g_test_trap_has_passed ())
+        return FALSE;
+      if (g_test_trap_reached_timeout ())
+        {
+          g_test_fail_printf ("%s", on_timeout != NULL ? on_timeout : "the test did not end in time");
+          return FALSE;
+        }
+      g_test_trap_assert_stdout ("*no user and mount namespace*");
+      g_test_skip ("no user and mount namespace for a journal socket of the test's own");
+      return FALSE;
+    }
+
+  if (!enter_private_run ())
+    {
+      g_print ("no user and mount namespace: %s\n", g_strerror (errno));
+      exit (1);
+    }
+  *fd = socket (AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  g_assert_cmpint (*fd, >=, 0);
+  g_assert_cmpint (bind (*fd, (struct sockaddr *) &address, sizeof address), ==, 0);
+  return TRUE;
+}
+
 /* One journal datagram's fields: KEY=VALUE lines, or, for a value that
  * holds a newline, KEY, a newline, its length (64 bits, little endian)
  * and its bytes. */
@@ -1221,29 +1259,12 @@ test_journal (Fixture       *f,
   g_autoptr(PaddockAudit) audit = NULL;
   g_autofree char *contents = NULL;
   g_auto(GStrv) lines = NULL;
-  struct sockaddr_un address = { .sun_family = AF_UNIX, .sun_path = "/run/systemd/journal/socket" };
   g_autofree char *big = g_strnfill (300 * 1024, 'x');
   guint n_entries = 0;
   int fd;
 
-  if (!g_test_subprocess ())
-    {
-      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
-      if (g_test_trap_has_passed ())
-        return;
-      g_test_trap_assert_stdout ("*no user and mount namespace*");
-      g_test_skip ("no user and mount namespace for a journal socket of the test's own");
-      return;
-    }
-
-  if (!enter_private_run ())
-    {
-      g_print ("no user and mount namespace: %s\n", g_strerror (errno));
-      exit (1);
-    }
-  fd = socket (AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-  g_assert_cmpint (fd, >=, 0);
-  g_assert_cmpint (bind (fd, (struct sockaddr *) &address, sizeof address), ==, 0);
+  if (!in_own_journal (60, NULL, &fd))
+    return;
 
   audit = paddock_audit_open (f->path, &error);
   g_assert_no_error (error);
@@ -1301,36 +1322,14 @@ test_journal_stalled (Fixture       *f,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(PaddockAudit) audit = NULL;
-  struct sockaddr_un address = { .sun_family = AF_UNIX, .sun_path = "/run/systemd/journal/socket" };
   PaddockAuditVerification result = { 0 };
   guint64 n_unjournaled;
   guint n_received = 0;
   GHashTable *fields;
   int fd;
 
-  if (!g_test_subprocess ())
-    {
-      g_test_trap_subprocess (NULL, 30 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
-      if (g_test_trap_has_passed ())
-        return;
-      if (g_test_trap_reached_timeout ())
-        {
-          g_test_fail_printf ("appending waited for a journal that does not read");
-          return;
-        }
-      g_test_trap_assert_stdout ("*no user and mount namespace*");
-      g_test_skip ("no user and mount namespace for a journal socket of the test's own");
-      return;
-    }
-
-  if (!enter_private_run ())
-    {
-      g_print ("no user and mount namespace: %s\n", g_strerror (errno));
-      exit (1);
-    }
-  fd = socket (AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-  g_assert_cmpint (fd, >=, 0);
-  g_assert_cmpint (bind (fd, (struct sockaddr *) &address, sizeof address), ==, 0);
+  if (!in_own_journal (30, "appending waited for a journal that does not read", &fd))
+    return;
 
   audit = paddock_audit_open (f->path, &error);
   g_assert_no_error (error);

@@ -808,6 +808,79 @@ read_until (GDataInputStream *stream,
   return g_string_free (text, FALSE);
 }
 
+/* Runs `paddockctl attach @args…` (stdout, stdin and stderr piped; stdin
+ * closed first where @close_stdin) and reads its output up to its status
+ * line: from then on it is attached, counted as one who answers unless it
+ * only watches. Its output stream goes to @lines; what it printed before
+ * and at the status line, to @seen. */
+static GSubprocess *
+attach_start (Session             *s,
+              const char * const  *args,
+              gboolean             close_stdin,
+              GDataInputStream   **lines,
+              char               **seen)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  GSubprocess *attach;
+
+  g_ptr_array_add (argv, "attach");
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  attach = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                      (const char * const *) argv->pdata);
+  if (close_stdin)
+    {
+      g_output_stream_close (g_subprocess_get_stdin_pipe (attach), NULL, &error);
+      g_assert_no_error (error);
+    }
+  *lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (attach));
+  *seen = read_until (*lines, "lock: ");
+  g_assert_nonnull (strstr (*seen, "Session "));
+  return attach;
+}
+
+/* Lets the fake agent go on past its wait_for "go". */
+static void
+session_go (Session *s)
+{
+  g_autofree char *go = out_file (s, "go");
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (go, "", 0, &error);
+  g_assert_no_error (error);
+}
+
+/* What is left to read on @stream, up to its end. */
+static char *
+stream_text (GInputStream *stream)
+{
+  g_autoptr(GOutputStream) memory = g_memory_output_stream_new_resizable ();
+  g_autoptr(GError) error = NULL;
+
+  g_output_stream_splice (memory, stream, G_OUTPUT_STREAM_SPLICE_NONE, NULL, &error);
+  g_assert_no_error (error);
+  g_output_stream_write_all (memory, "", 1, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_output_stream_close (memory, NULL, NULL);
+  return g_memory_output_stream_steal_data (G_MEMORY_OUTPUT_STREAM (memory));
+}
+
+/* Waits for @attach to exit 0; returns what it wrote to stderr. */
+static char *
+attach_finish (GSubprocess *attach)
+{
+  g_autofree char *err = stream_text (g_subprocess_get_stderr_pipe (attach));
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_wait (attach, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (attach));
+  g_assert_cmpint (g_subprocess_get_exit_status (attach), ==, 0);
+  return g_steal_pointer (&err);
+}
+
 static void
 run_attach (gboolean by_stdin)
 {
@@ -819,7 +892,7 @@ run_attach (gboolean by_stdin)
   g_autofree char *listed = NULL;
   g_autofree char *seen = NULL;
   g_autofree char *rest = NULL;
-  g_autofree char *go = out_file (s, "go");
+  g_autofree char *err = NULL;
   g_autoptr(GError) error = NULL;
 
   list = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE, (const char *[]) { "list", NULL });
@@ -828,19 +901,13 @@ run_attach (gboolean by_stdin)
   g_assert_nonnull (strstr (listed, session));
   g_assert_nonnull (strstr (listed, "fake-agent.sh"));
 
+  /* From its status line on, it counts as someone who answers. */
   if (by_stdin)
-    attach = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDIN_PIPE,
-                        (const char *[]) { "attach", session, NULL });
+    attach = attach_start (s, (const char *[]) { session, NULL }, FALSE, &lines, &seen);
   else
-    attach = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE,
-                        (const char *[]) { "attach", session, "--answer", "allow", NULL });
-  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (attach));
-  /* The reply to its status request: from now on it counts as someone who answers. */
-  seen = read_until (lines, "lock: ");
-  g_assert_nonnull (strstr (seen, "Session "));
+    attach = attach_start (s, (const char *[]) { session, "--answer", "allow", NULL }, TRUE, &lines, &seen);
 
-  g_file_set_contents (go, "", 0, &error);
-  g_assert_no_error (error);
+  session_go (s);
   if (by_stdin)
     {
       g_autofree char *prompt = read_until (lines, "wants to run");
@@ -863,8 +930,8 @@ run_attach (gboolean by_stdin)
   rest = read_until (lines, "session ended");
   g_assert_null (strstr (rest, "wants to run"));
   g_assert_cmpint (session_wait (s), ==, 0);
-  g_subprocess_wait_check (attach, NULL, &error);
-  g_assert_no_error (error);
+  err = attach_finish (attach);
+  g_assert_cmpstr (err, ==, "");
 
   g_assert_nonnull (strstr (rest, by_stdin ? "denied by user" : "allowed by user"));
   g_assert_nonnull (strstr (rest, "session ended"));
@@ -886,9 +953,8 @@ test_attach_path_repeat (void)
   g_autoptr(GPtrArray) execs = NULL;
   g_autofree char *seen = NULL;
   g_autofree char *rest = NULL;
-  g_autofree char *go = out_file (s, "go");
+  g_autofree char *err = NULL;
   g_autofree char *again = NULL;
-  g_autoptr(GError) error = NULL;
   guint denials = 0;
 
   for (const char **dir = (const char *[]) { "a", "b", NULL }; *dir; dir++)
@@ -900,15 +966,11 @@ test_attach_path_repeat (void)
       g_assert_cmpint (symlink ("/usr/bin/touch", touch), ==, 0);
     }
 
-  attach = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE, (const char *[]) { "attach", session, NULL });
-  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (attach));
-  seen = read_until (lines, "lock: ");
-  g_file_set_contents (go, "", 0, &error);
-  g_assert_no_error (error);
+  attach = attach_start (s, (const char *[]) { session, NULL }, FALSE, &lines, &seen);
+  session_go (s);
   rest = read_until (lines, "session ended");
   g_assert_cmpint (session_wait (s), ==, 0);
-  g_subprocess_wait_check (attach, NULL, &error);
-  g_assert_no_error (error);
+  err = attach_finish (attach);
   g_test_message ("%s", rest);
 
   /* Both attempts are in the log. */
@@ -925,21 +987,6 @@ test_attach_path_repeat (void)
   g_assert_null (strstr (strstr (rest, "DENY   touch denied-marker") + 1, "DENY   touch denied-marker"));
 }
 
-/* What is left to read on @stream, up to its end. */
-static char *
-stream_text (GInputStream *stream)
-{
-  g_autoptr(GOutputStream) memory = g_memory_output_stream_new_resizable ();
-  g_autoptr(GError) error = NULL;
-
-  g_output_stream_splice (memory, stream, G_OUTPUT_STREAM_SPLICE_NONE, NULL, &error);
-  g_assert_no_error (error);
-  g_output_stream_write_all (memory, "", 1, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_output_stream_close (memory, NULL, NULL);
-  return g_memory_output_stream_steal_data (G_MEMORY_OUTPUT_STREAM (memory));
-}
-
 /* A client that can answer nothing (--watch, or standard input already
  * at its end) is not counted as one that answers: the ask is decided at
  * once as with nobody attached, instead of held until its deadline. */
@@ -954,26 +1001,14 @@ run_attach_watch (gboolean closed_stdin)
   g_autofree char *seen = NULL;
   g_autofree char *rest = NULL;
   g_autofree char *err = NULL;
-  g_autofree char *go = out_file (s, "go");
-  g_autoptr(GError) error = NULL;
   JsonObject *record;
 
   if (closed_stdin)
-    {
-      attach = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                          (const char *[]) { "attach", session, NULL });
-      g_output_stream_close (g_subprocess_get_stdin_pipe (attach), NULL, &error);
-      g_assert_no_error (error);
-    }
+    attach = attach_start (s, (const char *[]) { session, NULL }, TRUE, &lines, &seen);
   else
-    attach = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                        (const char *[]) { "attach", "--watch", session, NULL });
-  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (attach));
-  seen = read_until (lines, "lock: ");
-  g_assert_nonnull (strstr (seen, "Session "));
+    attach = attach_start (s, (const char *[]) { "--watch", session, NULL }, FALSE, &lines, &seen);
 
-  g_file_set_contents (go, "", 0, &error);
-  g_assert_no_error (error);
+  session_go (s);
   rest = read_until (lines, "session ended");
   g_assert_cmpint (session_wait (s), ==, 0);
   g_assert_null (strstr (rest, "wants to run"));
@@ -985,11 +1020,7 @@ run_attach_watch (gboolean closed_stdin)
   g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "deny");
   g_assert_cmpstr (json_object_get_string_member (record, "by"), ==, "no-client");
 
-  err = stream_text (g_subprocess_get_stderr_pipe (attach));
-  g_subprocess_wait (attach, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_get_if_exited (attach));
-  g_assert_cmpint (g_subprocess_get_exit_status (attach), ==, 0);
+  err = attach_finish (attach);
   if (closed_stdin)
     g_assert_nonnull (strstr (err, "standard input is closed, so this only watches"));
   else
@@ -1021,40 +1052,31 @@ test_attach_input_ends (void)
   g_autoptr(GDataInputStream) second_lines = NULL;
   g_autoptr(GPtrArray) execs = NULL;
   g_autofree char *seen = NULL;
+  g_autofree char *second_seen = NULL;
   g_autofree char *prompt = NULL;
   g_autofree char *err = NULL;
+  g_autofree char *second_err = NULL;
   g_autofree char *rest = NULL;
-  g_autofree char *go = out_file (s, "go");
   g_autoptr(GError) error = NULL;
   JsonObject *record;
 
-  attach = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                      (const char *[]) { "attach", session, NULL });
-  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (attach));
-  seen = read_until (lines, "lock: ");
-  g_file_set_contents (go, "", 0, &error);
-  g_assert_no_error (error);
+  attach = attach_start (s, (const char *[]) { session, NULL }, FALSE, &lines, &seen);
+  session_go (s);
   prompt = read_until (lines, "wants to run");
   g_assert_nonnull (strstr (prompt, "asked-marker"));
 
   g_output_stream_close (g_subprocess_get_stdin_pipe (attach), NULL, &error);
   g_assert_no_error (error);
-  err = stream_text (g_subprocess_get_stderr_pipe (attach));
-  g_subprocess_wait (attach, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_get_if_exited (attach));
-  g_assert_cmpint (g_subprocess_get_exit_status (attach), ==, 0);
+  err = attach_finish (attach);
   g_assert_nonnull (strstr (err, "no more input; detached"));
   g_assert_nonnull (strstr (err, "still waits for an answer"));
   g_assert_false (out_exists (s, "asked-marker"));
 
-  second = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE, (const char *[]) { "attach", session, "--answer", "allow", NULL });
-  second_lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (second));
+  second = attach_start (s, (const char *[]) { session, "--answer", "allow", NULL }, TRUE, &second_lines, &second_seen);
   rest = read_until (second_lines, "session ended");
   g_assert_nonnull (strstr (rest, "allowed by user"));
   g_assert_cmpint (session_wait (s), ==, 0);
-  g_subprocess_wait_check (second, NULL, &error);
-  g_assert_no_error (error);
+  second_err = attach_finish (second);
   g_assert_true (out_exists (s, "asked-marker"));
   execs = audit_records (s, "exec");
   record = audit_exec_with (execs, "asked-marker");
