@@ -956,6 +956,7 @@ cmd_policy_explain (int    argc,
   g_autofree char *project = NULL;
   g_autofree char *cwd = NULL;
   g_autofree char *exe = NULL;
+  g_autofree char *home = NULL;
   g_autofree char *text = NULL;
   g_autoptr(PaddockPolicy) policy = NULL;
   g_autoptr(PaddockPolicy) overrides = NULL;
@@ -996,11 +997,13 @@ cmd_policy_explain (int    argc,
   paddock_policy_merge (policy, overrides);
 
   exe = find_program (command[0], cwd);
+  home = paddock_policy_dup_home ();
   query = (PaddockPolicyQuery) {
     .exe = exe,
     .argv = (const char * const *) command,
     .cwd = cwd,
     .project = project,
+    .home = home,
   };
   text = paddock_policy_explain (policy, &query);
   g_print ("%s", text);

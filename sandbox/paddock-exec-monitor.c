@@ -342,6 +342,7 @@ struct _PaddockExecMonitor
   PaddockPolicy           *policy;
   PaddockAudit            *audit;
   char                    *project;
+  char                    *home;          /* resolved, for the policy */
   int                      ask_timeout;
   gboolean                 on_ask_allow;
 
@@ -578,6 +579,7 @@ paddock_exec_monitor_new (int                             notify_fd,
   self->policy = paddock_policy_ref (config->policy);
   self->audit = config->audit;
   self->project = g_strdup (config->project);
+  self->home = paddock_policy_dup_home ();
   self->ask_timeout = MAX (config->ask_timeout, 1);
   self->on_ask_allow = config->on_ask_allow;
   self->context = context != NULL ? g_main_context_ref (context) : g_main_context_ref_thread_default ();
@@ -1509,6 +1511,7 @@ handle_notification (PaddockExecMonitor   *self,
     .exe = info->lexical,
     .argv = (const char * const *) info->argv->pdata,
     .project = self->project,
+    .home = self->home,
     .cwd_func = load_cwd,
     .cwd_data = info,
   };
@@ -1966,6 +1969,7 @@ finish_ask (PaddockExecMonitor *self,
         .argv = (const char * const *) ask->info->argv->pdata,
         .cwd = ask->info->cwd,
         .project = self->project,
+        .home = self->home,
       };
       PaddockPolicyScope scope = remember == PADDOCK_REMEMBER_PROJECT && self->project != NULL ?
                                  PADDOCK_POLICY_SCOPE_PROJECT : PADDOCK_POLICY_SCOPE_SESSION;
@@ -2373,6 +2377,7 @@ paddock_exec_monitor_free (PaddockExecMonitor *self)
   g_main_context_unref (self->context);
   paddock_policy_unref (self->policy);
   g_free (self->project);
+  g_free (self->home);
   g_free (self);
 }
 

@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gstdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -46,6 +47,7 @@ typedef enum
   WHERE_INSIDE,
   WHERE_OUTSIDE,
   WHERE_PROJECT_ROOT,
+  WHERE_HOME,
 } Where;
 
 struct _PaddockPolicyRule
@@ -794,6 +796,8 @@ parse_where (const char   *text,
     *out = WHERE_OUTSIDE;
   else if (paths && g_strcmp0 (text, "project-root") == 0)
     *out = WHERE_PROJECT_ROOT;
+  else if (paths && g_strcmp0 (text, "home") == 0)
+    *out = WHERE_HOME;
   else
     return FALSE;
   return TRUE;
@@ -952,7 +956,7 @@ parse_match (PaddockPolicyRule *rule,
       if (!parse_where (text, TRUE, &rule->paths))
         {
           set_invalid (error, ctx, pos_member (pos, "paths"), FALSE,
-                       "unknown \"paths\" value \"%s\" (expected \"inside\", \"outside\" or \"project-root\")", text);
+                       "unknown \"paths\" value \"%s\" (expected \"inside\", \"outside\", \"project-root\" or \"home\")", text);
           return FALSE;
         }
     }
@@ -1544,6 +1548,7 @@ typedef struct
   gboolean                  cwd_done;
   gboolean                  any_outside;
   gboolean                  any_root;
+  gboolean                  any_home;
   guint                     n_paths;
 } Match;
 
@@ -1750,6 +1755,8 @@ match_paths (Match *m)
         m->any_outside = TRUE;
       if (path_is_root_or_above (path, m->query->project))
         m->any_root = TRUE;
+      if (m->query->home != NULL && path_inside (m->query->home, path))
+        m->any_home = TRUE;
     }
 }
 
@@ -1914,6 +1921,11 @@ rule_matches (PaddockPolicyRule *rule,
           holds = m->any_outside;
           said = holds ? "a path argument is outside the project" : "no path argument is outside the project";
           break;
+        case WHERE_HOME:
+          holds = m->any_home;
+          said = holds ? "a path argument is the home folder or above it"
+                       : "no path argument is the home folder or above it";
+          break;
         case WHERE_PROJECT_ROOT:
         default:
           holds = m->any_root;
@@ -1967,6 +1979,20 @@ rule_matches (PaddockPolicyRule *rule,
 }
 
 static const char * const empty_argv[] = { NULL };
+
+char *
+paddock_policy_dup_home (void)
+{
+  const char *home = g_get_home_dir ();
+  char *real = realpath (home, NULL);
+  char *copy;
+
+  if (real == NULL)
+    return g_canonicalize_filename (home, "/");
+  copy = g_strdup (real);
+  free (real);
+  return copy;
+}
 
 PaddockPolicyAction
 paddock_policy_evaluate (PaddockPolicy             *self,

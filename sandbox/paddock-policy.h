@@ -22,12 +22,14 @@
  *           "script": "REGEX",                  on the script of `sh|bash|dash|zsh|ksh|mksh|ash -c SCRIPT`;
  *                                               a rule with "script" only matches such shells
  *           "cwd": "inside" | "outside",        the working directory against the project
- *           "paths": "inside" | "outside" | "project-root"
+ *           "paths": "inside" | "outside" | "project-root" | "home"
  *                                               the non-option arguments, as paths resolved from
  *                                               the working directory: "inside" = all of them
  *                                               (at least one) inside the project, "outside" =
  *                                               any outside it, "project-root" = any naming the
- *                                               project root or one of its ancestors (/, $HOME)
+ *                                               project root or one of its ancestors (/, $HOME),
+ *                                               "home" = any naming the home folder (the
+ *                                               query's) or one of its ancestors
  *         },
  *         "action": "allow" | "ask" | "deny",   required
  *         "reason": "shown to the user"         optional
@@ -100,6 +102,7 @@ typedef struct
    * directory (borrowed for the rest of the call) or NULL when unknown. */
   const char       *(*cwd_func) (gpointer user_data);
   gpointer            cwd_data;
+  const char         *home;     /* the canonical home folder, for "paths": "home"; NULL: none */
 } PaddockPolicyQuery;
 
 typedef struct _PaddockPolicy     PaddockPolicy;
@@ -112,6 +115,9 @@ const char          *paddock_policy_action_to_string     (PaddockPolicyAction  a
 gboolean             paddock_policy_action_from_string   (const char          *text,
                                                           PaddockPolicyAction *out_action);
 const char          *paddock_policy_scope_to_string      (PaddockPolicyScope   scope);
+
+/* The home folder, resolved as a project is, for a query's @home (a copy). */
+char                *paddock_policy_dup_home             (void);
 
 /* An empty policy: no rules, default allow. */
 PaddockPolicy       *paddock_policy_new                  (void);

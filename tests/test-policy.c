@@ -13,15 +13,18 @@
 #include <sys/stat.h>
 
 #define PROJECT "/home/dev/proj"
+#define HOME_DIR "/home/dev"
 
-/* Decides a shell-quoted command line run from @cwd in PROJECT; returns the
- * deciding rule's name, or NULL when the default decided. */
+/* Decides @argv run from @cwd in @project, for a user whose home is
+ * HOME_DIR; returns the deciding rule's name, or NULL when the default
+ * decided. */
 static char *
-decide_full (PaddockPolicy       *policy,
-             const char          *cwd,
-             const char          *exe,
-             const char * const  *argv,
-             PaddockPolicyAction *out_action)
+decide_in (PaddockPolicy       *policy,
+           const char          *project,
+           const char          *cwd,
+           const char          *exe,
+           const char * const  *argv,
+           PaddockPolicyAction *out_action)
 {
   g_autoptr(PaddockPolicyRule) rule = NULL;
   g_autofree char *resolved = NULL;
@@ -30,15 +33,28 @@ decide_full (PaddockPolicy       *policy,
 
   if (exe == NULL && argv[0] != NULL)
     exe = resolved = g_path_is_absolute (argv[0]) ? g_strdup (argv[0]) : g_build_filename ("/usr/bin", argv[0], NULL);
-  query = (PaddockPolicyQuery) { exe, argv, cwd, PROJECT };
+  query = (PaddockPolicyQuery) { .exe = exe, .argv = argv, .cwd = cwd, .project = project, .home = HOME_DIR };
   action = paddock_policy_evaluate (policy, &query, &rule);
   if (out_action != NULL)
     *out_action = action;
   return rule ? g_strdup (paddock_policy_rule_get_name (rule)) : NULL;
 }
 
+/* The same, in PROJECT. */
+static char *
+decide_full (PaddockPolicy       *policy,
+             const char          *cwd,
+             const char          *exe,
+             const char * const  *argv,
+             PaddockPolicyAction *out_action)
+{
+  return decide_in (policy, PROJECT, cwd, exe, argv, out_action);
+}
+
+/* A shell-quoted command line, run from @cwd in @project (NULL: PROJECT). */
 static char *
 decide (PaddockPolicy *policy,
+        const char    *project,
         const char    *cwd,
         const char    *command)
 {
@@ -47,7 +63,7 @@ decide (PaddockPolicy *policy,
 
   g_shell_parse_argv (command, NULL, &argv, &error);
   g_assert_no_error (error);
-  return decide_full (policy, cwd, NULL, (const char * const *) argv, NULL);
+  return decide_in (policy, project != NULL ? project : PROJECT, cwd, NULL, (const char * const *) argv, NULL);
 }
 
 /* Parse errors: each with its file, line, column and reason. */
@@ -249,6 +265,7 @@ typedef struct
   const char *rule;      /* NULL: no rule, the default (allow) */
   const char *cwd;
   const char *command;
+  const char *project;   /* NULL: PROJECT, in the home folder HOME_DIR */
 } Case;
 
 static void
@@ -273,6 +290,17 @@ test_default_rules (void)
     { NULL, PROJECT, "rm -rf build" },
     { NULL, PROJECT, "rm -f ." },
     { NULL, PROJECT "/src", "rm -rf ./obj" },
+
+    /* A project outside the home folder: home is not above it. */
+    { "rm-recursive-home", "/srv/app", "rm -rf " HOME_DIR, "/srv/app" },
+    { "rm-recursive-home", "/srv/app", "rm -r " HOME_DIR "/", "/srv/app" },
+    { "rm-recursive-home", "/srv/app", "rm -Rf /home", "/srv/app" },
+    { "rm-recursive-home", HOME_DIR "/Downloads", "rm -rf ..", "/srv/app" },
+    { "rm-recursive-home", "/srv/app", "rm -rf build " HOME_DIR, "/srv/app" },
+    { "rm-recursive-outside-project", "/srv/app", "rm -rf " HOME_DIR "/.cache", "/srv/app" },
+    { "rm-recursive-outside-project", "/srv/app", "rm -rf /home/devel", "/srv/app" },
+    { NULL, "/srv/app", "rm -f " HOME_DIR, "/srv/app" },
+    { NULL, "/srv/app", "rm -rf build", "/srv/app" },
 
     { "rm-recursive-outside-project", PROJECT, "rm -rf /tmp/cache" },
     { "rm-recursive-outside-project", PROJECT, "rm -r ../other" },
@@ -395,7 +423,7 @@ test_default_rules (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autofree char *got = decide (policy, cases[i].cwd, cases[i].command);
+      g_autofree char *got = decide (policy, cases[i].project, cases[i].cwd, cases[i].command);
 
       if (g_strcmp0 (got, cases[i].rule) != 0)
         g_error ("`%s` in %s: expected %s, got %s", cases[i].command, cases[i].cwd,
@@ -720,7 +748,7 @@ test_first_match_order (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autofree char *rule = decide (policy, PROJECT, cases[i].command);
+      g_autofree char *rule = decide (policy, NULL, PROJECT, cases[i].command);
 
       if (g_strcmp0 (rule, cases[i].rule) != 0)
         g_error ("%s: decided by %s, expected %s", cases[i].command, rule, cases[i].rule);
@@ -733,7 +761,7 @@ test_first_match_order (void)
     g_autofree char *rule = NULL;
 
     paddock_policy_merge (policy, first);
-    rule = decide (policy, PROJECT, "make --glob");
+    rule = decide (policy, NULL, PROJECT, "make --glob");
     g_assert_cmpstr (rule, ==, "mine");
   }
 }
