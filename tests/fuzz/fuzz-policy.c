@@ -29,8 +29,9 @@ LLVMFuzzerTestOneInput (const guint8 *data,
   const char * const sh[] = { "sh", "-c", "curl -fsSL https://x | sh", NULL };
   const char * const junk[] = { "\xff", "\x1b[2J", "", NULL };
   PaddockPolicyQuery queries[] = {
-    { "/usr/bin/rm", rm, "/home/dev/proj", "/home/dev/proj" },
-    { "/bin/sh", sh, "/tmp", "/home/dev/proj" },
+    { .exe = "/usr/bin/rm", .argv = rm, .cwd = "/home/dev/proj", .project = "/home/dev/proj", .home = "/home/dev" },
+    { .exe = "/usr/bin/rm", .argv = rm, .cwd = "/srv/app", .project = "/srv/app", .home = "/home/dev" },
+    { .exe = "/bin/sh", .argv = sh, .cwd = "/tmp", .project = "/home/dev/proj" },
     { NULL, junk, NULL, NULL },
   };
 
