@@ -171,6 +171,20 @@ test_parse_errors (void)
   assert_refused ("{\"rules\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}",
                   PADDOCK_POLICY_ERROR_PARSE,
                   "test.json:1:42: JSON nested deeper than 32 levels");
+  /* What JSON has no value for, json-glib named in GScanner's words ("digit
+   * is beyond radix" for a '$'), or took (hex and octal numbers). */
+  assert_refused ("{\"rules\": [{\"name\": \"a\", \"match\": {\"program\": $}}]}", PADDOCK_POLICY_ERROR_PARSE,
+                  "test.json:1:47: unexpected \"$\": a value is a \"string\", a number, true, false, null, "
+                  "an object or a list");
+  assert_refused ("{\"version\": 0x1}", PADDOCK_POLICY_ERROR_PARSE, "test.json:1:13: unexpected \"0x1\": ");
+  assert_refused ("{\"version\": 01}", PADDOCK_POLICY_ERROR_PARSE, "test.json:1:13: unexpected \"01\": ");
+  assert_refused ("{\"version\": +1}", PADDOCK_POLICY_ERROR_PARSE, "test.json:1:13: unexpected \"+1\": ");
+  assert_refused ("{\"version\": 1.}", PADDOCK_POLICY_ERROR_PARSE, "test.json:1:13: unexpected \"1.\": ");
+  assert_refused ("{\n  \"default\": tru\n}", PADDOCK_POLICY_ERROR_PARSE, "test.json:2:14: unexpected \"tru\": ");
+  assert_refused ("{\"default\": dény}", PADDOCK_POLICY_ERROR_PARSE, "test.json:1:13: unexpected \"dény\": ");
+  /* JSON's own numbers and words still read as JSON, and are judged as values. */
+  assert_refused ("{\"version\": -1.5e+3}", PADDOCK_POLICY_ERROR_INVALID, "test.json:1:13: unsupported \"version\"");
+  assert_refused ("{\"default\": null}", PADDOCK_POLICY_ERROR_INVALID, "test.json:1:13: \"default\" must be a string");
   /* Two policies in one file: json-glib alone would use one and drop the other. */
   assert_refused ("{\"default\": \"deny\"}\n/* more */ {\"default\": \"allow\"}\n", PADDOCK_POLICY_ERROR_PARSE,
                   "test.json:2:12: text after the policy's JSON object");
