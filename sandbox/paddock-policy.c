@@ -19,6 +19,7 @@
 
 #include "paddock-audit.h"
 #include "paddock-autofd.h"
+#include "paddock-json-text.h"
 #include "paddock-policy.h"
 
 #include <errno.h>
@@ -163,7 +164,7 @@ typedef struct
   guint       line;
   const char *line_start;
   const char *error_at;     /* where the text is refused before json-glib reads it */
-  char        error[160];   /* and why */
+  char        error[256];   /* and why */
 } Scanner;
 
 /* Columns count characters from 1, as editors show them. */
@@ -358,47 +359,6 @@ scanner_check_strings (Scanner *s)
     }
 }
 
-/* true, false, null, or a number as JSON writes one. */
-static gboolean
-is_json_literal (const char *token,
-                 gsize       length)
-{
-  const char *p = token;
-  const char *end = token + length;
-
-  if ((length == 4 && memcmp (token, "true", 4) == 0) || (length == 5 && memcmp (token, "false", 5) == 0) ||
-      (length == 4 && memcmp (token, "null", 4) == 0))
-    return TRUE;
-  if (p < end && *p == '-')
-    p++;
-  if (p < end && *p == '0')
-    p++;
-  else if (p < end && *p >= '1' && *p <= '9')
-    while (p < end && g_ascii_isdigit (*p))
-      p++;
-  else
-    return FALSE;
-  if (p < end && *p == '.')
-    {
-      p++;
-      if (p == end || !g_ascii_isdigit (*p))
-        return FALSE;
-      while (p < end && g_ascii_isdigit (*p))
-        p++;
-    }
-  if (p < end && (*p == 'e' || *p == 'E'))
-    {
-      p++;
-      if (p < end && (*p == '+' || *p == '-'))
-        p++;
-      if (p == end || !g_ascii_isdigit (*p))
-        return FALSE;
-      while (p < end && g_ascii_isdigit (*p))
-        p++;
-    }
-  return p == end;
-}
-
 static Pos *scanner_value (Scanner *s, guint depth);
 
 static Pos *
@@ -517,17 +477,12 @@ scanner_value (Scanner *s,
       }
     /* json-glib's own words for these are GScanner's ("digit is beyond
      * radix" for a '$'), and it has leaked on some of them. */
-    if (!is_json_literal (start, s->p - start))
+    if (!paddock_json_is_literal (start, s->p - start))
       {
-        gsize length = s->p - start;
-        gboolean showable = length <= 24 && g_utf8_validate (start, length, NULL);
+        g_autofree char *reason = paddock_json_describe_bad_value (start, s->p - start);
 
-        for (gsize i = 0; i < length && showable; i++)
-          showable = !g_ascii_iscntrl (start[i]);
         pos_free (pos);
-        scanner_refuse (s, start, "unexpected %s%.*s%s: a value is a \"string\", a number, true, false, "
-                        "null, an object or a list", showable ? "\"" : "", showable ? (int) length : 4,
-                        showable ? start : "text", showable ? "\"" : "");
+        scanner_refuse (s, start, "%s", reason);
         return NULL;
       }
   }

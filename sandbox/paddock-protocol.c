@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include "paddock-protocol.h"
+#include "paddock-json-text.h"
 
 #include <json-glib/json-glib.h>
 #include <stddef.h>
@@ -409,6 +410,21 @@ check_json_text (const char *line,
         }
       else if ((c == '}' || c == ']') && --depth == 0)
         closed = TRUE;
+      else if (!is_json_space (c) && strchr ("{}[],:", c) == NULL)
+        {
+          /* A bare word: json-glib also takes hex and octal numbers, and
+           * names a '$' "digit is beyond radix". */
+          const char *start = p;
+
+          while (p + 1 < end && !is_json_space (p[1]) && strchr ("{}[],:\"'/", p[1]) == NULL)
+            p++;
+          if (!paddock_json_is_literal (start, p + 1 - start))
+            {
+              g_autofree char *reason = paddock_json_describe_bad_value (start, p + 1 - start);
+
+              return invalid (error, "%s", reason);
+            }
+        }
     }
   return TRUE;
 }

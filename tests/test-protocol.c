@@ -132,6 +132,13 @@ test_strict (void)
     /* A comment or single quotes would hide an escape from the check above. */
     { "{\"type\":\"kill\",\"by\":\"x\"/\"/,\"by\":\"\\377\"}", 0, "a comment ('/')" },
     { "{\"type\":\"kill\",\"by\":'x'}", 0, "a string in single quotes" },
+    /* Words JSON does not have: json-glib took hex and octal numbers, and
+     * answered a '$' with "digit is beyond radix". */
+    { "{\"type\":\"decide\",\"id\":0x1,\"decision\":\"allow\"}", 0, "unexpected \"0x1\": a value is" },
+    { "{\"type\":\"decide\",\"id\":01,\"decision\":\"allow\"}", 0, "unexpected \"01\"" },
+    { "{\"type\":\"kill\",\"by\":$}", 0, "unexpected \"$\"" },
+    { "{\"type\":\"kill\",\"time\":tru}", 0, "unexpected \"tru\"" },
+    { "{type:\"kill\"}", 0, "unexpected \"type\"" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)

@@ -1,0 +1,20 @@
+/* paddock-json-text.h: checks on JSON text that json-glib 1.6 is lax about
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+/* Whether the bare word @token (@length bytes, not NUL-terminated) is one
+ * JSON has: true, false, null, or a number as JSON writes one. json-glib
+ * 1.6 also takes hex and octal numbers, and names other words in
+ * GScanner's terms ("digit is beyond radix" for a '$'). */
+gboolean paddock_json_is_literal (const char *token,
+                                  gsize       length);
+
+/* The reason to give for the bare word @token that is not a JSON value,
+ * quoting it where it is short, valid UTF-8 text. */
+char    *paddock_json_describe_bad_value (const char *token,
+                                          gsize       length);
