@@ -1034,6 +1034,14 @@ cmd_audit_verify (int    argc,
                " intact records before it)\n", argv[1], result.bad_line, reason, result.n_records);
       status = 1;
     }
+  else if (result.n_records == 0)
+    {
+      /* Every log begins with its session's start: an empty one is what
+       * deleting all its records leaves, and nothing here is verified. */
+      g_print ("%s: no records, so nothing to verify (a session's log begins with its session-start)\n",
+               argv[1]);
+      status = 1;
+    }
   else
     {
       g_print ("%s: %" G_GUINT64_FORMAT " records, the chain holds%s; last hash %s\n", argv[1],

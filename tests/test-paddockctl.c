@@ -374,6 +374,14 @@ test_command_line_errors (void)
     g_assert_true (g_str_has_prefix (result->out, "TIME "));
     g_assert_cmpint (strchr (result->out, '\n') - result->out + 1, ==, strlen (result->out));
   }
+  {
+    /* An empty log verifies nothing: it is what deleting every record leaves. */
+    const char *argv[] = { paddockctl, "audit", "verify", empty, NULL };
+    g_autoptr(Result) result = run_in (NULL, argv);
+
+    g_assert_cmpint (result->status, ==, 1);
+    g_assert_nonnull (strstr (result->out, "no records, so nothing to verify"));
+  }
   g_unlink (empty);
 }
 
