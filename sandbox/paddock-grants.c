@@ -63,14 +63,15 @@ paddock_grants_find_denial (const char         *path,
   return NULL;
 }
 
-static gboolean
-holds_denial_beneath (const char         *path,
-                      const char * const *denials)
+/* Returns the first of @denials strictly beneath @path, or NULL. */
+const char *
+paddock_grants_find_denial_beneath (const char         *path,
+                                    const char * const *denials)
 {
   for (guint i = 0; denials != NULL && denials[i] != NULL; i++)
     if (strcmp (path, denials[i]) != 0 && paddock_path_is_within (denials[i], path))
-      return TRUE;
-  return FALSE;
+      return denials[i];
+  return NULL;
 }
 
 typedef struct
@@ -115,7 +116,7 @@ expand_path (Expansion     *ex,
 
   if (paddock_grants_find_denial (path, ex->denials) != NULL)
     return;
-  if (!holds_denial_beneath (path, ex->denials))
+  if (paddock_grants_find_denial_beneath (path, ex->denials) == NULL)
     {
       emit (ex, path, access);
       return;

@@ -41,6 +41,8 @@ gboolean   paddock_path_is_within (const char          *path,
 
 const char *paddock_grants_find_denial (const char         *path,
                                         const char * const *denials);
+const char *paddock_grants_find_denial_beneath (const char         *path,
+                                                const char * const *denials);
 
 GPtrArray *paddock_grants_expand  (GPtrArray          *roots,
                                    const char * const *denials,

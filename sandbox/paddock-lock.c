@@ -123,6 +123,32 @@ add_denial (GPtrArray  *denials,
   g_ptr_array_add (denials, g_steal_pointer (&real));
 }
 
+/* Paddock's own folders (settings, audit logs, control sockets) are made
+ * before the lock is, where they are missing: the lock hides a folder that
+ * is there, and one made later inside the project or a private /tmp would
+ * be the agent's to fill (its own rules, a log of its own). */
+static gboolean
+make_own_folders (GError **error)
+{
+  const char *bases[] = { g_get_user_config_dir (), g_get_user_state_dir (), g_get_user_runtime_dir () };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bases); i++)
+    {
+      g_autofree char *dir = g_build_filename (bases[i], "paddock", NULL);
+
+      if (g_mkdir_with_parents (dir, 0700) != 0)
+        {
+          int saved_errno = errno;
+
+          g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
+                       "cannot make %s, which the folder lock keeps from the agent: %s",
+                       dir, g_strerror (saved_errno));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 static GPtrArray *
 build_denials (void)
 {
@@ -258,6 +284,14 @@ add_user_grant (GPtrArray          *roots,
                    path, path);
       return FALSE;
     }
+  denial = access == PADDOCK_ACCESS_READ_WRITE ? paddock_grants_find_denial_beneath (real, denials) : NULL;
+  if (denial != NULL)
+    {
+      g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
+                   "--grant %s:rw holds %s, which the folder lock keeps from the agent; grant the "
+                   "folders it needs, or %s:ro", path, denial, path);
+      return FALSE;
+    }
   g_ptr_array_add (roots, paddock_grant_new (real, access));
   return TRUE;
 }
@@ -371,6 +405,8 @@ paddock_lock_check_project (const char  *project,
 {
   g_autofree char *real = canonicalize (project);
   g_autofree char *home = NULL;
+  g_autoptr(GPtrArray) denials = NULL;
+  const char *denial;
 
   if (strcmp (real, "/") == 0)
     {
@@ -386,6 +422,17 @@ paddock_lock_check_project (const char  *project,
                    "cannot lock %s: it holds your home folder %s, so the lock would let the agent "
                    "change what every login runs (~/.bashrc, ~/.profile); run it in the project's own folder",
                    real, home);
+      return FALSE;
+    }
+  /* The lock gives the agent its whole project: it cannot also keep a
+   * credential store or Paddock's own settings in it from the agent. */
+  denials = build_denials ();
+  denial = paddock_grants_find_denial_beneath (real, (const char * const *) denials->pdata);
+  if (denial != NULL)
+    {
+      g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
+                   "cannot lock %s: it holds %s, which the folder lock keeps from the agent, and a "
+                   "locked agent gets its whole project; run it in a folder inside", real, denial);
       return FALSE;
     }
   return TRUE;
@@ -409,6 +456,8 @@ paddock_lock_new (const PaddockRunOptions *options,
 
   lock = g_new0 (PaddockLock, 1);
   lock->ruleset_fd = -1;
+  if (!make_own_folders (error))
+    return NULL;
   lock->denials = build_denials ();
   denials = (const char * const *) lock->denials->pdata;
 

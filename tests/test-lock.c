@@ -1057,6 +1057,28 @@ test_bad_input (void)
     g_assert_cmpstr (run->out, ==, "started\n");
   }
 
+  /* A project or read-write grant that holds a denied folder (here
+   * ~/.config/gh): the agent gets all of it, so the lock refuses it.
+   * Unlocked it runs, and read-only the grant does. */
+  {
+    g_autofree char *config = g_build_filename (home, ".config", NULL);
+    g_autofree char *config_project = g_strdup_printf ("--project=%s", config);
+    g_autofree char *config_rw = g_strdup_printf ("--grant=%s:rw", config);
+    g_autofree char *config_ro = g_strdup_printf ("--grant=%s:ro", config);
+    g_autoptr(Result) unlocked = NULL;
+    g_autoptr(Result) read_only = NULL;
+
+    g_assert_cmpint (g_mkdir_with_parents (config, 0700), ==, 0);
+    assert_refused_input ((const char *[]) { config_project, NULL }, "which the folder lock keeps from the agent");
+    assert_refused_input ((const char *[]) { config_rw, NULL }, "which the folder lock keeps from the agent");
+    unlocked = attempt_full (FALSE, (const char *[]) { config_project, NULL }, "echo started", NULL);
+    g_assert_cmpint (unlocked->status, ==, 0);
+    g_assert_cmpstr (unlocked->out, ==, "started\n");
+    read_only = attempt_full (TRUE, (const char *[]) { config_ro, NULL }, "echo started", NULL);
+    g_assert_cmpint (read_only->status, ==, 0);
+    g_assert_cmpstr (read_only->out, ==, "started\n");
+  }
+
   assert_refused_input ((const char *[]) { grant_nowhere, NULL }, "No such file or directory");
   /* Not a path with ":rx" in its name: an access that is not ro or rw. */
   assert_refused_input ((const char *[]) { grant_mistyped, NULL }, "(the access after ':' is ro or rw)");

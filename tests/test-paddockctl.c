@@ -304,6 +304,19 @@ test_bad_input (void)
     paddock_project_config_clear (&config);
   }
   {
+    /* Nor can a folder that holds one the lock keeps from the agent: the
+     * settings folder holds Paddock's own. */
+    g_autoptr(Result) result = paddockctl_lock (NULL, "on", config_home);
+    PaddockProjectConfig config = { 0 };
+
+    g_assert_cmpint (result->status, ==, 1);
+    g_assert_cmpstr (result->out, ==, "");
+    g_assert_nonnull (strstr (result->err, "which the folder lock keeps from the agent"));
+    g_assert_true (paddock_project_config_load (config_home, &config, NULL));
+    g_assert_false (config.has_lock);
+    paddock_project_config_clear (&config);
+  }
+  {
     const char *argv[] = { paddockctl, "lock", NULL };
     g_autoptr(Result) result = run_in (NULL, argv);
     assert_usage_error (result, "Usage:");
