@@ -149,6 +149,36 @@ make_own_folders (GError **error)
   return TRUE;
 }
 
+/* Adds @path (the session's --audit or --policy FILE, or NULL) to the
+ * NULL-terminated @denials, unless it is a pipe or a device, nothing the
+ * agent could rewrite; a log not made yet is covered too. In @project, it
+ * is refused: the agent gets its whole project. */
+static gboolean
+add_session_file (GPtrArray   *denials,
+                  const char  *path,
+                  const char  *what,
+                  const char  *project,
+                  GError     **error)
+{
+  g_autofree char *real = NULL;
+  g_autofree char *real_project = NULL;
+  struct stat st;
+
+  if (path == NULL || (stat (path, &st) == 0 && !S_ISREG (st.st_mode)))
+    return TRUE;
+  real = canonicalize (path);
+  real_project = canonicalize (project);
+  if (paddock_path_is_within (real, real_project))
+    {
+      g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
+                   "cannot lock %s: %s %s is in it, where the locked agent could rewrite it; "
+                   "keep it outside the project", real_project, what, real);
+      return FALSE;
+    }
+  g_ptr_array_insert (denials, denials->len - 1, g_steal_pointer (&real));
+  return TRUE;
+}
+
 static GPtrArray *
 build_denials (void)
 {
@@ -459,6 +489,11 @@ paddock_lock_new (const PaddockRunOptions *options,
   if (!make_own_folders (error))
     return NULL;
   lock->denials = build_denials ();
+  /* The session's own policy and log, where given: the agent must neither
+   * rewrite its rules for the next session nor edit its record. */
+  if (!add_session_file (lock->denials, options->audit_file, "the audit log", options->project, error) ||
+      !add_session_file (lock->denials, options->policy_file, "the policy", options->project, error))
+    return NULL;
   denials = (const char * const *) lock->denials->pdata;
 
   if (options->profile != NULL)

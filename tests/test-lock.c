@@ -1086,6 +1086,113 @@ test_bad_input (void)
   assert_refused_input ((const char *[]) { "--profile=nobody", NULL }, "unknown profile");
 }
 
+/* Runs paddock-run (with its exec monitor) on the project with @args
+ * before "--" and sh -c @script after; returns its status, and its
+ * output and errors in @out and @err. */
+static int
+run_monitored (const char * const *args,
+               const char         *script,
+               char              **out,
+               char              **err)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_auto(GStrv) env = child_env ();
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  g_ptr_array_add (argv, g_strdup (paddock_run));
+  g_ptr_array_add (argv, g_strdup_printf ("--project=%s", project));
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, g_strdup (args[i]));
+  g_ptr_array_add (argv, g_strdup ("--"));
+  g_ptr_array_add (argv, g_strdup ("sh"));
+  g_ptr_array_add (argv, g_strdup ("-c"));
+  g_ptr_array_add (argv, g_strdup (script));
+  g_ptr_array_add (argv, NULL);
+  g_spawn_sync (project, (char **) argv->pdata, env, 0, NULL, NULL, out, err, &status, &error);
+  g_assert_no_error (error);
+  return decode_status (status);
+}
+
+/* The session's own --audit and --policy files. In the project, where the
+ * locked agent could rewrite them (its rules for the next session, its
+ * record), the lock is refused, and so is a read-write grant of the
+ * folder that holds one; unlocked, the session runs. In a folder granted
+ * read-only, the agent cannot add to the log. */
+static void
+test_session_files (void)
+{
+  g_autofree char *log_inside = g_build_filename (project, "audit.jsonl", NULL);
+  g_autofree char *policy_inside = g_build_filename (project, "policy.json", NULL);
+  g_autofree char *log_outside = g_build_filename (outside, "audit.jsonl", NULL);
+  g_autofree char *audit_inside = g_strdup_printf ("--audit=%s", log_inside);
+  g_autofree char *audit_outside = g_strdup_printf ("--audit=%s", log_outside);
+  g_autofree char *policy_arg = g_strdup_printf ("--policy=%s", policy_inside);
+  g_autofree char *backend_arg = g_strdup_printf ("--lock-backend=%s", backend);
+  g_autofree char *grant_outside = g_strdup_printf ("--grant=%s:ro", outside);
+  g_autofree char *grant_outside_rw = g_strdup_printf ("--grant=%s:rw", outside);
+  g_autofree char *tamper = g_strdup_printf ("echo FORGED >> '%s' && echo wrote; echo done", log_outside);
+  g_autofree char *log = NULL;
+
+  write_file (policy_inside, "{ \"version\": 1 }\n");
+  {
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_cmpint (run_monitored ((const char *[]) { "--lock", backend_arg, audit_inside, NULL }, "echo started",
+                                    &out, &err), ==, 2);
+    g_assert_cmpstr (out, ==, "");
+    g_assert_nonnull (strstr (err, "the audit log"));
+    g_assert_nonnull (strstr (err, "where the locked agent could rewrite it"));
+    g_assert_false (g_file_test (log_inside, G_FILE_TEST_EXISTS));
+  }
+  {
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_cmpint (run_monitored ((const char *[]) { "--lock", backend_arg, policy_arg, NULL }, "echo started",
+                                    &out, &err), ==, 2);
+    g_assert_cmpstr (out, ==, "");
+    g_assert_nonnull (strstr (err, "the policy"));
+  }
+  {
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_cmpint (run_monitored ((const char *[]) { "--no-lock", audit_inside, policy_arg, NULL }, "echo started",
+                                    &out, &err), ==, 0);
+    g_assert_cmpstr (out, ==, "started\n");
+  }
+  {
+    g_autofree char *out = NULL, *err = NULL;
+
+    /* Unlocked, the same agent can read and forge the log: the test can fail. */
+    g_assert_cmpint (run_monitored ((const char *[]) { "--no-lock", audit_outside, NULL }, tamper, &out, &err), ==, 0);
+    g_assert_cmpstr (out, ==, "wrote\ndone\n");
+    g_assert_cmpint (g_unlink (log_outside), ==, 0);
+  }
+  {
+    g_autofree char *out = NULL, *err = NULL;
+
+    /* A read-write grant of the log's folder would give the log away. */
+    g_assert_cmpint (run_monitored ((const char *[]) { "--lock", backend_arg, grant_outside_rw, audit_outside, NULL },
+                                    tamper, &out, &err), ==, 2);
+    g_assert_cmpstr (out, ==, "");
+    g_assert_nonnull (strstr (err, "which the folder lock keeps from the agent"));
+  }
+  {
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_cmpint (run_monitored ((const char *[]) { "--lock", backend_arg, grant_outside, audit_outside, NULL },
+                                    tamper, &out, &err), ==, 0);
+    g_assert_cmpstr (out, ==, "done\n");
+  }
+  g_assert_true (g_file_get_contents (log_outside, &log, NULL, NULL));
+  /* (The command line is in the log: the line the agent would add is not.) */
+  g_assert_null (strstr (log, "\nFORGED\n"));
+  g_assert_nonnull (strstr (log, "\"type\":\"session-end\""));
+  g_unlink (log_outside);
+  g_unlink (log_inside);
+  g_unlink (policy_inside);
+}
+
 static void
 test_bad_backend_and_project (void)
 {
@@ -1345,6 +1452,7 @@ main (int   argc,
   add ("tui-draws", test_tui_draws);
   add ("ctrl-c", test_ctrl_c);
   add ("bad-input", test_bad_input);
+  add ("session-files", test_session_files);
   add ("bad-backend-and-project", test_bad_backend_and_project);
   add ("lock-status", test_lock_status);
   add ("saved-choice", test_saved_choice);
