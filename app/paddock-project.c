@@ -252,20 +252,26 @@ paddock_project_get_name (PaddockProject *self)
 char *
 paddock_project_dup_display_path (PaddockProject *self)
 {
-  const char *home;
-  size_t home_len;
-
   g_return_val_if_fail (PADDOCK_IS_PROJECT (self), NULL);
 
-  home = g_get_home_dir ();
-  home_len = home != NULL ? strlen (home) : 0;
+  return paddock_display_path (self->path);
+}
+
+/* @path as paddock_project_dup_display_path() shows a project's. */
+char *
+paddock_display_path (const char *path)
+{
+  const char *home = g_get_home_dir ();
+  size_t home_len = home != NULL ? strlen (home) : 0;
+
+  g_return_val_if_fail (path != NULL, NULL);
 
   if (home_len > 1 &&
-      strncmp (self->path, home, home_len) == 0 &&
-      (self->path[home_len] == '\0' || self->path[home_len] == '/'))
-    return g_strconcat ("~", self->path + home_len, NULL);
+      strncmp (path, home, home_len) == 0 &&
+      (path[home_len] == '\0' || path[home_len] == '/'))
+    return g_strconcat ("~", path + home_len, NULL);
 
-  return g_strdup (self->path);
+  return g_strdup (path);
 }
 
 /* Whether sessions started from now on run under the folder lock. */

@@ -18,6 +18,7 @@ PaddockProject *paddock_project_new_for_path  (const char      *path,
 const char     *paddock_project_get_path      (PaddockProject  *self);
 const char     *paddock_project_get_name      (PaddockProject  *self);
 char           *paddock_project_dup_display_path (PaddockProject *self);
+char           *paddock_display_path             (const char     *path);
 
 gboolean        paddock_project_get_lock      (PaddockProject  *self);
 const GError   *paddock_project_get_lock_error (PaddockProject *self);

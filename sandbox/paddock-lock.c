@@ -435,8 +435,7 @@ paddock_lock_check_project (const char  *project,
 {
   g_autofree char *real = canonicalize (project);
   g_autofree char *home = NULL;
-  g_autoptr(GPtrArray) denials = NULL;
-  const char *denial;
+  g_autofree char *denial = NULL;
 
   if (strcmp (real, "/") == 0)
     {
@@ -454,10 +453,7 @@ paddock_lock_check_project (const char  *project,
                    real, home);
       return FALSE;
     }
-  /* The lock gives the agent its whole project: it cannot also keep a
-   * credential store or Paddock's own settings in it from the agent. */
-  denials = build_denials ();
-  denial = paddock_grants_find_denial_beneath (real, (const char * const *) denials->pdata);
+  denial = paddock_lock_dup_held_denial (real);
   if (denial != NULL)
     {
       g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
@@ -466,6 +462,21 @@ paddock_lock_check_project (const char  *project,
       return FALSE;
     }
   return TRUE;
+}
+
+/* The lock gives the agent its whole project: it cannot also keep a
+ * credential store or Paddock's own settings in it from the agent. */
+char *
+paddock_lock_dup_held_denial (const char *project)
+{
+  g_autofree char *real = canonicalize (project);
+  g_autofree char *home = holds_home (real);
+  g_autoptr(GPtrArray) denials = NULL;
+
+  if (home != NULL)
+    return NULL;
+  denials = build_denials ();
+  return g_strdup (paddock_grants_find_denial_beneath (real, (const char * const *) denials->pdata));
 }
 
 PaddockLock *

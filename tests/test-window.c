@@ -1019,6 +1019,44 @@ test_lock_home (void)
   destroy_windows (app);
 }
 
+/* A folder that holds one the lock keeps from the agent (~/.config holds
+ * ~/.config/gh): the switch is off and insensitive, and says which. */
+static void
+test_lock_holds_denied (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *config = g_build_filename (g_get_home_dir (), ".config", NULL);
+  PaddockSessionPage *page;
+  VteTerminal *terminal;
+  GtkWidget *lock_switch;
+  GtkWidget *popover;
+  GtkWindow *window;
+
+  if (skip_without_display ())
+    return;
+
+  g_assert_cmpint (g_mkdir_with_parents (config, 0700), ==, 0);
+  app = create_application ();
+  window = open_session (app, config, &terminal, &page);
+
+  lock_switch = find_descendant (GTK_WIDGET (window), GTK_TYPE_SWITCH, FALSE);
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (lock_switch)));
+  g_assert_false (gtk_widget_get_sensitive (lock_switch));
+  popover = gtk_widget_get_ancestor (lock_switch, GTK_TYPE_POPOVER);
+  gtk_popover_popup (GTK_POPOVER (popover));
+  {
+    LabelWait why = { popover, ".config holds ~/.config/" };
+    LabelWait reach = { popover, "which a locked agent must not reach" };
+
+    g_assert_true (wait_for (label_shown, &why, "which folder in it the lock keeps from the agent"));
+    g_assert_true (wait_for (label_shown, &reach, "why that stops the lock"));
+  }
+  gtk_popover_popdown (GTK_POPOVER (popover));
+  g_assert_cmpint (saved_lock (config), ==, -1);
+
+  destroy_windows (app);
+}
+
 static void
 test_lock_follows_saved_choice (void)
 {
@@ -1241,6 +1279,7 @@ main (int   argc,
   g_test_add_func ("/paddock/window/lock-action", test_lock_action);
   g_test_add_func ("/paddock/window/lock-popover", test_lock_popover);
   g_test_add_func ("/paddock/window/lock-home", test_lock_home);
+  g_test_add_func ("/paddock/window/lock-holds-denied", test_lock_holds_denied);
   g_test_add_func ("/paddock/window/lock-follows-saved-choice", test_lock_follows_saved_choice);
   g_test_add_func ("/paddock/window/lock-failure-keeps-tab", test_lock_failure_keeps_tab);
 

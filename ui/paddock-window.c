@@ -21,6 +21,7 @@ struct _PaddockWindow
 
   PaddockProject       *project;
   gboolean              lockable;     /* the project can be locked to (paddock_lock_check_project) */
+  char                 *held_denial;  /* why not, where it holds a folder the lock keeps from the agent */
   GSettings            *settings;
   gboolean              closing;
   GCancellable         *cancellable;
@@ -253,7 +254,16 @@ update_lock (PaddockWindow *self)
   if (self->project == NULL)
     return;
   update_actions (self);
-  if (!self->lockable)
+  if (!self->lockable && self->held_denial != NULL)
+    {
+      g_autofree char *held = paddock_display_path (self->held_denial);
+
+      /* TRANSLATORS: the first %s is the project folder's name, the second a folder in it, such as ~/.config/gh */
+      description = g_strdup_printf (_("%s holds %s, which a locked agent must not reach, and a lock gives the "
+                                       "agent its whole project. Open a folder inside it to lock it."),
+                                     paddock_project_get_name (self->project), held);
+    }
+  else if (!self->lockable)
     /* TRANSLATORS: %s is the project folder's name */
     description = g_strdup_printf (_("%s holds your home folder, so a lock here would still let the agent "
                                      "change what every login runs, such as ~/.bashrc. Open the project’s own "
@@ -303,6 +313,9 @@ set_project (PaddockWindow  *self,
       /* Once per project: it resolves the folder's path on disk. */
       self->lockable = project != NULL &&
                        paddock_lock_check_project (paddock_project_get_path (project), NULL);
+      g_clear_pointer (&self->held_denial, g_free);
+      if (project != NULL && !self->lockable)
+        self->held_denial = paddock_lock_dup_held_denial (paddock_project_get_path (project));
       update_actions (self);
       update_lock (self);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROJECT]);
@@ -637,6 +650,7 @@ paddock_window_finalize (GObject *object)
   PaddockWindow *self = PADDOCK_WINDOW (object);
 
   g_clear_object (&self->project);
+  g_clear_pointer (&self->held_denial, g_free);
   g_clear_object (&self->settings);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->lock_status, paddock_lock_status_free);
