@@ -125,10 +125,11 @@ add_denial (GPtrArray  *denials,
 
 /* Paddock's own folders (settings, audit logs, control sockets) are made
  * before the lock is, where they are missing: the lock hides a folder that
- * is there, and one made later inside the project or a private /tmp would
- * be the agent's to fill (its own rules, a log of its own). */
-static gboolean
-make_own_folders (GError **error)
+ * is there, and one made later in a place the agent may write would be the
+ * agent's to fill (its own rules, a log of its own). One we cannot make,
+ * the agent, with less than our rights, cannot make either. */
+static void
+make_own_folders (void)
 {
   const char *bases[] = { g_get_user_config_dir (), g_get_user_state_dir (), g_get_user_runtime_dir () };
 
@@ -136,17 +137,8 @@ make_own_folders (GError **error)
     {
       g_autofree char *dir = g_build_filename (bases[i], "paddock", NULL);
 
-      if (g_mkdir_with_parents (dir, 0700) != 0)
-        {
-          int saved_errno = errno;
-
-          g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
-                       "cannot make %s, which the folder lock keeps from the agent: %s",
-                       dir, g_strerror (saved_errno));
-          return FALSE;
-        }
+      g_mkdir_with_parents (dir, 0700);
     }
-  return TRUE;
 }
 
 /* Adds @path (the session's --audit or --policy FILE, or NULL) to the
@@ -497,8 +489,7 @@ paddock_lock_new (const PaddockRunOptions *options,
 
   lock = g_new0 (PaddockLock, 1);
   lock->ruleset_fd = -1;
-  if (!make_own_folders (error))
-    return NULL;
+  make_own_folders ();
   lock->denials = build_denials ();
   /* The session's own policy and log, where given: the agent must neither
    * rewrite its rules for the next session nor edit its record. */
