@@ -188,6 +188,13 @@ main (int   argc,
     }
   else if (control_fd != -1)
     return usage_error ("--control-fd takes a descriptor number");
+  /* An empty name would be the current folder, and each says so in its own way. */
+  if (project != NULL && *project == '\0')
+    return usage_error ("--project names no folder");
+  if (policy_file != NULL && *policy_file == '\0')
+    return usage_error ("--policy names no file");
+  if (audit_file != NULL && *audit_file == '\0')
+    return usage_error ("--audit names no file");
   /* Named from here, used from the project. */
   if (policy_file != NULL && !g_path_is_absolute (policy_file))
     {
@@ -210,7 +217,9 @@ main (int   argc,
 
   /* Grants name paths as the user sees them, before the move into the project. */
   for (guint i = 0; grants != NULL && grants[i] != NULL; i++)
-    if (!g_path_is_absolute (grants[i]))
+    if (*grants[i] == '\0' || *grants[i] == ':')
+      return usage_error ("--grant names no path");
+    else if (!g_path_is_absolute (grants[i]))
       {
         g_autofree char *cwd = g_get_current_dir ();
         char *absolute = g_build_filename (cwd, grants[i], NULL);

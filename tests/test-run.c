@@ -156,6 +156,26 @@ test_usage (void)
   g_assert_cmpint (run ((const char *[]) { "--", NULL }, NULL, &err), ==, 2);
   g_assert_nonnull (strstr (err, "no command"));
 
+  /* An empty name, which would have meant the current folder. */
+  {
+    const struct { const char *arg; const char *says; } empty[] = {
+      { "--project=", "--project names no folder" },
+      { "--policy=", "--policy names no file" },
+      { "--audit=", "--audit names no file" },
+      { "--grant=", "--grant names no path" },
+      { "--grant=:rw", "--grant names no path" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (empty); i++)
+      {
+        g_autofree char *said = NULL;
+
+        g_assert_cmpint (run ((const char *[]) { "--lock", empty[i].arg, "--", "true", NULL }, NULL, &said), ==, 2);
+        if (strstr (said, empty[i].says) == NULL)
+          g_error ("%s: expected \"%s\", got: %s", empty[i].arg, empty[i].says, said);
+      }
+  }
+
   {
     g_autofree char *out = NULL;
 
