@@ -971,7 +971,7 @@ journal_send (int                 fd,
   } control = { 0 };
   paddock_autofd int memfd = -1;
   struct cmsghdr *cmsg;
-  ssize_t written;
+  gsize total = 0;
 
   if (sendmsg (fd, &message, MSG_DONTWAIT | MSG_NOSIGNAL) >= 0)
     return TRUE;
@@ -981,8 +981,10 @@ journal_send (int                 fd,
   memfd = memfd_create ("paddock-journal", MFD_CLOEXEC | MFD_ALLOW_SEALING);
   if (memfd < 0)
     return FALSE;
-  written = writev (memfd, iov, n_iov);
-  if (written < 0 || fcntl (memfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0)
+  for (int i = 0; i < n_iov; i++)
+    total += iov[i].iov_len;
+  if (writev (memfd, iov, n_iov) != (ssize_t) total ||
+      fcntl (memfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0)
     return FALSE;
   message.msg_iov = NULL;
   message.msg_iovlen = 0;
