@@ -808,33 +808,34 @@ read_until (GDataInputStream *stream,
   return g_string_free (text, FALSE);
 }
 
-/* Runs `paddockctl attach @args…` (stdout, stdin and stderr piped; stdin
- * closed first where @close_stdin) and reads its output up to its status
- * line: from then on it is attached, counted as one who answers unless it
- * only watches. Its output stream goes to @lines; what it printed before
- * and at the status line, to @seen. */
+/* Runs `paddockctl attach @args…` (stdout and stderr piped; stdin piped,
+ * or at its end from the start, /dev/null, where @closed_stdin) and reads
+ * its output up to its status line: from then on it is attached, counted
+ * as one who answers unless it only watches. Its output stream goes to
+ * @lines; what it printed before and at the status line, to @seen. */
 static GSubprocess *
 attach_start (Session             *s,
               const char * const  *args,
-              gboolean             close_stdin,
+              gboolean             closed_stdin,
               GDataInputStream   **lines,
               char               **seen)
 {
+  g_autoptr(GSubprocessLauncher) launcher = launcher_new (s);
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_autoptr(GError) error = NULL;
   GSubprocess *attach;
 
+  g_subprocess_launcher_set_flags (launcher, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE |
+                                             (closed_stdin ? 0 : G_SUBPROCESS_FLAGS_STDIN_PIPE));
+  if (closed_stdin)
+    g_subprocess_launcher_set_stdin_file_path (launcher, "/dev/null");
+  g_ptr_array_add (argv, (char *) paddockctl);
   g_ptr_array_add (argv, "attach");
   for (guint i = 0; args[i] != NULL; i++)
     g_ptr_array_add (argv, (char *) args[i]);
   g_ptr_array_add (argv, NULL);
-  attach = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                      (const char * const *) argv->pdata);
-  if (close_stdin)
-    {
-      g_output_stream_close (g_subprocess_get_stdin_pipe (attach), NULL, &error);
-      g_assert_no_error (error);
-    }
+  attach = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  g_assert_no_error (error);
   *lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (attach));
   *seen = read_until (*lines, "lock: ");
   g_assert_nonnull (strstr (*seen, "Session "));
