@@ -1690,6 +1690,17 @@ paddock_audit_parse_time (const char  *text,
 
   iso = g_strdup (text);
   g_strstrip (iso);
+  /* A time of day alone ("10:54", "10:53:30.910", as attach shows one):
+   * today's, in local time. */
+  if (g_ascii_isdigit (iso[0]) && (iso[1] == ':' || (g_ascii_isdigit (iso[1]) && iso[2] == ':')))
+    {
+      g_autoptr(GDateTime) now = g_date_time_new_from_unix_local (now_us / G_USEC_PER_SEC);
+      g_autofree char *today = now != NULL ? g_date_time_format (now, "%Y-%m-%d") : NULL;
+      char *dated = g_strdup_printf ("%sT%s%s", today != NULL ? today : "", iso[1] == ':' ? "0" : "", iso);
+
+      g_free (iso);
+      iso = dated;
+    }
   if (strlen (iso) == 10)
     {
       char *with_time = g_strconcat (iso, "T00:00:00", NULL);
@@ -1711,7 +1722,8 @@ paddock_audit_parse_time (const char  *text,
   if (dt == NULL)
     {
       g_set_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_TIME,
-                   "cannot read the time \"%s\": use 2026-03-01, 2026-03-01T12:00, or an age like 15m, 2h, 3d", text);
+                   "cannot read the time \"%s\": use 2026-03-01, 2026-03-01T12:00, 12:00 (today), or an age like "
+                   "15m, 2h, 3d", text);
       return FALSE;
     }
   *out_us = g_date_time_to_unix (dt) * G_USEC_PER_SEC + g_date_time_get_microsecond (dt);

@@ -945,6 +945,23 @@ test_parse_time (void)
   g_assert_true (paddock_audit_parse_time ("2026-03-01 12:00", now, &t, &error));
   g_assert_true (paddock_audit_parse_time ("2026-03-01", now, &t, &error));
   g_assert_no_error (error);
+  /* A time of day alone is today's, local time, as attach prints it. */
+  {
+    g_autoptr(GDateTime) now_local = g_date_time_new_from_unix_local (now / G_USEC_PER_SEC);
+    g_autoptr(GDateTime) at = g_date_time_new_local (g_date_time_get_year (now_local),
+                                                     g_date_time_get_month (now_local),
+                                                     g_date_time_get_day_of_month (now_local), 9, 5, 30.25);
+    gint64 expected = g_date_time_to_unix (at) * G_USEC_PER_SEC + g_date_time_get_microsecond (at);
+
+    g_assert_true (paddock_audit_parse_time ("09:05:30.250", now, &t, &error));
+    g_assert_no_error (error);
+    g_assert_cmpint (t, ==, expected);
+    g_assert_true (paddock_audit_parse_time ("9:05", now, &t, &error));
+    g_assert_no_error (error);
+    g_assert_cmpint (t, ==, expected - 30250000);
+    g_assert_false (paddock_audit_parse_time ("25:00", now, &t, &error));
+    g_clear_error (&error);
+  }
   g_assert_false (paddock_audit_parse_time ("yesterday", now, &t, &error));
   g_assert_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_TIME);
 }
