@@ -685,12 +685,20 @@ handle_event (Attach         *attach,
     case PADDOCK_MESSAGE_DECIDED:
       {
         g_autofree char *by = display (message->by);
+        const char *decided = message->decision == PADDOCK_DECISION_ALLOW ? "allowed" : "denied";
 
         forget_ask (attach, message->id);
-        g_print ("%s  #%-5" G_GINT64_FORMAT " %s by %s%s%s\n", time, message->id,
-                 message->decision == PADDOCK_DECISION_ALLOW ? "allowed" : "denied", by,
-                 message->remember != PADDOCK_REMEMBER_ONCE ? ", remembered for the " : "",
-                 message->remember != PADDOCK_REMEMBER_ONCE ? paddock_remember_to_string (message->remember) : "");
+        /* Decided by no one: say what happened instead. */
+        if (g_strcmp0 (message->by, "gone") == 0)
+          g_print ("%s  #%-5" G_GINT64_FORMAT " ended before it was answered\n", time, message->id);
+        else if (g_strcmp0 (message->by, "timeout") == 0)
+          g_print ("%s  #%-5" G_GINT64_FORMAT " denied: no answer came in time\n", time, message->id);
+        else if (g_strcmp0 (message->by, "session-end") == 0)
+          g_print ("%s  #%-5" G_GINT64_FORMAT " denied: the session ended\n", time, message->id);
+        else
+          g_print ("%s  #%-5" G_GINT64_FORMAT " %s by %s%s%s\n", time, message->id, decided, by,
+                   message->remember != PADDOCK_REMEMBER_ONCE ? ", remembered for the " : "",
+                   message->remember != PADDOCK_REMEMBER_ONCE ? paddock_remember_to_string (message->remember) : "");
       }
       break;
 

@@ -1084,6 +1084,37 @@ test_attach_input_ends (void)
   g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "ask");
 }
 
+/* An ask nobody answers in time: attach says so, not "denied by timeout". */
+static void
+test_attach_deadline (void)
+{
+  g_autoptr(Session) s = session_start ("ask-beside-runs", FALSE, (const char *[]) { "--ask-timeout", "1", NULL });
+  g_autofree char *session = wait_for_socket (s);
+  g_autoptr(GSubprocess) silent = NULL;
+  g_autoptr(GSubprocess) watcher = NULL;
+  g_autoptr(GDataInputStream) silent_lines = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autofree char *silent_seen = NULL;
+  g_autofree char *seen = NULL;
+  g_autofree char *rest = NULL;
+  g_autofree char *err = NULL;
+
+  /* One who could answer, and does not; one who watches. */
+  silent = attach_start (s, (const char *[]) { session, NULL }, FALSE, &silent_lines, &silent_seen);
+  watcher = attach_start (s, (const char *[]) { "--watch", session, NULL }, FALSE, &lines, &seen);
+  session_go (s);
+  rest = read_until (lines, "session ended");
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_assert_nonnull (strstr (rest, "ASK    touch "));
+  g_assert_nonnull (strstr (rest, "denied: no answer came in time\n"));
+  g_assert_null (strstr (rest, "by timeout"));
+  g_assert_false (out_exists (s, "asked-marker"));
+  err = attach_finish (watcher);
+  g_assert_cmpstr (err, ==, "");
+  g_clear_pointer (&err, g_free);
+  err = attach_finish (silent);
+}
+
 static void
 test_attach_answer (void)
 {
@@ -1886,6 +1917,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/attach-watch", test_attach_watch);
   g_test_add_func ("/paddock/exec/attach-closed-stdin", test_attach_closed_stdin);
   g_test_add_func ("/paddock/exec/attach-input-ends", test_attach_input_ends);
+  g_test_add_func ("/paddock/exec/attach-deadline", test_attach_deadline);
   g_test_add_func ("/paddock/exec/pause-resume", test_pause_resume);
   g_test_add_func ("/paddock/exec/junk-argv", test_junk_argv);
   g_test_add_func ("/paddock/exec/chroot", test_chroot);
