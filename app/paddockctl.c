@@ -1454,6 +1454,7 @@ main (int   argc,
 {
   const char *command;
 
+  paddock_open_std_fds ();
   setlocale (LC_ALL, "");
   g_set_prgname ("paddockctl");
 

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include "paddock-autofd.h"
 #include "paddock-lock.h"
 #include "paddock-project-config.h"
 #include "paddock-supervisor.h"
@@ -155,6 +156,7 @@ main (int   argc,
     { NULL }
   };
 
+  options.closed_std_fds = paddock_open_std_fds ();
   setlocale (LC_ALL, "");
   g_set_prgname ("paddock-run");
 

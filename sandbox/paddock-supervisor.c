@@ -161,6 +161,10 @@ run_child (PaddockSupervisor *self,
         child_fail (report_fd, STEP_MONITOR, err);
     }
 
+  /* What the command was given closed, it gets closed, as it would without us. */
+  for (int fd = 0; fd <= 2; fd++)
+    if (options->closed_std_fds & (1u << fd))
+      close (fd);
   execv (options->executable, options->argv);
   child_fail (report_fd, STEP_EXEC, errno);
 }

@@ -28,6 +28,8 @@ typedef struct
   gboolean   on_ask_allow;     /* what an ask becomes with no client attached */
   int        control_fd;       /* -1 when none was inherited */
   gboolean   journal;
+  unsigned   closed_std_fds;   /* (1 << fd) for each of 0-2 given closed, now /dev/null
+                                  here (paddock_open_std_fds): closed again for the command */
 } PaddockRunOptions;
 
 void paddock_run_options_clear (PaddockRunOptions *options);

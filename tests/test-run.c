@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include "test-util.h"
+
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <signal.h>
@@ -51,6 +53,28 @@ run (const char * const *args,
     *err = g_steal_pointer (&stderr_buf);
   g_assert_true (g_subprocess_get_if_exited (proc));
   return g_subprocess_get_exit_status (proc);
+}
+
+/* Given closed standard input and error, paddock-run holds /dev/null
+ * there, so that nothing it opens takes their place (its messages would
+ * go into it: an eventfd, the audit log); the command still gets them
+ * closed, as it would without paddock-run. */
+static void
+test_closed_std_fds (void)
+{
+  const char *script = "for fd in 0 1 2; do if [ -e /proc/self/fd/$fd ]; then echo open$fd; "
+                       "else echo closed$fd; fi; done; readlink /proc/$PPID/fd/0 /proc/$PPID/fd/2";
+  const char *argv[] = { "/bin/sh", "-c", "exec <&- 2>&-; exec \"$0\" -- sh -c \"$1\"", paddock_run, script, NULL };
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+
+  proc = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
+  g_assert_cmpstr (out, ==, "closed0\nopen1\nclosed2\n/dev/null\n/dev/null\n");
 }
 
 static void
@@ -257,12 +281,16 @@ int
 main (int   argc,
       char *argv[])
 {
+  char *home = test_home_new ();
+  int status;
+
   g_test_init (&argc, &argv, NULL);
 
   paddock_run = g_getenv ("PADDOCK_RUN");
   g_assert_nonnull (paddock_run);
 
   g_test_add_func ("/paddock/run/exit-status", test_exit_status);
+  g_test_add_func ("/paddock/run/closed-std-fds", test_closed_std_fds);
   g_test_add_func ("/paddock/run/signal-status", test_signal_status);
   g_test_add_func ("/paddock/run/missing-command", test_missing_command);
   g_test_add_func ("/paddock/run/not-executable", test_not_executable);
@@ -272,5 +300,7 @@ main (int   argc,
   g_test_add_func ("/paddock/run/forward-signals", test_forward_signals);
   g_test_add_func ("/paddock/run/orphans-killed", test_orphans_killed);
 
-  return g_test_run ();
+  status = g_test_run ();
+  test_home_remove (home);
+  return status;
 }

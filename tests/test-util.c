@@ -10,6 +10,8 @@
 
 #include "test-util.h"
 
+#include <glib/gstdio.h>
+
 char *
 test_home_new (void)
 {
@@ -17,13 +19,17 @@ test_home_new (void)
   char *home = g_dir_make_tmp ("paddock-test-home-XXXXXX", &error);
   g_autofree char *config = NULL;
   g_autofree char *state = NULL;
+  g_autofree char *runtime = NULL;
 
   g_assert_no_error (error);
   config = g_build_filename (home, "config", NULL);
   state = g_build_filename (home, "state", NULL);
+  runtime = g_build_filename (home, "runtime", NULL);
+  g_assert_cmpint (g_mkdir (runtime, 0700), ==, 0);
   g_setenv ("HOME", home, TRUE);
   g_setenv ("XDG_CONFIG_HOME", config, TRUE);
   g_setenv ("XDG_STATE_HOME", state, TRUE);
+  g_setenv ("XDG_RUNTIME_DIR", runtime, TRUE);
   return home;
 }
 

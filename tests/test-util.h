@@ -7,9 +7,11 @@
 
 #include <glib.h>
 
-/* Makes a private HOME with XDG_CONFIG_HOME and XDG_STATE_HOME in it and
- * points the environment there; call it before g_test_init(), which is
- * before GLib caches them. Returns the folder, for test_home_remove(). */
+/* Makes a private HOME with XDG_CONFIG_HOME, XDG_STATE_HOME and
+ * XDG_RUNTIME_DIR in it and points the environment there, so that nothing
+ * a test runs (paddock-run's audit logs, sockets) reaches the real ones;
+ * call it before g_test_init(), which is before GLib caches them. Returns
+ * the folder, for test_home_remove(). */
 char *test_home_new    (void);
 /* Removes @home and all it holds; frees @home. */
 void  test_home_remove (char *home);

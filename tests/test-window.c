@@ -1248,6 +1248,7 @@ int
 main (int   argc,
       char *argv[])
 {
+  char *home = test_home_new ();
   int status;
 
   g_test_init (&argc, &argv, NULL);
@@ -1287,5 +1288,6 @@ main (int   argc,
   if (lock_base != NULL)
     test_remove_tree (lock_base);
   g_free (lock_base);
+  test_home_remove (home);
   return status;
 }
