@@ -987,74 +987,59 @@ test_lock_popover (void)
 
 /* The home folder cannot be locked to (paddock-run refuses it): the
  * switch is off and insensitive, and the popover says why. */
+/* Opens a window on @project, which cannot be locked to: the switch is
+ * off and insensitive, its popover says each of @because, and no choice
+ * is saved. */
 static void
-test_lock_home (void)
+assert_cannot_lock (const char         *project,
+                    const char * const *because)
 {
-  g_autoptr(PaddockApplication) app = NULL;
+  g_autoptr(PaddockApplication) app = create_application ();
   PaddockSessionPage *page;
   VteTerminal *terminal;
   GtkWidget *lock_switch;
   GtkWidget *popover;
   GtkWindow *window;
 
-  if (skip_without_display ())
-    return;
-
-  app = create_application ();
-  window = open_session (app, g_get_home_dir (), &terminal, &page);
-
+  window = open_session (app, project, &terminal, &page);
   lock_switch = find_descendant (GTK_WIDGET (window), GTK_TYPE_SWITCH, FALSE);
   g_assert_false (gtk_switch_get_active (GTK_SWITCH (lock_switch)));
   g_assert_false (gtk_widget_get_sensitive (lock_switch));
   popover = gtk_widget_get_ancestor (lock_switch, GTK_TYPE_POPOVER);
   gtk_popover_popup (GTK_POPOVER (popover));
-  {
-    LabelWait why = { popover, "holds your home folder, so a lock here would still let the agent change" };
+  for (guint i = 0; because[i] != NULL; i++)
+    {
+      LabelWait why = { popover, because[i] };
 
-    g_assert_true (wait_for (label_shown, &why, "why the home folder cannot be locked"));
-  }
+      g_assert_true (wait_for (label_shown, &why, because[i]));
+    }
   gtk_popover_popdown (GTK_POPOVER (popover));
-  g_assert_cmpint (saved_lock (g_get_home_dir ()), ==, -1);
+  g_assert_cmpint (saved_lock (project), ==, -1);
 
   destroy_windows (app);
 }
 
+static void
+test_lock_home (void)
+{
+  if (skip_without_display ())
+    return;
+  assert_cannot_lock (g_get_home_dir (), (const char *[]) {
+    "holds your home folder, so a lock here would still let the agent change", NULL });
+}
+
 /* A folder that holds one the lock keeps from the agent (~/.config holds
- * ~/.config/gh): the switch is off and insensitive, and says which. */
+ * ~/.config/gh): the popover says which. */
 static void
 test_lock_holds_denied (void)
 {
-  g_autoptr(PaddockApplication) app = NULL;
   g_autofree char *config = g_build_filename (g_get_home_dir (), ".config", NULL);
-  PaddockSessionPage *page;
-  VteTerminal *terminal;
-  GtkWidget *lock_switch;
-  GtkWidget *popover;
-  GtkWindow *window;
 
   if (skip_without_display ())
     return;
-
   g_assert_cmpint (g_mkdir_with_parents (config, 0700), ==, 0);
-  app = create_application ();
-  window = open_session (app, config, &terminal, &page);
-
-  lock_switch = find_descendant (GTK_WIDGET (window), GTK_TYPE_SWITCH, FALSE);
-  g_assert_false (gtk_switch_get_active (GTK_SWITCH (lock_switch)));
-  g_assert_false (gtk_widget_get_sensitive (lock_switch));
-  popover = gtk_widget_get_ancestor (lock_switch, GTK_TYPE_POPOVER);
-  gtk_popover_popup (GTK_POPOVER (popover));
-  {
-    LabelWait why = { popover, ".config holds ~/.config/" };
-    LabelWait reach = { popover, "which a locked agent must not reach" };
-
-    g_assert_true (wait_for (label_shown, &why, "which folder in it the lock keeps from the agent"));
-    g_assert_true (wait_for (label_shown, &reach, "why that stops the lock"));
-  }
-  gtk_popover_popdown (GTK_POPOVER (popover));
-  g_assert_cmpint (saved_lock (config), ==, -1);
-
-  destroy_windows (app);
+  assert_cannot_lock (config, (const char *[]) {
+    ".config holds ~/.config/", "which a locked agent must not reach", NULL });
 }
 
 static void
