@@ -68,3 +68,122 @@ paddock_json_describe_bad_value (const char *token,
                           "an object or a list", showable ? "\"" : "", showable ? (int) length : 4,
                           showable ? token : "text", showable ? "\"" : "");
 }
+
+static gboolean
+read_hex4 (const char *p,
+           const char *end,
+           guint      *value)
+{
+  *value = 0;
+  if (end - p < 4)
+    return FALSE;
+  for (int i = 0; i < 4; i++)
+    {
+      int digit = g_ascii_xdigit_value (p[i]);
+
+      if (digit < 0)
+        return FALSE;
+      *value = *value << 4 | (guint) digit;
+    }
+  return TRUE;
+}
+
+static gboolean
+is_json_space (char c)
+{
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* What json-glib would take too kindly, refused before it parses: text
+ * that is not one object, nesting deeper than @max_depth, and string
+ * escapes JSON does not have, comments and single quotes (in which an
+ * escape would go unseen). json-glib 1.6 reads "{}{}" or "1 {}" as
+ * valid, keeping the last value and leaking the others; it reads "\101"
+ * as an octal byte and a lone "\ud800" as a surrogate, either of which
+ * makes a string that is not UTF-8, and cuts a string at "\u0000". None
+ * of them comes from a writer of Paddock's JSON. */
+char *
+paddock_json_check_object_text (const char *text,
+                                 gsize       length,
+                                 guint       max_depth)
+{
+  const char *end = text + length;
+  const char *p = text;
+  gboolean in_string = FALSE;
+  gboolean closed = FALSE;
+  guint depth = 0;
+
+  while (p < end && is_json_space (*p))
+    p++;
+  if (p == end || *p != '{')
+    return g_strdup ("not a JSON object");
+
+  for (; p < end; p++)
+    {
+      char c = *p;
+
+      if (closed)
+        {
+          if (!is_json_space (c))
+            return g_strdup ("text after the JSON object");
+        }
+      else if (in_string)
+        {
+          guint unit;
+          guint low;
+
+          if (c == '"')
+            in_string = FALSE;
+          if (c != '\\')
+            continue;
+          if (++p == end)
+            return g_strdup ("a string ends in a lone backslash");
+          if (*p != '\0' && strchr ("\"\\/bfnrt", *p) != NULL)
+            continue;
+          if (*p != 'u')
+            return g_strdup_printf ("a string holds \"\\%c\", which is not a JSON escape",
+                                    g_ascii_isprint (*p) ? *p : '?');
+          if (!read_hex4 (p + 1, end, &unit))
+            return g_strdup ("a \"\\u\" escape needs four hex digits");
+          p += 4;
+          if (unit == 0)
+            return g_strdup ("a string holds \"\\u0000\", a NUL character");
+          if (unit >= 0xdc00 && unit <= 0xdfff)
+            return g_strdup_printf ("a string holds \"\\u%04x\", half of a UTF-16 pair alone", unit);
+          if (unit >= 0xd800 && unit <= 0xdbff)
+            {
+              if (end - p < 3 || p[1] != '\\' || p[2] != 'u' || !read_hex4 (p + 3, end, &low) ||
+                  low < 0xdc00 || low > 0xdfff)
+                return g_strdup_printf ("a string holds \"\\u%04x\", half of a UTF-16 pair alone", unit);
+              p += 6;
+            }
+        }
+      else if (c == '"')
+        in_string = TRUE;
+      /* json-glib reads "/…/" as a comment and '…' as a string: either would
+       * hide a string's escapes from this scan. */
+      else if (c == '/')
+        return g_strdup ("a comment ('/'), which JSON does not have");
+      else if (c == '\'')
+        return g_strdup ("a string in single quotes, which JSON does not have");
+      else if (c == '{' || c == '[')
+        {
+          if (++depth > max_depth)
+            return g_strdup_printf ("nested deeper than %u levels", max_depth);
+        }
+      else if ((c == '}' || c == ']') && --depth == 0)
+        closed = TRUE;
+      else if (!is_json_space (c) && strchr ("{}[],:", c) == NULL)
+        {
+          /* A bare word: json-glib also takes hex and octal numbers, and
+           * names a '$' "digit is beyond radix". */
+          const char *start = p;
+
+          while (p + 1 < end && !is_json_space (p[1]) && strchr ("{}[],:\"'/", p[1]) == NULL)
+            p++;
+          if (!paddock_json_is_literal (start, p + 1 - start))
+            return paddock_json_describe_bad_value (start, p + 1 - start);
+        }
+    }
+  return NULL;
+}

@@ -18,3 +18,12 @@ gboolean paddock_json_is_literal (const char *token,
  * quoting it where it is short, valid UTF-8 text. */
 char    *paddock_json_describe_bad_value (const char *token,
                                           gsize       length);
+
+/* Why @text (@length bytes) is not one JSON object as JSON has it, in
+ * words for an error message; NULL when it is. Refused: anything but one
+ * object (with white space around), nesting deeper than @max_depth, the
+ * escapes, comments, single quotes and bare words json-glib 1.6 reads its
+ * own way. Valid UTF-8 is left to the caller. */
+char    *paddock_json_check_object_text  (const char *text,
+                                          gsize       length,
+                                          guint       max_depth);

@@ -307,129 +307,6 @@ invalid (GError    **error,
 
 /* Reads the four hex digits of a \u escape at @p (@end bounds it). */
 static gboolean
-read_hex4 (const char *p,
-           const char *end,
-           guint      *value)
-{
-  *value = 0;
-  if (end - p < 4)
-    return FALSE;
-  for (int i = 0; i < 4; i++)
-    {
-      int digit = g_ascii_xdigit_value (p[i]);
-
-      if (digit < 0)
-        return FALSE;
-      *value = *value << 4 | (guint) digit;
-    }
-  return TRUE;
-}
-
-static gboolean
-is_json_space (char c)
-{
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-/* What json-glib would take too kindly, refused before it parses: a line
- * that is not one object, nesting deeper than MAX_DEPTH, and string
- * escapes JSON does not have, comments and single quotes (in which an
- * escape would go unseen). json-glib 1.6 reads "{}{}" or "1 {}" as
- * valid, keeping the last value and leaking the others; it reads "\101"
- * as an octal byte and a lone "\ud800" as a surrogate, either of which
- * makes a string that is not UTF-8, and cuts a string at "\u0000". None
- * of them comes from a writer of this protocol. */
-static gboolean
-check_json_text (const char *line,
-                 gsize       length,
-                 GError    **error)
-{
-  const char *end = line + length;
-  const char *p = line;
-  gboolean in_string = FALSE;
-  gboolean closed = FALSE;
-  int depth = 0;
-
-  while (p < end && is_json_space (*p))
-    p++;
-  if (p == end || *p != '{')
-    return invalid (error, "not a JSON object");
-
-  for (; p < end; p++)
-    {
-      char c = *p;
-
-      if (closed)
-        {
-          if (!is_json_space (c))
-            return invalid (error, "text after the JSON object");
-        }
-      else if (in_string)
-        {
-          guint unit;
-          guint low;
-
-          if (c == '"')
-            in_string = FALSE;
-          if (c != '\\')
-            continue;
-          if (++p == end)
-            return invalid (error, "a string ends in a lone backslash");
-          if (*p != '\0' && strchr ("\"\\/bfnrt", *p) != NULL)
-            continue;
-          if (*p != 'u')
-            return invalid (error, "a string holds \"\\%c\", which is not a JSON escape",
-                            g_ascii_isprint (*p) ? *p : '?');
-          if (!read_hex4 (p + 1, end, &unit))
-            return invalid (error, "a \"\\u\" escape needs four hex digits");
-          p += 4;
-          if (unit == 0)
-            return invalid (error, "a string holds \"\\u0000\", a NUL character");
-          if (unit >= 0xdc00 && unit <= 0xdfff)
-            return invalid (error, "a string holds \"\\u%04x\", half of a UTF-16 pair alone", unit);
-          if (unit >= 0xd800 && unit <= 0xdbff)
-            {
-              if (end - p < 3 || p[1] != '\\' || p[2] != 'u' || !read_hex4 (p + 3, end, &low) ||
-                  low < 0xdc00 || low > 0xdfff)
-                return invalid (error, "a string holds \"\\u%04x\", half of a UTF-16 pair alone", unit);
-              p += 6;
-            }
-        }
-      else if (c == '"')
-        in_string = TRUE;
-      /* json-glib reads "/…/" as a comment and '…' as a string: either would
-       * hide a string's escapes from this scan. */
-      else if (c == '/')
-        return invalid (error, "a comment ('/'), which JSON does not have");
-      else if (c == '\'')
-        return invalid (error, "a string in single quotes, which JSON does not have");
-      else if (c == '{' || c == '[')
-        {
-          if (++depth > MAX_DEPTH)
-            return invalid (error, "nested deeper than %d levels", MAX_DEPTH);
-        }
-      else if ((c == '}' || c == ']') && --depth == 0)
-        closed = TRUE;
-      else if (!is_json_space (c) && strchr ("{}[],:", c) == NULL)
-        {
-          /* A bare word: json-glib also takes hex and octal numbers, and
-           * names a '$' "digit is beyond radix". */
-          const char *start = p;
-
-          while (p + 1 < end && !is_json_space (p[1]) && strchr ("{}[],:\"'/", p[1]) == NULL)
-            p++;
-          if (!paddock_json_is_literal (start, p + 1 - start))
-            {
-              g_autofree char *reason = paddock_json_describe_bad_value (start, p + 1 - start);
-
-              return invalid (error, "%s", reason);
-            }
-        }
-    }
-  return TRUE;
-}
-
-static gboolean
 read_integer (JsonNode   *node,
               const char *name,
               gint64      min,
@@ -539,6 +416,7 @@ paddock_message_parse (const char *line,
   g_autoptr(PaddockMessage) message = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GList) members = NULL;
+  g_autofree char *reason = NULL;
   JsonNode *root;
   JsonObject *object;
   JsonNode *type_node;
@@ -557,8 +435,9 @@ paddock_message_parse (const char *line,
     return invalid (error, "empty line"), NULL;
   if (!g_utf8_validate_len (line, length, NULL))
     return invalid (error, "not valid UTF-8 (or holds a NUL byte)"), NULL;
-  if (!check_json_text (line, length, error))
-    return NULL;
+  reason = paddock_json_check_object_text (line, length, MAX_DEPTH);
+  if (reason != NULL)
+    return invalid (error, "%s", reason), NULL;
 
   parser = json_parser_new_immutable ();
   if (!json_parser_load_from_data (parser, line, (gssize) length, &local_error))
