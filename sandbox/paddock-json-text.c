@@ -7,7 +7,58 @@
 
 #include "paddock-json-text.h"
 
+#include "paddock-autofd.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+GByteArray *
+paddock_json_read_file (const char  *path,
+                        gsize        max,
+                        const char  *what,
+                        GError     **error)
+{
+  g_autoptr(GByteArray) text = g_byte_array_new ();
+  paddock_autofd int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  struct stat st;
+
+  if (fd < 0 || fstat (fd, &st) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                   "cannot read %s %s: %s", what, path, g_strerror (saved_errno));
+      return NULL;
+    }
+  if (S_ISDIR (st.st_mode))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_ISDIR, "cannot read %s %s: it is a folder", what, path);
+      return NULL;
+    }
+  while (text->len <= max)
+    {
+      guint8 buffer[16384];
+      ssize_t n = read (fd, buffer, MIN (sizeof buffer, max + 1 - text->len));
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved_errno = errno;
+
+          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                       "cannot read %s %s: %s", what, path, g_strerror (saved_errno));
+          return NULL;
+        }
+      if (n == 0)
+        break;
+      g_byte_array_append (text, buffer, (guint) n);
+    }
+  return g_steal_pointer (&text);
+}
 
 static const char *
 skip_digits (const char *p,
@@ -186,4 +237,41 @@ paddock_json_check_object_text (const char *text,
         }
     }
   return NULL;
+}
+
+char *
+paddock_json_describe_parse_error (const GError *parse_error)
+{
+  const char *message = parse_error->message;
+  g_autofree char *where = NULL;
+  g_autofree char *valid = NULL;
+  g_autoptr(GString) shown = g_string_new (NULL);
+
+  if (g_str_has_prefix (message, "<data>:"))
+    {
+      char *end;
+      gulong line = strtoul (message + strlen ("<data>:"), &end, 10);
+      gulong column = 0;
+
+      if (*end == ':')
+        column = strtoul (end + 1, &end, 10);
+      if (*end == ':')
+        {
+          where = g_strdup_printf ("line %lu, column %lu: ", line, column);
+          message = end + 1;
+        }
+      while (*message == ' ')
+        message++;
+      if (g_str_has_prefix (message, "Parse error: "))
+        message += strlen ("Parse error: ");
+    }
+  /* json-glib quotes the token it stopped at, cut anywhere, control
+   * characters and all. */
+  valid = g_utf8_make_valid (message, -1);
+  for (const char *p = valid; *p != '\0'; p++)
+    if (g_ascii_iscntrl (*p))
+      g_string_append_printf (shown, "\\x%02x", (guint) (guchar) *p);
+    else
+      g_string_append_c (shown, *p);
+  return g_strconcat (where != NULL ? where : "", shown->str, NULL);
 }

@@ -7,6 +7,14 @@
 
 #include <glib.h>
 
+/* Reads at most @max + 1 bytes of @path: a pipe works ("<(…)"), and
+ * /dev/zero ends with the caller's error for a file too long, not with all
+ * memory. @what names the file in errors ("the policy"). */
+GByteArray *paddock_json_read_file (const char  *path,
+                                    gsize        max,
+                                    const char  *what,
+                                    GError     **error);
+
 /* Whether the bare word @token (@length bytes, not NUL-terminated) is one
  * JSON has: true, false, null, or a number as JSON writes one. json-glib
  * 1.6 also takes hex and octal numbers, and names other words in
@@ -27,3 +35,8 @@ char    *paddock_json_describe_bad_value (const char *token,
 char    *paddock_json_check_object_text  (const char *text,
                                           gsize       length,
                                           guint       max_depth);
+
+/* json-glib's @parse_error in words for a message: its "<data>:LINE:COL:
+ * Parse error:" as "line LINE, column COL:", and the token it quotes
+ * made valid UTF-8, control characters escaped. */
+char    *paddock_json_describe_parse_error (const GError *parse_error);

@@ -1341,58 +1341,12 @@ paddock_policy_new_from_data (const char  *data,
                        PADDOCK_POLICY_SCOPE_POLICY, error);
 }
 
-/* Reads at most MAX_POLICY_SIZE + 1 bytes of @path: a pipe works (a
- * policy from "<(…)"), and /dev/zero ends with an error, not all memory. */
-static GByteArray *
-read_policy_text (const char  *path,
-                  GError     **error)
-{
-  g_autoptr(GByteArray) text = g_byte_array_new ();
-  paddock_autofd int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-  struct stat st;
-
-  if (fd < 0 || fstat (fd, &st) != 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
-                   "cannot read the policy %s: %s", path, g_strerror (saved_errno));
-      return NULL;
-    }
-  if (S_ISDIR (st.st_mode))
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_ISDIR,
-                   "cannot read the policy %s: it is a folder", path);
-      return NULL;
-    }
-  while (text->len <= MAX_POLICY_SIZE)
-    {
-      guint8 buffer[16384];
-      ssize_t n = read (fd, buffer, MIN (sizeof buffer, MAX_POLICY_SIZE + 1 - text->len));
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          int saved_errno = errno;
-
-          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
-                       "cannot read the policy %s: %s", path, g_strerror (saved_errno));
-          return NULL;
-        }
-      if (n == 0)
-        break;
-      g_byte_array_append (text, buffer, (guint) n);
-    }
-  return g_steal_pointer (&text);
-}
-
 static PaddockPolicy *
 policy_load_file (const char          *path,
                   PaddockPolicyScope   scope,
                   GError             **error)
 {
-  g_autoptr(GByteArray) text = read_policy_text (path, error);
+  g_autoptr(GByteArray) text = paddock_json_read_file (path, MAX_POLICY_SIZE, "the policy", error);
 
   if (text == NULL)
     return NULL;

@@ -12,10 +12,15 @@
 #include "config.h"
 
 #include "paddock-project-config.h"
+#include "paddock-json-text.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+
+/* Far more than a lock choice and a list of grants take. */
+#define MAX_SETTINGS_SIZE  (1024 * 1024)
+#define MAX_SETTINGS_DEPTH 8
 
 char *
 paddock_project_config_path (const char *project)
@@ -42,10 +47,7 @@ paddock_project_config_load (const char           *project,
                              GError              **error)
 {
   g_autofree char *path = paddock_project_config_path (project);
-  g_autoptr(JsonParser) parser = NULL;
-  g_autoptr(GError) local_error = NULL;
-  JsonNode *root;
-  JsonObject *object;
+  g_autoptr(GByteArray) text = NULL;
 
   *config = (PaddockProjectConfig) { 0 };
 
@@ -53,11 +55,58 @@ paddock_project_config_load (const char           *project,
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     return TRUE;
 
-  parser = json_parser_new ();
-  if (!json_parser_load_from_file (parser, path, &local_error))
+  text = paddock_json_read_file (path, MAX_SETTINGS_SIZE, "the project settings", error);
+  if (text == NULL)
+    return FALSE;
+  return paddock_project_config_parse (project, path, text->len > 0 ? (const char *) text->data : "", text->len,
+                                       config, error);
+}
+
+gboolean
+paddock_project_config_parse (const char           *project,
+                              const char           *source,
+                              const char           *data,
+                              gsize                 length,
+                              PaddockProjectConfig *config,
+                              GError              **error)
+{
+  const char *path = source;
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *reason = NULL;
+  JsonNode *root;
+  JsonNode *node;
+  JsonObject *object;
+  gboolean has_lock = FALSE;
+  gboolean lock = FALSE;
+
+  *config = (PaddockProjectConfig) { 0 };
+
+  if (length > MAX_SETTINGS_SIZE)
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                   "%s: %s", path, local_error->message);
+                   "%s: larger than %d KiB, which no settings are", path, MAX_SETTINGS_SIZE / 1024);
+      return FALSE;
+    }
+  if (!g_utf8_validate_len (data, length, NULL))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: not valid UTF-8 (or holds a NUL byte)", path);
+      return FALSE;
+    }
+  /* json-glib 1.6 reads more than JSON, and leaks on some of it. */
+  reason = paddock_json_check_object_text (data, length, MAX_SETTINGS_DEPTH);
+  if (reason != NULL)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: %s", path, reason);
+      return FALSE;
+    }
+
+  parser = json_parser_new_immutable ();
+  if (!json_parser_load_from_data (parser, data, length, &local_error))
+    {
+      g_autofree char *described = paddock_json_describe_parse_error (local_error);
+
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: %s", path, described);
       return FALSE;
     }
   root = json_parser_get_root (parser);
@@ -70,28 +119,30 @@ paddock_project_config_load (const char           *project,
   object = json_node_get_object (root);
 
   /* A file copied from another project's name says nothing about this one. */
-  if (g_strcmp0 (json_object_get_string_member_with_default (object, "path", NULL), project) != 0)
+  node = json_object_get_member (object, "path");
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING ||
+      g_strcmp0 (json_node_get_string (node), project) != 0)
     return TRUE;
 
   if (json_object_has_member (object, "lock"))
     {
-      JsonNode *node = json_object_get_member (object, "lock");
+      node = json_object_get_member (object, "lock");
       if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
         {
           g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
                        "%s: \"lock\" must be true or false", path);
           return FALSE;
         }
-      config->has_lock = TRUE;
-      config->lock = json_node_get_boolean (node);
+      has_lock = TRUE;
+      lock = json_node_get_boolean (node);
     }
 
   if (json_object_has_member (object, "grants"))
     {
-      JsonNode *node = json_object_get_member (object, "grants");
       g_autoptr(GPtrArray) grants = g_ptr_array_new_with_free_func (g_free);
       JsonArray *array;
 
+      node = json_object_get_member (object, "grants");
       if (!JSON_NODE_HOLDS_ARRAY (node))
         {
           g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
@@ -114,7 +165,34 @@ paddock_project_config_load (const char           *project,
       config->grants = (char **) g_ptr_array_free (g_steal_pointer (&grants), FALSE);
     }
 
+  /* Only now: a file refused further on gives no choice. */
+  config->has_lock = has_lock;
+  config->lock = lock;
   return TRUE;
+}
+
+/* The settings file's object, where the file reads as one; else NULL. */
+static JsonNode *
+read_object (const char *path)
+{
+  g_autoptr(GByteArray) text = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();  /* the copy is changed */
+  g_autofree char *reason = NULL;
+  const char *data;
+
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    return NULL;
+  text = paddock_json_read_file (path, MAX_SETTINGS_SIZE, "the project settings", NULL);
+  if (text == NULL || text->len > MAX_SETTINGS_SIZE)
+    return NULL;
+  data = text->len > 0 ? (const char *) text->data : "";
+  if (!g_utf8_validate_len (data, text->len, NULL))
+    return NULL;
+  reason = paddock_json_check_object_text (data, text->len, MAX_SETTINGS_DEPTH);
+  if (reason != NULL || !json_parser_load_from_data (parser, data, text->len, NULL) ||
+      json_parser_get_root (parser) == NULL || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    return NULL;
+  return json_node_copy (json_parser_get_root (parser));
 }
 
 /* Saves the lock choice for @project, keeping the file's other members. */
@@ -125,18 +203,14 @@ paddock_project_config_save_lock (const char  *project,
 {
   g_autofree char *path = paddock_project_config_path (project);
   g_autofree char *dir = g_path_get_dirname (path);
-  g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *text = NULL;
   JsonObject *object;
 
-  if (g_file_test (path, G_FILE_TEST_EXISTS) &&
-      json_parser_load_from_file (parser, path, NULL) &&
-      json_parser_get_root (parser) != NULL &&
-      JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    root = json_node_copy (json_parser_get_root (parser));
-  else
+  /* The other members are kept where the file reads as one object. */
+  root = read_object (path);
+  if (root == NULL)
     {
       /* json_node_init_object() would take a second reference on the object. */
       root = json_node_new (JSON_NODE_OBJECT);

@@ -20,6 +20,13 @@ char     *paddock_project_config_path      (const char           *project);
 gboolean  paddock_project_config_load      (const char           *project,
                                             PaddockProjectConfig *config,
                                             GError              **error);
+/* Reads settings from @data (@length bytes); @source names them in errors. */
+gboolean  paddock_project_config_parse     (const char           *project,
+                                            const char           *source,
+                                            const char           *data,
+                                            gsize                 length,
+                                            PaddockProjectConfig *config,
+                                            GError              **error);
 gboolean  paddock_project_config_save_lock (const char           *project,
                                             gboolean              lock,
                                             GError              **error);

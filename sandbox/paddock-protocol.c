@@ -441,7 +441,11 @@ paddock_message_parse (const char *line,
 
   parser = json_parser_new_immutable ();
   if (!json_parser_load_from_data (parser, line, (gssize) length, &local_error))
-    return invalid (error, "not JSON: %s", local_error->message), NULL;
+    {
+      g_autofree char *described = paddock_json_describe_parse_error (local_error);
+
+      return invalid (error, "not JSON: %s", described), NULL;
+    }
 
   root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))

@@ -338,6 +338,63 @@ test_lock_broken_settings (void)
   g_rmdir (dir);
 }
 
+/* Settings that are not JSON as Paddock writes it are refused, naming the
+ * file and why; a /dev/zero behind the file ends at the size limit rather
+ * than reading on; a "path" that is not a string says nothing about this
+ * project (json-glib warned, and a debug build aborted). */
+static void
+test_settings_bad_input (void)
+{
+  g_autofree char *dir = make_dir ();
+  g_autofree char *settings = paddock_project_config_path (dir);
+  g_autofree char *settings_dir = g_path_get_dirname (settings);
+  const struct { const char *text; const char *says; } bad[] = {
+    { "{ \"path\": \"@\", \"lock\": 0x1 }", "unexpected \"0x1\"" },
+    { "{ \"path\": \"@\", \"lock\": true } { \"lock\": false }", "text after the JSON object" },
+    { "{ \"path\": \"@\", \"grants\": [\"/x\\u12\"] }", "four hex digits" },
+    { "{ \"path\": \"@\", \"lock\": true /* on */ }", "a comment" },
+    { "{ \"path\": \"@\", \"lock\": true }\xff", "not valid UTF-8" },
+  };
+
+  g_assert_cmpint (g_mkdir_with_parents (settings_dir, 0700), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GString) text = g_string_new (bad[i].text);
+      g_autoptr(GError) error = NULL;
+      PaddockProjectConfig config = { 0 };
+
+      g_string_replace (text, "@", dir, 1);
+      g_assert_true (g_file_set_contents (settings, text->str, text->len, NULL));
+      g_assert_false (paddock_project_config_load (dir, &config, &error));
+      g_assert_nonnull (error);
+      if (!g_str_has_prefix (error->message, settings) || strstr (error->message, bad[i].says) == NULL)
+        g_error ("%s: expected \"%s\", got: %s", bad[i].text, bad[i].says, error->message);
+      g_assert_false (config.has_lock);
+    }
+
+  {
+    g_autoptr(GError) error = NULL;
+    PaddockProjectConfig config = { 0 };
+
+    g_assert_true (g_file_set_contents (settings, "{ \"path\": {}, \"lock\": true }", -1, NULL));
+    g_assert_true (paddock_project_config_load (dir, &config, &error));
+    g_assert_no_error (error);
+    g_assert_false (config.has_lock);
+  }
+  {
+    g_autoptr(GError) error = NULL;
+    PaddockProjectConfig config = { 0 };
+
+    g_assert_cmpint (g_unlink (settings), ==, 0);
+    g_assert_cmpint (symlink ("/dev/zero", settings), ==, 0);
+    g_assert_false (paddock_project_config_load (dir, &config, &error));
+    g_assert_nonnull (error);
+    g_assert_nonnull (strstr (error->message, "larger than"));
+  }
+  g_unlink (settings);
+  g_rmdir (dir);
+}
+
 static gboolean
 give_up (gpointer data)
 {
@@ -398,6 +455,7 @@ main (int   argc,
   g_test_add_func ("/paddock/project/lock-default-and-saved", test_lock_default_and_saved);
   g_test_add_func ("/paddock/project/set-lock", test_set_lock);
   g_test_add_func ("/paddock/project/lock-broken-settings", test_lock_broken_settings);
+  g_test_add_func ("/paddock/project/settings-bad-input", test_settings_bad_input);
   g_test_add_func ("/paddock/project/lock-follows-file", test_lock_follows_file);
 
   status = g_test_run ();

@@ -29,6 +29,7 @@
 int paddock_fuzz_policy (const guint8 *data, size_t size);
 int paddock_fuzz_audit (const guint8 *data, size_t size);
 int paddock_fuzz_protocol (const guint8 *data, size_t size);
+int paddock_fuzz_settings (const guint8 *data, size_t size);
 
 typedef int (*FuzzTarget) (const guint8 *data, size_t size);
 
@@ -271,6 +272,7 @@ main (int    argc,
     { "policy", paddock_fuzz_policy },
     { "audit", paddock_fuzz_audit },
     { "protocol", paddock_fuzz_protocol },
+    { "settings", paddock_fuzz_settings },
   };
   const char *base = g_getenv ("TMPDIR");
   g_autofree char *tmp = NULL;
