@@ -385,7 +385,8 @@ cmd_control (int                argc,
       return 1;
     }
 
-  /* The supervisor echoes the request to every client once it is done. */
+  /* The supervisor echoes a kill to every client once it is done, and
+   * answers a pause or resume with the state it left the session in. */
   deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
   for (;;)
     {
@@ -415,13 +416,29 @@ cmd_control (int                argc,
           g_printerr ("paddockctl: the session says: %s\n", text);
           return 1;
         }
-      if (message->type == type ||
-          (type == PADDOCK_MESSAGE_KILL && message->type == PADDOCK_MESSAGE_EXIT && message->session_end))
+      if (type == PADDOCK_MESSAGE_KILL &&
+          (message->type == type || (message->type == PADDOCK_MESSAGE_EXIT && message->session_end)))
         break;
+      if (type != PADDOCK_MESSAGE_KILL && message->type == PADDOCK_MESSAGE_LOCK_STATUS)
+        {
+          gboolean want = type == PADDOCK_MESSAGE_PAUSE;
+          gboolean was = connection->hello->paused;
+
+          if (message->paused != want)
+            {
+              g_printerr ("paddockctl: %s could not be %s: the session is ending\n", connection->hello->session,
+                          want ? "paused" : "resumed");
+              return 1;
+            }
+          if (was == want)
+            g_print ("%s was %s\n", connection->hello->session, want ? "already paused" : "not paused");
+          else
+            g_print ("%s %s\n", connection->hello->session, want ? "paused" : "resumed");
+          return 0;
+        }
     }
 
-  g_print ("%s %s\n", connection->hello->session,
-           type == PADDOCK_MESSAGE_KILL ? "killed" : type == PADDOCK_MESSAGE_PAUSE ? "paused" : "resumed");
+  g_print ("%s killed\n", connection->hello->session);
   return 0;
 }
 

@@ -365,7 +365,9 @@ handle_request (Client         *client,
       return;
     }
 
-  if (!client->decider)
+  /* One who decides, or asks for the status as attach does to say it
+   * will: a kill, pause or resume alone is no promise to answer asks. */
+  if (!client->decider && (request->type == PADDOCK_MESSAGE_DECIDE || request->type == PADDOCK_MESSAGE_LOCK_STATUS))
     {
       client->decider = TRUE;
       update_deciders (self);
@@ -389,20 +391,26 @@ handle_request (Client         *client,
       break;
 
     case PADDOCK_MESSAGE_PAUSE:
-      if (self->paused || self->ended)
-        break;
-      /* Set first: the supervisor sees the agent stop and must leave it so. */
-      self->paused = TRUE;
-      paddock_process_tree_freeze (self->tree_root);
-      broadcast_control (self, PADDOCK_MESSAGE_PAUSE, client);
-      break;
-
     case PADDOCK_MESSAGE_RESUME:
-      if (!self->paused || self->ended)
-        break;
-      paddock_process_tree_thaw (self->tree_root);
-      self->paused = FALSE;
-      broadcast_control (self, PADDOCK_MESSAGE_RESUME, client);
+      if (request->type == PADDOCK_MESSAGE_PAUSE && !self->paused && !self->ended)
+        {
+          /* Set first: the supervisor sees the agent stop and must leave it so. */
+          self->paused = TRUE;
+          paddock_process_tree_freeze (self->tree_root);
+          broadcast_control (self, PADDOCK_MESSAGE_PAUSE, client);
+        }
+      else if (request->type == PADDOCK_MESSAGE_RESUME && self->paused && !self->ended)
+        {
+          paddock_process_tree_thaw (self->tree_root);
+          self->paused = FALSE;
+          broadcast_control (self, PADDOCK_MESSAGE_RESUME, client);
+        }
+      /* The state now, to the one who asked, whether or not anything changed:
+       * an echo of the request it could take from the replayed timeline. */
+      {
+        g_autoptr(PaddockMessage) reply = status_message (self, PADDOCK_MESSAGE_LOCK_STATUS);
+        client_send (client, reply);
+      }
       break;
 
     case PADDOCK_MESSAGE_LOCK_STATUS:
