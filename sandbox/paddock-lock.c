@@ -574,6 +574,16 @@ paddock_lock_new (const PaddockRunOptions *options,
       lock->ruleset_fd = paddock_landlock_scope_ruleset_new ();
       spec.kind = PADDOCK_NAMESPACES_LOCK;
     }
+  /* A mount hides only a file that is there: a log not made yet is made
+   * now, empty, as paddock-run would make it a moment later, so that a
+   * read-only grant of its folder does not show it to the agent. */
+  if (options->audit_file != NULL)
+    {
+      int fd = open (options->audit_file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+
+      if (fd >= 0)
+        close (fd);
+    }
   lock->namespaces = paddock_namespaces_new (&spec, error);
   if (lock->namespaces == NULL)
     return NULL;

@@ -1118,7 +1118,7 @@ run_monitored (const char * const *args,
  * locked agent could rewrite them (its rules for the next session, its
  * record), the lock is refused, and so is a read-write grant of the
  * folder that holds one; unlocked, the session runs. In a folder granted
- * read-only, the agent cannot add to the log. */
+ * read-only, the agent can neither read the log nor add to it. */
 static void
 test_session_files (void)
 {
@@ -1131,7 +1131,8 @@ test_session_files (void)
   g_autofree char *backend_arg = g_strdup_printf ("--lock-backend=%s", backend);
   g_autofree char *grant_outside = g_strdup_printf ("--grant=%s:ro", outside);
   g_autofree char *grant_outside_rw = g_strdup_printf ("--grant=%s:rw", outside);
-  g_autofree char *tamper = g_strdup_printf ("echo FORGED >> '%s' && echo wrote; echo done", log_outside);
+  g_autofree char *tamper = g_strdup_printf ("cat '%s' > /dev/null 2>&1 && echo read; "
+                                             "echo FORGED >> '%s' && echo wrote; echo done", log_outside, log_outside);
   g_autofree char *log = NULL;
 
   write_file (policy_inside, "{ \"version\": 1 }\n");
@@ -1165,7 +1166,7 @@ test_session_files (void)
 
     /* Unlocked, the same agent can read and forge the log: the test can fail. */
     g_assert_cmpint (run_monitored ((const char *[]) { "--no-lock", audit_outside, NULL }, tamper, &out, &err), ==, 0);
-    g_assert_cmpstr (out, ==, "wrote\ndone\n");
+    g_assert_cmpstr (out, ==, "read\nwrote\ndone\n");
     g_assert_cmpint (g_unlink (log_outside), ==, 0);
   }
   {
