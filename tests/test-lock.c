@@ -81,6 +81,21 @@ child_env (void)
   return env;
 }
 
+/* Appends EXTRA -- sh -c SCRIPT, and the NULL that ends @argv. */
+static void
+add_command (GPtrArray          *argv,
+             const char * const *extra,
+             const char         *script)
+{
+  for (guint i = 0; extra != NULL && extra[i] != NULL; i++)
+    g_ptr_array_add (argv, g_strdup (extra[i]));
+  g_ptr_array_add (argv, g_strdup ("--"));
+  g_ptr_array_add (argv, g_strdup ("sh"));
+  g_ptr_array_add (argv, g_strdup ("-c"));
+  g_ptr_array_add (argv, g_strdup (script));
+  g_ptr_array_add (argv, NULL);
+}
+
 /* paddock-run [--lock …] EXTRA -- sh -c SCRIPT */
 static GPtrArray *
 command_line (gboolean            locked,
@@ -99,13 +114,7 @@ command_line (gboolean            locked,
       g_ptr_array_add (argv, g_strdup_printf ("--lock-backend=%s", backend));
       g_ptr_array_add (argv, g_strdup_printf ("--grant=%s:ro", bindir));
     }
-  for (guint i = 0; extra != NULL && extra[i] != NULL; i++)
-    g_ptr_array_add (argv, g_strdup (extra[i]));
-  g_ptr_array_add (argv, g_strdup ("--"));
-  g_ptr_array_add (argv, g_strdup ("sh"));
-  g_ptr_array_add (argv, g_strdup ("-c"));
-  g_ptr_array_add (argv, g_strdup (script));
-  g_ptr_array_add (argv, NULL);
+  add_command (argv, extra, script);
   return argv;
 }
 
@@ -1102,13 +1111,7 @@ run_monitored (const char * const *args,
 
   g_ptr_array_add (argv, g_strdup (paddock_run));
   g_ptr_array_add (argv, g_strdup_printf ("--project=%s", project));
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, g_strdup (args[i]));
-  g_ptr_array_add (argv, g_strdup ("--"));
-  g_ptr_array_add (argv, g_strdup ("sh"));
-  g_ptr_array_add (argv, g_strdup ("-c"));
-  g_ptr_array_add (argv, g_strdup (script));
-  g_ptr_array_add (argv, NULL);
+  add_command (argv, args, script);
   g_spawn_sync (project, (char **) argv->pdata, env, 0, NULL, NULL, out, err, &status, &error);
   g_assert_no_error (error);
   return decode_status (status);
