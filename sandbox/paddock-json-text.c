@@ -239,32 +239,42 @@ paddock_json_check_object_text (const char *text,
   return NULL;
 }
 
+const char *
+paddock_json_parse_error_position (const char *message,
+                                   guint      *line,
+                                   guint      *column)
+{
+  char *end;
+
+  *line = *column = 0;
+  if (!g_str_has_prefix (message, "<data>:"))
+    return message;
+  *line = (guint) strtoul (message + strlen ("<data>:"), &end, 10);
+  if (*end == ':')
+    *column = (guint) strtoul (end + 1, &end, 10);
+  if (*end != ':')
+    {
+      *line = *column = 0;
+      return message;
+    }
+  message = end + 1;
+  while (*message == ' ')
+    message++;
+  if (g_str_has_prefix (message, "Parse error: "))
+    message += strlen ("Parse error: ");
+  return message;
+}
+
 char *
 paddock_json_describe_parse_error (const GError *parse_error)
 {
-  const char *message = parse_error->message;
-  g_autofree char *where = NULL;
+  guint line, column;
+  const char *message = paddock_json_parse_error_position (parse_error->message, &line, &column);
   g_autofree char *valid = NULL;
   g_autoptr(GString) shown = g_string_new (NULL);
 
-  if (g_str_has_prefix (message, "<data>:"))
-    {
-      char *end;
-      gulong line = strtoul (message + strlen ("<data>:"), &end, 10);
-      gulong column = 0;
-
-      if (*end == ':')
-        column = strtoul (end + 1, &end, 10);
-      if (*end == ':')
-        {
-          where = g_strdup_printf ("line %lu, column %lu: ", line, column);
-          message = end + 1;
-        }
-      while (*message == ' ')
-        message++;
-      if (g_str_has_prefix (message, "Parse error: "))
-        message += strlen ("Parse error: ");
-    }
+  if (line > 0)
+    g_string_append_printf (shown, "line %u, column %u: ", line, column);
   /* json-glib quotes the token it stopped at, cut anywhere, control
    * characters and all. */
   valid = g_utf8_make_valid (message, -1);
@@ -273,5 +283,5 @@ paddock_json_describe_parse_error (const GError *parse_error)
       g_string_append_printf (shown, "\\x%02x", (guint) (guchar) *p);
     else
       g_string_append_c (shown, *p);
-  return g_strconcat (where != NULL ? where : "", shown->str, NULL);
+  return g_string_free (g_steal_pointer (&shown), FALSE);
 }

@@ -36,6 +36,13 @@ char    *paddock_json_check_object_text  (const char *text,
                                           gsize       length,
                                           guint       max_depth);
 
+/* Where json-glib's parse error @message says it stopped ("<data>:LINE:COL:
+ * Parse error: ..."), in @line and @column (0 when it does not say), and
+ * the rest of @message. */
+const char *paddock_json_parse_error_position (const char *message,
+                                               guint      *line,
+                                               guint      *column);
+
 /* json-glib's @parse_error in words for a message: its "<data>:LINE:COL:
  * Parse error:" as "line LINE, column COL:", and the token it quotes
  * made valid UTF-8, control characters escaped. */

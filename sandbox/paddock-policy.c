@@ -1162,23 +1162,7 @@ set_syntax_error (GError      **error,
                    *at == '\0' ? "a NUL byte in the text" : "the text is not valid UTF-8");
       return;
     }
-  if (g_str_has_prefix (message, "<data>:"))
-    {
-      const char *rest = message + strlen ("<data>:");
-      char *end;
-
-      line = (guint) strtoul (rest, &end, 10);
-      if (*end == ':')
-        {
-          column = (guint) strtoul (end + 1, &end, 10);
-          if (*end == ':')
-            message = end + 1;
-        }
-      while (*message == ' ')
-        message++;
-      if (g_str_has_prefix (message, "Parse error: "))
-        message += strlen ("Parse error: ");
-    }
+  message = paddock_json_parse_error_position (message, &line, &column);
   /* json-glib quotes the offending token, which may hold any bytes. */
   shown = paddock_audit_escape_for_display (message, -1);
   g_set_error (error, PADDOCK_POLICY_ERROR, PADDOCK_POLICY_ERROR_PARSE,
