@@ -251,8 +251,17 @@ list_sockets (GError **error)
   if (dir == NULL)
     return g_steal_pointer (&paths);
   while ((entry = readdir (dir)) != NULL)
-    if (g_str_has_suffix (entry->d_name, ".sock"))
-      g_ptr_array_add (paths, g_build_filename (dir_path, entry->d_name, NULL));
+    {
+      g_autofree char *path = NULL;
+      struct stat st;
+
+      if (!g_str_has_suffix (entry->d_name, ".sock"))
+        continue;
+      path = g_build_filename (dir_path, entry->d_name, NULL);
+      /* Only sockets: not a file, a folder or a link someone put there. */
+      if (lstat (path, &st) == 0 && S_ISSOCK (st.st_mode))
+        g_ptr_array_add (paths, g_steal_pointer (&path));
+    }
   closedir (dir);
   g_ptr_array_sort (paths, (GCompareFunc) (GCallback) g_strcmp0);
   return g_steal_pointer (&paths);

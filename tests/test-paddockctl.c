@@ -478,6 +478,8 @@ test_list_stale_sockets (void)
   g_autofree char *dir = g_build_filename (runtime_dir, "paddock", NULL);
   g_autofree char *old = g_build_filename (dir, "0123456789ab.sock", NULL);
   g_autofree char *young = g_build_filename (dir, "ba9876543210.sock", NULL);
+  g_autofree char *file = g_build_filename (dir, "a-file.sock", NULL);
+  g_autofree char *dangling = g_build_filename (dir, "a-link.sock", NULL);
   const char *argv[] = { paddockctl, "list", NULL };
   struct timespec minute_ago[2];
   g_autoptr(Result) result = NULL;
@@ -490,12 +492,21 @@ test_list_stale_sockets (void)
   minute_ago[1] = minute_ago[0];
   g_assert_cmpint (utimensat (AT_FDCWD, old, minute_ago, AT_SYMLINK_NOFOLLOW), ==, 0);
 
+  /* What is not a socket is no session: not reported, not removed. */
+  g_assert_true (g_file_set_contents (file, "", 0, NULL));
+  g_assert_cmpint (symlink ("/nonexistent", dangling), ==, 0);
+
   result = run_in (NULL, argv);
   g_assert_cmpint (result->status, ==, 0);
   g_assert_cmpstr (result->out, ==, "No sessions are running.\n");
+  g_assert_cmpstr (result->err, ==, "");
   g_assert_false (g_file_test (old, G_FILE_TEST_EXISTS));
   g_assert_true (g_file_test (young, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (file, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (dangling, G_FILE_TEST_IS_SYMLINK));
   g_unlink (young);
+  g_unlink (file);
+  g_unlink (dangling);
 }
 
 static void
