@@ -957,7 +957,9 @@ cmd_policy_check (int    argc,
   policy = paddock_policy_new_from_file (argv[1], &error);
   if (policy == NULL)
     {
-      g_printerr ("%s\n", error->message);
+      /* What is wrong in the file is FILE:LINE:COLUMN: REASON, as compilers
+       * say it; a file that cannot be read is paddockctl's to say. */
+      g_printerr ("%s%s\n", error->domain == PADDOCK_POLICY_ERROR ? "" : "paddockctl: ", error->message);
       return 1;
     }
   g_print ("%s: %u rules, default %s: valid\n", argv[1], paddock_policy_get_n_rules (policy),

@@ -509,6 +509,75 @@ test_list_stale_sockets (void)
   g_unlink (dangling);
 }
 
+/* policy check: a valid file is counted; a broken one is refused at its
+ * line and column; one that cannot be read says so. policy explain names
+ * the rule that decides a command line, and why. */
+static void
+test_policy_commands (void)
+{
+  g_autofree char *good = g_build_filename (base, "good-policy.json", NULL);
+  g_autofree char *bad = g_build_filename (base, "bad-policy.json", NULL);
+  g_autofree char *missing = g_build_filename (base, "no-such-policy.json", NULL);
+  g_autofree char *policy_arg = g_strdup_printf ("--policy=%s", good);
+
+  g_assert_true (g_file_set_contents (good,
+    "{ \"version\": 1, \"default\": \"ask\", \"rules\": [\n"
+    "  { \"name\": \"make\", \"match\": { \"program\": \"make\" }, \"action\": \"allow\",\n"
+    "    \"reason\": \"builds are fine\" } ] }\n", -1, NULL));
+  g_assert_true (g_file_set_contents (bad, "{ \"version\": 1,\n  \"rulez\": [] }\n", -1, NULL));
+  {
+    const char *argv[] = { paddockctl, "policy", "check", good, NULL };
+    g_autoptr(Result) result = run_in (NULL, argv);
+    g_autofree char *expected = g_strdup_printf ("%s: 1 rules, default ask: valid\n", good);
+
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_cmpstr (result->out, ==, expected);
+  }
+  {
+    const char *argv[] = { paddockctl, "policy", "check", bad, NULL };
+    g_autoptr(Result) result = run_in (NULL, argv);
+    g_autofree char *expected = g_strdup_printf ("%s:2:3: unknown key \"rulez\"", bad);
+
+    g_assert_cmpint (result->status, ==, 1);
+    g_assert_cmpstr (result->out, ==, "");
+    g_assert_true (g_str_has_prefix (result->err, expected));
+  }
+  {
+    const char *argv[] = { paddockctl, "policy", "check", missing, NULL };
+    g_autoptr(Result) result = run_in (NULL, argv);
+    g_autofree char *expected = g_strdup_printf ("paddockctl: cannot read the policy %s: %s\n", missing,
+                                                 g_strerror (ENOENT));
+
+    g_assert_cmpint (result->status, ==, 1);
+    g_assert_cmpstr (result->err, ==, expected);
+  }
+  {
+    const char *argv[] = { paddockctl, "policy", "explain", "--", "git", "push", "--force", "origin", "main", NULL };
+    g_autoptr(Result) result = run_in (project, argv);
+
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_nonnull (strstr (result->out, "command: \"git push --force origin main\"\n"));
+    g_assert_nonnull (strstr (result->out, "decision: ask, by rule \"git-push-force\""));
+    g_assert_nonnull (strstr (result->out, "because: program \"git\" matches \"git\"\n"));
+  }
+  {
+    const char *argv[] = { paddockctl, "policy", "explain", policy_arg, "--", "make", "-j2", NULL };
+    g_autoptr(Result) result = run_in (project, argv);
+
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_nonnull (strstr (result->out, "decision: allow, by rule \"make\""));
+    g_assert_nonnull (strstr (result->out, "reason: builds are fine\n"));
+  }
+  {
+    const char *argv[] = { paddockctl, "policy", "explain", "--", NULL };
+    g_autoptr(Result) result = run_in (project, argv);
+
+    assert_usage_error (result, "policy explain needs a COMMAND");
+  }
+  g_unlink (good);
+  g_unlink (bad);
+}
+
 static void
 test_broken_settings (void)
 {
@@ -605,6 +674,7 @@ main (int   argc,
   g_test_add_func ("/paddock/paddockctl/lock-default-dir-is-cwd", test_default_dir_is_cwd);
   g_test_add_func ("/paddock/paddockctl/lock-status", test_status);
   g_test_add_func ("/paddock/paddockctl/lock-bad-input", test_bad_input);
+  g_test_add_func ("/paddock/paddockctl/policy-commands", test_policy_commands);
   g_test_add_func ("/paddock/paddockctl/lock-broken-settings", test_broken_settings);
   g_test_add_func ("/paddock/paddockctl/command-line-errors", test_command_line_errors);
   g_test_add_func ("/paddock/paddockctl/audit-show-warns", test_audit_show_warns);
