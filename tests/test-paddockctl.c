@@ -437,6 +437,23 @@ test_audit_show_warns (void)
       g_assert_nonnull (strstr (warned->out, "id"));
       g_assert_true (g_str_has_prefix (warned->err, expected));
     }
+  /* verify: exit 0 and the last hash for the intact log, 1 and the
+   * line for the edited one. */
+  {
+    const char *intact_argv[] = { paddockctl, "audit", "verify", intact, NULL };
+    const char *edited_argv[] = { paddockctl, "audit", "verify", edited, NULL };
+    g_autoptr(Result) ok = run_in (NULL, intact_argv);
+    g_autoptr(Result) broken = run_in (NULL, edited_argv);
+    g_autofree char *holds = g_strdup_printf ("%s: ", intact);
+    g_autofree char *breaks = g_strdup_printf ("%s: the chain breaks at line 3: ", edited);
+
+    g_assert_cmpint (ok->status, ==, 0);
+    g_assert_true (g_str_has_prefix (ok->out, holds));
+    g_assert_nonnull (strstr (ok->out, " records, the chain holds, ends with session-end; last hash "));
+    g_assert_cmpint (broken->status, ==, 1);
+    g_assert_true (g_str_has_prefix (broken->out, breaks));
+    g_assert_nonnull (strstr (broken->out, "(2 intact records before it)\n"));
+  }
   /* A --type no record has gets the types the log does have. */
   {
     const char *typo_argv[] = { paddockctl, "audit", "show", intact, "--type", "execs", NULL };
