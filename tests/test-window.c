@@ -1234,9 +1234,25 @@ main (int   argc,
       char *argv[])
 {
   char *home = test_home_new ();
+  const char *asan = g_getenv ("ASAN_OPTIONS");
   int status;
 
   g_test_init (&argc, &argv, NULL);
+
+  /* LeakSanitizer's check at exit stops the process's threads with
+   * ptrace, from a tracer it clones. In a paddock-run whose terminal a test
+   * had just closed, that tracer sometimes waited for ever (1 window run in
+   * 4 to 7 under ASan, from before this was written too), so the tab's
+   * paddock-run never ended. The paddock-runs the window starts here check
+   * no leaks; those of paddock-run are checked where the exec, run, lock
+   * and protocol tests run it directly. This process's own check stands:
+   * ASan read its options when it started. */
+  if (asan != NULL)
+    {
+      g_autofree char *options = g_strconcat (asan, ":detect_leaks=0", NULL);
+
+      g_setenv ("ASAN_OPTIONS", options, TRUE);
+    }
 
   /* A shell every system has, and whose syntax the tests use. */
   g_setenv ("SHELL", "/bin/sh", TRUE);
