@@ -120,6 +120,7 @@ paddock_json_describe_bad_value (const char *token,
                           showable ? token : "text", showable ? "\"" : "");
 }
 
+/* Reads the four hex digits of a \u escape at @p (@end bounds it). */
 static gboolean
 read_hex4 (const char *p,
            const char *end,

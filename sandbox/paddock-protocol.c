@@ -305,7 +305,6 @@ invalid (GError    **error,
   return FALSE;
 }
 
-/* Reads the four hex digits of a \u escape at @p (@end bounds it). */
 static gboolean
 read_integer (JsonNode   *node,
               const char *name,
