@@ -824,16 +824,13 @@ paddock_control_monitor_func (PaddockMessage *message,
       g_autofree char *shown = paddock_audit_escape_for_display (program, -1);
       g_autofree char *rule = message->rule != NULL ? paddock_audit_escape_for_display (message->rule, -1) : NULL;
       g_autofree char *why = rule != NULL ? g_strdup_printf ("rule %s", rule) : g_strdup ("the policy's default");
+      g_autofree char *next_time = self->socket_path != NULL ?
+        g_strdup_printf ("answer such programs with: paddockctl attach %s", self->session_id) :
+        g_strdup ("this session has no control socket to attach to");
 
       self->told_no_client = TRUE;
-      if (self->socket_path != NULL)
-        g_printerr ("paddock-run: %s needs an answer (%s) and nobody is attached to give one, "
-                    "so it was refused; answer such programs with: paddockctl attach %s\n",
-                    shown, why, self->session_id);
-      else
-        g_printerr ("paddock-run: %s needs an answer (%s) and nobody is attached to give one, "
-                    "so it was refused; this session has no control socket to attach to\n",
-                    shown, why);
+      g_printerr ("paddock-run: %s needs an answer (%s) and nobody is attached to give one, "
+                  "so it was refused; %s\n", shown, why, next_time);
     }
   paddock_control_broadcast_take (self, message);
 }
