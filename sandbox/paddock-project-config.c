@@ -62,6 +62,54 @@ paddock_project_config_load (const char           *project,
                                        config, error);
 }
 
+/* Reads @data (@length bytes) into @parser and returns its object, where
+ * it is one JSON object as JSON has it and no larger than settings are;
+ * else NULL, with @error saying why. json-glib 1.6 alone reads more than
+ * JSON, and leaks on some of it. @source names the text in errors. */
+static JsonObject *
+load_object (JsonParser  *parser,
+             const char  *source,
+             const char  *data,
+             gsize        length,
+             GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *reason = NULL;
+  JsonNode *root;
+
+  if (length > MAX_SETTINGS_SIZE)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   "%s: larger than %d KiB, which no settings are", source, MAX_SETTINGS_SIZE / 1024);
+      return NULL;
+    }
+  if (!g_utf8_validate_len (data, length, NULL))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: not valid UTF-8 (or holds a NUL byte)", source);
+      return NULL;
+    }
+  reason = paddock_json_check_object_text (data, length, MAX_SETTINGS_DEPTH);
+  if (reason != NULL)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: %s", source, reason);
+      return NULL;
+    }
+  if (!json_parser_load_from_data (parser, data, length, &local_error))
+    {
+      g_autofree char *described = paddock_json_describe_parse_error (local_error);
+
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: %s", source, described);
+      return NULL;
+    }
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: not a JSON object", source);
+      return NULL;
+    }
+  return json_node_get_object (root);
+}
+
 gboolean
 paddock_project_config_parse (const char           *project,
                               const char           *source,
@@ -70,11 +118,7 @@ paddock_project_config_parse (const char           *project,
                               PaddockProjectConfig *config,
                               GError              **error)
 {
-  const char *path = source;
-  g_autoptr(JsonParser) parser = NULL;
-  g_autoptr(GError) local_error = NULL;
-  g_autofree char *reason = NULL;
-  JsonNode *root;
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
   JsonNode *node;
   JsonObject *object;
   gboolean has_lock = FALSE;
@@ -82,41 +126,9 @@ paddock_project_config_parse (const char           *project,
 
   *config = (PaddockProjectConfig) { 0 };
 
-  if (length > MAX_SETTINGS_SIZE)
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                   "%s: larger than %d KiB, which no settings are", path, MAX_SETTINGS_SIZE / 1024);
-      return FALSE;
-    }
-  if (!g_utf8_validate_len (data, length, NULL))
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: not valid UTF-8 (or holds a NUL byte)", path);
-      return FALSE;
-    }
-  /* json-glib 1.6 reads more than JSON, and leaks on some of it. */
-  reason = paddock_json_check_object_text (data, length, MAX_SETTINGS_DEPTH);
-  if (reason != NULL)
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: %s", path, reason);
-      return FALSE;
-    }
-
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, data, length, &local_error))
-    {
-      g_autofree char *described = paddock_json_describe_parse_error (local_error);
-
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: %s", path, described);
-      return FALSE;
-    }
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                   "%s: not a JSON object", path);
-      return FALSE;
-    }
-  object = json_node_get_object (root);
+  object = load_object (parser, source, data, length, error);
+  if (object == NULL)
+    return FALSE;
 
   /* A file copied from another project's name says nothing about this one. */
   node = json_object_get_member (object, "path");
@@ -130,7 +142,7 @@ paddock_project_config_parse (const char           *project,
       if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
         {
           g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                       "%s: \"lock\" must be true or false", path);
+                       "%s: \"lock\" must be true or false", source);
           return FALSE;
         }
       has_lock = TRUE;
@@ -146,7 +158,7 @@ paddock_project_config_parse (const char           *project,
       if (!JSON_NODE_HOLDS_ARRAY (node))
         {
           g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                       "%s: \"grants\" must be a list of paths", path);
+                       "%s: \"grants\" must be a list of paths", source);
           return FALSE;
         }
       array = json_node_get_array (node);
@@ -156,7 +168,7 @@ paddock_project_config_parse (const char           *project,
           if (!JSON_NODE_HOLDS_VALUE (item) || json_node_get_value_type (item) != G_TYPE_STRING)
             {
               g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                           "%s: \"grants\" must be a list of paths", path);
+                           "%s: \"grants\" must be a list of paths", source);
               return FALSE;
             }
           g_ptr_array_add (grants, g_strdup (json_node_get_string (item)));
@@ -177,20 +189,12 @@ read_object (const char *path)
 {
   g_autoptr(GByteArray) text = NULL;
   g_autoptr(JsonParser) parser = json_parser_new ();  /* the copy is changed */
-  g_autofree char *reason = NULL;
-  const char *data;
 
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     return NULL;
   text = paddock_json_read_file (path, MAX_SETTINGS_SIZE, "the project settings", NULL);
-  if (text == NULL || text->len > MAX_SETTINGS_SIZE)
-    return NULL;
-  data = text->len > 0 ? (const char *) text->data : "";
-  if (!g_utf8_validate_len (data, text->len, NULL))
-    return NULL;
-  reason = paddock_json_check_object_text (data, text->len, MAX_SETTINGS_DEPTH);
-  if (reason != NULL || !json_parser_load_from_data (parser, data, text->len, NULL) ||
-      json_parser_get_root (parser) == NULL || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  if (text == NULL ||
+      load_object (parser, path, text->len > 0 ? (const char *) text->data : "", text->len, NULL) == NULL)
     return NULL;
   return json_node_copy (json_parser_get_root (parser));
 }
