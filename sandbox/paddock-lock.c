@@ -296,23 +296,26 @@ add_user_grant (GPtrArray          *roots,
                    "--grant %s would open %s, which the folder lock denies", path, denial);
       return FALSE;
     }
+  /* Read-write, it would be the agent's to change, as its project is. */
   if (access == PADDOCK_ACCESS_READ_WRITE)
-    home = holds_home (real);
-  if (home != NULL)
     {
-      g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
-                   "--grant %s:rw would let the agent change what every login runs (~/.bashrc, "
-                   "~/.profile), as it holds your home folder; grant the folders it needs, or %s:ro",
-                   path, path);
-      return FALSE;
-    }
-  denial = access == PADDOCK_ACCESS_READ_WRITE ? paddock_grants_find_denial_beneath (real, denials) : NULL;
-  if (denial != NULL)
-    {
-      g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
-                   "--grant %s:rw holds %s, which the folder lock keeps from the agent; grant the "
-                   "folders it needs, or %s:ro", path, denial, path);
-      return FALSE;
+      home = holds_home (real);
+      if (home != NULL)
+        {
+          g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
+                       "--grant %s:rw would let the agent change what every login runs (~/.bashrc, "
+                       "~/.profile), as it holds your home folder; grant the folders it needs, or %s:ro",
+                       path, path);
+          return FALSE;
+        }
+      denial = paddock_grants_find_denial_beneath (real, denials);
+      if (denial != NULL)
+        {
+          g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
+                       "--grant %s:rw holds %s, which the folder lock keeps from the agent; grant the "
+                       "folders it needs, or %s:ro", path, denial, path);
+          return FALSE;
+        }
     }
   g_ptr_array_add (roots, paddock_grant_new (real, access));
   return TRUE;
@@ -421,13 +424,16 @@ prepare_warning (PaddockLock *lock)
     }
 }
 
-gboolean
-paddock_lock_check_project (const char  *project,
-                            GError     **error)
+/* paddock_lock_check_project() on @real (canonical), with the lock's
+ * @denials. The lock gives the agent its whole project: it cannot also
+ * keep a credential store or Paddock's own settings in it from the agent. */
+static gboolean
+check_project (const char          *real,
+               const char * const  *denials,
+               GError             **error)
 {
-  g_autofree char *real = canonicalize (project);
   g_autofree char *home = NULL;
-  g_autofree char *denial = NULL;
+  const char *denial;
 
   if (strcmp (real, "/") == 0)
     {
@@ -445,7 +451,7 @@ paddock_lock_check_project (const char  *project,
                    real, home);
       return FALSE;
     }
-  denial = paddock_lock_dup_held_denial (real);
+  denial = paddock_grants_find_denial_beneath (real, denials);
   if (denial != NULL)
     {
       g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
@@ -456,8 +462,16 @@ paddock_lock_check_project (const char  *project,
   return TRUE;
 }
 
-/* The lock gives the agent its whole project: it cannot also keep a
- * credential store or Paddock's own settings in it from the agent. */
+gboolean
+paddock_lock_check_project (const char  *project,
+                            GError     **error)
+{
+  g_autofree char *real = canonicalize (project);
+  g_autoptr(GPtrArray) denials = build_denials ();
+
+  return check_project (real, (const char * const *) denials->pdata, error);
+}
+
 char *
 paddock_lock_dup_held_denial (const char *project)
 {
@@ -522,8 +536,12 @@ paddock_lock_new (const PaddockRunOptions *options,
       return NULL;
     }
 
-  if (!paddock_lock_check_project (options->project, error))
-    return NULL;
+  {
+    g_autofree char *real_project = canonicalize (options->project);
+
+    if (!check_project (real_project, denials, error))
+      return NULL;
+  }
 
   if (!choose_backend (options->lock_backend, &lock->backend, error))
     return NULL;
