@@ -935,7 +935,6 @@ test_project_under_tmp (void)
   g_autofree char *reference_in = g_build_filename (reference, "in", NULL);
   g_autofree char *text = NULL;
   g_autoptr(Result) run = NULL;
-  const char *rm_argv[] = { "rm", "-rf", dir, NULL };
 
   g_assert_nonnull (dir);
   g_assert_cmpint (chmod (dir, 0755), ==, 0);
@@ -956,7 +955,7 @@ test_project_under_tmp (void)
   text = read_file (reference_in);
   g_assert_cmpstr (text, ==, "reference\n");
 
-  g_spawn_sync (NULL, (char **) rm_argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+  test_remove_tree (dir);
 }
 
 /* --- what keeps working under the lock ------------------------------------ */

@@ -13,6 +13,7 @@
 
 #include "paddock-project.h"
 #include "paddock-project-config.h"
+#include "test-util.h"
 
 static char *
 make_dir (void)
@@ -438,7 +439,6 @@ main (int   argc,
       char *argv[])
 {
   g_autofree char *config_home = NULL;
-  const char *rm_argv[] = { "rm", "-rf", NULL, NULL };
   int status;
 
   g_test_init (&argc, &argv, NULL);
@@ -459,7 +459,6 @@ main (int   argc,
   g_test_add_func ("/paddock/project/lock-follows-file", test_lock_follows_file);
 
   status = g_test_run ();
-  rm_argv[2] = config_home;
-  g_spawn_sync (NULL, (char **) rm_argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+  test_remove_tree (config_home);
   return status;
 }
