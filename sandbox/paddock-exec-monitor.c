@@ -28,8 +28,11 @@
  * machine's slow spells the two came out even). A make -j2, with
  * both CPUs busy, went the other way (1.06x-1.08x with it, 1.11x-1.12x
  * without). So the main context looks at how many of our CPUs sat idle
- * (paddock-cpu-idle.c) every 100 ms while execs come, and turns the flag
- * off while at least 0.6 of a CPU idles, on again below 0.4.
+ * (paddock-cpu-idle.c) while execs come, 30 ms after the start and then
+ * every 100 ms, and turns the flag off while at least 0.6 of a CPU idles,
+ * on again below 0.4. (The first look comes early because a short agent
+ * would otherwise run on the starting guess: at 100 ms, the sh loop's
+ * first tenth.)
  * PADDOCK_EXEC_SYNC_WAKE_UP=1 keeps it on, =0 off.
  *
  * The caller's memory is read with process_vm_readv, which pins the pages
@@ -388,6 +391,7 @@ struct _PaddockExecMonitor
 
   PaddockCpuIdle          *cpu_idle;      /* while the wake-up follows the load; main context */
   gint64                   idle_sampled;  /* monotonic */
+  gboolean                 idle_chosen;   /* a sample chose the wake-up */
   gboolean                 sync_wake;     /* the flag as set now */
 };
 
@@ -439,9 +443,12 @@ typedef struct
 #define REFUSAL_LIFETIME (2 * G_USEC_PER_SEC)
 #define NEWS_BATCH_MS    5
 
-/* How often, while execs come, the wake-up is chosen; and the idle CPUs
- * below which the synchronous one comes back, and at which it goes off. */
+/* How often, while execs come, the wake-up is chosen (the first time
+ * sooner, at some loss of precision: /proc/stat counts 10 ms ticks); and
+ * the idle CPUs below which the synchronous one comes back, and at which
+ * it goes off. */
 #define IDLE_SAMPLE_MS   100
+#define IDLE_FIRST_MS    30
 #define IDLE_FOR_ASYNC   0.6
 #define IDLE_FOR_SYNC    0.4
 
@@ -2089,14 +2096,16 @@ choose_wake_up (PaddockExecMonitor *self)
 {
   gint64 now = g_get_monotonic_time ();
   gint64 since = now - self->idle_sampled;
+  gint64 interval = (self->idle_chosen ? IDLE_SAMPLE_MS : IDLE_FIRST_MS) * 1000;
   gboolean sync_wake;
   double idle;
 
-  if (self->cpu_idle == NULL || self->notify_fd < 0 || since < IDLE_SAMPLE_MS * 1000)
+  if (self->cpu_idle == NULL || self->notify_fd < 0 || since < interval)
     return;
   self->idle_sampled = now;
   if (!paddock_cpu_idle_sample (self->cpu_idle, &idle) || since > 4 * IDLE_SAMPLE_MS * 1000)
     return;
+  self->idle_chosen = TRUE;
   sync_wake = paddock_cpu_idle_busy (self->sync_wake, idle, IDLE_FOR_SYNC, IDLE_FOR_ASYNC);
   if (sync_wake == self->sync_wake)
     return;
