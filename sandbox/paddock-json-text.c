@@ -120,11 +120,10 @@ paddock_json_describe_bad_value (const char *token,
                           showable ? token : "text", showable ? "\"" : "");
 }
 
-/* Reads the four hex digits of a \u escape at @p (@end bounds it). */
-static gboolean
-read_hex4 (const char *p,
-           const char *end,
-           guint      *value)
+gboolean
+paddock_json_read_hex4 (const char *p,
+                        const char *end,
+                        guint      *value)
 {
   *value = 0;
   if (end - p < 4)
@@ -195,7 +194,7 @@ paddock_json_check_object_text (const char *text,
           if (*p != 'u')
             return g_strdup_printf ("a string holds \"\\%c\", which is not a JSON escape",
                                     g_ascii_isprint (*p) ? *p : '?');
-          if (!read_hex4 (p + 1, end, &unit))
+          if (!paddock_json_read_hex4 (p + 1, end, &unit))
             return g_strdup ("a \"\\u\" escape needs four hex digits");
           p += 4;
           if (unit == 0)
@@ -204,7 +203,7 @@ paddock_json_check_object_text (const char *text,
             return g_strdup_printf ("a string holds \"\\u%04x\", half of a UTF-16 pair alone", unit);
           if (unit >= 0xd800 && unit <= 0xdbff)
             {
-              if (end - p < 3 || p[1] != '\\' || p[2] != 'u' || !read_hex4 (p + 3, end, &low) ||
+              if (end - p < 3 || p[1] != '\\' || p[2] != 'u' || !paddock_json_read_hex4 (p + 3, end, &low) ||
                   low < 0xdc00 || low > 0xdfff)
                 return g_strdup_printf ("a string holds \"\\u%04x\", half of a UTF-16 pair alone", unit);
               p += 6;

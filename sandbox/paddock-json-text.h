@@ -27,6 +27,12 @@ gboolean paddock_json_is_literal (const char *token,
 char    *paddock_json_describe_bad_value (const char *token,
                                           gsize       length);
 
+/* The four hex digits of a \u escape at @p (@end bounds them) into
+ * @value; FALSE where there are not four. */
+gboolean paddock_json_read_hex4 (const char *p,
+                                 const char *end,
+                                 guint      *value);
+
 /* Why @text (@length bytes) is not one JSON object as JSON has it, in
  * words for an error message; NULL when it is. Refused: anything but one
  * object (with white space around), nesting deeper than @max_depth, the

@@ -238,18 +238,6 @@ scanner_refuse (Scanner    *s,
   return NULL;
 }
 
-static gboolean
-scanner_has_hex4 (Scanner    *s,
-                  const char *at)
-{
-  if (s->end - at < 4)
-    return FALSE;
-  for (int i = 0; i < 4; i++)
-    if (!g_ascii_isxdigit (at[i]))
-      return FALSE;
-  return TRUE;
-}
-
 /* Reads a quoted string at s->p and returns it decoded, or NULL (with
  * s->error_at set where the string has an escape JSON does not). */
 static char *
@@ -265,14 +253,15 @@ scanner_string (Scanner *s)
         {
           const char *at = s->p;
           char c = s->p[1];
+          guint unit = 0;
 
           /* json-glib 1.6 reads "\101" as octal and "\q" as "q", and leaks
            * on a short "\u": JSON has none of them. */
           if (strchr ("\"\\/bfnrtu'", c) == NULL || c == '\0')
             return scanner_refuse (s, at, "\"\\%c\" is not a JSON escape", g_ascii_isprint (c) ? c : '?');
-          if (c == 'u' && !scanner_has_hex4 (s, at + 2))
+          if (c == 'u' && !paddock_json_read_hex4 (at + 2, s->end, &unit))
             return scanner_refuse (s, at, "a \"\\u\" escape needs four hex digits");
-          if (c == 'u' && memcmp (at + 2, "0000", 4) == 0)
+          if (c == 'u' && unit == 0)
             return scanner_refuse (s, at, "\"\\u0000\", a NUL character, cannot be in a string");
           scanner_advance (s);
           scanner_advance (s);
@@ -285,31 +274,22 @@ scanner_string (Scanner *s)
             case 'f': g_string_append_c (out, '\f'); break;
             case 'u':
               {
-                gunichar u = 0;
-                int i;
+                gunichar u = unit;
 
-                for (i = 0; i < 4 && s->p < s->end && g_ascii_isxdigit (*s->p); i++)
-                  {
-                    u = u * 16 + g_ascii_xdigit_value (*s->p);
-                    scanner_advance (s);
-                  }
+                for (int i = 0; i < 4; i++)
+                  scanner_advance (s);
                 if ((u >= 0xdc00 && u < 0xe000) ||
                     (u >= 0xd800 && u < 0xdc00 && !(s->end - s->p >= 6 && s->p[0] == '\\' && s->p[1] == 'u')))
                   return scanner_refuse (s, at, "\"\\u%04x\" is half of a UTF-16 pair, alone", u);
                 if (u >= 0xd800 && u < 0xdc00)
                   {
-                    gunichar low = 0;
+                    guint low = 0;
 
-                    if (!scanner_has_hex4 (s, s->p + 2))
+                    if (!paddock_json_read_hex4 (s->p + 2, s->end, &low))
                       return scanner_refuse (s, s->p, "a \"\\u\" escape needs four hex digits");
-
-                    scanner_advance (s);
-                    scanner_advance (s);
-                    for (i = 0; i < 4 && s->p < s->end && g_ascii_isxdigit (*s->p); i++)
-                      {
-                        low = low * 16 + g_ascii_xdigit_value (*s->p);
-                        scanner_advance (s);
-                      }
+                    /* The "\u" and its four digits. */
+                    for (int i = 0; i < 6; i++)
+                      scanner_advance (s);
                     if (low < 0xdc00 || low >= 0xe000)
                       return scanner_refuse (s, at, "\"\\u%04x\" is half of a UTF-16 pair, alone", u);
                     u = 0x10000 + ((u - 0xd800) << 10) + (low - 0xdc00);
