@@ -166,6 +166,12 @@ test_parse_errors (void)
                   "test.json:1:20: a \"\\u\" escape needs four hex digits");
   assert_refused ("{\"default\": \"de\\u0000ny\"}", PADDOCK_POLICY_ERROR_PARSE,
                   "test.json:1:16: \"\\u0000\", a NUL character, cannot be in a string");
+  /* Escaped keys are found by what they say: the error is at the value. */
+  assert_refused ("{\"rules\": [{\"n\\u0061me\": \"a\", \"\\u0061ction\": \"nope\", \"match\": {}}]}",
+                  PADDOCK_POLICY_ERROR_INVALID,
+                  "test.json:1:46: unknown action \"nope\" in rule \"a\"");
+  assert_refused ("{\"default\": \"deny\", \"\\ud83d\\ude80\": 1}", PADDOCK_POLICY_ERROR_INVALID,
+                  "test.json:1:21: unknown key \"\xf0\x9f\x9a\x80\" in the policy");
   assert_refused ("{\"\\udeproject\"}", PADDOCK_POLICY_ERROR_PARSE,
                   "test.json:1:");
   assert_refused ("{\"rules\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}",
@@ -651,6 +657,27 @@ test_shell_script (void)
     }
 }
 
+/* Escaped text in a rule means what it says: a name with a UTF-16 pair,
+ * a program spelled with \u escapes. */
+static void
+test_escapes (void)
+{
+  g_autoptr(PaddockPolicy) policy = parse_ok (
+    "{\"default\": \"deny\", \"rules\": [{\"name\": \"\\ud83d\\ude80\", \"action\": \"allow\","
+    " \"match\": {\"program\": \"\\u0072m\"}}]}");
+  const char * const rm[] = { "rm", "x", NULL };
+  const char * const rn[] = { "rn", "x", NULL };
+  g_autofree char *r1 = NULL, *r2 = NULL;
+  PaddockPolicyAction action;
+
+  r1 = decide_full (policy, PROJECT, NULL, rm, &action);
+  g_assert_cmpstr (r1, ==, "\xf0\x9f\x9a\x80");
+  g_assert_cmpint (action, ==, PADDOCK_POLICY_ACTION_ALLOW);
+  r2 = decide_full (policy, PROJECT, NULL, rn, &action);
+  g_assert_null (r2);
+  g_assert_cmpint (action, ==, PADDOCK_POLICY_ACTION_DENY);
+}
+
 static void
 test_binary_argv (void)
 {
@@ -995,6 +1022,7 @@ main (int   argc,
   g_test_add_func ("/paddock/policy/default-actions", test_default_actions);
   g_test_add_func ("/paddock/policy/matcher", test_matcher);
   g_test_add_func ("/paddock/policy/shell-script", test_shell_script);
+  g_test_add_func ("/paddock/policy/escapes", test_escapes);
   g_test_add_func ("/paddock/policy/binary-argv", test_binary_argv);
   g_test_add_func ("/paddock/policy/explain", test_explain);
   g_test_add_func ("/paddock/policy/regex-limit", test_regex_limit);
