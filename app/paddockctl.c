@@ -1268,59 +1268,97 @@ compare_strings (const void *a,
   return strcmp (*(const char * const *) a, *(const char * const *) b);
 }
 
-static gboolean
-collect_type (const PaddockAuditRecord *record,
-              gpointer                  user_data)
+/* One pass over the log, for show and export: the records that pass the
+ * filter go to @func, the types of all are kept where --type was given
+ * (for one no record has), and the chain is verified on the very bytes
+ * shown, so that a log edited meanwhile, or a pipe, is checked too. */
+typedef struct
 {
-  g_hash_table_add (user_data, display (record->type));
+  const AuditArgs          *args;
+  PaddockAuditRecordFunc    func;
+  gpointer                  user_data;
+  GHashTable               *types;      /* as displayed; only with --type */
+  gboolean                  selected;   /* some record passed the filter */
+  PaddockAuditVerification  verification;
+} Reading;
+
+static void
+reading_clear (Reading *reading)
+{
+  g_clear_pointer (&reading->types, g_hash_table_unref);
+  paddock_audit_verification_clear (&reading->verification);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Reading, reading_clear)
+
+static gboolean
+read_record (const PaddockAuditRecord *record,
+             gpointer                  user_data)
+{
+  Reading *reading = user_data;
+
+  if (reading->types != NULL)
+    g_hash_table_add (reading->types, display (record->type));
+  if (!paddock_audit_filter_matches (&reading->args->filter, record))
+    return TRUE;
+  reading->selected = TRUE;
+  return reading->func (record, reading->user_data);
+}
+
+/* FALSE, said on stderr, where the log cannot be read. */
+static gboolean
+read_log (const AuditArgs        *args,
+          PaddockAuditRecordFunc  func,
+          gpointer                user_data,
+          Reading                *reading)
+{
+  g_autoptr(GError) error = NULL;
+
+  *reading = (Reading) {
+    .args = args,
+    .func = func,
+    .user_data = user_data,
+    .types = args->type != NULL ? g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL) : NULL,
+  };
+  if (!paddock_audit_foreach (args->file, NULL, read_record, reading, &reading->verification, &error))
+    {
+      g_printerr ("paddockctl: %s\n", error->message);
+      return FALSE;
+    }
   return TRUE;
 }
 
-/* --type names a type no record in the log has (a typo, most likely):
- * says which types it does have, on stderr. Only where nothing was
- * selected (@selected is FALSE) can that be so. */
+/* After the records, on stderr: that --type names a type no record in the
+ * log has (a typo, most likely), with the types it does have; and where
+ * the chain breaks, since what was printed is only as good as the log. */
 static void
-hint_types (const AuditArgs *args,
-            gboolean         selected)
+report_reading (const Reading *reading)
 {
-  g_autoptr(GHashTable) types = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autofree const char **names = NULL;
-  g_autofree char *list = NULL;
-  g_autofree char *shown = NULL;
+  const AuditArgs *args = reading->args;
+  const PaddockAuditVerification *result = &reading->verification;
 
-  if (selected || args->type == NULL || args->file == NULL ||
-      !paddock_audit_foreach (args->file, NULL, collect_type, types, NULL))
-    return;
-  shown = display (args->type);
-  if (g_hash_table_contains (types, shown))
-    return;
-  names = (const char **) g_hash_table_get_keys_as_array (types, NULL);
-  qsort (names, g_hash_table_size (types), sizeof *names, compare_strings);
-  list = g_strjoinv (", ", (char **) names);
-  g_printerr ("paddockctl: no record in %s has the type \"%s\"; its types are: %s\n",
-              args->file, shown, *list != '\0' ? list : "(none)");
-}
-
-/* What show and export print is only as good as the log: where its chain
- * breaks, they say so on stderr. A pipe cannot be read twice, and is left
- * to verify. */
-static void
-warn_if_chain_breaks (const char *file)
-{
-  PaddockAuditVerification result = { 0 };
-  struct stat st;
-
-  if (stat (file, &st) != 0 || !S_ISREG (st.st_mode) ||
-      !paddock_audit_verify_file (file, &result, NULL))
-    return;
-  if (result.bad_line != 0)
+  if (!reading->selected && reading->types != NULL)
     {
-      g_autofree char *reason = display (result.reason);
+      g_autofree char *shown = display (args->type);
+
+      if (!g_hash_table_contains (reading->types, shown))
+        {
+          g_autofree const char **names = (const char **) g_hash_table_get_keys_as_array (reading->types, NULL);
+          g_autofree char *list = NULL;
+
+          qsort (names, g_hash_table_size (reading->types), sizeof *names, compare_strings);
+          list = g_strjoinv (", ", (char **) names);
+          g_printerr ("paddockctl: no record in %s has the type \"%s\"; its types are: %s\n",
+                      args->file, shown, *list != '\0' ? list : "(none)");
+        }
+    }
+  if (result->bad_line != 0)
+    {
+      g_autofree char *reason = display (result->reason);
 
       g_printerr ("paddockctl: warning: %s: the chain breaks at line %" G_GUINT64_FORMAT
-                  ": %s; what is shown from there on cannot be trusted\n", file, result.bad_line, reason);
+                  ": %s; what is shown from there on cannot be trusted\n", args->file, result->bad_line, reason);
     }
-  paddock_audit_verification_clear (&result);
 }
 
 static int
@@ -1328,25 +1366,18 @@ cmd_audit_show (int    argc,
                 char **argv)
 {
   g_auto(AuditArgs) args = { 0 };
-  g_autoptr(GError) error = NULL;
+  g_auto(Reading) reading = { 0 };
   int status = parse_audit_args (argc, argv, &args);
   gboolean header = FALSE;
-  gboolean selected;
 
   if (status != 0)
     return status;
   /* The header once the file reads, so a log that cannot be read gets
    * only its error; an empty selection, only the header. */
-  if (!paddock_audit_foreach (args.file, &args.filter, show_record, &header, &error))
-    {
-      g_printerr ("paddockctl: %s\n", error->message);
-      return 1;
-    }
-  /* The header is printed by now only if some record was. */
-  selected = header;
+  if (!read_log (&args, show_record, &header, &reading))
+    return 1;
   print_show_header (&header);
-  hint_types (&args, selected);
-  warn_if_chain_breaks (args.file);
+  report_reading (&reading);
   return 0;
 }
 
@@ -1363,28 +1394,24 @@ cmd_audit_export (int    argc,
                   char **argv)
 {
   g_auto(AuditArgs) args = { 0 };
-  g_autoptr(GError) error = NULL;
   g_autoptr(JsonArray) records = json_array_new ();
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_auto(Reading) reading = { 0 };
   g_autofree char *text = NULL;
   int status = parse_audit_args (argc, argv, &args);
 
   if (status != 0)
     return status;
-  if (!paddock_audit_foreach (args.file, &args.filter, collect_record, records, &error))
-    {
-      g_printerr ("paddockctl: %s\n", error->message);
-      return 1;
-    }
+  if (!read_log (&args, collect_record, records, &reading))
+    return 1;
   root = json_node_new (JSON_NODE_ARRAY);
   json_node_set_array (root, records);
   json_generator_set_root (generator, root);
   json_generator_set_pretty (generator, TRUE);
   text = json_generator_to_data (generator, NULL);
   g_print ("%s\n", text);
-  hint_types (&args, json_array_get_length (records) > 0);
-  warn_if_chain_breaks (args.file);
+  report_reading (&reading);
   return 0;
 }
 

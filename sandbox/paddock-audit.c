@@ -1519,37 +1519,10 @@ paddock_audit_verify_file (const char                *path,
                            PaddockAuditVerification  *result,
                            GError                   **error)
 {
-  LineFile lf;
-  Verifier v;
-  const char *line;
-  gsize length;
-  gboolean has_newline;
-  GError *local_error = NULL;
-
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (result != NULL, FALSE);
 
-  memset (result, 0, sizeof *result);
-  if (!line_file_open (&lf, path, error))
-    return FALSE;
-  verifier_init (&v, result);
-  while (line_file_next (&lf, path, &line, &length, &has_newline, &local_error))
-    {
-      /* Space the writer reserved and did not fill: it was killed. */
-      if (length > 0 && line[0] == '\0')
-        break;
-      if (!verifier_line (&v, line, length, has_newline))
-        break;
-    }
-  verifier_clear (&v);
-  line_file_close (&lf);
-  if (local_error != NULL)
-    {
-      paddock_audit_verification_clear (result);
-      g_propagate_error (error, local_error);
-      return FALSE;
-    }
-  return TRUE;
+  return paddock_audit_foreach (path, NULL, NULL, NULL, result, error);
 }
 
 /* Reading */
@@ -1598,63 +1571,82 @@ grep_matches (GRegex                   *grep,
 }
 
 gboolean
+paddock_audit_filter_matches (const PaddockAuditFilter *filter,
+                              const PaddockAuditRecord *record)
+{
+  g_return_val_if_fail (record != NULL, FALSE);
+
+  return filter == NULL ||
+         ((filter->since_us == 0 || record->time_us >= filter->since_us) &&
+          (filter->type == NULL || strcmp (filter->type, record->type) == 0) &&
+          (filter->decision == NULL ||
+           g_strcmp0 (json_object_get_string_member_with_default (record->object, "decision", NULL),
+                      filter->decision) == 0) &&
+          (filter->grep == NULL || grep_matches (filter->grep, record)));
+}
+
+gboolean
 paddock_audit_foreach (const char                *path,
                        const PaddockAuditFilter  *filter,
                        PaddockAuditRecordFunc     func,
                        gpointer                   user_data,
+                       PaddockAuditVerification  *verification,
                        GError                   **error)
 {
   g_autoptr(JsonParser) parser = json_parser_new_immutable ();
   LineFile lf;
+  Verifier v;
   const char *p;
   gsize length;
   gboolean has_newline;
+  gboolean calling = func != NULL;
+  gboolean verifying = verification != NULL;
   guint64 line_number = 0;
   GError *local_error = NULL;
 
   g_return_val_if_fail (path != NULL, FALSE);
-  g_return_val_if_fail (func != NULL, FALSE);
+  g_return_val_if_fail (func != NULL || verification != NULL, FALSE);
 
+  if (verification != NULL)
+    memset (verification, 0, sizeof *verification);
   if (!line_file_open (&lf, path, error))
     return FALSE;
-  while (line_file_next (&lf, path, &p, &length, &has_newline, &local_error))
+  if (verification != NULL)
+    verifier_init (&v, verification);
+  while ((calling || verifying) && line_file_next (&lf, path, &p, &length, &has_newline, &local_error))
     {
       const char *why;
       JsonNode *root;
-      JsonObject *object;
       PaddockAuditRecord record;
 
+      /* Space the writer reserved and did not fill: it was killed. */
       if (length > 0 && *p == '\0')
         break;
+      if (verifying && !verifier_line (&v, p, length, has_newline))
+        verifying = FALSE;
       line_number++;
+      if (!calling)
+        continue;
       root = (length > 0 && memchr (p, '\0', length) == NULL) ? parse_record (parser, p, length, &why) : NULL;
-      if (root != NULL)
-        {
-          object = json_node_get_object (root);
-          record.line = line_number;
-          record.seq = (guint64) json_object_get_int_member (object, "seq");
-          record.time_us = parse_record_time (object);
-          record.type = json_object_get_string_member (object, "type");
-          record.object = object;
-          record.text = p;
-          record.text_len = length;
-
-          if (filter == NULL ||
-              ((filter->since_us == 0 || record.time_us >= filter->since_us) &&
-               (filter->type == NULL || strcmp (filter->type, record.type) == 0) &&
-               (filter->decision == NULL ||
-                g_strcmp0 (json_object_get_string_member_with_default (object, "decision", NULL),
-                           filter->decision) == 0) &&
-               (filter->grep == NULL || grep_matches (filter->grep, &record))))
-            {
-              if (!func (&record, user_data))
-                break;
-            }
-        }
+      if (root == NULL)
+        continue;
+      record.object = json_node_get_object (root);
+      record.line = line_number;
+      record.seq = (guint64) json_object_get_int_member (record.object, "seq");
+      record.time_us = parse_record_time (record.object);
+      record.type = json_object_get_string_member (record.object, "type");
+      record.text = p;
+      record.text_len = length;
+      if (paddock_audit_filter_matches (filter, &record) && !func (&record, user_data))
+        calling = FALSE;
     }
+  if (verification != NULL)
+    verifier_clear (&v);
   line_file_close (&lf);
   if (local_error != NULL)
     {
+      if (verification != NULL)
+        paddock_audit_verification_clear (verification);
       g_propagate_error (error, local_error);
       return FALSE;
     }

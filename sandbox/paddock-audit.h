@@ -191,13 +191,21 @@ typedef struct
 typedef gboolean (*PaddockAuditRecordFunc) (const PaddockAuditRecord *record,
                                             gpointer                  user_data);
 
+/* Whether @record passes @filter (NULL passes all). */
+gboolean      paddock_audit_filter_matches     (const PaddockAuditFilter *filter,
+                                                const PaddockAuditRecord *record);
+
 /* Calls @func for each record of @path that passes @filter (NULL: all), in
- * file order. Lines that do not parse as a JSON object are skipped (verify
- * reports them); reading does not check the chain. */
+ * file order. Lines that do not parse as a JSON object are skipped. Where
+ * @verification is given, the lines are checked against the chain as
+ * they are read: what @func saw is what was verified, even if the file
+ * changes meanwhile, and a pipe is verified too. Once @func returns FALSE
+ * (or where it is NULL) the rest is read only to verify it. */
 gboolean      paddock_audit_foreach            (const char               *path,
                                                 const PaddockAuditFilter *filter,
                                                 PaddockAuditRecordFunc    func,
                                                 gpointer                  user_data,
+                                                PaddockAuditVerification *verification,
                                                 GError                  **error);
 
 /* Parses a user's time for --since: ISO 8601 ("2026-03-01T12:00",

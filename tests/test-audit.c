@@ -884,17 +884,17 @@ test_foreach_filters (Fixture       *f,
 
   write_session (f->path, 11);  /* 9 execs: i = 0..8, deny when i % 3 == 0, "status" when i odd */
 
-  g_assert_true (paddock_audit_foreach (f->path, NULL, count_record, &c, &error));
+  g_assert_true (paddock_audit_foreach (f->path, NULL, count_record, &c, NULL, &error));
   g_assert_cmpuint (c.count, ==, 11);
 
   c = (Count) { 0 };
   filter.decision = "deny";
-  g_assert_true (paddock_audit_foreach (f->path, &filter, count_record, &c, &error));
+  g_assert_true (paddock_audit_foreach (f->path, &filter, count_record, &c, NULL, &error));
   g_assert_cmpuint (c.count, ==, 3);
 
   c = (Count) { 0 };
   filter = (PaddockAuditFilter) { .grep = grep };
-  g_assert_true (paddock_audit_foreach (f->path, &filter, count_record, &c, &error));
+  g_assert_true (paddock_audit_foreach (f->path, &filter, count_record, &c, NULL, &error));
   g_assert_cmpuint (c.count, ==, 4);
 
   /* The command line as shown, which the JSON text ("argv":["git","push"])
@@ -906,24 +906,24 @@ test_foreach_filters (Fixture       *f,
 
       c = (Count) { 0 };
       filter = (PaddockAuditFilter) { .grep = command };
-      g_assert_true (paddock_audit_foreach (f->path, &filter, count_record, &c, &error));
+      g_assert_true (paddock_audit_foreach (f->path, &filter, count_record, &c, NULL, &error));
       g_assert_cmpuint (c.count, ==, 5);
       g_assert_cmpuint (c.first_seq, ==, 2);
     }
 
   c = (Count) { 0 };
   filter = (PaddockAuditFilter) { .type = PADDOCK_AUDIT_SESSION_END };
-  g_assert_true (paddock_audit_foreach (f->path, &filter, count_record, &c, &error));
+  g_assert_true (paddock_audit_foreach (f->path, &filter, count_record, &c, NULL, &error));
   g_assert_cmpuint (c.count, ==, 1);
   g_assert_cmpuint (c.first_seq, ==, 11);
 
   c = (Count) { 0 };
   filter = (PaddockAuditFilter) { .since_us = g_get_real_time () + G_USEC_PER_SEC };
-  g_assert_true (paddock_audit_foreach (f->path, &filter, count_record, &c, &error));
+  g_assert_true (paddock_audit_foreach (f->path, &filter, count_record, &c, NULL, &error));
   g_assert_cmpuint (c.count, ==, 0);
   c = (Count) { 0 };
   filter = (PaddockAuditFilter) { .since_us = g_get_real_time () - 60 * G_USEC_PER_SEC };
-  g_assert_true (paddock_audit_foreach (f->path, &filter, count_record, &c, &error));
+  g_assert_true (paddock_audit_foreach (f->path, &filter, count_record, &c, NULL, &error));
   g_assert_cmpuint (c.count, ==, 11);
 }
 
@@ -1066,7 +1066,7 @@ test_read_while_cut (Fixture       *f,
           n_broken++;
         }
       paddock_audit_verification_clear (&result);
-      g_assert_true (paddock_audit_foreach (f->path, NULL, tally_record, &n, &error));
+      g_assert_true (paddock_audit_foreach (f->path, NULL, tally_record, &n, NULL, &error));
       g_assert_no_error (error);
       g_assert_cmpuint (n, <=, 3000);
       if (g_get_monotonic_time () > end + 10 * G_USEC_PER_SEC)

@@ -437,6 +437,25 @@ test_audit_show_warns (void)
       g_assert_nonnull (strstr (warned->out, "id"));
       g_assert_true (g_str_has_prefix (warned->err, expected));
     }
+  /* From a pipe, which cannot be read twice: the chain is checked on the
+   * records as they are shown, and a --type no record has still gets the
+   * log's types. */
+  for (const char **command = (const char *[]) { "show", "export", NULL }; *command; command++)
+    {
+      const char *piped_argv[] = { "/bin/sh", "-c", "cat \"$2\" | \"$0\" audit \"$1\" /dev/stdin",
+                                   paddockctl, *command, edited, NULL };
+      const char *typo_argv[] = { "/bin/sh", "-c", "cat \"$2\" | \"$0\" audit \"$1\" /dev/stdin --type execs",
+                                  paddockctl, *command, intact, NULL };
+      g_autoptr(Result) warned = run_in (NULL, piped_argv);
+      g_autoptr(Result) typo = run_in (NULL, typo_argv);
+
+      g_assert_cmpint (warned->status, ==, 0);
+      g_assert_nonnull (strstr (warned->out, "id"));
+      g_assert_true (g_str_has_prefix (warned->err, "paddockctl: warning: /dev/stdin: the chain breaks at line 3: "));
+      g_assert_cmpint (typo->status, ==, 0);
+      g_assert_cmpstr (typo->err, ==, "paddockctl: no record in /dev/stdin has the type \"execs\"; "
+                                      "its types are: exec, exit, session-end, session-start\n");
+    }
   /* verify: exit 0 and the last hash for the intact log, 1 and the
    * line for the edited one. */
   {

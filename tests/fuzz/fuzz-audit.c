@@ -100,7 +100,7 @@ LLVMFuzzerTestOneInput (const guint8 *data,
   if (!paddock_audit_verify_file (log_path, &result, NULL) || result.bad_line != 0 || result.n_records != 1)
     abort ();
   paddock_audit_verification_clear (&result);
-  if (!paddock_audit_foreach (log_path, NULL, check_record, strings, NULL))
+  if (!paddock_audit_foreach (log_path, NULL, check_record, strings, NULL, NULL))
     abort ();
 
   /* --grep: a pattern no JSON line matches (each starts with "{") is
@@ -114,7 +114,7 @@ LLVMFuzzerTestOneInput (const guint8 *data,
     if (not_brace == NULL)
       not_brace = g_regex_new ("\\A(?!\\{)", 0, 0, NULL);
     filter.grep = not_brace;
-    if (!paddock_audit_foreach (log_path, &filter, count_record, &passed, NULL) ||
+    if (!paddock_audit_foreach (log_path, &filter, count_record, &passed, NULL, NULL) ||
         passed != (((const char *) g_ptr_array_index (strings, 0))[0] != '{'))
       abort ();
   }
