@@ -284,7 +284,8 @@ typedef enum
 /* What was read of one exec; strings are the caller's bytes. */
 typedef struct
 {
-  pid_t       pid;
+  pid_t       pid;         /* the process, as recorded (see read_process) */
+  pid_t       tid;         /* the thread that called exec */
   pid_t       ppid;
   char       *path;
   char       *cwd;         /* once cwd_read (load_cwd) */
@@ -433,7 +434,7 @@ typedef struct
  * would ask the same question again for the next directory's copy. */
 typedef struct
 {
-  pid_t   pid;
+  pid_t   tid;                     /* the thread that asked */
   char   *exe;
   char  **argv;
   gint64  id;
@@ -940,11 +941,35 @@ load_cwd (gpointer data)
 
   if (!info->cwd_read)
     {
-      g_snprintf (path, sizeof path, "/proc/%d/cwd", (int) info->pid);
+      g_snprintf (path, sizeof path, "/proc/%d/cwd", (int) info->tid);
       info->cwd = read_link_at (AT_FDCWD, path);
       info->cwd_read = TRUE;
     }
   return info->cwd;
+}
+
+/* The process of thread @tid, from /proc/TID/status; -1 when unknown. */
+static pid_t
+read_tgid (pid_t tid)
+{
+  char buffer[1024];
+  char path[48];
+  paddock_autofd int fd = -1;
+  const char *line;
+  ssize_t n;
+
+  g_snprintf (path, sizeof path, "/proc/%d/status", (int) tid);
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  n = read (fd, buffer, sizeof buffer - 1);
+  if (n <= 0)
+    return -1;
+  buffer[n] = '\0';
+  line = strstr (buffer, "\nTgid:");
+  if (line == NULL)
+    return -1;
+  return (pid_t) strtol (line + strlen ("\nTgid:"), NULL, 10);
 }
 
 static pid_t
@@ -1150,7 +1175,7 @@ read_exec (PaddockExecMonitor        *self,
   gboolean shared_page;
   int err;
 
-  info->pid = req->pid;
+  info->pid = info->tid = req->pid;
   if (abi->pointer_size == 4)
     {
       path_address &= 0xffffffffu;
@@ -1395,7 +1420,7 @@ was_refused (PaddockExecMonitor *self,
     {
       Refusal *refusal = l->data;
 
-      found = refusal->pid == info->pid &&
+      found = refusal->tid == info->tid &&
               g_strcmp0 (refusal->exe, info->exe) == 0 &&
               g_strv_equal ((const char * const *) refusal->argv, (const char * const *) info->argv->pdata);
     }
@@ -1435,6 +1460,22 @@ read_process (PaddockExecMonitor *self,
 {
   int fd = pidfd_open_nonblock (pid);
 
+  /* A thread other than its process's first, which pidfd_open refuses
+   * (EINVAL before Linux 6.9, ENOENT since): its exec ends the process's
+   * other threads and the program they ran, and goes on as the process,
+   * under the process's pid. That is the pid the run is recorded and
+   * watched under. */
+  if (fd < 0 && (errno == EINVAL || errno == ENOENT))
+    {
+      pid_t tgid = read_tgid (pid);
+
+      if (tgid > 0 && tgid != pid)
+        {
+          info->pid = tgid;
+          fd = pidfd_open_nonblock (tgid);
+        }
+    }
+
   /* Out of descriptors (the supervisor raised its soft limit to the hard
    * one): the run is recorded, its end will not be. Said once. */
   if (fd < 0 && (errno == EMFILE || errno == ENFILE) && !self->warned_no_pidfd)
@@ -1445,7 +1486,7 @@ read_process (PaddockExecMonitor *self,
                   g_strerror (errno));
     }
 
-  info->ppid = read_ppid (pid, fd);
+  info->ppid = read_ppid (info->pid, fd);
   load_cwd (info);
   if (pidfd != NULL)
     *pidfd = fd;
@@ -1558,7 +1599,7 @@ handle_notification (PaddockExecMonitor   *self,
        * their ends. Until the news is queued, the main context takes no
        * exit of this pid (see on_exits). */
       read_process (self, req->pid, info, decision == PADDOCK_DECISION_ALLOW ? &pidfd : NULL);
-      g_atomic_int_set (&self->answering, req->pid);
+      g_atomic_int_set (&self->answering, info->pid);
       /* Answered, the caller was still blocked in this exec: what was
        * read is its, and so is the pidfd. */
       if (!respond (self, req->id, decision == PADDOCK_DECISION_ALLOW ? 0 : EACCES))
@@ -1959,7 +2000,7 @@ finish_ask (PaddockExecMonitor *self,
     {
       Refusal *refusal = g_new0 (Refusal, 1);
 
-      refusal->pid = ask->info->pid;
+      refusal->tid = ask->info->tid;
       refusal->exe = g_strdup (ask->info->exe);
       refusal->argv = g_strdupv ((char **) ask->info->argv->pdata);
       refusal->id = ask->id;

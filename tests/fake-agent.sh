@@ -90,6 +90,12 @@ case $scenario in
     step own unshare --map-root-user --mount sh -c \
       'mount -t tmpfs paddock-probe /tmp && cp /bin/true /tmp/paddock-own-probe && /tmp/paddock-own-probe'
     ;;
+  thread-exec)
+    # A program run from a second thread replaces the whole process and
+    # keeps its pid; the shell it runs writes that pid, then runs one more.
+    step thread "$PADDOCK_BUILD_DIR/tests/thread-exec" "$out/pid" /bin/sh -c \
+      'echo $$ >"$0"; /bin/true thread-child; exit 0' "$out/after"
+    ;;
   exit-codes)
     # Grandchildren of paddock-run: how each ended is in its exit record.
     step three sh -c 'exit 3'

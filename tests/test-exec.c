@@ -1516,6 +1516,79 @@ test_exit_codes (void)
   }
 }
 
+/* The first exec whose argv begins with @first and @second. */
+static JsonObject *
+find_exec_argv (GPtrArray  *execs,
+                const char *first,
+                const char *second)
+{
+  for (guint i = 0; i < execs->len; i++)
+    {
+      JsonArray *argv = json_object_get_array_member (g_ptr_array_index (execs, i), "argv");
+
+      if (json_array_get_length (argv) >= 2 &&
+          g_strcmp0 (json_array_get_string_element (argv, 0), first) == 0 &&
+          g_strcmp0 (json_array_get_string_element (argv, 1), second) == 0)
+        return g_ptr_array_index (execs, i);
+    }
+  return NULL;
+}
+
+/* A program run from a thread other than its process's first replaces the
+ * process and runs under its pid: the run is recorded under that pid, it
+ * ends the run of the program it replaced, and it gets its own end. */
+static void
+test_thread_exec (void)
+{
+  g_autoptr(Session) s = NULL;
+  g_autoptr(GPtrArray) execs = NULL;
+  g_autoptr(GPtrArray) exits = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *pid_text = NULL;
+  g_autofree char *after_text = NULL;
+  g_autofree char *helper = g_build_filename (g_getenv ("PADDOCK_BUILD_DIR"), "tests", "thread-exec", NULL);
+  JsonObject *helper_run;
+  JsonObject *shell_run;
+  JsonObject *child_run;
+  JsonObject *end;
+  gint64 pid;
+
+  s = session_start ("thread-exec", FALSE, NULL);
+  g_assert_cmpint (session_wait (s), ==, 0);
+  log = out_text (s, "log");
+  g_assert_nonnull (strstr (log, "thread=0\n"));
+  pid_text = out_text (s, "pid");
+  after_text = out_text (s, "after");
+  pid = g_ascii_strtoll (pid_text, NULL, 10);
+  g_assert_cmpint (pid, >, 0);
+  /* The shell's $$ is the process's first pid. */
+  g_assert_cmpint (g_ascii_strtoll (after_text, NULL, 10), ==, pid);
+
+  execs = audit_records (s, "exec");
+  exits = audit_records (s, "exit");
+  helper_run = find_exec (execs, helper);
+  shell_run = find_exec_argv (execs, "/bin/sh", "-c");
+  child_run = find_exec_argv (execs, "/bin/true", "thread-child");
+  g_assert_nonnull (helper_run);
+  g_assert_nonnull (shell_run);
+  g_assert_nonnull (child_run);
+  g_assert_cmpint (json_object_get_int_member (helper_run, "pid"), ==, pid);
+  g_assert_cmpint (json_object_get_int_member (shell_run, "pid"), ==, pid);
+  /* So the shell's child names a parent the timeline knows. */
+  g_assert_cmpint (json_object_get_int_member (child_run, "ppid"), ==, pid);
+
+  /* The helper's run ended when the shell replaced it; the shell's when it
+   * exited. */
+  end = find_exit (exits, json_object_get_int_member (helper_run, "event"));
+  g_assert_nonnull (end);
+  g_assert_true (json_object_get_boolean_member_with_default (end, "replaced", FALSE));
+  end = find_exit (exits, json_object_get_int_member (shell_run, "event"));
+  g_assert_nonnull (end);
+  g_assert_false (json_object_get_boolean_member_with_default (end, "replaced", FALSE));
+  g_assert_cmpint (json_object_get_int_member (end, "pid"), ==, pid);
+  assert_chain_holds (s);
+}
+
 /* Programs that end as soon as they start, on a machine kept busy, each
  * recorded with their working directory and their end: what needs the
  * process alive is read before the exec is answered. Read after, some
@@ -1945,6 +2018,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/replaced", test_replaced);
   g_test_add_func ("/paddock/exec/own-mounts", test_own_mounts);
   g_test_add_func ("/paddock/exec/exit-codes", test_exit_codes);
+  g_test_add_func ("/paddock/exec/thread-exec", test_thread_exec);
   g_test_add_func ("/paddock/exec/short-runs", test_short_runs);
   g_test_add_func ("/paddock/exec/many-at-once", test_many_at_once);
   g_test_add_func ("/paddock/exec/attach-path-repeat", test_attach_path_repeat);
