@@ -1461,7 +1461,7 @@ read_process (PaddockExecMonitor *self,
   int fd = pidfd_open_nonblock (pid);
 
   /* A thread other than its process's first, which pidfd_open refuses
-   * (EINVAL before Linux 6.9, ENOENT since): its exec ends the process's
+   * (EINVAL on older kernels, ENOENT on 6.18): its exec ends the process's
    * other threads and the program they ran, and goes on as the process,
    * under the process's pid. That is the pid the run is recorded and
    * watched under. */
