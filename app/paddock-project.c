@@ -343,15 +343,10 @@ save_lock_thread (GTask        *task,
                   GCancellable *cancellable)
 {
   SaveLock *save = task_data;
-  PaddockProjectConfig config = { 0 };
   g_autoptr(GError) error = NULL;
 
-  /* Never replace settings that do not parse: they may hold the project's grants. */
-  if (paddock_project_config_load (save->path, &config, &error))
-    paddock_project_config_save_lock (save->path, save->lock, &error);
-  paddock_project_config_clear (&config);
-
-  if (error != NULL)
+  /* Settings that do not read are kept, and the save fails. */
+  if (!paddock_project_config_save_lock (save->path, save->lock, &error))
     g_task_return_new_error (task, error->domain, error->code,
                              _("Cannot save the folder lock of %s: %s"), save->path, error->message);
   else

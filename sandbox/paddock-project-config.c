@@ -183,23 +183,28 @@ paddock_project_config_parse (const char           *project,
   return TRUE;
 }
 
-/* The settings file's object, where the file reads as one; else NULL. */
+/* The settings file's object; NULL where there is no file, and (with
+ * @error) where it does not read as one. */
 static JsonNode *
-read_object (const char *path)
+read_object (const char  *path,
+             GError     **error)
 {
   g_autoptr(GByteArray) text = NULL;
   g_autoptr(JsonParser) parser = json_parser_new ();  /* the copy is changed */
 
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+  if (!g_file_test (path, G_FILE_TEST_EXISTS) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
     return NULL;
-  text = paddock_json_read_file (path, MAX_SETTINGS_SIZE, "the project settings", NULL);
+  text = paddock_json_read_file (path, MAX_SETTINGS_SIZE, "the project settings", error);
   if (text == NULL ||
-      load_object (parser, path, text->len > 0 ? (const char *) text->data : "", text->len, NULL) == NULL)
+      load_object (parser, path, text->len > 0 ? (const char *) text->data : "", text->len, error) == NULL)
     return NULL;
   return json_node_copy (json_parser_get_root (parser));
 }
 
-/* Saves the lock choice for @project, keeping the file's other members. */
+/* Saves the lock choice for @project, keeping the file's other members.
+ * Settings that do not read are left as they are, and the save fails:
+ * they may hold what the user would not want lost (a hand edit gone
+ * wrong). */
 gboolean
 paddock_project_config_save_lock (const char  *project,
                                   gboolean     lock,
@@ -211,9 +216,15 @@ paddock_project_config_save_lock (const char  *project,
   g_autoptr(JsonNode) root = NULL;
   g_autofree char *text = NULL;
   JsonObject *object;
+  GError *read_error = NULL;
 
-  /* The other members are kept where the file reads as one object. */
-  root = read_object (path);
+  root = read_object (path, &read_error);
+  if (read_error != NULL)
+    {
+      g_set_error (error, read_error->domain, read_error->code, "%s (left as it is)", read_error->message);
+      g_error_free (read_error);
+      return FALSE;
+    }
   if (root == NULL)
     {
       /* json_node_init_object() would take a second reference on the object. */

@@ -371,6 +371,21 @@ test_settings_bad_input (void)
       if (!g_str_has_prefix (error->message, settings) || strstr (error->message, bad[i].says) == NULL)
         g_error ("%s: expected \"%s\", got: %s", bad[i].text, bad[i].says, error->message);
       g_assert_false (config.has_lock);
+
+      /* Saving a choice over them fails, says why, and keeps them. */
+      {
+        g_autoptr(GError) save_error = NULL;
+        g_autofree char *kept = NULL;
+        gsize kept_length = 0;
+
+        g_assert_false (paddock_project_config_save_lock (dir, FALSE, &save_error));
+        g_assert_nonnull (save_error);
+        g_assert_true (g_str_has_prefix (save_error->message, settings));
+        g_assert_nonnull (strstr (save_error->message, bad[i].says));
+        g_assert_true (g_str_has_suffix (save_error->message, "(left as it is)"));
+        g_assert_true (g_file_get_contents (settings, &kept, &kept_length, NULL));
+        g_assert_cmpmem (kept, kept_length, text->str, text->len);
+      }
     }
 
   {
