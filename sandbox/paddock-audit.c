@@ -46,6 +46,8 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -760,6 +762,67 @@ store_record (PaddockAudit *self,
   return TRUE;
 }
 
+/* Whether @st may be written as a log (see paddock_audit_open()): not a
+ * block device, and a character device only where it is /dev/null or
+ * /dev/full (memory devices 3 and 7) or a terminal (4 and 5: virtual
+ * consoles, serial lines, /dev/tty; 136 to 143: pseudo-terminals). A
+ * typo as root must not put records on a disk, in the kernel's log or
+ * into its memory. */
+static gboolean
+check_log_kind (const char         *path,
+                const struct stat  *st,
+                GError            **error)
+{
+  guint major = major (st->st_rdev);
+  guint minor = minor (st->st_rdev);
+
+  if (S_ISBLK (st->st_mode))
+    {
+      g_set_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_NOT_A_LOG,
+                   "the audit log %s is a block device (a disk or a partition), which no log may be written to",
+                   path);
+      return FALSE;
+    }
+  if (S_ISCHR (st->st_mode) &&
+      !(major == 1 && (minor == 3 || minor == 7)) &&
+      !(major == 4 || major == 5 || (major >= 136 && major <= 143)))
+    {
+      g_set_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_NOT_A_LOG,
+                   "the audit log %s is a device (character %u:%u); a log is a file, a pipe, a terminal "
+                   "or /dev/null", path, major, minor);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The file systems where files are the kernel's knobs, not storage. */
+static const char *
+kernel_file_system (int fd)
+{
+  static const struct { unsigned long magic; const char *name; } kinds[] = {
+    { 0x9fa0, "/proc" },
+    { 0x62656572, "sysfs" },
+    { 0x27e0eb, "cgroup" },
+    { 0x63677270, "cgroup2" },
+    { 0x64626720, "debugfs" },
+    { 0x74726163, "tracefs" },
+    { 0x73636673, "securityfs" },
+    { 0xcafe4a11, "bpf" },
+    { 0x62656570, "configfs" },
+    { 0xde5e81e4, "efivarfs" },
+    { 0x6165676c, "pstore" },
+    { 0xf97cff8c, "selinuxfs" },
+  };
+  struct statfs sfs;
+
+  if (fstatfs (fd, &sfs) != 0)
+    return NULL;
+  for (gsize i = 0; i < G_N_ELEMENTS (kinds); i++)
+    if ((unsigned long) sfs.f_type == kinds[i].magic)
+      return kinds[i].name;
+  return NULL;
+}
+
 PaddockAudit *
 paddock_audit_open (const char  *path,
                     GError     **error)
@@ -780,6 +843,9 @@ paddock_audit_open (const char  *path,
   self->line = g_string_sized_new (1024);
   self->path = g_strdup (path);
   memcpy (self->prev, ZERO_HASH, sizeof self->prev);
+  /* Looked at before the open too: opening some devices does something. */
+  if (lstat (path, &st) == 0 && !check_log_kind (path, &st, error))
+    return NULL;
   self->fd = open (path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (self->fd < 0)
     {
@@ -790,14 +856,30 @@ paddock_audit_open (const char  *path,
                    saved_errno == ELOOP ? "it is a symbolic link" : g_strerror (saved_errno));
       return NULL;
     }
+  if (fstat (self->fd, &st) != 0 || !check_log_kind (path, &st, error))
+    {
+      if (error != NULL && *error == NULL)
+        g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+                     "cannot look at the audit log %s: %s", path, g_strerror (errno));
+      return NULL;
+    }
+  {
+    const char *kind = kernel_file_system (self->fd);
+
+    if (kind != NULL)
+      {
+        g_set_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_NOT_A_LOG,
+                     "the audit log %s is a kernel file (on %s), which no log may be written to", path, kind);
+        return NULL;
+      }
+  }
 
   /* One writer per log, across processes too: two sessions appending to
    * one file would write over each other's records through their
    * mappings, and break the chain. Taken before anything is cut. Where
    * the file system has no locks, it goes on without; a pipe or a device
    * (/dev/null) is not a log to guard. */
-  if (fstat (self->fd, &st) == 0 && S_ISREG (st.st_mode) &&
-      flock (self->fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK)
+  if (S_ISREG (st.st_mode) && flock (self->fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK)
     {
       g_set_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_BUSY,
                    "the audit log %s is being written by another session; give each session its own log",

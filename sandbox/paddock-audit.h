@@ -52,6 +52,7 @@ typedef enum
   PADDOCK_AUDIT_ERROR_TIME,      /* a time given by the user does not parse */
   PADDOCK_AUDIT_ERROR_STOPPED,   /* a record not written, as an earlier write failed */
   PADDOCK_AUDIT_ERROR_BUSY,      /* another writer has the log open */
+  PADDOCK_AUDIT_ERROR_NOT_A_LOG,  /* a device or a kernel file, which no log may be */
 } PaddockAuditError;
 
 /* Record types. Callers may use others; these are the ones Paddock writes. */
@@ -81,7 +82,11 @@ char         *paddock_audit_default_path       (const char    *session_id,
 /* Opens @path for appending, creating it with mode 0600 (never through a
  * symlink). An existing log is continued: its last record's seq and hash
  * seed the chain. Fails with PADDOCK_AUDIT_ERROR_DAMAGED when that last
- * record is not a complete, well-formed record (run verify to see why). */
+ * record is not a complete, well-formed record (run verify to see why).
+ * A log is a file, a pipe, a terminal, /dev/null or /dev/full: other
+ * devices (a disk, /dev/kmsg, /dev/mem) and the kernel's own files (in
+ * /proc, /sys, cgroup and debugging file systems) fail with
+ * PADDOCK_AUDIT_ERROR_NOT_A_LOG, devices before they are opened. */
 PaddockAudit *paddock_audit_open               (const char    *path,
                                                 GError       **error);
 /* Closes the file; records already appended are on disk (page cache). */

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sched.h>
 #include <sys/mount.h>
+#include <sys/sysmacros.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -829,6 +830,54 @@ test_binary_fields (Fixture       *f,
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
 }
 
+/* Devices and kernel files are no place for a log: a typo as root must
+ * not put records in the kernel's log, on a disk or into /proc. Devices
+ * are refused before they are opened. /dev/null, and a plain file, are
+ * logs. */
+static void
+test_not_a_log (Fixture       *f,
+                gconstpointer  data)
+{
+  const struct { const char *path; const char *says; } refused[] = {
+    { "/dev/kmsg", "is a device (character 1:11); a log is a file, a pipe, a terminal or /dev/null" },
+    { "/proc/self/comm", "is a kernel file (on /proc)" },
+  };
+  g_autofree char *disk = g_build_filename (f->dir, "disk", NULL);
+  g_autoptr(PaddockAudit) null_log = NULL;
+  g_autoptr(PaddockAudit) file_log = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_autoptr(GError) refusal = NULL;
+      g_autofree char *expected = g_strdup_printf ("the audit log %s %s", refused[i].path, refused[i].says);
+
+      g_assert_null (paddock_audit_open (refused[i].path, &refusal));
+      g_assert_error (refusal, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_NOT_A_LOG);
+      g_assert_true (g_str_has_prefix (refusal->message, expected));
+    }
+
+  /* A block device node (of a loop device that need not exist). */
+  if (mknod (disk, S_IFBLK | 0600, makedev (7, 250)) == 0)
+    {
+      g_autoptr(GError) refusal = NULL;
+
+      g_assert_null (paddock_audit_open (disk, &refusal));
+      g_assert_error (refusal, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_NOT_A_LOG);
+      g_assert_nonnull (strstr (refusal->message, "is a block device"));
+      g_unlink (disk);
+    }
+  else
+    g_test_message ("no block device node: mknod: %s", g_strerror (errno));
+
+  null_log = paddock_audit_open ("/dev/null", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (null_log);
+  file_log = paddock_audit_open (f->path, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (file_log);
+}
+
 static void
 test_escape_for_display (void)
 {
@@ -1405,6 +1454,7 @@ main (int   argc,
   ADD ("one-writer", test_one_writer);
   ADD ("journal", test_journal);
   ADD ("journal-stalled", test_journal_stalled);
+  ADD ("not-a-log", test_not_a_log);
 #undef ADD
   g_test_add_func ("/paddock/audit/escape-for-display", test_escape_for_display);
   g_test_add_func ("/paddock/audit/parse-time", test_parse_time);
