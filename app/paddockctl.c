@@ -1015,9 +1015,10 @@ cmd_policy_explain (int    argc,
     return usage ("policy explain needs a COMMAND");
 
   project = project_arg != NULL ? realpath (project_arg, NULL) : g_get_current_dir ();
-  if (project == NULL)
+  if (project == NULL || !g_file_test (project, G_FILE_TEST_IS_DIR))
     {
-      g_printerr ("paddockctl: project %s: %s\n", project_arg, g_strerror (errno));
+      g_printerr ("paddockctl: the project \"%s\": %s\n", project_arg,
+                  g_strerror (project == NULL ? errno : ENOTDIR));
       return 1;
     }
   cwd = g_canonicalize_filename (cwd_arg != NULL ? cwd_arg : project, NULL);
@@ -1448,12 +1449,12 @@ cmd_lock (int    argc,
   project = realpath (dir, NULL);
   if (project == NULL)
     {
-      g_printerr ("paddockctl: project %s: %s\n", dir, g_strerror (errno));
+      g_printerr ("paddockctl: the project \"%s\": %s\n", dir, g_strerror (errno));
       return EXIT_USAGE;
     }
   if (stat (project, &st) != 0 || !S_ISDIR (st.st_mode))
     {
-      g_printerr ("paddockctl: project %s: %s\n", dir, g_strerror (ENOTDIR));
+      g_printerr ("paddockctl: the project \"%s\": %s\n", dir, g_strerror (ENOTDIR));
       return EXIT_USAGE;
     }
 

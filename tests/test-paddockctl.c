@@ -272,7 +272,7 @@ test_bad_input (void)
 
   {
     g_autoptr(Result) result = paddockctl_lock (NULL, "on", missing);
-    g_autofree char *line = g_strdup_printf ("paddockctl: project %s: %s\n", missing, g_strerror (ENOENT));
+    g_autofree char *line = g_strdup_printf ("paddockctl: the project \"%s\": %s\n", missing, g_strerror (ENOENT));
 
     /* One line naming the folder and the reason. */
     g_assert_cmpint (result->status, ==, 2);
@@ -281,7 +281,7 @@ test_bad_input (void)
   }
   {
     g_autoptr(Result) result = paddockctl_lock (NULL, "status", file);
-    g_autofree char *line = g_strdup_printf ("paddockctl: project %s: %s\n", file, g_strerror (ENOTDIR));
+    g_autofree char *line = g_strdup_printf ("paddockctl: the project \"%s\": %s\n", file, g_strerror (ENOTDIR));
 
     g_assert_cmpint (result->status, ==, 2);
     g_assert_cmpstr (result->err, ==, line);
@@ -609,6 +609,16 @@ test_policy_commands (void)
     g_autoptr(Result) result = run_in (project, argv);
 
     assert_usage_error (result, "policy explain needs a COMMAND");
+  }
+  /* A project that is not a folder is named, with the reason. */
+  {
+    const char *argv[] = { paddockctl, "policy", "explain", "--project", good, "--", "make", NULL };
+    g_autoptr(Result) result = run_in (project, argv);
+    g_autofree char *expected = g_strdup_printf ("paddockctl: the project \"%s\": %s\n", good, g_strerror (ENOTDIR));
+
+    g_assert_cmpint (result->status, ==, 1);
+    g_assert_cmpstr (result->out, ==, "");
+    g_assert_cmpstr (result->err, ==, expected);
   }
   g_unlink (good);
   g_unlink (bad);
