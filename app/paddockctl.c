@@ -743,8 +743,12 @@ handle_event (Attach         *attach,
                                  message->exit_code >= 0 ? g_strdup_printf (" with status %d", message->exit_code) :
                                  g_strdup ("");
 
-          g_print ("%s  #%-5" G_GINT64_FORMAT " exited after %.3f s%s\n", time, message->seq,
-                   message->duration / 1e6, how);
+          if (message->replaced)
+            g_print ("%s  #%-5" G_GINT64_FORMAT " replaced by the next program of pid %d after %.3f s\n",
+                     time, message->seq, message->pid, message->duration / 1e6);
+          else
+            g_print ("%s  #%-5" G_GINT64_FORMAT " exited after %.3f s%s\n", time, message->seq,
+                     message->duration / 1e6, how);
         }
       break;
 
@@ -1225,10 +1229,15 @@ show_record (const PaddockAuditRecord *record,
       g_autofree char *duration = member_text (object, "duration_us");
       g_autofree char *exit_code = member_text (object, "exit_code");
       g_autofree char *signal = member_text (object, "signal");
+      JsonNode *replaced_node = json_object_get_member (object, "replaced");
+      gboolean replaced = replaced_node != NULL && JSON_NODE_HOLDS_VALUE (replaced_node) &&
+                          json_node_get_value_type (replaced_node) == G_TYPE_BOOLEAN &&
+                          json_node_get_boolean (replaced_node);
 
-      detail = g_strdup_printf ("#%s after %s µs%s%s%s%s", event, duration,
+      detail = g_strdup_printf ("#%s after %s µs%s%s%s%s%s", event, duration,
                                 *exit_code ? ", status " : "", exit_code,
-                                *signal ? ", signal " : "", signal);
+                                *signal ? ", signal " : "", signal,
+                                replaced ? ", replaced by the next program" : "");
     }
   else if (g_strcmp0 (record->type, PADDOCK_AUDIT_DECISION) == 0)
     {

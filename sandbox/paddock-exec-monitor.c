@@ -1783,6 +1783,7 @@ end_running (PaddockExecMonitor *self,
   message->duration = (running->ended != 0 ? running->ended : g_get_monotonic_time ()) - running->start;
   message->exit_code = running->exit_code;
   message->signal = running->signal;
+  message->replaced = replaced;
 
   if (self->audit != NULL)
     {

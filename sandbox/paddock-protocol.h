@@ -109,6 +109,7 @@ typedef struct
 
   /* exit */
   gboolean         session_end;   /* the agent itself exited and the session ends */
+  gboolean         replaced;      /* the process ran another program (exec): this one ended, the process goes on */
   int              exit_code;     /* -1 when unknown or killed by a signal */
   int              signal;        /* -1 when none */
   gint64           duration;      /* microseconds, -1 when unknown */

@@ -1547,13 +1547,18 @@ test_thread_exec (void)
   g_autofree char *pid_text = NULL;
   g_autofree char *after_text = NULL;
   g_autofree char *helper = g_build_filename (g_getenv ("PADDOCK_BUILD_DIR"), "tests", "thread-exec", NULL);
+  g_autoptr(GPtrArray) exit_messages = g_ptr_array_new_with_free_func ((GDestroyNotify) paddock_message_free);
   JsonObject *helper_run;
   JsonObject *shell_run;
   JsonObject *child_run;
   JsonObject *end;
   gint64 pid;
+  guint n_replaced = 0;
 
-  s = session_start ("thread-exec", FALSE, NULL);
+  s = session_start ("thread-exec", TRUE, NULL);
+  /* The whole stream, up to its end, for the exit messages below. */
+  for (PaddockMessage *message; (message = session_read (s, 20000)) != NULL;)
+    g_ptr_array_add (exit_messages, message);
   g_assert_cmpint (session_wait (s), ==, 0);
   log = out_text (s, "log");
   g_assert_nonnull (strstr (log, "thread=0\n"));
@@ -1587,6 +1592,36 @@ test_thread_exec (void)
   g_assert_false (json_object_get_boolean_member_with_default (end, "replaced", FALSE));
   g_assert_cmpint (json_object_get_int_member (end, "pid"), ==, pid);
   assert_chain_holds (s);
+
+  /* Clients are told so: the helper's run was replaced, the rest exited. */
+  for (guint i = 0; i < exit_messages->len; i++)
+    {
+      PaddockMessage *message = g_ptr_array_index (exit_messages, i);
+
+      if (message->type != PADDOCK_MESSAGE_EXIT || message->session_end)
+        continue;
+      g_assert_cmpint (message->replaced, ==, message->seq == json_object_get_int_member (helper_run, "event"));
+      n_replaced += message->replaced;
+    }
+  g_assert_cmpuint (n_replaced, ==, 1);
+
+  /* And audit show. */
+  {
+    g_autoptr(GSubprocess) show = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE,
+                                             (const char *[]) { "audit", "show", s->audit, "--type", "exit", NULL });
+    g_autofree char *out = NULL;
+    g_autofree char *helper_end = g_strdup_printf ("#%" G_GINT64_FORMAT " after ",
+                                                   json_object_get_int_member (helper_run, "event"));
+    g_autoptr(GError) error = NULL;
+    const char *line;
+
+    g_subprocess_communicate_utf8 (show, NULL, NULL, &out, NULL, &error);
+    g_assert_no_error (error);
+    line = strstr (out, helper_end);
+    g_assert_nonnull (line);
+    g_assert_true (g_str_has_prefix (strstr (line, "µs"), "µs, replaced by the next program\n"));
+    g_assert_nonnull (strstr (line + 1, "µs, status 0\n"));
+  }
 }
 
 /* Programs that end as soon as they start, on a machine kept busy, each

@@ -53,6 +53,26 @@ test_round_trip (void)
   g_assert_cmpstr (parsed->rule, ==, "git-push-force");
   g_assert_null (parsed->reason);
   g_assert_false (parsed->truncated);
+
+  /* An exit says whether its program ended or was replaced by another. */
+  for (gboolean replaced = FALSE; replaced <= TRUE; replaced++)
+    {
+      g_autoptr(PaddockMessage) exit = paddock_message_new (PADDOCK_MESSAGE_EXIT);
+      g_autoptr(PaddockMessage) exit_parsed = NULL;
+      g_autofree char *exit_line = NULL;
+
+      exit->time = 1700000000123456;
+      exit->pid = 1234;
+      exit->seq = 42;
+      exit->duration = 1500;
+      exit->replaced = replaced;
+      exit_line = paddock_message_to_line (exit);
+      g_assert_true ((strstr (exit_line, "\"replaced\":true") != NULL) == replaced);
+      exit_parsed = paddock_message_parse (exit_line, strlen (exit_line) - 1, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (exit_parsed->replaced, ==, replaced);
+      g_assert_cmpint (exit_parsed->duration, ==, 1500);
+    }
 }
 
 static void
