@@ -33,6 +33,7 @@
 
 #include "paddock-audit.h"
 #include "paddock-autofd.h"
+#include "paddock-xdg.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -340,7 +341,7 @@ paddock_audit_default_path (const char  *session_id,
                    "cannot name an audit log after the session \"%s\": not a plain name", session_id);
       return NULL;
     }
-  dir = g_build_filename (g_get_user_state_dir (), "paddock", NULL);
+  dir = g_build_filename (paddock_user_state_dir (), "paddock", NULL);
   if (g_mkdir_with_parents (dir, 0700) != 0 || g_chmod (dir, 0700) != 0)
     {
       int saved_errno = errno;

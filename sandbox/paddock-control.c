@@ -15,6 +15,7 @@
 #include "paddock-control.h"
 #include "paddock-process-tree.h"
 #include "paddock-source.h"
+#include "paddock-xdg.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -99,7 +100,7 @@ paddock_control_new_session_id (void)
 char *
 paddock_control_socket_dir (GError **error)
 {
-  g_autofree char *dir = g_build_filename (g_get_user_runtime_dir (), "paddock", NULL);
+  g_autofree char *dir = g_build_filename (paddock_user_runtime_dir (), "paddock", NULL);
   struct stat st;
 
   if (mkdir (dir, 0700) != 0 && errno != EEXIST)

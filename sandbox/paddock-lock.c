@@ -19,6 +19,7 @@
 #include "paddock-namespaces.h"
 #include "paddock-profile.h"
 #include "paddock-seccomp-deny.h"
+#include "paddock-xdg.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -131,7 +132,7 @@ add_denial (GPtrArray  *denials,
 static void
 make_own_folders (void)
 {
-  const char *bases[] = { g_get_user_config_dir (), g_get_user_state_dir (), g_get_user_runtime_dir () };
+  const char *bases[] = { paddock_user_config_dir (), paddock_user_state_dir (), paddock_user_runtime_dir () };
 
   for (guint i = 0; i < G_N_ELEMENTS (bases); i++)
     {
@@ -177,13 +178,13 @@ build_denials (void)
   GPtrArray *denials = g_ptr_array_new_with_free_func (g_free);
   const char *home = g_get_home_dir ();
   const char *gnupg_home = g_getenv ("GNUPGHOME");
-  g_autofree char *config = g_build_filename (g_get_user_config_dir (), "paddock", NULL);
-  g_autofree char *state = g_build_filename (g_get_user_state_dir (), "paddock", NULL);
-  g_autofree char *runtime = g_build_filename (g_get_user_runtime_dir (), "paddock", NULL);
-  g_autofree char *gh = g_build_filename (g_get_user_config_dir (), "gh", NULL);
-  g_autofree char *chrome = g_build_filename (g_get_user_config_dir (), "google-chrome", NULL);
-  g_autofree char *chromium = g_build_filename (g_get_user_config_dir (), "chromium", NULL);
-  g_autofree char *keyrings = g_build_filename (g_get_user_data_dir (), "keyrings", NULL);
+  g_autofree char *config = g_build_filename (paddock_user_config_dir (), "paddock", NULL);
+  g_autofree char *state = g_build_filename (paddock_user_state_dir (), "paddock", NULL);
+  g_autofree char *runtime = g_build_filename (paddock_user_runtime_dir (), "paddock", NULL);
+  g_autofree char *gh = g_build_filename (paddock_user_config_dir (), "gh", NULL);
+  g_autofree char *chrome = g_build_filename (paddock_user_config_dir (), "google-chrome", NULL);
+  g_autofree char *chromium = g_build_filename (paddock_user_config_dir (), "chromium", NULL);
+  g_autofree char *keyrings = g_build_filename (paddock_user_data_dir (), "keyrings", NULL);
 
   for (guint i = 0; i < G_N_ELEMENTS (home_denials); i++)
     {

@@ -21,6 +21,7 @@
 #include "paddock-autofd.h"
 #include "paddock-json-text.h"
 #include "paddock-policy.h"
+#include "paddock-xdg.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -2288,7 +2289,7 @@ canonical_project (const char *project)
 static char *
 projects_dir (void)
 {
-  return g_build_filename (g_get_user_config_dir (), "paddock", "projects", NULL);
+  return g_build_filename (paddock_user_config_dir (), "paddock", "projects", NULL);
 }
 
 char *

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include "paddock-profile.h"
+#include "paddock-xdg.h"
 
 #include <string.h>
 
@@ -75,10 +76,10 @@ paddock_profile_expand_path (const char *pattern,
 {
   static const struct { const char *prefix; const char *(*dir) (void); } bases[] = {
     { "~/", g_get_home_dir },
-    { "$CONFIG/", g_get_user_config_dir },
-    { "$DATA/", g_get_user_data_dir },
-    { "$STATE/", g_get_user_state_dir },
-    { "$CACHE/", g_get_user_cache_dir },
+    { "$CONFIG/", paddock_user_config_dir },
+    { "$DATA/", paddock_user_data_dir },
+    { "$STATE/", paddock_user_state_dir },
+    { "$CACHE/", paddock_user_cache_dir },
   };
   size_t len = strlen (pattern);
 

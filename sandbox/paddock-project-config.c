@@ -11,8 +11,9 @@
  */
 #include "config.h"
 
-#include "paddock-project-config.h"
 #include "paddock-json-text.h"
+#include "paddock-project-config.h"
+#include "paddock-xdg.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>
@@ -28,7 +29,7 @@ paddock_project_config_path (const char *project)
   g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, project, -1);
   g_autofree char *name = g_strconcat (hash, ".settings.json", NULL);
 
-  return g_build_filename (g_get_user_config_dir (), "paddock", "projects", name, NULL);
+  return g_build_filename (paddock_user_config_dir (), "paddock", "projects", name, NULL);
 }
 
 void

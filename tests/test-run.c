@@ -277,6 +277,45 @@ test_orphans_killed (void)
   g_assert_false (pid_alive (daemon_pid));
 }
 
+/* Relative XDG folders are no folders (the XDG specification says to
+ * ignore them): paddock-run, which runs from the project, keeps its log,
+ * settings and socket in the default places, not in the project. */
+static void
+test_relative_xdg (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("paddock-run-XXXXXX", NULL);
+  g_autofree char *state = g_build_filename (g_get_home_dir (), ".local", "state", "paddock", NULL);
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) listing = NULL;
+  const char *name;
+  guint n_logs = 0;
+
+  test_remove_tree (state);
+  g_subprocess_launcher_setenv (launcher, "XDG_STATE_HOME", "rel-state", TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", "rel-config", TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", "rel-run", TRUE);
+  proc = g_subprocess_launcher_spawn (launcher, &error, paddock_run, "--project", dir, "--", "true", NULL);
+  g_assert_no_error (error);
+  g_subprocess_wait_check (proc, NULL, &error);
+  g_assert_no_error (error);
+
+  for (const char **made = (const char *[]) { "rel-state", "rel-config", "rel-run", NULL }; *made; made++)
+    {
+      g_autofree char *path = g_build_filename (dir, *made, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_EXISTS))
+        g_error ("paddock-run made %s in the project", *made);
+    }
+  listing = g_dir_open (state, 0, &error);
+  g_assert_no_error (error);
+  while ((name = g_dir_read_name (listing)) != NULL)
+    n_logs += g_str_has_suffix (name, ".jsonl");
+  g_assert_cmpuint (n_logs, ==, 1);
+  test_remove_tree (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -299,6 +338,7 @@ main (int   argc,
   g_test_add_func ("/paddock/run/usage", test_usage);
   g_test_add_func ("/paddock/run/forward-signals", test_forward_signals);
   g_test_add_func ("/paddock/run/orphans-killed", test_orphans_killed);
+  g_test_add_func ("/paddock/run/relative-xdg", test_relative_xdg);
 
   status = g_test_run ();
   test_home_remove (home);
