@@ -1,4 +1,4 @@
-/* lock-probe.c: small attempts for the folder lock's escape suite, one per word
+/* lock-probe.c: small attempts for the escape suites, one per word
  *
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -7,17 +7,23 @@
  *   lock-probe tiocsti       pushes a byte into the terminal on stdin
  *   lock-probe read-mem PID  reads a page of PID's memory through /proc
  *   lock-probe connect PATH  connects to the Unix socket at PATH (@NAME: abstract)
+ *   lock-probe listener      installs a seccomp filter that sends its execs
+ *                            to a listener of its own (the exec monitor's way)
  *
  * Exits 0 when the attempt succeeded, 1 when it was refused.
  */
 #include <errno.h>
 #include <stddef.h>
 #include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -95,6 +101,35 @@ read_mem (const char *pid)
   return 0;
 }
 
+/* A program that took its own execs' notifications would answer for them
+ * itself, past the exec monitor. */
+static int
+take_listener (void)
+{
+  struct sock_filter code[] = {
+    BPF_STMT (BPF_LD | BPF_W | BPF_ABS, offsetof (struct seccomp_data, nr)),
+    BPF_JUMP (BPF_JMP | BPF_JEQ | BPF_K, __NR_execve, 0, 1),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+    BPF_STMT (BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  struct sock_fprog program = { sizeof code / sizeof code[0], code };
+  int fd;
+
+  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+    {
+      fprintf (stderr, "lock-probe: no_new_privs: %s\n", strerror (errno));
+      return 1;
+    }
+  fd = (int) syscall (SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &program);
+  if (fd < 0)
+    {
+      fprintf (stderr, "lock-probe: a listener of its own: %s\n", strerror (errno));
+      return 1;
+    }
+  printf ("listening\n");
+  return 0;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -119,7 +154,9 @@ main (int   argc,
     return read_mem (argv[2]);
   if (argc >= 3 && strcmp (argv[1], "connect") == 0)
     return connect_to (argv[2]);
+  if (argc >= 2 && strcmp (argv[1], "listener") == 0)
+    return take_listener ();
 
-  fprintf (stderr, "usage: lock-probe euid|tiocsti|read-mem PID|connect PATH\n");
+  fprintf (stderr, "usage: lock-probe euid|tiocsti|read-mem PID|connect PATH|listener\n");
   return 2;
 }

@@ -1624,6 +1624,36 @@ test_thread_exec (void)
   }
 }
 
+/* A program under the monitor cannot take its execs' notifications for
+ * itself (the kernel gives a task one listener in its filter chain, and
+ * the newest filter's would come first): the attempt fails, where it
+ * succeeds unsupervised, and the program's execs stay the monitor's. */
+static void
+test_own_listener (void)
+{
+  g_autofree char *probe = g_build_filename (g_getenv ("PADDOCK_BUILD_DIR"), "tests", "lock-probe", NULL);
+  g_autoptr(Session) s = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *runner_err = NULL;
+  g_autoptr(GPtrArray) execs = NULL;
+  int status;
+
+  {
+    const char *argv[] = { probe, "listener", NULL };
+
+    g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status, NULL);
+    g_assert_true (WIFEXITED (status));
+    g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  }
+  s = session_start_command (NULL, (const char *[]) { probe, "listener", NULL }, FALSE, NULL);
+  g_assert_cmpint (session_wait (s), ==, 1);
+  runner_err = g_build_filename (s->dir, "runner-err", NULL);
+  g_assert_true (g_file_get_contents (runner_err, &err, NULL, NULL));
+  g_assert_nonnull (strstr (err, "lock-probe: a listener of its own: "));
+  execs = audit_records (s, "exec");
+  g_assert_nonnull (find_exec (execs, probe));
+}
+
 /* Programs that end as soon as they start, on a machine kept busy, each
  * recorded with their working directory and their end: what needs the
  * process alive is read before the exec is answered. Read after, some
@@ -2054,6 +2084,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/own-mounts", test_own_mounts);
   g_test_add_func ("/paddock/exec/exit-codes", test_exit_codes);
   g_test_add_func ("/paddock/exec/thread-exec", test_thread_exec);
+  g_test_add_func ("/paddock/exec/own-listener", test_own_listener);
   g_test_add_func ("/paddock/exec/short-runs", test_short_runs);
   g_test_add_func ("/paddock/exec/many-at-once", test_many_at_once);
   g_test_add_func ("/paddock/exec/attach-path-repeat", test_attach_path_repeat);
