@@ -2014,6 +2014,14 @@ paddock_policy_explain (PaddockPolicy            *self,
   g_string_append (out, "project: ");
   append_quoted (out, q.project ? q.project : "(none)");
   g_string_append_c (out, '\n');
+  /* Where it runs, where that is not the project: relative path
+   * arguments are read from there. */
+  if (q.cwd != NULL && g_strcmp0 (q.cwd, q.project) != 0)
+    {
+      g_string_append (out, "cwd: ");
+      append_quoted (out, q.cwd);
+      g_string_append_c (out, '\n');
+    }
 
   g_rw_lock_reader_lock (&self->lock);
   for (guint i = 0; i < self->rules->len && decided == NULL; i++)

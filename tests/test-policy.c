@@ -721,6 +721,19 @@ test_explain (void)
   g_assert_nonnull (strstr (text2, "decision: allow, by the policy's default (no rule matches)"));
   g_assert_nonnull (strstr (text2, "\"rm-recursive-outside-project\""));
   g_assert_nonnull (strstr (text2, "paths: no path argument is outside the project"));
+  g_assert_null (strstr (text2, "\ncwd: "));
+
+  /* Run elsewhere, the same command deletes outside the project; explain
+   * says where it runs. */
+  {
+    g_autofree char *text3 = NULL;
+
+    query = (PaddockPolicyQuery) { "/usr/bin/rm", rm, "/etc", PROJECT };
+    text3 = paddock_policy_explain (policy, &query);
+    g_test_message ("%s", text3);
+    g_assert_nonnull (strstr (text3, "\ncwd: \"/etc\"\n"));
+    g_assert_nonnull (strstr (text3, "decision: ask, by rule \"rm-recursive-outside-project\""));
+  }
 }
 
 /* A regex that hits PCRE's match limit (here: 28 "a"s and a "b" against
