@@ -1478,6 +1478,9 @@ typedef struct
   gboolean                  any_outside;
   gboolean                  any_root;
   gboolean                  any_home;
+  const char               *outside_arg;   /* the first argument of each kind, for explain */
+  const char               *root_arg;
+  const char               *home_arg;
   guint                     n_paths;
 } Match;
 
@@ -1675,17 +1678,28 @@ match_paths (Match *m)
           if (cwd == NULL || !g_path_is_absolute (cwd))
             {
               /* Relative to a directory we do not know: count it as outside. */
+              if (!m->any_outside)
+                m->outside_arg = arg;
               m->any_outside = TRUE;
               continue;
             }
         }
       path = g_canonicalize_filename (arg, cwd);
-      if (!path_inside (path, m->query->project))
-        m->any_outside = TRUE;
-      if (path_is_root_or_above (path, m->query->project))
-        m->any_root = TRUE;
-      if (m->query->home != NULL && path_inside (m->query->home, path))
-        m->any_home = TRUE;
+      if (!path_inside (path, m->query->project) && !m->any_outside)
+        {
+          m->any_outside = TRUE;
+          m->outside_arg = arg;
+        }
+      if (path_is_root_or_above (path, m->query->project) && !m->any_root)
+        {
+          m->any_root = TRUE;
+          m->root_arg = arg;
+        }
+      if (m->query->home != NULL && path_inside (m->query->home, path) && !m->any_home)
+        {
+          m->any_home = TRUE;
+          m->home_arg = arg;
+        }
     }
 }
 
@@ -1837,6 +1851,7 @@ rule_matches (PaddockPolicyRule *rule,
     {
       gboolean holds;
       const char *said;
+      const char *which = NULL;    /* the argument that says so */
 
       match_paths (m);
       switch (rule->paths)
@@ -1845,25 +1860,37 @@ rule_matches (PaddockPolicyRule *rule,
           holds = m->n_paths > 0 && !m->any_outside;
           said = holds ? "every path argument is inside the project"
                        : (m->n_paths == 0 ? "there is no path argument" : "a path argument is outside the project");
+          which = holds ? NULL : m->outside_arg;
           break;
         case WHERE_OUTSIDE:
           holds = m->any_outside;
           said = holds ? "a path argument is outside the project" : "no path argument is outside the project";
+          which = m->outside_arg;
           break;
         case WHERE_HOME:
           holds = m->any_home;
           said = holds ? "a path argument is the home folder or above it"
                        : "no path argument is the home folder or above it";
+          which = m->home_arg;
           break;
         case WHERE_PROJECT_ROOT:
         default:
           holds = m->any_root;
           said = holds ? "a path argument is the project root or above it"
                        : "no path argument is the project root or above it";
+          which = m->root_arg;
           break;
         }
       if (why != NULL)
-        g_string_append_printf (why, "paths: %s\n", said);
+        {
+          g_string_append_printf (why, "paths: %s", said);
+          if (which != NULL)
+            {
+              g_string_append (why, ": ");
+              append_quoted (why, which);
+            }
+          g_string_append_c (why, '\n');
+        }
       if (!holds)
         return FALSE;
     }

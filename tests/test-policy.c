@@ -733,6 +733,8 @@ test_explain (void)
     g_test_message ("%s", text3);
     g_assert_nonnull (strstr (text3, "\ncwd: \"/etc\"\n"));
     g_assert_nonnull (strstr (text3, "decision: ask, by rule \"rm-recursive-outside-project\""));
+    /* And which argument decided it. */
+    g_assert_nonnull (strstr (text3, "because: paths: a path argument is outside the project: \"build\"\n"));
   }
 }
 
