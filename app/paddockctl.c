@@ -984,6 +984,19 @@ find_program (const char *name,
   return found != NULL ? g_canonicalize_filename (found, cwd) : NULL;
 }
 
+/* Programs whose work is to start the program they are given. */
+static gboolean
+is_launcher (const char *program)
+{
+  static const char * const launchers[] = {
+    "env", "nice", "nohup", "timeout", "stdbuf", "setsid", "xargs", "time", "ionice", "chrt",
+    "taskset", "flock", "watch", "unbuffer", "exec", NULL,
+  };
+  g_autofree char *name = g_path_get_basename (program);
+
+  return g_strv_contains (launchers, name);
+}
+
 static int
 cmd_policy_explain (int    argc,
                     char **argv)
@@ -1050,6 +1063,14 @@ cmd_policy_explain (int    argc,
   g_print ("%s", text);
   if (!g_str_has_suffix (text, "\n"))
     g_print ("\n");
+  if (command[1] != NULL && is_launcher (command[0]))
+    {
+      g_autofree char *name = g_path_get_basename (command[0]);
+      g_autofree char *shown = display (name);
+
+      g_print ("note: %s starts the program it is given, and that program's exec is decided on its own, "
+               "as its own command line\n", shown);
+    }
   return 0;
 }
 

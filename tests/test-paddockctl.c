@@ -610,6 +610,23 @@ test_policy_commands (void)
 
     assert_usage_error (result, "policy explain needs a COMMAND");
   }
+  /* A launcher's own exec is not the program it starts: explain says the
+   * other is decided on its own. */
+  {
+    const char *argv[] = { paddockctl, "policy", "explain", "--", "env", "rm", "-rf", "/", NULL };
+    g_autoptr(Result) result = run_in (project, argv);
+
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_nonnull (strstr (result->out, "decision: allow, by the policy's default"));
+    g_assert_nonnull (strstr (result->out, "\nnote: env starts the program it is given, and that program's exec "
+                                           "is decided on its own, as its own command line\n"));
+  }
+  {
+    const char *argv[] = { paddockctl, "policy", "explain", policy_arg, "--", "make", "-j2", NULL };
+    g_autoptr(Result) result = run_in (project, argv);
+
+    g_assert_null (strstr (result->out, "note:"));
+  }
   /* A project that is not a folder is named, with the reason. */
   {
     const char *argv[] = { paddockctl, "policy", "explain", "--project", good, "--", "make", NULL };
