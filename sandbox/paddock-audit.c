@@ -496,6 +496,50 @@ write_all (int          fd,
  * rest of the space it had reserved, or the line it was writing). Finds
  * where the records end, cuts the file there, and decides whether records
  * go through a mapping. */
+/* Whether the @length bytes of @data (which end with a newline) end with
+ * a record whose hash matches it. */
+static gboolean
+ends_with_record (const char *data,
+                  gsize       length)
+{
+  const char *newline = length > 1 ? memrchr (data, '\n', length - 1) : NULL;
+  const char *line = newline != NULL ? newline + 1 : data;
+  gsize line_length = data + length - 1 - line;
+  char computed[PADDOCK_AUDIT_HASH_LEN + 1];
+  gsize prefix_length;
+  const char *hash;
+
+  if (!split_line (line, line_length, &prefix_length, &hash))
+    return FALSE;
+  sha256_hex (line, prefix_length, computed);
+  return memcmp (computed, hash, PADDOCK_AUDIT_HASH_LEN) == 0;
+}
+
+/* Whether @data (@length bytes, the first a NUL) is what a writer killed
+ * before its first record left: its first window, unused; or one that
+ * holds that record but its first byte (stored last), or part of it,
+ * with NUL bytes after. */
+static gboolean
+is_unused_reservation (const char *data,
+                       gsize       length)
+{
+  const char *end = data + length;
+  const char *rest = data;
+
+  if (length > 7 && memcmp (data + 1, "\"seq\":", 6) == 0)
+    {
+      rest = data + 1;
+      while (rest < end && *rest != '\0')
+        rest++;
+    }
+  else if (length > MAP_WINDOW_FIRST)
+    return FALSE;
+  for (; rest < end; rest++)
+    if (*rest != '\0')
+      return FALSE;
+  return TRUE;
+}
+
 static gboolean
 cut_reserved_tail (PaddockAudit  *self,
                    GError       **error)
@@ -539,6 +583,18 @@ cut_reserved_tail (PaddockAudit  *self,
       g_set_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_DAMAGED,
                    "cannot continue the audit log %s: a NUL byte inside its record at byte %" G_GUINT64_FORMAT,
                    self->path, self->end);
+      return FALSE;
+    }
+  /* Cut only what a writer left: a file that merely ends in NUL bytes (a
+   * disk image, a binary named by mistake) is not ours to shorten. */
+  if (!(self->end > 0 ? ends_with_record (data, self->end) : is_unused_reservation (data, st.st_size)))
+    {
+      munmap (data, st.st_size);
+      g_set_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_DAMAGED,
+                   "cannot continue the audit log %s: it ends in NUL bytes, as a log whose writer was "
+                   "killed does, but %s; it is left as it is", self->path,
+                   self->end > 0 ? "what comes before them is not an audit record"
+                                 : "it holds no audit record");
       return FALSE;
     }
   munmap (data, st.st_size);

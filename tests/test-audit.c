@@ -878,6 +878,64 @@ test_not_a_log (Fixture       *f,
   g_assert_nonnull (file_log);
 }
 
+/* A file that ends in NUL bytes is cut only where a writer left them:
+ * after a record of its own, or as an unused first window. Anything else
+ * (a disk image, a binary named by mistake) is refused and left whole. */
+static void
+test_not_ours_to_cut (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(GByteArray) zeros = g_byte_array_new ();
+  g_autoptr(GByteArray) text_then_zeros = g_byte_array_new ();
+  g_autoptr(GByteArray) junk_after_zero = g_byte_array_new ();
+  const GByteArray *refused[3];
+  static const guint8 nul = 0;
+
+  for (guint i = 0; i < 100 * 1024; i++)
+    g_byte_array_append (zeros, &nul, 1);
+  g_byte_array_append (text_then_zeros, (const guint8 *) "hello\n", 6);
+  g_byte_array_append (junk_after_zero, &nul, 1);
+  g_byte_array_append (junk_after_zero, (const guint8 *) "ISO 9660", 8);
+  for (guint i = 0; i < 4096; i++)
+    {
+      g_byte_array_append (text_then_zeros, &nul, 1);
+      g_byte_array_append (junk_after_zero, &nul, 1);
+    }
+  refused[0] = zeros;
+  refused[1] = text_then_zeros;
+  refused[2] = junk_after_zero;
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(PaddockAudit) audit = NULL;
+      g_autofree char *after = NULL;
+      gsize after_length = 0;
+
+      g_assert_true (g_file_set_contents (f->path, (const char *) refused[i]->data, refused[i]->len, NULL));
+      audit = paddock_audit_open (f->path, &error);
+      g_assert_null (audit);
+      g_assert_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_DAMAGED);
+      g_assert_true (g_str_has_suffix (error->message, "it is left as it is"));
+      g_assert_true (g_file_get_contents (f->path, &after, &after_length, NULL));
+      g_assert_cmpmem (after, after_length, refused[i]->data, refused[i]->len);
+    }
+
+  /* An unused first window is a log with nothing in it yet. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(PaddockAudit) audit = NULL;
+    struct stat st;
+
+    g_assert_true (g_file_set_contents (f->path, (const char *) zeros->data, 4096, NULL));
+    audit = paddock_audit_open (f->path, &error);
+    g_assert_no_error (error);
+    g_assert_nonnull (audit);
+    g_assert_cmpint (stat (f->path, &st), ==, 0);
+    g_assert_cmpint (st.st_size, ==, 0);
+  }
+}
+
 static void
 test_escape_for_display (void)
 {
@@ -1455,6 +1513,7 @@ main (int   argc,
   ADD ("journal", test_journal);
   ADD ("journal-stalled", test_journal_stalled);
   ADD ("not-a-log", test_not_a_log);
+  ADD ("not-ours-to-cut", test_not_ours_to_cut);
 #undef ADD
   g_test_add_func ("/paddock/audit/escape-for-display", test_escape_for_display);
   g_test_add_func ("/paddock/audit/parse-time", test_parse_time);
