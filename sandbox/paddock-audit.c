@@ -40,6 +40,7 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <nettle/sha2.h>
+#include <poll.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <string.h>
@@ -60,6 +61,8 @@
  * small window first (most sessions are short, and the space reserved is
  * given back at close), doubled at each move up to the largest. */
 #define MAP_WINDOW_FIRST (64 * 1024)
+/* How long a pipe or terminal may take no record before the log stops. */
+#define STALL_MS 1000
 #define MAP_WINDOW_MAX (1024 * 1024)
 
 G_DEFINE_QUARK (paddock-audit-error-quark, paddock_audit_error)
@@ -470,10 +473,29 @@ write_all (int          fd,
            gsize        length,
            int         *out_errno)
 {
+  gint64 deadline = 0;
+
   while (length > 0)
     {
       ssize_t n = write (fd, data, length);
 
+      if (n < 0 && errno == EAGAIN)
+        {
+          /* A pipe or terminal, non-blocking (see paddock_audit_open()):
+           * its reader gets STALL_MS to take more; then, as with a full
+           * disk, the log stops. EAGAIN says which. */
+          gint64 now = g_get_monotonic_time ();
+          struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+
+          if (deadline == 0)
+            deadline = now + STALL_MS * 1000;
+          if (now >= deadline || poll (&pfd, 1, (int) ((deadline - now + 999) / 1000)) == 0)
+            {
+              *out_errno = EAGAIN;
+              return FALSE;
+            }
+          continue;
+        }
       if (n < 0)
         {
           if (errno == EINTR)
@@ -930,6 +952,16 @@ paddock_audit_open (const char  *path,
         return NULL;
       }
   }
+  /* A pipe nobody reads, or a terminal stopped with ^S, would block the
+   * append, and with it the thread that answers execs: writes there wait
+   * at most STALL_MS (see write_all()). */
+  if (!S_ISREG (st.st_mode))
+    {
+      int flags = fcntl (self->fd, F_GETFL);
+
+      if (flags >= 0)
+        fcntl (self->fd, F_SETFL, flags | O_NONBLOCK);
+    }
 
   /* One writer per log, across processes too: two sessions appending to
    * one file would write over each other's records through their
@@ -1257,7 +1289,10 @@ paddock_audit_append_members (PaddockAudit  *self,
       g_mutex_unlock (&self->lock);
       g_set_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_FAILED,
                    "cannot append to the audit log %s: %s; it takes no more records, and holds "
-                   "those before this one", self->path, g_strerror (saved_errno));
+                   "those before this one", self->path,
+                   saved_errno == EAGAIN ? "nothing took a record for a second (a pipe nobody reads, "
+                                           "or a stopped terminal)"
+                                         : g_strerror (saved_errno));
       return FALSE;
     }
   self->seq = seq;

@@ -936,6 +936,93 @@ test_not_ours_to_cut (Fixture       *f,
   }
 }
 
+typedef struct
+{
+  int    fd;
+  gsize  n_read;
+} Drain;
+
+static gpointer
+drain_thread (gpointer data)
+{
+  Drain *drain = data;
+  char buffer[4096];
+  ssize_t n;
+
+  while ((n = read (drain->fd, buffer, sizeof buffer)) > 0)
+    drain->n_read += n;
+  return NULL;
+}
+
+/* A named pipe as the log: while something reads it, every record goes
+ * through; once nothing does, an append stops waiting after a moment, and
+ * the log stops as on a full disk, rather than blocking the session (the
+ * exec monitor's answering thread appends). Without the bound, this test
+ * hangs. */
+static void
+test_pipe_nobody_reads (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autofree char *read_fifo = g_build_filename (f->dir, "read-fifo", NULL);
+  g_autofree char *unread_fifo = g_build_filename (f->dir, "unread-fifo", NULL);
+  g_autoptr(GString) big = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  PaddockAudit *audit;
+  Drain drain = { -1, 0 };
+  GThread *reader;
+  guint written = 0;
+  gboolean failed = FALSE;
+
+  for (guint i = 0; i < 300; i++)
+    g_string_append_c (big, 'a' + i % 26);
+
+  /* Read: 2000 records of 300 bytes, far more than a pipe holds. */
+  g_assert_cmpint (mkfifo (read_fifo, 0600), ==, 0);
+  audit = paddock_audit_open (read_fifo, &error);
+  g_assert_no_error (error);
+  drain.fd = open (read_fifo, O_RDONLY | O_CLOEXEC);
+  g_assert_cmpint (drain.fd, >=, 0);
+  reader = g_thread_new ("drain", drain_thread, &drain);
+  for (guint i = 0; i < 2000; i++)
+    {
+      g_autoptr(JsonObject) fields = json_object_new ();
+
+      json_object_set_string_member (fields, "filler", big->str);
+      g_assert_true (paddock_audit_append (audit, PADDOCK_AUDIT_EXEC, fields, NULL, &error));
+      g_assert_no_error (error);
+    }
+  g_assert_cmpuint (paddock_audit_get_n_lost (audit), ==, 0);
+  paddock_audit_close (audit);
+  g_thread_join (reader);
+  close (drain.fd);
+  g_assert_cmpuint (drain.n_read, >, 2000 * 300);
+
+  /* Not read (the log holds the pipe open itself, so opening it did not
+   * wait for a reader): the log stops, and says why. */
+  g_assert_cmpint (mkfifo (unread_fifo, 0600), ==, 0);
+  audit = paddock_audit_open (unread_fifo, &error);
+  g_assert_no_error (error);
+  while (!failed && written < 100000)
+    {
+      g_autoptr(JsonObject) fields = json_object_new ();
+      g_autoptr(GError) append_error = NULL;
+
+      json_object_set_string_member (fields, "filler", big->str);
+      if (!paddock_audit_append (audit, PADDOCK_AUDIT_EXEC, fields, NULL, &append_error))
+        {
+          failed = TRUE;
+          g_assert_error (append_error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_FAILED);
+          g_assert_nonnull (strstr (append_error->message, "nothing took a record for a second"));
+        }
+      written++;
+    }
+  g_assert_true (failed);
+  g_assert_cmpuint (paddock_audit_get_n_lost (audit), >=, 1);
+  paddock_audit_close (audit);
+  g_unlink (read_fifo);
+  g_unlink (unread_fifo);
+}
+
 static void
 test_escape_for_display (void)
 {
@@ -1514,6 +1601,7 @@ main (int   argc,
   ADD ("journal-stalled", test_journal_stalled);
   ADD ("not-a-log", test_not_a_log);
   ADD ("not-ours-to-cut", test_not_ours_to_cut);
+  ADD ("pipe-nobody-reads", test_pipe_nobody_reads);
 #undef ADD
   g_test_add_func ("/paddock/audit/escape-for-display", test_escape_for_display);
   g_test_add_func ("/paddock/audit/parse-time", test_parse_time);
