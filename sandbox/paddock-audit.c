@@ -393,6 +393,19 @@ split_line (const char  *line,
   return TRUE;
 }
 
+/* Whether @hash, the one a record carries, is that of its first
+ * @prefix_length bytes (see split_line()). */
+static gboolean
+hash_holds (const char *line,
+            gsize       prefix_length,
+            const char *hash)
+{
+  char computed[PADDOCK_AUDIT_HASH_LEN + 1];
+
+  sha256_hex (line, prefix_length, computed);
+  return memcmp (computed, hash, PADDOCK_AUDIT_HASH_LEN) == 0;
+}
+
 /* Reads the last line of @fd into @out (without its newline). */
 static gboolean
 read_last_line (int          fd,
@@ -527,14 +540,10 @@ ends_with_record (const char *data,
   const char *newline = length > 1 ? memrchr (data, '\n', length - 1) : NULL;
   const char *line = newline != NULL ? newline + 1 : data;
   gsize line_length = data + length - 1 - line;
-  char computed[PADDOCK_AUDIT_HASH_LEN + 1];
   gsize prefix_length;
   const char *hash;
 
-  if (!split_line (line, line_length, &prefix_length, &hash))
-    return FALSE;
-  sha256_hex (line, prefix_length, computed);
-  return memcmp (computed, hash, PADDOCK_AUDIT_HASH_LEN) == 0;
+  return split_line (line, line_length, &prefix_length, &hash) && hash_holds (line, prefix_length, hash);
 }
 
 /* Whether @data (@length bytes, the first a NUL) is what a writer killed
@@ -1009,18 +1018,13 @@ paddock_audit_open (const char  *path,
                      ends_with_newline ? "not a well-formed record" : "cut short");
         return NULL;
       }
-    {
-      char computed[PADDOCK_AUDIT_HASH_LEN + 1];
-
-      sha256_hex (last->str, prefix_length, computed);
-      if (memcmp (computed, hash, PADDOCK_AUDIT_HASH_LEN) != 0)
-        {
-          g_set_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_DAMAGED,
-                       "cannot continue the audit log %s: its last record's hash does not match its content",
-                       path);
-          return NULL;
-        }
-    }
+    if (!hash_holds (last->str, prefix_length, hash))
+      {
+        g_set_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_DAMAGED,
+                     "cannot continue the audit log %s: its last record's hash does not match its content",
+                     path);
+        return NULL;
+      }
     self->seq = (guint64) json_object_get_int_member (json_node_get_object (root), "seq");
     memcpy (self->prev, hash, PADDOCK_AUDIT_HASH_LEN);
   }
@@ -1474,7 +1478,6 @@ verifier_line (Verifier   *v,
   const char *hash;
   gsize prefix_length;
   const char *why = NULL;
-  char computed[PADDOCK_AUDIT_HASH_LEN + 1];
   JsonNode *root;
   JsonObject *object;
   guint64 seq;
@@ -1510,8 +1513,7 @@ verifier_line (Verifier   *v,
       return FALSE;
     }
   object = json_node_get_object (root);
-  sha256_hex (p, prefix_length, computed);
-  if (memcmp (computed, hash, PADDOCK_AUDIT_HASH_LEN) != 0)
+  if (!hash_holds (p, prefix_length, hash))
     {
       result->reason = g_strdup ("the record's hash does not match its content: the record was edited or damaged");
       return FALSE;
