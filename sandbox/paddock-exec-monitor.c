@@ -948,24 +948,38 @@ load_cwd (gpointer data)
   return info->cwd;
 }
 
+/* The start of /proc/PID/@name, NUL-terminated, into @buffer; FALSE when
+ * it cannot be read. */
+static gboolean
+read_proc_start (pid_t       pid,
+                 const char *name,
+                 char       *buffer,
+                 gsize       size)
+{
+  char path[48];
+  paddock_autofd int fd = -1;
+  ssize_t n;
+
+  g_snprintf (path, sizeof path, "/proc/%d/%s", (int) pid, name);
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return FALSE;
+  n = read (fd, buffer, size - 1);
+  if (n <= 0)
+    return FALSE;
+  buffer[n] = '\0';
+  return TRUE;
+}
+
 /* The process of thread @tid, from /proc/TID/status; -1 when unknown. */
 static pid_t
 read_tgid (pid_t tid)
 {
   char buffer[1024];
-  char path[48];
-  paddock_autofd int fd = -1;
   const char *line;
-  ssize_t n;
 
-  g_snprintf (path, sizeof path, "/proc/%d/status", (int) tid);
-  fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
+  if (!read_proc_start (tid, "status", buffer, sizeof buffer))
     return -1;
-  n = read (fd, buffer, sizeof buffer - 1);
-  if (n <= 0)
-    return -1;
-  buffer[n] = '\0';
   line = strstr (buffer, "\nTgid:");
   if (line == NULL)
     return -1;
@@ -978,23 +992,14 @@ read_ppid (pid_t pid,
 {
   PaddockPidfdInfo pidfd_info = { .mask = PADDOCK_PIDFD_INFO_PID };
   char buffer[512];
-  char path[48];
-  paddock_autofd int fd = -1;
-  ssize_t n;
   char *paren;
   int ppid = -1;
 
   if (pidfd >= 0 && ioctl (pidfd, PADDOCK_PIDFD_GET_INFO, &pidfd_info) == 0)
     return (pid_t) pidfd_info.ppid;
 
-  g_snprintf (path, sizeof path, "/proc/%d/stat", (int) pid);
-  fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
+  if (!read_proc_start (pid, "stat", buffer, sizeof buffer))
     return -1;
-  n = read (fd, buffer, sizeof buffer - 1);
-  if (n <= 0)
-    return -1;
-  buffer[n] = '\0';
   paren = strrchr (buffer, ')');
   if (paren == NULL || sscanf (paren + 1, " %*c %d", &ppid) != 1)
     return -1;
