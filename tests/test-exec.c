@@ -320,6 +320,15 @@ session_decide (Session    *s,
   session_send (s, line);
 }
 
+/* What paddock-run (and the agent, which shares it) wrote to stderr. */
+static char *
+runner_err_text (Session *s)
+{
+  g_autofree char *path = g_build_filename (s->dir, "runner-err", NULL);
+
+  return read_text (path);
+}
+
 /* The audit log's records of @type, in order. */
 static GPtrArray *
 audit_records (Session    *s,
@@ -436,8 +445,7 @@ test_decisions (void)
   g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "test-ask");
   /* The session's terminal was told once how to answer next time. */
   {
-    g_autofree char *runner_err_path = g_build_filename (s->dir, "runner-err", NULL);
-    g_autofree char *runner_err = read_text (runner_err_path);
+    g_autofree char *runner_err = runner_err_text (s);
     const char *hint = strstr (runner_err, "needs an answer (rule test-ask)");
 
     g_assert_nonnull (hint);
@@ -605,8 +613,7 @@ run_ask (const char *decision)
   g_assert_cmpint (out_exists (s, "asked-marker"), ==, allow);
   /* Someone was there to answer: no hint about attaching. */
   {
-    g_autofree char *runner_err_path = g_build_filename (s->dir, "runner-err", NULL);
-    g_autofree char *runner_err = read_text (runner_err_path);
+    g_autofree char *runner_err = runner_err_text (s);
 
     g_assert_null (strstr (runner_err, "needs an answer"));
   }
@@ -1634,7 +1641,6 @@ test_own_listener (void)
   g_autofree char *probe = g_build_filename (g_getenv ("PADDOCK_BUILD_DIR"), "tests", "lock-probe", NULL);
   g_autoptr(Session) s = NULL;
   g_autofree char *err = NULL;
-  g_autofree char *runner_err = NULL;
   g_autoptr(GPtrArray) execs = NULL;
   int status;
 
@@ -1647,8 +1653,7 @@ test_own_listener (void)
   }
   s = session_start_command (NULL, (const char *[]) { probe, "listener", NULL }, FALSE, NULL);
   g_assert_cmpint (session_wait (s), ==, 1);
-  runner_err = g_build_filename (s->dir, "runner-err", NULL);
-  g_assert_true (g_file_get_contents (runner_err, &err, NULL, NULL));
+  err = runner_err_text (s);
   g_assert_nonnull (strstr (err, "lock-probe: a listener of its own: "));
   execs = audit_records (s, "exec");
   g_assert_nonnull (find_exec (execs, probe));
@@ -1764,8 +1769,7 @@ test_many_at_once (void)
     g_autoptr(GPtrArray) execs = audit_records (s, "exec");
     g_autoptr(GPtrArray) exits = audit_records (s, "exit");
     g_autoptr(GPtrArray) sleeps = audit_execs_at (execs, "/bin/sleep");
-    g_autofree char *runner_err = g_build_filename (s->dir, "runner-err", NULL);
-    g_autofree char *err = read_text (runner_err);
+    g_autofree char *err = runner_err_text (s);
     guint ended = 0;
 
     g_assert_cmpuint (sleeps->len, ==, n);
@@ -1807,7 +1811,6 @@ test_connect_without_descriptors (void)
   g_autofree char *session = NULL;
   g_autofree char *socket_path = NULL;
   g_autofree char *line = NULL;
-  g_autofree char *runner_err = NULL;
   g_autofree char *err = NULL;
   int pid;
   guint64 ticks;
@@ -1819,11 +1822,10 @@ test_connect_without_descriptors (void)
   pid = atoi (g_subprocess_get_identifier (s->run));
   session = wait_for_socket (s);
   /* Out of descriptors once it says so: the sleeps hold them for 3 s. */
-  runner_err = g_build_filename (s->dir, "runner-err", NULL);
   for (int i = 0; i < 500; i++)
     {
       g_free (err);
-      err = read_text (runner_err);
+      err = runner_err_text (s);
       if (strstr (err, "cannot watch for programs' ends") != NULL)
         break;
       g_usleep (10 * 1000);
@@ -1848,7 +1850,7 @@ test_connect_without_descriptors (void)
 
   g_assert_cmpint (session_wait (s), ==, 0);
   g_free (err);
-  err = read_text (runner_err);
+  err = runner_err_text (s);
   g_assert_nonnull (strstr (err, "cannot take a control connection now: Too many open files"));
 }
 
@@ -1862,7 +1864,6 @@ test_audit_write_fails (void)
 {
   SpawnLimit given = { RLIMIT_FSIZE, { .rlim_cur = 16 * 1024, .rlim_max = RLIM_INFINITY } };
   g_autoptr(Session) s = NULL;
-  g_autofree char *runner_err = NULL;
   g_autofree char *err = NULL;
   g_auto(GStrv) lines = NULL;
   g_autoptr(GError) error = NULL;
@@ -1878,8 +1879,7 @@ test_audit_write_fails (void)
   g_assert_cmpint (session_wait (s), ==, 0);
   g_assert_true (out_exists (s, "finished"));
 
-  runner_err = g_build_filename (s->dir, "runner-err", NULL);
-  err = read_text (runner_err);
+  err = runner_err_text (s);
   g_test_message ("%s", err);
   lines = g_strsplit (g_strchomp (err), "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), ==, 2);
