@@ -33,6 +33,7 @@
 
 #include "paddock-audit.h"
 #include "paddock-autofd.h"
+#include "paddock-file-kind.h"
 #include "paddock-xdg.h"
 
 #include <errno.h>
@@ -48,8 +49,6 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
-#include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -850,65 +849,20 @@ store_record (PaddockAudit *self,
   return TRUE;
 }
 
-/* Whether @st may be written as a log (see paddock_audit_open()): not a
- * block device, and a character device only where it is /dev/null or
- * /dev/full (memory devices 3 and 7) or a terminal (4 and 5: virtual
- * consoles, serial lines, /dev/tty; 136 to 143: pseudo-terminals). A
- * typo as root must not put records on a disk, in the kernel's log or
- * into its memory. */
+/* Whether @st may be written as a log (see paddock_file_kind_refusal()). */
 static gboolean
 check_log_kind (const char         *path,
                 const struct stat  *st,
                 GError            **error)
 {
-  guint major = major (st->st_rdev);
-  guint minor = minor (st->st_rdev);
+  char buffer[64];
+  const char *refusal = paddock_file_kind_refusal (st, PADDOCK_FILE_USE_WRITE, buffer);
 
-  if (S_ISBLK (st->st_mode))
-    {
-      g_set_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_NOT_A_LOG,
-                   "the audit log %s is a block device (a disk or a partition), which no log may be written to",
-                   path);
-      return FALSE;
-    }
-  if (S_ISCHR (st->st_mode) &&
-      !(major == 1 && (minor == 3 || minor == 7)) &&
-      !(major == 4 || major == 5 || (major >= 136 && major <= 143)))
-    {
-      g_set_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_NOT_A_LOG,
-                   "the audit log %s is a device (character %u:%u); a log is a file, a pipe, a terminal "
-                   "or /dev/null", path, major, minor);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* The file systems where files are the kernel's knobs, not storage. */
-static const char *
-kernel_file_system (int fd)
-{
-  static const struct { unsigned long magic; const char *name; } kinds[] = {
-    { 0x9fa0, "/proc" },
-    { 0x62656572, "sysfs" },
-    { 0x27e0eb, "cgroup" },
-    { 0x63677270, "cgroup2" },
-    { 0x64626720, "debugfs" },
-    { 0x74726163, "tracefs" },
-    { 0x73636673, "securityfs" },
-    { 0xcafe4a11, "bpf" },
-    { 0x62656570, "configfs" },
-    { 0xde5e81e4, "efivarfs" },
-    { 0x6165676c, "pstore" },
-    { 0xf97cff8c, "selinuxfs" },
-  };
-  struct statfs sfs;
-
-  if (fstatfs (fd, &sfs) != 0)
-    return NULL;
-  for (gsize i = 0; i < G_N_ELEMENTS (kinds); i++)
-    if ((unsigned long) sfs.f_type == kinds[i].magic)
-      return kinds[i].name;
-  return NULL;
+  if (refusal == NULL)
+    return TRUE;
+  g_set_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_NOT_A_LOG,
+               "the audit log %s is %s; a log is a file, a pipe, a terminal or /dev/null", path, refusal);
+  return FALSE;
 }
 
 PaddockAudit *
@@ -952,7 +906,7 @@ paddock_audit_open (const char  *path,
       return NULL;
     }
   {
-    const char *kind = kernel_file_system (self->fd);
+    const char *kind = paddock_file_kind_kernel_fs (self->fd);
 
     if (kind != NULL)
       {
@@ -1607,13 +1561,23 @@ line_file_open (LineFile    *lf,
                 const char  *path,
                 GError     **error)
 {
-  *lf = (LineFile) { .fd = open (path, O_RDONLY | O_CLOEXEC), .size = 1024 * 1024 };
+  *lf = (LineFile) { .fd = -1, .size = 1024 * 1024 };
+  /* Looked at before the open too: opening some devices does something. */
+  if (!paddock_file_kind_check_read (path, -1, NULL, error))
+    return FALSE;
+  lf->fd = open (path, O_RDONLY | O_CLOEXEC);
   if (lf->fd < 0)
     {
       int saved_errno = errno;
 
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
                    "cannot open %s: %s", path, g_strerror (saved_errno));
+      return FALSE;
+    }
+  /* /proc/kmsg, say, would wait for the kernel's next message. */
+  if (!paddock_file_kind_check_read (path, lf->fd, NULL, error))
+    {
+      paddock_close_fd (&lf->fd);
       return FALSE;
     }
   lf->buffer = g_malloc (lf->size);

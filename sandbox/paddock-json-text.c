@@ -8,6 +8,7 @@
 #include "paddock-json-text.h"
 
 #include "paddock-autofd.h"
+#include "paddock-file-kind.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,9 +23,13 @@ paddock_json_read_file (const char  *path,
                         GError     **error)
 {
   g_autoptr(GByteArray) text = g_byte_array_new ();
-  paddock_autofd int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  paddock_autofd int fd = -1;
   struct stat st;
 
+  /* Looked at before the open too: opening some devices does something. */
+  if (!paddock_file_kind_check_read (path, -1, what, error))
+    return NULL;
+  fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
   if (fd < 0 || fstat (fd, &st) != 0)
     {
       int saved_errno = errno;
@@ -38,10 +43,12 @@ paddock_json_read_file (const char  *path,
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_ISDIR, "cannot read %s %s: it is a folder", what, path);
       return NULL;
     }
+  if (!paddock_file_kind_check_read (path, fd, what, error))
+    return NULL;
   while (text->len <= max)
     {
-      guint8 buffer[16384];
-      ssize_t n = read (fd, buffer, MIN (sizeof buffer, max + 1 - text->len));
+      guint8 chunk[16384];
+      ssize_t n = read (fd, chunk, MIN (sizeof chunk, max + 1 - text->len));
 
       if (n < 0 && errno == EINTR)
         continue;
@@ -55,7 +62,7 @@ paddock_json_read_file (const char  *path,
         }
       if (n == 0)
         break;
-      g_byte_array_append (text, buffer, (guint) n);
+      g_byte_array_append (text, chunk, (guint) n);
     }
   return g_steal_pointer (&text);
 }

@@ -7,9 +7,11 @@
 
 #include <glib.h>
 
-/* Reads at most @max + 1 bytes of @path: a pipe works ("<(…)"), and
- * /dev/zero ends with the caller's error for a file too long, not with all
- * memory. @what names the file in errors ("the policy"). */
+/* Reads at most @max + 1 bytes of @path: a pipe works ("<(…)"), as do a
+ * terminal and /dev/null; a device or a kernel file (/dev/zero, a disk,
+ * /proc/kmsg, which would wait for the kernel) is refused, named (see
+ * paddock_file_kind_refusal()). @what names the file in errors ("the
+ * policy"). */
 GByteArray *paddock_json_read_file (const char  *path,
                                     gsize        max,
                                     const char  *what,

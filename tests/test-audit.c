@@ -878,6 +878,42 @@ test_not_a_log (Fixture       *f,
   g_assert_nonnull (file_log);
 }
 
+/* Nor are they logs to read: /proc/kmsg's read waited for the kernel's
+ * next message (paddockctl audit verify /proc/kmsg hung), and /dev/zero
+ * was read up to the longest line. A log that is read is checked. */
+static void
+test_not_a_log_to_read (Fixture       *f,
+                        gconstpointer  data)
+{
+  const struct { const char *path; const char *says; } refused[] = {
+    { "/dev/zero", "cannot read /dev/zero: it is a device (character 1:5)" },
+    { "/proc/kmsg", "cannot read /proc/kmsg: it is a kernel file (on /proc)" },
+    { "/proc/self/status", "cannot read /proc/self/status: it is a kernel file (on /proc)" },
+  };
+  g_autoptr(GError) error = NULL;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_autoptr(GError) refusal = NULL;
+      PaddockAuditVerification verification = { 0 };
+
+      g_assert_false (paddock_audit_verify_file (refused[i].path, &verification, &refusal));
+      g_assert_error (refusal, G_FILE_ERROR, G_FILE_ERROR_INVAL);
+      g_assert_cmpstr (refusal->message, ==, refused[i].says);
+    }
+
+  write_session (f->path, 5);
+  {
+    PaddockAuditVerification verification = { 0 };
+
+    g_assert_true (paddock_audit_verify_file (f->path, &verification, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (verification.n_records, ==, 5);
+    g_assert_cmpuint (verification.bad_line, ==, 0);
+    paddock_audit_verification_clear (&verification);
+  }
+}
+
 /* A file that ends in NUL bytes is cut only where a writer left them:
  * after a record of its own, or as an unused first window. Anything else
  * (a disk image, a binary named by mistake) is refused and left whole. */
@@ -1600,6 +1636,7 @@ main (int   argc,
   ADD ("journal", test_journal);
   ADD ("journal-stalled", test_journal_stalled);
   ADD ("not-a-log", test_not_a_log);
+  ADD ("not-a-log-to-read", test_not_a_log_to_read);
   ADD ("not-ours-to-cut", test_not_ours_to_cut);
   ADD ("pipe-nobody-reads", test_pipe_nobody_reads);
 #undef ADD

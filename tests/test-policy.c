@@ -8,9 +8,11 @@
 #include "paddock-policy.h"
 #include "test-util.h"
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define PROJECT "/home/dev/proj"
 #define HOME_DIR "/home/dev"
@@ -241,8 +243,10 @@ test_parse_file (void)
   }
   g_clear_pointer (&policy, paddock_policy_unref);
 
-  /* A folder, and a file without end: refused, and the second read only
-   * up to the size limit (it used to read until memory ran out). */
+  /* A folder, a device and a kernel file are refused, named; /dev/zero
+   * used to be read up to the size limit, /proc/kmsg waited for the
+   * kernel's next message. A file too large is read only up to the limit
+   * (it used to be read until memory ran out). */
   policy = paddock_policy_new_from_file (dir, &error);
   g_assert_null (policy);
   g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_ISDIR);
@@ -250,8 +254,31 @@ test_parse_file (void)
   g_clear_error (&error);
   policy = paddock_policy_new_from_file ("/dev/zero", &error);
   g_assert_null (policy);
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL);
+  g_assert_cmpstr (error->message, ==, "cannot read the policy /dev/zero: it is a device (character 1:5)");
+  g_clear_error (&error);
+  policy = paddock_policy_new_from_file ("/proc/self/status", &error);
+  g_assert_null (policy);
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL);
+  g_assert_cmpstr (error->message, ==, "cannot read the policy /proc/self/status: it is a kernel file (on /proc)");
+  g_clear_error (&error);
+  {
+    int fd = open (path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+
+    g_assert_cmpint (fd, >=, 0);
+    g_assert_cmpint (ftruncate (fd, 17 * 1024 * 1024), ==, 0);
+    close (fd);
+  }
+  policy = paddock_policy_new_from_file (path, &error);
+  g_assert_null (policy);
   g_assert_error (error, PADDOCK_POLICY_ERROR, PADDOCK_POLICY_ERROR_PARSE);
-  g_assert_cmpstr (error->message, ==, "/dev/zero:1:1: the policy is larger than 16 MiB");
+  g_assert_true (g_str_has_suffix (error->message, ":1:1: the policy is larger than 16 MiB"));
+  g_clear_error (&error);
+  /* /dev/null is an empty policy, refused as one; it is no device to refuse. */
+  policy = paddock_policy_new_from_file ("/dev/null", &error);
+  g_assert_null (policy);
+  g_assert_error (error, PADDOCK_POLICY_ERROR, PADDOCK_POLICY_ERROR_INVALID);
+  g_assert_cmpstr (error->message, ==, "/dev/null:1:1: a policy must be a JSON object, not empty");
   g_clear_error (&error);
 
   g_unlink (path);

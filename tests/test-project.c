@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -340,8 +341,8 @@ test_lock_broken_settings (void)
 }
 
 /* Settings that are not JSON as Paddock writes it are refused, naming the
- * file and why; a /dev/zero behind the file ends at the size limit rather
- * than reading on; a "path" that is not a string says nothing about this
+ * file and why; a /dev/zero behind the file is refused as a device, and
+ * a file too large is read only up to the size limit; a "path" that is not a string says nothing about this
  * project (json-glib warned, and a debug build aborted). */
 static void
 test_settings_bad_input (void)
@@ -403,6 +404,20 @@ test_settings_bad_input (void)
 
     g_assert_cmpint (g_unlink (settings), ==, 0);
     g_assert_cmpint (symlink ("/dev/zero", settings), ==, 0);
+    g_assert_false (paddock_project_config_load (dir, &config, &error));
+    g_assert_nonnull (error);
+    g_assert_nonnull (strstr (error->message, "it is a device (character 1:5)"));
+  }
+  {
+    g_autoptr(GError) error = NULL;
+    PaddockProjectConfig config = { 0 };
+    int fd;
+
+    g_assert_cmpint (g_unlink (settings), ==, 0);
+    fd = open (settings, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    g_assert_cmpint (fd, >=, 0);
+    g_assert_cmpint (ftruncate (fd, 2 * 1024 * 1024), ==, 0);
+    close (fd);
     g_assert_false (paddock_project_config_load (dir, &config, &error));
     g_assert_nonnull (error);
     g_assert_nonnull (strstr (error->message, "larger than"));
