@@ -9,7 +9,9 @@
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -316,6 +318,79 @@ test_relative_xdg (void)
   test_remove_tree (dir);
 }
 
+/* Runs paddock-run --control-fd 5 with @fd as 5, and a command that
+ * leaves a file; returns paddock-run's status, its stderr in @err, and
+ * whether the command ran. */
+static int
+run_with_control_fd (int        fd,
+                     char     **err,
+                     gboolean  *ran)
+{
+  g_autofree char *dir = g_dir_make_tmp ("paddock-run-XXXXXX", NULL);
+  g_autofree char *mark = g_build_filename (dir, "ran", NULL);
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_launcher_take_fd (launcher, fd, 5);
+  proc = g_subprocess_launcher_spawn (launcher, &error, paddock_run, "--project", dir, "--control-fd", "5",
+                                      "--", "touch", mark, NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, NULL, err, &error);
+  g_assert_no_error (error);
+  *ran = g_file_test (mark, G_FILE_TEST_EXISTS);
+  test_remove_tree (dir);
+  g_assert_true (g_subprocess_get_if_exited (proc));
+  return g_subprocess_get_exit_status (proc);
+}
+
+/* --control-fd is the window's end of a socket pair: anything else is
+ * refused before the agent starts (a file or a pipe used to be reported
+ * while the agent ran on without its client). */
+static void
+test_control_fd_kind (void)
+{
+  int pair[2];
+  int pipe_fds[2];
+  gboolean ran = TRUE;
+
+  {
+    g_autofree char *err = NULL;
+
+    g_assert_cmpint (run_with_control_fd (open ("/etc/passwd", O_RDONLY | O_CLOEXEC), &err, &ran), ==, 2);
+    g_assert_nonnull (strstr (err, "paddock-run: --control-fd 5 is not a Unix stream socket\n"));
+    g_assert_false (ran);
+  }
+  {
+    g_autofree char *err = NULL;
+
+    g_assert_cmpint (pipe2 (pipe_fds, O_CLOEXEC), ==, 0);
+    g_assert_cmpint (run_with_control_fd (pipe_fds[1], &err, &ran), ==, 2);
+    g_assert_nonnull (strstr (err, "is not a Unix stream socket"));
+    g_assert_false (ran);
+    close (pipe_fds[0]);
+  }
+  {
+    g_autofree char *err = NULL;
+
+    g_assert_cmpint (socketpair (AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, pair), ==, 0);
+    g_assert_cmpint (run_with_control_fd (pair[1], &err, &ran), ==, 2);
+    g_assert_nonnull (strstr (err, "is not a Unix stream socket"));
+    g_assert_false (ran);
+    close (pair[0]);
+  }
+  /* A socket pair's end: the command runs. */
+  {
+    g_autofree char *err = NULL;
+
+    g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair), ==, 0);
+    g_assert_cmpint (run_with_control_fd (pair[1], &err, &ran), ==, 0);
+    g_assert_true (ran);
+    g_assert_cmpstr (err, ==, "");
+    close (pair[0]);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -339,6 +414,7 @@ main (int   argc,
   g_test_add_func ("/paddock/run/forward-signals", test_forward_signals);
   g_test_add_func ("/paddock/run/orphans-killed", test_orphans_killed);
   g_test_add_func ("/paddock/run/relative-xdg", test_relative_xdg);
+  g_test_add_func ("/paddock/run/control-fd-kind", test_control_fd_kind);
 
   status = g_test_run ();
   test_home_remove (home);
