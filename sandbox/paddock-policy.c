@@ -1936,18 +1936,23 @@ rule_matches (PaddockPolicyRule *rule,
 
 static const char * const empty_argv[] = { NULL };
 
+/* @path with its symbolic links resolved, or only its . and .. where it
+ * cannot be (it does not exist), taken from @relative_to where relative
+ * (NULL: the current folder). GLib's allocator is the C library's (since
+ * 2.46), so realpath()'s string is ours to g_free(). */
+static char *
+canonical_path (const char *path,
+                const char *relative_to)
+{
+  char *real = realpath (path, NULL);
+
+  return real != NULL ? real : g_canonicalize_filename (path, relative_to);
+}
+
 char *
 paddock_policy_dup_home (void)
 {
-  const char *home = g_get_home_dir ();
-  char *real = realpath (home, NULL);
-  char *copy;
-
-  if (real == NULL)
-    return g_canonicalize_filename (home, "/");
-  copy = g_strdup (real);
-  free (real);
-  return copy;
+  return canonical_path (g_get_home_dir (), "/");
 }
 
 PaddockPolicyAction
@@ -2307,21 +2312,6 @@ paddock_policy_rule_new_remembered (const PaddockPolicyQuery *query,
 /* Per-project overrides */
 
 static char *
-canonical_project (const char *project)
-{
-  char *real = realpath (project, NULL);
-
-  if (real != NULL)
-    {
-      char *copy = g_strdup (real);
-
-      free (real);
-      return copy;
-    }
-  return g_canonicalize_filename (project, NULL);
-}
-
-static char *
 projects_dir (void)
 {
   return g_build_filename (paddock_user_config_dir (), "paddock", "projects", NULL);
@@ -2343,7 +2333,7 @@ paddock_policy_project_file (const char  *project,
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "the project path is empty");
       return NULL;
     }
-  canonical = canonical_project (project);
+  canonical = canonical_path (project, NULL);
   digest = g_compute_checksum_for_string (G_CHECKSUM_SHA256, canonical, -1);
   dir = projects_dir ();
   name = g_strconcat (digest, ".json", NULL);
@@ -2363,7 +2353,7 @@ paddock_policy_load_project (const char  *project,
   path = paddock_policy_project_file (project, error);
   if (path == NULL)
     return NULL;
-  canonical = canonical_project (project);
+  canonical = canonical_path (project, NULL);
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     {
       self = policy_new ();
@@ -2431,7 +2421,7 @@ paddock_policy_save_project (PaddockPolicy  *overrides,
 
   g_rw_lock_writer_lock (&overrides->lock);
   old_project = g_steal_pointer (&overrides->project);
-  overrides->project = canonical_project (project);
+  overrides->project = canonical_path (project, NULL);
   g_rw_lock_writer_unlock (&overrides->lock);
 
   data = paddock_policy_to_data (overrides, &length);
