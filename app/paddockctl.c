@@ -1267,6 +1267,13 @@ show_record (const PaddockAuditRecord *record,
 
       detail = g_strdup_printf ("#%s (remember: %s)", event, remember);
     }
+  else if (g_strcmp0 (record->type, PADDOCK_AUDIT_KILL) == 0 || g_strcmp0 (record->type, PADDOCK_AUDIT_PAUSE) == 0 ||
+           g_strcmp0 (record->type, PADDOCK_AUDIT_RESUME) == 0)
+    {
+      g_autofree char *client_pid = member_text (object, "client_pid");
+
+      detail = g_strdup_printf ("all the agent's programs%s%s", *client_pid ? ", asked by pid " : "", client_pid);
+    }
   else if (g_strcmp0 (record->type, PADDOCK_AUDIT_SESSION_START) == 0)
     {
       g_autofree char *session = member_text (object, "session");

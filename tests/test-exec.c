@@ -1216,6 +1216,20 @@ test_pause_resume (void)
     g_assert_cmpuint (pauses->len, ==, 2);
     g_assert_cmpuint (resumes->len, ==, 2);
   }
+  /* audit show says what was paused, and who asked (it said nothing). */
+  {
+    g_autoptr(GSubprocess) show = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE,
+                                             (const char *[]) { "audit", "show", s->audit, "--type", "pause", NULL });
+    g_autoptr(GPtrArray) pauses = audit_records (s, "pause");
+    g_autofree char *out = NULL;
+    g_autofree char *says = g_strdup_printf ("user       all the agent's programs, asked by pid %" G_GINT64_FORMAT "\n",
+                                             json_object_get_int_member (g_ptr_array_index (pauses, 0), "client_pid"));
+
+    g_subprocess_communicate_utf8 (show, NULL, NULL, &out, NULL, &error);
+    g_assert_no_error (error);
+    if (strstr (out, says) == NULL)
+      g_error ("expected \"%s\" in:\n%s", says, out);
+  }
 }
 
 static void
