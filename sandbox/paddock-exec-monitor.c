@@ -1057,6 +1057,40 @@ remember_exe (PaddockExecMonitor *self,
   g_hash_table_replace (self->resolved, g_strdup (path), entry);
 }
 
+/* The part of @path after @prefix, where @path is @prefix or goes on
+ * beneath it; else NULL. */
+static const char *
+beneath (const char *path,
+         const char *prefix)
+{
+  gsize length = strlen (prefix);
+
+  if (strncmp (path, prefix, length) != 0 || (path[length] != '\0' && path[length] != '/'))
+    return NULL;
+  return path + length;
+}
+
+/* @path as thread @tid means it, where it leads through the caller's own
+ * entries in /proc: "/proc/self/…", "/proc/thread-self/…" and "/dev/fd/…"
+ * (a program that runs itself again as /proc/self/exe, the C library's
+ * fexecve() without execveat). Looked up here, they would be paddock-run's
+ * own. Returns "/proc/TID/…", or NULL for any other path. */
+static char *
+caller_proc_path (const char *path,
+                  pid_t       tid)
+{
+  g_autofree char *clean = g_canonicalize_filename (path, "/");
+  const char *rest;
+
+  if ((rest = beneath (clean, "/proc/self")) != NULL)
+    return g_strdup_printf ("/proc/%d%s", (int) tid, rest);
+  if ((rest = beneath (clean, "/proc/thread-self")) != NULL)
+    return g_strdup_printf ("/proc/%d/task/%d%s", (int) tid, (int) tid, rest);
+  if ((rest = beneath (clean, "/dev/fd")) != NULL)
+    return g_strdup_printf ("/proc/%d/fd%s", (int) tid, rest);
+  return NULL;
+}
+
 /* Finds what exec will run, as the caller sees its file system: absolute
  * paths under its root, relative ones from its cwd or dirfd. Sets
  * info->exe (symlinks resolved) when there is a file. Returns 0, or ENOENT
@@ -1081,6 +1115,7 @@ find_executable (PaddockExecMonitor *self,
 {
   char base_path[64];
   char self_path[48];
+  g_autofree char *own_path = NULL;
   paddock_autofd int base = -1;
   paddock_autofd int fd = -1;
   int base_fd = -1;
@@ -1095,6 +1130,15 @@ find_executable (PaddockExecMonitor *self,
       g_snprintf (base_path, sizeof base_path, "/proc/%d/fd/%d", (int) pid, dirfd);
       info->lexical = read_link_at (AT_FDCWD, base_path);
       fd = open (base_path, O_PATH | O_CLOEXEC);
+    }
+  else if (info->path[0] == '/' && (own_path = caller_proc_path (info->path, pid)) != NULL)
+    {
+      /* Their links (exe, fd/N) lead to the file itself, whatever root and
+       * mounts the caller has. A descriptor or a process's exe is no name:
+       * the file's own is the one the policy and the record go by. */
+      fd = open (own_path, (int) how.flags);
+      if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
+        return errno;
     }
   else
     {
@@ -1153,6 +1197,8 @@ find_executable (PaddockExecMonitor *self,
       info->exe = read_link_at (AT_FDCWD, self_path);
       if (cacheable && info->exe != NULL)
         remember_exe (self, info->path, fd, info->exe);
+      if (own_path != NULL)
+        info->lexical = g_strdup (info->exe);
     }
   return 0;
 }

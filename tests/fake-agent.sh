@@ -96,6 +96,18 @@ case $scenario in
     step thread "$PADDOCK_BUILD_DIR/tests/thread-exec" "$out/pid" /bin/sh -c \
       'echo $$ >"$0"; /bin/true thread-child; exit 0' "$out/after"
     ;;
+  proc-self)
+    # Programs run through the caller's own /proc entries: a descriptor
+    # (as fexecve() without execveat does), its exe (as a program that
+    # runs itself again does). They are recorded as the files they are,
+    # and decided by their names: touch denied-marker is denied here too.
+    step fd sh -c 'exec 5</usr/bin/touch; /proc/self/fd/5 "$0/fd-ran"' "$out"
+    step devfd sh -c 'exec 5</usr/bin/touch; /dev/fd/5 "$0/devfd-ran"' "$out"
+    step threadself sh -c 'exec 5</usr/bin/touch; /proc/thread-self/fd/5 "$0/threadself-ran"' "$out"
+    step selfexe sh -c '/proc/self/exe -c "exit 7"'
+    step nofd sh -c '/dev/fd/9 x'
+    step denied sh -c 'exec 5</usr/bin/touch; /dev/fd/5 "$0/denied-marker"' "$out"
+    ;;
   exit-codes)
     # Grandchildren of paddock-run: how each ended is in its exit record.
     step three sh -c 'exit 3'

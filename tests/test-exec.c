@@ -1555,6 +1555,78 @@ find_exec_argv (GPtrArray  *execs,
   return NULL;
 }
 
+/* A program run through the caller's own /proc entries (/proc/self/fd/N,
+ * /dev/fd/N, /proc/thread-self/fd/N, /proc/self/exe) is recorded as the
+ * file it is, and decided by that file's name: the monitor looked them up
+ * as its own entries, recorded "/proc/self/fd/5" as the program, and let
+ * touch denied-marker through as a program named "5". */
+static void
+check_proc_self (const char * const *extra)
+{
+  g_autoptr(Session) s = session_start ("proc-self", FALSE, extra);
+  g_autoptr(GPtrArray) execs = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *denied = NULL;
+  g_autofree char *shell = realpath ("/bin/sh", NULL);
+  const char *files[] = { "fd-ran", "devfd-ran", "threadself-ran" };
+  const struct { const char *path; const char *exe; } runs[] = {
+    { "/proc/self/fd/5", "/usr/bin/touch" },
+    { "/dev/fd/5", "/usr/bin/touch" },
+    { "/proc/thread-self/fd/5", "/usr/bin/touch" },
+    { "/proc/self/exe", shell },
+  };
+
+  g_assert_cmpint (session_wait (s), ==, 0);
+  log = out_text (s, "log");
+  if (strstr (log, "fd=0\ndevfd=0\nthreadself=0\nselfexe=7\nnofd=127\ndenied=126\n") == NULL)
+    g_error ("unexpected steps:\n%s", log);
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *path = out_file (s, files[i]);
+
+      g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+    }
+  denied = out_file (s, "denied-marker");
+  g_assert_false (g_file_test (denied, G_FILE_TEST_EXISTS));
+
+  execs = audit_records (s, "exec");
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    {
+      JsonObject *record = find_exec (execs, runs[i].path);
+
+      if (record == NULL)
+        g_error ("no record of %s", runs[i].path);
+      g_assert_cmpstr (json_object_get_string_member (record, "exe"), ==, runs[i].exe);
+      g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "allow");
+    }
+  {
+    JsonObject *record = find_exec_argv (execs, "/dev/fd/5", denied);
+
+    g_assert_nonnull (record);
+    g_assert_cmpstr (json_object_get_string_member (record, "exe"), ==, "/usr/bin/touch");
+    g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "deny");
+    g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "test-deny");
+  }
+  /* A descriptor that is not open is a miss, as the kernel has it: no run. */
+  g_assert_null (find_exec (execs, "/dev/fd/9"));
+  assert_chain_holds (s);
+}
+
+static void
+test_proc_self (void)
+{
+  check_proc_self (NULL);
+}
+
+/* Under the lock, with its own mounts and (namespaces) process numbers. */
+static void
+test_proc_self_locked (void)
+{
+  g_autofree char *grant = g_strdup_printf ("--grant=%s", g_getenv ("PADDOCK_SOURCE_DIR"));
+
+  check_proc_self ((const char *[]) { "--lock", grant, NULL });
+}
+
 /* A program run from a thread other than its process's first replaces the
  * process and runs under its pid: the run is recorded under that pid, it
  * ends the run of the program it replaced, and it gets its own end. */
@@ -2098,6 +2170,8 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/own-mounts", test_own_mounts);
   g_test_add_func ("/paddock/exec/exit-codes", test_exit_codes);
   g_test_add_func ("/paddock/exec/thread-exec", test_thread_exec);
+  g_test_add_func ("/paddock/exec/proc-self", test_proc_self);
+  g_test_add_func ("/paddock/exec/proc-self-locked", test_proc_self_locked);
   g_test_add_func ("/paddock/exec/own-listener", test_own_listener);
   g_test_add_func ("/paddock/exec/short-runs", test_short_runs);
   g_test_add_func ("/paddock/exec/many-at-once", test_many_at_once);
