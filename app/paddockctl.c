@@ -47,11 +47,32 @@ static const char usage_text[] =
   "SESSION is a session id from `paddockctl list`, or a unique prefix of one.\n"
   "DIR is a project folder (default: the current directory).\n";
 
+/* "paddockctl: " and the message on stderr. Paths in it may come from
+ * the file system or a session, not only from what was typed (a folder
+ * an agent named): no control character in them reaches the terminal. */
+static void G_GNUC_PRINTF (1, 2)
+complain (const char *format,
+          ...)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *shown = NULL;
+  va_list args;
+
+  va_start (args, format);
+  text = g_strdup_vprintf (format, args);
+  va_end (args);
+  shown = paddock_audit_escape_controls (text);
+  g_printerr ("paddockctl: %s\n", shown);
+}
+
 static int
 usage (const char *message)
 {
   if (message != NULL)
-    g_printerr ("paddockctl: %s\n\n", message);
+    {
+      complain ("%s", message);
+      g_printerr ("\n");
+    }
   g_printerr ("%s", usage_text);
   return EXIT_USAGE;
 }
@@ -144,12 +165,12 @@ connection_read (Connection *connection,
 
           if (message != NULL)
             return message;
-          g_printerr ("paddockctl: ignoring a message from the session: %s\n", error->message);
+          complain ("ignoring a message from the session: %s", error->message);
           continue;
         }
       if (result == PADDOCK_LINE_TOO_LONG)
         {
-          g_printerr ("paddockctl: ignoring an over-long message from the session\n");
+          complain ("ignoring an over-long message from the session");
           continue;
         }
 
@@ -326,7 +347,7 @@ cmd_list (int    argc,
   paths = list_sockets (&error);
   if (paths == NULL)
     {
-      g_printerr ("paddockctl: %s\n", error->message);
+      complain ("%s", error->message);
       return 1;
     }
 
@@ -354,7 +375,7 @@ cmd_list (int    argc,
                 unlink (path);
             }
           else
-            g_printerr ("paddockctl: %s\n", local_error->message);
+            complain ("%s", local_error->message);
           continue;
         }
       if (shown++ == 0)
@@ -385,12 +406,12 @@ cmd_control (int                argc,
   connection = connect_session (argv[1], &error);
   if (connection == NULL)
     {
-      g_printerr ("paddockctl: %s\n", error->message);
+      complain ("%s", error->message);
       return 1;
     }
   if (!connection_send (connection, request))
     {
-      g_printerr ("paddockctl: the session went away\n");
+      complain ("the session went away");
       return 1;
     }
 
@@ -409,20 +430,19 @@ cmd_control (int                argc,
             break;
           if (closed)
             {
-              g_printerr ("paddockctl: the session ended\n");
+              complain ("the session ended");
               return 1;
             }
           if (g_get_monotonic_time () >= deadline)
             {
-              g_printerr ("paddockctl: the session did not confirm in time\n");
+              complain ("the session did not confirm in time");
               return 1;
             }
           continue;
         }
       if (message->type == PADDOCK_MESSAGE_ERROR)
         {
-          g_autofree char *text = display (message->message);
-          g_printerr ("paddockctl: the session says: %s\n", text);
+          complain ("the session says: %s", message->message);
           return 1;
         }
       if (type == PADDOCK_MESSAGE_KILL &&
@@ -435,7 +455,7 @@ cmd_control (int                argc,
 
           if (message->paused != want)
             {
-              g_printerr ("paddockctl: %s could not be %s: the session is ending\n", connection->hello->session,
+              complain ("%s could not be %s: the session is ending", connection->hello->session,
                           want ? "paused" : "resumed");
               return 1;
             }
@@ -766,8 +786,7 @@ handle_event (Attach         *attach,
 
     case PADDOCK_MESSAGE_ERROR:
       {
-        g_autofree char *text = display (message->message);
-        g_printerr ("paddockctl: the session says: %s\n", text);
+        complain ("the session says: %s", message->message);
       }
       break;
 
@@ -845,7 +864,7 @@ cmd_attach (int    argc,
   connection = connect_session (argv[1], &error);
   if (connection == NULL)
     {
-      g_printerr ("paddockctl: %s\n", error->message);
+      complain ("%s", error->message);
       return 1;
     }
   attach.connection = connection;
@@ -896,7 +915,7 @@ cmd_attach (int    argc,
         }
       if (closed)
         {
-          g_printerr ("paddockctl: the session went away\n");
+          complain ("the session went away");
           result = 1;
           break;
         }
@@ -928,7 +947,7 @@ cmd_attach (int    argc,
                             G_GINT64_FORMAT " s\n", ask->id,
                             MAX (0, (ask->deadline - g_get_real_time ()) / G_USEC_PER_SEC));
               else
-                g_printerr ("paddockctl: no more input; detached\n");
+                complain ("no more input; detached");
               break;
             }
           if (n < 0)
@@ -963,11 +982,17 @@ cmd_policy_check (int    argc,
     {
       /* What is wrong in the file is FILE:LINE:COLUMN: REASON, as compilers
        * say it; a file that cannot be read is paddockctl's to say. */
-      g_printerr ("%s%s\n", error->domain == PADDOCK_POLICY_ERROR ? "" : "paddockctl: ", error->message);
+      g_autofree char *shown = paddock_audit_escape_controls (error->message);
+
+      g_printerr ("%s%s\n", error->domain == PADDOCK_POLICY_ERROR ? "" : "paddockctl: ", shown);
       return 1;
     }
-  g_print ("%s: %u rules, default %s: valid\n", argv[1], paddock_policy_get_n_rules (policy),
-           paddock_policy_action_to_string (paddock_policy_get_default_action (policy)));
+  {
+    g_autofree char *file = paddock_audit_escape_controls (argv[1]);
+
+    g_print ("%s: %u rules, default %s: valid\n", file, paddock_policy_get_n_rules (policy),
+             paddock_policy_action_to_string (paddock_policy_get_default_action (policy)));
+  }
   return 0;
 }
 
@@ -1034,7 +1059,7 @@ cmd_policy_explain (int    argc,
   project = project_arg != NULL ? realpath (project_arg, NULL) : g_get_current_dir ();
   if (project == NULL || !g_file_test (project, G_FILE_TEST_IS_DIR))
     {
-      g_printerr ("paddockctl: the project \"%s\": %s\n", project_arg,
+      complain ("the project \"%s\": %s", project_arg,
                   g_strerror (project == NULL ? errno : ENOTDIR));
       return 1;
     }
@@ -1045,7 +1070,9 @@ cmd_policy_explain (int    argc,
     overrides = paddock_policy_load_project (project, &error);
   if (overrides == NULL)
     {
-      g_printerr ("%s\n", error->message);
+      g_autofree char *shown = paddock_audit_escape_controls (error->message);
+
+      g_printerr ("%s\n", shown);
       return 1;
     }
   paddock_policy_merge (policy, overrides);
@@ -1079,21 +1106,23 @@ cmd_audit_verify (int    argc,
                   char **argv)
 {
   g_autoptr(GError) error = NULL;
+  g_autofree char *file = NULL;
   PaddockAuditVerification result = { 0 };
   int status;
 
   if (argc != 2)
     return usage ("audit verify takes one FILE");
+  file = paddock_audit_escape_controls (argv[1]);
   if (!paddock_audit_verify_file (argv[1], &result, &error))
     {
-      g_printerr ("paddockctl: %s\n", error->message);
+      complain ("%s", error->message);
       return 1;
     }
   if (result.bad_line != 0)
     {
       g_autofree char *reason = display (result.reason);
       g_print ("%s: the chain breaks at line %" G_GUINT64_FORMAT ": %s (%" G_GUINT64_FORMAT
-               " intact records before it)\n", argv[1], result.bad_line, reason, result.n_records);
+               " intact records before it)\n", file, result.bad_line, reason, result.n_records);
       status = 1;
     }
   else if (result.n_records == 0)
@@ -1101,12 +1130,12 @@ cmd_audit_verify (int    argc,
       /* Every log begins with its session's start: an empty one is what
        * deleting all its records leaves, and nothing here is verified. */
       g_print ("%s: no records, so nothing to verify (a session's log begins with its session-start)\n",
-               argv[1]);
+               file);
       status = 1;
     }
   else
     {
-      g_print ("%s: %" G_GUINT64_FORMAT " records, the chain holds%s; last hash %s\n", argv[1],
+      g_print ("%s: %" G_GUINT64_FORMAT " records, the chain holds%s; last hash %s\n", file,
                result.n_records,
                result.ended ? ", ends with session-end" :
                               "; it does not end with session-end (still being written, or cut short)",
@@ -1164,16 +1193,14 @@ parse_audit_args (int        argc,
   if (args->decision != NULL &&
       !g_strv_contains ((const char * const[]) { "allow", "deny", "ask", NULL }, args->decision))
     {
-      g_autofree char *shown = display (args->decision);
-
-      g_printerr ("paddockctl: --decision: \"%s\" is not allow, deny or ask\n", shown);
+      complain ("--decision: \"%s\" is not allow, deny or ask", args->decision);
       return EXIT_USAGE;
     }
 
   if (since != NULL &&
       !paddock_audit_parse_time (since, g_get_real_time (), &args->filter.since_us, &error))
     {
-      g_printerr ("paddockctl: --since: %s\n", error->message);
+      complain ("--since: %s", error->message);
       return EXIT_USAGE;
     }
   if (grep != NULL)
@@ -1181,7 +1208,7 @@ parse_audit_args (int        argc,
       args->grep = g_regex_new (grep, G_REGEX_OPTIMIZE, 0, &error);
       if (args->grep == NULL)
         {
-          g_printerr ("paddockctl: --grep: %s\n", error->message);
+          complain ("--grep: %s", error->message);
           return EXIT_USAGE;
         }
     }
@@ -1360,7 +1387,7 @@ read_log (const AuditArgs        *args,
   };
   if (!paddock_audit_foreach (args->file, NULL, read_record, reading, &reading->verification, &error))
     {
-      g_printerr ("paddockctl: %s\n", error->message);
+      complain ("%s", error->message);
       return FALSE;
     }
   return TRUE;
@@ -1386,16 +1413,16 @@ report_reading (const Reading *reading)
 
           qsort (names, g_hash_table_size (reading->types), sizeof *names, compare_strings);
           list = g_strjoinv (", ", (char **) names);
-          g_printerr ("paddockctl: no record in %s has the type \"%s\"; its types are: %s\n",
-                      args->file, shown, *list != '\0' ? list : "(none)");
+          complain ("no record in %s has the type \"%s\"; its types are: %s",
+                    args->file, shown, *list != '\0' ? list : "(none)");
         }
     }
   if (result->bad_line != 0)
     {
       g_autofree char *reason = display (result->reason);
 
-      g_printerr ("paddockctl: warning: %s: the chain breaks at line %" G_GUINT64_FORMAT
-                  ": %s; what is shown from there on cannot be trusted\n", args->file, result->bad_line, reason);
+      complain ("warning: %s: the chain breaks at line %" G_GUINT64_FORMAT
+                ": %s; what is shown from there on cannot be trusted", args->file, result->bad_line, reason);
     }
 }
 
@@ -1468,6 +1495,7 @@ cmd_lock (int    argc,
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *project = NULL;
+  g_autofree char *shown = NULL;
   PaddockProjectConfig config = { 0 };
   const char *verb;
   const char *dir;
@@ -1486,22 +1514,24 @@ cmd_lock (int    argc,
   project = realpath (dir, NULL);
   if (project == NULL)
     {
-      g_printerr ("paddockctl: the project \"%s\": %s\n", dir, g_strerror (errno));
+      complain ("the project \"%s\": %s", dir, g_strerror (errno));
       return EXIT_USAGE;
     }
   if (stat (project, &st) != 0 || !S_ISDIR (st.st_mode))
     {
-      g_printerr ("paddockctl: the project \"%s\": %s\n", dir, g_strerror (ENOTDIR));
+      complain ("the project \"%s\": %s", dir, g_strerror (ENOTDIR));
       return EXIT_USAGE;
     }
+  /* The folder's name may be anything, this one's too (an agent's clone). */
+  shown = paddock_audit_escape_controls (project);
 
   /* A settings file that does not parse is never overwritten: it may hold grants. */
   if (!paddock_project_config_load (project, &config, &error))
     {
-      g_printerr ("paddockctl: cannot read the project's settings: %s\n", error->message);
+      complain ("cannot read the project's settings: %s", error->message);
       if (strcmp (verb, "status") == 0)
         {
-          g_print ("project: %s\nlock: unknown (the settings do not parse)\n", project);
+          g_print ("project: %s\nlock: unknown (the settings do not parse)\n", shown);
           fflush (stdout);
           paddock_lock_print_status (stdout, NULL);
         }
@@ -1510,7 +1540,7 @@ cmd_lock (int    argc,
 
   if (strcmp (verb, "status") == 0)
     {
-      g_print ("project: %s\nlock: %s\n", project, describe_choice (&config));
+      g_print ("project: %s\nlock: %s\n", shown, describe_choice (&config));
       paddock_project_config_clear (&config);
       fflush (stdout);
       /* What this kernel offers, in paddock-run --lock-status's own words. */
@@ -1523,19 +1553,19 @@ cmd_lock (int    argc,
   on = strcmp (verb, "on") == 0;
   if (on && !paddock_lock_check_project (project, &error))
     {
-      g_printerr ("paddockctl: %s\n", error->message);
+      complain ("%s", error->message);
       return 1;
     }
   if (!paddock_project_config_save_lock (project, on, &error))
     {
-      g_printerr ("paddockctl: cannot save the folder lock of %s: %s\n", project, error->message);
+      complain ("cannot save the folder lock of %s: %s", shown, error->message);
       return 1;
     }
 
   if (on == was_on)
-    g_print ("The folder lock of %s stays %s. ", project, on ? "on" : "off");
+    g_print ("The folder lock of %s stays %s. ", shown, on ? "on" : "off");
   else
-    g_print ("The folder lock of %s is now %s (it was %s). ", project, on ? "on" : "off", was_on ? "on" : "off");
+    g_print ("The folder lock of %s is now %s (it was %s). ", shown, on ? "on" : "off", was_on ? "on" : "off");
   g_print ("This applies to sessions started from now on: a running session keeps the lock it started "
            "with, which cannot be %s while it runs.\n", on ? "added" : "lifted");
   return 0;

@@ -1900,14 +1900,37 @@ is_invisible_format (gunichar c)
          (c >= 0x2060 && c <= 0x2069) || c == 0xfeff || c == 0x061c || c == 0x00ad;
 }
 
+static char *
+escape_for_terminal (const char *bytes,
+                     gssize      length,
+                     gboolean    backslash);
+
 char *
 paddock_audit_escape_for_display (const char *bytes,
                                   gssize      length)
 {
+  g_return_val_if_fail (bytes != NULL || length == 0, NULL);
+
+  return escape_for_terminal (bytes, length, TRUE);
+}
+
+char *
+paddock_audit_escape_controls (const char *text)
+{
+  g_return_val_if_fail (text != NULL, NULL);
+
+  return escape_for_terminal (text, -1, FALSE);
+}
+
+/* @backslash: whether a backslash is escaped too, which makes the text
+ * unambiguous; a message read by a person is clearer without. */
+static char *
+escape_for_terminal (const char *bytes,
+                     gssize      length,
+                     gboolean    backslash)
+{
   GString *out;
   const char *p, *end;
-
-  g_return_val_if_fail (bytes != NULL || length == 0, NULL);
 
   if (length < 0)
     length = strlen (bytes);
@@ -1923,7 +1946,7 @@ paddock_audit_escape_for_display (const char *bytes,
         {
           switch (c)
             {
-            case '\\': g_string_append (out, "\\\\"); break;
+            case '\\': g_string_append (out, backslash ? "\\\\" : "\\"); break;
             case '\n': g_string_append (out, "\\n"); break;
             case '\t': g_string_append (out, "\\t"); break;
             case '\r': g_string_append (out, "\\r"); break;

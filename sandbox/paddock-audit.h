@@ -231,6 +231,9 @@ char         *paddock_audit_node_dup_string    (JsonNode      *node);
  * characters as \u{XXXX}, invalid UTF-8 bytes as \xNN. Safe for a terminal. */
 char         *paddock_audit_escape_for_display (const char    *bytes,
                                                 gssize         length);
+/* The same, but a backslash kept as it is: for messages, which may name a
+ * path or a pattern a person typed, and must still not drive the terminal. */
+char         *paddock_audit_escape_controls    (const char    *text);
 
 /* The array @member of a record (an exec's "argv", a session start's
  * "command") as `paddockctl audit show` prints it: each element escaped

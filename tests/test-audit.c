@@ -1078,9 +1078,14 @@ test_escape_for_display (void)
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autofree char *out = paddock_audit_escape_for_display (cases[i].in, -1);
+      g_autofree char *controls = paddock_audit_escape_controls (cases[i].in);
+      g_autoptr(GString) expected = g_string_new (cases[i].out);
 
       g_assert_cmpstr (out, ==, cases[i].out);
       g_assert_true (g_utf8_validate (out, -1, NULL));
+      /* For messages: the same, but a backslash is left as it is. */
+      g_string_replace (expected, "\\\\", "\\", 0);
+      g_assert_cmpstr (controls, ==, expected->str);
     }
 }
 

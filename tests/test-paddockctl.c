@@ -708,6 +708,36 @@ make_tree (void)
   return TRUE;
 }
 
+/* No control character of a name reaches the terminal: a folder an agent
+ * cloned or made may be named to clear the screen or retitle the window
+ * (lock status printed the project as it is). */
+static void
+test_no_terminal_controls (void)
+{
+  g_autofree char *odd = g_build_filename (base, "odd\033]0;title\007\033[2J\nname", NULL);
+  g_autofree char *missing = g_build_filename (odd, "missing.jsonl", NULL);
+  const char *status_argv[] = { paddockctl, "lock", "status", NULL };
+  const char *on_argv[] = { paddockctl, "lock", "on", NULL };
+  const char *off_argv[] = { paddockctl, "lock", "off", odd, NULL };
+  const char *verify_argv[] = { paddockctl, "audit", "verify", missing, NULL };
+  const char *decision_argv[] = { paddockctl, "audit", "show", missing, "--decision", "x\033[2J", NULL };
+  const char * const *runs[] = { status_argv, on_argv, off_argv, verify_argv, decision_argv };
+
+  g_assert_cmpint (g_mkdir (odd, 0700), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    {
+      g_autoptr(Result) result = run_in (odd, runs[i]);
+      g_autofree char *said = g_strconcat (result->out, result->err, NULL);
+
+      if (strpbrk (said, "\033\007") != NULL)
+        g_error ("%s %s %s: a control character reached the terminal: %s", runs[i][1], runs[i][2],
+                 runs[i][3] != NULL ? runs[i][3] : "", said);
+      /* Still said, escaped. */
+      g_assert_nonnull (strstr (said, i < 4 ? "odd\\e]0;title\\x07\\e[2J\\nname" : "x\\e[2J"));
+    }
+  g_rmdir (odd);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -742,6 +772,7 @@ main (int   argc,
   g_test_add_func ("/paddock/paddockctl/command-line-errors", test_command_line_errors);
   g_test_add_func ("/paddock/paddockctl/audit-show-warns", test_audit_show_warns);
   g_test_add_func ("/paddock/paddockctl/list-stale-sockets", test_list_stale_sockets);
+  g_test_add_func ("/paddock/paddockctl/no-terminal-controls", test_no_terminal_controls);
 
   status = g_test_run ();
   test_remove_tree (base);
