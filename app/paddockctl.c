@@ -8,6 +8,7 @@
 #include "paddock-audit.h"
 #include "paddock-autofd.h"
 #include "paddock-control.h"
+#include "paddock-escape.h"
 #include "paddock-lock.h"
 #include "paddock-policy.h"
 #include "paddock-project-config.h"
@@ -47,30 +48,12 @@ static const char usage_text[] =
   "SESSION is a session id from `paddockctl list`, or a unique prefix of one.\n"
   "DIR is a project folder (default: the current directory).\n";
 
-/* "paddockctl: " and the message on stderr. Paths in it may come from
- * the file system or a session, not only from what was typed (a folder
- * an agent named): no control character in them reaches the terminal. */
-static void G_GNUC_PRINTF (1, 2)
-complain (const char *format,
-          ...)
-{
-  g_autofree char *text = NULL;
-  g_autofree char *shown = NULL;
-  va_list args;
-
-  va_start (args, format);
-  text = g_strdup_vprintf (format, args);
-  va_end (args);
-  shown = paddock_audit_escape_controls (text);
-  g_printerr ("paddockctl: %s\n", shown);
-}
-
 static int
 usage (const char *message)
 {
   if (message != NULL)
     {
-      complain ("%s", message);
+      paddock_printerr ("%s", message);
       g_printerr ("\n");
     }
   g_printerr ("%s", usage_text);
@@ -81,7 +64,7 @@ usage (const char *message)
 static char *
 display (const char *text)
 {
-  return paddock_audit_escape_for_display (text != NULL ? text : "", -1);
+  return paddock_escape_for_display (text != NULL ? text : "", -1);
 }
 
 static char *
@@ -165,12 +148,12 @@ connection_read (Connection *connection,
 
           if (message != NULL)
             return message;
-          complain ("ignoring a message from the session: %s", error->message);
+          paddock_printerr ("ignoring a message from the session: %s", error->message);
           continue;
         }
       if (result == PADDOCK_LINE_TOO_LONG)
         {
-          complain ("ignoring an over-long message from the session");
+          paddock_printerr ("ignoring an over-long message from the session");
           continue;
         }
 
@@ -347,7 +330,7 @@ cmd_list (int    argc,
   paths = list_sockets (&error);
   if (paths == NULL)
     {
-      complain ("%s", error->message);
+      paddock_printerr ("%s", error->message);
       return 1;
     }
 
@@ -375,7 +358,7 @@ cmd_list (int    argc,
                 unlink (path);
             }
           else
-            complain ("%s", local_error->message);
+            paddock_printerr ("%s", local_error->message);
           continue;
         }
       if (shown++ == 0)
@@ -406,12 +389,12 @@ cmd_control (int                argc,
   connection = connect_session (argv[1], &error);
   if (connection == NULL)
     {
-      complain ("%s", error->message);
+      paddock_printerr ("%s", error->message);
       return 1;
     }
   if (!connection_send (connection, request))
     {
-      complain ("the session went away");
+      paddock_printerr ("the session went away");
       return 1;
     }
 
@@ -430,19 +413,19 @@ cmd_control (int                argc,
             break;
           if (closed)
             {
-              complain ("the session ended");
+              paddock_printerr ("the session ended");
               return 1;
             }
           if (g_get_monotonic_time () >= deadline)
             {
-              complain ("the session did not confirm in time");
+              paddock_printerr ("the session did not confirm in time");
               return 1;
             }
           continue;
         }
       if (message->type == PADDOCK_MESSAGE_ERROR)
         {
-          complain ("the session says: %s", message->message);
+          paddock_printerr ("the session says: %s", message->message);
           return 1;
         }
       if (type == PADDOCK_MESSAGE_KILL &&
@@ -455,8 +438,8 @@ cmd_control (int                argc,
 
           if (message->paused != want)
             {
-              complain ("%s could not be %s: the session is ending", connection->hello->session,
-                          want ? "paused" : "resumed");
+              paddock_printerr ("%s could not be %s: the session is ending", connection->hello->session,
+                                want ? "paused" : "resumed");
               return 1;
             }
           if (was == want)
@@ -786,7 +769,7 @@ handle_event (Attach         *attach,
 
     case PADDOCK_MESSAGE_ERROR:
       {
-        complain ("the session says: %s", message->message);
+        paddock_printerr ("the session says: %s", message->message);
       }
       break;
 
@@ -864,7 +847,7 @@ cmd_attach (int    argc,
   connection = connect_session (argv[1], &error);
   if (connection == NULL)
     {
-      complain ("%s", error->message);
+      paddock_printerr ("%s", error->message);
       return 1;
     }
   attach.connection = connection;
@@ -915,7 +898,7 @@ cmd_attach (int    argc,
         }
       if (closed)
         {
-          complain ("the session went away");
+          paddock_printerr ("the session went away");
           result = 1;
           break;
         }
@@ -947,7 +930,7 @@ cmd_attach (int    argc,
                             G_GINT64_FORMAT " s\n", ask->id,
                             MAX (0, (ask->deadline - g_get_real_time ()) / G_USEC_PER_SEC));
               else
-                complain ("no more input; detached");
+                paddock_printerr ("no more input; detached");
               break;
             }
           if (n < 0)
@@ -982,13 +965,13 @@ cmd_policy_check (int    argc,
     {
       /* What is wrong in the file is FILE:LINE:COLUMN: REASON, as compilers
        * say it; a file that cannot be read is paddockctl's to say. */
-      g_autofree char *shown = paddock_audit_escape_controls (error->message);
+      g_autofree char *shown = paddock_escape_controls (error->message);
 
       g_printerr ("%s%s\n", error->domain == PADDOCK_POLICY_ERROR ? "" : "paddockctl: ", shown);
       return 1;
     }
   {
-    g_autofree char *file = paddock_audit_escape_controls (argv[1]);
+    g_autofree char *file = paddock_escape_controls (argv[1]);
 
     g_print ("%s: %u rules, default %s: valid\n", file, paddock_policy_get_n_rules (policy),
              paddock_policy_action_to_string (paddock_policy_get_default_action (policy)));
@@ -1059,8 +1042,8 @@ cmd_policy_explain (int    argc,
   project = project_arg != NULL ? realpath (project_arg, NULL) : g_get_current_dir ();
   if (project == NULL || !g_file_test (project, G_FILE_TEST_IS_DIR))
     {
-      complain ("the project \"%s\": %s", project_arg,
-                  g_strerror (project == NULL ? errno : ENOTDIR));
+      paddock_printerr ("the project \"%s\": %s", project_arg,
+                        g_strerror (project == NULL ? errno : ENOTDIR));
       return 1;
     }
   cwd = g_canonicalize_filename (cwd_arg != NULL ? cwd_arg : project, NULL);
@@ -1070,7 +1053,7 @@ cmd_policy_explain (int    argc,
     overrides = paddock_policy_load_project (project, &error);
   if (overrides == NULL)
     {
-      g_autofree char *shown = paddock_audit_escape_controls (error->message);
+      g_autofree char *shown = paddock_escape_controls (error->message);
 
       g_printerr ("%s\n", shown);
       return 1;
@@ -1112,10 +1095,10 @@ cmd_audit_verify (int    argc,
 
   if (argc != 2)
     return usage ("audit verify takes one FILE");
-  file = paddock_audit_escape_controls (argv[1]);
+  file = paddock_escape_controls (argv[1]);
   if (!paddock_audit_verify_file (argv[1], &result, &error))
     {
-      complain ("%s", error->message);
+      paddock_printerr ("%s", error->message);
       return 1;
     }
   if (result.bad_line != 0)
@@ -1193,14 +1176,14 @@ parse_audit_args (int        argc,
   if (args->decision != NULL &&
       !g_strv_contains ((const char * const[]) { "allow", "deny", "ask", NULL }, args->decision))
     {
-      complain ("--decision: \"%s\" is not allow, deny or ask", args->decision);
+      paddock_printerr ("--decision: \"%s\" is not allow, deny or ask", args->decision);
       return EXIT_USAGE;
     }
 
   if (since != NULL &&
       !paddock_audit_parse_time (since, g_get_real_time (), &args->filter.since_us, &error))
     {
-      complain ("--since: %s", error->message);
+      paddock_printerr ("--since: %s", error->message);
       return EXIT_USAGE;
     }
   if (grep != NULL)
@@ -1208,7 +1191,7 @@ parse_audit_args (int        argc,
       args->grep = g_regex_new (grep, G_REGEX_OPTIMIZE, 0, &error);
       if (args->grep == NULL)
         {
-          complain ("--grep: %s", error->message);
+          paddock_printerr ("--grep: %s", error->message);
           return EXIT_USAGE;
         }
     }
@@ -1387,7 +1370,7 @@ read_log (const AuditArgs        *args,
   };
   if (!paddock_audit_foreach (args->file, NULL, read_record, reading, &reading->verification, &error))
     {
-      complain ("%s", error->message);
+      paddock_printerr ("%s", error->message);
       return FALSE;
     }
   return TRUE;
@@ -1413,16 +1396,16 @@ report_reading (const Reading *reading)
 
           qsort (names, g_hash_table_size (reading->types), sizeof *names, compare_strings);
           list = g_strjoinv (", ", (char **) names);
-          complain ("no record in %s has the type \"%s\"; its types are: %s",
-                    args->file, shown, *list != '\0' ? list : "(none)");
+          paddock_printerr ("no record in %s has the type \"%s\"; its types are: %s",
+                            args->file, shown, *list != '\0' ? list : "(none)");
         }
     }
   if (result->bad_line != 0)
     {
       g_autofree char *reason = display (result->reason);
 
-      complain ("warning: %s: the chain breaks at line %" G_GUINT64_FORMAT
-                ": %s; what is shown from there on cannot be trusted", args->file, result->bad_line, reason);
+      paddock_printerr ("warning: %s: the chain breaks at line %" G_GUINT64_FORMAT
+                        ": %s; what is shown from there on cannot be trusted", args->file, result->bad_line, reason);
     }
 }
 
@@ -1514,21 +1497,21 @@ cmd_lock (int    argc,
   project = realpath (dir, NULL);
   if (project == NULL)
     {
-      complain ("the project \"%s\": %s", dir, g_strerror (errno));
+      paddock_printerr ("the project \"%s\": %s", dir, g_strerror (errno));
       return EXIT_USAGE;
     }
   if (stat (project, &st) != 0 || !S_ISDIR (st.st_mode))
     {
-      complain ("the project \"%s\": %s", dir, g_strerror (ENOTDIR));
+      paddock_printerr ("the project \"%s\": %s", dir, g_strerror (ENOTDIR));
       return EXIT_USAGE;
     }
   /* The folder's name may be anything, this one's too (an agent's clone). */
-  shown = paddock_audit_escape_controls (project);
+  shown = paddock_escape_controls (project);
 
   /* A settings file that does not parse is never overwritten: it may hold grants. */
   if (!paddock_project_config_load (project, &config, &error))
     {
-      complain ("cannot read the project's settings: %s", error->message);
+      paddock_printerr ("cannot read the project's settings: %s", error->message);
       if (strcmp (verb, "status") == 0)
         {
           g_print ("project: %s\nlock: unknown (the settings do not parse)\n", shown);
@@ -1553,12 +1536,12 @@ cmd_lock (int    argc,
   on = strcmp (verb, "on") == 0;
   if (on && !paddock_lock_check_project (project, &error))
     {
-      complain ("%s", error->message);
+      paddock_printerr ("%s", error->message);
       return 1;
     }
   if (!paddock_project_config_save_lock (project, on, &error))
     {
-      complain ("cannot save the folder lock of %s: %s", shown, error->message);
+      paddock_printerr ("cannot save the folder lock of %s: %s", shown, error->message);
       return 1;
     }
 

@@ -33,6 +33,7 @@
 
 #include "paddock-audit.h"
 #include "paddock-autofd.h"
+#include "paddock-escape.h"
 #include "paddock-file-kind.h"
 #include "paddock-xdg.h"
 
@@ -184,7 +185,7 @@ append_json_object (GString    *out,
       else
         {
           /* A key must stay a string: escape what is not UTF-8. */
-          g_autofree char *escaped = paddock_audit_escape_for_display (key, -1);
+          g_autofree char *escaped = paddock_escape_for_display (key, -1);
 
           paddock_audit_append_json_string (out, escaped, -1);
         }
@@ -815,11 +816,10 @@ continue_after_cut (PaddockAudit *self,
   self->end = MIN ((guint64) st.st_size, records);
   if (!unmap (self, out_errno))
     return FALSE;
-  g_printerr ("%s: the audit log %s was cut to %" G_GUINT64_FORMAT " bytes by another process "
-              "while it held %" G_GUINT64_FORMAT " bytes of records; the records go on after the cut, "
-              "and verifying the log will report the break\n",
-              g_get_prgname () != NULL ? g_get_prgname () : "paddock", self->path,
-              (guint64) st.st_size, records);
+  paddock_printerr ("the audit log %s was cut to %" G_GUINT64_FORMAT " bytes by another process "
+                    "while it held %" G_GUINT64_FORMAT " bytes of records; the records go on after the cut, "
+                    "and verifying the log will report the break",
+                    self->path, (guint64) st.st_size, records);
   return TRUE;
 }
 
@@ -1075,7 +1075,7 @@ paddock_audit_print_error (const GError *error)
   g_return_if_fail (error != NULL);
   if (g_error_matches (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_STOPPED))
     return;
-  g_printerr ("%s: audit log: %s\n", g_get_prgname () != NULL ? g_get_prgname () : "paddock", error->message);
+  paddock_printerr ("audit log: %s", error->message);
 }
 
 /* Sends @iov to the journal without waiting: a journal that does not keep
@@ -1685,7 +1685,7 @@ paddock_audit_dup_command_line (JsonObject *object,
   for (guint i = 0; i < json_array_get_length (array); i++)
     {
       g_autofree char *bytes = paddock_audit_node_dup_string (json_array_get_element (array, i));
-      g_autofree char *shown = paddock_audit_escape_for_display (bytes != NULL ? bytes : "", -1);
+      g_autofree char *shown = paddock_escape_for_display (bytes != NULL ? bytes : "", -1);
 
       if (i > 0)
         g_string_append_c (line, ' ');
@@ -1891,88 +1891,3 @@ paddock_audit_node_dup_string (JsonNode *node)
   return NULL;
 }
 
-/* Characters that change how the text around them shows: bidirectional
- * controls (Trojan Source), zero-width ones, and the line separators. */
-static gboolean
-is_invisible_format (gunichar c)
-{
-  return (c >= 0x200b && c <= 0x200f) || (c >= 0x2028 && c <= 0x202e) ||
-         (c >= 0x2060 && c <= 0x2069) || c == 0xfeff || c == 0x061c || c == 0x00ad;
-}
-
-static char *
-escape_for_terminal (const char *bytes,
-                     gssize      length,
-                     gboolean    backslash);
-
-char *
-paddock_audit_escape_for_display (const char *bytes,
-                                  gssize      length)
-{
-  g_return_val_if_fail (bytes != NULL || length == 0, NULL);
-
-  return escape_for_terminal (bytes, length, TRUE);
-}
-
-char *
-paddock_audit_escape_controls (const char *text)
-{
-  g_return_val_if_fail (text != NULL, NULL);
-
-  return escape_for_terminal (text, -1, FALSE);
-}
-
-/* @backslash: whether a backslash is escaped too, which makes the text
- * unambiguous; a message read by a person is clearer without. */
-static char *
-escape_for_terminal (const char *bytes,
-                     gssize      length,
-                     gboolean    backslash)
-{
-  GString *out;
-  const char *p, *end;
-
-  if (length < 0)
-    length = strlen (bytes);
-  out = g_string_sized_new (length + 8);
-  p = bytes;
-  end = bytes + length;
-  while (p < end)
-    {
-      guchar c = *p;
-      gunichar u;
-
-      if (c < 0x80)
-        {
-          switch (c)
-            {
-            case '\\': g_string_append (out, backslash ? "\\\\" : "\\"); break;
-            case '\n': g_string_append (out, "\\n"); break;
-            case '\t': g_string_append (out, "\\t"); break;
-            case '\r': g_string_append (out, "\\r"); break;
-            case 0x1b: g_string_append (out, "\\e"); break;
-            default:
-              if (c < 0x20 || c == 0x7f)
-                g_string_append_printf (out, "\\x%02x", c);
-              else
-                g_string_append_c (out, c);
-              break;
-            }
-          p++;
-          continue;
-        }
-      u = g_utf8_get_char_validated (p, end - p);
-      if (u == (gunichar) -1 || u == (gunichar) -2)
-        {
-          g_string_append_printf (out, "\\x%02x", c);
-          p++;
-          continue;
-        }
-      if ((u >= 0x80 && u < 0xa0) || is_invisible_format (u))
-        g_string_append_printf (out, "\\u{%04x}", u);
-      else
-        g_string_append_len (out, p, g_utf8_next_char (p) - p);
-      p = g_utf8_next_char (p);
-    }
-  return g_string_free (out, FALSE);
-}

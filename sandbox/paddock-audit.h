@@ -34,7 +34,7 @@
  * valid UTF-8 is written, as journald's JSON export does, as an array of
  * its byte values, so nothing is lost and the line stays valid JSON. Use
  * paddock_audit_node_dup_string() to read such a value back and
- * paddock_audit_escape_for_display() before printing one to a terminal.
+ * paddock_escape_for_display() before printing one to a terminal.
  */
 #pragma once
 
@@ -226,14 +226,6 @@ gboolean      paddock_audit_parse_time         (const char    *text,
  * as is, an array of byte values (invalid UTF-8, see above) reassembled.
  * NULL when @node is neither. */
 char         *paddock_audit_node_dup_string    (JsonNode      *node);
-/* Printable, valid UTF-8, unambiguous: backslash as \\, control characters
- * as \n \t \r \e \xNN, C1 controls and bidirectional/invisible formatting
- * characters as \u{XXXX}, invalid UTF-8 bytes as \xNN. Safe for a terminal. */
-char         *paddock_audit_escape_for_display (const char    *bytes,
-                                                gssize         length);
-/* The same, but a backslash kept as it is: for messages, which may name a
- * path or a pattern a person typed, and must still not drive the terminal. */
-char         *paddock_audit_escape_controls    (const char    *text);
 
 /* The array @member of a record (an exec's "argv", a session start's
  * "command") as `paddockctl audit show` prints it: each element escaped

@@ -13,6 +13,7 @@
 
 #include "paddock-autofd.h"
 #include "paddock-control.h"
+#include "paddock-escape.h"
 #include "paddock-process-tree.h"
 #include "paddock-source.h"
 #include "paddock-xdg.h"
@@ -635,8 +636,8 @@ wait_for_descriptors (PaddockControl *self,
   if (!self->told_no_fds)
     {
       self->told_no_fds = TRUE;
-      g_printerr ("paddock-run: cannot take a control connection now: %s; trying again every %d ms\n",
-                  g_strerror (saved_errno), ACCEPT_RETRY_MS);
+      paddock_printerr ("cannot take a control connection now: %s; trying again every %d ms",
+                        g_strerror (saved_errno), ACCEPT_RETRY_MS);
     }
   paddock_clear_source (&self->listen_source);
   self->listen_source = g_timeout_source_new (ACCEPT_RETRY_MS);
@@ -822,16 +823,16 @@ paddock_control_monitor_func (PaddockMessage *message,
     {
       const char *program = message->argv != NULL && message->argv[0] != NULL ? message->argv[0]
                                                                              : message->path;
-      g_autofree char *shown = paddock_audit_escape_for_display (program, -1);
-      g_autofree char *rule = message->rule != NULL ? paddock_audit_escape_for_display (message->rule, -1) : NULL;
+      g_autofree char *shown = paddock_escape_for_display (program, -1);
+      g_autofree char *rule = message->rule != NULL ? paddock_escape_for_display (message->rule, -1) : NULL;
       g_autofree char *why = rule != NULL ? g_strdup_printf ("rule %s", rule) : g_strdup ("the policy's default");
       g_autofree char *next_time = self->socket_path != NULL ?
         g_strdup_printf ("answer such programs with: paddockctl attach %s", self->session_id) :
         g_strdup ("this session has no control socket to attach to");
 
       self->told_no_client = TRUE;
-      g_printerr ("paddock-run: %s needs an answer (%s) and nobody is attached to give one, "
-                  "so it was refused; %s\n", shown, why, next_time);
+      paddock_printerr ("%s needs an answer (%s) and nobody is attached to give one, "
+                        "so it was refused; %s", shown, why, next_time);
     }
   paddock_control_broadcast_take (self, message);
 }

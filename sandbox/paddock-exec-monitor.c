@@ -45,6 +45,7 @@
 
 #include "paddock-autofd.h"
 #include "paddock-cpu-idle.h"
+#include "paddock-escape.h"
 #include "paddock-exec-monitor.h"
 #include "paddock-fd-passing.h"
 #include "paddock-source.h"
@@ -1434,7 +1435,7 @@ respond (PaddockExecMonitor *self,
     return TRUE;
   /* ENOENT: the caller died meanwhile; nothing ran. */
   if (errno != ENOENT)
-    g_printerr ("paddock-run: cannot answer an exec: %s\n", g_strerror (errno));
+    paddock_printerr ("cannot answer an exec: %s", g_strerror (errno));
   return FALSE;
 }
 
@@ -1532,9 +1533,9 @@ read_process (PaddockExecMonitor *self,
   if (fd < 0 && (errno == EMFILE || errno == ENFILE) && !self->warned_no_pidfd)
     {
       self->warned_no_pidfd = TRUE;
-      g_printerr ("paddock-run: cannot watch for programs' ends: %s; "
-                  "a program started while this lasts is recorded without its end\n",
-                  g_strerror (errno));
+      paddock_printerr ("cannot watch for programs' ends: %s; "
+                        "a program started while this lasts is recorded without its end",
+                        g_strerror (errno));
     }
 
   info->ppid = read_ppid (info->pid, fd);
@@ -2085,8 +2086,8 @@ finish_ask (PaddockExecMonitor *self,
 
           if (!paddock_policy_remember_in_project (self->project, rule, &error))
             {
-              g_printerr ("paddock-run: cannot remember the decision for the project: %s\n",
-                          error->message);
+              paddock_printerr ("cannot remember the decision for the project: %s",
+                                error->message);
               remember = PADDOCK_REMEMBER_SESSION;
             }
         }
@@ -2403,7 +2404,7 @@ paddock_exec_monitor_stop (PaddockExecMonitor *self)
   if (self->thread != NULL)
     {
       if (write (self->stop_fd, &one, sizeof one) < 0)
-        g_printerr ("paddock-run: cannot stop the exec monitor: %s\n", g_strerror (errno));
+        paddock_printerr ("cannot stop the exec monitor: %s", g_strerror (errno));
       g_thread_join (g_steal_pointer (&self->thread));
     }
   /* From here every exec under the filter fails with ENOSYS. */

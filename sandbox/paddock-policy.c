@@ -19,6 +19,7 @@
 
 #include "paddock-audit.h"
 #include "paddock-autofd.h"
+#include "paddock-escape.h"
 #include "paddock-json-text.h"
 #include "paddock-policy.h"
 #include "paddock-xdg.h"
@@ -588,7 +589,7 @@ check_keys (JsonObject          *object,
     if (!g_strv_contains (known, l->data))
       {
         g_autofree char *list = g_strjoinv (", ", (char **) known);
-        g_autofree char *shown = paddock_audit_escape_for_display (l->data, -1);
+        g_autofree char *shown = paddock_escape_for_display (l->data, -1);
 
         set_invalid (error, ctx, pos_member (object_pos, l->data), TRUE,
                      "unknown key \"%s\" in %s (known keys: %s)", shown, what, list);
@@ -1144,7 +1145,7 @@ set_syntax_error (GError      **error,
     }
   message = paddock_json_parse_error_position (message, &line, &column);
   /* json-glib quotes the offending token, which may hold any bytes. */
-  shown = paddock_audit_escape_for_display (message, -1);
+  shown = paddock_escape_for_display (message, -1);
   g_set_error (error, PADDOCK_POLICY_ERROR, PADDOCK_POLICY_ERROR_PARSE,
                "%s:%u:%u: JSON syntax error: %s", source, MAX (line, 1), MAX (column, 1), shown);
 }
@@ -1790,7 +1791,7 @@ static void
 append_quoted (GString    *out,
                const char *bytes)
 {
-  g_autofree char *shown = paddock_audit_escape_for_display (bytes, -1);
+  g_autofree char *shown = paddock_escape_for_display (bytes, -1);
 
   g_string_append_printf (out, "\"%s\"", shown);
 }
@@ -2291,7 +2292,7 @@ paddock_policy_rule_new_remembered (const PaddockPolicyQuery *query,
   json_object_set_string_member (match, "argv", regex->str);
 
   digest = g_compute_checksum_for_string (G_CHECKSUM_SHA256, match_line (&m), -1);
-  shown = paddock_audit_escape_for_display (match_line (&m), -1);
+  shown = paddock_escape_for_display (match_line (&m), -1);
   if (g_utf8_strlen (shown, -1) > 120)
     {
       char *cut = g_utf8_offset_to_pointer (shown, 117);

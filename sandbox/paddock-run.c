@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "paddock-autofd.h"
+#include "paddock-escape.h"
 #include "paddock-lock.h"
 #include "paddock-project-config.h"
 #include "paddock-supervisor.h"
@@ -27,9 +28,9 @@
 static int
 usage_error (const char *message)
 {
-  g_printerr ("paddock-run: %s\n"
-              "Usage: paddock-run [OPTION…] -- COMMAND [ARG…]\n"
-              "Run “paddock-run --help” to see the options.\n", message);
+  paddock_printerr ("%s", message);
+  g_printerr ("Usage: paddock-run [OPTION…] -- COMMAND [ARG…]\n"
+              "Run “paddock-run --help” to see the options.\n");
   return EXIT_USAGE;
 }
 
@@ -263,12 +264,12 @@ main (int   argc,
   options.project = realpath (project, NULL);
   if (options.project == NULL)
     {
-      g_printerr ("paddock-run: project %s: %s\n", project, g_strerror (errno));
+      paddock_printerr ("project %s: %s", project, g_strerror (errno));
       return EXIT_USAGE;
     }
   if (!g_file_test (options.project, G_FILE_TEST_IS_DIR))
     {
-      g_printerr ("paddock-run: project %s: %s\n", project, g_strerror (ENOTDIR));
+      paddock_printerr ("project %s: %s", project, g_strerror (ENOTDIR));
       paddock_run_options_clear (&options);
       return EXIT_USAGE;
     }
@@ -276,7 +277,7 @@ main (int   argc,
   /* Resolve relative to the project, where the command will run. */
   if (chdir (options.project) != 0)
     {
-      g_printerr ("paddock-run: project %s: %s\n", project, g_strerror (errno));
+      paddock_printerr ("project %s: %s", project, g_strerror (errno));
       paddock_run_options_clear (&options);
       return EXIT_USAGE;
     }
@@ -284,7 +285,7 @@ main (int   argc,
   /* Without --lock or --no-lock, the project's saved choice decides. */
   if (!no_lock && !paddock_project_config_load (options.project, &project_config, &error))
     {
-      g_printerr ("paddock-run: %s\n", error->message);
+      paddock_printerr ("%s", error->message);
       paddock_run_options_clear (&options);
       return EXIT_USAGE;
     }
@@ -308,9 +309,9 @@ main (int   argc,
   if (command_path == NULL)
     {
       if (saved_errno == ENOENT && strchr (command[0], '/') == NULL)
-        g_printerr ("paddock-run: %s: command not found\n", command[0]);
+        paddock_printerr ("%s: command not found", command[0]);
       else
-        g_printerr ("paddock-run: %s: %s\n", command[0], g_strerror (saved_errno));
+        paddock_printerr ("%s: %s", command[0], g_strerror (saved_errno));
       paddock_run_options_clear (&options);
       return exit_code;
     }

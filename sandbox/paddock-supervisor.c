@@ -14,6 +14,7 @@
 
 #include "paddock-autofd.h"
 #include "paddock-control.h"
+#include "paddock-escape.h"
 #include "paddock-exec-monitor.h"
 #include "paddock-lock.h"
 #include "paddock-process-tree.h"
@@ -313,7 +314,7 @@ prepare_supervision (PaddockSupervisor *self)
     overrides = paddock_policy_load_project (options->project, &error);
   if (overrides == NULL)
     {
-      g_printerr ("paddock-run: %s\n", error->message);
+      paddock_printerr ("%s", error->message);
       return 2;
     }
   paddock_policy_merge (policy, overrides);
@@ -327,20 +328,20 @@ prepare_supervision (PaddockSupervisor *self)
   if (self->audit == NULL ||
       !paddock_exec_filter_init (&self->exec_filter, &error))
     {
-      g_printerr ("paddock-run: %s\n", error->message);
+      paddock_printerr ("%s", error->message);
       return 1;
     }
   paddock_audit_set_journal (self->audit, options->journal);
   if (options->journal && !g_file_test (PADDOCK_AUDIT_JOURNAL_SOCKET, G_FILE_TEST_EXISTS))
     {
-      g_printerr ("paddock-run: --journal: the systemd journal is not running here; "
-                  "the audit log goes to %s only\n", audit_path);
+      paddock_printerr ("--journal: the systemd journal is not running here; "
+                        "the audit log goes to %s only", audit_path);
       self->journal_absent = TRUE;
     }
 
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, self->monitor_socket) != 0)
     {
-      g_printerr ("paddock-run: cannot start the exec monitor: %s\n", g_strerror (errno));
+      paddock_printerr ("cannot start the exec monitor: %s", g_strerror (errno));
       return 1;
     }
   return 0;
@@ -420,21 +421,21 @@ start_supervision (PaddockSupervisor *self)
   if (options->control_fd >= 0 &&
       !paddock_control_add_client_fd (self->control, paddock_steal_fd (&options->control_fd), &error))
     {
-      g_printerr ("paddock-run: --control-fd: %s\n", error->message);
+      paddock_printerr ("--control-fd: %s", error->message);
       g_clear_error (&error);
     }
   /* The socket is there before the agent's first exec is answered, so
    * nothing the agent runs can look for it and find none. */
   if (!paddock_control_listen (self->control, &error))
     {
-      g_printerr ("paddock-run: paddockctl cannot reach this session, and its asks are decided as with "
-                  "nobody attached: %s\n", error->message);
+      paddock_printerr ("paddockctl cannot reach this session, and its asks are decided as with "
+                        "nobody attached: %s", error->message);
       g_clear_error (&error);
     }
   if (!paddock_exec_monitor_start (self->monitor, &error))
     {
       /* Nothing can answer the agent's exec: end it rather than leave it hanging. */
-      g_printerr ("paddock-run: %s\n", error->message);
+      paddock_printerr ("%s", error->message);
       kill (self->agent, SIGKILL);
       return;
     }
@@ -488,13 +489,13 @@ end_supervision (PaddockSupervisor *self,
       if (!paddock_audit_append (self->audit, PADDOCK_AUDIT_SESSION_END, fields, NULL, &error))
         paddock_audit_print_error (error);
       if (paddock_audit_get_n_lost (self->audit) > 0)
-        g_printerr ("paddock-run: %" G_GUINT64_FORMAT " records of this session, its end included, "
-                    "are missing from the audit log %s\n",
-                    paddock_audit_get_n_lost (self->audit), paddock_audit_get_path (self->audit));
+        paddock_printerr ("%" G_GUINT64_FORMAT " records of this session, its end included, "
+                          "are missing from the audit log %s",
+                          paddock_audit_get_n_lost (self->audit), paddock_audit_get_path (self->audit));
       if (self->options->journal && !self->journal_absent && paddock_audit_get_n_unjournaled (self->audit) > 0)
-        g_printerr ("paddock-run: --journal: the journal did not take %" G_GUINT64_FORMAT " of this "
-                    "session's records (it did not keep up, or went away); the audit log %s has them all\n",
-                    paddock_audit_get_n_unjournaled (self->audit), paddock_audit_get_path (self->audit));
+        paddock_printerr ("--journal: the journal did not take %" G_GUINT64_FORMAT " of this "
+                          "session's records (it did not keep up, or went away); the audit log %s has them all",
+                          paddock_audit_get_n_unjournaled (self->audit), paddock_audit_get_path (self->audit));
     }
 
   g_clear_pointer (&self->monitor, paddock_exec_monitor_free);
@@ -538,7 +539,7 @@ paddock_supervisor_run (PaddockRunOptions *options)
       lock = paddock_lock_new (options, &error);
       if (lock == NULL)
         {
-          g_printerr ("paddock-run: %s\n", error->message);
+          paddock_printerr ("%s", error->message);
           return paddock_lock_exit_code (error);
         }
       self.lock = lock;
@@ -557,20 +558,20 @@ paddock_supervisor_run (PaddockRunOptions *options)
   if (!paddock_process_tree_become_subreaper (&error) ||
       !setup_signals (&self, &error))
     {
-      g_printerr ("paddock-run: %s\n", error->message);
+      paddock_printerr ("%s", error->message);
       return 1;
     }
 
   if (pipe2 (report, O_CLOEXEC) != 0)
     {
-      g_printerr ("paddock-run: cannot create a pipe: %s\n", g_strerror (errno));
+      paddock_printerr ("cannot create a pipe: %s", g_strerror (errno));
       return 1;
     }
 
   self.agent = paddock_lock_fork (self.lock);
   if (self.agent < 0)
     {
-      g_printerr ("paddock-run: cannot start %s: %s\n", options->argv[0], g_strerror (errno));
+      paddock_printerr ("cannot start %s: %s", options->argv[0], g_strerror (errno));
       return 1;
     }
   if (self.agent == 0)
@@ -594,10 +595,10 @@ paddock_supervisor_run (PaddockRunOptions *options)
   close (report[0]);
   if (n == sizeof msg)
     {
-      g_printerr ("paddock-run: %s: %s: %s\n", options->argv[0],
-                  msg[0] >= STEP_LOCK ? paddock_lock_step_name (self.lock, msg[0] - STEP_LOCK)
-                                      : step_name (msg[0]),
-                  g_strerror (msg[1]));
+      paddock_printerr ("%s: %s: %s", options->argv[0],
+                        msg[0] >= STEP_LOCK ? paddock_lock_step_name (self.lock, msg[0] - STEP_LOCK)
+                        : step_name (msg[0]),
+                        g_strerror (msg[1]));
       waitpid (self.agent, &status, 0);
       take_back_terminal (&self);
       end_supervision (&self, WIFEXITED (status) ? WEXITSTATUS (status) : -1,

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "paddock-audit.h"
+#include "paddock-escape.h"
 #include "test-util.h"
 
 #include <errno.h>
@@ -1077,8 +1078,8 @@ test_escape_for_display (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autofree char *out = paddock_audit_escape_for_display (cases[i].in, -1);
-      g_autofree char *controls = paddock_audit_escape_controls (cases[i].in);
+      g_autofree char *out = paddock_escape_for_display (cases[i].in, -1);
+      g_autofree char *controls = paddock_escape_controls (cases[i].in);
       g_autoptr(GString) expected = g_string_new (cases[i].out);
 
       g_assert_cmpstr (out, ==, cases[i].out);

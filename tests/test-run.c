@@ -158,6 +158,14 @@ test_bad_project (void)
   g_assert_cmpint (run ((const char *[]) { "--project", file, "--", "true", NULL }, NULL, &err), ==, 2);
   g_assert_nonnull (strstr (err, "Not a directory"));
   g_unlink (file);
+
+  /* A name made to drive the terminal is said, escaped: the project is
+   * often the current folder, which an agent may have made. */
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run ((const char *[]) { "--project", "/nonexistent/odd\033]0;title\007\033[2J", "--", "true", NULL },
+                        NULL, &err), ==, 2);
+  g_assert_null (strpbrk (err, "\033\007"));
+  g_assert_nonnull (strstr (err, "paddock-run: project /nonexistent/odd\\e]0;title\\x07\\e[2J: No such file"));
 }
 
 static void

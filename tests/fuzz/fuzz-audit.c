@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include "paddock-audit.h"
+#include "paddock-escape.h"
 
 #include <glib/gstdio.h>
 #include <stdlib.h>
@@ -37,7 +38,7 @@ check_record (const PaddockAuditRecord *record,
 
       if (back == NULL || strcmp (back, g_ptr_array_index (strings, i)) != 0)
         abort ();
-      shown = paddock_audit_escape_for_display (back, -1);
+      shown = paddock_escape_for_display (back, -1);
       if (!g_utf8_validate (shown, -1, NULL) || strchr (shown, 0x1b) != NULL)
         abort ();
     }
