@@ -1081,14 +1081,16 @@ caller_proc_path (const char *path,
                   pid_t       tid)
 {
   g_autofree char *clean = g_canonicalize_filename (path, "/");
+  /* Kept: a trailing slash makes exec fail (ENOTDIR), as it must here. */
+  const char *slash = g_str_has_suffix (path, "/") && !g_str_has_suffix (clean, "/") ? "/" : "";
   const char *rest;
 
   if ((rest = beneath (clean, "/proc/self")) != NULL)
-    return g_strdup_printf ("/proc/%d%s", (int) tid, rest);
+    return g_strdup_printf ("/proc/%d%s%s", (int) tid, rest, slash);
   if ((rest = beneath (clean, "/proc/thread-self")) != NULL)
-    return g_strdup_printf ("/proc/%d/task/%d%s", (int) tid, (int) tid, rest);
+    return g_strdup_printf ("/proc/%d/task/%d%s%s", (int) tid, (int) tid, rest, slash);
   if ((rest = beneath (clean, "/dev/fd")) != NULL)
-    return g_strdup_printf ("/proc/%d/fd%s", (int) tid, rest);
+    return g_strdup_printf ("/proc/%d/fd%s%s", (int) tid, rest, slash);
   return NULL;
 }
 

@@ -106,6 +106,7 @@ case $scenario in
     step threadself sh -c 'exec 5</usr/bin/touch; /proc/thread-self/fd/5 "$0/threadself-ran"' "$out"
     step selfexe sh -c '/proc/self/exe -c "exit 7"'
     step nofd sh -c '/dev/fd/9 x'
+    step slash sh -c 'exec 5</usr/bin/touch; /dev/fd/5/ "$0/slash-ran"' "$out"
     step denied sh -c 'exec 5</usr/bin/touch; /dev/fd/5 "$0/denied-marker"' "$out"
     ;;
   exit-codes)

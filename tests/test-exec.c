@@ -1578,7 +1578,7 @@ check_proc_self (const char * const *extra)
 
   g_assert_cmpint (session_wait (s), ==, 0);
   log = out_text (s, "log");
-  if (strstr (log, "fd=0\ndevfd=0\nthreadself=0\nselfexe=7\nnofd=127\ndenied=126\n") == NULL)
+  if (strstr (log, "fd=0\ndevfd=0\nthreadself=0\nselfexe=7\nnofd=127\nslash=127\ndenied=126\n") == NULL)
     g_error ("unexpected steps:\n%s", log);
   for (guint i = 0; i < G_N_ELEMENTS (files); i++)
     {
@@ -1607,8 +1607,10 @@ check_proc_self (const char * const *extra)
     g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "deny");
     g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "test-deny");
   }
-  /* A descriptor that is not open is a miss, as the kernel has it: no run. */
+  /* A descriptor that is not open is a miss, as the kernel has it: no run;
+   * nor is one named with a trailing slash, which exec refuses. */
   g_assert_null (find_exec (execs, "/dev/fd/9"));
+  g_assert_null (find_exec (execs, "/dev/fd/5/"));
   assert_chain_holds (s);
 }
 
