@@ -1036,8 +1036,11 @@ cmd_policy_explain (int    argc,
   command = argv + 1;
   if (command[0] != NULL && strcmp (command[0], "--") == 0)
     command++;
-  if (command[0] == NULL)
+  if (command[0] == NULL || command[0][0] == '\0')
     return usage ("policy explain needs a COMMAND");
+  /* An empty name would be the current folder, as it would to paddock-run. */
+  if (cwd_arg != NULL && cwd_arg[0] == '\0')
+    return usage ("--cwd names no folder");
 
   project = project_arg != NULL ? realpath (project_arg, NULL) : g_get_current_dir ();
   if (project == NULL || !g_file_test (project, G_FILE_TEST_IS_DIR))

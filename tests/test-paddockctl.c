@@ -610,6 +610,20 @@ test_policy_commands (void)
 
     assert_usage_error (result, "policy explain needs a COMMAND");
   }
+  /* An empty program or --cwd names nothing (the second explained the
+   * command as if run in the project). */
+  {
+    const char *argv[] = { paddockctl, "policy", "explain", "--", "", NULL };
+    g_autoptr(Result) result = run_in (project, argv);
+
+    assert_usage_error (result, "policy explain needs a COMMAND");
+  }
+  {
+    const char *argv[] = { paddockctl, "policy", "explain", "--cwd=", "--", "ls", NULL };
+    g_autoptr(Result) result = run_in (project, argv);
+
+    assert_usage_error (result, "--cwd names no folder");
+  }
   /* A launcher's own exec is not the program it starts: explain says the
    * other is decided on its own. */
   {
