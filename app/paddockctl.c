@@ -790,6 +790,25 @@ handle_event (Attach         *attach,
   return TRUE;
 }
 
+/* The session closed @connection without ending. A session that ends says
+ * so first; one that still runs dropped this client for falling too far
+ * behind (a terminal paused with ^S or in a scrollback mode, a pipe not
+ * read): say that, rather than that it went away. */
+static void
+report_closed (Connection *connection)
+{
+  g_autoptr(Connection) probe = connect_session (connection->hello->session, NULL);
+
+  if (probe == NULL)
+    {
+      paddock_printerr ("the session went away");
+      return;
+    }
+  paddock_printerr ("the session %s runs on, but stopped sending to this client, which fell too far behind "
+                    "(its terminal paused, or its output not read); the audit log has everything. "
+                    "Attach again to follow it from now on.", connection->hello->session);
+}
+
 static int
 cmd_attach (int    argc,
             char **argv)
@@ -898,7 +917,7 @@ cmd_attach (int    argc,
         }
       if (closed)
         {
-          paddock_printerr ("the session went away");
+          report_closed (connection);
           result = 1;
           break;
         }

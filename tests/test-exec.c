@@ -889,6 +889,52 @@ attach_finish (GSubprocess *attach)
   return g_steal_pointer (&err);
 }
 
+/* A client that stops reading (a paused terminal) is dropped once it is
+ * far behind, and the session runs on; attach then says so, and how to
+ * follow again, where it said the session went away. */
+static void
+test_attach_falls_behind (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    "while [ ! -e \"$1/go\" ]; do sleep 0.05; done; "
+    "big=$(head -c 100000 /dev/zero | tr '\\0' x); "
+    "i=0; while [ $i -lt 150 ]; do /bin/true \"$big\" \"$big\"; i=$((i + 1)); done; "
+    ": > \"$1/flooded\"; while [ ! -e \"$1/done\" ]; do sleep 0.05; done; exit 0",
+    "sh", "@OUT@", NULL }, FALSE, NULL);
+  g_autofree char *session = wait_for_socket (s);
+  g_autoptr(GSubprocess) attach = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *seen = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *done = out_file (s, "done");
+  g_autofree char *expected = g_strdup_printf ("paddockctl: the session %s runs on, but stopped sending to this "
+                                               "client, which fell too far behind", session);
+
+  attach = attach_start (s, (const char *[]) { session, "--watch", NULL }, TRUE, &lines, &seen);
+  session_go (s);
+  /* Not read meanwhile: paddockctl blocks on its output, the session's
+   * messages pile up for it. */
+  for (guint i = 0; i < 1200 && !out_exists (s, "flooded"); i++)
+    g_usleep (50 * 1000);
+  g_assert_true (out_exists (s, "flooded"));
+
+  out = stream_text (G_INPUT_STREAM (lines));
+  err = stream_text (g_subprocess_get_stderr_pipe (attach));
+  g_subprocess_wait (attach, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (attach), ==, 1);
+  if (strstr (err, expected) == NULL)
+    g_error ("expected \"%s\", got: %s", expected, err);
+  g_assert_null (strstr (out, "session ended"));
+
+  g_file_set_contents (done, "", 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (session_wait (s), ==, 0);
+}
+
 static void
 run_attach (gboolean by_stdin)
 {
@@ -2178,6 +2224,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/short-runs", test_short_runs);
   g_test_add_func ("/paddock/exec/many-at-once", test_many_at_once);
   g_test_add_func ("/paddock/exec/attach-path-repeat", test_attach_path_repeat);
+  g_test_add_func ("/paddock/exec/attach-falls-behind", test_attach_falls_behind);
   g_test_add_func ("/paddock/exec/connect-without-descriptors", test_connect_without_descriptors);
   g_test_add_func ("/paddock/exec/audit-write-fails", test_audit_write_fails);
 
