@@ -48,6 +48,7 @@ typedef struct
   int                exit_status;
   int                exit_signal;   /* the signal that ended the agent, or 0 */
   gboolean           agent_exited;
+  char             **script_argv;   /* sh and the command: for a script without "#!" (borrowed strings) */
 
   /* The exec monitor and what comes with it; unused with --no-monitor. */
   PaddockExecFilter   exec_filter;
@@ -167,7 +168,28 @@ run_child (PaddockSupervisor *self,
     if (options->closed_std_fds & (1u << fd))
       close (fd);
   execv (options->executable, options->argv);
+  /* A script without "#!": the shell runs it, as it would for execvp(),
+   * env or nohup (its exec is decided as any other). */
+  if (errno == ENOEXEC)
+    {
+      execv (self->script_argv[0], self->script_argv);
+      errno = ENOEXEC;
+    }
   child_fail (report_fd, STEP_EXEC, errno);
+}
+
+/* Built before the fork: the child only execs. */
+static char **
+script_argv_new (const PaddockRunOptions *options)
+{
+  guint argc = g_strv_length (options->argv);
+  char **argv = g_new0 (char *, argc + 2);
+
+  argv[0] = (char *) "/bin/sh";
+  argv[1] = options->executable;
+  for (guint i = 1; i < argc; i++)
+    argv[i + 1] = options->argv[i];
+  return argv;
 }
 
 static void
@@ -514,6 +536,7 @@ paddock_supervisor_run (PaddockRunOptions *options)
   g_autoptr(GError) error = NULL;
   g_autoptr(GMainContext) context = NULL;
   g_autoptr(PaddockLock) lock = NULL;
+  g_autofree char **script_argv = NULL;
   PaddockSupervisor self = {
     .options = options,
     .tty_fd = -1,
@@ -568,6 +591,8 @@ paddock_supervisor_run (PaddockRunOptions *options)
       return 1;
     }
 
+  script_argv = script_argv_new (options);
+  self.script_argv = script_argv;
   self.agent = paddock_lock_fork (self.lock);
   if (self.agent < 0)
     {

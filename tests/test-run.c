@@ -128,6 +128,26 @@ test_not_executable (void)
   g_rmdir (dir);
 }
 
+/* A script without "#!" is run by the shell, as execvp(), env and nohup
+ * run it (paddock-run said "Exec format error"). */
+static void
+test_script_without_shebang (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("paddock-run-XXXXXX", NULL);
+  g_autofree char *file = g_build_filename (dir, "script", NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  g_assert_true (g_file_set_contents (file, "echo \"ran with $# arguments: $1 $2\"\nexit 7\n", -1, NULL));
+  g_assert_cmpint (g_chmod (file, 0755), ==, 0);
+  g_assert_cmpint (run ((const char *[]) { "--", file, "a", "b c", NULL }, &out, &err), ==, 7);
+  g_assert_cmpstr (out, ==, "ran with 2 arguments: a b c\n");
+  g_assert_cmpstr (err, ==, "");
+
+  g_unlink (file);
+  g_rmdir (dir);
+}
+
 static void
 test_project_dir (void)
 {
@@ -416,6 +436,7 @@ main (int   argc,
   g_test_add_func ("/paddock/run/signal-status", test_signal_status);
   g_test_add_func ("/paddock/run/missing-command", test_missing_command);
   g_test_add_func ("/paddock/run/not-executable", test_not_executable);
+  g_test_add_func ("/paddock/run/script-without-shebang", test_script_without_shebang);
   g_test_add_func ("/paddock/run/project-dir", test_project_dir);
   g_test_add_func ("/paddock/run/bad-project", test_bad_project);
   g_test_add_func ("/paddock/run/usage", test_usage);
