@@ -1080,10 +1080,16 @@ static char *
 caller_proc_path (const char *path,
                   pid_t       tid)
 {
-  g_autofree char *clean = g_canonicalize_filename (path, "/");
-  /* Kept: a trailing slash makes exec fail (ENOTDIR), as it must here. */
-  const char *slash = g_str_has_suffix (path, "/") && !g_str_has_suffix (clean, "/") ? "/" : "";
+  g_autofree char *clean = NULL;
+  const char *slash;
   const char *rest;
+
+  /* Most paths are none of these: no allocation before their answer. */
+  if (strstr (path, "/proc") == NULL && strstr (path, "/dev") == NULL)
+    return NULL;
+  clean = g_canonicalize_filename (path, "/");
+  /* Kept: a trailing slash makes exec fail (ENOTDIR), as it must here. */
+  slash = g_str_has_suffix (path, "/") && !g_str_has_suffix (clean, "/") ? "/" : "";
 
   if ((rest = beneath (clean, "/proc/self")) != NULL)
     return g_strdup_printf ("/proc/%d%s%s", (int) tid, rest, slash);
