@@ -1675,6 +1675,16 @@ test_proc_self_locked (void)
   check_proc_self ((const char *[]) { "--lock", grant, NULL });
 }
 
+/* The namespaces backend: a pid namespace of its own (its /proc/self is
+ * another number than the monitor is told) and a /dev it built. */
+static void
+test_proc_self_namespaces (void)
+{
+  g_autofree char *grant = g_strdup_printf ("--grant=%s", g_getenv ("PADDOCK_SOURCE_DIR"));
+
+  check_proc_self ((const char *[]) { "--lock", "--lock-backend", "namespaces", grant, NULL });
+}
+
 /* A program run from a thread other than its process's first replaces the
  * process and runs under its pid: the run is recorded under that pid, it
  * ends the run of the program it replaced, and it gets its own end. */
@@ -2220,6 +2230,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/thread-exec", test_thread_exec);
   g_test_add_func ("/paddock/exec/proc-self", test_proc_self);
   g_test_add_func ("/paddock/exec/proc-self-locked", test_proc_self_locked);
+  g_test_add_func ("/paddock/exec/proc-self-namespaces", test_proc_self_namespaces);
   g_test_add_func ("/paddock/exec/own-listener", test_own_listener);
   g_test_add_func ("/paddock/exec/short-runs", test_short_runs);
   g_test_add_func ("/paddock/exec/many-at-once", test_many_at_once);
