@@ -46,7 +46,8 @@ static const char usage_text[] =
   "  paddockctl --version\n"
   "\n"
   "SESSION is a session id from `paddockctl list`, or a unique prefix of one.\n"
-  "DIR is a project folder (default: the current directory).\n";
+  "DIR is a project folder (default: the current directory).\n"
+  "FILE may be - for standard input.\n";
 
 static int
 usage (const char *message)
@@ -65,6 +66,13 @@ static char *
 display (const char *text)
 {
   return paddock_escape_for_display (text != NULL ? text : "", -1);
+}
+
+/* A FILE argument: "-" is standard input, as for cat. */
+static const char *
+input_path (const char *arg)
+{
+  return strcmp (arg, "-") == 0 ? "/dev/stdin" : arg;
 }
 
 static char *
@@ -979,7 +987,7 @@ cmd_policy_check (int    argc,
 
   if (argc != 2)
     return usage ("policy check takes one FILE");
-  policy = paddock_policy_new_from_file (argv[1], &error);
+  policy = paddock_policy_new_from_file (input_path (argv[1]), &error);
   if (policy == NULL)
     {
       /* What is wrong in the file is FILE:LINE:COLUMN: REASON, as compilers
@@ -991,8 +999,9 @@ cmd_policy_check (int    argc,
     }
   {
     g_autofree char *file = paddock_escape_controls (argv[1]);
+    guint n_rules = paddock_policy_get_n_rules (policy);
 
-    g_print ("%s: %u rules, default %s: valid\n", file, paddock_policy_get_n_rules (policy),
+    g_print ("%s: %u %s, default %s: valid\n", file, n_rules, n_rules == 1 ? "rule" : "rules",
              paddock_policy_action_to_string (paddock_policy_get_default_action (policy)));
   }
   return 0;
@@ -1070,7 +1079,8 @@ cmd_policy_explain (int    argc,
     }
   cwd = g_canonicalize_filename (cwd_arg != NULL ? cwd_arg : project, NULL);
 
-  policy = policy_file != NULL ? paddock_policy_new_from_file (policy_file, &error) : paddock_policy_new_default ();
+  policy = policy_file != NULL ? paddock_policy_new_from_file (input_path (policy_file), &error)
+                              : paddock_policy_new_default ();
   if (policy != NULL)
     overrides = paddock_policy_load_project (project, &error);
   if (overrides == NULL)
@@ -1118,7 +1128,7 @@ cmd_audit_verify (int    argc,
   if (argc != 2)
     return usage ("audit verify takes one FILE");
   file = paddock_escape_controls (argv[1]);
-  if (!paddock_audit_verify_file (argv[1], &result, &error))
+  if (!paddock_audit_verify_file (input_path (argv[1]), &result, &error))
     {
       paddock_printerr ("%s", error->message);
       return 1;
@@ -1193,7 +1203,7 @@ parse_audit_args (int        argc,
     return usage (error->message);
   if (argc != 2)
     return usage ("give one FILE");
-  args->file = g_strdup (argv[1]);
+  args->file = g_strdup (input_path (argv[1]));
 
   if (args->decision != NULL &&
       !g_strv_contains ((const char * const[]) { "allow", "deny", "ask", NULL }, args->decision))

@@ -564,7 +564,7 @@ test_policy_commands (void)
   {
     const char *argv[] = { paddockctl, "policy", "check", good, NULL };
     g_autoptr(Result) result = run_in (NULL, argv);
-    g_autofree char *expected = g_strdup_printf ("%s: 1 rules, default ask: valid\n", good);
+    g_autofree char *expected = g_strdup_printf ("%s: 1 rule, default ask: valid\n", good);
 
     g_assert_cmpint (result->status, ==, 0);
     g_assert_cmpstr (result->out, ==, expected);
@@ -722,6 +722,29 @@ make_tree (void)
   return TRUE;
 }
 
+/* "-" is standard input, as for cat: a policy or a log piped from
+ * elsewhere (paddockctl looked for a file named "-"). */
+static void
+test_dash_is_stdin (void)
+{
+  g_autofree char *policy = g_build_filename (base, "dash-policy.json", NULL);
+  const char *check_argv[] = { "/bin/sh", "-c", "exec \"$0\" policy check - < \"$1\"", paddockctl, policy, NULL };
+  const char *explain_argv[] = { "/bin/sh", "-c", "exec \"$0\" policy explain --policy - -- make < \"$1\"",
+                                 paddockctl, policy, NULL };
+  g_autoptr(Result) check = NULL;
+  g_autoptr(Result) explain = NULL;
+
+  g_assert_true (g_file_set_contents (policy, "{ \"rules\": [ { \"name\": \"no-make\", \"match\": { \"program\": "
+                                              "\"make\" }, \"action\": \"deny\" } ] }\n", -1, NULL));
+  check = run_in (NULL, check_argv);
+  g_assert_cmpint (check->status, ==, 0);
+  g_assert_cmpstr (check->out, ==, "-: 1 rule, default allow: valid\n");
+  explain = run_in (NULL, explain_argv);
+  g_assert_cmpint (explain->status, ==, 0);
+  g_assert_nonnull (strstr (explain->out, "decision: deny, by rule \"no-make\""));
+  g_unlink (policy);
+}
+
 /* No control character of a name reaches the terminal: a folder an agent
  * cloned or made may be named to clear the screen or retitle the window
  * (lock status printed the project as it is). */
@@ -787,6 +810,7 @@ main (int   argc,
   g_test_add_func ("/paddock/paddockctl/audit-show-warns", test_audit_show_warns);
   g_test_add_func ("/paddock/paddockctl/list-stale-sockets", test_list_stale_sockets);
   g_test_add_func ("/paddock/paddockctl/no-terminal-controls", test_no_terminal_controls);
+  g_test_add_func ("/paddock/paddockctl/dash-is-stdin", test_dash_is_stdin);
 
   status = g_test_run ();
   test_remove_tree (base);
