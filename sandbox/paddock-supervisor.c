@@ -121,6 +121,25 @@ step_name (int step)
     }
 }
 
+/* Whether @path's first line (up to 80 bytes) holds a NUL byte. Only
+ * system calls: it runs in the child, after the fork. */
+static gboolean
+looks_binary (const char *path)
+{
+  char start[80];
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  ssize_t n;
+
+  if (fd < 0)
+    return FALSE;
+  n = read (fd, start, sizeof start);
+  close (fd);
+  for (ssize_t i = 0; i < n && start[i] != '\n'; i++)
+    if (start[i] == '\0')
+      return TRUE;
+  return FALSE;
+}
+
 G_GNUC_NORETURN static void
 run_child (PaddockSupervisor *self,
            int                report_fd)
@@ -169,8 +188,10 @@ run_child (PaddockSupervisor *self,
       close (fd);
   execv (options->executable, options->argv);
   /* A script without "#!": the shell runs it, as it would for execvp(),
-   * env or nohup (its exec is decided as any other). */
-  if (errno == ENOEXEC)
+   * env or nohup (its exec is decided as any other). Not a binary the
+   * kernel cannot run (another architecture's): as bash, a NUL byte in
+   * its first line says it is no script. */
+  if (errno == ENOEXEC && !looks_binary (options->executable))
     {
       execv (self->script_argv[0], self->script_argv);
       errno = ENOEXEC;

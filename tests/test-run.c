@@ -129,7 +129,7 @@ test_not_executable (void)
 }
 
 /* A script without "#!" is run by the shell, as execvp(), env and nohup
- * run it (paddock-run said "Exec format error"). */
+ * run it (paddock-run said "Exec format error"); a binary is not. */
 static void
 test_script_without_shebang (void)
 {
@@ -143,6 +143,17 @@ test_script_without_shebang (void)
   g_assert_cmpint (run ((const char *[]) { "--", file, "a", "b c", NULL }, &out, &err), ==, 7);
   g_assert_cmpstr (out, ==, "ran with 2 arguments: a b c\n");
   g_assert_cmpstr (err, ==, "");
+
+  /* A binary the kernel cannot run (a NUL byte in its first line) is no
+   * script: the shell would read machine code as commands. */
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_true (g_file_set_contents (file, "\177ELF\002\001\001\000\000echo ran\n", 17, NULL));
+  g_assert_cmpint (g_chmod (file, 0755), ==, 0);
+  g_assert_cmpint (run ((const char *[]) { "--", file, NULL }, &out, &err), ==, 126);
+  g_assert_cmpstr (out, ==, "");
+  if (strstr (err, "Exec format error") == NULL)
+    g_error ("expected Exec format error, got: %s", err);
 
   g_unlink (file);
   g_rmdir (dir);
