@@ -10,12 +10,14 @@
 
 #include <adwaita.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <vte/vte.h>
 
 #include "paddock-application.h"
@@ -580,6 +582,29 @@ test_command_line_exit_status (void)
   g_assert_cmpint (run_command_line (missing, &bad), ==, EXIT_FAILURE);
   g_assert_true (bad.saw_error_page);
   g_assert_false (bad.saw_terminal);
+
+  /* What it says on stderr names the folder without driving the terminal
+   * (a folder may be named with escape sequences). */
+  {
+    g_autofree char *odd = g_build_filename (dir, "odd\033]0;title\007\033[2J", NULL);
+    g_autofree char *said_path = g_build_filename (dir, "stderr", NULL);
+    g_autofree char *said = NULL;
+    RunCheck odd_check = { FALSE, FALSE };
+    int saved = dup (STDERR_FILENO);
+    int fd = open (said_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+    g_assert_cmpint (saved, >=, 0);
+    g_assert_cmpint (fd, >=, 0);
+    g_assert_cmpint (dup2 (fd, STDERR_FILENO), ==, STDERR_FILENO);
+    close (fd);
+    g_assert_cmpint (run_command_line (odd, &odd_check), ==, EXIT_FAILURE);
+    g_assert_cmpint (dup2 (saved, STDERR_FILENO), ==, STDERR_FILENO);
+    close (saved);
+    g_assert_true (g_file_get_contents (said_path, &said, NULL, NULL));
+    g_assert_null (strpbrk (said, "\033\007"));
+    g_assert_nonnull (strstr (said, "odd\\e]0;title\\x07\\e[2J: No such file or directory"));
+    g_unlink (said_path);
+  }
 
   g_rmdir (dir);
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "paddock-escape.h"
 #include "paddock-project.h"
 #include "paddock-window.h"
 
@@ -140,7 +141,12 @@ paddock_application_command_line (GApplication            *app,
   if (error == NULL)
     return EXIT_SUCCESS;
 
-  g_application_command_line_printerr (command_line, "paddock: %s\n", error->message);
+  {
+    /* The folder's name may be anything (an agent's clone). */
+    g_autofree char *shown = paddock_escape_controls (error->message);
+
+    g_application_command_line_printerr (command_line, "paddock: %s\n", shown);
+  }
   g_application_command_line_set_exit_status (command_line, EXIT_FAILURE);
 
   /* A remote invoker waits until its command line object is released, so
