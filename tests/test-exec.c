@@ -1233,6 +1233,12 @@ test_pause_resume (void)
 
   g_assert_cmpuint (starts->len, ==, 1);
   agent = json_object_get_int_member (g_ptr_array_index (starts, 0), "agent_pid");
+  /* The agent runs its script: its own exec answered. A process held in an
+   * exec cannot stop until it is answered (it waits killably, 'D'), and
+   * under ASan on a busy machine that outlasted the pause's wait. */
+  for (guint i = 0; i < 600 && !out_exists (s, "log"); i++)
+    g_usleep (50 * 1000);
+  g_assert_true (out_exists (s, "log"));
 
   /* Nothing to resume: said at once (it waited 10 s, then failed). */
   assert_ctl_says (s, "resume", session, "was not paused");
