@@ -157,9 +157,38 @@ paddock_process_tree_is_descendant (pid_t root,
   return FALSE;
 }
 
+/* Whether @pid waits where a stop cannot reach it, and does not run
+ * meanwhile: held in a seccomp notification (an exec, an ask waiting for
+ * its answer), or a vfork()'s parent waiting for its child to exec or
+ * exit (dash starts programs so: the parent of an ask waits with it). It
+ * stops on its way out. Where the kernel does not say (wchan may read
+ * "0"), FALSE. */
+static gboolean
+waits_beyond_stop (int   proc_fd,
+                   pid_t pid)
+{
+  char path[32];
+  char wchan[64];
+  paddock_autofd int fd = -1;
+  ssize_t n;
+
+  g_snprintf (path, sizeof path, "%d/wchan", (int) pid);
+  fd = openat (proc_fd, path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return FALSE;
+  n = read (fd, wchan, sizeof wchan - 1);
+  if (n <= 0)
+    return FALSE;
+  wchan[n] = '\0';
+  return g_str_has_prefix (wchan, "seccomp_do_user_notification") ||
+         strcmp (wchan, "kernel_clone") == 0 || strcmp (wchan, "_do_fork") == 0 || strcmp (wchan, "do_fork") == 0;
+}
+
 /* SIGSTOP takes effect when the target next runs; wait (a bounded while)
- * until it has, so "paused" means stopped. A process held in a seccomp
- * notification waits killably and stays put without stopping. */
+ * until it has, so "paused" means stopped. A process that waits beyond a
+ * stop's reach (see waits_beyond_stop()) stays put without stopping: it
+ * is not waited for (a pause with an ask pending took the whole half
+ * second). */
 static void
 wait_until_stopped (GHashTable *pids)
 {
@@ -176,7 +205,7 @@ wait_until_stopped (GHashTable *pids)
           char state = 0;
 
           if (!read_stat (proc_fd, GPOINTER_TO_INT (key), &state, NULL) || state == 'T' || state == 't' || state == 'Z' || state == 'X' ||
-              g_get_monotonic_time () >= deadline)
+              waits_beyond_stop (proc_fd, GPOINTER_TO_INT (key)) || g_get_monotonic_time () >= deadline)
             break;
           g_usleep (1000);
         }

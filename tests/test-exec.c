@@ -1284,6 +1284,32 @@ test_pause_resume (void)
   }
 }
 
+/* A pause with an ask held: the asked program and the shell that started
+ * it (dash's vfork waits for its child) cannot stop until the exec is
+ * answered, and the pause does not wait for them; but an answer given
+ * while paused lets the program run only once the session resumes. */
+static void
+test_pause_with_ask_held (void)
+{
+  g_autoptr(Session) s = session_start ("wait-then-ask", TRUE, NULL);
+  g_autofree char *session = wait_for_socket (s);
+  g_autoptr(PaddockMessage) ask = NULL;
+
+  session_go (s);
+  ask = session_expect (s, PADDOCK_MESSAGE_ASK);
+  g_assert_cmpstr (ask->rule, ==, "test-ask");
+  assert_ctl_says (s, "pause", session, "paused");
+
+  session_decide (s, ask->id, "allow");
+  /* Answered, the exec goes on, and the program stops on its way out of it. */
+  g_usleep (300 * 1000);
+  g_assert_false (out_exists (s, "asked-marker"));
+
+  assert_ctl_says (s, "resume", session, "resumed");
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_assert_true (out_exists (s, "asked-marker"));
+}
+
 static void
 test_junk_argv (void)
 {
@@ -2226,6 +2252,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/attach-input-ends", test_attach_input_ends);
   g_test_add_func ("/paddock/exec/attach-deadline", test_attach_deadline);
   g_test_add_func ("/paddock/exec/pause-resume", test_pause_resume);
+  g_test_add_func ("/paddock/exec/pause-with-ask-held", test_pause_with_ask_held);
   g_test_add_func ("/paddock/exec/junk-argv", test_junk_argv);
   g_test_add_func ("/paddock/exec/chroot", test_chroot);
   g_test_add_func ("/paddock/exec/exit-after-exec", test_exit_after_exec);
