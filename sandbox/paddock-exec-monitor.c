@@ -48,6 +48,7 @@
 #include "paddock-escape.h"
 #include "paddock-exec-monitor.h"
 #include "paddock-fd-passing.h"
+#include "paddock-process-tree.h"
 #include "paddock-source.h"
 
 #include <errno.h>
@@ -949,29 +950,6 @@ load_cwd (gpointer data)
   return info->cwd;
 }
 
-/* The start of /proc/PID/@name, NUL-terminated, into @buffer; FALSE when
- * it cannot be read. */
-static gboolean
-read_proc_start (pid_t       pid,
-                 const char *name,
-                 char       *buffer,
-                 gsize       size)
-{
-  char path[48];
-  paddock_autofd int fd = -1;
-  ssize_t n;
-
-  g_snprintf (path, sizeof path, "/proc/%d/%s", (int) pid, name);
-  fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return FALSE;
-  n = read (fd, buffer, size - 1);
-  if (n <= 0)
-    return FALSE;
-  buffer[n] = '\0';
-  return TRUE;
-}
-
 /* The process of thread @tid, from /proc/TID/status; -1 when unknown. */
 static pid_t
 read_tgid (pid_t tid)
@@ -979,7 +957,7 @@ read_tgid (pid_t tid)
   char buffer[1024];
   const char *line;
 
-  if (!read_proc_start (tid, "status", buffer, sizeof buffer))
+  if (!paddock_proc_read_start (-1, tid, "status", buffer, sizeof buffer))
     return -1;
   line = strstr (buffer, "\nTgid:");
   if (line == NULL)
@@ -999,7 +977,7 @@ read_ppid (pid_t pid,
   if (pidfd >= 0 && ioctl (pidfd, PADDOCK_PIDFD_GET_INFO, &pidfd_info) == 0)
     return (pid_t) pidfd_info.ppid;
 
-  if (!read_proc_start (pid, "stat", buffer, sizeof buffer))
+  if (!paddock_proc_read_start (-1, pid, "stat", buffer, sizeof buffer))
     return -1;
   paren = strrchr (buffer, ')');
   if (paren == NULL || sscanf (paren + 1, " %*c %d", &ppid) != 1)

@@ -38,6 +38,28 @@ paddock_process_tree_become_subreaper (GError **error)
   return TRUE;
 }
 
+gboolean
+paddock_proc_read_start (int         proc_fd,
+                         pid_t       pid,
+                         const char *name,
+                         char       *buffer,
+                         gsize       size)
+{
+  char path[48];
+  paddock_autofd int fd = -1;
+  ssize_t n;
+
+  g_snprintf (path, sizeof path, "%s%d/%s", proc_fd >= 0 ? "" : "/proc/", (int) pid, name);
+  fd = openat (proc_fd >= 0 ? proc_fd : AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return FALSE;
+  n = read (fd, buffer, size - 1);
+  if (n <= 0)
+    return FALSE;
+  buffer[n] = '\0';
+  return TRUE;
+}
+
 /* Reads /proc/PID/stat's state letter and parent; FALSE when @pid is gone.
  * The comm field may hold spaces and parentheses, so parse from the last ')'. */
 static gboolean
@@ -46,22 +68,13 @@ read_stat (int    proc_fd,
            char  *state,
            pid_t *ppid)
 {
-  char path[32];
   char buf[512];
-  paddock_autofd int fd = -1;
-  ssize_t n;
   char *close_paren;
   char state_letter;
   int parent;
 
-  g_snprintf (path, sizeof path, "%d/stat", (int) pid);
-  fd = openat (proc_fd, path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
+  if (!paddock_proc_read_start (proc_fd, pid, "stat", buf, sizeof buf))
     return FALSE;
-  n = read (fd, buf, sizeof buf - 1);
-  if (n <= 0)
-    return FALSE;
-  buf[n] = '\0';
   close_paren = strrchr (buf, ')');
   if (close_paren == NULL || sscanf (close_paren + 1, " %c %d", &state_letter, &parent) != 2)
     return FALSE;
@@ -167,19 +180,10 @@ static gboolean
 waits_beyond_stop (int   proc_fd,
                    pid_t pid)
 {
-  char path[32];
   char wchan[64];
-  paddock_autofd int fd = -1;
-  ssize_t n;
 
-  g_snprintf (path, sizeof path, "%d/wchan", (int) pid);
-  fd = openat (proc_fd, path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
+  if (!paddock_proc_read_start (proc_fd, pid, "wchan", wchan, sizeof wchan))
     return FALSE;
-  n = read (fd, wchan, sizeof wchan - 1);
-  if (n <= 0)
-    return FALSE;
-  wchan[n] = '\0';
   return g_str_has_prefix (wchan, "seccomp_do_user_notification") ||
          strcmp (wchan, "kernel_clone") == 0 || strcmp (wchan, "_do_fork") == 0 || strcmp (wchan, "do_fork") == 0;
 }

@@ -18,4 +18,12 @@ guint     paddock_process_tree_freeze          (pid_t    root);
 void      paddock_process_tree_thaw            (pid_t    root);
 guint     paddock_process_tree_kill            (pid_t    root);
 
+/* The start of /proc/PID/@name, NUL-terminated, into @buffer; FALSE when it
+ * cannot be read. @proc_fd is /proc opened, or -1 to name it by path. */
+gboolean  paddock_proc_read_start              (int         proc_fd,
+                                                pid_t       pid,
+                                                const char *name,
+                                                char       *buffer,
+                                                gsize       size);
+
 G_END_DECLS

@@ -18,6 +18,8 @@
  */
 #include "config.h"
 
+#include "bench-run.h"
+
 #include <errno.h>
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -119,23 +121,6 @@ server_stop (Server *server)
   g_array_unref (server->us);
 }
 
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
-/* Sorts @values. */
-static double
-median (GArray *values)
-{
-  g_array_sort (values, compare_doubles);
-  return g_array_index (values, double, values->len / 2);
-}
-
 /* The median of @a's rounds minus @b's, round by round. */
 static double
 paired_median (GArray *a,
@@ -149,7 +134,7 @@ paired_median (GArray *a,
 
       g_array_append_val (differences, d);
     }
-  return median (differences);
+  return bench_median (differences);
 }
 
 int
@@ -222,7 +207,7 @@ main (int   argc,
 
   notifier_cost = paired_median (servers[1].us, servers[0].us);
   paddock_cost = paired_median (servers[2].us, servers[0].us);
-  bare = median (servers[0].us);
+  bare = bench_median (servers[0].us);
   g_print ("exec cost, paired: %u rounds of %d fork+exec+wait of /bin/true, three servers side by side\n",
            rounds, EXECS_PER_ROUND);
   g_print ("  bare: %.1f us per exec (median)\n", bare);

@@ -63,30 +63,14 @@ run_once (const char * const *argv,
   return sample;
 }
 
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
-static double
-median (GArray *values)
-{
-  g_array_sort (values, compare_doubles);
-  return g_array_index (values, double, values->len / 2);
-}
-
-/* After median(): sorted. */
+/* After bench_median(): sorted. */
 static double
 fastest (GArray *values)
 {
   return g_array_index (values, double, 0);
 }
 
-/* After median(): the value a quarter (@quarter 1) or three quarters (3)
+/* After bench_median(): the value a quarter (@quarter 1) or three quarters (3)
  * of the way up. */
 static double
 quartile (GArray *values,
@@ -192,20 +176,20 @@ compare (const char         *name,
                "ratios %.3fx and %.3fx; CPU time ratio %.3fx\n",
                i, b.wall, n.wall, m.wall, floor_ratio, ratio, cpu_ratio);
     }
-  bare_median = median (bare);
-  notified_median = median (notified);
-  monitored_median = median (monitored);
+  bare_median = bench_median (bare);
+  notified_median = bench_median (notified);
+  monitored_median = bench_median (monitored);
   g_print ("  medians: bare %.3f s, bare notifier %.3f s, paddock-run %.3f s (against bare %.3fx and %.3fx)\n",
            bare_median, notified_median, monitored_median,
            notified_median / bare_median, monitored_median / bare_median);
   g_print ("  fastest: bare %.3f s, bare notifier %.3f s, paddock-run %.3f s (against bare %.3fx and %.3fx)\n",
            fastest (bare), fastest (notified), fastest (monitored),
            fastest (notified) / fastest (bare), fastest (monitored) / fastest (bare));
-  g_print ("  median of paddock-run's CPU time ratios: %.3fx\n", median (cpu_ratios));
-  floor_median = median (floor_ratios);
+  g_print ("  median of paddock-run's CPU time ratios: %.3fx\n", bench_median (cpu_ratios));
+  floor_median = bench_median (floor_ratios);
   g_print ("  median of the bare notifier's ratios: %.3fx; the middle half of them %.3fx to %.3fx\n",
            floor_median, quartile (floor_ratios, 1), quartile (floor_ratios, 3));
-  ratio_median = median (ratios);
+  ratio_median = bench_median (ratios);
   g_print ("  median of paddock-run's ratios: %.3fx (target <= %.2fx); the middle half of them %.3fx to %.3fx\n\n",
            ratio_median, target, quartile (ratios, 1), quartile (ratios, 3));
 }

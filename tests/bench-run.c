@@ -48,3 +48,19 @@ bench_run (const char * const *argv,
   posix_spawn_file_actions_destroy (&actions);
   return WIFEXITED (status) && WEXITSTATUS (status) == 0;
 }
+
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+double
+bench_median (GArray *values)
+{
+  g_array_sort (values, compare_doubles);
+  return g_array_index (values, double, values->len / 2);
+}

@@ -20,3 +20,6 @@ gboolean bench_run (const char * const *argv,
                     const char         *cwd,
                     char              **envp,
                     BenchSample        *sample);
+
+/* The median of @values, which it sorts. */
+double   bench_median (GArray *values);
