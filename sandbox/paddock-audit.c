@@ -849,14 +849,16 @@ store_record (PaddockAudit *self,
   return TRUE;
 }
 
-/* Whether @st may be written as a log (see paddock_file_kind_refusal()). */
+/* Whether @st (@fd once open, else -1) may be written as a log (see
+ * paddock_file_kind_refusal()). */
 static gboolean
 check_log_kind (const char         *path,
                 const struct stat  *st,
+                int                 fd,
                 GError            **error)
 {
   char buffer[64];
-  const char *refusal = paddock_file_kind_refusal (st, PADDOCK_FILE_USE_WRITE, buffer);
+  const char *refusal = paddock_file_kind_refusal (st, fd, PADDOCK_FILE_USE_WRITE, buffer);
 
   if (refusal == NULL)
     return TRUE;
@@ -886,7 +888,7 @@ paddock_audit_open (const char  *path,
   self->path = g_strdup (path);
   memcpy (self->prev, ZERO_HASH, sizeof self->prev);
   /* Looked at before the open too: opening some devices does something. */
-  if (lstat (path, &st) == 0 && !check_log_kind (path, &st, error))
+  if (lstat (path, &st) == 0 && !check_log_kind (path, &st, -1, error))
     return NULL;
   self->fd = open (path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (self->fd < 0)
@@ -898,23 +900,13 @@ paddock_audit_open (const char  *path,
                    saved_errno == ELOOP ? "it is a symbolic link" : g_strerror (saved_errno));
       return NULL;
     }
-  if (fstat (self->fd, &st) != 0 || !check_log_kind (path, &st, error))
+  if (fstat (self->fd, &st) != 0 || !check_log_kind (path, &st, self->fd, error))
     {
       if (error != NULL && *error == NULL)
         g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
                      "cannot look at the audit log %s: %s", path, g_strerror (errno));
       return NULL;
     }
-  {
-    const char *kind = paddock_file_kind_kernel_fs (self->fd);
-
-    if (kind != NULL)
-      {
-        g_set_error (error, PADDOCK_AUDIT_ERROR, PADDOCK_AUDIT_ERROR_NOT_A_LOG,
-                     "the audit log %s is a kernel file (on %s), which no log may be written to", path, kind);
-        return NULL;
-      }
-  }
   /* A pipe nobody reads, or a terminal stopped with ^S, would block the
    * append, and with it the thread that answers execs: writes there wait
    * at most STALL_MS (see write_all()). */

@@ -15,21 +15,20 @@ typedef enum
 } PaddockFileUse;
 
 /* Why a file like @st must not be read (or written, by @use) as a stream
- * of text, for a message ("a device (character 1:11)"); NULL where it may.
- * A file, a folder, a pipe or a socket may; so may /dev/null and a
- * terminal, and /dev/full for writing. A block device or any other
- * character device may not: a typo as root must not put a log on a disk
- * or in the kernel's log, nor read a disk, a tape or /dev/zero as a
- * policy. Look before opening as well as after: opening some devices
- * does something. */
+ * of text, for a message ("a device (character 1:11)", "a kernel file (on
+ * /proc)"); NULL where it may. A file, a folder, a pipe or a socket may;
+ * so may /dev/null and a terminal, and /dev/full for writing. A block
+ * device or any other character device may not: a typo as root must not
+ * put a log on a disk or in the kernel's log, nor read a disk, a tape or
+ * /dev/zero as a policy. Nor may a file on a kernel file system (/proc,
+ * sysfs, cgroup…), whose files are the kernel's knobs and reports, not
+ * storage (/proc/kmsg's read waits for the kernel's next message): that
+ * is known once it is open, as @fd (-1 before). Look before opening as
+ * well as after: opening some devices does something. */
 const char *paddock_file_kind_refusal (const struct stat *st,
+                                       int                fd,
                                        PaddockFileUse     use,
                                        char               buffer[64]);
-
-/* The kernel file system @fd lies on ("/proc", "sysfs", "cgroup"…), whose
- * files are the kernel's knobs and reports, not storage (/proc/kmsg's
- * read waits for the kernel's next message); NULL for any other. */
-const char *paddock_file_kind_kernel_fs (int fd);
 
 /* Whether @path may be read as text: before it is opened (@fd -1), what
  * it names; after (@fd open on it), what was opened, and on which file
