@@ -552,20 +552,31 @@ client_new (PaddockControl *self,
 }
 
 gboolean
+paddock_control_check_client_fd (int      fd,
+                                 GError **error)
+{
+  int domain = 0, type = 0;
+  socklen_t length = sizeof domain;
+
+  if (getsockopt (fd, SOL_SOCKET, SO_DOMAIN, &domain, &length) != 0 || domain != AF_UNIX ||
+      (length = sizeof type, getsockopt (fd, SOL_SOCKET, SO_TYPE, &type, &length)) != 0 || type != SOCK_STREAM)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "control fd %d is not a Unix stream socket", fd);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
 paddock_control_add_client_fd (PaddockControl  *self,
                                int              fd,
                                GError         **error)
 {
   paddock_autofd int owned = fd;
-  int type = 0;
-  socklen_t length = sizeof type;
 
-  if (getsockopt (fd, SOL_SOCKET, SO_TYPE, &type, &length) != 0 || type != SOCK_STREAM)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "control fd %d is not a stream socket", fd);
-      return FALSE;
-    }
+  if (!paddock_control_check_client_fd (fd, error))
+    return FALSE;
   if (!g_unix_set_fd_nonblocking (fd, TRUE, error))
     return FALSE;
   fcntl (fd, F_SETFD, FD_CLOEXEC);

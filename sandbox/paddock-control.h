@@ -57,6 +57,10 @@ void            paddock_control_free              (PaddockControl               
 void            paddock_control_set_monitor       (PaddockControl               *self,
                                                    PaddockExecMonitor           *monitor);
 
+/* Whether @fd is what a client on --control-fd must be: a Unix stream
+ * socket (the window's end of a socket pair). */
+gboolean        paddock_control_check_client_fd   (int                           fd,
+                                                   GError                      **error);
 /* Serves an inherited connected unix stream socket; takes @fd. */
 gboolean        paddock_control_add_client_fd     (PaddockControl               *self,
                                                    int                           fd,

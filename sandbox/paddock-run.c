@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "paddock-autofd.h"
+#include "paddock-control.h"
 #include "paddock-escape.h"
 #include "paddock-lock.h"
 #include "paddock-project-config.h"
@@ -17,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -187,15 +187,10 @@ main (int   argc,
   if (control_fd >= 0)
     {
       /* The agent must never inherit the controller's socket. */
-      int domain = 0, type = 0;
-      socklen_t length = sizeof domain;
-
       if (control_fd <= 2 || fcntl (control_fd, F_SETFD, FD_CLOEXEC) != 0)
         return usage_error ("--control-fd does not name an open descriptor above 2");
       /* Checked before the agent starts, which it must not without its client. */
-      if (getsockopt (control_fd, SOL_SOCKET, SO_DOMAIN, &domain, &length) != 0 || domain != AF_UNIX ||
-          (length = sizeof type, getsockopt (control_fd, SOL_SOCKET, SO_TYPE, &type, &length)) != 0 ||
-          type != SOCK_STREAM)
+      if (!paddock_control_check_client_fd (control_fd, NULL))
         {
           g_autofree char *message = g_strdup_printf ("--control-fd %d is not a Unix stream socket", control_fd);
 
