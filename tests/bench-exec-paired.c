@@ -19,6 +19,7 @@
 #include "config.h"
 
 #include "bench-run.h"
+#include "test-util.h"
 
 #include <errno.h>
 #include <glib.h>
@@ -219,24 +220,6 @@ main (int   argc,
 
   for (guint s = 0; s < G_N_ELEMENTS (servers); s++)
     server_stop (&servers[s]);
-  g_unlink (audit);
-  for (const char **name = (const char *[]) { "XDG_STATE_HOME", "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", NULL };
-       *name != NULL; name++)
-    {
-      g_autofree char *dir = g_build_filename (work_dir, *name, NULL);
-      g_autofree char *paddock = g_build_filename (dir, "paddock", NULL);
-      g_autoptr(GDir) listing = g_dir_open (paddock, 0, NULL);
-      const char *entry;
-
-      while (listing != NULL && (entry = g_dir_read_name (listing)) != NULL)
-        {
-          g_autofree char *path = g_build_filename (paddock, entry, NULL);
-
-          g_unlink (path);
-        }
-      g_rmdir (paddock);
-      g_rmdir (dir);
-    }
-  g_rmdir (work_dir);
+  test_remove_tree (work_dir);
   return 0;
 }
