@@ -2072,8 +2072,8 @@ finish_ask (PaddockExecMonitor *self,
 
           if (!paddock_policy_remember_in_project (self->project, rule, &error))
             {
-              paddock_printerr ("cannot remember the decision for the project: %s",
-                                error->message);
+              paddock_printerr ("cannot remember the decision for the project, "
+                                "only for this session: %s", error->message);
               remember = PADDOCK_REMEMBER_SESSION;
             }
         }

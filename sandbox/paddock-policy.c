@@ -2432,6 +2432,30 @@ paddock_policy_save_project (PaddockPolicy  *overrides,
   return ok;
 }
 
+/* Another session's read, merge and write of the same file holds its lock
+ * for a few milliseconds. A lock held longer is another program's, and
+ * waiting on it would hold the supervisor's main context with it: its
+ * other asks, its clients, a kill. */
+#define PROJECT_LOCK_WAIT_MS 250
+
+static gboolean
+lock_project_file (int fd)
+{
+  for (guint waited = 0;; waited += 5)
+    {
+      if (flock (fd, LOCK_EX | LOCK_NB) == 0)
+        return TRUE;
+      if (errno != EWOULDBLOCK && errno != EINTR)
+        return FALSE;
+      if (waited >= PROJECT_LOCK_WAIT_MS)
+        {
+          errno = EWOULDBLOCK;
+          return FALSE;
+        }
+      g_usleep (5 * 1000);
+    }
+}
+
 gboolean
 paddock_policy_remember_in_project (const char         *project,
                                     PaddockPolicyRule  *rule,
@@ -2455,12 +2479,17 @@ paddock_policy_remember_in_project (const char         *project,
 
   lock_path = g_strconcat (path, ".lock", NULL);
   lock_fd = open (lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (lock_fd < 0 || flock (lock_fd, LOCK_EX) != 0)
+  if (lock_fd < 0 || !lock_project_file (lock_fd))
     {
       int saved_errno = errno;
 
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
-                   "cannot lock %s: %s", lock_path, g_strerror (saved_errno));
+      if (saved_errno == EWOULDBLOCK)
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_AGAIN,
+                     "cannot lock %s: another program has held it for over %d ms",
+                     lock_path, PROJECT_LOCK_WAIT_MS);
+      else
+        g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                     "cannot lock %s: %s", lock_path, g_strerror (saved_errno));
       return FALSE;
     }
   overrides = paddock_policy_load_project (project, error);

@@ -208,7 +208,8 @@ gboolean             paddock_policy_save_project         (PaddockPolicy       *o
                                                           const char          *project,
                                                           GError             **error);
 /* Loads the project's override file, puts @rule first, saves it; serialized
- * against other processes doing the same with a lock file. */
+ * against other processes doing the same with a lock file. A lock held for
+ * more than a moment fails with G_FILE_ERROR_AGAIN rather than waiting. */
 gboolean             paddock_policy_remember_in_project  (const char          *project,
                                                           PaddockPolicyRule   *rule,
                                                           GError             **error);

@@ -41,6 +41,12 @@ case $scenario in
     step asked touch "$out/asked-marker"
     step after /bin/true
     ;;
+  ask-twice)
+    # The same command twice: a remembered answer decides the second.
+    step asked touch "$out/asked-marker"
+    rm -f "$out/asked-marker"
+    step again touch "$out/asked-marker"
+    ;;
   wait-then-ask)
     wait_for "$out/go"
     step asked touch "$out/asked-marker"

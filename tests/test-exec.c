@@ -11,15 +11,19 @@
 #include "config.h"
 
 #include "paddock-audit.h"
+#include "paddock-autofd.h"
 #include "paddock-protocol.h"
 #include "test-util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -652,6 +656,101 @@ test_ask_first_exec (void)
   session_send (s, decide);
   g_assert_cmpint (session_wait (s), ==, 0);
   g_assert_true (out_exists (s, "asked-marker"));
+}
+
+/* The project's override file and its lock file, under the session's
+ * configuration folder. */
+static char *
+project_overrides_file (Session    *s,
+                        const char *suffix)
+{
+  g_autofree char *project = realpath (s->out, NULL);
+  g_autofree char *digest = g_compute_checksum_for_string (G_CHECKSUM_SHA256, project, -1);
+  g_autofree char *name = g_strconcat (digest, ".json", suffix, NULL);
+
+  return g_build_filename (s->dir, "config", "paddock", "projects", name, NULL);
+}
+
+/* "Always in this project" is stored as a rule outside the project, and
+ * decides the same command next time. When another program holds the
+ * project file's lock, the supervisor does not wait on it (its main
+ * context, with every other ask and a kill, would wait too): the answer
+ * takes effect at once and is remembered for the session only. */
+static void
+run_remember_project (gboolean lock_held)
+{
+  g_autoptr(Session) s = session_start ("ask-twice", TRUE, NULL);
+  g_autoptr(PaddockMessage) ask = session_expect (s, PADDOCK_MESSAGE_ASK);
+  g_autoptr(PaddockMessage) decided = NULL;
+  g_autoptr(PaddockMessage) again = NULL;
+  g_autofree char *file = project_overrides_file (s, "");
+  g_autofree char *lock_file = project_overrides_file (s, ".lock");
+  g_autofree char *folder = g_path_get_dirname (lock_file);
+  g_autofree char *decide = NULL;
+  g_autofree char *overrides = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *log = NULL;
+  paddock_autofd int lock_fd = -1;
+
+  if (lock_held)
+    {
+      g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+      lock_fd = open (lock_file, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+      g_assert_cmpint (lock_fd, >=, 0);
+      g_assert_cmpint (flock (lock_fd, LOCK_EX), ==, 0);
+    }
+
+  decide = g_strdup_printf ("{\"type\":\"decide\",\"id\":%" G_GINT64_FORMAT ","
+                            "\"decision\":\"allow\",\"remember\":\"project\"}\n", ask->id);
+  session_send (s, decide);
+  decided = session_expect (s, PADDOCK_MESSAGE_DECIDED);
+  g_assert_cmpint (decided->id, ==, ask->id);
+  g_assert_cmpint (decided->decision, ==, PADDOCK_DECISION_ALLOW);
+  g_assert_cmpint (decided->remember, ==, lock_held ? PADDOCK_REMEMBER_SESSION : PADDOCK_REMEMBER_PROJECT);
+
+  /* The second time, the remembered rule decides without asking. */
+  while (again == NULL || strstr (again->exe, "touch") == NULL)
+    {
+      g_clear_pointer (&again, paddock_message_free);
+      again = session_expect (s, PADDOCK_MESSAGE_EXEC);
+    }
+  g_assert_cmpint (again->decision, ==, PADDOCK_DECISION_ALLOW);
+  g_assert_cmpstr (again->by, ==, "remembered");
+  g_assert_cmpstr (again->rule, ==, decided->rule);
+  g_assert_cmpint (session_wait (s), ==, 0);
+  log = out_text (s, "log");
+  g_assert_nonnull (strstr (log, "asked=0\nagain=0\n"));
+  g_assert_true (out_exists (s, "asked-marker"));
+
+  err = runner_err_text (s);
+  if (lock_held)
+    {
+      g_autofree char *says = g_strdup_printf ("cannot remember the decision for the project, only for this session: "
+                                               "cannot lock %s: another program has held it", lock_file);
+
+      g_assert_nonnull (strstr (err, says));
+      g_assert_false (g_file_test (file, G_FILE_TEST_EXISTS));
+    }
+  else
+    {
+      g_assert_cmpstr (err, ==, "");
+      g_file_get_contents (file, &overrides, NULL, NULL);
+      g_assert_nonnull (overrides);
+      g_assert_nonnull (strstr (overrides, decided->rule));
+      g_assert_nonnull (strstr (overrides, "asked-marker"));
+    }
+}
+
+static void
+test_remember_project (void)
+{
+  run_remember_project (FALSE);
+}
+
+static void
+test_remember_project_lock_held (void)
+{
+  run_remember_project (TRUE);
 }
 
 static void
@@ -2240,6 +2339,8 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/ask-allow", test_ask_allow);
   g_test_add_func ("/paddock/exec/ask-first-exec", test_ask_first_exec);
   g_test_add_func ("/paddock/exec/ask-deny", test_ask_deny);
+  g_test_add_func ("/paddock/exec/remember-project", test_remember_project);
+  g_test_add_func ("/paddock/exec/remember-project-lock-held", test_remember_project_lock_held);
   g_test_add_func ("/paddock/exec/deadline", test_deadline);
   g_test_add_func ("/paddock/exec/kill-while-held", test_kill_while_held);
   g_test_add_func ("/paddock/exec/supervisor-dies", test_supervisor_dies);
