@@ -11,6 +11,7 @@
 #include "paddock-escape.h"
 #include "paddock-lock.h"
 #include "paddock-policy.h"
+#include "paddock-process-tree.h"
 #include "paddock-project-config.h"
 #include "paddock-protocol.h"
 
@@ -200,18 +201,63 @@ connection_send (Connection           *connection,
   return TRUE;
 }
 
-/* Connects and reads hello. Sets *stale when nobody listens there any more. */
+static char *
+session_of_path (const char *path)
+{
+  g_autofree char *base = g_path_get_basename (path);
+
+  return g_strndup (base, strlen (base) - strlen (".sock"));
+}
+
+/* How long a session has to greet a new client. */
+#define HELLO_TIMEOUT_S 5
+
+typedef enum
+{
+  CONNECT_FAILED,
+  CONNECT_STALE,    /* nobody listens there any more */
+  CONNECT_STOPPED,  /* it took the connection, and its paddock-run is stopped */
+  CONNECT_SILENT,   /* it took the connection, and said nothing in time */
+} ConnectFailure;
+
+/* Whether the process that listens on @fd's peer is stopped (^Z in its
+ * terminal, SIGSTOP, a debugger); its pid goes to @pid, or 0. */
+static gboolean
+listener_stopped (int    fd,
+                  pid_t *pid)
+{
+  struct ucred cred = { 0 };
+  socklen_t length = sizeof cred;
+  char buffer[512];
+  const char *paren;
+
+  *pid = 0;
+  if (getsockopt (fd, SOL_SOCKET, SO_PEERCRED, &cred, &length) != 0 || cred.pid <= 0)
+    return FALSE;
+  *pid = cred.pid;
+  if (!paddock_proc_read_start (-1, cred.pid, "stat", buffer, sizeof buffer))
+    return FALSE;
+  paren = strrchr (buffer, ')');
+  return paren != NULL && paren[1] == ' ' && (paren[2] == 'T' || paren[2] == 't');
+}
+
+/* Connects and reads hello. Says in @failure why it could not. */
 static Connection *
-connect_path (const char *path,
-              gboolean   *stale,
-              GError    **error)
+connect_path (const char     *path,
+              ConnectFailure *failure,
+              GError        **error)
 {
   g_autoptr(Connection) connection = g_new0 (Connection, 1);
+  g_autofree char *session = session_of_path (path);
   struct sockaddr_un addr = { .sun_family = AF_UNIX };
-  gboolean closed;
+  gboolean closed = FALSE;
+  gboolean stopped;
+  pid_t pid;
+  ConnectFailure unused;
 
-  if (stale != NULL)
-    *stale = FALSE;
+  if (failure == NULL)
+    failure = &unused;
+  *failure = CONNECT_FAILED;
   connection->reader = paddock_line_reader_new (PADDOCK_PROTOCOL_MAX_EVENT_LINE);
   connection->fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (strlen (path) >= sizeof addr.sun_path)
@@ -224,14 +270,34 @@ connect_path (const char *path,
     {
       int saved_errno = errno;
 
-      if (stale != NULL)
-        *stale = saved_errno == ECONNREFUSED;
+      if (saved_errno == ECONNREFUSED)
+        *failure = CONNECT_STALE;
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
                    "cannot connect to %s: %s", path, g_strerror (saved_errno));
       return NULL;
     }
 
-  connection->hello = connection_read (connection, 5000, &closed);
+  /* A stopped paddock-run cannot greet: said at once rather than waited for. */
+  stopped = listener_stopped (connection->fd, &pid);
+  if (!stopped)
+    connection->hello = connection_read (connection, HELLO_TIMEOUT_S * 1000, &closed);
+  if (connection->hello == NULL && (stopped || !closed))
+    {
+      if (stopped || listener_stopped (connection->fd, &pid))
+        {
+          *failure = CONNECT_STOPPED;
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                       "session %s did not answer: its paddock-run (pid %d) is stopped; "
+                       "kill -CONT %d resumes it", session, (int) pid, (int) pid);
+        }
+      else
+        {
+          *failure = CONNECT_SILENT;
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                       "session %s did not answer within %d s", session, HELLO_TIMEOUT_S);
+        }
+      return NULL;
+    }
   if (connection->hello != NULL && connection->hello->type == PADDOCK_MESSAGE_ERROR)
     {
       g_autofree char *text = display (connection->hello->message);
@@ -241,7 +307,9 @@ connect_path (const char *path,
   if (connection->hello == NULL || connection->hello->type != PADDOCK_MESSAGE_HELLO)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s did not greet with hello", path);
+                   connection->hello == NULL ? "session %s closed the connection without a greeting"
+                                             : "session %s did not start with a greeting",
+                   session);
       return NULL;
     }
   return g_steal_pointer (&connection);
@@ -277,14 +345,6 @@ list_sockets (GError **error)
   closedir (dir);
   g_ptr_array_sort (paths, (GCompareFunc) (GCallback) g_strcmp0);
   return g_steal_pointer (&paths);
-}
-
-static char *
-session_of_path (const char *path)
-{
-  g_autofree char *base = g_path_get_basename (path);
-
-  return g_strndup (base, strlen (base) - strlen (".sock"));
 }
 
 static Connection *
@@ -332,6 +392,7 @@ cmd_list (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) paths = NULL;
   guint shown = 0;
+  int status = 0;
 
   if (argc != 1)
     return usage ("list takes no arguments");
@@ -349,37 +410,52 @@ cmd_list (int    argc,
       g_autoptr(GError) local_error = NULL;
       g_autofree char *project = NULL;
       g_autofree char *command = NULL;
-      gboolean stale;
+      g_autofree char *session = NULL;
+      g_autofree char *lock = NULL;
+      ConnectFailure failure;
 
-      connection = connect_path (path, &stale, &local_error);
-      if (connection == NULL)
+      connection = connect_path (path, &failure, &local_error);
+      if (connection == NULL && failure == CONNECT_STALE)
         {
           /* Left behind by a supervisor that was killed: tidy up our own
            * directory. A socket that new may be one a live supervisor has
            * bound and not yet listens on: left alone. */
-          if (stale)
-            {
-              struct stat st;
+          struct stat st;
 
-              if (lstat (path, &st) == 0 && S_ISSOCK (st.st_mode) &&
-                  (gint64) st.st_mtime < g_get_real_time () / G_USEC_PER_SEC - STALE_AFTER_S)
-                unlink (path);
-            }
-          else
-            paddock_printerr ("%s", local_error->message);
+          if (lstat (path, &st) == 0 && S_ISSOCK (st.st_mode) &&
+              (gint64) st.st_mtime < g_get_real_time () / G_USEC_PER_SEC - STALE_AFTER_S)
+            unlink (path);
           continue;
+        }
+      if (connection == NULL)
+        {
+          paddock_printerr ("%s", local_error->message);
+          status = 1;
         }
       if (shown++ == 0)
         g_print ("%-14s %-8s %-8s %-7s %-30s %s\n", "SESSION", "PID", "LOCK", "STATE", "PROJECT", "COMMAND");
+      if (connection == NULL)
+        {
+          /* Running, as far as anyone can tell, but not saying what. */
+          g_autofree char *id = session_of_path (path);
+
+          session = display (id);
+          g_print ("%-14s %-8s %-8s %-7s %-30s %s\n", session, "?", "?",
+                   failure == CONNECT_STOPPED ? "stopped" : failure == CONNECT_SILENT ? "silent" : "?",
+                   "?", "?");
+          continue;
+        }
+      session = display (connection->hello->session);
+      lock = display (connection->hello->lock);
       project = display (connection->hello->project);
       command = display_argv (connection->hello->command);
-      g_print ("%-14s %-8d %-8s %-7s %-30s %s\n", connection->hello->session,
-               connection->hello->agent_pid, connection->hello->lock,
+      g_print ("%-14s %-8d %-8s %-7s %-30s %s\n", session,
+               connection->hello->agent_pid, lock,
                connection->hello->paused ? "paused" : "running", project, command);
     }
   if (shown == 0)
     g_print ("No sessions are running.\n");
-  return 0;
+  return status;
 }
 
 static int

@@ -1320,6 +1320,64 @@ assert_ctl_says (Session    *s,
   g_assert_cmpstr (out, ==, expected);
 }
 
+/* A session that takes the connection but does not greet is still listed,
+ * never passed over for "No sessions are running": one whose paddock-run
+ * is stopped (^Z where it runs) is said to be at once, with how to go on;
+ * one that is merely silent, after the wait for its greeting. */
+static void
+test_list_not_answering (void)
+{
+  g_autoptr(Session) s = session_start ("wait-then-ask", FALSE, (const char *[]) { "--on-ask", "allow", NULL });
+  g_autofree char *session = wait_for_socket (s);
+  g_autofree char *silent_path = g_build_filename (s->runtime, "paddock", "0123456789ab.sock", NULL);
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  paddock_autofd int silent = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  g_autoptr(GSubprocess) list = NULL;
+  g_autoptr(GSubprocess) kill_ctl = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *row = NULL;
+  g_autofree char *says = NULL;
+  pid_t run = (pid_t) atoi (g_subprocess_get_identifier (s->run));
+
+  /* A listener that never accepts: connecting works, nothing is said. */
+  g_assert_cmpint (silent, >=, 0);
+  g_strlcpy (addr.sun_path, silent_path, sizeof addr.sun_path);
+  g_assert_cmpint (bind (silent, (struct sockaddr *) &addr, sizeof addr), ==, 0);
+  g_assert_cmpint (listen (silent, 4), ==, 0);
+
+  g_assert_cmpint (kill (run, SIGSTOP), ==, 0);
+  list = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, (const char *[]) { "list", NULL });
+  g_subprocess_communicate_utf8 (list, NULL, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  g_test_message ("%s%s", out, err);
+  g_assert_cmpint (g_subprocess_get_exit_status (list), ==, 1);
+  g_assert_null (strstr (out, "No sessions"));
+  row = g_strdup_printf ("%-14s %-8s %-8s %-7s", session, "?", "?", "stopped");
+  g_assert_nonnull (strstr (out, row));
+  g_clear_pointer (&row, g_free);
+  row = g_strdup_printf ("%-14s %-8s %-8s %-7s", "0123456789ab", "?", "?", "silent");
+  g_assert_nonnull (strstr (out, row));
+  says = g_strdup_printf ("paddockctl: session %s did not answer: its paddock-run (pid %d) is stopped; "
+                          "kill -CONT %d resumes it\n", session, (int) run, (int) run);
+  g_assert_nonnull (strstr (err, says));
+  g_assert_nonnull (strstr (err, "paddockctl: session 0123456789ab did not answer within 5 s\n"));
+
+  /* Asked of that session alone, the same answer. */
+  g_clear_pointer (&err, g_free);
+  kill_ctl = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDERR_PIPE, (const char *[]) { "kill", session, NULL });
+  g_subprocess_communicate_utf8 (kill_ctl, NULL, NULL, NULL, &err, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (kill_ctl), ==, 1);
+  g_assert_cmpstr (err, ==, says);
+
+  g_assert_cmpint (kill (run, SIGCONT), ==, 0);
+  session_go (s);
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_assert_true (out_exists (s, "asked-marker"));
+}
+
 static void
 test_pause_resume (void)
 {
@@ -2352,6 +2410,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/attach-closed-stdin", test_attach_closed_stdin);
   g_test_add_func ("/paddock/exec/attach-input-ends", test_attach_input_ends);
   g_test_add_func ("/paddock/exec/attach-deadline", test_attach_deadline);
+  g_test_add_func ("/paddock/exec/list-not-answering", test_list_not_answering);
   g_test_add_func ("/paddock/exec/pause-resume", test_pause_resume);
   g_test_add_func ("/paddock/exec/pause-with-ask-held", test_pause_with_ask_held);
   g_test_add_func ("/paddock/exec/junk-argv", test_junk_argv);
