@@ -1337,7 +1337,7 @@ static void
 print_show_header (gboolean *printed)
 {
   if (!*printed)
-    g_print ("%-19s %6s  %-13s %-6s %-10s %s\n", "TIME", "SEQ", "TYPE", "DECISION", "BY", "WHAT");
+    g_print ("%-19s %6s  %-15s %-8s %-10s %s\n", "TIME", "SEQ", "TYPE", "DECISION", "BY", "WHAT");
   *printed = TRUE;
 }
 
@@ -1412,7 +1412,7 @@ show_record (const PaddockAuditRecord *record,
     }
 
   print_show_header (user_data);
-  g_print ("%-19s %6" G_GUINT64_FORMAT "  %-13s %-6s %-10s %s\n", when, record->seq, type,
+  g_print ("%-19s %6" G_GUINT64_FORMAT "  %-15s %-8s %-10s %s\n", when, record->seq, type,
            decision, by, detail);
   return TRUE;
 }

@@ -488,6 +488,33 @@ test_audit_show_warns (void)
     g_assert_cmpstr (right->err, ==, "");
     g_assert_nonnull (strstr (right->out, " exec "));
   }
+  /* The columns line up under their heads, for the longest type and
+   * decision words too (DECISION overflowed its column, BY and WHAT
+   * stood two places right of what they headed). */
+  {
+    const char *argv[] = { paddockctl, "audit", "show", intact, NULL };
+    g_autoptr(Result) shown = run_in (NULL, argv);
+    g_auto(GStrv) lines = g_strsplit (shown->out, "\n", -1);
+    const char *header = lines[0];
+    gsize by = strstr (header, " BY ") + 1 - header;
+    gsize what = strstr (header, " WHAT") + 1 - header;
+    guint execs = 0;
+
+    g_assert_cmpint (shown->status, ==, 0);
+    for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+      {
+        g_assert_cmpuint (strlen (lines[i]), >, what);
+        g_assert_cmpint (lines[i][what - 1], ==, ' ');
+        g_assert_cmpint (lines[i][what], !=, ' ');
+        if (strstr (lines[i], " exec ") != NULL)
+          {
+            g_assert_cmpint (lines[i][by - 1], ==, ' ');
+            g_assert_cmpint (lines[i][by], !=, ' ');
+            execs++;
+          }
+      }
+    g_assert_cmpuint (execs, >, 0);
+  }
   g_unlink (intact);
   g_unlink (edited);
 }
