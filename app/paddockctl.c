@@ -76,22 +76,6 @@ input_path (const char *arg)
   return strcmp (arg, "-") == 0 ? "/dev/stdin" : arg;
 }
 
-static char *
-display_argv (char **argv)
-{
-  g_autoptr(GString) line = g_string_new (NULL);
-
-  for (guint i = 0; argv != NULL && argv[i] != NULL; i++)
-    {
-      g_autofree char *arg = display (argv[i]);
-
-      if (i > 0)
-        g_string_append_c (line, ' ');
-      g_string_append (line, arg);
-    }
-  return g_string_free (g_steal_pointer (&line), FALSE);
-}
-
 /* g_date_time_new_from_unix_local_usec() is GLib 2.80. */
 static GDateTime *
 local_time_new (gint64 time_us)
@@ -448,7 +432,7 @@ cmd_list (int    argc,
       session = display (connection->hello->session);
       lock = display (connection->hello->lock);
       project = display (connection->hello->project);
-      command = display_argv (connection->hello->command);
+      command = paddock_escape_argv_for_display ((const char * const *) connection->hello->command);
       g_print ("%-14s %-8d %-8s %-7s %-30s %s\n", session,
                connection->hello->agent_pid, lock,
                connection->hello->paused ? "paused" : "running", project, command);
@@ -558,7 +542,7 @@ static void
 print_exec (const PaddockMessage *message)
 {
   g_autofree char *time = format_time (message->time);
-  g_autofree char *command = display_argv (message->argv);
+  g_autofree char *command = paddock_exec_display_line (message->path, message->exe, (const char * const *) message->argv);
   g_autofree char *rule = display (message->rule);
   const char *decision = message->decision == PADDOCK_DECISION_ALLOW ? "allow" :
                          message->decision == PADDOCK_DECISION_DENY ? "DENY " : "ASK  ";
@@ -657,7 +641,7 @@ prompt_next (Attach *attach)
 
   if (ask->id != attach->shown)
     {
-      command = display_argv (ask->argv);
+      command = paddock_exec_display_line (ask->path, ask->exe, (const char * const *) ask->argv);
       reason = display (ask->reason != NULL ? ask->reason : ask->rule);
       g_print ("\n  #%" G_GINT64_FORMAT " wants to run: %s\n", ask->id, command);
       if (ask->reason != NULL || ask->rule != NULL)
@@ -907,6 +891,7 @@ cmd_attach (int    argc,
   g_autoptr(PaddockMessage) status = paddock_message_new (PADDOCK_MESSAGE_LOCK_STATUS);
   g_autofree char *command = NULL;
   g_autofree char *project = NULL;
+  g_autofree char *session = NULL;
   Attach attach = { 0 };
   int result = 0;
   GOptionEntry entries[] = {
@@ -968,9 +953,10 @@ cmd_attach (int    argc,
   attach.input = paddock_line_reader_new (4096);
   g_queue_init (&attach.asks);
 
-  command = display_argv (connection->hello->command);
+  command = paddock_escape_argv_for_display ((const char * const *) connection->hello->command);
   project = display (connection->hello->project);
-  g_print ("Session %s: %s (agent pid %d) in %s\n", connection->hello->session, command,
+  session = display (connection->hello->session);
+  g_print ("Session %s: %s (agent pid %d) in %s\n", session, command,
            connection->hello->agent_pid, project);
   /* Asking for the status also tells the supervisor that someone here
    * answers asks; one who only watches never sends a request. */
@@ -1357,7 +1343,7 @@ show_record (const PaddockAuditRecord *record,
   if (g_strcmp0 (record->type, PADDOCK_AUDIT_EXEC) == 0)
     {
       g_autofree char *event = member_text (object, "event");
-      g_autofree char *argv = member_argv (object, "argv");
+      g_autofree char *argv = paddock_audit_dup_exec_line (object);
       g_autofree char *rule = member_text (object, "rule");
 
       detail = g_strdup_printf ("#%s %s%s%s%s", event, argv, *rule ? "  [" : "", rule, *rule ? "]" : "");

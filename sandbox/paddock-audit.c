@@ -32,6 +32,7 @@
 #include "config.h"
 
 #include "paddock-audit.h"
+#include "paddock-protocol.h"
 #include "paddock-autofd.h"
 #include "paddock-escape.h"
 #include "paddock-file-kind.h"
@@ -1659,31 +1660,59 @@ paddock_audit_verify_file (const char                *path,
 
 /* Reading */
 
+/* The string array @node as bytes, NULL-terminated; NULL when @node is no array. */
+static GStrv
+node_dup_strv (JsonNode *node)
+{
+  JsonArray *array;
+  GStrv strv;
+  guint length;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return NULL;
+  array = json_node_get_array (node);
+  length = json_array_get_length (array);
+  strv = g_new0 (char *, length + 1);
+  for (guint i = 0; i < length; i++)
+    {
+      char *bytes = paddock_audit_node_dup_string (json_array_get_element (array, i));
+
+      strv[i] = bytes != NULL ? bytes : g_strdup ("");
+    }
+  return strv;
+}
+
 char *
 paddock_audit_dup_command_line (JsonObject *object,
                                 const char *member)
 {
-  JsonNode *node;
-  g_autoptr(GString) line = g_string_new (NULL);
-  JsonArray *array;
+  g_auto(GStrv) argv = NULL;
 
   g_return_val_if_fail (object != NULL, NULL);
   g_return_val_if_fail (member != NULL, NULL);
 
-  node = json_object_get_member (object, member);
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
-    return NULL;
-  array = json_node_get_array (node);
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      g_autofree char *bytes = paddock_audit_node_dup_string (json_array_get_element (array, i));
-      g_autofree char *shown = paddock_escape_for_display (bytes != NULL ? bytes : "", -1);
+  argv = node_dup_strv (json_object_get_member (object, member));
+  return argv != NULL ? paddock_escape_argv_for_display ((const char * const *) argv) : NULL;
+}
 
-      if (i > 0)
-        g_string_append_c (line, ' ');
-      g_string_append (line, shown);
-    }
-  return g_string_free (g_steal_pointer (&line), FALSE);
+char *
+paddock_audit_dup_exec_line (JsonObject *object)
+{
+  g_auto(GStrv) argv = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *exe = NULL;
+  JsonNode *node;
+
+  g_return_val_if_fail (object != NULL, NULL);
+
+  argv = node_dup_strv (json_object_get_member (object, "argv"));
+  if (argv == NULL)
+    return g_strdup ("");
+  if ((node = json_object_get_member (object, "path")) != NULL)
+    path = paddock_audit_node_dup_string (node);
+  if ((node = json_object_get_member (object, "exe")) != NULL)
+    exe = paddock_audit_node_dup_string (node);
+  return paddock_exec_display_line (path, exe, (const char * const *) argv);
 }
 
 /* --grep looks at the record's JSON text and at its command line as shown,
@@ -1696,8 +1725,9 @@ grep_matches (GRegex                   *grep,
 
   if (g_regex_match_full (grep, record->text, record->text_len, 0, 0, NULL, NULL))
     return TRUE;
-  command = paddock_audit_dup_command_line (record->object, "argv");
-  if (command == NULL)
+  if (json_object_has_member (record->object, "argv"))
+    command = paddock_audit_dup_exec_line (record->object);
+  else
     command = paddock_audit_dup_command_line (record->object, "command");
   return command != NULL && g_regex_match (grep, command, 0, NULL);
 }

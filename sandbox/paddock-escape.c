@@ -84,6 +84,22 @@ paddock_escape_for_display (const char *bytes,
 }
 
 char *
+paddock_escape_argv_for_display (const char * const *argv)
+{
+  g_autoptr(GString) line = g_string_new (NULL);
+
+  for (guint i = 0; argv != NULL && argv[i] != NULL; i++)
+    {
+      g_autofree char *arg = paddock_escape_for_display (argv[i], -1);
+
+      if (i > 0)
+        g_string_append_c (line, ' ');
+      g_string_append (line, arg);
+    }
+  return g_string_free (g_steal_pointer (&line), FALSE);
+}
+
+char *
 paddock_escape_controls (const char *text)
 {
   g_return_val_if_fail (text != NULL, NULL);

@@ -14,6 +14,9 @@
 char *paddock_escape_for_display (const char *bytes,
                                   gssize      length);
 
+/* A command line: each argument escaped as above, joined by spaces. */
+char *paddock_escape_argv_for_display (const char * const *argv);
+
 /* The same, but a backslash kept as it is: for messages, which may name a
  * path or a pattern a person typed, and must still not drive the terminal. */
 char *paddock_escape_controls    (const char *text);

@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include "paddock-escape.h"
 #include "paddock-protocol.h"
 #include "paddock-json-text.h"
 
@@ -214,6 +215,60 @@ paddock_remember_to_string (PaddockRemember remember)
     case PADDOCK_REMEMBER_ONCE:
     default: return "once";
     }
+}
+
+static const char *
+last_component (const char *path)
+{
+  const char *slash = strrchr (path, '/');
+
+  return slash != NULL ? slash + 1 : path;
+}
+
+/* The name of the program that runs, where argv[0] names another; else NULL. */
+static char *
+exec_other_name (const char *path,
+                 const char *exe,
+                 const char *argv0)
+{
+  const char *claimed = last_component (argv0 != NULL ? argv0 : "");
+  const char *called = NULL;
+  const char *resolved = exe != NULL && *exe != '\0' ? last_component (exe) : NULL;
+
+  /* A login shell's "-bash". */
+  if (*claimed == '-')
+    claimed++;
+  /* The path's name, unless it is a descriptor's number or /proc's "exe",
+   * which say nothing of what runs: then only the file it led to does. */
+  if (path != NULL && *path != '\0' && !g_str_has_prefix (path, "/proc/") && !g_str_has_prefix (path, "/dev/fd/"))
+    called = last_component (path);
+
+  if (*claimed != '\0' && (g_strcmp0 (claimed, called) == 0 || g_strcmp0 (claimed, resolved) == 0))
+    return NULL;
+  if (called != NULL && *called != '\0')
+    return g_strdup (called);
+  if (resolved != NULL && *resolved != '\0')
+    return g_strdup (resolved);
+  return NULL;
+}
+
+char *
+paddock_exec_display_line (const char         *path,
+                           const char         *exe,
+                           const char * const *argv)
+{
+  const char *argv0 = argv != NULL ? argv[0] : NULL;
+  g_autofree char *other = exec_other_name (path, exe, argv0);
+  g_autofree char *name = NULL;
+  g_autofree char *claimed = NULL;
+  g_autofree char *rest = NULL;
+
+  if (other == NULL)
+    return paddock_escape_argv_for_display (argv);
+  name = paddock_escape_for_display (other, -1);
+  claimed = paddock_escape_for_display (argv0 != NULL ? argv0 : "", -1);
+  rest = paddock_escape_argv_for_display (argv0 != NULL ? argv + 1 : NULL);
+  return g_strdup_printf ("%s%s%s  (calls itself \"%s\")", name, *rest != '\0' ? " " : "", rest, claimed);
 }
 
 static gboolean

@@ -143,6 +143,15 @@ gboolean         paddock_decision_from_string   (const char           *string,
                                                  PaddockDecision      *decision);
 const char      *paddock_remember_to_string     (PaddockRemember       remember);
 
+/* An exec's command line as a person should see it, escaped for display.
+ * Where argv[0] names another program than the one that runs (`exec -a ls
+ * rm`, a program run from memory or through a descriptor), the line starts
+ * with the real one's name, and says what argv[0] called it: a timeline
+ * never shows a command under a name it chose for itself. */
+char            *paddock_exec_display_line      (const char           *path,
+                                                 const char           *exe,
+                                                 const char * const   *argv);
+
 /* Whether a message of @type may come from a client. */
 gboolean         paddock_message_type_is_request (PaddockMessageType   type);
 

@@ -1091,6 +1091,53 @@ run_attach (gboolean by_stdin)
   g_assert_cmpint (out_exists (s, "asked-marker"), ==, !by_stdin);
 }
 
+/* A program run under another name (bash's exec -a) is shown under its
+ * own, in attach and in audit show: a timeline must not show `ls` where
+ * `rm` runs. The policy already judged it by both names. */
+static void
+test_exec_alias (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "bash", "-c",
+    "while [ ! -e \"$1/go\" ]; do sleep 0.05; done; (exec -a ls touch \"$1/made\"); "
+    "(exec -a ls touch \"$1/denied-marker\"); exit 0",
+    "bash", "@OUT@", NULL }, FALSE, NULL);
+  g_autofree char *session = wait_for_socket (s);
+  g_autoptr(GSubprocess) attach = NULL;
+  g_autoptr(GSubprocess) show = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *seen = NULL;
+  g_autofree char *rest = NULL;
+  g_autofree char *shown = NULL;
+  g_autofree char *made = NULL;
+  g_autofree char *denied = NULL;
+
+  attach = attach_start (s, (const char *[]) { "--watch", session, NULL }, FALSE, &lines, &seen);
+  session_go (s);
+  rest = read_until (lines, "session ended");
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_free (attach_finish (attach));
+  g_assert_true (out_exists (s, "made"));
+  g_assert_false (out_exists (s, "denied-marker"));
+
+  show = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE, (const char *[]) { "audit", "show", s->audit, NULL });
+  g_subprocess_communicate_utf8 (show, NULL, NULL, &shown, NULL, &error);
+  g_assert_no_error (error);
+  g_test_message ("%s%s", rest, shown);
+
+  made = g_strdup_printf ("touch %s/made  (calls itself \"ls\")", s->out);
+  denied = g_strdup_printf ("touch %s/denied-marker  (calls itself \"ls\")  [test-deny]", s->out);
+  g_assert_nonnull (strstr (rest, made));
+  g_assert_nonnull (strstr (rest, denied));
+  g_assert_nonnull (strstr (shown, made));
+  g_assert_nonnull (strstr (shown, denied));
+  g_clear_pointer (&made, g_free);
+  made = g_strdup_printf ("ls %s/made", s->out);
+  g_assert_null (strstr (rest, made));
+  g_assert_null (strstr (shown, made));
+}
+
 /* A denied program the shell finds again in the next folder on PATH is
  * two exec records, but one line in attach: the second says where. */
 static void
@@ -2428,6 +2475,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/short-runs", test_short_runs);
   g_test_add_func ("/paddock/exec/many-at-once", test_many_at_once);
   g_test_add_func ("/paddock/exec/attach-path-repeat", test_attach_path_repeat);
+  g_test_add_func ("/paddock/exec/exec-alias", test_exec_alias);
   g_test_add_func ("/paddock/exec/attach-falls-behind", test_attach_falls_behind);
   g_test_add_func ("/paddock/exec/connect-without-descriptors", test_connect_without_descriptors);
   g_test_add_func ("/paddock/exec/audit-write-fails", test_audit_write_fails);

@@ -217,6 +217,46 @@ test_line_reader (void)
   g_assert_cmpmem (line, length, "next", 4);
 }
 
+/* A command line is shown under the name of the program that runs: what
+ * argv[0] says is believed only where it names that program. */
+static void
+test_exec_display_line (void)
+{
+  const struct
+  {
+    const char *path;
+    const char *exe;
+    const char *argv[4];
+    const char *shown;
+  } cases[] = {
+    { "/usr/bin/rm", "/usr/bin/rm", { "rm", "-rf", "build", NULL }, "rm -rf build" },
+    /* Found along PATH, a symlink resolved, a relative path, a login shell. */
+    { "/usr/bin/python3", "/usr/bin/python3.11", { "python3", "-c", "1", NULL }, "python3 -c 1" },
+    { "/usr/bin/cc", "/usr/bin/x86_64-linux-gnu-gcc-12", { "cc", NULL }, "cc" },
+    { "./run.sh", "/home/u/p/run.sh", { "./run.sh", NULL }, "./run.sh" },
+    { "/bin/bash", "/usr/bin/bash", { "-bash", NULL }, "-bash" },
+    /* exec -a: the real program first, then what it called itself. */
+    { "/usr/bin/rm", "/usr/bin/rm", { "ls", "-rf", "build", NULL }, "rm -rf build  (calls itself \"ls\")" },
+    { "/usr/bin/true", "/usr/bin/true", { "ls", NULL }, "true  (calls itself \"ls\")" },
+    /* From memory, and through a descriptor: only the file it led to counts. */
+    { "", "/memfd:x (deleted)", { "touch", "f", NULL }, "memfd:x (deleted) f  (calls itself \"touch\")" },
+    { "/proc/self/fd/3", "/memfd:x (deleted)", { "3", NULL }, "memfd:x (deleted)  (calls itself \"3\")" },
+    { "/dev/fd/3", "/usr/bin/touch", { "touch", "f", NULL }, "touch f" },
+    /* No argv[0], and one that would drive the terminal. */
+    { "/usr/bin/true", "/usr/bin/true", { NULL }, "true  (calls itself \"\")" },
+    { "/usr/bin/rm", "/usr/bin/rm", { "\033[2Jls", "x", NULL }, "rm x  (calls itself \"\\e[2Jls\")" },
+    /* Nothing known of the program: argv as it is. */
+    { NULL, NULL, { "ls", NULL }, "ls" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *shown = paddock_exec_display_line (cases[i].path, cases[i].exe, cases[i].argv);
+
+      g_assert_cmpstr (shown, ==, cases[i].shown);
+    }
+}
+
 static void
 test_escape (void)
 {
@@ -480,6 +520,7 @@ main (int   argc,
   g_test_add_func ("/paddock/protocol/strict", test_strict);
   g_test_add_func ("/paddock/protocol/line-reader", test_line_reader);
   g_test_add_func ("/paddock/protocol/escape", test_escape);
+  g_test_add_func ("/paddock/protocol/exec-display-line", test_exec_display_line);
   if (g_getenv ("PADDOCK_RUN") != NULL)
     {
       g_test_add_func ("/paddock/protocol/garbage", test_garbage);
