@@ -32,10 +32,10 @@
 #include "config.h"
 
 #include "paddock-audit.h"
-#include "paddock-protocol.h"
 #include "paddock-autofd.h"
 #include "paddock-escape.h"
 #include "paddock-file-kind.h"
+#include "paddock-protocol.h"
 #include "paddock-xdg.h"
 
 #include <errno.h>

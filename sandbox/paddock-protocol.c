@@ -226,7 +226,7 @@ last_component (const char *path)
 }
 
 /* The name of the program that runs, where argv[0] names another; else NULL. */
-static char *
+static const char *
 exec_other_name (const char *path,
                  const char *exe,
                  const char *argv0)
@@ -246,9 +246,9 @@ exec_other_name (const char *path,
   if (*claimed != '\0' && (g_strcmp0 (claimed, called) == 0 || g_strcmp0 (claimed, resolved) == 0))
     return NULL;
   if (called != NULL && *called != '\0')
-    return g_strdup (called);
+    return called;
   if (resolved != NULL && *resolved != '\0')
-    return g_strdup (resolved);
+    return resolved;
   return NULL;
 }
 
@@ -258,7 +258,7 @@ paddock_exec_display_line (const char         *path,
                            const char * const *argv)
 {
   const char *argv0 = argv != NULL ? argv[0] : NULL;
-  g_autofree char *other = exec_other_name (path, exe, argv0);
+  const char *other = exec_other_name (path, exe, argv0);
   g_autofree char *name = NULL;
   g_autofree char *claimed = NULL;
   g_autofree char *rest = NULL;
