@@ -1131,6 +1131,8 @@ cmd_policy_explain (int    argc,
   /* An empty name would be the current folder, as it would to paddock-run. */
   if (cwd_arg != NULL && cwd_arg[0] == '\0')
     return usage ("--cwd names no folder");
+  if (project_arg != NULL && project_arg[0] == '\0')
+    return usage ("--project names no folder");
 
   project = project_arg != NULL ? realpath (project_arg, NULL) : g_get_current_dir ();
   if (project == NULL || !g_file_test (project, G_FILE_TEST_IS_DIR))
@@ -1588,6 +1590,8 @@ cmd_lock (int    argc,
 
   /* The choice is saved under the canonical path, as paddock-run looks it up. */
   dir = argc == 3 ? argv[2] : ".";
+  if (dir[0] == '\0')
+    return usage ("lock: DIR names no folder");
   project = realpath (dir, NULL);
   if (project == NULL)
     {

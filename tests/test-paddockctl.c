@@ -395,6 +395,17 @@ test_command_line_errors (void)
     g_assert_cmpint (result->status, ==, 1);
     g_assert_nonnull (strstr (result->out, "no records, so nothing to verify"));
   }
+  {
+    /* An empty folder name is a mistake, not "": No such file or directory. */
+    const char *argv[] = { paddockctl, "lock", "on", "", NULL };
+    g_autoptr(Result) result = run_in (NULL, argv);
+    assert_usage_error (result, "paddockctl: lock: DIR names no folder\n");
+  }
+  {
+    const char *argv[] = { paddockctl, "policy", "explain", "--project", "", "--", "ls", NULL };
+    g_autoptr(Result) result = run_in (NULL, argv);
+    assert_usage_error (result, "paddockctl: --project names no folder\n");
+  }
   g_unlink (empty);
 }
 
