@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 int paddock_fuzz_policy (const guint8 *data, size_t size);
+int paddock_fuzz_match (const guint8 *data, size_t size);
 int paddock_fuzz_audit (const guint8 *data, size_t size);
 int paddock_fuzz_protocol (const guint8 *data, size_t size);
 int paddock_fuzz_settings (const guint8 *data, size_t size);
@@ -270,6 +271,7 @@ main (int    argc,
 {
   static const Target targets[] = {
     { "policy", paddock_fuzz_policy },
+    { "match", paddock_fuzz_match },
     { "audit", paddock_fuzz_audit },
     { "protocol", paddock_fuzz_protocol },
     { "settings", paddock_fuzz_settings },

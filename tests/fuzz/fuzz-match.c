@@ -1,0 +1,80 @@
+/* fuzz-match.c: libFuzzer target for the default policy's matcher and the
+ * timeline's command line, fed command lines rather than policies
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The input is argv, its arguments separated by NUL bytes; the first is
+ * also the executed path. Whatever the arguments, the default policy
+ * decides and explains them, its explanation is valid UTF-8, and the line
+ * a timeline shows for them is valid UTF-8 with no control character:
+ * it goes to a terminal.
+ */
+#include "config.h"
+
+#include "paddock-policy.h"
+#include "paddock-protocol.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
+
+static void
+check_display_line (const char *line)
+{
+  if (!g_utf8_validate (line, -1, NULL))
+    abort ();
+  for (const char *p = line; *p != '\0'; p++)
+    if ((guchar) *p < 0x20 || *p == 0x7f)
+      abort ();
+}
+
+int
+LLVMFuzzerTestOneInput (const guint8 *data,
+                        size_t        size)
+{
+  static PaddockPolicy *policy;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(PaddockPolicyRule) rule = NULL;
+  g_autofree char *exe = NULL;
+  g_autofree char *why = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *memory_line = NULL;
+  PaddockPolicyQuery query;
+  size_t start = 0;
+
+  if (policy == NULL)
+    policy = paddock_policy_new_default ();
+
+  for (size_t i = 0; i <= size; i++)
+    if (i == size || data[i] == '\0')
+      {
+        g_ptr_array_add (argv, g_strndup ((const char *) data + start, i - start));
+        start = i + 1;
+      }
+  g_ptr_array_add (argv, NULL);
+
+  /* As the monitor would have it: an absolute path as it is, a name
+   * found along PATH. */
+  exe = g_path_is_absolute (argv->pdata[0]) ? g_strdup (argv->pdata[0])
+                                            : g_build_filename ("/usr/bin", argv->pdata[0], NULL);
+  query = (PaddockPolicyQuery) {
+    .exe = exe,
+    .argv = (const char * const *) argv->pdata,
+    .cwd = "/home/dev/proj/src",
+    .project = "/home/dev/proj",
+    .home = "/home/dev",
+  };
+  paddock_policy_evaluate (policy, &query, &rule);
+  why = paddock_policy_explain (policy, &query);
+  if (!g_utf8_validate (why, -1, NULL))
+    abort ();
+
+  line = paddock_exec_display_line (exe, exe, (const char * const *) argv->pdata);
+  check_display_line (line);
+  /* The same arguments run from memory, under whatever name argv[0] gives. */
+  memory_line = paddock_exec_display_line ("", "/memfd:x (deleted)", (const char * const *) argv->pdata);
+  check_display_line (memory_line);
+  return 0;
+}
