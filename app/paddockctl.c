@@ -9,6 +9,7 @@
 #include "paddock-autofd.h"
 #include "paddock-control.h"
 #include "paddock-escape.h"
+#include "paddock-grants.h"
 #include "paddock-lock.h"
 #include "paddock-policy.h"
 #include "paddock-process-tree.h"
@@ -1116,7 +1117,7 @@ cmd_policy_explain (int    argc,
   GOptionEntry entries[] = {
     { "policy", 0, 0, G_OPTION_ARG_FILENAME, &policy_file, "The policy file (default: the built-in policy)", "FILE" },
     { "project", 0, 0, G_OPTION_ARG_FILENAME, &project_arg, "The project (default: the current directory)", "DIR" },
-    { "cwd", 0, 0, G_OPTION_ARG_FILENAME, &cwd_arg, "Where the command runs (default: the project)", "DIR" },
+    { "cwd", 0, 0, G_OPTION_ARG_FILENAME, &cwd_arg, "Where the command runs (default: the current directory where it is in the project, else the project)", "DIR" },
     { NULL }
   };
 
@@ -1141,7 +1142,15 @@ cmd_policy_explain (int    argc,
                         g_strerror (project == NULL ? errno : ENOTDIR));
       return 1;
     }
-  cwd = g_canonicalize_filename (cwd_arg != NULL ? cwd_arg : project, NULL);
+  if (cwd_arg != NULL)
+    cwd = g_canonicalize_filename (cwd_arg, NULL);
+  else
+    {
+      /* Here, as a command typed here would run, where here is in the project. */
+      g_autofree char *here = realpath (".", NULL);
+
+      cwd = g_strdup (here != NULL && paddock_path_is_within (here, project) ? here : project);
+    }
 
   policy = policy_file != NULL ? paddock_policy_new_from_file (input_path (policy_file), &error)
                               : paddock_policy_new_default ();

@@ -662,6 +662,29 @@ test_policy_commands (void)
 
     assert_usage_error (result, "--cwd names no folder");
   }
+  /* Run from a folder of the project, a command is explained as run there
+   * (it was explained as run at the project's root: ../sub/x was outside). */
+  {
+    g_autofree char *sub = g_build_filename (project, "sub", NULL);
+    g_autofree char *project_arg = g_strdup_printf ("--project=%s", project);
+    g_autofree char *cwd_line = NULL;
+    const char *argv[] = { paddockctl, "policy", "explain", project_arg, "--", "rm", "-r", "../sub/x", NULL };
+    g_autoptr(Result) inside = NULL;
+    g_autoptr(Result) from_outside = NULL;
+
+    g_assert_cmpint (g_mkdir_with_parents (sub, 0700), ==, 0);
+    inside = run_in (sub, argv);
+    g_assert_cmpint (inside->status, ==, 0);
+    cwd_line = g_strdup_printf ("\ncwd: \"%s\"\n", sub);
+    g_assert_nonnull (strstr (inside->out, cwd_line));
+    g_assert_nonnull (strstr (inside->out, "decision: allow, by the policy's default"));
+    /* From outside the project, its root. */
+    from_outside = run_in (base, argv);
+    g_assert_cmpint (from_outside->status, ==, 0);
+    g_assert_null (strstr (from_outside->out, "\ncwd: "));
+    g_assert_nonnull (strstr (from_outside->out, "by rule \"rm-recursive-outside-project\""));
+    g_rmdir (sub);
+  }
   /* A launcher's own exec is not the program it starts: explain says the
    * other is decided on its own. */
   {
