@@ -2060,25 +2060,30 @@ finish_ask (PaddockExecMonitor *self,
       };
       PaddockPolicyScope scope = remember == PADDOCK_REMEMBER_PROJECT && self->project != NULL ?
                                  PADDOCK_POLICY_SCOPE_PROJECT : PADDOCK_POLICY_SCOPE_SESSION;
+      g_autoptr(GError) error = NULL;
 
       rule = paddock_policy_rule_new_remembered (&query,
                                                  decision == PADDOCK_DECISION_ALLOW ?
                                                  PADDOCK_POLICY_ACTION_ALLOW : PADDOCK_POLICY_ACTION_DENY,
-                                                 scope);
-      paddock_policy_prepend_rule (self->policy, rule);
-      if (scope == PADDOCK_POLICY_SCOPE_PROJECT)
+                                                 scope, &error);
+      if (rule == NULL)
         {
-          g_autoptr(GError) error = NULL;
-
-          if (!paddock_policy_remember_in_project (self->project, rule, &error))
+          paddock_printerr ("cannot remember the decision on #%" G_GINT64_FORMAT ", only take it this once: %s",
+                            ask->id, error->message);
+          remember = PADDOCK_REMEMBER_ONCE;
+        }
+      else
+        {
+          paddock_policy_prepend_rule (self->policy, rule);
+          if (scope != PADDOCK_POLICY_SCOPE_PROJECT)
+            remember = PADDOCK_REMEMBER_SESSION;
+          else if (!paddock_policy_remember_in_project (self->project, rule, &error))
             {
               paddock_printerr ("cannot remember the decision for the project, "
                                 "only for this session: %s", error->message);
               remember = PADDOCK_REMEMBER_SESSION;
             }
         }
-      else
-        remember = PADDOCK_REMEMBER_SESSION;
     }
 
   message->id = ask->id;

@@ -2255,9 +2255,10 @@ glob_literal (const char *bytes)
 }
 
 PaddockPolicyRule *
-paddock_policy_rule_new_remembered (const PaddockPolicyQuery *query,
-                                    PaddockPolicyAction       action,
-                                    PaddockPolicyScope        scope)
+paddock_policy_rule_new_remembered (const PaddockPolicyQuery  *query,
+                                    PaddockPolicyAction        action,
+                                    PaddockPolicyScope         scope,
+                                    GError                   **error)
 {
   g_autoptr(PaddockPolicyRule) rule = rule_new ();
   g_autoptr(GString) regex = g_string_new ("^");
@@ -2266,6 +2267,7 @@ paddock_policy_rule_new_remembered (const PaddockPolicyQuery *query,
   g_autofree char *when = g_date_time_format (now, "%Y-%m-%d %H:%M");
   g_autofree char *digest = NULL;
   g_autofree char *shown = NULL;
+  g_autoptr(GError) local_error = NULL;
   const char * const *argv;
   Match m;
   PaddockPolicyQuery q;
@@ -2286,8 +2288,16 @@ paddock_policy_rule_new_remembered (const PaddockPolicyQuery *query,
     }
   append_regex_literal (regex, match_line (&m));
   g_string_append_c (regex, '$');
-  rule->argv_regex = g_regex_new (regex->str, G_REGEX_RAW, 0, NULL);
-  g_assert (rule->argv_regex != NULL);
+  /* A command line of tens of kilobytes is more than PCRE compiles. */
+  rule->argv_regex = g_regex_new (regex->str, G_REGEX_RAW, 0, &local_error);
+  if (rule->argv_regex == NULL)
+    {
+      g_set_error (error, PADDOCK_POLICY_ERROR, PADDOCK_POLICY_ERROR_INVALID,
+                   "its command line (%zu bytes) is too long for a rule: %s",
+                   strlen (match_line (&m)), local_error->message);
+      match_clear (&m);
+      return NULL;
+    }
   g_regex_match (rule->argv_regex, "", 0, NULL);
   json_object_set_string_member (match, "argv", regex->str);
 

@@ -184,10 +184,12 @@ PaddockPolicyScope   paddock_policy_rule_get_scope       (PaddockPolicyRule   *r
 const char          *paddock_policy_rule_get_origin      (PaddockPolicyRule   *rule);
 /* A rule deciding exactly this command line again (same program path and
  * the same argv, byte for byte) with @action; named "remembered-…", with a
- * reason saying when and how it was decided. @scope is SESSION or PROJECT. */
-PaddockPolicyRule   *paddock_policy_rule_new_remembered  (const PaddockPolicyQuery *query,
-                                                          PaddockPolicyAction  action,
-                                                          PaddockPolicyScope   scope);
+ * reason saying when and how it was decided. @scope is SESSION or PROJECT.
+ * Fails on a command line too long for a rule's pattern. */
+PaddockPolicyRule   *paddock_policy_rule_new_remembered  (const PaddockPolicyQuery  *query,
+                                                          PaddockPolicyAction        action,
+                                                          PaddockPolicyScope         scope,
+                                                          GError                   **error);
 
 /* Per-project overrides and remembered decisions, kept under
  * $XDG_CONFIG_HOME/paddock/projects/ (never inside the project, so a locked

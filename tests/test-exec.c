@@ -753,6 +753,48 @@ test_remember_project_lock_held (void)
   run_remember_project (TRUE);
 }
 
+/* An answer for a command line too long to remember as a rule is taken
+ * once, and said so: the supervisor aborted on it, leaving the agent
+ * unable to start anything. The same command asks again. */
+static void
+test_remember_too_long (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    "long=$(head -c 60000 /dev/zero | tr '\\0' a); "
+    "touch \"$1/asked-marker\" \"$long\" 2>/dev/null; touch \"$1/asked-marker\" \"$long\" 2>/dev/null; exit 0",
+    "sh", "@OUT@", NULL }, TRUE, NULL);
+  g_autoptr(PaddockMessage) ask = session_expect (s, PADDOCK_MESSAGE_ASK);
+  g_autoptr(PaddockMessage) decided = NULL;
+  g_autoptr(PaddockMessage) again = NULL;
+  g_autofree char *decide = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *says = NULL;
+
+  decide = g_strdup_printf ("{\"type\":\"decide\",\"id\":%" G_GINT64_FORMAT ","
+                            "\"decision\":\"allow\",\"remember\":\"session\"}\n", ask->id);
+  session_send (s, decide);
+  decided = session_expect (s, PADDOCK_MESSAGE_DECIDED);
+  g_assert_cmpint (decided->decision, ==, PADDOCK_DECISION_ALLOW);
+  g_assert_cmpint (decided->remember, ==, PADDOCK_REMEMBER_ONCE);
+  g_assert_null (decided->rule);
+
+  again = session_expect (s, PADDOCK_MESSAGE_ASK);
+  g_assert_cmpint (again->id, !=, ask->id);
+  g_clear_pointer (&decide, g_free);
+  decide = g_strdup_printf ("{\"type\":\"decide\",\"id\":%" G_GINT64_FORMAT ",\"decision\":\"deny\"}\n",
+                            again->id);
+  session_send (s, decide);
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_assert_true (out_exists (s, "asked-marker"));
+
+  err = runner_err_text (s);
+  says = g_strdup_printf ("paddock-run: cannot remember the decision on #%" G_GINT64_FORMAT ", only take it this once: "
+                          "its command line (", ask->id);
+  g_assert_nonnull (strstr (err, says));
+  g_assert_nonnull (strstr (err, "is too long for a rule"));
+}
+
 static void
 test_ask_deny (void)
 {
@@ -2448,6 +2490,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/ask-deny", test_ask_deny);
   g_test_add_func ("/paddock/exec/remember-project", test_remember_project);
   g_test_add_func ("/paddock/exec/remember-project-lock-held", test_remember_project_lock_held);
+  g_test_add_func ("/paddock/exec/remember-too-long", test_remember_too_long);
   g_test_add_func ("/paddock/exec/deadline", test_deadline);
   g_test_add_func ("/paddock/exec/kill-while-held", test_kill_while_held);
   g_test_add_func ("/paddock/exec/supervisor-dies", test_supervisor_dies);

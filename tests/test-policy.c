@@ -864,6 +864,31 @@ test_default_worst_cases (void)
     }
 }
 
+/* A command line too long for a rule's pattern cannot be remembered: an
+ * error, never a rule that matches more (or the assertion it was). */
+static void
+test_remember_too_long (void)
+{
+  g_autofree char *long_arg = g_strnfill (100 * 1024, 'a');
+  g_autofree char *fits_arg = g_strnfill (1024, 'a');
+  const char * const long_argv[] = { "touch", long_arg, NULL };
+  const char * const fits_argv[] = { "touch", fits_arg, NULL };
+  PaddockPolicyQuery query = { "/usr/bin/touch", long_argv, PROJECT, PROJECT };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PaddockPolicyRule) rule = NULL;
+
+  rule = paddock_policy_rule_new_remembered (&query, PADDOCK_POLICY_ACTION_ALLOW, PADDOCK_POLICY_SCOPE_SESSION, &error);
+  g_assert_null (rule);
+  g_assert_error (error, PADDOCK_POLICY_ERROR, PADDOCK_POLICY_ERROR_INVALID);
+  g_assert_true (g_str_has_prefix (error->message, "its command line (102406 bytes) is too long for a rule: "));
+
+  g_clear_error (&error);
+  query.argv = fits_argv;
+  rule = paddock_policy_rule_new_remembered (&query, PADDOCK_POLICY_ACTION_ALLOW, PADDOCK_POLICY_SCOPE_SESSION, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (rule);
+}
+
 static void
 test_regex_limit (void)
 {
@@ -970,7 +995,7 @@ test_merge_and_remember (void)
   g_assert_null (r3);
   g_assert_cmpint (action, ==, PADDOCK_POLICY_ACTION_ASK);
 
-  remembered = paddock_policy_rule_new_remembered (&query, PADDOCK_POLICY_ACTION_ALLOW, PADDOCK_POLICY_SCOPE_SESSION);
+  remembered = paddock_policy_rule_new_remembered (&query, PADDOCK_POLICY_ACTION_ALLOW, PADDOCK_POLICY_SCOPE_SESSION, NULL);
   g_assert_cmpint (paddock_policy_rule_get_scope (remembered), ==, PADDOCK_POLICY_SCOPE_SESSION);
   g_assert_true (g_str_has_prefix (paddock_policy_rule_get_name (remembered), "remembered-"));
   paddock_policy_prepend_rule (policy, remembered);
@@ -990,7 +1015,7 @@ test_remembered_round_trip (void)
   const char * const argv[] = { "tool", "a b", "c*[d]", "\xff\x01", "$x", NULL };
   PaddockPolicyQuery query = { "/opt/to[o]l/bin/tool*", argv, PROJECT, PROJECT };
   g_autoptr(PaddockPolicyRule) rule = paddock_policy_rule_new_remembered (&query, PADDOCK_POLICY_ACTION_DENY,
-                                                                          PADDOCK_POLICY_SCOPE_PROJECT);
+                                                                          PADDOCK_POLICY_SCOPE_PROJECT, NULL);
   g_autoptr(PaddockPolicy) policy = paddock_policy_new ();
   g_autoptr(PaddockPolicy) reread = NULL;
   g_autoptr(PaddockPolicyRule) decided = NULL;
@@ -1039,7 +1064,7 @@ test_project_overrides (void)
   g_assert_cmpuint (paddock_policy_get_n_rules (overrides), ==, 0);
   g_clear_pointer (&overrides, paddock_policy_unref);
 
-  rule = paddock_policy_rule_new_remembered (&query, PADDOCK_POLICY_ACTION_ALLOW, PADDOCK_POLICY_SCOPE_PROJECT);
+  rule = paddock_policy_rule_new_remembered (&query, PADDOCK_POLICY_ACTION_ALLOW, PADDOCK_POLICY_SCOPE_PROJECT, NULL);
   g_assert_true (paddock_policy_remember_in_project (project, rule, &error));
   g_assert_no_error (error);
   g_assert_true (paddock_policy_remember_in_project (project, rule, &error));
@@ -1124,7 +1149,7 @@ test_threads (void)
   for (guint i = 0; i < 200; i++)
     {
       g_autoptr(PaddockPolicyRule) rule = paddock_policy_rule_new_remembered (&query, PADDOCK_POLICY_ACTION_DENY,
-                                                                              PADDOCK_POLICY_SCOPE_SESSION);
+                                                                              PADDOCK_POLICY_SCOPE_SESSION, NULL);
 
       paddock_policy_prepend_rule (policy, rule);
     }
@@ -1167,6 +1192,7 @@ main (int   argc,
   g_test_add_func ("/paddock/policy/cwd-on-demand", test_cwd_on_demand);
   g_test_add_func ("/paddock/policy/merge-and-remember", test_merge_and_remember);
   g_test_add_func ("/paddock/policy/default-worst-cases", test_default_worst_cases);
+  g_test_add_func ("/paddock/policy/remember-too-long", test_remember_too_long);
   g_test_add_func ("/paddock/policy/remembered-round-trip", test_remembered_round_trip);
   g_test_add_func ("/paddock/policy/project-overrides", test_project_overrides);
   g_test_add_func ("/paddock/policy/threads", test_threads);
