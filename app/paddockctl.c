@@ -537,7 +537,38 @@ typedef struct
   guint            prompt_rows;     /* the terminal rows the answer line takes */
   PaddockLineReader *input;
   PaddockMessage  *last_denial;     /* the last exec, where it was denied */
+  GHashTable      *remembering;     /* ask id (gint64*) → the PaddockRemember this client asked for */
 } Attach;
+
+/* Sends @decide, noting what it asked to be remembered. */
+static void
+send_decide (Attach         *attach,
+             PaddockMessage *decide)
+{
+  if (decide->remember != PADDOCK_REMEMBER_ONCE)
+    g_hash_table_insert (attach->remembering, g_memdup2 (&decide->id, sizeof decide->id),
+                         GINT_TO_POINTER (decide->remember));
+  connection_send (attach->connection, decide);
+}
+
+/* Where @decided is remembered for less than this client asked (a command
+ * line too long for a rule, the project's file locked by another program),
+ * says so; paddock-run says why where it runs. */
+static const char *
+remembered_less (Attach               *attach,
+                 const PaddockMessage *decided)
+{
+  gpointer asked;
+
+  if (!g_hash_table_lookup_extended (attach->remembering, &decided->id, NULL, &asked))
+    return "";
+  g_hash_table_remove (attach->remembering, &decided->id);
+  if (decided->remember == PADDOCK_REMEMBER_ONCE)
+    return ", this once: it could not be remembered (paddock-run says why, where it runs)";
+  if (decided->remember == PADDOCK_REMEMBER_SESSION && GPOINTER_TO_INT (asked) == PADDOCK_REMEMBER_PROJECT)
+    return " only, not for the project (paddock-run says why, where it runs)";
+  return "";
+}
 
 static void
 print_exec (const PaddockMessage *message)
@@ -631,7 +662,7 @@ prompt_next (Attach *attach)
       decide->id = ask->id;
       decide->decision = attach->answer;
       decide->remember = attach->remember;
-      connection_send (attach->connection, decide);
+      send_decide (attach, decide);
       g_queue_pop_head (&attach->asks);
       paddock_message_free (ask);
       prompt_next (attach);
@@ -696,7 +727,7 @@ answer_current (Attach     *attach,
       return;
     }
 
-  connection_send (attach->connection, decide);
+  send_decide (attach, decide);
   attach->prompting = FALSE;
   g_queue_pop_head (&attach->asks);
   paddock_message_free (ask);
@@ -794,9 +825,10 @@ handle_event (Attach         *attach,
         else if (g_strcmp0 (message->by, "session-end") == 0)
           g_print ("%s  #%-5" G_GINT64_FORMAT " denied: the session ended\n", time, message->id);
         else
-          g_print ("%s  #%-5" G_GINT64_FORMAT " %s by %s%s%s\n", time, message->id, decided, by,
+          g_print ("%s  #%-5" G_GINT64_FORMAT " %s by %s%s%s%s\n", time, message->id, decided, by,
                    message->remember != PADDOCK_REMEMBER_ONCE ? ", remembered for the " : "",
-                   message->remember != PADDOCK_REMEMBER_ONCE ? paddock_remember_to_string (message->remember) : "");
+                   message->remember != PADDOCK_REMEMBER_ONCE ? paddock_remember_to_string (message->remember) : "",
+                   remembered_less (attach, message));
       }
       break;
 
@@ -953,6 +985,7 @@ cmd_attach (int    argc,
   attach.tty = isatty (STDOUT_FILENO) && g_strcmp0 (g_getenv ("TERM"), "dumb") != 0;
   attach.input = paddock_line_reader_new (4096);
   g_queue_init (&attach.asks);
+  attach.remembering = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 
   command = paddock_escape_argv_for_display ((const char * const *) connection->hello->command);
   project = display (connection->hello->project);
@@ -1037,6 +1070,7 @@ cmd_attach (int    argc,
 done:
   g_queue_clear_full (&attach.asks, (GDestroyNotify) paddock_message_free);
   g_clear_pointer (&attach.last_denial, paddock_message_free);
+  g_clear_pointer (&attach.remembering, g_hash_table_unref);
   paddock_line_reader_free (attach.input);
   return result;
 }

@@ -753,48 +753,6 @@ test_remember_project_lock_held (void)
   run_remember_project (TRUE);
 }
 
-/* An answer for a command line too long to remember as a rule is taken
- * once, and said so: the supervisor aborted on it, leaving the agent
- * unable to start anything. The same command asks again. */
-static void
-test_remember_too_long (void)
-{
-  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
-    "sh", "-c",
-    "long=$(head -c 60000 /dev/zero | tr '\\0' a); "
-    "touch \"$1/asked-marker\" \"$long\" 2>/dev/null; touch \"$1/asked-marker\" \"$long\" 2>/dev/null; exit 0",
-    "sh", "@OUT@", NULL }, TRUE, NULL);
-  g_autoptr(PaddockMessage) ask = session_expect (s, PADDOCK_MESSAGE_ASK);
-  g_autoptr(PaddockMessage) decided = NULL;
-  g_autoptr(PaddockMessage) again = NULL;
-  g_autofree char *decide = NULL;
-  g_autofree char *err = NULL;
-  g_autofree char *says = NULL;
-
-  decide = g_strdup_printf ("{\"type\":\"decide\",\"id\":%" G_GINT64_FORMAT ","
-                            "\"decision\":\"allow\",\"remember\":\"session\"}\n", ask->id);
-  session_send (s, decide);
-  decided = session_expect (s, PADDOCK_MESSAGE_DECIDED);
-  g_assert_cmpint (decided->decision, ==, PADDOCK_DECISION_ALLOW);
-  g_assert_cmpint (decided->remember, ==, PADDOCK_REMEMBER_ONCE);
-  g_assert_null (decided->rule);
-
-  again = session_expect (s, PADDOCK_MESSAGE_ASK);
-  g_assert_cmpint (again->id, !=, ask->id);
-  g_clear_pointer (&decide, g_free);
-  decide = g_strdup_printf ("{\"type\":\"decide\",\"id\":%" G_GINT64_FORMAT ",\"decision\":\"deny\"}\n",
-                            again->id);
-  session_send (s, decide);
-  g_assert_cmpint (session_wait (s), ==, 0);
-  g_assert_true (out_exists (s, "asked-marker"));
-
-  err = runner_err_text (s);
-  says = g_strdup_printf ("paddock-run: cannot remember the decision on #%" G_GINT64_FORMAT ", only take it this once: "
-                          "its command line (", ask->id);
-  g_assert_nonnull (strstr (err, says));
-  g_assert_nonnull (strstr (err, "is too long for a rule"));
-}
-
 static void
 test_ask_deny (void)
 {
@@ -1131,6 +1089,53 @@ run_attach (gboolean by_stdin)
   g_assert_nonnull (strstr (rest, by_stdin ? "denied by user" : "allowed by user"));
   g_assert_nonnull (strstr (rest, "session ended"));
   g_assert_cmpint (out_exists (s, "asked-marker"), ==, !by_stdin);
+}
+
+/* An answer for a command line too long to remember as a rule is taken
+ * once, and said so: the supervisor aborted on it, leaving the agent
+ * unable to start anything. The same command asks again, and attach says
+ * its answers were not remembered. */
+static void
+test_remember_too_long (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    "while [ ! -e \"$1/go\" ]; do sleep 0.05; done; long=$(head -c 60000 /dev/zero | tr '\\0' a); "
+    "touch \"$1/asked-marker\" \"$long\" 2>/dev/null; rm \"$1/asked-marker\"; "
+    "touch \"$1/asked-marker\" \"$long\" 2>/dev/null; exit 0",
+    "sh", "@OUT@", NULL }, FALSE, NULL);
+  g_autofree char *session = wait_for_socket (s);
+  g_autoptr(GSubprocess) attach = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(GPtrArray) decisions = NULL;
+  g_autofree char *seen = NULL;
+  g_autofree char *rest = NULL;
+  g_autofree char *err = NULL;
+  const char *note = "allowed by user, this once: it could not be remembered (paddock-run says why, where it runs)\n";
+  const char *first;
+
+  attach = attach_start (s, (const char *[]) { session, "--answer", "allow", "--remember", "session", NULL },
+                         TRUE, &lines, &seen);
+  session_go (s);
+  rest = read_until (lines, "session ended");
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_free (attach_finish (attach));
+  g_test_message ("%s", rest);
+  g_assert_true (out_exists (s, "asked-marker"));
+
+  /* Asked twice, each answer taken once. */
+  first = strstr (rest, note);
+  g_assert_nonnull (first);
+  g_assert_nonnull (strstr (first + 1, note));
+  decisions = audit_records (s, "decision");
+  g_assert_cmpuint (decisions->len, ==, 2);
+  for (guint i = 0; i < decisions->len; i++)
+    g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (decisions, i), "remember"), ==, "once");
+
+  err = runner_err_text (s);
+  g_assert_nonnull (strstr (err, "paddock-run: cannot remember the decision on #"));
+  g_assert_nonnull (strstr (err, ", only take it this once: its command line ("));
+  g_assert_nonnull (strstr (err, "is too long for a rule"));
 }
 
 /* A program run under another name (bash's exec -a) is shown under its
