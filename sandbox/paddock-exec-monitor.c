@@ -1016,16 +1016,13 @@ same_identity (const ExeIdentity *a,
 static void
 remember_exe (PaddockExecMonitor *self,
               const char         *path,
-              int                 fd,
+              const struct statx *stx,
               const char         *exe)
 {
-  struct statx stx;
   ResolvedExe *entry;
 
-  if (statx (fd, "", AT_EMPTY_PATH, IDENTITY_MASK, &stx) != 0)
-    return;
   entry = g_new0 (ResolvedExe, 1);
-  if (!identity_from_statx (&stx, &entry->identity))
+  if (!identity_from_statx (stx, &entry->identity))
     {
       g_free (entry);
       return;
@@ -1180,10 +1177,19 @@ find_executable (PaddockExecMonitor *self,
 
   if (fd >= 0)
     {
+      struct statx stx;
+      gboolean known = statx (fd, "", AT_EMPTY_PATH, IDENTITY_MASK | STATX_MODE, &stx) == 0 &&
+                       (stx.stx_mask & (STATX_TYPE | STATX_MODE)) == (STATX_TYPE | STATX_MODE);
+
+      /* What exec refuses whoever asks, root too: a folder, a device, a
+       * file without an execute bit. Not a run, as a PATH miss is not. */
+      if (known && !S_ISLNK (stx.stx_mode) && (!S_ISREG (stx.stx_mode) || (stx.stx_mode & 0111) == 0))
+        return EACCES;
+
       g_snprintf (self_path, sizeof self_path, "/proc/self/fd/%d", fd);
       info->exe = read_link_at (AT_FDCWD, self_path);
-      if (cacheable && info->exe != NULL)
-        remember_exe (self, info->path, fd, info->exe);
+      if (cacheable && known && info->exe != NULL)
+        remember_exe (self, info->path, &stx, info->exe);
       if (own_path != NULL)
         info->lexical = g_strdup (info->exe);
     }
@@ -1191,7 +1197,8 @@ find_executable (PaddockExecMonitor *self,
 }
 
 /* Reads the exec the kernel handed over. Returns 0, or the errno exec
- * should fail with without being reported (a PATH miss, a bad pointer).
+ * should fail with without being reported (a PATH miss, a file exec
+ * refuses, a bad pointer).
  * A PATH miss is found before argv and cwd are read: a shell or make
  * tries each directory of PATH in turn, and only the last try runs. */
 static int

@@ -47,6 +47,14 @@ case $scenario in
     rm -f "$out/asked-marker"
     step again touch "$out/asked-marker"
     ;;
+  not-executable)
+    # exec refuses these whoever asks: no run to record.
+    printf '#!/bin/sh\ntouch "$1"\n' >"$out/script"
+    chmod 644 "$out/script"
+    step script "$out/script" "$out/script-marker"
+    step folder "$out"
+    step after /bin/true
+    ;;
   wait-then-ask)
     wait_for "$out/go"
     step asked touch "$out/asked-marker"

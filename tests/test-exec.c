@@ -1091,6 +1091,36 @@ run_attach (gboolean by_stdin)
   g_assert_cmpint (out_exists (s, "asked-marker"), ==, !by_stdin);
 }
 
+/* A file without an execute bit and a folder are refused by exec itself,
+ * root or not: no run is recorded for them (they were, as programs that
+ * ran and exited 126), as none is for a PATH miss. */
+static void
+test_not_executable (void)
+{
+  g_autoptr(Session) s = session_start ("not-executable", FALSE, NULL);
+  g_autoptr(GPtrArray) execs = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *script = NULL;
+  gboolean ran_true = FALSE;
+
+  g_assert_cmpint (session_wait (s), ==, 0);
+  log = out_text (s, "log");
+  g_assert_nonnull (strstr (log, "script=126\nfolder=126\nafter=0\n"));
+  g_assert_false (out_exists (s, "script-marker"));
+
+  script = out_file (s, "script");
+  execs = audit_records (s, "exec");
+  for (guint i = 0; i < execs->len; i++)
+    {
+      const char *path = json_object_get_string_member (g_ptr_array_index (execs, i), "path");
+
+      g_assert_cmpstr (path, !=, script);
+      g_assert_cmpstr (path, !=, s->out);
+      ran_true |= g_strcmp0 (path, "/bin/true") == 0;
+    }
+  g_assert_true (ran_true);
+}
+
 /* An answer for a command line too long to remember as a rule is taken
  * once, and said so: the supervisor aborted on it, leaving the agent
  * unable to start anything. The same command asks again, and attach says
@@ -2526,6 +2556,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/many-at-once", test_many_at_once);
   g_test_add_func ("/paddock/exec/attach-path-repeat", test_attach_path_repeat);
   g_test_add_func ("/paddock/exec/exec-alias", test_exec_alias);
+  g_test_add_func ("/paddock/exec/not-executable", test_not_executable);
   g_test_add_func ("/paddock/exec/attach-falls-behind", test_attach_falls_behind);
   g_test_add_func ("/paddock/exec/connect-without-descriptors", test_connect_without_descriptors);
   g_test_add_func ("/paddock/exec/audit-write-fails", test_audit_write_fails);
