@@ -418,14 +418,14 @@ cmd_list (int    argc,
           status = 1;
         }
       if (shown++ == 0)
-        g_print ("%-14s %-8s %-8s %-7s %-30s %s\n", "SESSION", "PID", "LOCK", "STATE", "PROJECT", "COMMAND");
+        g_print ("%-14s %-8s %-10s %-7s %-30s %s\n", "SESSION", "PID", "LOCK", "STATE", "PROJECT", "COMMAND");
       if (connection == NULL)
         {
           /* Running, as far as anyone can tell, but not saying what. */
           g_autofree char *id = session_of_path (path);
 
           session = display (id);
-          g_print ("%-14s %-8s %-8s %-7s %-30s %s\n", session, "?", "?",
+          g_print ("%-14s %-8s %-10s %-7s %-30s %s\n", session, "?", "?",
                    failure == CONNECT_STOPPED ? "stopped" : failure == CONNECT_SILENT ? "silent" : "?",
                    "?", "?");
           continue;
@@ -434,7 +434,7 @@ cmd_list (int    argc,
       lock = display (connection->hello->lock);
       project = display (connection->hello->project);
       command = paddock_escape_argv_for_display ((const char * const *) connection->hello->command);
-      g_print ("%-14s %-8d %-8s %-7s %-30s %s\n", session,
+      g_print ("%-14s %-8d %-10s %-7s %-30s %s\n", session,
                connection->hello->agent_pid, lock,
                connection->hello->paused ? "paused" : "running", project, command);
     }

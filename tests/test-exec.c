@@ -1486,10 +1486,10 @@ test_list_not_answering (void)
   g_test_message ("%s%s", out, err);
   g_assert_cmpint (g_subprocess_get_exit_status (list), ==, 1);
   g_assert_null (strstr (out, "No sessions"));
-  row = g_strdup_printf ("%-14s %-8s %-8s %-7s", session, "?", "?", "stopped");
+  row = g_strdup_printf ("%-14s %-8s %-10s %-7s", session, "?", "?", "stopped");
   g_assert_nonnull (strstr (out, row));
   g_clear_pointer (&row, g_free);
-  row = g_strdup_printf ("%-14s %-8s %-8s %-7s", "0123456789ab", "?", "?", "silent");
+  row = g_strdup_printf ("%-14s %-8s %-10s %-7s", "0123456789ab", "?", "?", "silent");
   g_assert_nonnull (strstr (out, row));
   says = g_strdup_printf ("paddockctl: session %s did not answer: its paddock-run (pid %d) is stopped; "
                           "kill -CONT %d resumes it\n", session, (int) run, (int) run);
