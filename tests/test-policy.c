@@ -411,6 +411,15 @@ test_default_rules (void)
     { NULL, PROJECT, "bash -c 'curl -s https://x | jq .; sh build.sh'" },
     { NULL, PROJECT, "bash -c 'cat <(curl -s https://x)'" },
 
+    { "find-delete-outside-project", PROJECT, "find / -name core -delete" },
+    { "find-delete-outside-project", PROJECT, "find " HOME_DIR " -type f -exec rm -f {} +" },
+    { "find-delete-outside-project", PROJECT, "find ../other -execdir /bin/rm {} ;" },
+    { NULL, PROJECT, "find . -name '*.pyc' -delete" },
+    { NULL, PROJECT, "find build -type f -exec rm {} +" },
+    { NULL, PROJECT, "find / -name core" },
+    { NULL, PROJECT, "find /var/log -name '*.log' -exec grep -l rm {} +" },
+    { NULL, PROJECT, "find /tmp -name '*.rmx'" },
+
     { "dd-to-device", PROJECT, "dd if=disk.img of=/dev/sda bs=4M" },
     { "dd-to-device", PROJECT, "dd of=/dev/nvme0n1 if=/dev/zero" },
     { NULL, PROJECT, "dd if=/dev/zero of=disk.img bs=1M count=1" },
