@@ -2373,7 +2373,18 @@ paddock_policy_load_project (const char  *project,
     }
   self = policy_load_file (path, PADDOCK_POLICY_SCOPE_PROJECT, error);
   if (self == NULL)
-    return NULL;
+    {
+      /* The file's name is a digest: say whose it is, and what to do. */
+      if (error != NULL && *error != NULL)
+        {
+          char *message = g_strdup_printf ("%s (the file holds the project %s's own rules and remembered answers: "
+                                           "mend it, or remove it to start them over)", (*error)->message, canonical);
+
+          g_free ((*error)->message);
+          (*error)->message = message;
+        }
+      return NULL;
+    }
   if (g_strcmp0 (self->project, canonical) != 0)
     {
       g_set_error (error, PADDOCK_POLICY_ERROR, PADDOCK_POLICY_ERROR_PROJECT,

@@ -1104,6 +1104,22 @@ test_project_overrides (void)
   g_assert_error (error, PADDOCK_POLICY_ERROR, PADDOCK_POLICY_ERROR_PROJECT);
   g_clear_error (&error);
 
+  /* A broken file is refused at its line and column, and the refusal says
+   * whose file it is: its name, a digest, does not. */
+  g_assert_true (g_file_set_contents (other_path, "{\"version\": 1, \"rules\": [", -1, NULL));
+  overrides = paddock_policy_load_project (other, &error);
+  g_assert_null (overrides);
+  g_assert_error (error, PADDOCK_POLICY_ERROR, PADDOCK_POLICY_ERROR_PARSE);
+  {
+    g_autofree char *at = g_strdup_printf ("%s:1:", other_path);
+    g_autofree char *whose = g_strdup_printf (" (the file holds the project %s's own rules and remembered answers: "
+                                              "mend it, or remove it to start them over)", other);
+
+    g_assert_true (g_str_has_prefix (error->message, at));
+    g_assert_true (g_str_has_suffix (error->message, whose));
+  }
+  g_clear_error (&error);
+
   g_unlink (other_path);
   g_unlink (path);
   {
