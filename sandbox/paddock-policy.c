@@ -1162,6 +1162,7 @@ policy_parse (const char          *data,
   g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GError) parse_error = NULL;
   g_autoptr(Pos) root_pos = NULL;
+  g_autoptr(GHashTable) names = NULL;
   ParseContext ctx = { source, scope };
   Scanner s;
   JsonNode *root;
@@ -1280,14 +1281,32 @@ policy_parse (const char          *data,
       return NULL;
     }
   rules = json_node_get_array (node);
+  /* A record names the rule that decided: one name, one rule. */
+  names = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint i = 0; i < json_array_get_length (rules); i++)
     {
       PaddockPolicyRule *rule;
+      Pos *rule_pos = pos_element (rules_pos, i);
+      gpointer first;
 
-      rule = parse_rule (json_array_get_element (rules, i), pos_element (rules_pos, i), &ctx, error);
+      rule = parse_rule (json_array_get_element (rules, i), rule_pos, &ctx, error);
       if (rule == NULL)
         return NULL;
       g_ptr_array_add (self->rules, rule);
+      if (g_hash_table_lookup_extended (names, rule->name, NULL, &first))
+        {
+          Pos *first_pos = pos_member (pos_element (rules_pos, GPOINTER_TO_UINT (first)), "name");
+
+          if (first_pos != NULL)
+            set_invalid (error, &ctx, pos_member (rule_pos, "name"), FALSE,
+                         "the rule name \"%s\" is taken by the rule at %u:%u; each rule needs its own",
+                         rule->name, first_pos->line, first_pos->column);
+          else
+            set_invalid (error, &ctx, pos_member (rule_pos, "name"), FALSE,
+                         "the rule name \"%s\" is taken by an earlier rule; each rule needs its own", rule->name);
+          return NULL;
+        }
+      g_hash_table_insert (names, rule->name, GUINT_TO_POINTER (i));
     }
   rebuild_index (self);
   return g_steal_pointer (&self);
@@ -2516,6 +2535,18 @@ paddock_policy_remember_in_project (const char         *project,
   overrides = paddock_policy_load_project (project, error);
   if (overrides == NULL)
     return FALSE;
+  /* The same command remembered again (two sessions asked it at once, or
+   * it was decided otherwise since): the new answer replaces the old. */
+  for (guint i = 0; i < overrides->rules->len; i++)
+    {
+      PaddockPolicyRule *old = g_ptr_array_index (overrides->rules, i);
+
+      if (strcmp (old->name, rule->name) == 0)
+        {
+          g_ptr_array_remove_index (overrides->rules, i);
+          break;
+        }
+    }
   paddock_policy_prepend_rule (overrides, rule);
   return paddock_policy_save_project (overrides, project, error);
 }

@@ -875,6 +875,19 @@ test_default_worst_cases (void)
 
 /* A command line too long for a rule's pattern cannot be remembered: an
  * error, never a rule that matches more (or the assertion it was). */
+/* Two rules of one file may not share a name: a record names the rule
+ * that decided. The refusal points at the second, and names the first. */
+static void
+test_duplicate_names (void)
+{
+  assert_refused ("{\"rules\": [\n"
+                  "  {\"name\": \"a\", \"action\": \"deny\", \"match\": {\"program\": \"ls\"}},\n"
+                  "  {\"name\": \"a\", \"action\": \"ask\", \"match\": {\"program\": \"cat\"}}\n"
+                  "]}",
+                  PADDOCK_POLICY_ERROR_INVALID,
+                  "test.json:3:12: the rule name \"a\" is taken by the rule at 2:12; each rule needs its own");
+}
+
 static void
 test_remember_too_long (void)
 {
@@ -1076,6 +1089,8 @@ test_project_overrides (void)
   rule = paddock_policy_rule_new_remembered (&query, PADDOCK_POLICY_ACTION_ALLOW, PADDOCK_POLICY_SCOPE_PROJECT, NULL);
   g_assert_true (paddock_policy_remember_in_project (project, rule, &error));
   g_assert_no_error (error);
+  /* The same command remembered again replaces its rule: a file that
+   * held the name twice would not load. */
   g_assert_true (paddock_policy_remember_in_project (project, rule, &error));
 
   g_assert_cmpint (g_stat (path, &st), ==, 0);
@@ -1088,7 +1103,7 @@ test_project_overrides (void)
 
   overrides = paddock_policy_load_project (project, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (paddock_policy_get_n_rules (overrides), ==, 2);
+  g_assert_cmpuint (paddock_policy_get_n_rules (overrides), ==, 1);
   {
     g_autoptr(PaddockPolicyRule) loaded = paddock_policy_get_rule (overrides, 0);
 
@@ -1218,6 +1233,7 @@ main (int   argc,
   g_test_add_func ("/paddock/policy/merge-and-remember", test_merge_and_remember);
   g_test_add_func ("/paddock/policy/default-worst-cases", test_default_worst_cases);
   g_test_add_func ("/paddock/policy/remember-too-long", test_remember_too_long);
+  g_test_add_func ("/paddock/policy/duplicate-names", test_duplicate_names);
   g_test_add_func ("/paddock/policy/remembered-round-trip", test_remembered_round_trip);
   g_test_add_func ("/paddock/policy/project-overrides", test_project_overrides);
   g_test_add_func ("/paddock/policy/threads", test_threads);
