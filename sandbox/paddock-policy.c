@@ -2320,7 +2320,16 @@ paddock_policy_rule_new_remembered (const PaddockPolicyQuery  *query,
   g_regex_match (rule->argv_regex, "", 0, NULL);
   json_object_set_string_member (match, "argv", regex->str);
 
-  digest = g_compute_checksum_for_string (G_CHECKSUM_SHA256, match_line (&m), -1);
+  /* Named for the program and the line: the same arguments to another
+   * program are another rule, which must not replace this one. */
+  {
+    g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
+
+    if (rule->programs != NULL)
+      g_checksum_update (checksum, (const guchar *) rule->programs[0], strlen (rule->programs[0]) + 1);
+    g_checksum_update (checksum, (const guchar *) match_line (&m), -1);
+    digest = g_strdup (g_checksum_get_string (checksum));
+  }
   shown = paddock_escape_for_display (match_line (&m), -1);
   if (g_utf8_strlen (shown, -1) > 120)
     {

@@ -886,6 +886,24 @@ test_duplicate_names (void)
                   "]}",
                   PADDOCK_POLICY_ERROR_INVALID,
                   "test.json:3:12: the rule name \"a\" is taken by the rule at 2:12; each rule needs its own");
+
+  /* Remembered rules are named for their program and command line: the
+   * same arguments to another program are another rule, which must not
+   * take (and, remembered in a project, replace) the first one's name. */
+  {
+    const char * const argv[] = { "git", "push", "--force", NULL };
+    PaddockPolicyQuery usr = { "/usr/bin/git", argv, PROJECT, PROJECT };
+    PaddockPolicyQuery opt = { "/opt/git/bin/git", argv, PROJECT, PROJECT };
+    g_autoptr(PaddockPolicyRule) a = paddock_policy_rule_new_remembered (&usr, PADDOCK_POLICY_ACTION_ALLOW,
+                                                                         PADDOCK_POLICY_SCOPE_PROJECT, NULL);
+    g_autoptr(PaddockPolicyRule) b = paddock_policy_rule_new_remembered (&opt, PADDOCK_POLICY_ACTION_ALLOW,
+                                                                         PADDOCK_POLICY_SCOPE_PROJECT, NULL);
+    g_autoptr(PaddockPolicyRule) again = paddock_policy_rule_new_remembered (&usr, PADDOCK_POLICY_ACTION_DENY,
+                                                                             PADDOCK_POLICY_SCOPE_PROJECT, NULL);
+
+    g_assert_cmpstr (paddock_policy_rule_get_name (a), !=, paddock_policy_rule_get_name (b));
+    g_assert_cmpstr (paddock_policy_rule_get_name (a), ==, paddock_policy_rule_get_name (again));
+  }
 }
 
 static void
