@@ -755,6 +755,27 @@ glob_match (const char *pattern,
   return *pattern == '\0';
 }
 
+/* Whether @source starts PCRE's UTF mode with a leading (*UTF) or (*UTF8),
+ * alone or among the other (*…) settings that may open a pattern. */
+static gboolean
+starts_utf_mode (const char *source)
+{
+  const char *p = source;
+
+  while (g_str_has_prefix (p, "(*"))
+    {
+      const char *end = strchr (p, ')');
+
+      if (end == NULL)
+        return FALSE;
+      if ((end - p == 5 && strncmp (p + 2, "UTF", 3) == 0) ||
+          (end - p == 6 && strncmp (p + 2, "UTF8", 4) == 0))
+        return TRUE;
+      p = end + 1;
+    }
+  return FALSE;
+}
+
 static GRegex *
 compile_regex (const char   *source,
                const char   *key,
@@ -764,6 +785,17 @@ compile_regex (const char   *source,
 {
   g_autoptr(GError) local_error = NULL;
   GRegex *regex;
+
+  /* GLib runs a raw pattern without PCRE's UTF-8 check, and a command
+   * line may be any bytes: in UTF mode, PCRE's behaviour on those is
+   * undefined. */
+  if (starts_utf_mode (source))
+    {
+      set_invalid (error, ctx, pos, FALSE,
+                   "bad regular expression in \"%s\": (*UTF) is not allowed, as command lines are bytes "
+                   "that need not be UTF-8", key);
+      return NULL;
+    }
 
   /* Not G_REGEX_OPTIMIZE: JIT-compiling the default policy's patterns took
    * 1.1 ms of each paddock-run's start here, and a pattern only ever runs

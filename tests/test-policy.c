@@ -875,6 +875,37 @@ test_default_worst_cases (void)
 
 /* A command line too long for a rule's pattern cannot be remembered: an
  * error, never a rule that matches more (or the assertion it was). */
+/* PCRE's UTF mode on command lines that need not be UTF-8 is undefined
+ * behaviour (GLib skips PCRE's check for a raw pattern): refused, however
+ * the pattern turns it on. It matched "ls a\xffb" as if it were text. */
+static void
+test_utf_mode_refused (void)
+{
+  const char *patterns[] = { "(*UTF)a", "(*UTF8)a", "(*LIMIT_MATCH=9)(*UTF)a", "(*CR)(*UTF8)x" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (patterns); i++)
+    {
+      g_autofree char *text = g_strdup_printf ("{\"rules\": [{\"name\": \"x\", \"action\": \"allow\", "
+                                               "\"match\": {\"program\": \"ls\", \"argv\": \"%s\"}}]}",
+                                               patterns[i]);
+
+      assert_refused (text, PADDOCK_POLICY_ERROR_INVALID, "test.json:1:80: bad regular expression in \"argv\": "
+                      "(*UTF) is not allowed");
+    }
+  /* Other leading settings, and (*UTF) later in a pattern (PCRE refuses
+   * it there itself), are left to PCRE. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(PaddockPolicy) policy =
+      paddock_policy_new_from_data ("{\"rules\": [{\"name\": \"x\", \"action\": \"deny\", "
+                                    "\"match\": {\"program\": \"ls\", \"argv\": \"(*LIMIT_MATCH=9)a\"}}]}",
+                                    -1, "test.json", &error);
+
+    g_assert_no_error (error);
+    g_assert_nonnull (policy);
+  }
+}
+
 /* Two rules of one file may not share a name: a record names the rule
  * that decided. The refusal points at the second, and names the first. */
 static void
@@ -1252,6 +1283,7 @@ main (int   argc,
   g_test_add_func ("/paddock/policy/default-worst-cases", test_default_worst_cases);
   g_test_add_func ("/paddock/policy/remember-too-long", test_remember_too_long);
   g_test_add_func ("/paddock/policy/duplicate-names", test_duplicate_names);
+  g_test_add_func ("/paddock/policy/utf-mode-refused", test_utf_mode_refused);
   g_test_add_func ("/paddock/policy/remembered-round-trip", test_remembered_round_trip);
   g_test_add_func ("/paddock/policy/project-overrides", test_project_overrides);
   g_test_add_func ("/paddock/policy/threads", test_threads);
