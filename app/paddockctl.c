@@ -1142,6 +1142,7 @@ cmd_policy_explain (int    argc,
   g_autofree char *project = NULL;
   g_autofree char *cwd = NULL;
   g_autofree char *exe = NULL;
+  g_autofree char *resolved = NULL;
   g_autofree char *home = NULL;
   g_autofree char *text = NULL;
   g_autoptr(PaddockPolicy) policy = NULL;
@@ -1200,6 +1201,7 @@ cmd_policy_explain (int    argc,
   paddock_policy_merge (policy, overrides);
 
   exe = find_program (command[0], cwd);
+  resolved = exe != NULL ? realpath (exe, NULL) : NULL;
   home = paddock_policy_dup_home ();
   query = (PaddockPolicyQuery) {
     .exe = exe,
@@ -1207,6 +1209,7 @@ cmd_policy_explain (int    argc,
     .cwd = cwd,
     .project = project,
     .home = home,
+    .resolved = resolved,
   };
   text = paddock_policy_explain (policy, &query);
   g_print ("%s", text);

@@ -1607,6 +1607,7 @@ handle_notification (PaddockExecMonitor   *self,
     .home = self->home,
     .cwd_func = load_cwd,
     .cwd_data = info,
+    .resolved = info->exe,
   };
   action = paddock_policy_evaluate (self->policy, &query, &rule);
   if (rule == NULL)

@@ -1518,8 +1518,9 @@ paddock_policy_prepend_rule (PaddockPolicy     *self,
 typedef struct
 {
   const PaddockPolicyQuery *query;
-  const char               *names[2];
-  const char               *paths[2];      /* the path each name comes from, if known */
+  const char               *names[3];
+  const char               *paths[3];      /* the path each name comes from, if known */
+  guint                     resolved_slot; /* the names' index of the resolved file's, or G_MAXUINT */
   guint                     n_names;
   GString                  *line;          /* argv joined, built on first use */
   const char               *script;
@@ -1566,6 +1567,14 @@ match_init (Match                    *m,
           m->paths[m->n_names] = strchr (query->argv[0], '/') ? query->argv[0] : NULL;
           m->names[m->n_names++] = name;
         }
+    }
+  m->resolved_slot = G_MAXUINT;
+  if (query->resolved != NULL && *base_name (query->resolved) != '\0' &&
+      g_strcmp0 (query->resolved, query->exe) != 0)
+    {
+      m->resolved_slot = m->n_names;
+      m->paths[m->n_names] = query->resolved;
+      m->names[m->n_names++] = base_name (query->resolved);
     }
 }
 
@@ -1810,6 +1819,8 @@ program_holds (PaddockPolicyRule *rule,
       gboolean matched = FALSE;
       gboolean applicable = FALSE;
 
+      if (all && i == m->resolved_slot)
+        continue;
       for (guint g = 0; rule->programs[g] != NULL && !matched; g++)
         {
           const char *glob = rule->programs[g];
@@ -1867,7 +1878,8 @@ rule_matches (PaddockPolicyRule *rule,
               g_string_append (why, "program ");
               append_quoted (why, m->n_names ? m->names[0] : "");
               g_string_append_printf (why, " does not match \"%s\"%s\n", globs,
-                                      rule->action == PADDOCK_POLICY_ACTION_ALLOW && m->n_names > 1
+                                      rule->action == PADDOCK_POLICY_ACTION_ALLOW &&
+                                      m->n_names - (m->resolved_slot != G_MAXUINT) > 1
                                       ? " (an allow rule needs the executable's and argv[0]'s names to match)" : "");
             }
           return FALSE;
@@ -2039,8 +2051,11 @@ paddock_policy_evaluate (PaddockPolicy             *self,
     for (guint i = 0; i < m.n_names; i++)
       {
         GArray *indices = g_hash_table_lookup (self->by_name, m.names[i]);
+        gboolean listed = FALSE;
 
-        if (indices != NULL && (i == 0 || g_strcmp0 (m.names[i], m.names[0]) != 0))
+        for (guint j = 0; j < i; j++)
+          listed |= strcmp (m.names[j], m.names[i]) == 0;
+        if (indices != NULL && !listed)
           lists[n_lists++] = indices;
       }
     while (decided == NULL)
@@ -2093,6 +2108,12 @@ paddock_policy_explain (PaddockPolicy            *self,
     {
       g_string_append (out, "executable: ");
       append_quoted (out, q.exe);
+      g_string_append_c (out, '\n');
+    }
+  if (q.resolved != NULL && g_strcmp0 (q.resolved, q.exe) != 0)
+    {
+      g_string_append (out, "which is: ");
+      append_quoted (out, q.resolved);
       g_string_append_c (out, '\n');
     }
   g_string_append (out, "project: ");

@@ -103,6 +103,12 @@ typedef struct
   const char       *(*cwd_func) (gpointer user_data);
   gpointer            cwd_data;
   const char         *home;     /* the canonical home folder, for "paths": "home"; NULL: none */
+  /* The file that runs, symlinks resolved, or NULL. A deny or ask rule
+   * also matches its name and path: a link of another name (`ln -s
+   * /usr/bin/rm del; ./del -rf ~`) is still rm. An allow rule does not
+   * need it to match, since most programs are links to another name
+   * (python3 to python3.11, cc to gcc-12). */
+  const char         *resolved;
 } PaddockPolicyQuery;
 
 typedef struct _PaddockPolicy     PaddockPolicy;

@@ -1091,6 +1091,36 @@ run_attach (gboolean by_stdin)
   g_assert_cmpint (out_exists (s, "asked-marker"), ==, !by_stdin);
 }
 
+/* A link of another name to a denied program is that program: `t`, a
+ * link to touch, is denied as touch (it ran). */
+static void
+test_link_of_another_name (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c", "ln -s /usr/bin/touch \"$1/t\" && \"$1/t\" \"$1/denied-marker\"; echo t=$? >\"$1/log\"",
+    "sh", "@OUT@", NULL }, FALSE, NULL);
+  g_autoptr(GPtrArray) execs = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *link = NULL;
+  JsonObject *record;
+
+  g_assert_cmpint (session_wait (s), ==, 0);
+  log = out_text (s, "log");
+  g_assert_cmpstr (log, ==, "t=126\n");
+  g_assert_false (out_exists (s, "denied-marker"));
+
+  execs = audit_records (s, "exec");
+  link = out_file (s, "t");
+  record = NULL;
+  for (guint i = 0; i < execs->len && record == NULL; i++)
+    if (g_strcmp0 (json_object_get_string_member (g_ptr_array_index (execs, i), "path"), link) == 0)
+      record = g_ptr_array_index (execs, i);
+  g_assert_nonnull (record);
+  g_assert_cmpstr (json_object_get_string_member (record, "exe"), ==, "/usr/bin/touch");
+  g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "deny");
+  g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "test-deny");
+}
+
 /* A file without an execute bit and a folder are refused by exec itself,
  * root or not: no run is recorded for them (they were, as programs that
  * ran and exited 126), as none is for a PATH miss. */
@@ -2557,6 +2587,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/attach-path-repeat", test_attach_path_repeat);
   g_test_add_func ("/paddock/exec/exec-alias", test_exec_alias);
   g_test_add_func ("/paddock/exec/not-executable", test_not_executable);
+  g_test_add_func ("/paddock/exec/link-of-another-name", test_link_of_another_name);
   g_test_add_func ("/paddock/exec/attach-falls-behind", test_attach_falls_behind);
   g_test_add_func ("/paddock/exec/connect-without-descriptors", test_connect_without_descriptors);
   g_test_add_func ("/paddock/exec/audit-write-fails", test_audit_write_fails);

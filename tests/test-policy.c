@@ -875,6 +875,46 @@ test_default_worst_cases (void)
 
 /* A command line too long for a rule's pattern cannot be remembered: an
  * error, never a rule that matches more (or the assertion it was). */
+/* A link of another name to a program is that program to a deny or ask
+ * rule: `./del -rf ~` where del is rm (it was allowed). An allow rule does
+ * not need the resolved name to match: python3 is a link to python3.11. */
+static void
+test_resolved_program (void)
+{
+  g_autoptr(PaddockPolicy) defaults = paddock_policy_new_default ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PaddockPolicy) allow_python = NULL;
+  const char * const del[] = { "./del", "-rf", HOME_DIR, NULL };
+  const char * const python[] = { "python3", "-c", "1", NULL };
+  PaddockPolicyQuery query = { .exe = PROJECT "/del", .argv = del, .cwd = PROJECT, .project = PROJECT,
+                               .home = HOME_DIR, .resolved = "/usr/bin/rm" };
+  g_autoptr(PaddockPolicyRule) rule = NULL;
+  g_autofree char *why = NULL;
+
+  g_assert_cmpint (paddock_policy_evaluate (defaults, &query, &rule), ==, PADDOCK_POLICY_ACTION_DENY);
+  /* The home folder holds the project: the first of the rm rules. */
+  g_assert_cmpstr (paddock_policy_rule_get_name (rule), ==, "rm-recursive-project-root");
+  why = paddock_policy_explain (defaults, &query);
+  g_test_message ("%s", why);
+  g_assert_nonnull (strstr (why, "\nwhich is: \"/usr/bin/rm\"\n"));
+  g_assert_nonnull (strstr (why, "because: program \"rm\" matches \"rm\"\n"));
+  g_clear_pointer (&rule, paddock_policy_rule_unref);
+
+  /* Without it, as before. */
+  query.resolved = NULL;
+  g_assert_cmpint (paddock_policy_evaluate (defaults, &query, &rule), ==, PADDOCK_POLICY_ACTION_ALLOW);
+  g_assert_null (rule);
+
+  allow_python = paddock_policy_new_from_data ("{\"default\": \"deny\", \"rules\": [{\"name\": \"py\", "
+                                               "\"action\": \"allow\", \"match\": {\"program\": \"python3\"}}]}",
+                                               -1, "py.json", &error);
+  g_assert_no_error (error);
+  query = (PaddockPolicyQuery) { .exe = "/usr/bin/python3", .argv = python, .cwd = PROJECT, .project = PROJECT,
+                                 .home = HOME_DIR, .resolved = "/usr/bin/python3.11" };
+  g_assert_cmpint (paddock_policy_evaluate (allow_python, &query, &rule), ==, PADDOCK_POLICY_ACTION_ALLOW);
+  g_assert_cmpstr (paddock_policy_rule_get_name (rule), ==, "py");
+}
+
 /* PCRE's UTF mode on command lines that need not be UTF-8 is undefined
  * behaviour (GLib skips PCRE's check for a raw pattern): refused, however
  * the pattern turns it on. It matched "ls a\xffb" as if it were text. */
@@ -1284,6 +1324,7 @@ main (int   argc,
   g_test_add_func ("/paddock/policy/remember-too-long", test_remember_too_long);
   g_test_add_func ("/paddock/policy/duplicate-names", test_duplicate_names);
   g_test_add_func ("/paddock/policy/utf-mode-refused", test_utf_mode_refused);
+  g_test_add_func ("/paddock/policy/resolved-program", test_resolved_program);
   g_test_add_func ("/paddock/policy/remembered-round-trip", test_remembered_round_trip);
   g_test_add_func ("/paddock/policy/project-overrides", test_project_overrides);
   g_test_add_func ("/paddock/policy/threads", test_threads);
