@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The input is argv, its arguments separated by NUL bytes; the first is
- * also the executed path. Whatever the arguments, the default policy
+ * also the executed path, run as itself and as a link to rm. Whatever the arguments, the default policy
  * decides and explains them, its explanation is valid UTF-8, and the line
  * a timeline shows for them is valid UTF-8 with no control character:
  * it goes to a terminal.
@@ -66,6 +66,14 @@ LLVMFuzzerTestOneInput (const guint8 *data,
     .project = "/home/dev/proj",
     .home = "/home/dev",
   };
+  paddock_policy_evaluate (policy, &query, &rule);
+  why = paddock_policy_explain (policy, &query);
+  if (!g_utf8_validate (why, -1, NULL))
+    abort ();
+  /* The same, run through a link to another program. */
+  g_clear_pointer (&rule, paddock_policy_rule_unref);
+  g_clear_pointer (&why, g_free);
+  query.resolved = "/usr/bin/rm";
   paddock_policy_evaluate (policy, &query, &rule);
   why = paddock_policy_explain (policy, &query);
   if (!g_utf8_validate (why, -1, NULL))
