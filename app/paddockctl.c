@@ -434,9 +434,10 @@ cmd_list (int    argc,
       lock = display (connection->hello->lock);
       project = display (connection->hello->project);
       command = paddock_escape_argv_for_display ((const char * const *) connection->hello->command);
-      g_print ("%-14s %-8d %-10s %-7s %-30s %s\n", session,
+      g_print ("%-14s %-8d %-10s %-7s %-30s %s%s\n", session,
                connection->hello->agent_pid, lock,
-               connection->hello->paused ? "paused" : "running", project, command);
+               connection->hello->paused ? "paused" : "running", project, command,
+               connection->hello->truncated ? " …(truncated)" : "");
     }
   if (shown == 0)
     g_print ("No sessions are running.\n");
@@ -990,7 +991,8 @@ cmd_attach (int    argc,
   command = paddock_escape_argv_for_display ((const char * const *) connection->hello->command);
   project = display (connection->hello->project);
   session = display (connection->hello->session);
-  g_print ("Session %s: %s (agent pid %d) in %s\n", session, command,
+  g_print ("Session %s: %s%s (agent pid %d) in %s\n", session, command,
+           connection->hello->truncated ? " …(truncated)" : "",
            connection->hello->agent_pid, project);
   /* Asking for the status also tells the supervisor that someone here
    * answers asks; one who only watches never sends a request. */

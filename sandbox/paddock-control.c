@@ -59,7 +59,8 @@ struct _PaddockControl
 {
   char               *session_id;
   char               *project;
-  char              **command;
+  char              **command;          /* bounded as an exec's argv is: a hello always fits a client's line */
+  gboolean            command_truncated;
   pid_t               agent_pid;
   pid_t               tree_root;
   char               *lock;
@@ -166,6 +167,38 @@ paddock_control_socket_path (const char *session_id,
   return path;
 }
 
+/* @command cut to the bounds of a recorded exec's argv (its count and
+ * bytes): escaped for JSON, a command of megabytes made a hello longer
+ * than any client reads, and nobody could attach to answer its asks. */
+static char **
+bounded_command (const char * const *command,
+                 gboolean           *truncated)
+{
+  GPtrArray *bounded = g_ptr_array_new ();
+  gsize bytes = 0;
+
+  *truncated = FALSE;
+  for (guint i = 0; command != NULL && command[i] != NULL; i++)
+    {
+      gsize length = strlen (command[i]);
+
+      if (i >= PADDOCK_EXEC_MAX_ARGS || bytes >= PADDOCK_EXEC_MAX_ARGV_BYTES)
+        {
+          *truncated = TRUE;
+          break;
+        }
+      if (length > PADDOCK_EXEC_MAX_ARGV_BYTES - bytes)
+        {
+          length = PADDOCK_EXEC_MAX_ARGV_BYTES - bytes;
+          *truncated = TRUE;
+        }
+      g_ptr_array_add (bounded, g_strndup (command[i], length));
+      bytes += length;
+    }
+  g_ptr_array_add (bounded, NULL);
+  return (char **) g_ptr_array_free (bounded, FALSE);
+}
+
 PaddockControl *
 paddock_control_new (const PaddockControlSession *session,
                      PaddockAudit                *audit)
@@ -177,7 +210,7 @@ paddock_control_new (const PaddockControlSession *session,
   self = g_new0 (PaddockControl, 1);
   self->session_id = g_strdup (session->session_id);
   self->project = g_strdup (session->project);
-  self->command = g_strdupv ((char **) session->command);
+  self->command = bounded_command (session->command, &self->command_truncated);
   self->agent_pid = session->agent_pid;
   self->tree_root = session->tree_root;
   self->lock = g_strdup (session->lock != NULL ? session->lock : "off");
@@ -328,7 +361,8 @@ status_message (PaddockControl     *self,
   if (type == PADDOCK_MESSAGE_HELLO)
     {
       message->project = g_strdup (self->project != NULL ? self->project : "");
-      message->command = g_strdupv (self->command != NULL ? self->command : (char *[]) { NULL });
+      message->command = g_strdupv (self->command);
+      message->truncated = self->command_truncated;
       message->agent_pid = self->agent_pid;
     }
   return message;

@@ -97,7 +97,7 @@ typedef struct
 
 static const TypeSpec types[] = {
   { PADDOCK_MESSAGE_HELLO, "hello", FALSE,
-    { "version", "session", "project", "command", "agent_pid", "lock", "network",
+    { "version", "session", "project", "command", "?truncated", "agent_pid", "lock", "network",
       "features", "?paused", NULL } },
   { PADDOCK_MESSAGE_EXEC, "exec", FALSE,
     { "seq", "time", "mono", "pid", "ppid", "cwd", "exe", "path", "argv", "argc",

@@ -1091,6 +1091,53 @@ run_attach (gboolean by_stdin)
   g_assert_cmpint (out_exists (s, "asked-marker"), ==, !by_stdin);
 }
 
+/* A command of megabytes (ten arguments of 120 kB of control characters,
+ * six bytes each in JSON) is told to clients cut as an exec's argv is:
+ * its hello was longer than any client reads, so nobody could list the
+ * session, attach to it, or answer its asks. */
+static void
+test_huge_command (void)
+{
+  g_autofree char *big = g_strnfill (120 * 1024, '\001');
+  g_autoptr(GPtrArray) command = g_ptr_array_new ();
+  g_autoptr(Session) s = NULL;
+  g_autofree char *session = NULL;
+  g_autoptr(GSubprocess) list = NULL;
+  g_autoptr(GSubprocess) attach = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *seen = NULL;
+  g_autofree char *rest = NULL;
+
+  g_ptr_array_add (command, "sh");
+  g_ptr_array_add (command, "-c");
+  g_ptr_array_add (command, "while [ ! -e \"$1/go\" ]; do sleep 0.05; done");
+  g_ptr_array_add (command, "sh");
+  g_ptr_array_add (command, "@OUT@");
+  for (guint i = 0; i < 10; i++)
+    g_ptr_array_add (command, big);
+  g_ptr_array_add (command, NULL);
+  s = session_start_command (NULL, (const char * const *) command->pdata, FALSE, NULL);
+  session = wait_for_socket (s);
+
+  list = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, (const char *[]) { "list", NULL });
+  g_subprocess_communicate_utf8 (list, NULL, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (list), ==, 0);
+  g_assert_cmpstr (err, ==, "");
+  g_assert_nonnull (strstr (out, session));
+  g_assert_true (g_str_has_suffix (out, " …(truncated)\n"));
+
+  attach = attach_start (s, (const char *[]) { "--watch", session, NULL }, FALSE, &lines, &seen);
+  g_assert_nonnull (strstr (seen, " …(truncated) (agent pid "));
+  session_go (s);
+  rest = read_until (lines, "session ended");
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_free (attach_finish (attach));
+}
+
 /* A link of another name to a denied program is that program: `t`, a
  * link to touch, is denied as touch (it ran). */
 static void
@@ -2588,6 +2635,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/exec-alias", test_exec_alias);
   g_test_add_func ("/paddock/exec/not-executable", test_not_executable);
   g_test_add_func ("/paddock/exec/link-of-another-name", test_link_of_another_name);
+  g_test_add_func ("/paddock/exec/huge-command", test_huge_command);
   g_test_add_func ("/paddock/exec/attach-falls-behind", test_attach_falls_behind);
   g_test_add_func ("/paddock/exec/connect-without-descriptors", test_connect_without_descriptors);
   g_test_add_func ("/paddock/exec/audit-write-fails", test_audit_write_fails);
