@@ -33,6 +33,9 @@
 #include <unistd.h>
 
 #define MAX_POLICY_SIZE (16 * 1024 * 1024)
+/* A rule's name and reason go with each exec it decides. */
+#define MAX_RULE_NAME 128
+#define MAX_RULE_REASON 4096
 #define MAX_DEPTH 32
 
 /* What a string decoded to bytes that are not UTF-8 is told: other
@@ -1023,6 +1026,14 @@ parse_rule (JsonNode      *node,
       set_invalid (error, ctx, pos_member (pos, "name"), FALSE, "the rule's \"name\" is empty");
       return NULL;
     }
+  /* Both go with every exec and ask the rule decides, to each client and
+   * into the log; a client reads lines of at most 4 MiB. */
+  if (strlen (text) > MAX_RULE_NAME)
+    {
+      set_invalid (error, ctx, pos_member (pos, "name"), FALSE,
+                   "the rule's \"name\" is %zu bytes long; at most %d", strlen (text), MAX_RULE_NAME);
+      return NULL;
+    }
   rule->name = g_strdup (text);
 
   text = get_string (object, "action", pos, "the rule", TRUE, ctx, error);
@@ -1039,6 +1050,12 @@ parse_rule (JsonNode      *node,
   if (local_error != NULL)
     {
       g_propagate_error (error, local_error);
+      return NULL;
+    }
+  if (text != NULL && strlen (text) > MAX_RULE_REASON)
+    {
+      set_invalid (error, ctx, pos_member (pos, "reason"), FALSE,
+                   "the rule's \"reason\" is %zu bytes long; at most %d", strlen (text), MAX_RULE_REASON);
       return NULL;
     }
   rule->reason = g_strdup (text);

@@ -946,6 +946,42 @@ test_utf_mode_refused (void)
   }
 }
 
+/* A rule's name and reason go with each exec and ask it decides, to
+ * every client and into the log: a reason of megabytes made each ask
+ * longer than a client reads, so none could be answered. */
+static void
+test_name_and_reason_bounds (void)
+{
+  g_autofree char *name_ok = g_strnfill (128, 'n');
+  g_autofree char *name_long = g_strnfill (129, 'n');
+  g_autofree char *reason_ok = g_strnfill (4096, 'r');
+  g_autofree char *reason_long = g_strnfill (4097, 'r');
+#define BOUNDS_POLICY "{\"rules\": [{\"name\": \"%s\", \"action\": \"ask\", \"reason\": \"%s\", " \
+                      "\"match\": {\"program\": \"ls\"}}]}"
+
+  {
+    g_autofree char *text = g_strdup_printf (BOUNDS_POLICY, name_ok, reason_ok);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(PaddockPolicy) policy = paddock_policy_new_from_data (text, -1, "test.json", &error);
+
+    g_assert_no_error (error);
+    g_assert_nonnull (policy);
+  }
+  {
+    g_autofree char *text = g_strdup_printf (BOUNDS_POLICY, name_long, reason_ok);
+
+    assert_refused (text, PADDOCK_POLICY_ERROR_INVALID,
+                    "test.json:1:21: the rule's \"name\" is 129 bytes long; at most 128");
+  }
+  {
+    g_autofree char *text = g_strdup_printf (BOUNDS_POLICY, name_ok, reason_long);
+
+    assert_refused (text, PADDOCK_POLICY_ERROR_INVALID,
+                    "test.json:1:180: the rule's \"reason\" is 4097 bytes long; at most 4096");
+  }
+#undef BOUNDS_POLICY
+}
+
 /* Two rules of one file may not share a name: a record names the rule
  * that decided. The refusal points at the second, and names the first. */
 static void
@@ -1323,6 +1359,7 @@ main (int   argc,
   g_test_add_func ("/paddock/policy/default-worst-cases", test_default_worst_cases);
   g_test_add_func ("/paddock/policy/remember-too-long", test_remember_too_long);
   g_test_add_func ("/paddock/policy/duplicate-names", test_duplicate_names);
+  g_test_add_func ("/paddock/policy/name-and-reason-bounds", test_name_and_reason_bounds);
   g_test_add_func ("/paddock/policy/utf-mode-refused", test_utf_mode_refused);
   g_test_add_func ("/paddock/policy/resolved-program", test_resolved_program);
   g_test_add_func ("/paddock/policy/remembered-round-trip", test_remembered_round_trip);
