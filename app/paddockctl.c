@@ -575,7 +575,8 @@ static void
 print_exec (const PaddockMessage *message)
 {
   g_autofree char *time = format_time (message->time);
-  g_autofree char *command = paddock_exec_display_line (message->path, message->exe, (const char * const *) message->argv);
+  g_autofree char *command = paddock_exec_display_line (message->path, message->exe, message->interpreter,
+                                                        (const char * const *) message->argv);
   g_autofree char *rule = display (message->rule);
   const char *decision = message->decision == PADDOCK_DECISION_ALLOW ? "allow" :
                          message->decision == PADDOCK_DECISION_DENY ? "DENY " : "ASK  ";
@@ -674,7 +675,7 @@ prompt_next (Attach *attach)
 
   if (ask->id != attach->shown)
     {
-      command = paddock_exec_display_line (ask->path, ask->exe, (const char * const *) ask->argv);
+      command = paddock_exec_display_line (ask->path, ask->exe, ask->interpreter, (const char * const *) ask->argv);
       reason = display (ask->reason != NULL ? ask->reason : ask->rule);
       g_print ("\n  #%" G_GINT64_FORMAT " wants to run: %s\n", ask->id, command);
       if (ask->reason != NULL || ask->rule != NULL)

@@ -1701,6 +1701,7 @@ paddock_audit_dup_exec_line (JsonObject *object)
   g_auto(GStrv) argv = NULL;
   g_autofree char *path = NULL;
   g_autofree char *exe = NULL;
+  g_autofree char *interpreter = NULL;
   JsonNode *node;
 
   g_return_val_if_fail (object != NULL, NULL);
@@ -1712,7 +1713,9 @@ paddock_audit_dup_exec_line (JsonObject *object)
     path = paddock_audit_node_dup_string (node);
   if ((node = json_object_get_member (object, "exe")) != NULL)
     exe = paddock_audit_node_dup_string (node);
-  return paddock_exec_display_line (path, exe, (const char * const *) argv);
+  if ((node = json_object_get_member (object, "interpreter")) != NULL)
+    interpreter = paddock_audit_node_dup_string (node);
+  return paddock_exec_display_line (path, exe, interpreter, (const char * const *) argv);
 }
 
 /* --grep looks at the record's JSON text and at its command line as shown,

@@ -297,6 +297,8 @@ typedef struct
   GPtrArray  *argv;        /* NULL-terminated */
   gint64      argc;
   gboolean    truncated;
+  char       *interpreter; /* a script's #! interpreter, or NULL */
+  char       *interpreter_arg; /* ... and the one argument its line gives it, or NULL */
 } ExecInfo;
 
 /* Bytes of the caller's memory, within one page. */
@@ -335,6 +337,8 @@ typedef struct
 {
   ExeIdentity  identity;
   char        *exe;
+  char        *interpreter;      /* as in ExecInfo */
+  char        *interpreter_arg;
 } ResolvedExe;
 
 #define RESOLVED_MAX 1024
@@ -481,6 +485,8 @@ exec_info_free (ExecInfo *info)
   g_free (info->cwd);
   g_free (info->lexical);
   g_free (info->exe);
+  g_free (info->interpreter);
+  g_free (info->interpreter_arg);
   if (info->argv != NULL)
     g_ptr_array_unref (info->argv);
   g_free (info);
@@ -492,6 +498,8 @@ static void
 resolved_exe_free (ResolvedExe *entry)
 {
   g_free (entry->exe);
+  g_free (entry->interpreter);
+  g_free (entry->interpreter_arg);
   g_free (entry);
 }
 
@@ -1017,7 +1025,9 @@ static void
 remember_exe (PaddockExecMonitor *self,
               const char         *path,
               const struct statx *stx,
-              const char         *exe)
+              const char         *exe,
+              const char         *info_interpreter,
+              const char         *info_interpreter_arg)
 {
   ResolvedExe *entry;
 
@@ -1028,9 +1038,63 @@ remember_exe (PaddockExecMonitor *self,
       return;
     }
   entry->exe = g_strdup (exe);
+  entry->interpreter = g_strdup (info_interpreter);
+  entry->interpreter_arg = g_strdup (info_interpreter_arg);
   if (g_hash_table_size (self->resolved) >= RESOLVED_MAX)
     g_hash_table_remove_all (self->resolved);
   g_hash_table_replace (self->resolved, g_strdup (path), entry);
+}
+
+/* The kernel reads this much of a file for its #! line (BINPRM_BUF_SIZE). */
+#define SHEBANG_MAX 256
+
+/* A script's #! line, as the kernel reads it: the interpreter, up to a
+ * blank, and the rest of the line, trimmed, as its one argument. The
+ * kernel runs the interpreter with the script's arguments, so it is that
+ * command line the policy must judge too. Read from @fd (O_PATH, a
+ * regular file); nothing where the file is no script or cannot be read. */
+static void
+read_interpreter (int    fd,
+                  char **interpreter,
+                  char **argument)
+{
+  char self_path[48];
+  char line[SHEBANG_MAX + 1];
+  paddock_autofd int file = -1;
+  ssize_t n;
+  char *p, *end, *name;
+
+  g_snprintf (self_path, sizeof self_path, "/proc/self/fd/%d", fd);
+  file = open (self_path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  if (file < 0)
+    return;
+  n = pread (file, line, SHEBANG_MAX, 0);
+  if (n < 2 || line[0] != '#' || line[1] != '!')
+    return;
+  line[n] = '\0';
+  end = memchr (line, '\n', (gsize) n);
+  if (end == NULL)
+    end = line + n;
+  *end = '\0';
+  /* Blanks and a NUL end the line's words, as for the kernel. */
+  end = line + strlen (line);
+  while (end > line + 2 && (end[-1] == ' ' || end[-1] == '\t'))
+    *--end = '\0';
+  for (p = line + 2; *p == ' ' || *p == '\t'; p++)
+    ;
+  if (*p == '\0')
+    return;
+  name = p;
+  while (*p != '\0' && *p != ' ' && *p != '\t')
+    p++;
+  if (*p != '\0')
+    {
+      *p++ = '\0';
+      while (*p == ' ' || *p == '\t')
+        p++;
+    }
+  *interpreter = g_strdup (name);
+  *argument = *p != '\0' ? g_strdup (p) : NULL;
 }
 
 /* The part of @path after @prefix, where @path is @prefix or goes on
@@ -1160,6 +1224,8 @@ find_executable (PaddockExecMonitor *self,
               identity_from_statx (&stx, &id) && same_identity (&id, &entry->identity))
             {
               info->exe = g_strdup (entry->exe);
+              info->interpreter = g_strdup (entry->interpreter);
+              info->interpreter_arg = g_strdup (entry->interpreter_arg);
               return 0;
             }
         }
@@ -1186,10 +1252,12 @@ find_executable (PaddockExecMonitor *self,
       if (known && !S_ISLNK (stx.stx_mode) && (!S_ISREG (stx.stx_mode) || (stx.stx_mode & 0111) == 0))
         return EACCES;
 
+      if (known && S_ISREG (stx.stx_mode))
+        read_interpreter (fd, &info->interpreter, &info->interpreter_arg);
       g_snprintf (self_path, sizeof self_path, "/proc/self/fd/%d", fd);
       info->exe = read_link_at (AT_FDCWD, self_path);
       if (cacheable && known && info->exe != NULL)
-        remember_exe (self, info->path, &stx, info->exe);
+        remember_exe (self, info->path, &stx, info->exe, info->interpreter, info->interpreter_arg);
       if (own_path != NULL)
         info->lexical = g_strdup (info->exe);
     }
@@ -1313,6 +1381,12 @@ exec_message_new (const ExecInfo *info,
     message->argv[i] = escape (g_ptr_array_index (info->argv, i), &message->escaped);
   message->argc = info->argc;
   message->truncated = info->truncated;
+  if (info->interpreter != NULL)
+    {
+      g_autofree char *line = g_strjoin (" ", info->interpreter, info->interpreter_arg, NULL);
+
+      message->interpreter = escape (line, &message->escaped);
+    }
   return message;
 }
 
@@ -1391,6 +1465,12 @@ audit_exec (PaddockExecMonitor *self,
   append_int_member (out, "argc", info->argc);
   if (info->truncated)
     g_string_append (out, ",\"truncated\":true");
+  if (info->interpreter != NULL)
+    {
+      g_autofree char *line = g_strjoin (" ", info->interpreter, info->interpreter_arg, NULL);
+
+      append_string_member (out, "interpreter", line);
+    }
   append_string_member (out, "decision", paddock_decision_to_string (decision));
   append_string_member (out, "by", by);
   if (rule != NULL)
@@ -1551,6 +1631,49 @@ take_seq (PaddockExecMonitor *self)
   return seq;
 }
 
+/* How much an action holds a program back: deny, then ask, then allow. */
+static int
+strictness (PaddockPolicyAction action)
+{
+  return action == PADDOCK_POLICY_ACTION_DENY ? 2 : action == PADDOCK_POLICY_ACTION_ASK ? 1 : 0;
+}
+
+/* A script runs as its #! interpreter with the script's path and
+ * arguments (`#!/bin/rm -rf` made `./x ~` a recursive delete of the home
+ * folder that no rule saw). That command line is judged too, and the
+ * stricter decision holds. */
+static void
+judge_interpreter (PaddockExecMonitor  *self,
+                   const ExecInfo      *info,
+                   PaddockPolicyQuery  *query,
+                   PaddockPolicyAction *action,
+                   PaddockPolicyRule  **rule)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(PaddockPolicyRule) interpreter_rule = NULL;
+  PaddockPolicyQuery interpreter_query = *query;
+  PaddockPolicyAction interpreter_action;
+
+  g_ptr_array_add (argv, info->interpreter);
+  if (info->interpreter_arg != NULL)
+    g_ptr_array_add (argv, info->interpreter_arg);
+  g_ptr_array_add (argv, info->path);
+  for (guint i = 1; i + 1 < info->argv->len; i++)
+    g_ptr_array_add (argv, g_ptr_array_index (info->argv, i));
+  g_ptr_array_add (argv, NULL);
+
+  interpreter_query.exe = info->interpreter;
+  interpreter_query.argv = (const char * const *) argv->pdata;
+  interpreter_query.resolved = NULL;
+  interpreter_action = paddock_policy_evaluate (self->policy, &interpreter_query, &interpreter_rule);
+  if (strictness (interpreter_action) > strictness (*action))
+    {
+      *action = interpreter_action;
+      g_clear_pointer (rule, paddock_policy_rule_unref);
+      *rule = g_steal_pointer (&interpreter_rule);
+    }
+}
+
 static void
 handle_notification (PaddockExecMonitor   *self,
                      struct seccomp_notif *req)
@@ -1610,6 +1733,8 @@ handle_notification (PaddockExecMonitor   *self,
     .resolved = info->exe,
   };
   action = paddock_policy_evaluate (self->policy, &query, &rule);
+  if (info->interpreter != NULL)
+    judge_interpreter (self, info, &query, &action, &rule);
   if (rule == NULL)
     by = "default";
   else

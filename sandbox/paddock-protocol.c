@@ -65,6 +65,7 @@ static const Field fields[] = {
   F ("argv", KIND_STRV, argv),
   F ("argc", KIND_INT64, argc),
   F ("truncated", KIND_BOOL, truncated),
+  F ("interpreter", KIND_STRING, interpreter),
   F ("escaped", KIND_BOOL, escaped),
   F ("decision", KIND_DECISION, decision),
   F ("rule", KIND_STRING, rule),
@@ -101,10 +102,10 @@ static const TypeSpec types[] = {
       "features", "?paused", NULL } },
   { PADDOCK_MESSAGE_EXEC, "exec", FALSE,
     { "seq", "time", "mono", "pid", "ppid", "cwd", "exe", "path", "argv", "argc",
-      "?truncated", "?escaped", "decision", "?rule", "?reason", "by", NULL } },
+      "?truncated", "?interpreter", "?escaped", "decision", "?rule", "?reason", "by", NULL } },
   { PADDOCK_MESSAGE_ASK, "ask", FALSE,
     { "id", "time", "mono", "pid", "ppid", "cwd", "exe", "path", "argv", "argc",
-      "?truncated", "?escaped", "?decision", "?rule", "?reason", "deadline", NULL } },
+      "?truncated", "?interpreter", "?escaped", "?decision", "?rule", "?reason", "deadline", NULL } },
   { PADDOCK_MESSAGE_DECIDED, "decided", FALSE,
     { "id", "time", "decision", "by", "?remember", "?rule", NULL } },
   { PADDOCK_MESSAGE_NET, "net", FALSE,
@@ -255,20 +256,28 @@ exec_other_name (const char *path,
 char *
 paddock_exec_display_line (const char         *path,
                            const char         *exe,
+                           const char         *interpreter,
                            const char * const *argv)
 {
   const char *argv0 = argv != NULL ? argv[0] : NULL;
   const char *other = exec_other_name (path, exe, argv0);
-  g_autofree char *name = NULL;
-  g_autofree char *claimed = NULL;
-  g_autofree char *rest = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *shown_interpreter = NULL;
 
   if (other == NULL)
-    return paddock_escape_argv_for_display (argv);
-  name = paddock_escape_for_display (other, -1);
-  claimed = paddock_escape_for_display (argv0 != NULL ? argv0 : "", -1);
-  rest = paddock_escape_argv_for_display (argv0 != NULL ? argv + 1 : NULL);
-  return g_strdup_printf ("%s%s%s  (calls itself \"%s\")", name, *rest != '\0' ? " " : "", rest, claimed);
+    line = paddock_escape_argv_for_display (argv);
+  else
+    {
+      g_autofree char *name = paddock_escape_for_display (other, -1);
+      g_autofree char *claimed = paddock_escape_for_display (argv0 != NULL ? argv0 : "", -1);
+      g_autofree char *rest = paddock_escape_argv_for_display (argv0 != NULL ? argv + 1 : NULL);
+
+      line = g_strdup_printf ("%s%s%s  (calls itself \"%s\")", name, *rest != '\0' ? " " : "", rest, claimed);
+    }
+  if (interpreter == NULL)
+    return g_steal_pointer (&line);
+  shown_interpreter = paddock_escape_for_display (interpreter, -1);
+  return g_strdup_printf ("%s  (#!%s)", line, shown_interpreter);
 }
 
 static gboolean

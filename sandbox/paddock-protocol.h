@@ -99,6 +99,7 @@ typedef struct
   char           **argv;          /* recorded (bounded) arguments */
   gint64           argc;          /* how many there were */
   gboolean         truncated;     /* argv, path or cwd was cut short */
+  char            *interpreter;   /* a script's #! interpreter and its argument, or NULL */
   gboolean         escaped;       /* some bytes were not UTF-8 and are written \xNN */
   PaddockDecision  decision;
   char            *rule;
@@ -147,9 +148,11 @@ const char      *paddock_remember_to_string     (PaddockRemember       remember)
  * Where argv[0] names another program than the one that runs (`exec -a ls
  * rm`, a program run from memory or through a descriptor), the line starts
  * with the real one's name, and says what argv[0] called it: a timeline
- * never shows a command under a name it chose for itself. */
+ * never shows a command under a name it chose for itself. A script's #!
+ * @interpreter (or NULL), which is what runs, follows. */
 char            *paddock_exec_display_line      (const char           *path,
                                                  const char           *exe,
+                                                 const char           *interpreter,
                                                  const char * const   *argv);
 
 /* Whether a message of @type may come from a client. */

@@ -1138,6 +1138,49 @@ test_huge_command (void)
   g_free (attach_finish (attach));
 }
 
+/* A script runs as its #! interpreter with the script's arguments: a
+ * script whose line is `#!/usr/bin/touch` is touch to the policy (it ran,
+ * though touch of denied-marker is denied), and the timeline says what
+ * runs it. */
+static void
+test_script_interpreter (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    "printf '#!/usr/bin/touch\\n' >\"$1/x\" && chmod +x \"$1/x\" && \"$1/x\" \"$1/denied-marker\"; "
+    "echo x=$? >\"$1/log\"",
+    "sh", "@OUT@", NULL }, FALSE, NULL);
+  g_autoptr(GPtrArray) execs = NULL;
+  g_autoptr(GSubprocess) show = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *script = NULL;
+  g_autofree char *shown = NULL;
+  g_autofree char *line = NULL;
+  JsonObject *record = NULL;
+
+  g_assert_cmpint (session_wait (s), ==, 0);
+  log = out_text (s, "log");
+  g_assert_cmpstr (log, ==, "x=126\n");
+  g_assert_false (out_exists (s, "denied-marker"));
+
+  execs = audit_records (s, "exec");
+  script = out_file (s, "x");
+  for (guint i = 0; i < execs->len && record == NULL; i++)
+    if (g_strcmp0 (json_object_get_string_member (g_ptr_array_index (execs, i), "path"), script) == 0)
+      record = g_ptr_array_index (execs, i);
+  g_assert_nonnull (record);
+  g_assert_cmpstr (json_object_get_string_member (record, "interpreter"), ==, "/usr/bin/touch");
+  g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "deny");
+  g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "test-deny");
+
+  show = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE, (const char *[]) { "audit", "show", s->audit, "--type", "exec", NULL });
+  g_subprocess_communicate_utf8 (show, NULL, NULL, &shown, NULL, &error);
+  g_assert_no_error (error);
+  line = g_strdup_printf ("%s %s/denied-marker  (#!/usr/bin/touch)  [test-deny]", script, s->out);
+  g_assert_nonnull (strstr (shown, line));
+}
+
 /* A link of another name to a denied program is that program: `t`, a
  * link to touch, is denied as touch (it ran). */
 static void
@@ -2636,6 +2679,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/not-executable", test_not_executable);
   g_test_add_func ("/paddock/exec/link-of-another-name", test_link_of_another_name);
   g_test_add_func ("/paddock/exec/huge-command", test_huge_command);
+  g_test_add_func ("/paddock/exec/script-interpreter", test_script_interpreter);
   g_test_add_func ("/paddock/exec/attach-falls-behind", test_attach_falls_behind);
   g_test_add_func ("/paddock/exec/connect-without-descriptors", test_connect_without_descriptors);
   g_test_add_func ("/paddock/exec/audit-write-fails", test_audit_write_fails);

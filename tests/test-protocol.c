@@ -228,6 +228,7 @@ test_exec_display_line (void)
     const char *exe;
     const char *argv[4];
     const char *shown;
+    const char *interpreter;
   } cases[] = {
     { "/usr/bin/rm", "/usr/bin/rm", { "rm", "-rf", "build", NULL }, "rm -rf build" },
     /* Found along PATH, a symlink resolved, a relative path, a login shell. */
@@ -247,11 +248,14 @@ test_exec_display_line (void)
     { "/usr/bin/rm", "/usr/bin/rm", { "\033[2Jls", "x", NULL }, "rm x  (calls itself \"\\e[2Jls\")" },
     /* Nothing known of the program: argv as it is. */
     { NULL, NULL, { "ls", NULL }, "ls" },
+    /* A script: its #! interpreter, which is what runs, follows. */
+    { "./x", "/p/x", { "./x", "/home/u", NULL }, "./x /home/u  (#!/bin/rm -rf)", "/bin/rm -rf" },
+    { "/usr/bin/rm", "/usr/bin/rm", { "ls", NULL }, "rm  (calls itself \"ls\")  (#!\\e[2J)", "\033[2J" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autofree char *shown = paddock_exec_display_line (cases[i].path, cases[i].exe, cases[i].argv);
+      g_autofree char *shown = paddock_exec_display_line (cases[i].path, cases[i].exe, cases[i].interpreter, cases[i].argv);
 
       g_assert_cmpstr (shown, ==, cases[i].shown);
     }
