@@ -1026,8 +1026,8 @@ remember_exe (PaddockExecMonitor *self,
               const char         *path,
               const struct statx *stx,
               const char         *exe,
-              const char         *info_interpreter,
-              const char         *info_interpreter_arg)
+              const char         *interpreter,
+              const char         *interpreter_arg)
 {
   ResolvedExe *entry;
 
@@ -1038,8 +1038,8 @@ remember_exe (PaddockExecMonitor *self,
       return;
     }
   entry->exe = g_strdup (exe);
-  entry->interpreter = g_strdup (info_interpreter);
-  entry->interpreter_arg = g_strdup (info_interpreter_arg);
+  entry->interpreter = g_strdup (interpreter);
+  entry->interpreter_arg = g_strdup (interpreter_arg);
   if (g_hash_table_size (self->resolved) >= RESOLVED_MAX)
     g_hash_table_remove_all (self->resolved);
   g_hash_table_replace (self->resolved, g_strdup (path), entry);
@@ -1076,7 +1076,8 @@ read_interpreter (int    fd,
   if (end == NULL)
     end = line + n;
   *end = '\0';
-  /* Blanks and a NUL end the line's words, as for the kernel. */
+  /* A NUL ends the line too, as for the kernel; then the blanks around
+   * its words go. */
   end = line + strlen (line);
   while (end > line + 2 && (end[-1] == ' ' || end[-1] == '\t'))
     *--end = '\0';
