@@ -9,6 +9,7 @@
 #include "paddock-autofd.h"
 #include "paddock-control.h"
 #include "paddock-escape.h"
+#include "paddock-exec-monitor.h"
 #include "paddock-grants.h"
 #include "paddock-lock.h"
 #include "paddock-policy.h"
@@ -18,6 +19,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <poll.h>
 #include <stdio.h>
@@ -1133,6 +1135,52 @@ is_launcher (const char *program)
   return g_strv_contains (launchers, name);
 }
 
+/* A script is also judged, when it runs, as the command its #! line makes
+ * of it (see the exec monitor): said, with what the policy makes of that. */
+static void
+note_interpreter (PaddockPolicy            *policy,
+                  const PaddockPolicyQuery *query)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(PaddockPolicyRule) rule = NULL;
+  g_autofree char *interpreter = NULL;
+  g_autofree char *argument = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *rule_name = NULL;
+  paddock_autofd int fd = -1;
+  PaddockPolicyQuery script = *query;
+  PaddockPolicyAction action;
+  struct stat st;
+
+  if (query->exe == NULL || (fd = open (query->exe, O_PATH | O_CLOEXEC)) < 0 ||
+      fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) ||
+      !paddock_exec_read_interpreter (fd, &interpreter, &argument))
+    return;
+  g_ptr_array_add (argv, interpreter);
+  if (argument != NULL)
+    g_ptr_array_add (argv, argument);
+  /* The script's path as a shell hands it to exec: as typed, or as found
+   * along PATH. */
+  g_ptr_array_add (argv, (char *) (strchr (query->argv[0], '/') != NULL ? query->argv[0] : query->exe));
+  for (guint i = 1; query->argv[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) query->argv[i]);
+  g_ptr_array_add (argv, NULL);
+  script.exe = interpreter;
+  script.argv = (const char * const *) argv->pdata;
+  script.resolved = NULL;
+  action = paddock_policy_evaluate (policy, &script, &rule);
+
+  line = paddock_escape_argv_for_display ((const char * const *) argv->pdata);
+  name = display (query->argv[0]);
+  rule_name = rule != NULL ? display (paddock_policy_rule_get_name (rule)) : NULL;
+  g_print ("note: %s is a script; run, it is also judged as the command its #! line makes of it, "
+           "`%s`, which the policy would %s (%s%s%s), and the stricter decision holds\n",
+           name, line, paddock_policy_action_to_string (action),
+           rule_name != NULL ? "by rule \"" : "by the default", rule_name != NULL ? rule_name : "",
+           rule_name != NULL ? "\"" : "");
+}
+
 static int
 cmd_policy_explain (int    argc,
                     char **argv)
@@ -1218,6 +1266,7 @@ cmd_policy_explain (int    argc,
   g_print ("%s", text);
   if (!g_str_has_suffix (text, "\n"))
     g_print ("\n");
+  note_interpreter (policy, &query);
   if (command[1] != NULL && is_launcher (command[0]))
     {
       g_autofree char *name = g_path_get_basename (command[0]);

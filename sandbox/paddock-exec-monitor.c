@@ -1048,15 +1048,13 @@ remember_exe (PaddockExecMonitor *self,
 /* The kernel reads this much of a file for its #! line (BINPRM_BUF_SIZE). */
 #define SHEBANG_MAX 256
 
-/* A script's #! line, as the kernel reads it: the interpreter, up to a
- * blank, and the rest of the line, trimmed, as its one argument. The
- * kernel runs the interpreter with the script's arguments, so it is that
- * command line the policy must judge too. Read from @fd (O_PATH, a
- * regular file); nothing where the file is no script or cannot be read. */
-static void
-read_interpreter (int    fd,
-                  char **interpreter,
-                  char **argument)
+/* The interpreter runs up to a blank, and the rest of the line, trimmed,
+ * is its one argument. The kernel runs the interpreter with the script's
+ * arguments, so it is that command line the policy must judge too. */
+gboolean
+paddock_exec_read_interpreter (int    fd,
+                               char **interpreter,
+                               char **argument)
 {
   char self_path[48];
   char line[SHEBANG_MAX + 1];
@@ -1067,10 +1065,10 @@ read_interpreter (int    fd,
   g_snprintf (self_path, sizeof self_path, "/proc/self/fd/%d", fd);
   file = open (self_path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
   if (file < 0)
-    return;
+    return FALSE;
   n = pread (file, line, SHEBANG_MAX, 0);
   if (n < 2 || line[0] != '#' || line[1] != '!')
-    return;
+    return FALSE;
   line[n] = '\0';
   end = memchr (line, '\n', (gsize) n);
   if (end == NULL)
@@ -1084,7 +1082,7 @@ read_interpreter (int    fd,
   for (p = line + 2; *p == ' ' || *p == '\t'; p++)
     ;
   if (*p == '\0')
-    return;
+    return FALSE;
   name = p;
   while (*p != '\0' && *p != ' ' && *p != '\t')
     p++;
@@ -1096,6 +1094,7 @@ read_interpreter (int    fd,
     }
   *interpreter = g_strdup (name);
   *argument = *p != '\0' ? g_strdup (p) : NULL;
+  return TRUE;
 }
 
 /* The part of @path after @prefix, where @path is @prefix or goes on
@@ -1254,7 +1253,7 @@ find_executable (PaddockExecMonitor *self,
         return EACCES;
 
       if (known && S_ISREG (stx.stx_mode))
-        read_interpreter (fd, &info->interpreter, &info->interpreter_arg);
+        paddock_exec_read_interpreter (fd, &info->interpreter, &info->interpreter_arg);
       g_snprintf (self_path, sizeof self_path, "/proc/self/fd/%d", fd);
       info->exe = read_link_at (AT_FDCWD, self_path);
       if (cacheable && known && info->exe != NULL)

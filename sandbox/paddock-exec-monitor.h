@@ -118,6 +118,14 @@ GPtrArray          *paddock_exec_monitor_dup_pending (PaddockExecMonitor *self);
 /* Counters, for tests and the session-end record. */
 guint64             paddock_exec_monitor_get_n_events (PaddockExecMonitor *self);
 
+/* A script's #! line as the kernel reads it: @interpreter and the one
+ * @argument the line gives it (or NULL). @fd is the file's descriptor
+ * (O_PATH will do). Returns FALSE, setting neither, where the file is no
+ * script or cannot be read. */
+gboolean            paddock_exec_read_interpreter (int                  fd,
+                                                   char               **interpreter,
+                                                   char               **argument);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PaddockExecMonitor, paddock_exec_monitor_free)
 
 G_END_DECLS

@@ -685,6 +685,24 @@ test_policy_commands (void)
     g_assert_nonnull (strstr (from_outside->out, "by rule \"rm-recursive-outside-project\""));
     g_rmdir (sub);
   }
+  /* A script is also judged as the command its #! line makes of it:
+   * explain says so, with that command's decision. */
+  {
+    g_autofree char *script = g_build_filename (project, "x", NULL);
+    const char *argv[] = { paddockctl, "policy", "explain", "--", "./x", "/", NULL };
+    g_autoptr(Result) result = NULL;
+
+    g_assert_true (g_file_set_contents (script, "#!/bin/rm -rf\n", -1, NULL));
+    g_assert_cmpint (g_chmod (script, 0755), ==, 0);
+    result = run_in (project, argv);
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_nonnull (strstr (result->out, "decision: allow, by the policy's default"));
+    g_assert_nonnull (strstr (result->out, "\nnote: ./x is a script; run, it is also judged as the command its #! "
+                                           "line makes of it, `/bin/rm -rf ./x /`, which the policy would deny "
+                                           "(by rule \"rm-recursive-project-root\"), and the stricter decision "
+                                           "holds\n"));
+    g_unlink (script);
+  }
   /* A launcher's own exec is not the program it starts: explain says the
    * other is decided on its own. */
   {
