@@ -680,6 +680,20 @@ prompt_next (Attach *attach)
       command = paddock_exec_display_line (ask->path, ask->exe, ask->interpreter, (const char * const *) ask->argv);
       reason = display (ask->reason != NULL ? ask->reason : ask->rule);
       g_print ("\n  #%" G_GINT64_FORMAT " wants to run: %s\n", ask->id, command);
+      /* A link of another name (./g, a link to git): what it leads to
+       * matters to the answer, and is what a deny or ask rule went by. */
+      if (ask->path != NULL && *ask->path != '\0' && ask->exe != NULL)
+        {
+          g_autofree char *called = g_path_get_basename (ask->path);
+          g_autofree char *resolved = g_path_get_basename (ask->exe);
+
+          if (strcmp (called, resolved) != 0)
+            {
+              g_autofree char *exe = display (ask->exe);
+
+              g_print ("  which is: %s\n", exe);
+            }
+        }
       if (ask->reason != NULL || ask->rule != NULL)
         g_print ("  why it asks: %s\n", reason);
       attach->shown = ask->id;

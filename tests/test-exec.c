@@ -1138,6 +1138,37 @@ test_huge_command (void)
   g_free (attach_finish (attach));
 }
 
+/* Asked about a link of another name, attach says what it leads to: the
+ * answer depends on it, and the rule that asks went by it. */
+static void
+test_attach_link (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    "while [ ! -e \"$1/go\" ]; do sleep 0.05; done; ln -s /usr/bin/touch \"$1/t\" && \"$1/t\" \"$1/asked-marker\"; exit 0",
+    "sh", "@OUT@", NULL }, FALSE, NULL);
+  g_autofree char *session = wait_for_socket (s);
+  g_autoptr(GSubprocess) attach = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *seen = NULL;
+  g_autofree char *prompt = NULL;
+  g_autofree char *rest = NULL;
+  g_autofree char *asked = NULL;
+
+  attach = attach_start (s, (const char *[]) { session, NULL }, FALSE, &lines, &seen);
+  session_go (s);
+  prompt = read_until (lines, "why it asks");
+  asked = g_strdup_printf ("wants to run: %s/t %s/asked-marker\n  which is: /usr/bin/touch\n", s->out, s->out);
+  g_assert_nonnull (strstr (prompt, asked));
+  g_output_stream_write_all (g_subprocess_get_stdin_pipe (attach), "n\n", 2, NULL, NULL, &error);
+  g_assert_no_error (error);
+  rest = read_until (lines, "session ended");
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_free (attach_finish (attach));
+  g_assert_false (out_exists (s, "asked-marker"));
+}
+
 /* A script runs as its #! interpreter with the script's arguments: a
  * script whose line is `#!/usr/bin/touch` is touch to the policy (it ran,
  * though touch of denied-marker is denied), and the timeline says what
@@ -2680,6 +2711,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/link-of-another-name", test_link_of_another_name);
   g_test_add_func ("/paddock/exec/huge-command", test_huge_command);
   g_test_add_func ("/paddock/exec/script-interpreter", test_script_interpreter);
+  g_test_add_func ("/paddock/exec/attach-link", test_attach_link);
   g_test_add_func ("/paddock/exec/attach-falls-behind", test_attach_falls_behind);
   g_test_add_func ("/paddock/exec/connect-without-descriptors", test_connect_without_descriptors);
   g_test_add_func ("/paddock/exec/audit-write-fails", test_audit_write_fails);
