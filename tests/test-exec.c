@@ -996,7 +996,7 @@ test_attach_falls_behind (void)
 {
   g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
     "sh", "-c",
-    "while [ ! -e \"$1/go\" ]; do sleep 0.05; done; "
+    "i=0; while [ ! -e \"$1/go\" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done; "
     "big=$(head -c 100000 /dev/zero | tr '\\0' x); "
     "i=0; while [ $i -lt 150 ]; do /bin/true \"$big\" \"$big\"; i=$((i + 1)); done; "
     ": > \"$1/flooded\"; while [ ! -e \"$1/done\" ]; do sleep 0.05; done; exit 0",
@@ -1113,7 +1113,7 @@ test_huge_command (void)
 
   g_ptr_array_add (command, "sh");
   g_ptr_array_add (command, "-c");
-  g_ptr_array_add (command, "while [ ! -e \"$1/go\" ]; do sleep 0.05; done");
+  g_ptr_array_add (command, "i=0; while [ ! -e \"$1/go\" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done");
   g_ptr_array_add (command, "sh");
   g_ptr_array_add (command, "@OUT@");
   for (guint i = 0; i < 10; i++)
@@ -1145,7 +1145,7 @@ test_attach_link (void)
 {
   g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
     "sh", "-c",
-    "while [ ! -e \"$1/go\" ]; do sleep 0.05; done; ln -s /usr/bin/touch \"$1/t\" && \"$1/t\" \"$1/asked-marker\"; exit 0",
+    "i=0; while [ ! -e \"$1/go\" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done; ln -s /usr/bin/touch \"$1/t\" && \"$1/t\" \"$1/asked-marker\"; exit 0",
     "sh", "@OUT@", NULL }, FALSE, NULL);
   g_autofree char *session = wait_for_socket (s);
   g_autoptr(GSubprocess) attach = NULL;
@@ -1281,7 +1281,7 @@ test_remember_too_long (void)
 {
   g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
     "sh", "-c",
-    "while [ ! -e \"$1/go\" ]; do sleep 0.05; done; long=$(head -c 60000 /dev/zero | tr '\\0' a); "
+    "i=0; while [ ! -e \"$1/go\" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done; long=$(head -c 60000 /dev/zero | tr '\\0' a); "
     "touch \"$1/asked-marker\" \"$long\" 2>/dev/null; rm \"$1/asked-marker\"; "
     "touch \"$1/asked-marker\" \"$long\" 2>/dev/null; exit 0",
     "sh", "@OUT@", NULL }, FALSE, NULL);
@@ -1327,7 +1327,7 @@ test_exec_alias (void)
 {
   g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
     "bash", "-c",
-    "while [ ! -e \"$1/go\" ]; do sleep 0.05; done; (exec -a ls touch \"$1/made\"); "
+    "i=0; while [ ! -e \"$1/go\" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done; (exec -a ls touch \"$1/made\"); "
     "(exec -a ls touch \"$1/denied-marker\"); exit 0",
     "bash", "@OUT@", NULL }, FALSE, NULL);
   g_autofree char *session = wait_for_socket (s);
@@ -1373,7 +1373,7 @@ test_attach_path_repeat (void)
 {
   g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
     "sh", "-c",
-    "while [ ! -e \"$1/go\" ]; do sleep 0.05; done; PATH=\"$1/a:$1/b\"; touch denied-marker; exit 0",
+    "i=0; while [ ! -e \"$1/go\" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done; PATH=\"$1/a:$1/b\"; touch denied-marker; exit 0",
     "sh", "@OUT@", NULL }, FALSE, NULL);
   g_autofree char *session = wait_for_socket (s);
   g_autoptr(GSubprocess) attach = NULL;
