@@ -215,17 +215,13 @@ listener_stopped (int    fd,
 {
   struct ucred cred = { 0 };
   socklen_t length = sizeof cred;
-  char buffer[512];
-  const char *paren;
+  char state;
 
   *pid = 0;
   if (getsockopt (fd, SOL_SOCKET, SO_PEERCRED, &cred, &length) != 0 || cred.pid <= 0)
     return FALSE;
   *pid = cred.pid;
-  if (!paddock_proc_read_start (-1, cred.pid, "stat", buffer, sizeof buffer))
-    return FALSE;
-  paren = strrchr (buffer, ')');
-  return paren != NULL && paren[1] == ' ' && (paren[2] == 'T' || paren[2] == 't');
+  return paddock_proc_read_stat (-1, cred.pid, &state, NULL) && (state == 'T' || state == 't');
 }
 
 /* Connects and reads hello. Says in @failure why it could not. */
@@ -1163,7 +1159,7 @@ note_interpreter (PaddockPolicy            *policy,
   g_autofree char *name = NULL;
   g_autofree char *rule_name = NULL;
   paddock_autofd int fd = -1;
-  PaddockPolicyQuery script = *query;
+  PaddockPolicyQuery script;
   PaddockPolicyAction action;
   struct stat st;
 
@@ -1171,18 +1167,11 @@ note_interpreter (PaddockPolicy            *policy,
       fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) ||
       !paddock_exec_read_interpreter (fd, &interpreter, &argument))
     return;
-  g_ptr_array_add (argv, interpreter);
-  if (argument != NULL)
-    g_ptr_array_add (argv, argument);
   /* The script's path as a shell hands it to exec: as typed, or as found
    * along PATH. */
-  g_ptr_array_add (argv, (char *) (strchr (query->argv[0], '/') != NULL ? query->argv[0] : query->exe));
-  for (guint i = 1; query->argv[i] != NULL; i++)
-    g_ptr_array_add (argv, (char *) query->argv[i]);
-  g_ptr_array_add (argv, NULL);
-  script.exe = interpreter;
-  script.argv = (const char * const *) argv->pdata;
-  script.resolved = NULL;
+  script = paddock_exec_interpreter_query (query, interpreter, argument,
+                                           strchr (query->argv[0], '/') != NULL ? query->argv[0] : query->exe,
+                                           argv);
   action = paddock_policy_evaluate (policy, &script, &rule);
 
   line = paddock_escape_argv_for_display ((const char * const *) argv->pdata);

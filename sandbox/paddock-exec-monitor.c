@@ -978,19 +978,11 @@ read_ppid (pid_t pid,
            int   pidfd)
 {
   PaddockPidfdInfo pidfd_info = { .mask = PADDOCK_PIDFD_INFO_PID };
-  char buffer[512];
-  char *paren;
-  int ppid = -1;
+  pid_t ppid;
 
   if (pidfd >= 0 && ioctl (pidfd, PADDOCK_PIDFD_GET_INFO, &pidfd_info) == 0)
     return (pid_t) pidfd_info.ppid;
-
-  if (!paddock_proc_read_start (-1, pid, "stat", buffer, sizeof buffer))
-    return -1;
-  paren = strrchr (buffer, ')');
-  if (paren == NULL || sscanf (paren + 1, " %*c %d", &ppid) != 1)
-    return -1;
-  return ppid;
+  return paddock_proc_read_stat (-1, pid, NULL, &ppid) ? ppid : -1;
 }
 
 /* The mount id is Linux 5.8's. */
@@ -1638,6 +1630,28 @@ strictness (PaddockPolicyAction action)
   return action == PADDOCK_POLICY_ACTION_DENY ? 2 : action == PADDOCK_POLICY_ACTION_ASK ? 1 : 0;
 }
 
+PaddockPolicyQuery
+paddock_exec_interpreter_query (const PaddockPolicyQuery *query,
+                                const char               *interpreter,
+                                const char               *argument,
+                                const char               *script_path,
+                                GPtrArray                *argv)
+{
+  PaddockPolicyQuery script = *query;
+
+  g_ptr_array_add (argv, (char *) interpreter);
+  if (argument != NULL)
+    g_ptr_array_add (argv, (char *) argument);
+  g_ptr_array_add (argv, (char *) script_path);
+  for (guint i = 1; query->argv[0] != NULL && query->argv[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) query->argv[i]);
+  g_ptr_array_add (argv, NULL);
+  script.exe = interpreter;
+  script.argv = (const char * const *) argv->pdata;
+  script.resolved = NULL;
+  return script;
+}
+
 /* A script runs as its #! interpreter with the script's path and
  * arguments (`#!/bin/rm -rf` made `./x ~` a recursive delete of the home
  * folder that no rule saw). That command line is judged too, and the
@@ -1651,20 +1665,11 @@ judge_interpreter (PaddockExecMonitor  *self,
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_autoptr(PaddockPolicyRule) interpreter_rule = NULL;
-  PaddockPolicyQuery interpreter_query = *query;
+  PaddockPolicyQuery interpreter_query;
   PaddockPolicyAction interpreter_action;
 
-  g_ptr_array_add (argv, info->interpreter);
-  if (info->interpreter_arg != NULL)
-    g_ptr_array_add (argv, info->interpreter_arg);
-  g_ptr_array_add (argv, info->path);
-  for (guint i = 1; i + 1 < info->argv->len; i++)
-    g_ptr_array_add (argv, g_ptr_array_index (info->argv, i));
-  g_ptr_array_add (argv, NULL);
-
-  interpreter_query.exe = info->interpreter;
-  interpreter_query.argv = (const char * const *) argv->pdata;
-  interpreter_query.resolved = NULL;
+  interpreter_query = paddock_exec_interpreter_query (query, info->interpreter, info->interpreter_arg,
+                                                      info->path, argv);
   interpreter_action = paddock_policy_evaluate (self->policy, &interpreter_query, &interpreter_rule);
   if (strictness (interpreter_action) > strictness (*action))
     {

@@ -126,6 +126,16 @@ gboolean            paddock_exec_read_interpreter (int                  fd,
                                                    char               **interpreter,
                                                    char               **argument);
 
+/* The command a script's #! line makes of @query, a script run as
+ * @script_path: @interpreter, its @argument (or NULL), @script_path, then
+ * the script's arguments (@query's argv after the first). Its argv is
+ * built in @argv, which must outlive the query; the strings are borrowed. */
+PaddockPolicyQuery  paddock_exec_interpreter_query (const PaddockPolicyQuery *query,
+                                                    const char               *interpreter,
+                                                    const char               *argument,
+                                                    const char               *script_path,
+                                                    GPtrArray                *argv);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PaddockExecMonitor, paddock_exec_monitor_free)
 
 G_END_DECLS

@@ -60,13 +60,12 @@ paddock_proc_read_start (int         proc_fd,
   return TRUE;
 }
 
-/* Reads /proc/PID/stat's state letter and parent; FALSE when @pid is gone.
- * The comm field may hold spaces and parentheses, so parse from the last ')'. */
-static gboolean
-read_stat (int    proc_fd,
-           pid_t  pid,
-           char  *state,
-           pid_t *ppid)
+/* The comm field may hold spaces and parentheses, so parse from the last ')'. */
+gboolean
+paddock_proc_read_stat (int    proc_fd,
+                        pid_t  pid,
+                        char  *state,
+                        pid_t *ppid)
 {
   char buf[512];
   char *close_paren;
@@ -92,7 +91,7 @@ read_ppid (int   proc_fd,
 {
   pid_t ppid = 0;
 
-  return read_stat (proc_fd, pid, NULL, &ppid) ? ppid : 0;
+  return paddock_proc_read_stat (proc_fd, pid, NULL, &ppid) ? ppid : 0;
 }
 
 /* Every live descendant of @root (not @root itself), parents before children. */
@@ -208,7 +207,7 @@ wait_until_stopped (GHashTable *pids)
         {
           char state = 0;
 
-          if (!read_stat (proc_fd, GPOINTER_TO_INT (key), &state, NULL) || state == 'T' || state == 't' || state == 'Z' || state == 'X' ||
+          if (!paddock_proc_read_stat (proc_fd, GPOINTER_TO_INT (key), &state, NULL) || state == 'T' || state == 't' || state == 'Z' || state == 'X' ||
               waits_beyond_stop (proc_fd, GPOINTER_TO_INT (key)) || g_get_monotonic_time () >= deadline)
             break;
           g_usleep (1000);

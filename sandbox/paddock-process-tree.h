@@ -26,4 +26,11 @@ gboolean  paddock_proc_read_start              (int         proc_fd,
                                                 char       *buffer,
                                                 gsize       size);
 
+/* /proc/PID/stat's state letter and parent, either may be NULL; FALSE when
+ * @pid is gone. @proc_fd as above. */
+gboolean  paddock_proc_read_stat               (int         proc_fd,
+                                                pid_t       pid,
+                                                char       *state,
+                                                pid_t      *ppid);
+
 G_END_DECLS
