@@ -378,6 +378,17 @@ audit_exec_with (GPtrArray  *execs,
   return NULL;
 }
 
+/* The exec record of the path @path as exec was given it, or NULL. */
+static JsonObject *
+audit_exec_at (GPtrArray  *execs,
+               const char *path)
+{
+  for (guint i = 0; i < execs->len; i++)
+    if (g_strcmp0 (json_object_get_string_member (g_ptr_array_index (execs, i), "path"), path) == 0)
+      return g_ptr_array_index (execs, i);
+  return NULL;
+}
+
 static void
 assert_chain_holds (Session *s)
 {
@@ -892,6 +903,24 @@ spawn_ctl (Session            *s,
   return ctl;
 }
 
+/* What `paddockctl audit show` prints of the session's log, its records
+ * of @type only where @type is not NULL. */
+static char *
+audit_show (Session    *s,
+            const char *type)
+{
+  g_autoptr(GSubprocess) show = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE,
+                                           type != NULL ? (const char *[]) { "audit", "show", s->audit, "--type", type, NULL }
+                                                        : (const char *[]) { "audit", "show", s->audit, NULL });
+  g_autoptr(GError) error = NULL;
+  char *out = NULL;
+
+  g_subprocess_communicate_utf8 (show, NULL, NULL, &out, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (show), ==, 0);
+  return out;
+}
+
 /* Reads @stream until a line holding @needle; returns all read. */
 static char *
 read_until (GDataInputStream *stream,
@@ -1182,8 +1211,6 @@ test_script_interpreter (void)
     "echo x=$? >\"$1/log\"",
     "sh", "@OUT@", NULL }, FALSE, NULL);
   g_autoptr(GPtrArray) execs = NULL;
-  g_autoptr(GSubprocess) show = NULL;
-  g_autoptr(GError) error = NULL;
   g_autofree char *log = NULL;
   g_autofree char *script = NULL;
   g_autofree char *shown = NULL;
@@ -1197,17 +1224,13 @@ test_script_interpreter (void)
 
   execs = audit_records (s, "exec");
   script = out_file (s, "x");
-  for (guint i = 0; i < execs->len && record == NULL; i++)
-    if (g_strcmp0 (json_object_get_string_member (g_ptr_array_index (execs, i), "path"), script) == 0)
-      record = g_ptr_array_index (execs, i);
+  record = audit_exec_at (execs, script);
   g_assert_nonnull (record);
   g_assert_cmpstr (json_object_get_string_member (record, "interpreter"), ==, "/usr/bin/touch");
   g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "deny");
   g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "test-deny");
 
-  show = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE, (const char *[]) { "audit", "show", s->audit, "--type", "exec", NULL });
-  g_subprocess_communicate_utf8 (show, NULL, NULL, &shown, NULL, &error);
-  g_assert_no_error (error);
+  shown = audit_show (s, "exec");
   line = g_strdup_printf ("%s %s/denied-marker  (#!/usr/bin/touch)  [test-deny]", script, s->out);
   g_assert_nonnull (strstr (shown, line));
 }
@@ -1232,10 +1255,7 @@ test_link_of_another_name (void)
 
   execs = audit_records (s, "exec");
   link = out_file (s, "t");
-  record = NULL;
-  for (guint i = 0; i < execs->len && record == NULL; i++)
-    if (g_strcmp0 (json_object_get_string_member (g_ptr_array_index (execs, i), "path"), link) == 0)
-      record = g_ptr_array_index (execs, i);
+  record = audit_exec_at (execs, link);
   g_assert_nonnull (record);
   g_assert_cmpstr (json_object_get_string_member (record, "exe"), ==, "/usr/bin/touch");
   g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "deny");
@@ -1332,9 +1352,7 @@ test_exec_alias (void)
     "bash", "@OUT@", NULL }, FALSE, NULL);
   g_autofree char *session = wait_for_socket (s);
   g_autoptr(GSubprocess) attach = NULL;
-  g_autoptr(GSubprocess) show = NULL;
   g_autoptr(GDataInputStream) lines = NULL;
-  g_autoptr(GError) error = NULL;
   g_autofree char *seen = NULL;
   g_autofree char *rest = NULL;
   g_autofree char *shown = NULL;
@@ -1349,9 +1367,7 @@ test_exec_alias (void)
   g_assert_true (out_exists (s, "made"));
   g_assert_false (out_exists (s, "denied-marker"));
 
-  show = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE, (const char *[]) { "audit", "show", s->audit, NULL });
-  g_subprocess_communicate_utf8 (show, NULL, NULL, &shown, NULL, &error);
-  g_assert_no_error (error);
+  shown = audit_show (s, NULL);
   g_test_message ("%s%s", rest, shown);
 
   made = g_strdup_printf ("touch %s/made  (calls itself \"ls\")", s->out);
@@ -1704,15 +1720,11 @@ test_pause_resume (void)
   }
   /* audit show says what was paused, and who asked (it said nothing). */
   {
-    g_autoptr(GSubprocess) show = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE,
-                                             (const char *[]) { "audit", "show", s->audit, "--type", "pause", NULL });
     g_autoptr(GPtrArray) pauses = audit_records (s, "pause");
-    g_autofree char *out = NULL;
+    g_autofree char *out = audit_show (s, "pause");
     g_autofree char *says = g_strdup_printf ("user       all the agent's programs, asked by pid %" G_GINT64_FORMAT "\n",
                                              json_object_get_int_member (g_ptr_array_index (pauses, 0), "client_pid"));
 
-    g_subprocess_communicate_utf8 (show, NULL, NULL, &out, NULL, &error);
-    g_assert_no_error (error);
     if (strstr (out, says) == NULL)
       g_error ("expected \"%s\" in:\n%s", says, out);
   }
@@ -2032,16 +2044,11 @@ test_exit_codes (void)
 
   /* And paddockctl audit show says so. */
   {
-    g_autoptr(GSubprocess) show = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE,
-                                             (const char *[]) { "audit", "show", s->audit, NULL });
-    g_autofree char *out = NULL;
-    g_autoptr(GError) error = NULL;
+    g_autofree char *out = audit_show (s, NULL);
     g_autofree char *three = g_strdup_printf ("#%" G_GINT64_FORMAT " after ",
                                               json_object_get_int_member (audit_exec_with (execs, "exit 3"), "event"));
     const char *line;
 
-    g_subprocess_communicate_utf8 (show, NULL, NULL, &out, NULL, &error);
-    g_assert_no_error (error);
     line = strstr (out, three);
     g_assert_nonnull (line);
     g_assert_true (g_str_has_prefix (strstr (line, "µs"), "µs, status 3\n"));
@@ -2224,16 +2231,11 @@ test_thread_exec (void)
 
   /* And audit show. */
   {
-    g_autoptr(GSubprocess) show = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE,
-                                             (const char *[]) { "audit", "show", s->audit, "--type", "exit", NULL });
-    g_autofree char *out = NULL;
+    g_autofree char *out = audit_show (s, "exit");
     g_autofree char *helper_end = g_strdup_printf ("#%" G_GINT64_FORMAT " after ",
                                                    json_object_get_int_member (helper_run, "event"));
-    g_autoptr(GError) error = NULL;
     const char *line;
 
-    g_subprocess_communicate_utf8 (show, NULL, NULL, &out, NULL, &error);
-    g_assert_no_error (error);
     line = strstr (out, helper_end);
     g_assert_nonnull (line);
     g_assert_true (g_str_has_prefix (strstr (line, "µs"), "µs, replaced by the next program\n"));
