@@ -1699,6 +1699,11 @@ test_pause_resume (void)
        * which it must not take for its own: the agent is stopped when it
        * returns. */
       assert_ctl_says (s, "pause", session, "paused");
+      /* The agent may be waiting in vfork() on a child whose exec is being
+       * answered ('D'): it stops once that exec is through, and the pause
+       * does not wait for it. Under ASan it was still 'D' here. */
+      for (guint i = 0; i < 100 && process_state (agent) != 'T'; i++)
+        g_usleep (50 * 1000);
       g_assert_cmpint (process_state (agent), ==, 'T');
       /* Still stopped a moment later: the supervisor leaves a paused agent alone. */
       g_usleep (200 * 1000);
