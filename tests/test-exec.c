@@ -186,7 +186,13 @@ session_start_command (const char          *scenario,
   launcher = launcher_new (s);
   {
     g_autofree char *runner_err = g_build_filename (s->dir, "runner-err", NULL);
+    g_autofree char *runner_out = g_build_filename (s->dir, "runner-out", NULL);
+
     g_subprocess_launcher_set_stderr_file_path (launcher, runner_err);
+    /* Not the test's own stdout: a test that aborts leaves its session
+     * behind (a paused one for good), and meson would wait on the pipe
+     * until its timeout. */
+    g_subprocess_launcher_set_stdout_file_path (launcher, runner_out);
   }
   g_ptr_array_add (argv, (char *) paddock_run);
   g_ptr_array_add (argv, "--project");
