@@ -537,6 +537,8 @@ typedef struct
   PaddockLineReader *input;
   PaddockMessage  *last_denial;     /* the last exec, where it was denied */
   GHashTable      *remembering;     /* ask id (gint64*) → the PaddockRemember this client asked for */
+  gboolean         registering;     /* the status asked for has not come yet */
+  GQueue           held;            /* PaddockMessage*, the timeline replayed before it */
 } Attach;
 
 /* Sends @decide, noting what it asked to be remembered. */
@@ -999,6 +1001,7 @@ cmd_attach (int    argc,
   attach.tty = isatty (STDOUT_FILENO) && g_strcmp0 (g_getenv ("TERM"), "dumb") != 0;
   attach.input = paddock_line_reader_new (4096);
   g_queue_init (&attach.asks);
+  g_queue_init (&attach.held);
   attach.remembering = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 
   command = paddock_escape_argv_for_display ((const char * const *) connection->hello->command);
@@ -1010,7 +1013,10 @@ cmd_attach (int    argc,
   /* Asking for the status also tells the supervisor that someone here
    * answers asks; one who only watches never sends a request. */
   if (attach.can_prompt || attach.answer != PADDOCK_DECISION_NONE)
-    connection_send (connection, status);
+    {
+      connection_send (connection, status);
+      attach.registering = TRUE;
+    }
   else
     print_status (connection->hello);
   fflush (stdout);
@@ -1028,14 +1034,43 @@ cmd_attach (int    argc,
       /* Drain what is already buffered before waiting. */
       while ((message = connection_read (connection, 0, &closed)) != NULL)
         {
-          gboolean go_on = handle_event (&attach, message);
+          gboolean go_on = TRUE;
 
+          /* The session replays its timeline before it replies to the
+           * status request: the status goes under the session's line, and
+           * the replay under it, as it does when only watching. */
+          if (attach.registering && message->type != PADDOCK_MESSAGE_LOCK_STATUS)
+            {
+              g_queue_push_tail (&attach.held, message);
+              continue;
+            }
+          go_on = handle_event (&attach, message);
           paddock_message_free (message);
+          if (attach.registering)
+            {
+              attach.registering = FALSE;
+              while (go_on && (message = g_queue_pop_head (&attach.held)) != NULL)
+                {
+                  go_on = handle_event (&attach, message);
+                  paddock_message_free (message);
+                }
+            }
           if (!go_on)
             goto done;
         }
       if (closed)
         {
+          PaddockMessage *held;
+          gboolean go_on = TRUE;
+
+          /* Gone before its reply: what it sent still shows. */
+          while (go_on && (held = g_queue_pop_head (&attach.held)) != NULL)
+            {
+              go_on = handle_event (&attach, held);
+              paddock_message_free (held);
+            }
+          if (!go_on)
+            goto done;
           report_closed (connection);
           result = 1;
           break;
@@ -1084,6 +1119,7 @@ cmd_attach (int    argc,
 
 done:
   g_queue_clear_full (&attach.asks, (GDestroyNotify) paddock_message_free);
+  g_queue_clear_full (&attach.held, (GDestroyNotify) paddock_message_free);
   g_clear_pointer (&attach.last_denial, paddock_message_free);
   g_clear_pointer (&attach.remembering, g_hash_table_unref);
   paddock_line_reader_free (attach.input);

@@ -980,6 +980,9 @@ attach_start (Session             *s,
   *lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (attach));
   *seen = read_until (*lines, "lock: ");
   g_assert_nonnull (strstr (*seen, "Session "));
+  /* The status goes under the session's line, the replayed timeline
+   * (which has the agent's own exec, #1) under it. */
+  g_assert_null (strstr (*seen, "#1 "));
   return attach;
 }
 
