@@ -65,6 +65,84 @@ usage (const char *message)
   return EXIT_USAGE;
 }
 
+/* "attach", "audit show": the known command @argv names, or NULL. */
+static char *
+command_words (int    argc,
+               char **argv)
+{
+  const char *one[] = { "list", "attach", "kill", "pause", "resume", "lock", NULL };
+  const char *two[] = { "policy check", "policy explain", "audit verify", "audit show", "audit export", NULL };
+  g_autofree char *pair = argc >= 3 ? g_strdup_printf ("%s %s", argv[1], argv[2]) : NULL;
+
+  if (g_strv_contains (one, argv[1]))
+    return g_strdup (argv[1]);
+  if (pair != NULL && g_strv_contains (two, pair))
+    return g_steal_pointer (&pair);
+  return NULL;
+}
+
+/* Whether --help or -h comes before any "--" (after it, they are the
+ * explained command's). */
+static gboolean
+help_asked (int    argc,
+            char **argv)
+{
+  for (int i = 2; i < argc && strcmp (argv[i], "--") != 0; i++)
+    if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0 || strcmp (argv[i], "-?") == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* The commands that parse options, and so print GOption's help. */
+static gboolean
+command_has_options (const char *words)
+{
+  return g_strv_contains ((const char * const[]) { "attach", "policy explain", "audit show", "audit export", NULL },
+                          words);
+}
+
+/* The lines of the usage for the command @words, and the notes on the
+ * names they use. */
+static int
+print_command_usage (const char *words)
+{
+  g_auto(GStrv) lines = g_strsplit (usage_text, "\n", -1);
+  g_auto(GStrv) wanted = g_strsplit (words, " ", 2);
+  g_autoptr(GString) text = g_string_new ("Usage:\n");
+  g_autoptr(GString) shown = g_string_new (NULL);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) line = NULL;
+      g_auto(GStrv) verbs = NULL;
+
+      if (!g_str_has_prefix (lines[i], "  paddockctl "))
+        continue;
+      line = g_strsplit (lines[i] + strlen ("  paddockctl "), " ", 3);
+      verbs = g_strsplit (line[0], "|", -1);
+      if (g_strv_contains ((const char * const *) verbs, wanted[0]) &&
+          (wanted[1] == NULL || g_strcmp0 (line[1], wanted[1]) == 0))
+        {
+          /* "kill|pause|resume SESSION" for pause is "pause SESSION". */
+          g_string_append_printf (text, "  paddockctl %s%s%s%s%s\n", wanted[0],
+                                  line[1] != NULL ? " " : "", line[1] != NULL ? line[1] : "",
+                                  line[1] != NULL && line[2] != NULL ? " " : "",
+                                  line[1] != NULL && line[2] != NULL ? line[2] : "");
+          g_string_append (shown, lines[i]);
+        }
+    }
+  for (guint i = 0, notes = 0; lines[i] != NULL; i++)
+    {
+      const char *space = strchr (lines[i], ' ');
+      g_autofree char *name = space != NULL ? g_strndup (lines[i], space - lines[i]) : NULL;
+
+      if (name != NULL && g_str_has_suffix (lines[i], ".") && *name != '\0' && strstr (shown->str, name) != NULL)
+        g_string_append_printf (text, "%s%s\n", notes++ == 0 ? "\n" : "", lines[i]);
+    }
+  g_print ("%s", text->str);
+  return 0;
+}
+
 /* Anything from a session or a log goes through this before a terminal sees it. */
 static char *
 display (const char *text)
@@ -1794,14 +1872,29 @@ main (int   argc,
       char *argv[])
 {
   const char *command;
+  g_autofree char *words = NULL;
 
   paddock_open_std_fds ();
   setlocale (LC_ALL, "");
-  g_set_prgname ("paddockctl");
 
   if (argc < 2)
-    return usage (NULL);
+    {
+      g_set_prgname ("paddockctl");
+      return usage (NULL);
+    }
   command = argv[1];
+  words = command_words (argc, argv);
+  if (words != NULL && help_asked (argc, argv))
+    {
+      /* GOption's help names the program: make it name the command. */
+      g_autofree char *name = g_strdup_printf ("paddockctl %s", words);
+
+      g_set_prgname (name);
+      if (!command_has_options (words))
+        return print_command_usage (words);
+    }
+  else
+    g_set_prgname ("paddockctl");
 
   if (strcmp (command, "--help") == 0 || strcmp (command, "-h") == 0 || strcmp (command, "help") == 0)
     {

@@ -409,6 +409,40 @@ test_command_line_errors (void)
   g_unlink (empty);
 }
 
+/* Every command's --help (or -h) prints that command's usage, named as
+ * it is typed, and exits 0; after "--", -h is the explained command's. */
+static void
+test_command_help (void)
+{
+  const char *commands[][2] = {
+    { "list", NULL }, { "attach", NULL }, { "kill", NULL }, { "pause", NULL }, { "resume", NULL },
+    { "lock", NULL }, { "policy", "check" }, { "policy", "explain" },
+    { "audit", "verify" }, { "audit", "show" }, { "audit", "export" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    for (guint h = 0; h < 2; h++)
+      {
+        const char *flag = h == 0 ? "--help" : "-h";
+        const char *argv[] = { paddockctl, commands[i][0], commands[i][1] != NULL ? commands[i][1] : flag,
+                               commands[i][1] != NULL ? flag : NULL, NULL };
+        g_autoptr(Result) result = run_in (NULL, argv);
+        g_autofree char *words = g_strjoin (" ", commands[i][0], commands[i][1], NULL);
+        g_autofree char *head = g_strdup_printf ("Usage:\n  paddockctl %s", words);
+
+        g_assert_cmpint (result->status, ==, 0);
+        g_assert_cmpstr (result->err, ==, "");
+        g_assert_true (g_str_has_prefix (result->out, head));
+      }
+  {
+    const char *argv[] = { paddockctl, "policy", "explain", "--", "rm", "-h", NULL };
+    g_autoptr(Result) result = run_in (NULL, argv);
+
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_true (g_str_has_prefix (result->out, "command: \"rm -h\"\n"));
+  }
+}
+
 /* show and export print a log whose chain breaks, and say on stderr
  * where it breaks; an intact log gets no warning. A --type that no
  * record has is told which types there are. */
@@ -886,6 +920,7 @@ main (int   argc,
   g_test_add_func ("/paddock/paddockctl/policy-commands", test_policy_commands);
   g_test_add_func ("/paddock/paddockctl/lock-broken-settings", test_broken_settings);
   g_test_add_func ("/paddock/paddockctl/command-line-errors", test_command_line_errors);
+  g_test_add_func ("/paddock/paddockctl/command-help", test_command_help);
   g_test_add_func ("/paddock/paddockctl/audit-show-warns", test_audit_show_warns);
   g_test_add_func ("/paddock/paddockctl/list-stale-sockets", test_list_stale_sockets);
   g_test_add_func ("/paddock/paddockctl/no-terminal-controls", test_no_terminal_controls);
