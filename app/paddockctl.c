@@ -1260,42 +1260,56 @@ is_launcher (const char *program)
 }
 
 /* A script is also judged, when it runs, as the command its #! line makes
- * of it (see the exec monitor): said, with what the policy makes of that. */
+ * of it, and so is each interpreter that is a script itself (see the exec
+ * monitor): said, with what the policy makes of each. */
 static void
 note_interpreter (PaddockPolicy            *policy,
-                  const PaddockPolicyQuery *query)
+                  const PaddockPolicyQuery *query,
+                  const char               *cwd)
 {
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(PaddockPolicyRule) rule = NULL;
-  g_autofree char *interpreter = NULL;
-  g_autofree char *argument = NULL;
-  g_autofree char *line = NULL;
-  g_autofree char *name = NULL;
-  g_autofree char *rule_name = NULL;
-  paddock_autofd int fd = -1;
-  PaddockPolicyQuery script;
-  PaddockPolicyAction action;
-  struct stat st;
-
-  if (query->exe == NULL || (fd = open (query->exe, O_PATH | O_CLOEXEC)) < 0 ||
-      fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) ||
-      !paddock_exec_read_interpreter (fd, &interpreter, &argument))
-    return;
+  g_autoptr(GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) argvs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  PaddockPolicyQuery level = *query;
   /* The script's path as a shell hands it to exec: as typed, or as found
    * along PATH. */
-  script = paddock_exec_interpreter_query (query, interpreter, argument,
-                                           strchr (query->argv[0], '/') != NULL ? query->argv[0] : query->exe,
-                                           argv);
-  action = paddock_policy_evaluate (policy, &script, &rule);
+  const char *file = strchr (query->argv[0], '/') != NULL ? query->argv[0] : query->exe;
+  const char *name = query->argv[0];
 
-  line = paddock_escape_argv_for_display ((const char * const *) argv->pdata);
-  name = display (query->argv[0]);
-  rule_name = rule != NULL ? display (paddock_policy_rule_get_name (rule)) : NULL;
-  g_print ("note: %s is a script; run, it is also judged as the command its #! line makes of it, "
-           "`%s`, which the policy would %s (%s%s%s), and the stricter decision holds\n",
-           name, line, paddock_policy_action_to_string (action),
-           rule_name != NULL ? "by rule \"" : "by the default", rule_name != NULL ? rule_name : "",
-           rule_name != NULL ? "\"" : "");
+  for (guint lines = 0; lines < PADDOCK_EXEC_MAX_SHEBANG_LINES && file != NULL; lines++)
+    {
+      g_autoptr(PaddockPolicyRule) rule = NULL;
+      g_autofree char *path = g_canonicalize_filename (lines == 0 ? query->exe : file, cwd);
+      g_autofree char *line = NULL;
+      g_autofree char *shown = NULL;
+      g_autofree char *rule_name = NULL;
+      paddock_autofd int fd = -1;
+      char *interpreter = NULL;
+      char *argument = NULL;
+      GPtrArray *argv;
+      PaddockPolicyAction action;
+      struct stat st;
+
+      if ((fd = open (path, O_PATH | O_CLOEXEC)) < 0 || fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) ||
+          !paddock_exec_read_interpreter (fd, &interpreter, &argument))
+        return;
+      g_ptr_array_add (owned, interpreter);
+      g_ptr_array_add (owned, argument);
+      argv = g_ptr_array_new ();
+      g_ptr_array_add (argvs, argv);
+      level = paddock_exec_interpreter_query (&level, interpreter, argument, file, argv);
+      action = paddock_policy_evaluate (policy, &level, &rule);
+
+      line = paddock_escape_argv_for_display ((const char * const *) argv->pdata);
+      shown = display (name);
+      rule_name = rule != NULL ? display (paddock_policy_rule_get_name (rule)) : NULL;
+      g_print ("note: %s is a script%s; run, it is also judged as the command its #! line makes of it, "
+               "`%s`, which the policy would %s (%s%s%s), and the stricter decision holds\n",
+               shown, lines > 0 ? ", the interpreter of the one above" : "", line,
+               paddock_policy_action_to_string (action),
+               rule_name != NULL ? "by rule \"" : "by the default", rule_name != NULL ? rule_name : "",
+               rule_name != NULL ? "\"" : "");
+      file = name = interpreter;
+    }
 }
 
 static int
@@ -1383,7 +1397,7 @@ cmd_policy_explain (int    argc,
   g_print ("%s", text);
   if (!g_str_has_suffix (text, "\n"))
     g_print ("\n");
-  note_interpreter (policy, &query);
+  note_interpreter (policy, &query, cwd);
   if (command[1] != NULL && is_launcher (command[0]))
     {
       g_autofree char *name = g_path_get_basename (command[0]);

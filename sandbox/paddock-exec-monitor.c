@@ -299,6 +299,9 @@ typedef struct
   gboolean    truncated;
   char       *interpreter; /* a script's #! interpreter, or NULL */
   char       *interpreter_arg; /* ... and the one argument its line gives it, or NULL */
+  GPtrArray  *deeper;      /* where that interpreter is a script too: the pairs
+                            * (interpreter, argument or NULL) of its #! line,
+                            * and so on down; or NULL */
 } ExecInfo;
 
 /* Bytes of the caller's memory, within one page. */
@@ -487,6 +490,7 @@ exec_info_free (ExecInfo *info)
   g_free (info->exe);
   g_free (info->interpreter);
   g_free (info->interpreter_arg);
+  g_clear_pointer (&info->deeper, g_ptr_array_unref);
   if (info->argv != NULL)
     g_ptr_array_unref (info->argv);
   g_free (info);
@@ -1256,6 +1260,45 @@ find_executable (PaddockExecMonitor *self,
   return 0;
 }
 
+/* A script's interpreter may be a script itself. The kernel reads up to
+ * five #! lines, the script's and four more (then fails with ELOOP), and
+ * runs the last interpreter with every line's interpreter, argument and
+ * file before the script's arguments. Each interpreter is looked up as the
+ * caller sees it, like the script, so an exec that fails because one is
+ * missing or cannot run fails here, unreported, with the kernel's errno.
+ * Each one's identity is checked on every exec (the cache's statx), for
+ * the script's line alone is cached: another file can take an
+ * interpreter's place. */
+static int
+follow_interpreters (PaddockExecMonitor *self,
+                     pid_t               pid,
+                     ExecInfo           *info)
+{
+  const char *next = info->interpreter;
+
+  for (guint lines = 1; next != NULL; lines++)
+    {
+      g_autoptr(ExecInfo) level = g_new0 (ExecInfo, 1);
+      int err;
+
+      level->pid = level->tid = info->tid;
+      level->path = g_strdup (next);
+      err = find_executable (self, pid, FALSE, AT_FDCWD, 0, level);
+      if (err != 0)
+        return err;
+      if (level->interpreter == NULL)
+        return 0;
+      if (lines == PADDOCK_EXEC_MAX_SHEBANG_LINES)
+        return ELOOP;
+      if (info->deeper == NULL)
+        info->deeper = g_ptr_array_new_with_free_func (g_free);
+      g_ptr_array_add (info->deeper, g_steal_pointer (&level->interpreter));
+      g_ptr_array_add (info->deeper, g_steal_pointer (&level->interpreter_arg));
+      next = g_ptr_array_index (info->deeper, info->deeper->len - 2);
+    }
+  return 0;
+}
+
 /* Reads the exec the kernel handed over. Returns 0, or the errno exec
  * should fail with without being reported (a PATH miss, a file exec
  * refuses, a bad pointer).
@@ -1319,6 +1362,8 @@ read_exec (PaddockExecMonitor        *self,
   info->path = g_strndup (exec_path->str, exec_path->len);
 
   err = find_executable (self, req->pid, is_execveat, dirfd, at_flags, info);
+  if (err == 0 && info->interpreter != NULL)
+    err = follow_interpreters (self, req->pid, info);
   if (err != 0)
     return err;
 
@@ -1342,6 +1387,26 @@ read_exec (PaddockExecMonitor        *self,
   if (info->exe == NULL)
     info->exe = g_strdup (info->lexical);
   return 0;
+}
+
+/* "INTERPRETER [ARGUMENT]" of the script's #! line, and " #!…" of each
+ * line the kernel follows from there. */
+static char *
+interpreter_line (const ExecInfo *info)
+{
+  GString *line = g_string_new (info->interpreter);
+
+  if (info->interpreter_arg != NULL)
+    g_string_append_printf (line, " %s", info->interpreter_arg);
+  for (guint i = 0; info->deeper != NULL && i + 1 < info->deeper->len; i += 2)
+    {
+      const char *argument = g_ptr_array_index (info->deeper, i + 1);
+
+      g_string_append_printf (line, " #!%s", (const char *) g_ptr_array_index (info->deeper, i));
+      if (argument != NULL)
+        g_string_append_printf (line, " %s", argument);
+    }
+  return g_string_free (line, FALSE);
 }
 
 static char *
@@ -1375,7 +1440,7 @@ exec_message_new (const ExecInfo *info,
   message->truncated = info->truncated;
   if (info->interpreter != NULL)
     {
-      g_autofree char *line = g_strjoin (" ", info->interpreter, info->interpreter_arg, NULL);
+      g_autofree char *line = interpreter_line (info);
 
       message->interpreter = escape (line, &message->escaped);
     }
@@ -1459,7 +1524,7 @@ audit_exec (PaddockExecMonitor *self,
     g_string_append (out, ",\"truncated\":true");
   if (info->interpreter != NULL)
     {
-      g_autofree char *line = g_strjoin (" ", info->interpreter, info->interpreter_arg, NULL);
+      g_autofree char *line = interpreter_line (info);
 
       append_string_member (out, "interpreter", line);
     }
@@ -1654,28 +1719,40 @@ paddock_exec_interpreter_query (const PaddockPolicyQuery *query,
 
 /* A script runs as its #! interpreter with the script's path and
  * arguments (`#!/bin/rm -rf` made `./x ~` a recursive delete of the home
- * folder that no rule saw). That command line is judged too, and the
- * stricter decision holds. */
+ * folder that no rule saw); an interpreter that is a script runs as its
+ * own, with the interpreter's path before those. Each such command line
+ * is judged too, and the strictest decision holds. */
 static void
-judge_interpreter (PaddockExecMonitor  *self,
-                   const ExecInfo      *info,
-                   PaddockPolicyQuery  *query,
-                   PaddockPolicyAction *action,
-                   PaddockPolicyRule  **rule)
+judge_interpreters (PaddockExecMonitor  *self,
+                    const ExecInfo      *info,
+                    PaddockPolicyQuery  *query,
+                    PaddockPolicyAction *action,
+                    PaddockPolicyRule  **rule)
 {
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(PaddockPolicyRule) interpreter_rule = NULL;
-  PaddockPolicyQuery interpreter_query;
-  PaddockPolicyAction interpreter_action;
+  g_autoptr(GPtrArray) argvs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  PaddockPolicyQuery level = *query;
+  const char *interpreter = info->interpreter;
+  const char *argument = info->interpreter_arg;
+  const char *file = info->path;
 
-  interpreter_query = paddock_exec_interpreter_query (query, info->interpreter, info->interpreter_arg,
-                                                      info->path, argv);
-  interpreter_action = paddock_policy_evaluate (self->policy, &interpreter_query, &interpreter_rule);
-  if (strictness (interpreter_action) > strictness (*action))
+  for (guint i = 0; interpreter != NULL; i += 2)
     {
-      *action = interpreter_action;
-      g_clear_pointer (rule, paddock_policy_rule_unref);
-      *rule = g_steal_pointer (&interpreter_rule);
+      g_autoptr(PaddockPolicyRule) level_rule = NULL;
+      GPtrArray *argv = g_ptr_array_new ();
+      PaddockPolicyAction level_action;
+
+      g_ptr_array_add (argvs, argv);
+      level = paddock_exec_interpreter_query (&level, interpreter, argument, file, argv);
+      level_action = paddock_policy_evaluate (self->policy, &level, &level_rule);
+      if (strictness (level_action) > strictness (*action))
+        {
+          *action = level_action;
+          g_clear_pointer (rule, paddock_policy_rule_unref);
+          *rule = g_steal_pointer (&level_rule);
+        }
+      file = interpreter;
+      interpreter = info->deeper != NULL && i + 1 < info->deeper->len ? g_ptr_array_index (info->deeper, i) : NULL;
+      argument = interpreter != NULL ? g_ptr_array_index (info->deeper, i + 1) : NULL;
     }
 }
 
@@ -1739,7 +1816,7 @@ handle_notification (PaddockExecMonitor   *self,
   };
   action = paddock_policy_evaluate (self->policy, &query, &rule);
   if (info->interpreter != NULL)
-    judge_interpreter (self, info, &query, &action, &rule);
+    judge_interpreters (self, info, &query, &action, &rule);
   if (rule == NULL)
     by = "default";
   else

@@ -33,6 +33,8 @@ G_BEGIN_DECLS
 #define PADDOCK_EXEC_MAX_ARGS        4096
 #define PADDOCK_EXEC_MAX_ARGV_BYTES  (256 * 1024)
 #define PADDOCK_EXEC_MAX_PATH        4096
+/* The #! lines exec reads: a script's, and four of interpreters that are scripts. */
+#define PADDOCK_EXEC_MAX_SHEBANG_LINES 5
 /* How many arguments are counted at most before the count is given up on. */
 #define PADDOCK_EXEC_MAX_ARGC        (1 << 22)
 

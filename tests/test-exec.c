@@ -1244,6 +1244,50 @@ test_script_interpreter (void)
   g_assert_nonnull (strstr (shown, line));
 }
 
+/* An interpreter that is a script runs as its own #! line says, up to
+ * the kernel's five lines: `x`, whose interpreter `y` is a script of
+ * touch, is touch to the policy. An interpreter that is missing, or a
+ * sixth line, makes exec fail: no run is recorded. */
+static void
+test_script_interpreter_nested (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    "cd \"$1\" && printf '#!/usr/bin/touch\\n' >y && printf '#!%s/y\\n' \"$1\" >x && "
+    "printf '#!%s/missing\\n' \"$1\" >m && printf '#!/bin/true\\n' >s0 && "
+    "for i in 1 2 3 4 5; do printf '#!%s/s%d\\n' \"$1\" $((i - 1)) >s$i; done && chmod +x x y m s0 s1 s2 s3 s4 s5 && "
+    "{ ./x denied-marker; echo x=$?; ./m; echo m=$?; ./s4; echo s4=$?; ./s5; echo s5=$?; } >log 2>&1",
+    "sh", "@OUT@", NULL }, FALSE, NULL);
+  g_autoptr(GPtrArray) execs = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *x_line = NULL;
+  g_autofree char *s4_line = NULL;
+  JsonObject *record;
+
+  g_assert_cmpint (session_wait (s), ==, 0);
+  log = out_text (s, "log");
+  g_assert_nonnull (strstr (log, "x=126\n"));
+  g_assert_nonnull (strstr (log, "m=127\n"));
+  g_assert_nonnull (strstr (log, "s4=0\n"));
+  g_assert_nonnull (strstr (log, "s5=127\n"));
+  g_assert_false (out_exists (s, "denied-marker"));
+
+  execs = audit_records (s, "exec");
+  record = audit_exec_at (execs, "./x");
+  g_assert_nonnull (record);
+  x_line = g_strdup_printf ("%s/y #!/usr/bin/touch", s->out);
+  g_assert_cmpstr (json_object_get_string_member (record, "interpreter"), ==, x_line);
+  g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "deny");
+  g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "test-deny");
+  record = audit_exec_at (execs, "./s4");
+  g_assert_nonnull (record);
+  s4_line = g_strdup_printf ("%s/s3 #!%s/s2 #!%s/s1 #!%s/s0 #!/bin/true", s->out, s->out, s->out, s->out);
+  g_assert_cmpstr (json_object_get_string_member (record, "interpreter"), ==, s4_line);
+  g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "allow");
+  g_assert_null (audit_exec_at (execs, "./m"));
+  g_assert_null (audit_exec_at (execs, "./s5"));
+}
+
 /* A link of another name to a denied program is that program: `t`, a
  * link to touch, is denied as touch (it ran). */
 static void
@@ -2727,6 +2771,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/link-of-another-name", test_link_of_another_name);
   g_test_add_func ("/paddock/exec/huge-command", test_huge_command);
   g_test_add_func ("/paddock/exec/script-interpreter", test_script_interpreter);
+  g_test_add_func ("/paddock/exec/script-interpreter-nested", test_script_interpreter_nested);
   g_test_add_func ("/paddock/exec/attach-link", test_attach_link);
   g_test_add_func ("/paddock/exec/attach-falls-behind", test_attach_falls_behind);
   g_test_add_func ("/paddock/exec/connect-without-descriptors", test_connect_without_descriptors);

@@ -737,6 +737,31 @@ test_policy_commands (void)
                                            "holds\n"));
     g_unlink (script);
   }
+  /* ... and so is an interpreter that is a script: `./y`'s is `./x`, found
+   * from where it runs, as the kernel finds it. */
+  {
+    g_autofree char *script = g_build_filename (project, "x", NULL);
+    g_autofree char *outer = g_build_filename (project, "y", NULL);
+    const char *argv[] = { paddockctl, "policy", "explain", "--", "./y", "/", NULL };
+    g_autoptr(Result) result = NULL;
+
+    g_assert_true (g_file_set_contents (script, "#!/bin/rm -rf\n", -1, NULL));
+    g_assert_true (g_file_set_contents (outer, "#!./x\n", -1, NULL));
+    g_assert_cmpint (g_chmod (script, 0755), ==, 0);
+    g_assert_cmpint (g_chmod (outer, 0755), ==, 0);
+    result = run_in (project, argv);
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_nonnull (strstr (result->out, "\nnote: ./y is a script; run, it is also judged as the command its #! "
+                                           "line makes of it, `./x ./y /`, which the policy would allow "
+                                           "(by the default), and the stricter decision holds\n"));
+    g_assert_nonnull (strstr (result->out, "\nnote: ./x is a script, the interpreter of the one above; run, it is "
+                                           "also judged as the command its #! line makes of it, "
+                                           "`/bin/rm -rf ./x ./y /`, which the policy would deny "
+                                           "(by rule \"rm-recursive-project-root\"), and the stricter decision "
+                                           "holds\n"));
+    g_unlink (script);
+    g_unlink (outer);
+  }
   /* A launcher's own exec is not the program it starts: explain says the
    * other is decided on its own. */
   {
