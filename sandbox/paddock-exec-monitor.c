@@ -302,6 +302,7 @@ typedef struct
   GPtrArray  *deeper;      /* where that interpreter is a script too: the pairs
                             * (interpreter, argument or NULL) of its #! line,
                             * and so on down; or NULL */
+  guint       asked_levels; /* bit i: the policy asks for level i (see level_queries) */
 } ExecInfo;
 
 /* Bytes of the caller's memory, within one page. */
@@ -1717,43 +1718,72 @@ paddock_exec_interpreter_query (const PaddockPolicyQuery *query,
   return script;
 }
 
-/* A script runs as its #! interpreter with the script's path and
- * arguments (`#!/bin/rm -rf` made `./x ~` a recursive delete of the home
- * folder that no rule saw); an interpreter that is a script runs as its
- * own, with the interpreter's path before those. Each such command line
- * is judged too, and the strictest decision holds. */
-static void
-judge_interpreters (PaddockExecMonitor  *self,
-                    const ExecInfo      *info,
-                    PaddockPolicyQuery  *query,
-                    PaddockPolicyAction *action,
-                    PaddockPolicyRule  **rule)
+/* The command lines exec runs for @info, each a level: the command
+ * itself (@query), then the one each #! line makes of the one before, its
+ * interpreter, argument and file first (see follow_interpreters).
+ * `#!/bin/rm -rf` made `./x ~` a recursive delete of the home folder that
+ * no rule saw. Fills @levels, of LEVELS_MAX, and keeps their argvs in
+ * @argvs; returns how many there are. */
+#define LEVELS_MAX (1 + PADDOCK_EXEC_MAX_SHEBANG_LINES)
+
+static guint
+level_queries (const ExecInfo           *info,
+               const PaddockPolicyQuery *query,
+               GPtrArray                *argvs,
+               PaddockPolicyQuery       *levels)
 {
-  g_autoptr(GPtrArray) argvs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
-  PaddockPolicyQuery level = *query;
   const char *interpreter = info->interpreter;
   const char *argument = info->interpreter_arg;
   const char *file = info->path;
+  guint n = 0;
 
-  for (guint i = 0; interpreter != NULL; i += 2)
+  levels[n++] = *query;
+  for (guint i = 0; interpreter != NULL && n < LEVELS_MAX; i += 2)
     {
-      g_autoptr(PaddockPolicyRule) level_rule = NULL;
       GPtrArray *argv = g_ptr_array_new ();
-      PaddockPolicyAction level_action;
 
       g_ptr_array_add (argvs, argv);
-      level = paddock_exec_interpreter_query (&level, interpreter, argument, file, argv);
-      level_action = paddock_policy_evaluate (self->policy, &level, &level_rule);
-      if (strictness (level_action) > strictness (*action))
-        {
-          *action = level_action;
-          g_clear_pointer (rule, paddock_policy_rule_unref);
-          *rule = g_steal_pointer (&level_rule);
-        }
+      levels[n] = paddock_exec_interpreter_query (&levels[n - 1], interpreter, argument, file, argv);
+      n++;
       file = interpreter;
       interpreter = info->deeper != NULL && i + 1 < info->deeper->len ? g_ptr_array_index (info->deeper, i) : NULL;
       argument = interpreter != NULL ? g_ptr_array_index (info->deeper, i + 1) : NULL;
     }
+  return n;
+}
+
+/* Every level of @info is judged, and the strictest decision holds, with
+ * the rule that made it; the levels that ask are noted, for an answer to
+ * remember them all. */
+static PaddockPolicyAction
+judge_levels (PaddockExecMonitor        *self,
+              ExecInfo                  *info,
+              const PaddockPolicyQuery  *query,
+              PaddockPolicyRule        **rule)
+{
+  g_autoptr(GPtrArray) argvs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  PaddockPolicyQuery levels[LEVELS_MAX];
+  PaddockPolicyAction action = PADDOCK_POLICY_ACTION_ALLOW;
+  guint n = level_queries (info, query, argvs, levels);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(PaddockPolicyRule) level_rule = NULL;
+      PaddockPolicyAction level_action = paddock_policy_evaluate (self->policy, &levels[i], &level_rule);
+
+      if (level_action == PADDOCK_POLICY_ACTION_ASK)
+        info->asked_levels |= 1u << i;
+      /* At the same strictness a rule says more than the default: the
+       * remembered answer that allows a script's #! line. */
+      if (i == 0 || strictness (level_action) > strictness (action) ||
+          (strictness (level_action) == strictness (action) && *rule == NULL))
+        {
+          action = level_action;
+          g_clear_pointer (rule, paddock_policy_rule_unref);
+          *rule = g_steal_pointer (&level_rule);
+        }
+    }
+  return action;
 }
 
 static void
@@ -1814,9 +1844,7 @@ handle_notification (PaddockExecMonitor   *self,
     .cwd_data = info,
     .resolved = info->exe,
   };
-  action = paddock_policy_evaluate (self->policy, &query, &rule);
-  if (info->interpreter != NULL)
-    judge_interpreters (self, info, &query, &action, &rule);
+  action = judge_levels (self, info, &query, &rule);
   if (rule == NULL)
     by = "default";
   else
@@ -2235,6 +2263,78 @@ steal_pending (PaddockExecMonitor *self,
   return ask;
 }
 
+/* Makes a rule of @decision for each level of the asked exec that asked
+ * (a script's #! line may be what asks: a rule for the script's own
+ * command line would not answer it next time), and adds them to the
+ * policy, and to the project's where @remember says so and can be.
+ * Lowers @remember to what was remembered. Returns the first rule, or
+ * NULL when none could be made. */
+static PaddockPolicyRule *
+remember_answer (PaddockExecMonitor *self,
+                 Ask                *ask,
+                 PaddockDecision     decision,
+                 PaddockRemember    *remember)
+{
+  PaddockPolicyQuery query = {
+    .exe = ask->info->lexical,
+    .argv = (const char * const *) ask->info->argv->pdata,
+    .cwd = ask->info->cwd,
+    .project = self->project,
+    .home = self->home,
+  };
+  g_autoptr(GPtrArray) argvs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  g_autoptr(GPtrArray) rules = g_ptr_array_new_with_free_func ((GDestroyNotify) paddock_policy_rule_unref);
+  PaddockPolicyQuery levels[LEVELS_MAX];
+  PaddockPolicyScope scope = *remember == PADDOCK_REMEMBER_PROJECT && self->project != NULL ?
+                             PADDOCK_POLICY_SCOPE_PROJECT : PADDOCK_POLICY_SCOPE_SESSION;
+  guint asked = ask->info->asked_levels != 0 ? ask->info->asked_levels : 1;
+  guint n = level_queries (ask->info, &query, argvs, levels);
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < n; i++)
+    {
+      PaddockPolicyRule *rule;
+
+      if ((asked & (1u << i)) == 0)
+        continue;
+      rule = paddock_policy_rule_new_remembered (&levels[i],
+                                                 decision == PADDOCK_DECISION_ALLOW ?
+                                                 PADDOCK_POLICY_ACTION_ALLOW : PADDOCK_POLICY_ACTION_DENY,
+                                                 scope, &error);
+      if (rule == NULL)
+        {
+          paddock_printerr ("cannot remember the decision on #%" G_GINT64_FORMAT ", only take it this once: %s",
+                            ask->id, error->message);
+          *remember = PADDOCK_REMEMBER_ONCE;
+          return NULL;
+        }
+      g_ptr_array_add (rules, rule);
+    }
+
+  if (rules->len == 0)
+    {
+      *remember = PADDOCK_REMEMBER_ONCE;
+      return NULL;
+    }
+  if (scope != PADDOCK_POLICY_SCOPE_PROJECT)
+    *remember = PADDOCK_REMEMBER_SESSION;
+  for (guint i = 0; i < rules->len; i++)
+    {
+      PaddockPolicyRule *rule = g_ptr_array_index (rules, i);
+
+      paddock_policy_prepend_rule (self->policy, rule);
+      if (*remember == PADDOCK_REMEMBER_PROJECT &&
+          !paddock_policy_remember_in_project (self->project, rule, &error))
+        {
+          paddock_printerr ("cannot remember the decision for the project, "
+                            "only for this session: %s", error->message);
+          g_clear_error (&error);
+          *remember = PADDOCK_REMEMBER_SESSION;
+        }
+    }
+  return paddock_policy_rule_ref (g_ptr_array_index (rules, 0));
+}
+
 static void
 finish_ask (PaddockExecMonitor *self,
             Ask                *ask,
@@ -2265,41 +2365,7 @@ finish_ask (PaddockExecMonitor *self,
     }
 
   if (remember != PADDOCK_REMEMBER_ONCE)
-    {
-      PaddockPolicyQuery query = {
-        .exe = ask->info->lexical,
-        .argv = (const char * const *) ask->info->argv->pdata,
-        .cwd = ask->info->cwd,
-        .project = self->project,
-        .home = self->home,
-      };
-      PaddockPolicyScope scope = remember == PADDOCK_REMEMBER_PROJECT && self->project != NULL ?
-                                 PADDOCK_POLICY_SCOPE_PROJECT : PADDOCK_POLICY_SCOPE_SESSION;
-      g_autoptr(GError) error = NULL;
-
-      rule = paddock_policy_rule_new_remembered (&query,
-                                                 decision == PADDOCK_DECISION_ALLOW ?
-                                                 PADDOCK_POLICY_ACTION_ALLOW : PADDOCK_POLICY_ACTION_DENY,
-                                                 scope, &error);
-      if (rule == NULL)
-        {
-          paddock_printerr ("cannot remember the decision on #%" G_GINT64_FORMAT ", only take it this once: %s",
-                            ask->id, error->message);
-          remember = PADDOCK_REMEMBER_ONCE;
-        }
-      else
-        {
-          paddock_policy_prepend_rule (self->policy, rule);
-          if (scope != PADDOCK_POLICY_SCOPE_PROJECT)
-            remember = PADDOCK_REMEMBER_SESSION;
-          else if (!paddock_policy_remember_in_project (self->project, rule, &error))
-            {
-              paddock_printerr ("cannot remember the decision for the project, "
-                                "only for this session: %s", error->message);
-              remember = PADDOCK_REMEMBER_SESSION;
-            }
-        }
-    }
+    rule = remember_answer (self, ask, decision, &remember);
 
   message->id = ask->id;
   message->time = g_get_real_time ();

@@ -1392,6 +1392,54 @@ test_remember_too_long (void)
   g_assert_nonnull (strstr (err, "is too long for a rule"));
 }
 
+/* An answer remembered for a script whose #! line is what asks holds for
+ * that line's command: the script run again is not asked again (it was:
+ * the rule remembered was for the script's own command line, which never
+ * asked). */
+static void
+test_remember_script_line (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    "i=0; while [ ! -e \"$1/go\" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done; "
+    "cd \"$1\" && printf '#!/usr/bin/touch\\n' >x && chmod +x x && ./x asked-marker && mv asked-marker first && "
+    "./x asked-marker; exit 0",
+    "sh", "@OUT@", NULL }, FALSE, NULL);
+  g_autofree char *session = wait_for_socket (s);
+  g_autoptr(GSubprocess) attach = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(GPtrArray) execs = NULL;
+  g_autoptr(GPtrArray) decisions = NULL;
+  g_autofree char *seen = NULL;
+  g_autofree char *rest = NULL;
+  guint scripts = 0;
+
+  attach = attach_start (s, (const char *[]) { session, "--answer", "allow", "--remember", "session", NULL },
+                         TRUE, &lines, &seen);
+  session_go (s);
+  rest = read_until (lines, "session ended");
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_free (attach_finish (attach));
+  g_assert_true (out_exists (s, "first"));
+  g_assert_true (out_exists (s, "asked-marker"));
+
+  decisions = audit_records (s, "decision");
+  g_assert_cmpuint (decisions->len, ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (decisions, 0), "remember"), ==, "session");
+  execs = audit_records (s, "exec");
+  for (guint i = 0; i < execs->len; i++)
+    {
+      JsonObject *record = g_ptr_array_index (execs, i);
+
+      if (g_strcmp0 (json_object_get_string_member (record, "path"), "./x") != 0)
+        continue;
+      g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, scripts == 0 ? "ask" : "allow");
+      if (scripts++ > 0)
+        g_assert_cmpstr (json_object_get_string_member (record, "by"), ==, "remembered");
+    }
+  g_assert_cmpuint (scripts, ==, 2);
+}
+
 /* A program run under another name (bash's exec -a) is shown under its
  * own, in attach and in audit show: a timeline must not show `ls` where
  * `rm` runs. The policy already judged it by both names. */
@@ -2772,6 +2820,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/huge-command", test_huge_command);
   g_test_add_func ("/paddock/exec/script-interpreter", test_script_interpreter);
   g_test_add_func ("/paddock/exec/script-interpreter-nested", test_script_interpreter_nested);
+  g_test_add_func ("/paddock/exec/remember-script-line", test_remember_script_line);
   g_test_add_func ("/paddock/exec/attach-link", test_attach_link);
   g_test_add_func ("/paddock/exec/attach-falls-behind", test_attach_falls_behind);
   g_test_add_func ("/paddock/exec/connect-without-descriptors", test_connect_without_descriptors);
