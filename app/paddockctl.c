@@ -1259,14 +1259,24 @@ is_launcher (const char *program)
   return g_strv_contains (launchers, name);
 }
 
+static int
+strictness (PaddockPolicyAction action)
+{
+  return action == PADDOCK_POLICY_ACTION_DENY ? 2 : action == PADDOCK_POLICY_ACTION_ASK ? 1 : 0;
+}
+
 /* A script is also judged, when it runs, as the command its #! line makes
  * of it, and so is each interpreter that is a script itself (see the exec
- * monitor): said, with what the policy makes of each. */
+ * monitor): said, with what the policy makes of each. Where one of those
+ * is stricter than the command's own decision, says what holds. */
 static void
 note_interpreter (PaddockPolicy            *policy,
                   const PaddockPolicyQuery *query,
                   const char               *cwd)
 {
+  g_autoptr(PaddockPolicyRule) strictest_rule = NULL;
+  PaddockPolicyAction strictest = paddock_policy_evaluate (policy, query, NULL);
+  PaddockPolicyAction own = strictest;
   g_autoptr(GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) argvs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
   PaddockPolicyQuery level = *query;
@@ -1291,7 +1301,7 @@ note_interpreter (PaddockPolicy            *policy,
 
       if ((fd = open (path, O_PATH | O_CLOEXEC)) < 0 || fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) ||
           !paddock_exec_read_interpreter (fd, &interpreter, &argument))
-        return;
+        break;
       g_ptr_array_add (owned, interpreter);
       g_ptr_array_add (owned, argument);
       argv = g_ptr_array_new ();
@@ -1308,7 +1318,20 @@ note_interpreter (PaddockPolicy            *policy,
                paddock_policy_action_to_string (action),
                rule_name != NULL ? "by rule \"" : "by the default", rule_name != NULL ? rule_name : "",
                rule_name != NULL ? "\"" : "");
+      if (strictness (action) > strictness (strictest))
+        {
+          strictest = action;
+          g_clear_pointer (&strictest_rule, paddock_policy_rule_unref);
+          strictest_rule = g_steal_pointer (&rule);
+        }
       file = name = interpreter;
+    }
+  if (strictness (strictest) > strictness (own))
+    {
+      g_autofree char *rule_name = display (paddock_policy_rule_get_name (strictest_rule));
+
+      g_print ("so, when it runs: %s, by rule \"%s\", for the command a #! line makes of it\n",
+               paddock_policy_action_to_string (strictest), rule_name);
     }
 }
 

@@ -735,6 +735,8 @@ test_policy_commands (void)
                                            "line makes of it, `/bin/rm -rf ./x /`, which the policy would deny "
                                            "(by rule \"rm-recursive-project-root\"), and the stricter decision "
                                            "holds\n"));
+    g_assert_true (g_str_has_suffix (result->out, "\nso, when it runs: deny, by rule \"rm-recursive-project-root\", "
+                                                  "for the command a #! line makes of it\n"));
     g_unlink (script);
   }
   /* ... and so is an interpreter that is a script: `./y`'s is `./x`, found
@@ -759,6 +761,8 @@ test_policy_commands (void)
                                            "`/bin/rm -rf ./x ./y /`, which the policy would deny "
                                            "(by rule \"rm-recursive-project-root\"), and the stricter decision "
                                            "holds\n"));
+    g_assert_true (g_str_has_suffix (result->out, "\nso, when it runs: deny, by rule \"rm-recursive-project-root\", "
+                                                  "for the command a #! line makes of it\n"));
     g_unlink (script);
     g_unlink (outer);
   }
