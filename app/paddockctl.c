@@ -1265,20 +1265,54 @@ strictness (PaddockPolicyAction action)
   return action == PADDOCK_POLICY_ACTION_DENY ? 2 : action == PADDOCK_POLICY_ACTION_ASK ? 1 : 0;
 }
 
-/* A script is also judged, when it runs, as the command its #! line makes
- * of it, and so is each interpreter that is a script itself (see the exec
- * monitor): said, with what the policy makes of each. Where one of those
- * is stricter than the command's own decision, says what holds. */
+/* Prints what the policy makes of @level, one of the commands a run of the
+ * explained command makes (see the exec monitor's levels), and keeps the
+ * strictest decision so far in @strictest, @strictest_rule and
+ * @strictest_line. */
 static void
-note_interpreter (PaddockPolicy            *policy,
-                  const PaddockPolicyQuery *query,
-                  const char               *cwd)
+note_level (PaddockPolicy            *policy,
+            const PaddockPolicyQuery *level,
+            const char               *what,
+            PaddockPolicyAction      *strictest,
+            PaddockPolicyRule       **strictest_rule,
+            char                    **strictest_line)
 {
-  g_autoptr(PaddockPolicyRule) strictest_rule = NULL;
-  PaddockPolicyAction strictest = paddock_policy_evaluate (policy, query, NULL);
-  PaddockPolicyAction own = strictest;
+  g_autoptr(PaddockPolicyRule) rule = NULL;
+  PaddockPolicyAction action = paddock_policy_evaluate (policy, level, &rule);
+  g_autofree char *line = paddock_exec_display_line (level->exe, level->resolved, NULL, level->argv);
+  g_autofree char *rule_name = rule != NULL ? display (paddock_policy_rule_get_name (rule)) : NULL;
+
+  g_print ("note: %s `%s`, which the policy would %s (%s%s%s), and the stricter decision holds\n",
+           what, line, paddock_policy_action_to_string (action),
+           rule_name != NULL ? "by rule \"" : "by the default", rule_name != NULL ? rule_name : "",
+           rule_name != NULL ? "\"" : "");
+  if (strictness (action) > strictness (*strictest))
+    {
+      *strictest = action;
+      g_clear_pointer (strictest_rule, paddock_policy_rule_unref);
+      *strictest_rule = g_steal_pointer (&rule);
+      g_free (*strictest_line);
+      *strictest_line = g_steal_pointer (&line);
+    }
+}
+
+/* A script is also judged, when it runs, as the command its #! line makes
+ * of it, and so is each interpreter that is a script itself; the loader
+ * run as a command and a multi-call binary given its applet, as the
+ * program they run (see the exec monitor): said, with what the policy
+ * makes of each. Where one of those is stricter than the command's own
+ * decision, says what holds. */
+static void
+note_levels (PaddockPolicy            *policy,
+             const PaddockPolicyQuery *query,
+             const char               *cwd)
+{
   g_autoptr(GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) argvs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  g_autoptr(PaddockPolicyRule) strictest_rule = NULL;
+  g_autofree char *strictest_line = NULL;
+  PaddockPolicyAction strictest = paddock_policy_evaluate (policy, query, NULL);
+  PaddockPolicyAction own = strictest;
   PaddockPolicyQuery level = *query;
   /* The script's path as a shell hands it to exec: as typed, or as found
    * along PATH. */
@@ -1287,16 +1321,13 @@ note_interpreter (PaddockPolicy            *policy,
 
   for (guint lines = 0; lines < PADDOCK_EXEC_MAX_SHEBANG_LINES && file != NULL; lines++)
     {
-      g_autoptr(PaddockPolicyRule) rule = NULL;
       g_autofree char *path = g_canonicalize_filename (lines == 0 ? query->exe : file, cwd);
-      g_autofree char *line = NULL;
       g_autofree char *shown = NULL;
-      g_autofree char *rule_name = NULL;
+      g_autofree char *what = NULL;
       paddock_autofd int fd = -1;
       char *interpreter = NULL;
       char *argument = NULL;
       GPtrArray *argv;
-      PaddockPolicyAction action;
       struct stat st;
 
       if ((fd = open (path, O_PATH | O_CLOEXEC)) < 0 || fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) ||
@@ -1307,31 +1338,35 @@ note_interpreter (PaddockPolicy            *policy,
       argv = g_ptr_array_new ();
       g_ptr_array_add (argvs, argv);
       level = paddock_exec_interpreter_query (&level, interpreter, argument, file, argv);
-      action = paddock_policy_evaluate (policy, &level, &rule);
-
-      line = paddock_escape_argv_for_display ((const char * const *) argv->pdata);
       shown = display (name);
-      rule_name = rule != NULL ? display (paddock_policy_rule_get_name (rule)) : NULL;
-      g_print ("note: %s is a script%s; run, it is also judged as the command its #! line makes of it, "
-               "`%s`, which the policy would %s (%s%s%s), and the stricter decision holds\n",
-               shown, lines > 0 ? ", the interpreter of the one above" : "", line,
-               paddock_policy_action_to_string (action),
-               rule_name != NULL ? "by rule \"" : "by the default", rule_name != NULL ? rule_name : "",
-               rule_name != NULL ? "\"" : "");
-      if (strictness (action) > strictness (strictest))
-        {
-          strictest = action;
-          g_clear_pointer (&strictest_rule, paddock_policy_rule_unref);
-          strictest_rule = g_steal_pointer (&rule);
-        }
+      what = g_strdup_printf ("%s is a script%s; run, it is also judged as the command its #! line makes of it,",
+                              shown, lines > 0 ? ", the interpreter of the one above" : "");
+      note_level (policy, &level, what, &strictest, &strictest_rule, &strictest_line);
       file = name = interpreter;
+    }
+  for (guint i = 0; i < 2; i++)
+    {
+      PaddockPolicyQuery launched;
+      GPtrArray *argv = paddock_exec_launched_query (&level, &launched);
+      g_autofree char *shown = NULL;
+      g_autofree char *program = NULL;
+      g_autofree char *what = NULL;
+
+      if (argv == NULL)
+        break;
+      g_ptr_array_add (argvs, argv);
+      shown = display (level.argv[0]);
+      program = display (launched.exe);
+      what = g_strdup_printf ("%s runs %s itself, with no exec of it, so it is also judged as", shown, program);
+      note_level (policy, &launched, what, &strictest, &strictest_rule, &strictest_line);
+      level = launched;
     }
   if (strictness (strictest) > strictness (own))
     {
       g_autofree char *rule_name = display (paddock_policy_rule_get_name (strictest_rule));
 
-      g_print ("so, when it runs: %s, by rule \"%s\", for the command a #! line makes of it\n",
-               paddock_policy_action_to_string (strictest), rule_name);
+      g_print ("so, when it runs: %s, by rule \"%s\", for `%s`\n",
+               paddock_policy_action_to_string (strictest), rule_name, strictest_line);
     }
 }
 
@@ -1420,7 +1455,7 @@ cmd_policy_explain (int    argc,
   g_print ("%s", text);
   if (!g_str_has_suffix (text, "\n"))
     g_print ("\n");
-  note_interpreter (policy, &query, cwd);
+  note_levels (policy, &query, cwd);
   if (command[1] != NULL && is_launcher (command[0]))
     {
       g_autofree char *name = g_path_get_basename (command[0]);

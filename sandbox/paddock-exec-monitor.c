@@ -1718,13 +1718,108 @@ paddock_exec_interpreter_query (const PaddockPolicyQuery *query,
   return script;
 }
 
+static const char *
+base_name (const char *path)
+{
+  const char *slash = path != NULL ? strrchr (path, '/') : NULL;
+
+  return slash != NULL ? slash + 1 : path;
+}
+
+/* ld-linux-x86-64.so.2, ld-linux-aarch64.so.1, ld-musl-x86_64.so.1,
+ * ld64.so.2, ld-2.31.so, ld.so: "ld", then "-", "." or "64", and ".so"
+ * with nothing but version numbers after it. */
+static gboolean
+is_loader (const char *path)
+{
+  const char *name = base_name (path);
+  const char *so;
+
+  if (name == NULL || !(g_str_has_prefix (name, "ld-") || g_str_has_prefix (name, "ld.") ||
+                        g_str_has_prefix (name, "ld64.")))
+    return FALSE;
+  so = g_strrstr (name, ".so");
+  if (so == NULL)
+    return FALSE;
+  so += strlen (".so");
+  return *so == '\0' || (*so == '.' && so[1] != '\0' && strspn (so, ".0123456789") == strlen (so));
+}
+
+static gboolean
+is_multi_call (const char *path)
+{
+  const char *name = base_name (path);
+
+  return name != NULL && (g_str_has_prefix (name, "busybox") || g_str_has_prefix (name, "toybox"));
+}
+
+GPtrArray *
+paddock_exec_launched_query (const PaddockPolicyQuery *query,
+                             PaddockPolicyQuery       *out)
+{
+  /* The loader's options (glibc's and musl's); it stops at the first
+   * other word, which is the program. */
+  static const char * const loader_flags[] = {
+    "--list", "--verify", "--inhibit-cache", "--list-tunables", "--list-diagnostics", "--help", "--version", NULL,
+  };
+  static const char * const loader_options[] = {
+    "--library-path", "--inhibit-rpath", "--audit", "--preload", "--argv0",
+    "--glibc-hwcaps-prepend", "--glibc-hwcaps-mask", NULL,
+  };
+  const char * const *args = query->argv;
+  const char *program = query->resolved != NULL ? query->resolved : query->exe;
+  const char *argv0 = NULL;
+  GPtrArray *argv;
+  guint i = 1;
+
+  if (args == NULL || args[0] == NULL || program == NULL)
+    return NULL;
+  if (is_loader (program) || is_loader (query->exe))
+    {
+      while (args[i] != NULL)
+        {
+          if (g_strv_contains (loader_flags, args[i]))
+            i++;
+          else if (g_strv_contains (loader_options, args[i]) && args[i + 1] != NULL)
+            {
+              if (strcmp (args[i], "--argv0") == 0)
+                argv0 = args[i + 1];
+              i += 2;
+            }
+          else
+            break;
+        }
+    }
+  /* A multi-call binary runs the applet its name says; under its own
+   * name, the one its first argument says. */
+  else if (!(is_multi_call (program) && is_multi_call (args[0]) && args[1] != NULL && args[1][0] != '-'))
+    return NULL;
+  /* An option it does not know, or one without its value, is an error. */
+  if (args[i] == NULL || args[i][0] == '\0' || args[i][0] == '-')
+    return NULL;
+
+  argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (char *) (argv0 != NULL ? argv0 : args[i]));
+  for (guint j = i + 1; args[j] != NULL; j++)
+    g_ptr_array_add (argv, (char *) args[j]);
+  g_ptr_array_add (argv, NULL);
+  *out = *query;
+  out->exe = args[i];
+  out->argv = (const char * const *) argv->pdata;
+  out->resolved = NULL;
+  return argv;
+}
+
 /* The command lines exec runs for @info, each a level: the command
  * itself (@query), then the one each #! line makes of the one before, its
- * interpreter, argument and file first (see follow_interpreters).
+ * interpreter, argument and file first (see follow_interpreters), then
+ * what the last one runs without an exec, where it is the loader or a
+ * multi-call binary (paddock_exec_launched_query), twice at most.
  * `#!/bin/rm -rf` made `./x ~` a recursive delete of the home folder that
- * no rule saw. Fills @levels, of LEVELS_MAX, and keeps their argvs in
- * @argvs; returns how many there are. */
-#define LEVELS_MAX (1 + PADDOCK_EXEC_MAX_SHEBANG_LINES)
+ * no rule saw, and so did `ld.so /bin/rm -rf ~`. Fills @levels, of
+ * LEVELS_MAX, and keeps their argvs in @argvs; returns how many there
+ * are. */
+#define LEVELS_MAX (1 + PADDOCK_EXEC_MAX_SHEBANG_LINES + 2)
 
 static guint
 level_queries (const ExecInfo           *info,
@@ -1748,6 +1843,15 @@ level_queries (const ExecInfo           *info,
       file = interpreter;
       interpreter = info->deeper != NULL && i + 1 < info->deeper->len ? g_ptr_array_index (info->deeper, i) : NULL;
       argument = interpreter != NULL ? g_ptr_array_index (info->deeper, i + 1) : NULL;
+    }
+  while (n < LEVELS_MAX)
+    {
+      GPtrArray *argv = paddock_exec_launched_query (&levels[n - 1], &levels[n]);
+
+      if (argv == NULL)
+        break;
+      g_ptr_array_add (argvs, argv);
+      n++;
     }
   return n;
 }

@@ -138,6 +138,15 @@ PaddockPolicyQuery  paddock_exec_interpreter_query (const PaddockPolicyQuery *qu
                                                     const char               *script_path,
                                                     GPtrArray                *argv);
 
+/* Where @query runs a program of its own without an exec the kernel would
+ * show (the dynamic loader run as a command, `ld.so /bin/rm -rf ~`, which
+ * maps rm and jumps into it; a multi-call binary given its applet,
+ * `busybox rm -rf ~`), fills @out with that program's command and returns
+ * its argv, which must outlive @out (free it with g_ptr_array_unref; the
+ * strings are borrowed). Returns NULL for any other command. */
+GPtrArray          *paddock_exec_launched_query    (const PaddockPolicyQuery *query,
+                                                    PaddockPolicyQuery       *out);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PaddockExecMonitor, paddock_exec_monitor_free)
 
 G_END_DECLS

@@ -12,6 +12,7 @@
 
 #include "paddock-audit.h"
 #include "paddock-autofd.h"
+#include "paddock-exec-monitor.h"
 #include "paddock-protocol.h"
 #include "test-util.h"
 
@@ -1390,6 +1391,100 @@ test_remember_too_long (void)
   g_assert_nonnull (strstr (err, "paddock-run: cannot remember the decision on #"));
   g_assert_nonnull (strstr (err, ", only take it this once: its command line ("));
   g_assert_nonnull (strstr (err, "is too long for a rule"));
+}
+
+/* The loader run as a command runs its program with no exec of it:
+ * `ld.so /usr/bin/touch denied-marker` is touch to the policy, with the
+ * loader's options before the program or not. */
+static void
+test_loader_runs (void)
+{
+  const char *loader = "/lib64/ld-linux-x86-64.so.2";
+  g_autoptr(Session) s = NULL;
+  g_autoptr(GPtrArray) execs = NULL;
+  g_autofree char *log = NULL;
+  guint denied = 0;
+
+  if (!g_file_test (loader, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("no x86-64 glibc loader here");
+      return;
+    }
+  s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    "cd \"$1\" && { \"$2\" /usr/bin/touch denied-marker; echo plain=$?; "
+    "\"$2\" --inhibit-cache --argv0 ls /usr/bin/touch denied-marker; echo options=$?; "
+    "\"$2\" /usr/bin/touch allowed; echo allowed=$?; } >log 2>&1",
+    "sh", "@OUT@", loader, NULL }, FALSE, NULL);
+  g_assert_cmpint (session_wait (s), ==, 0);
+  log = out_text (s, "log");
+  g_assert_nonnull (strstr (log, "plain=126\n"));
+  g_assert_nonnull (strstr (log, "options=126\n"));
+  g_assert_nonnull (strstr (log, "allowed=0\n"));
+  g_assert_false (out_exists (s, "denied-marker"));
+  g_assert_true (out_exists (s, "allowed"));
+
+  execs = audit_records (s, "exec");
+  for (guint i = 0; i < execs->len; i++)
+    {
+      JsonObject *record = g_ptr_array_index (execs, i);
+
+      if (g_strcmp0 (json_object_get_string_member (record, "path"), loader) != 0 ||
+          g_strcmp0 (json_object_get_string_member (record, "decision"), "deny") != 0)
+        continue;
+      g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "test-deny");
+      denied++;
+    }
+  g_assert_cmpuint (denied, ==, 2);
+}
+
+/* What the loader and a multi-call binary run, as the policy sees it. */
+static void
+test_launched_query (void)
+{
+  struct {
+    const char *exe;
+    const char *resolved;
+    const char *argv[8];
+    const char *program;            /* NULL: it runs nothing of its own */
+    const char *command;
+  } cases[] = {
+    { "/lib64/ld-linux-x86-64.so.2", "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
+      { "/lib64/ld-linux-x86-64.so.2", "/bin/rm", "-rf", "/", NULL }, "/bin/rm", "/bin/rm -rf /" },
+    { "/usr/bin/ld.so", "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
+      { "ld.so", "--library-path", "/x", "--argv0", "ls", "./rm", "-r", NULL }, "./rm", "ls -r" },
+    { "/lib/ld-musl-x86_64.so.1", NULL, { "ld", "--list", "/bin/true", NULL }, "/bin/true", "/bin/true" },
+    { "/x/lib/ld-2.31.so", NULL, { "ld-2.31.so", "a", NULL }, "a", "a" },
+    { "/bin/busybox", "/bin/busybox", { "busybox", "rm", "-rf", "/", NULL }, "rm", "rm -rf /" },
+    { "/bin/toybox", "/bin/toybox", { "toybox", "rm", NULL }, "rm", "rm" },
+    /* Near misses. */
+    { "/lib64/ld-linux-x86-64.so.2", NULL, { "ld", "--preload", NULL }, NULL, NULL },
+    { "/lib64/ld-linux-x86-64.so.2", NULL, { "ld", NULL }, NULL, NULL },
+    { "/usr/bin/ld.solver", NULL, { "ld.solver", "/bin/rm", NULL }, NULL, NULL },
+    { "/usr/bin/ld", "/usr/bin/x86_64-linux-gnu-ld.bfd", { "ld", "-o", "a", "a.o", NULL }, NULL, NULL },
+    { "/bin/busybox", "/bin/busybox", { "busybox", "--list", NULL }, NULL, NULL },
+    { "/bin/rm", "/bin/busybox", { "rm", "-rf", "x", NULL }, NULL, NULL },
+    { "/bin/rm", "/usr/bin/rm", { "rm", "-rf", "x", NULL }, NULL, NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      PaddockPolicyQuery query = { .exe = cases[i].exe, .argv = cases[i].argv, .resolved = cases[i].resolved };
+      PaddockPolicyQuery out = { 0 };
+      g_autoptr(GPtrArray) argv = paddock_exec_launched_query (&query, &out);
+      g_autofree char *command = NULL;
+
+      if (cases[i].program == NULL)
+        {
+          g_assert_null (argv);
+          continue;
+        }
+      g_assert_nonnull (argv);
+      command = g_strjoinv (" ", (char **) out.argv);
+      g_assert_cmpstr (out.exe, ==, cases[i].program);
+      g_assert_cmpstr (command, ==, cases[i].command);
+      g_assert_null (out.resolved);
+    }
 }
 
 /* An answer remembered for a script whose #! line is what asks holds for
@@ -2821,6 +2916,8 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/script-interpreter", test_script_interpreter);
   g_test_add_func ("/paddock/exec/script-interpreter-nested", test_script_interpreter_nested);
   g_test_add_func ("/paddock/exec/remember-script-line", test_remember_script_line);
+  g_test_add_func ("/paddock/exec/loader-runs", test_loader_runs);
+  g_test_add_func ("/paddock/exec/launched-query", test_launched_query);
   g_test_add_func ("/paddock/exec/attach-link", test_attach_link);
   g_test_add_func ("/paddock/exec/attach-falls-behind", test_attach_falls_behind);
   g_test_add_func ("/paddock/exec/connect-without-descriptors", test_connect_without_descriptors);

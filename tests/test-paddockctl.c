@@ -736,7 +736,7 @@ test_policy_commands (void)
                                            "(by rule \"rm-recursive-project-root\"), and the stricter decision "
                                            "holds\n"));
     g_assert_true (g_str_has_suffix (result->out, "\nso, when it runs: deny, by rule \"rm-recursive-project-root\", "
-                                                  "for the command a #! line makes of it\n"));
+                                                  "for `/bin/rm -rf ./x /`\n"));
     g_unlink (script);
   }
   /* ... and so is an interpreter that is a script: `./y`'s is `./x`, found
@@ -762,9 +762,23 @@ test_policy_commands (void)
                                            "(by rule \"rm-recursive-project-root\"), and the stricter decision "
                                            "holds\n"));
     g_assert_true (g_str_has_suffix (result->out, "\nso, when it runs: deny, by rule \"rm-recursive-project-root\", "
-                                                  "for the command a #! line makes of it\n"));
+                                                  "for `/bin/rm -rf ./x ./y /`\n"));
     g_unlink (script);
     g_unlink (outer);
+  }
+  /* The loader run as a command runs its program with no exec of it. */
+  {
+    const char *argv[] = { paddockctl, "policy", "explain", "--", "ld.so", "--argv0", "ls", "/bin/rm", "-rf", "/",
+                           NULL };
+    g_autoptr(Result) result = run_in (project, argv);
+
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_nonnull (strstr (result->out, "\nnote: ld.so runs /bin/rm itself, with no exec of it, so it is also "
+                                           "judged as `rm -rf /  (calls itself \"ls\")`, which the policy would deny "
+                                           "(by rule \"rm-recursive-project-root\"), and the stricter decision "
+                                           "holds\n"));
+    g_assert_true (g_str_has_suffix (result->out, "\nso, when it runs: deny, by rule \"rm-recursive-project-root\", "
+                                                  "for `rm -rf /  (calls itself \"ls\")`\n"));
   }
   /* A launcher's own exec is not the program it starts: explain says the
    * other is decided on its own. */
