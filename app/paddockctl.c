@@ -1438,7 +1438,7 @@ cmd_policy_explain (int    argc,
       g_printerr ("%s\n", shown);
       return 1;
     }
-  paddock_policy_merge (policy, overrides);
+  paddock_policy_set_project_overrides (policy, overrides);
 
   exe = find_program (command[0], cwd);
   resolved = exe != NULL ? realpath (exe, NULL) : NULL;
@@ -1666,6 +1666,18 @@ show_record (const PaddockAuditRecord *record,
       g_autofree char *client_pid = member_text (object, "client_pid");
 
       detail = g_strdup_printf ("all the agent's programs%s%s", *client_pid ? ", asked by pid " : "", client_pid);
+    }
+  else if (g_strcmp0 (record->type, PADDOCK_AUDIT_POLICY) == 0)
+    {
+      g_autofree char *file = member_text (object, "file");
+      g_autofree char *rules = member_text (object, "rules");
+      g_autofree char *error = member_text (object, "error");
+
+      if (*error != '\0')
+        detail = g_strdup_printf ("the project's rules changed, not taken: %s", error);
+      else
+        detail = g_strdup_printf ("the project's rules changed: %s rule%s now, from %s", rules,
+                                  g_strcmp0 (rules, "1") == 0 ? "" : "s", file);
     }
   else if (g_strcmp0 (record->type, PADDOCK_AUDIT_SESSION_START) == 0)
     {

@@ -83,6 +83,10 @@ struct _PaddockPolicy
   GArray              *unindexed;   /* indices of the rules any program may match */
   PaddockPolicyAction  default_action;
   gboolean             default_set;
+  /* Before a project's overrides took theirs: for when they no longer do. */
+  gboolean             merged;
+  PaddockPolicyAction  own_default_action;
+  gboolean             own_default_set;
   char                *project;
 };
 
@@ -1487,12 +1491,13 @@ paddock_policy_get_project (PaddockPolicy *self)
 }
 
 void
-paddock_policy_merge (PaddockPolicy *self,
-                      PaddockPolicy *overrides)
+paddock_policy_set_project_overrides (PaddockPolicy *self,
+                                      PaddockPolicy *overrides)
 {
   g_autoptr(GPtrArray) rules = g_ptr_array_new_with_free_func ((GDestroyNotify) paddock_policy_rule_unref);
   PaddockPolicyAction default_action;
   gboolean default_set;
+  guint at;
 
   g_return_if_fail (self != NULL);
   g_return_if_fail (overrides != NULL);
@@ -1506,13 +1511,27 @@ paddock_policy_merge (PaddockPolicy *self,
   g_rw_lock_reader_unlock (&overrides->lock);
 
   g_rw_lock_writer_lock (&self->lock);
-  for (guint i = rules->len; i > 0; i--)
-    g_ptr_array_insert (self->rules, 0, paddock_policy_rule_ref (g_ptr_array_index (rules, i - 1)));
-  if (default_set)
+  if (!self->merged)
     {
-      self->default_action = default_action;
-      self->default_set = TRUE;
+      self->merged = TRUE;
+      self->own_default_action = self->default_action;
+      self->own_default_set = self->default_set;
     }
+  for (guint i = self->rules->len; i > 0; i--)
+    {
+      PaddockPolicyRule *rule = g_ptr_array_index (self->rules, i - 1);
+
+      if (rule->scope == PADDOCK_POLICY_SCOPE_PROJECT)
+        g_ptr_array_remove_index (self->rules, i - 1);
+    }
+  /* After the session's own answers, before the policy's rules. */
+  for (at = 0; at < self->rules->len; at++)
+    if (((PaddockPolicyRule *) g_ptr_array_index (self->rules, at))->scope == PADDOCK_POLICY_SCOPE_POLICY)
+      break;
+  for (guint i = rules->len; i > 0; i--)
+    g_ptr_array_insert (self->rules, at, paddock_policy_rule_ref (g_ptr_array_index (rules, i - 1)));
+  self->default_action = default_set ? default_action : self->own_default_action;
+  self->default_set = default_set ? TRUE : self->own_default_set;
   rebuild_index (self);
   g_rw_lock_writer_unlock (&self->lock);
 }

@@ -152,10 +152,14 @@ void                 paddock_policy_set_default_action   (PaddockPolicy       *s
 /* The "project" key of an override file, or NULL. */
 const char          *paddock_policy_get_project          (PaddockPolicy       *self);
 
-/* Puts @overrides' rules in front of @self's (so they win), and takes
- * @overrides' default action if its file set one. */
-void                 paddock_policy_merge                (PaddockPolicy       *self,
-                                                          PaddockPolicy       *overrides);
+/* Puts @overrides' rules (a project's file) in front of @self's policy
+ * rules, after the answers remembered for the session, in place of the
+ * project's rules set before (and the answers remembered for the project
+ * since): for the file read again when it changes. Takes its default
+ * action, or, where it sets none, @self's own. Safe while other threads
+ * evaluate. */
+void                 paddock_policy_set_project_overrides (PaddockPolicy       *self,
+                                                           PaddockPolicy       *overrides);
 /* Puts @rule first. Safe while other threads evaluate. */
 void                 paddock_policy_prepend_rule         (PaddockPolicy       *self,
                                                           PaddockPolicyRule   *rule);

@@ -59,6 +59,12 @@ typedef struct
   gboolean            journal_absent;  /* --journal, with no journal here: said at the start */
   PaddockExecMonitor *monitor;
   PaddockControl     *control;
+  /* The project's rules and remembered answers, read again when their
+   * file changes (another session remembered an answer there, the user
+   * took one back); the digest of the bytes last read, "" for no file. */
+  char               *project_rules_file;
+  GFileMonitor       *project_rules_monitor;
+  char               *project_rules_digest;
 } PaddockSupervisor;
 
 static const int forwarded_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGUSR1, SIGUSR2 };
@@ -337,6 +343,92 @@ open_foreground_tty (void)
   return -1;
 }
 
+/* The SHA-256 of @path's bytes, "" where there is no file, or NULL where
+ * it cannot be read. */
+static char *
+file_digest (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  gsize length;
+
+  if (!g_file_get_contents (path, &contents, &length, &error))
+    return g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT) ? g_strdup ("") : NULL;
+  return g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) contents, length);
+}
+
+/* The project's file changed: its rules replace the project's rules the
+ * session has. A file that does not read or parse changes nothing, and
+ * says so; either way the audit log records it. */
+static void
+reload_project_rules (PaddockSupervisor *self)
+{
+  g_autoptr(JsonObject) fields = json_object_new ();
+  g_autoptr(PaddockPolicy) overrides = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *digest = file_digest (self->project_rules_file);
+
+  if (g_strcmp0 (digest, self->project_rules_digest) == 0)
+    return;
+  json_object_set_string_member (fields, "source", "project");
+  json_object_set_string_member (fields, "file", self->project_rules_file);
+  overrides = paddock_policy_load_project (self->options->project, &error);
+  if (overrides == NULL)
+    {
+      paddock_printerr ("the project's rules changed, and cannot be read; the session keeps the rules it had: %s",
+                        error->message);
+      json_object_set_string_member (fields, "error", error->message);
+    }
+  else
+    {
+      paddock_policy_set_project_overrides (self->policy, overrides);
+      json_object_set_int_member (fields, "rules", paddock_policy_get_n_rules (overrides));
+    }
+  g_free (self->project_rules_digest);
+  self->project_rules_digest = g_steal_pointer (&digest);
+  g_clear_error (&error);
+  if (!paddock_audit_append (self->audit, PADDOCK_AUDIT_POLICY, fields, NULL, &error))
+    paddock_audit_print_error (error);
+}
+
+static void
+on_project_rules_changed (GFileMonitor      *monitor,
+                          GFile             *file,
+                          GFile             *other,
+                          GFileMonitorEvent  event,
+                          gpointer           user_data)
+{
+  if (event == G_FILE_MONITOR_EVENT_CHANGES_DONE_HINT || event == G_FILE_MONITOR_EVENT_CREATED ||
+      event == G_FILE_MONITOR_EVENT_DELETED || event == G_FILE_MONITOR_EVENT_CHANGED)
+    reload_project_rules (user_data);
+}
+
+/* Watches the project's file, from the bytes read at the start (a change
+ * since then is taken now). Its folder is made (0700, as saving makes
+ * it) so that the watch has something to look at. */
+static void
+watch_project_rules (PaddockSupervisor *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *folder = NULL;
+
+  if (self->project_rules_file == NULL)
+    return;
+  folder = g_path_get_dirname (self->project_rules_file);
+  g_mkdir_with_parents (folder, 0700);
+  file = g_file_new_for_path (self->project_rules_file);
+  self->project_rules_monitor = g_file_monitor_file (file, G_FILE_MONITOR_NONE, NULL, &error);
+  if (self->project_rules_monitor == NULL)
+    {
+      paddock_printerr ("the project's rules are not watched: answers remembered for it elsewhere, "
+                        "or taken back, count from the next session: %s", error->message);
+      return;
+    }
+  g_signal_connect (self->project_rules_monitor, "changed", G_CALLBACK (on_project_rules_changed), self);
+  reload_project_rules (self);
+}
+
 /* Before fork: everything the monitor needs, so a broken policy never starts
  * the agent. Returns 0, or the exit status to leave with. */
 static int
@@ -353,6 +445,11 @@ prepare_supervision (PaddockSupervisor *self)
 
   policy = options->policy_file != NULL ? paddock_policy_new_from_file (options->policy_file, &error)
                                         : paddock_policy_new_default ();
+  /* What the project's file held, read before it is loaded: a change
+   * from there on is seen (watch_project_rules). */
+  self->project_rules_file = paddock_policy_project_file (options->project, NULL);
+  if (self->project_rules_file != NULL)
+    self->project_rules_digest = file_digest (self->project_rules_file);
   if (policy != NULL)
     overrides = paddock_policy_load_project (options->project, &error);
   if (overrides == NULL)
@@ -360,7 +457,7 @@ prepare_supervision (PaddockSupervisor *self)
       paddock_printerr ("%s", error->message);
       return 2;
     }
-  paddock_policy_merge (policy, overrides);
+  paddock_policy_set_project_overrides (policy, overrides);
   self->policy = g_steal_pointer (&policy);
 
   self->session_id = paddock_control_new_session_id ();
@@ -459,6 +556,7 @@ start_supervision (PaddockSupervisor *self)
     }
 
   paddock_control_set_monitor (self->control, self->monitor);
+  watch_project_rules (self);
   /* The client on --control-fd (the window) is there before the agent's
    * first exec can be decided: an ask must never find nobody to ask. */
   if (options->control_fd >= 0 &&
@@ -544,6 +642,9 @@ end_supervision (PaddockSupervisor *self,
   g_clear_pointer (&self->monitor, paddock_exec_monitor_free);
   g_clear_pointer (&self->control, paddock_control_free);
   g_clear_pointer (&self->audit, paddock_audit_close);
+  g_clear_object (&self->project_rules_monitor);
+  g_clear_pointer (&self->project_rules_file, g_free);
+  g_clear_pointer (&self->project_rules_digest, g_free);
   g_clear_pointer (&self->policy, paddock_policy_unref);
   g_clear_pointer (&self->session_id, g_free);
   paddock_exec_filter_clear (&self->exec_filter);

@@ -1487,6 +1487,130 @@ test_launched_query (void)
     }
 }
 
+/* Waits (10 s at most) for the session's audit log to hold @n records of
+ * @type, whole lines. */
+static void
+wait_for_records (Session    *s,
+                  const char *type,
+                  guint       n)
+{
+  g_autofree char *needle = g_strdup_printf ("\"type\":\"%s\"", type);
+
+  for (guint tries = 0; tries < 1000; tries++)
+    {
+      g_autofree char *text = NULL;
+      guint found = 0;
+
+      g_file_get_contents (s->audit, &text, NULL, NULL);
+      for (const char *p = text; p != NULL && (p = strstr (p, needle)) != NULL; p++)
+        if (strchr (p, '\n') != NULL)
+          found++;
+      if (found >= n)
+        return;
+      g_usleep (10 * 1000);
+    }
+  g_error ("the audit log never held %u %s records", n, type);
+}
+
+/* Waits (10 s at most) for the out dir's log to hold @needle. */
+static void
+wait_for_log (Session    *s,
+              const char *needle)
+{
+  g_autofree char *path = out_file (s, "log");
+
+  for (guint tries = 0; tries < 1000; tries++)
+    {
+      g_autofree char *text = NULL;
+
+      if (g_file_get_contents (path, &text, NULL, NULL) && strstr (text, needle) != NULL)
+        return;
+      g_usleep (10 * 1000);
+    }
+  g_error ("the log never said %s", needle);
+}
+
+/* A session follows its project's file: a rule put there while it runs
+ * (another session's "always in this project") decides at once; a file
+ * that no longer reads changes nothing, and the session says why; a rule
+ * taken back no longer decides. Each change is in the audit log. */
+static void
+test_project_rules_live (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    "w () { i=0; while [ ! -e \"$1/$2\" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done; }; "
+    "w \"$1\" go1; touch \"$1/asked-marker1\"; echo one=$? >>\"$1/log\"; "
+    "w \"$1\" go2; touch \"$1/asked-marker2\"; echo two=$? >>\"$1/log\"; "
+    "w \"$1\" go3; touch \"$1/asked-marker3\"; echo three=$? >>\"$1/log\"; exit 0",
+    "sh", "@OUT@", NULL }, FALSE, NULL);
+  g_autofree char *file = project_overrides_file (s, "");
+  g_autofree char *folder = g_path_get_dirname (file);
+  g_autofree char *project = realpath (s->out, NULL);
+  g_autofree char *rules = g_strdup_printf (
+    "{\"project\": \"%s\", \"rules\": [{\"name\": \"mine\", "
+    "\"match\": {\"program\": \"touch\", \"argv\": \"asked-marker\"}, \"action\": \"allow\"}]}\n", project);
+  g_autoptr(GPtrArray) changes = NULL;
+  g_autoptr(GPtrArray) execs = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *shown = NULL;
+  g_autofree char *go1 = out_file (s, "go1");
+  g_autofree char *go2 = out_file (s, "go2");
+  g_autofree char *go3 = out_file (s, "go3");
+  JsonObject *record;
+
+  g_free (wait_for_socket (s));
+  /* As another session, remembering an answer, would. */
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  g_file_set_contents (file, rules, -1, &error);
+  g_assert_no_error (error);
+  wait_for_records (s, "policy", 1);
+  g_file_set_contents (go1, "", 0, &error);
+  g_assert_no_error (error);
+  wait_for_log (s, "one=");
+
+  g_file_set_contents (file, "{\"rules\": [", -1, &error);
+  g_assert_no_error (error);
+  wait_for_records (s, "policy", 2);
+  g_file_set_contents (go2, "", 0, &error);
+  g_assert_no_error (error);
+  wait_for_log (s, "two=");
+
+  g_assert_cmpint (g_unlink (file), ==, 0);
+  wait_for_records (s, "policy", 3);
+  g_file_set_contents (go3, "", 0, &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpint (session_wait (s), ==, 0);
+  log = out_text (s, "log");
+  g_assert_cmpstr (log, ==, "one=0\ntwo=0\nthree=126\n");
+  g_assert_true (out_exists (s, "asked-marker1"));
+  g_assert_true (out_exists (s, "asked-marker2"));
+  g_assert_false (out_exists (s, "asked-marker3"));
+
+  changes = audit_records (s, "policy");
+  g_assert_cmpuint (changes->len, ==, 3);
+  g_assert_cmpint (json_object_get_int_member (g_ptr_array_index (changes, 0), "rules"), ==, 1);
+  g_assert_nonnull (strstr (json_object_get_string_member (g_ptr_array_index (changes, 1), "error"), file));
+  g_assert_cmpint (json_object_get_int_member (g_ptr_array_index (changes, 2), "rules"), ==, 0);
+  execs = audit_records (s, "exec");
+  record = audit_exec_with (execs, "out/asked-marker1");
+  g_assert_cmpstr (json_object_get_string_member (record, "by"), ==, "remembered");
+  g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "mine");
+  record = audit_exec_with (execs, "out/asked-marker3");
+  g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "deny");
+  g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "test-ask");
+
+  err = runner_err_text (s);
+  g_assert_nonnull (strstr (err, "paddock-run: the project's rules changed, and cannot be read; "
+                                 "the session keeps the rules it had: "));
+  shown = audit_show (s, "policy");
+  g_assert_nonnull (strstr (shown, "the project's rules changed: 1 rule now, from "));
+  g_assert_nonnull (strstr (shown, "the project's rules changed, not taken: "));
+}
+
 /* An answer remembered for a script whose #! line is what asks holds for
  * that line's command: the script run again is not asked again (it was:
  * the rule remembered was for the script's own command line, which never
@@ -2916,6 +3040,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/script-interpreter", test_script_interpreter);
   g_test_add_func ("/paddock/exec/script-interpreter-nested", test_script_interpreter_nested);
   g_test_add_func ("/paddock/exec/remember-script-line", test_remember_script_line);
+  g_test_add_func ("/paddock/exec/project-rules-live", test_project_rules_live);
   g_test_add_func ("/paddock/exec/loader-runs", test_loader_runs);
   g_test_add_func ("/paddock/exec/launched-query", test_launched_query);
   g_test_add_func ("/paddock/exec/attach-link", test_attach_link);

@@ -1110,7 +1110,7 @@ test_first_match_order (void)
       "{\"rules\": [{\"name\": \"mine\", \"match\": {\"program\": \"make\"}, \"action\": \"allow\"}]}");
     g_autofree char *rule = NULL;
 
-    paddock_policy_merge (policy, first);
+    paddock_policy_set_project_overrides (policy, first);
     rule = decide (policy, NULL, PROJECT, "make --glob");
     g_assert_cmpstr (rule, ==, "mine");
   }
@@ -1132,7 +1132,7 @@ test_merge_and_remember (void)
   PaddockPolicyAction action;
   PaddockPolicyQuery query = { "/usr/bin/rsync", rsync, PROJECT, PROJECT };
 
-  paddock_policy_merge (policy, overrides);
+  paddock_policy_set_project_overrides (policy, overrides);
   r1 = decide_full (policy, PROJECT, NULL, scratch, &action);
   g_assert_cmpstr (r1, ==, "my-push");
   g_assert_cmpint (action, ==, PADDOCK_POLICY_ACTION_ALLOW);
@@ -1236,6 +1236,65 @@ test_project_overrides (void)
     g_assert_cmpint (paddock_policy_evaluate (overrides, &query, NULL), ==, PADDOCK_POLICY_ACTION_ALLOW);
   }
   g_clear_pointer (&overrides, paddock_policy_unref);
+
+  /* The file read again takes the place of the project's rules a session
+   * has, and of the answers it remembered for the project meanwhile; the
+   * answers remembered for the session stay first, the policy's rules
+   * after them. A file with a default action sets it, and one without
+   * gives the policy its own back. */
+  {
+    g_autoptr(PaddockPolicy) policy = paddock_policy_new_default ();
+    g_autoptr(PaddockPolicy) first = paddock_policy_load_project (project, &error);
+    g_autoptr(PaddockPolicy) again = NULL;
+    g_autoptr(PaddockPolicyRule) session_rule = NULL;
+    g_autoptr(PaddockPolicyRule) project_rule = NULL;
+    g_autoptr(PaddockPolicyRule) decided = NULL;
+    g_autofree char *with_default = NULL;
+    const char * const ls[] = { "ls", "-l", NULL };
+    const char * const unknown[] = { "frob", NULL };
+    PaddockPolicyQuery ls_query = { "/usr/bin/ls", ls, project, project };
+    PaddockPolicyQuery unknown_query = { "/usr/bin/frob", unknown, project, project };
+    guint n_policy = paddock_policy_get_n_rules (policy);
+
+    g_assert_no_error (error);
+    paddock_policy_set_project_overrides (policy, first);
+    session_rule = paddock_policy_rule_new_remembered (&ls_query, PADDOCK_POLICY_ACTION_DENY,
+                                                       PADDOCK_POLICY_SCOPE_SESSION, NULL);
+    project_rule = paddock_policy_rule_new_remembered (&unknown_query, PADDOCK_POLICY_ACTION_DENY,
+                                                       PADDOCK_POLICY_SCOPE_PROJECT, NULL);
+    paddock_policy_prepend_rule (policy, session_rule);
+    paddock_policy_prepend_rule (policy, project_rule);
+    g_assert_cmpuint (paddock_policy_get_n_rules (policy), ==, n_policy + 3);
+
+    with_default = g_strdup_printf ("{\"project\": \"%s\", \"default\": \"ask\", \"rules\": []}", project);
+    g_assert_true (g_file_set_contents (path, with_default, -1, NULL));
+    again = paddock_policy_load_project (project, &error);
+    g_assert_no_error (error);
+    paddock_policy_set_project_overrides (policy, again);
+    g_assert_cmpuint (paddock_policy_get_n_rules (policy), ==, n_policy + 1);
+    g_assert_cmpint (paddock_policy_evaluate (policy, &ls_query, &decided), ==, PADDOCK_POLICY_ACTION_DENY);
+    g_assert_true (decided == session_rule);
+    g_clear_pointer (&decided, paddock_policy_rule_unref);
+    g_assert_cmpint (paddock_policy_evaluate (policy, &query, NULL), ==, PADDOCK_POLICY_ACTION_ASK);
+    g_assert_cmpint (paddock_policy_evaluate (policy, &unknown_query, &decided), ==, PADDOCK_POLICY_ACTION_ASK);
+    g_assert_null (decided);
+
+    g_clear_pointer (&again, paddock_policy_unref);
+    g_assert_true (g_file_set_contents (path, contents, -1, NULL));
+    again = paddock_policy_load_project (project, &error);
+    g_assert_no_error (error);
+    paddock_policy_set_project_overrides (policy, again);
+    g_assert_cmpuint (paddock_policy_get_n_rules (policy), ==, n_policy + 2);
+    g_assert_cmpint (paddock_policy_evaluate (policy, &query, NULL), ==, PADDOCK_POLICY_ACTION_ALLOW);
+    g_assert_cmpint (paddock_policy_evaluate (policy, &unknown_query, NULL), ==, PADDOCK_POLICY_ACTION_ALLOW);
+    {
+      g_autoptr(PaddockPolicyRule) at_first = paddock_policy_get_rule (policy, 0);
+      g_autoptr(PaddockPolicyRule) at_third = paddock_policy_get_rule (policy, 2);
+
+      g_assert_true (at_first == session_rule);
+      g_assert_cmpint (paddock_policy_rule_get_scope (at_third), ==, PADDOCK_POLICY_SCOPE_POLICY);
+    }
+  }
 
   /* A file copied over from another project is refused, not applied. */
   g_assert_true (g_file_set_contents (other_path, contents, -1, NULL));
