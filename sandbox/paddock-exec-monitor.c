@@ -48,6 +48,7 @@
 #include "paddock-escape.h"
 #include "paddock-exec-monitor.h"
 #include "paddock-fd-passing.h"
+#include "paddock-path.h"
 #include "paddock-process-tree.h"
 #include "paddock-source.h"
 
@@ -1094,19 +1095,6 @@ paddock_exec_read_interpreter (int    fd,
   return TRUE;
 }
 
-/* The part of @path after @prefix, where @path is @prefix or goes on
- * beneath it; else NULL. */
-static const char *
-beneath (const char *path,
-         const char *prefix)
-{
-  gsize length = strlen (prefix);
-
-  if (strncmp (path, prefix, length) != 0 || (path[length] != '\0' && path[length] != '/'))
-    return NULL;
-  return path + length;
-}
-
 /* @path as thread @tid means it, where it leads through the caller's own
  * entries in /proc: "/proc/self/…", "/proc/thread-self/…" and "/dev/fd/…"
  * (a program that runs itself again as /proc/self/exe, the C library's
@@ -1127,11 +1115,11 @@ caller_proc_path (const char *path,
   /* Kept: a trailing slash makes exec fail (ENOTDIR), as it must here. */
   slash = g_str_has_suffix (path, "/") && !g_str_has_suffix (clean, "/") ? "/" : "";
 
-  if ((rest = beneath (clean, "/proc/self")) != NULL)
+  if ((rest = paddock_path_beneath (clean, "/proc/self")) != NULL)
     return g_strdup_printf ("/proc/%d%s%s", (int) tid, rest, slash);
-  if ((rest = beneath (clean, "/proc/thread-self")) != NULL)
+  if ((rest = paddock_path_beneath (clean, "/proc/thread-self")) != NULL)
     return g_strdup_printf ("/proc/%d/task/%d%s%s", (int) tid, (int) tid, rest, slash);
-  if ((rest = beneath (clean, "/dev/fd")) != NULL)
+  if ((rest = paddock_path_beneath (clean, "/dev/fd")) != NULL)
     return g_strdup_printf ("/proc/%d/fd%s%s", (int) tid, rest, slash);
   return NULL;
 }

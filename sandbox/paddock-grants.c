@@ -38,20 +38,6 @@ paddock_grant_free (PaddockGrant *grant)
   g_free (grant);
 }
 
-/* TRUE when @path is @dir or lies beneath it. Both are canonical. */
-gboolean
-paddock_path_is_within (const char *path,
-                        const char *dir)
-{
-  size_t len = strlen (dir);
-
-  if (strcmp (dir, "/") == 0)
-    return path[0] == '/';
-  if (strncmp (path, dir, len) != 0)
-    return FALSE;
-  return path[len] == '\0' || path[len] == '/';
-}
-
 /* Returns the denial that covers @path (is it, or an ancestor of it), or NULL. */
 const char *
 paddock_grants_find_denial (const char         *path,

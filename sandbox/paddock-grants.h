@@ -5,6 +5,8 @@
  */
 #pragma once
 
+#include "paddock-path.h"
+
 #include <glib.h>
 
 G_BEGIN_DECLS
@@ -35,9 +37,6 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (PaddockGrant, paddock_grant_free)
 /* Returns the names in directory @path, or NULL when it cannot be listed. */
 typedef char ** (*PaddockListDir) (const char *path,
                                    gpointer    user_data);
-
-gboolean   paddock_path_is_within (const char          *path,
-                                   const char          *dir);
 
 const char *paddock_grants_find_denial (const char         *path,
                                         const char * const *denials);

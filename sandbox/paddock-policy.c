@@ -21,6 +21,7 @@
 #include "paddock-autofd.h"
 #include "paddock-escape.h"
 #include "paddock-json-text.h"
+#include "paddock-path.h"
 #include "paddock-policy.h"
 #include "paddock-xdg.h"
 
@@ -1700,16 +1701,7 @@ static gboolean
 path_inside (const char *path,
              const char *project)
 {
-  gsize n;
-
-  if (project == NULL)
-    return FALSE;
-  n = strlen (project);
-  while (n > 1 && project[n - 1] == '/')
-    n--;
-  if (n == 1 && project[0] == '/')
-    return TRUE;
-  return strncmp (path, project, n) == 0 && (path[n] == '\0' || path[n] == '/');
+  return project != NULL && paddock_path_is_within (path, project);
 }
 
 /* @path is the project root or one of its ancestors. */

@@ -197,6 +197,18 @@ test_prefix_is_not_parent (void)
   g_assert_true (paddock_path_is_within ("/data/ssh/x", "/data/ssh"));
   g_assert_false (paddock_path_is_within ("/data/sshx", "/data/ssh"));
   g_assert_true (paddock_path_is_within ("/data", "/"));
+  /* The one test of where a path lies, for the lock, the policy and the
+   * exec monitor: a folder given with a trailing slash, the root, and the
+   * rest of the path beneath. */
+  g_assert_true (paddock_path_is_within ("/data/ssh", "/data/ssh/"));
+  g_assert_false (paddock_path_is_within ("/data/sshx", "/data/ssh/"));
+  g_assert_true (paddock_path_is_within ("/", "//"));
+  g_assert_false (paddock_path_is_within ("data", "/"));
+  g_assert_false (paddock_path_is_within ("", "/"));
+  g_assert_cmpstr (paddock_path_beneath ("/proc/self/fd/3", "/proc/self"), ==, "/fd/3");
+  g_assert_cmpstr (paddock_path_beneath ("/proc/self", "/proc/self"), ==, "");
+  g_assert_null (paddock_path_beneath ("/proc/selfish", "/proc/self"));
+  g_assert_cmpstr (paddock_path_beneath ("/usr", "/"), ==, "/usr");
   g_assert_cmpstr (paddock_grants_find_denial ("/data/ssh/a", (const char *[]) { "/x", "/data/ssh", NULL }), ==, "/data/ssh");
   g_assert_null (paddock_grants_find_denial ("/data/sshx", (const char *[]) { "/data/ssh", NULL }));
 }
