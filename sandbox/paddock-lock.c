@@ -249,6 +249,21 @@ holds_home (const char *real)
   return NULL;
 }
 
+/* What a folder the agent may write, @real (canonical), would hand it
+ * that it must not have: the home folder it holds (*@home, which the
+ * caller frees), else a denied folder beneath it (*@denial). FALSE where
+ * it holds neither. */
+static gboolean
+holds_forbidden (const char          *real,
+                 const char * const  *denials,
+                 char               **home,
+                 const char         **denial)
+{
+  *home = holds_home (real);
+  *denial = *home == NULL ? paddock_grants_find_denial_beneath (real, denials) : NULL;
+  return *home != NULL || *denial != NULL;
+}
+
 /* "PATH", "PATH:ro" or "PATH:rw". */
 static gboolean
 add_user_grant (GPtrArray          *roots,
@@ -298,25 +313,18 @@ add_user_grant (GPtrArray          *roots,
       return FALSE;
     }
   /* Read-write, it would be the agent's to change, as its project is. */
-  if (access == PADDOCK_ACCESS_READ_WRITE)
+  if (access == PADDOCK_ACCESS_READ_WRITE && holds_forbidden (real, denials, &home, &denial))
     {
-      home = holds_home (real);
       if (home != NULL)
-        {
-          g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
-                       "--grant %s:rw would let the agent change what every login runs (~/.bashrc, "
-                       "~/.profile), as it holds your home folder; grant the folders it needs, or %s:ro",
-                       path, path);
-          return FALSE;
-        }
-      denial = paddock_grants_find_denial_beneath (real, denials);
-      if (denial != NULL)
-        {
-          g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
-                       "--grant %s:rw holds %s, which the folder lock keeps from the agent; grant the "
-                       "folders it needs, or %s:ro", path, denial, path);
-          return FALSE;
-        }
+        g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
+                     "--grant %s:rw would let the agent change what every login runs (~/.bashrc, "
+                     "~/.profile), as it holds your home folder; grant the folders it needs, or %s:ro",
+                     path, path);
+      else
+        g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
+                     "--grant %s:rw holds %s, which the folder lock keeps from the agent; grant the "
+                     "folders it needs, or %s:ro", path, denial, path);
+      return FALSE;
     }
   g_ptr_array_add (roots, paddock_grant_new (real, access));
   return TRUE;
@@ -443,21 +451,17 @@ check_project (const char          *real,
                    "run it in the project's own folder");
       return FALSE;
     }
-  home = holds_home (real);
-  if (home != NULL)
+  if (holds_forbidden (real, denials, &home, &denial))
     {
-      g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
-                   "cannot lock %s: it holds your home folder %s, so the lock would let the agent "
-                   "change what every login runs (~/.bashrc, ~/.profile); run it in the project's own folder",
-                   real, home);
-      return FALSE;
-    }
-  denial = paddock_grants_find_denial_beneath (real, denials);
-  if (denial != NULL)
-    {
-      g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
-                   "cannot lock %s: it holds %s, which the folder lock keeps from the agent, and a "
-                   "locked agent gets its whole project; run it in a folder inside", real, denial);
+      if (home != NULL)
+        g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
+                     "cannot lock %s: it holds your home folder %s, so the lock would let the agent "
+                     "change what every login runs (~/.bashrc, ~/.profile); run it in the project's own folder",
+                     real, home);
+      else
+        g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
+                     "cannot lock %s: it holds %s, which the folder lock keeps from the agent, and a "
+                     "locked agent gets its whole project; run it in a folder inside", real, denial);
       return FALSE;
     }
   return TRUE;
@@ -477,13 +481,12 @@ char *
 paddock_lock_dup_held_denial (const char *project)
 {
   g_autofree char *real = canonicalize (project);
-  g_autofree char *home = holds_home (real);
-  g_autoptr(GPtrArray) denials = NULL;
+  g_autoptr(GPtrArray) denials = build_denials ();
+  g_autofree char *home = NULL;
+  const char *denial;
 
-  if (home != NULL)
-    return NULL;
-  denials = build_denials ();
-  return g_strdup (paddock_grants_find_denial_beneath (real, (const char * const *) denials->pdata));
+  holds_forbidden (real, (const char * const *) denials->pdata, &home, &denial);
+  return g_strdup (denial);
 }
 
 PaddockLock *
