@@ -1931,7 +1931,7 @@ cmd_lock (int    argc,
   was_on = config.has_lock && config.lock;
   paddock_project_config_clear (&config);
   on = strcmp (verb, "on") == 0;
-  if (on && !paddock_lock_check_project (project, &error))
+  if (on && !paddock_lock_check_project (project, NULL, &error))
     {
       paddock_printerr ("%s", error->message);
       return 1;

@@ -439,6 +439,7 @@ prepare_warning (PaddockLock *lock)
 static gboolean
 check_project (const char          *real,
                const char * const  *denials,
+               char               **held_denial,
                GError             **error)
 {
   g_autofree char *home = NULL;
@@ -462,6 +463,8 @@ check_project (const char          *real,
         g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
                      "cannot lock %s: it holds %s, which the folder lock keeps from the agent, and a "
                      "locked agent gets its whole project; run it in a folder inside", real, denial);
+      if (held_denial != NULL)
+        *held_denial = g_strdup (denial);
       return FALSE;
     }
   return TRUE;
@@ -469,24 +472,13 @@ check_project (const char          *real,
 
 gboolean
 paddock_lock_check_project (const char  *project,
+                            char       **held_denial,
                             GError     **error)
 {
   g_autofree char *real = canonicalize (project);
   g_autoptr(GPtrArray) denials = build_denials ();
 
-  return check_project (real, (const char * const *) denials->pdata, error);
-}
-
-char *
-paddock_lock_dup_held_denial (const char *project)
-{
-  g_autofree char *real = canonicalize (project);
-  g_autoptr(GPtrArray) denials = build_denials ();
-  g_autofree char *home = NULL;
-  const char *denial;
-
-  holds_forbidden (real, (const char * const *) denials->pdata, &home, &denial);
-  return g_strdup (denial);
+  return check_project (real, (const char * const *) denials->pdata, held_denial, error);
 }
 
 PaddockLock *
@@ -543,7 +535,7 @@ paddock_lock_new (const PaddockRunOptions *options,
   {
     g_autofree char *real_project = canonicalize (options->project);
 
-    if (!check_project (real_project, denials, error))
+    if (!check_project (real_project, denials, NULL, error))
       return NULL;
   }
 

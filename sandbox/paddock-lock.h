@@ -34,13 +34,11 @@ GQuark              paddock_lock_error_quark   (void);
 
 /* Whether @project can be locked to: not /, nor a folder that holds the
  * home folder (the lock would leave what every login runs writable), nor
- * one that holds a folder the lock keeps from the agent. */
+ * one that holds a folder the lock keeps from the agent, which is then
+ * *@held_denial (a copy; unset otherwise) where that is not NULL. */
 gboolean            paddock_lock_check_project (const char              *project,
+                                                char                   **held_denial,
                                                 GError                 **error);
-/* The first folder the lock keeps from the agent that lies inside
- * @project (a copy), or NULL; NULL too where @project holds the home
- * folder, which is its own reason. */
-char               *paddock_lock_dup_held_denial (const char            *project);
 PaddockLock        *paddock_lock_new           (const PaddockRunOptions *options,
                                                 GError                 **error);
 void                paddock_lock_free          (PaddockLock             *lock);

@@ -311,11 +311,9 @@ set_project (PaddockWindow  *self,
         g_signal_connect_object (project, "notify::lock",
                                  G_CALLBACK (project_lock_cb), self, G_CONNECT_SWAPPED);
       /* Once per project: it resolves the folder's path on disk. */
-      self->lockable = project != NULL &&
-                       paddock_lock_check_project (paddock_project_get_path (project), NULL);
       g_clear_pointer (&self->held_denial, g_free);
-      if (project != NULL && !self->lockable)
-        self->held_denial = paddock_lock_dup_held_denial (paddock_project_get_path (project));
+      self->lockable = project != NULL &&
+                       paddock_lock_check_project (paddock_project_get_path (project), &self->held_denial, NULL);
       update_actions (self);
       update_lock (self);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROJECT]);
