@@ -8,10 +8,12 @@
  * also the executed path, run as itself and as a link to rm. Whatever the arguments, the default policy
  * decides and explains them, its explanation is valid UTF-8, and the line
  * a timeline shows for them is valid UTF-8 with no control character:
- * it goes to a terminal.
+ * it goes to a terminal. What the loader or busybox would run of them is
+ * a command line that ends, with a program.
  */
 #include "config.h"
 
+#include "paddock-exec-monitor.h"
 #include "paddock-policy.h"
 #include "paddock-protocol.h"
 
@@ -78,6 +80,23 @@ LLVMFuzzerTestOneInput (const guint8 *data,
   why = paddock_policy_explain (policy, &query);
   if (!g_utf8_validate (why, -1, NULL))
     abort ();
+
+  /* What the loader or a multi-call binary would run of the same
+   * arguments, judged as the exec monitor judges it. */
+  for (guint i = 0; i < 2; i++)
+    {
+      PaddockPolicyQuery as_launcher = query;
+      PaddockPolicyQuery launched;
+      g_autoptr(GPtrArray) inner = NULL;
+
+      as_launcher.resolved = i == 0 ? "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2" : "/usr/bin/busybox";
+      inner = paddock_exec_launched_query (&as_launcher, &launched);
+      if (inner == NULL)
+        continue;
+      if (launched.argv[inner->len - 1] != NULL || launched.exe == NULL || launched.exe[0] == '\0')
+        abort ();
+      paddock_policy_evaluate (policy, &launched, NULL);
+    }
 
   line = paddock_exec_display_line (exe, exe, NULL, (const char * const *) argv->pdata);
   check_display_line (line);
