@@ -2467,6 +2467,7 @@ paddock_policy_load_project (const char  *project,
   g_autofree char *path = NULL;
   g_autofree char *canonical = NULL;
   PaddockPolicy *self;
+  struct stat st;
 
   g_return_val_if_fail (project != NULL, NULL);
 
@@ -2474,11 +2475,21 @@ paddock_policy_load_project (const char  *project,
   if (path == NULL)
     return NULL;
   canonical = canonical_path (project, NULL);
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+  if (stat (path, &st) != 0 && errno == ENOENT)
     {
       self = policy_new ();
       self->project = g_steal_pointer (&canonical);
       return self;
+    }
+  /* Paddock writes it as a file. Anything else there is no one's rules,
+   * and a pipe would hold whoever opens it until someone writes. */
+  if (stat (path, &st) == 0 && !S_ISREG (st.st_mode))
+    {
+      g_set_error (error, PADDOCK_POLICY_ERROR, PADDOCK_POLICY_ERROR_INVALID,
+                   "%s is not a file (%s); it is where the project %s's own rules and remembered answers "
+                   "go: remove it", path, S_ISDIR (st.st_mode) ? "a folder" : S_ISFIFO (st.st_mode) ? "a pipe" :
+                   S_ISSOCK (st.st_mode) ? "a socket" : "a device", canonical);
+      return NULL;
     }
   self = policy_load_file (path, PADDOCK_POLICY_SCOPE_PROJECT, error);
   if (self == NULL)

@@ -29,6 +29,7 @@
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
@@ -343,18 +344,45 @@ open_foreground_tty (void)
   return -1;
 }
 
-/* The SHA-256 of @path's bytes, "" where there is no file, or NULL where
- * it cannot be read. */
+/* What the project's file at @path holds, to tell a change: the SHA-256
+ * of its bytes, "" where there is none, or what else is there. Read
+ * without waiting, whatever is there: a pipe must not hold the session. */
 static char *
-file_digest (const char *path)
+project_file_digest (const char *path)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *contents = NULL;
-  gsize length;
+  g_autoptr(GChecksum) checksum = NULL;
+  paddock_autofd int fd = -1;
+  struct stat st;
+  gsize total = 0;
 
-  if (!g_file_get_contents (path, &contents, &length, &error))
-    return g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT) ? g_strdup ("") : NULL;
-  return g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) contents, length);
+  /* Looked at before the open too: opening some devices does something. */
+  if (stat (path, &st) != 0)
+    return errno == ENOENT ? g_strdup ("") : g_strdup_printf ("unreadable: %s", g_strerror (errno));
+  if (S_ISREG (st.st_mode))
+    fd = open (path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd >= 0 && fstat (fd, &st) != 0)
+    return g_strdup_printf ("unreadable: %s", g_strerror (errno));
+  if (!S_ISREG (st.st_mode))
+    return g_strdup_printf ("not a file: %o", (unsigned) st.st_mode);
+  if (fd < 0)
+    return g_strdup_printf ("unreadable: %s", g_strerror (errno));
+  checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  for (;;)
+    {
+      guint8 chunk[16384];
+      ssize_t n = read (fd, chunk, sizeof chunk);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
+      g_checksum_update (checksum, chunk, n);
+      /* The policy's own limit is 16 MiB: past it, the size tells. */
+      if ((total += (gsize) n) > 32 * 1024 * 1024)
+        return g_strdup_printf ("large: %" G_GINT64_FORMAT " %" G_GINT64_FORMAT, (gint64) st.st_size,
+                                (gint64) st.st_mtime);
+    }
+  return g_strdup (g_checksum_get_string (checksum));
 }
 
 /* The project's file changed: its rules replace the project's rules the
@@ -366,7 +394,7 @@ reload_project_rules (PaddockSupervisor *self)
   g_autoptr(JsonObject) fields = json_object_new ();
   g_autoptr(PaddockPolicy) overrides = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *digest = file_digest (self->project_rules_file);
+  g_autofree char *digest = project_file_digest (self->project_rules_file);
 
   if (g_strcmp0 (digest, self->project_rules_digest) == 0)
     return;
@@ -449,7 +477,7 @@ prepare_supervision (PaddockSupervisor *self)
    * from there on is seen (watch_project_rules). */
   self->project_rules_file = paddock_policy_project_file (options->project, NULL);
   if (self->project_rules_file != NULL)
-    self->project_rules_digest = file_digest (self->project_rules_file);
+    self->project_rules_digest = project_file_digest (self->project_rules_file);
   if (policy != NULL)
     overrides = paddock_policy_load_project (options->project, &error);
   if (overrides == NULL)

@@ -28,6 +28,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
@@ -1611,6 +1612,73 @@ test_project_rules_live (void)
   g_assert_nonnull (strstr (shown, "the project's rules changed, not taken: "));
 }
 
+static void
+wait_done (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  *(gboolean *) user_data = TRUE;
+}
+
+/* Where the project's rules file should be, a pipe (or anything but a
+ * file) is refused, and holds nothing up: during a session the rules stay
+ * as they were; a session started then says so and runs nothing. Either
+ * would have waited, paddock-run or its main context (every ask, list and
+ * kill), for someone to write to the pipe. */
+static void
+test_project_rules_not_a_file (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    "i=0; while [ ! -e \"$1/go\" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done; touch \"$1/ran\"",
+    "sh", "@OUT@", NULL }, FALSE, NULL);
+  g_autofree char *file = project_overrides_file (s, "");
+  g_autofree char *folder = g_path_get_dirname (file);
+  g_autofree char *ran_too = out_file (s, "ran-too");
+  g_autofree char *says = g_strdup_printf ("%s is not a file (a pipe); it is where the project ", file);
+  g_autoptr(GSubprocessLauncher) launcher = launcher_new (s);
+  g_autoptr(GSubprocess) second = NULL;
+  g_autoptr(GPtrArray) changes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *second_err = NULL;
+  gint64 deadline;
+
+  g_free (wait_for_socket (s));
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  g_assert_cmpint (mkfifo (file, 0600), ==, 0);
+  wait_for_records (s, "policy", 1);
+
+  g_subprocess_launcher_set_flags (launcher, G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  second = g_subprocess_launcher_spawn (launcher, &error, paddock_run, "--project", s->out, "--",
+                                        "touch", ran_too, NULL);
+  g_assert_no_error (error);
+  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  {
+    gboolean done = FALSE;
+
+    g_subprocess_wait_async (second, NULL, wait_done, &done);
+    while (!done && g_get_monotonic_time () < deadline)
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (10 * 1000);
+    if (!done)
+      {
+        g_subprocess_force_exit (second);
+        g_error ("paddock-run still waited on the pipe after 20 s");
+      }
+  }
+  g_assert_cmpint (g_subprocess_get_exit_status (second), ==, 2);
+  second_err = stream_text (g_subprocess_get_stderr_pipe (second));
+  g_assert_nonnull (strstr (second_err, says));
+  g_assert_false (g_file_test (ran_too, G_FILE_TEST_EXISTS));
+
+  session_go (s);
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_assert_true (out_exists (s, "ran"));
+  changes = audit_records (s, "policy");
+  g_assert_cmpuint (changes->len, ==, 1);
+  g_assert_nonnull (strstr (json_object_get_string_member (g_ptr_array_index (changes, 0), "error"), says));
+}
+
 /* An answer remembered for a script whose #! line is what asks holds for
  * that line's command: the script run again is not asked again (it was:
  * the rule remembered was for the script's own command line, which never
@@ -3041,6 +3109,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/script-interpreter-nested", test_script_interpreter_nested);
   g_test_add_func ("/paddock/exec/remember-script-line", test_remember_script_line);
   g_test_add_func ("/paddock/exec/project-rules-live", test_project_rules_live);
+  g_test_add_func ("/paddock/exec/project-rules-not-a-file", test_project_rules_not_a_file);
   g_test_add_func ("/paddock/exec/loader-runs", test_loader_runs);
   g_test_add_func ("/paddock/exec/launched-query", test_launched_query);
   g_test_add_func ("/paddock/exec/attach-link", test_attach_link);
