@@ -16,35 +16,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-GByteArray *
-paddock_json_read_file (const char  *path,
-                        gsize        max,
-                        const char  *what,
-                        GError     **error)
+static GByteArray *
+read_open_file (int          fd,
+                const char  *path,
+                gsize        max,
+                const char  *what,
+                GError     **error)
 {
   g_autoptr(GByteArray) text = g_byte_array_new ();
-  paddock_autofd int fd = -1;
-  struct stat st;
 
-  /* Looked at before the open too: opening some devices does something. */
-  if (!paddock_file_kind_check_read (path, -1, what, error))
-    return NULL;
-  fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0 || fstat (fd, &st) != 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
-                   "cannot read %s %s: %s", what, path, g_strerror (saved_errno));
-      return NULL;
-    }
-  if (S_ISDIR (st.st_mode))
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_ISDIR, "cannot read %s %s: it is a folder", what, path);
-      return NULL;
-    }
-  if (!paddock_file_kind_check_read (path, fd, what, error))
-    return NULL;
   while (text->len <= max)
     {
       guint8 chunk[16384];
@@ -65,6 +45,75 @@ paddock_json_read_file (const char  *path,
       g_byte_array_append (text, chunk, (guint) n);
     }
   return g_steal_pointer (&text);
+}
+
+/* A pipe or a socket where Paddock keeps a file of its own. */
+static gboolean
+check_own (const char         *path,
+           const struct stat  *st,
+           const char         *what,
+           GError            **error)
+{
+  if (!S_ISFIFO (st->st_mode) && !S_ISSOCK (st->st_mode))
+    return TRUE;
+  g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "cannot read %s %s: it is %s, where Paddock keeps a file",
+               what, path, S_ISFIFO (st->st_mode) ? "a pipe" : "a socket");
+  return FALSE;
+}
+
+/* @own: a file Paddock writes, where a pipe is refused (looked at before
+ * the open, and opened without waiting, in case one was put there
+ * meanwhile) rather than read. */
+static GByteArray *
+read_file (const char  *path,
+           gsize        max,
+           const char  *what,
+           gboolean     own,
+           GError     **error)
+{
+  paddock_autofd int fd = -1;
+  struct stat st;
+
+  if (own && stat (path, &st) == 0 && !check_own (path, &st, what, error))
+    return NULL;
+  /* Looked at before the open too: opening some devices does something. */
+  if (!paddock_file_kind_check_read (path, -1, what, error))
+    return NULL;
+  fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | (own ? O_NONBLOCK : 0));
+  if (fd < 0 || fstat (fd, &st) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                   "cannot read %s %s: %s", what, path, g_strerror (saved_errno));
+      return NULL;
+    }
+  if (S_ISDIR (st.st_mode))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_ISDIR, "cannot read %s %s: it is a folder", what, path);
+      return NULL;
+    }
+  if ((own && !check_own (path, &st, what, error)) || !paddock_file_kind_check_read (path, fd, what, error))
+    return NULL;
+  return read_open_file (fd, path, max, what, error);
+}
+
+GByteArray *
+paddock_json_read_file (const char  *path,
+                        gsize        max,
+                        const char  *what,
+                        GError     **error)
+{
+  return read_file (path, max, what, FALSE, error);
+}
+
+GByteArray *
+paddock_json_read_own_file (const char  *path,
+                            gsize        max,
+                            const char  *what,
+                            GError     **error)
+{
+  return read_file (path, max, what, TRUE, error);
 }
 
 static const char *

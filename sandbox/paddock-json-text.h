@@ -17,6 +17,14 @@ GByteArray *paddock_json_read_file (const char  *path,
                                     const char  *what,
                                     GError     **error);
 
+/* paddock_json_read_file() for a file Paddock writes itself (a project's
+ * settings or rules): a pipe there, which would hold the reader until
+ * someone writes, or a socket, is refused, named, and never waited on. */
+GByteArray *paddock_json_read_own_file (const char  *path,
+                                        gsize        max,
+                                        const char  *what,
+                                        GError     **error);
+
 /* Whether the bare word @token (@length bytes, not NUL-terminated) is one
  * JSON has: true, false, null, or a number as JSON writes one. json-glib
  * 1.6 also takes hex and octal numbers, and names other words in

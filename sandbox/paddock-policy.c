@@ -1384,7 +1384,10 @@ policy_load_file (const char          *path,
                   PaddockPolicyScope   scope,
                   GError             **error)
 {
-  g_autoptr(GByteArray) text = paddock_json_read_file (path, MAX_POLICY_SIZE, "the policy", error);
+  /* A project's file is Paddock's own; --policy may be a pipe. */
+  g_autoptr(GByteArray) text = scope == PADDOCK_POLICY_SCOPE_PROJECT ?
+                               paddock_json_read_own_file (path, MAX_POLICY_SIZE, "the project's rules", error) :
+                               paddock_json_read_file (path, MAX_POLICY_SIZE, "the policy", error);
 
   if (text == NULL)
     return NULL;
@@ -2480,16 +2483,6 @@ paddock_policy_load_project (const char  *project,
       self = policy_new ();
       self->project = g_steal_pointer (&canonical);
       return self;
-    }
-  /* Paddock writes it as a file. Anything else there is no one's rules,
-   * and a pipe would hold whoever opens it until someone writes. */
-  if (stat (path, &st) == 0 && !S_ISREG (st.st_mode))
-    {
-      g_set_error (error, PADDOCK_POLICY_ERROR, PADDOCK_POLICY_ERROR_INVALID,
-                   "%s is not a file (%s); it is where the project %s's own rules and remembered answers "
-                   "go: remove it", path, S_ISDIR (st.st_mode) ? "a folder" : S_ISFIFO (st.st_mode) ? "a pipe" :
-                   S_ISSOCK (st.st_mode) ? "a socket" : "a device", canonical);
-      return NULL;
     }
   self = policy_load_file (path, PADDOCK_POLICY_SCOPE_PROJECT, error);
   if (self == NULL)

@@ -56,7 +56,7 @@ paddock_project_config_load (const char           *project,
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     return TRUE;
 
-  text = paddock_json_read_file (path, MAX_SETTINGS_SIZE, "the project settings", error);
+  text = paddock_json_read_own_file (path, MAX_SETTINGS_SIZE, "the project settings", error);
   if (text == NULL)
     return FALSE;
   return paddock_project_config_parse (project, path, text->len > 0 ? (const char *) text->data : "", text->len,
@@ -195,7 +195,7 @@ read_object (const char  *path,
 
   if (!g_file_test (path, G_FILE_TEST_EXISTS) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
     return NULL;
-  text = paddock_json_read_file (path, MAX_SETTINGS_SIZE, "the project settings", error);
+  text = paddock_json_read_own_file (path, MAX_SETTINGS_SIZE, "the project settings", error);
   if (text == NULL ||
       load_object (parser, path, text->len > 0 ? (const char *) text->data : "", text->len, error) == NULL)
     return NULL;

@@ -1635,7 +1635,8 @@ test_project_rules_not_a_file (void)
   g_autofree char *file = project_overrides_file (s, "");
   g_autofree char *folder = g_path_get_dirname (file);
   g_autofree char *ran_too = out_file (s, "ran-too");
-  g_autofree char *says = g_strdup_printf ("%s is not a file (a pipe); it is where the project ", file);
+  g_autofree char *says = g_strdup_printf ("cannot read the project's rules %s: it is a pipe, where Paddock keeps "
+                                           "a file (the file holds the project ", file);
   g_autoptr(GSubprocessLauncher) launcher = launcher_new (s);
   g_autoptr(GSubprocess) second = NULL;
   g_autoptr(GPtrArray) changes = NULL;

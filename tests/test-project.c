@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "paddock-project.h"
@@ -407,6 +408,23 @@ test_settings_bad_input (void)
     g_assert_false (paddock_project_config_load (dir, &config, &error));
     g_assert_nonnull (error);
     g_assert_nonnull (strstr (error->message, "it is a device (character 1:5)"));
+  }
+  {
+    /* A pipe would hold whoever reads the settings (paddockctl lock
+     * status, paddock-run --lock, the window) until someone writes to it:
+     * refused, and so is saving over it. */
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GError) save_error = NULL;
+    PaddockProjectConfig config = { 0 };
+
+    g_assert_cmpint (g_unlink (settings), ==, 0);
+    g_assert_cmpint (mkfifo (settings, 0600), ==, 0);
+    g_assert_false (paddock_project_config_load (dir, &config, &error));
+    g_assert_nonnull (error);
+    g_assert_nonnull (strstr (error->message, "it is a pipe, where Paddock keeps a file"));
+    g_assert_false (paddock_project_config_save_lock (dir, TRUE, &save_error));
+    g_assert_nonnull (save_error);
+    g_assert_nonnull (strstr (save_error->message, "it is a pipe, where Paddock keeps a file"));
   }
   {
     g_autoptr(GError) error = NULL;
