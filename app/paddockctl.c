@@ -630,6 +630,13 @@ send_decide (Attach         *attach,
   connection_send (attach->connection, decide);
 }
 
+/* Whether @decided was answered at another client than this one. */
+static gboolean
+answered_elsewhere (const PaddockMessage *decided)
+{
+  return decided->client_pid > 0 && decided->client_pid != getpid ();
+}
+
 /* Where @decided is remembered for less than this client asked (a command
  * line too long for a rule, the project's file locked by another program),
  * says so; paddock-run says why where it runs. */
@@ -642,6 +649,9 @@ remembered_less (Attach               *attach,
   if (!g_hash_table_lookup_extended (attach->remembering, &decided->id, NULL, &asked))
     return "";
   g_hash_table_remove (attach->remembering, &decided->id);
+  /* Another client's answer came first: what it asked for is not known here. */
+  if (answered_elsewhere (decided))
+    return "";
   if (decided->remember == PADDOCK_REMEMBER_ONCE)
     return ", this once: it could not be remembered (paddock-run says why, where it runs)";
   if (decided->remember == PADDOCK_REMEMBER_SESSION && GPOINTER_TO_INT (asked) == PADDOCK_REMEMBER_PROJECT)
@@ -919,10 +929,16 @@ handle_event (Attach         *attach,
         else if (g_strcmp0 (message->by, "session-end") == 0)
           g_print ("%s  #%-5" G_GINT64_FORMAT " denied: the session ended\n", time, message->id);
         else
-          g_print ("%s  #%-5" G_GINT64_FORMAT " %s by %s%s%s%s\n", time, message->id, decided, by,
-                   message->remember != PADDOCK_REMEMBER_ONCE ? ", remembered for the " : "",
-                   message->remember != PADDOCK_REMEMBER_ONCE ? paddock_remember_to_string (message->remember) : "",
-                   remembered_less (attach, message));
+          {
+            g_autofree char *elsewhere = answered_elsewhere (message) ?
+                                         g_strdup_printf (" at another client (pid %d)", message->client_pid) :
+                                         g_strdup ("");
+
+            g_print ("%s  #%-5" G_GINT64_FORMAT " %s by %s%s%s%s%s\n", time, message->id, decided, by, elsewhere,
+                     message->remember != PADDOCK_REMEMBER_ONCE ? ", remembered for the " : "",
+                     message->remember != PADDOCK_REMEMBER_ONCE ? paddock_remember_to_string (message->remember) : "",
+                     remembered_less (attach, message));
+          }
       }
       break;
 

@@ -415,7 +415,7 @@ handle_request (Client         *client,
       if (self->monitor == NULL)
         client_send_error (client, "this session runs without the exec monitor; there is nothing to decide");
       else if (!paddock_exec_monitor_decide (self->monitor, request->id, request->decision,
-                                             request->remember, "user", &error))
+                                             request->remember, "user", client->pid, &error))
         client_send_error (client, error->message);
       break;
 

@@ -2433,6 +2433,7 @@ finish_ask (PaddockExecMonitor *self,
             PaddockDecision     decision,
             PaddockRemember     remember,
             const char         *by,
+            int                 client_pid,
             gboolean            answer)
 {
   g_autoptr(PaddockMessage) message = paddock_message_new (PADDOCK_MESSAGE_DECIDED);
@@ -2464,6 +2465,7 @@ finish_ask (PaddockExecMonitor *self,
   message->decision = decision;
   message->by = g_strdup (by);
   message->remember = remember;
+  message->client_pid = client_pid;
   if (rule != NULL)
     message->rule = g_strdup (paddock_policy_rule_get_name (rule));
 
@@ -2472,6 +2474,8 @@ finish_ask (PaddockExecMonitor *self,
   json_object_set_string_member (fields, "decision", paddock_decision_to_string (decision));
   json_object_set_string_member (fields, "by", by);
   json_object_set_string_member (fields, "remember", paddock_remember_to_string (remember));
+  if (client_pid > 0)
+    json_object_set_int_member (fields, "client_pid", client_pid);
   if (rule != NULL)
     json_object_set_string_member (fields, "rule", paddock_policy_rule_get_name (rule));
   audit_simple (self, PADDOCK_AUDIT_DECISION, fields);
@@ -2500,7 +2504,7 @@ deny_if_pending (Ask        *ask,
   ask = steal_pending (self, ask->id);
   if (ask != NULL)
     {
-      finish_ask (self, ask, PADDOCK_DECISION_DENY, PADDOCK_REMEMBER_ONCE, by, answer);
+      finish_ask (self, ask, PADDOCK_DECISION_DENY, PADDOCK_REMEMBER_ONCE, by, 0, answer);
       ask_free (ask);
     }
 }
@@ -2811,7 +2815,7 @@ paddock_exec_monitor_stop (PaddockExecMonitor *self)
       g_mutex_unlock (&self->lock);
       if (ask == NULL)
         break;
-      finish_ask (self, ask, PADDOCK_DECISION_DENY, PADDOCK_REMEMBER_ONCE, "session-end", FALSE);
+      finish_ask (self, ask, PADDOCK_DECISION_DENY, PADDOCK_REMEMBER_ONCE, "session-end", 0, FALSE);
       ask_free (ask);
     }
 }
@@ -2867,6 +2871,7 @@ paddock_exec_monitor_decide (PaddockExecMonitor  *self,
                              PaddockDecision      decision,
                              PaddockRemember      remember,
                              const char          *by,
+                             int                  client_pid,
                              GError             **error)
 {
   Ask *ask;
@@ -2881,7 +2886,7 @@ paddock_exec_monitor_decide (PaddockExecMonitor  *self,
                    id);
       return FALSE;
     }
-  finish_ask (self, ask, decision, remember, by, TRUE);
+  finish_ask (self, ask, decision, remember, by, client_pid, TRUE);
   ask_free (ask);
   return TRUE;
 }

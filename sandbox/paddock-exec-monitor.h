@@ -104,13 +104,15 @@ void                paddock_exec_monitor_set_deciders (PaddockExecMonitor *self,
                                                        guint               n_deciders);
 
 /* Decides the pending ask @id (allow or deny) on behalf of @by (e.g.
- * "user"). Fails when no ask @id is pending (already decided, timed out,
- * or the process is gone). */
+ * "user"), answered at the client @client_pid (0: none), whom the
+ * decided message and the record name. Fails when no ask @id is pending
+ * (already decided, timed out, or the process is gone). */
 gboolean            paddock_exec_monitor_decide   (PaddockExecMonitor  *self,
                                                    gint64               id,
                                                    PaddockDecision      decision,
                                                    PaddockRemember      remember,
                                                    const char          *by,
+                                                   int                  client_pid,
                                                    GError             **error);
 
 /* The asks still pending, oldest first, as ask messages (for a client that

@@ -1916,6 +1916,50 @@ test_attach_input_ends (void)
   g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "ask");
 }
 
+/* Where one client answers, the others say so, naming it: one that was
+ * about to answer differently must not take that answer for its own.
+ * The record names the client too. */
+static void
+test_attach_other_client (void)
+{
+  g_autoptr(Session) s = session_start ("ask-beside-runs", FALSE, (const char *[]) { "--ask-timeout", "30", NULL });
+  g_autofree char *session = wait_for_socket (s);
+  g_autoptr(GSubprocess) asking = NULL;
+  g_autoptr(GSubprocess) answering = NULL;
+  g_autoptr(GDataInputStream) asking_lines = NULL;
+  g_autoptr(GDataInputStream) answering_lines = NULL;
+  g_autoptr(GPtrArray) decisions = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *asking_seen = NULL;
+  g_autofree char *answering_seen = NULL;
+  g_autofree char *asked = NULL;
+  g_autofree char *answered = NULL;
+  g_autofree char *elsewhere = NULL;
+  g_autofree char *answering_pid = NULL;
+
+  asking = attach_start (s, (const char *[]) { session, NULL }, FALSE, &asking_lines, &asking_seen);
+  answering = attach_start (s, (const char *[]) { session, "--answer", "allow", "--remember", "session", NULL },
+                            TRUE, &answering_lines, &answering_seen);
+  answering_pid = g_strdup (g_subprocess_get_identifier (answering));
+  elsewhere = g_strdup_printf ("allowed by user at another client (pid %s), remembered for the session\n",
+                               answering_pid);
+  session_go (s);
+  asked = read_until (asking_lines, "allowed by user");
+  g_assert_nonnull (strstr (asked, elsewhere));
+  answered = read_until (answering_lines, "allowed by user");
+  g_assert_nonnull (strstr (answered, "allowed by user, remembered for the session\n"));
+
+  decisions = audit_records (s, "decision");
+  g_assert_cmpuint (decisions->len, ==, 1);
+  g_assert_cmpint (json_object_get_int_member (g_ptr_array_index (decisions, 0), "client_pid"), ==,
+                   atoi (answering_pid));
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_output_stream_close (g_subprocess_get_stdin_pipe (asking), NULL, &error);
+  g_assert_no_error (error);
+  g_free (attach_finish (asking));
+  g_free (attach_finish (answering));
+}
+
 /* An ask nobody answers in time: attach says so, not "denied by timeout". */
 static void
 test_attach_deadline (void)
@@ -3110,6 +3154,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/script-interpreter-nested", test_script_interpreter_nested);
   g_test_add_func ("/paddock/exec/remember-script-line", test_remember_script_line);
   g_test_add_func ("/paddock/exec/project-rules-live", test_project_rules_live);
+  g_test_add_func ("/paddock/exec/attach-other-client", test_attach_other_client);
   g_test_add_func ("/paddock/exec/project-rules-not-a-file", test_project_rules_not_a_file);
   g_test_add_func ("/paddock/exec/loader-runs", test_loader_runs);
   g_test_add_func ("/paddock/exec/launched-query", test_launched_query);
