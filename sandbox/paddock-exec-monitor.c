@@ -2355,12 +2355,40 @@ steal_pending (PaddockExecMonitor *self,
   return ask;
 }
 
+/* A rule of @action and @scope for each of the @n @levels that asked
+ * (bits of @asked), or NULL where a command line is too long for one. */
+static GPtrArray *
+remembered_rules (const PaddockPolicyQuery  *levels,
+                  guint                      n,
+                  guint                      asked,
+                  PaddockPolicyAction        action,
+                  PaddockPolicyScope         scope,
+                  GError                   **error)
+{
+  g_autoptr(GPtrArray) rules = g_ptr_array_new_with_free_func ((GDestroyNotify) paddock_policy_rule_unref);
+
+  for (guint i = 0; i < n; i++)
+    {
+      PaddockPolicyRule *rule;
+
+      if ((asked & (1u << i)) == 0)
+        continue;
+      rule = paddock_policy_rule_new_remembered (&levels[i], action, scope, error);
+      if (rule == NULL)
+        return NULL;
+      g_ptr_array_add (rules, rule);
+    }
+  return g_steal_pointer (&rules);
+}
+
 /* Makes a rule of @decision for each level of the asked exec that asked
  * (a script's #! line may be what asks: a rule for the script's own
- * command line would not answer it next time), and adds them to the
- * policy, and to the project's where @remember says so and can be.
- * Lowers @remember to what was remembered. Returns the first rule, or
- * NULL when none could be made. */
+ * command line would not answer it next time), saves them in the
+ * project's file where @remember says so and can, and adds them to the
+ * policy. Lowers @remember to what was remembered: rules the project's
+ * file could not take are the session's, which a change of that file
+ * leaves in place. Returns the first rule, or NULL when none could be
+ * made. */
 static PaddockPolicyRule *
 remember_answer (PaddockExecMonitor *self,
                  Ask                *ask,
@@ -2375,55 +2403,44 @@ remember_answer (PaddockExecMonitor *self,
     .home = self->home,
   };
   g_autoptr(GPtrArray) argvs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
-  g_autoptr(GPtrArray) rules = g_ptr_array_new_with_free_func ((GDestroyNotify) paddock_policy_rule_unref);
+  g_autoptr(GPtrArray) rules = NULL;
   PaddockPolicyQuery levels[LEVELS_MAX];
+  PaddockPolicyAction action = decision == PADDOCK_DECISION_ALLOW ? PADDOCK_POLICY_ACTION_ALLOW :
+                                                                   PADDOCK_POLICY_ACTION_DENY;
   PaddockPolicyScope scope = *remember == PADDOCK_REMEMBER_PROJECT && self->project != NULL ?
                              PADDOCK_POLICY_SCOPE_PROJECT : PADDOCK_POLICY_SCOPE_SESSION;
   guint asked = ask->info->asked_levels != 0 ? ask->info->asked_levels : 1;
   guint n = level_queries (ask->info, &query, argvs, levels);
   g_autoptr(GError) error = NULL;
 
-  for (guint i = 0; i < n; i++)
+  rules = remembered_rules (levels, n, asked, action, scope, &error);
+  if (rules == NULL || rules->len == 0)
     {
-      PaddockPolicyRule *rule;
-
-      if ((asked & (1u << i)) == 0)
-        continue;
-      rule = paddock_policy_rule_new_remembered (&levels[i],
-                                                 decision == PADDOCK_DECISION_ALLOW ?
-                                                 PADDOCK_POLICY_ACTION_ALLOW : PADDOCK_POLICY_ACTION_DENY,
-                                                 scope, &error);
-      if (rule == NULL)
-        {
-          paddock_printerr ("cannot remember the decision on #%" G_GINT64_FORMAT ", only take it this once: %s",
-                            ask->id, error->message);
-          *remember = PADDOCK_REMEMBER_ONCE;
-          return NULL;
-        }
-      g_ptr_array_add (rules, rule);
-    }
-
-  if (rules->len == 0)
-    {
+      if (error != NULL)
+        paddock_printerr ("cannot remember the decision on #%" G_GINT64_FORMAT ", only take it this once: %s",
+                          ask->id, error->message);
       *remember = PADDOCK_REMEMBER_ONCE;
       return NULL;
     }
-  if (scope != PADDOCK_POLICY_SCOPE_PROJECT)
-    *remember = PADDOCK_REMEMBER_SESSION;
+  *remember = scope == PADDOCK_POLICY_SCOPE_PROJECT ? PADDOCK_REMEMBER_PROJECT : PADDOCK_REMEMBER_SESSION;
+  for (guint i = 0; *remember == PADDOCK_REMEMBER_PROJECT && i < rules->len; i++)
+    if (!paddock_policy_remember_in_project (self->project, g_ptr_array_index (rules, i), &error))
+      {
+        paddock_printerr ("cannot remember the decision for the project, "
+                          "only for this session: %s", error->message);
+        g_clear_error (&error);
+        *remember = PADDOCK_REMEMBER_SESSION;
+        g_clear_pointer (&rules, g_ptr_array_unref);
+        /* The same lines made rules a moment ago. */
+        rules = remembered_rules (levels, n, asked, action, PADDOCK_POLICY_SCOPE_SESSION, NULL);
+        if (rules == NULL)
+          {
+            *remember = PADDOCK_REMEMBER_ONCE;
+            return NULL;
+          }
+      }
   for (guint i = 0; i < rules->len; i++)
-    {
-      PaddockPolicyRule *rule = g_ptr_array_index (rules, i);
-
-      paddock_policy_prepend_rule (self->policy, rule);
-      if (*remember == PADDOCK_REMEMBER_PROJECT &&
-          !paddock_policy_remember_in_project (self->project, rule, &error))
-        {
-          paddock_printerr ("cannot remember the decision for the project, "
-                            "only for this session: %s", error->message);
-          g_clear_error (&error);
-          *remember = PADDOCK_REMEMBER_SESSION;
-        }
-    }
+    paddock_policy_prepend_rule (self->policy, g_ptr_array_index (rules, i));
   return paddock_policy_rule_ref (g_ptr_array_index (rules, 0));
 }
 

@@ -1612,6 +1612,66 @@ test_project_rules_live (void)
   g_assert_nonnull (strstr (shown, "the project's rules changed, not taken: "));
 }
 
+/* An answer for the project that the project's file could not take (its
+ * lock held) is the session's: a later change of that file, which the
+ * session follows, leaves it in place. It was dropped with the project's
+ * rules the file no longer had. */
+static void
+test_remember_project_then_file_changes (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    "w () { i=0; while [ ! -e \"$1/$2\" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done; }; "
+    "w \"$1\" go1; touch \"$1/asked-marker\"; echo one=$? >>\"$1/log\"; "
+    "w \"$1\" go2; touch \"$1/asked-marker\"; echo two=$? >>\"$1/log\"",
+    "sh", "@OUT@", NULL }, TRUE, NULL);
+  g_autofree char *file = project_overrides_file (s, "");
+  g_autofree char *lock_file = project_overrides_file (s, ".lock");
+  g_autofree char *folder = g_path_get_dirname (file);
+  g_autofree char *project = realpath (s->out, NULL);
+  g_autofree char *empty = g_strdup_printf ("{\"project\": \"%s\", \"rules\": []}\n", project);
+  g_autofree char *go1 = out_file (s, "go1");
+  g_autofree char *go2 = out_file (s, "go2");
+  g_autofree char *decide = NULL;
+  g_autofree char *log = NULL;
+  g_autoptr(PaddockMessage) ask = NULL;
+  g_autoptr(PaddockMessage) decided = NULL;
+  g_autoptr(PaddockMessage) again = NULL;
+  g_autoptr(GError) error = NULL;
+  paddock_autofd int lock_fd = -1;
+
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  lock_fd = open (lock_file, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  g_assert_cmpint (lock_fd, >=, 0);
+  g_assert_cmpint (flock (lock_fd, LOCK_EX), ==, 0);
+
+  g_file_set_contents (go1, "", 0, &error);
+  g_assert_no_error (error);
+  ask = session_expect (s, PADDOCK_MESSAGE_ASK);
+  decide = g_strdup_printf ("{\"type\":\"decide\",\"id\":%" G_GINT64_FORMAT ","
+                            "\"decision\":\"allow\",\"remember\":\"project\"}\n", ask->id);
+  session_send (s, decide);
+  decided = session_expect (s, PADDOCK_MESSAGE_DECIDED);
+  g_assert_cmpint (decided->remember, ==, PADDOCK_REMEMBER_SESSION);
+  paddock_close_fd (&lock_fd);
+
+  g_file_set_contents (file, empty, -1, &error);
+  g_assert_no_error (error);
+  wait_for_records (s, "policy", 1);
+  g_file_set_contents (go2, "", 0, &error);
+  g_assert_no_error (error);
+  while (again == NULL || strstr (again->exe, "touch") == NULL)
+    {
+      g_clear_pointer (&again, paddock_message_free);
+      again = session_expect (s, PADDOCK_MESSAGE_EXEC);
+    }
+  g_assert_cmpint (again->decision, ==, PADDOCK_DECISION_ALLOW);
+  g_assert_cmpstr (again->by, ==, "remembered");
+  g_assert_cmpint (session_wait (s), ==, 0);
+  log = out_text (s, "log");
+  g_assert_cmpstr (log, ==, "one=0\ntwo=0\n");
+}
+
 static void
 wait_done (GObject      *object,
            GAsyncResult *result,
@@ -3154,6 +3214,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/script-interpreter-nested", test_script_interpreter_nested);
   g_test_add_func ("/paddock/exec/remember-script-line", test_remember_script_line);
   g_test_add_func ("/paddock/exec/project-rules-live", test_project_rules_live);
+  g_test_add_func ("/paddock/exec/remember-project-then-file-changes", test_remember_project_then_file_changes);
   g_test_add_func ("/paddock/exec/attach-other-client", test_attach_other_client);
   g_test_add_func ("/paddock/exec/project-rules-not-a-file", test_project_rules_not_a_file);
   g_test_add_func ("/paddock/exec/loader-runs", test_loader_runs);
