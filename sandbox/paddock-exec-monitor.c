@@ -1798,6 +1798,15 @@ paddock_exec_launched_query (const PaddockPolicyQuery *query,
   return argv;
 }
 
+static void
+keep_argv (GPtrArray **argvs,
+           GPtrArray  *argv)
+{
+  if (*argvs == NULL)
+    *argvs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  g_ptr_array_add (*argvs, argv);
+}
+
 /* The command lines exec runs for @info, each a level: the command
  * itself (@query), then the one each #! line makes of the one before, its
  * interpreter, argument and file first (see follow_interpreters), then
@@ -1805,14 +1814,15 @@ paddock_exec_launched_query (const PaddockPolicyQuery *query,
  * multi-call binary (paddock_exec_launched_query), twice at most.
  * `#!/bin/rm -rf` made `./x ~` a recursive delete of the home folder that
  * no rule saw, and so did `ld.so /bin/rm -rf ~`. Fills @levels, of
- * LEVELS_MAX, and keeps their argvs in @argvs; returns how many there
- * are. */
+ * LEVELS_MAX, and keeps their argvs in *@argvs (made when there are
+ * any: most execs have one level, and allocate nothing); returns how
+ * many there are. */
 #define LEVELS_MAX (1 + PADDOCK_EXEC_MAX_SHEBANG_LINES + 2)
 
 static guint
 level_queries (const ExecInfo           *info,
                const PaddockPolicyQuery *query,
-               GPtrArray                *argvs,
+               GPtrArray               **argvs,
                PaddockPolicyQuery       *levels)
 {
   const char *interpreter = info->interpreter;
@@ -1825,7 +1835,7 @@ level_queries (const ExecInfo           *info,
     {
       GPtrArray *argv = g_ptr_array_new ();
 
-      g_ptr_array_add (argvs, argv);
+      keep_argv (argvs, argv);
       levels[n] = paddock_exec_interpreter_query (&levels[n - 1], interpreter, argument, file, argv);
       n++;
       file = interpreter;
@@ -1838,7 +1848,7 @@ level_queries (const ExecInfo           *info,
 
       if (argv == NULL)
         break;
-      g_ptr_array_add (argvs, argv);
+      keep_argv (argvs, argv);
       n++;
     }
   return n;
@@ -1853,10 +1863,10 @@ judge_levels (PaddockExecMonitor        *self,
               const PaddockPolicyQuery  *query,
               PaddockPolicyRule        **rule)
 {
-  g_autoptr(GPtrArray) argvs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  g_autoptr(GPtrArray) argvs = NULL;
   PaddockPolicyQuery levels[LEVELS_MAX];
   PaddockPolicyAction action = PADDOCK_POLICY_ACTION_ALLOW;
-  guint n = level_queries (info, query, argvs, levels);
+  guint n = level_queries (info, query, &argvs, levels);
 
   for (guint i = 0; i < n; i++)
     {
@@ -2402,7 +2412,7 @@ remember_answer (PaddockExecMonitor *self,
     .project = self->project,
     .home = self->home,
   };
-  g_autoptr(GPtrArray) argvs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  g_autoptr(GPtrArray) argvs = NULL;
   g_autoptr(GPtrArray) rules = NULL;
   PaddockPolicyQuery levels[LEVELS_MAX];
   PaddockPolicyAction action = decision == PADDOCK_DECISION_ALLOW ? PADDOCK_POLICY_ACTION_ALLOW :
@@ -2410,7 +2420,7 @@ remember_answer (PaddockExecMonitor *self,
   PaddockPolicyScope scope = *remember == PADDOCK_REMEMBER_PROJECT && self->project != NULL ?
                              PADDOCK_POLICY_SCOPE_PROJECT : PADDOCK_POLICY_SCOPE_SESSION;
   guint asked = ask->info->asked_levels != 0 ? ask->info->asked_levels : 1;
-  guint n = level_queries (ask->info, &query, argvs, levels);
+  guint n = level_queries (ask->info, &query, &argvs, levels);
   g_autoptr(GError) error = NULL;
 
   rules = remembered_rules (levels, n, asked, action, scope, &error);
