@@ -2492,7 +2492,8 @@ finish_ask (PaddockExecMonitor *self,
   message->decision = decision;
   message->by = g_strdup (by);
   message->remember = remember;
-  message->client_pid = client_pid;
+  if (client_pid > 0)
+    message->client_pid = client_pid;
   if (rule != NULL)
     message->rule = g_strdup (paddock_policy_rule_get_name (rule));
 

@@ -108,7 +108,7 @@ typedef struct
   gint64           deadline;      /* ask: wall clock */
   PaddockRemember  remember;      /* decide, decided */
   int              client_pid;    /* decided: the client whose answer it was, as the session
-                                     sees its pid; 0 when no client answered */
+                                     sees its pid; -1 when no client answered */
 
   /* exit */
   gboolean         session_end;   /* the agent itself exited and the session ends */

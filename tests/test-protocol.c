@@ -73,6 +73,25 @@ test_round_trip (void)
       g_assert_cmpint (exit_parsed->replaced, ==, replaced);
       g_assert_cmpint (exit_parsed->duration, ==, 1500);
     }
+
+  /* A decided names the client whose answer it was, where one did. */
+  for (int client_pid = -1; client_pid <= 4321; client_pid += 4322)
+    {
+      g_autoptr(PaddockMessage) decided = paddock_message_new (PADDOCK_MESSAGE_DECIDED);
+      g_autoptr(PaddockMessage) decided_parsed = NULL;
+      g_autofree char *decided_line = NULL;
+
+      decided->id = 42;
+      decided->time = 1700000000123456;
+      decided->decision = PADDOCK_DECISION_ALLOW;
+      decided->by = g_strdup ("user");
+      decided->client_pid = client_pid;
+      decided_line = paddock_message_to_line (decided);
+      g_assert_true ((strstr (decided_line, "\"client_pid\"") != NULL) == (client_pid != -1));
+      decided_parsed = paddock_message_parse (decided_line, strlen (decided_line) - 1, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (decided_parsed->client_pid, ==, client_pid);
+    }
 }
 
 static void
@@ -136,6 +155,9 @@ test_strict (void)
     { "{\"type\":\"decide\",\"id\":1,\"decision\":\"maybe\"}", 0, "must be \"allow\"" },
     { "{\"type\":\"decide\",\"id\":1,\"decision\":\"allow\",\"remember\":\"forever\"}", 0, "\"remember\"" },
     { "{\"type\":\"kill\",\"now\":true}", 0, "unknown field \"now\"" },
+    { "{\"type\":\"decided\",\"id\":1,\"time\":1,\"decision\":\"allow\",\"by\":\"user\",\"client_pid\":\"7\"}", 0,
+      "must be an integer" },
+    { "{\"type\":\"exec\",\"client_pid\":7}", 0, "unknown field \"client_pid\"" },
     { "{\"type\":\"kill\",\"time\":null}", 0, "must be an integer" },
     { "{\"type\":\"kill\"}\xff", 0, "UTF-8" },
     { "{\"type\":\"kill\"\0}", 16, "UTF-8" },
