@@ -16,6 +16,7 @@
 #include "paddock-process-tree.h"
 #include "paddock-project-config.h"
 #include "paddock-protocol.h"
+#include "paddock-xdg.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -43,15 +44,16 @@ static const char usage_text[] =
   "  paddockctl kill|pause|resume SESSION\n"
   "  paddockctl policy check FILE\n"
   "  paddockctl policy explain [--policy FILE] [--project DIR] [--cwd DIR] -- COMMAND [ARG…]\n"
-  "  paddockctl audit verify FILE\n"
-  "  paddockctl audit show FILE [--since TIME] [--decision allow|deny|ask] [--type TYPE] [--grep REGEX]\n"
-  "  paddockctl audit export FILE [--since TIME] [--decision D] [--type TYPE] [--grep REGEX]\n"
+  "  paddockctl audit verify LOG\n"
+  "  paddockctl audit show LOG [--since TIME] [--decision allow|deny|ask] [--type TYPE] [--grep REGEX]\n"
+  "  paddockctl audit export LOG [--since TIME] [--decision D] [--type TYPE] [--grep REGEX]\n"
   "  paddockctl lock on|off|status [DIR]\n"
   "  paddockctl --version\n"
   "\n"
   "SESSION is a session id from `paddockctl list`, or a unique prefix of one.\n"
   "DIR is a project folder (default: the current directory).\n"
-  "FILE may be - for standard input.\n";
+  "FILE may be - for standard input.\n"
+  "LOG is an audit log FILE, or a session id (or a unique prefix) whose log is under $XDG_STATE_HOME/paddock.\n";
 
 static int
 usage (const char *message)
@@ -155,6 +157,51 @@ static const char *
 input_path (const char *arg)
 {
   return strcmp (arg, "-") == 0 ? "/dev/stdin" : arg;
+}
+
+/* A LOG argument: a file, as input_path(); or, where no file has that
+ * name, a session id or a unique prefix of one, whose log is in the
+ * folder paddock-run writes them to (session-DATE-TIME-ID.jsonl). NULL,
+ * with @error, for such a name that no log has, or more than one. */
+static char *
+log_path (const char  *arg,
+          GError     **error)
+{
+  g_autofree char *folder = NULL;
+  g_autoptr(GPtrArray) found = NULL;
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  if (strcmp (arg, "-") == 0 || strchr (arg, '/') != NULL || g_file_test (arg, G_FILE_TEST_EXISTS) ||
+      *arg == '\0' || strlen (arg) > 12 || strspn (arg, "0123456789abcdef") != strlen (arg))
+    return g_strdup (input_path (arg));
+  folder = g_build_filename (paddock_user_state_dir (), "paddock", NULL);
+  dir = g_dir_open (folder, 0, NULL);
+  found = g_ptr_array_new_with_free_func (g_free);
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      const char *id = strrchr (name, '-');
+
+      if (g_str_has_prefix (name, "session-") && g_str_has_suffix (name, ".jsonl") && id != NULL &&
+          g_str_has_prefix (id + 1, arg))
+        g_ptr_array_add (found, g_build_filename (folder, name, NULL));
+    }
+  if (found->len == 1)
+    return g_strdup (g_ptr_array_index (found, 0));
+  if (found->len > 1)
+    {
+      g_autoptr(GString) names = g_string_new (NULL);
+
+      for (guint i = 0; i < found->len; i++)
+        g_string_append_printf (names, "%s%s", i > 0 ? ", " : "", (const char *) g_ptr_array_index (found, i));
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
+                   "\"%s\" names no file here, and begins the ids of %u session logs (%s): give more of the id",
+                   arg, found->len, names->str);
+      return NULL;
+    }
+  g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+               "no file is named \"%s\", and no session log in %s has an id that begins with it", arg, folder);
+  return NULL;
 }
 
 /* g_date_time_new_from_unix_local_usec() is GLib 2.80. */
@@ -1489,13 +1536,20 @@ cmd_audit_verify (int    argc,
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *file = NULL;
+  g_autofree char *path = NULL;
   PaddockAuditVerification result = { 0 };
   int status;
 
   if (argc != 2)
-    return usage ("audit verify takes one FILE");
-  file = paddock_escape_controls (argv[1]);
-  if (!paddock_audit_verify_file (input_path (argv[1]), &result, &error))
+    return usage ("audit verify takes one LOG");
+  path = log_path (argv[1], &error);
+  if (path == NULL)
+    {
+      paddock_printerr ("%s", error->message);
+      return 1;
+    }
+  file = paddock_escape_controls (strcmp (argv[1], "-") == 0 ? argv[1] : path);
+  if (!paddock_audit_verify_file (path, &result, &error))
     {
       paddock_printerr ("%s", error->message);
       return 1;
@@ -1569,8 +1623,13 @@ parse_audit_args (int        argc,
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return usage (error->message);
   if (argc != 2)
-    return usage ("give one FILE");
-  args->file = g_strdup (input_path (argv[1]));
+    return usage ("give one LOG");
+  args->file = log_path (argv[1], &error);
+  if (args->file == NULL)
+    {
+      paddock_printerr ("%s", error->message);
+      return 1;
+    }
 
   if (args->decision != NULL &&
       !g_strv_contains ((const char * const[]) { "allow", "deny", "ask", NULL }, args->decision))

@@ -443,6 +443,62 @@ test_command_help (void)
   }
 }
 
+/* A LOG may be a session id, or a unique prefix of one: its log is found
+ * where paddock-run writes them. A prefix of two ids, or of none, is
+ * refused, named; a file of that name comes first. */
+static void
+test_audit_log_by_session (void)
+{
+  g_autofree char *folder = g_build_filename (state_home, "paddock", NULL);
+  g_autofree char *first = g_build_filename (folder, "session-20260101-000000-abc123def456.jsonl", NULL);
+  g_autofree char *second = g_build_filename (folder, "session-20260101-000001-abd999999999.jsonl", NULL);
+  g_autofree char *local = g_build_filename (base, "abd9", NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (first, "", 0, NULL));
+  g_assert_true (g_file_set_contents (second, "", 0, NULL));
+  {
+    const char *argv[] = { paddockctl, "audit", "verify", "abc1", NULL };
+    g_autoptr(Result) result = run_in (base, argv);
+    g_autofree char *says = g_strdup_printf ("%s: no records, so nothing to verify", first);
+
+    g_assert_cmpint (result->status, ==, 1);
+    g_assert_true (g_str_has_prefix (result->out, says));
+  }
+  {
+    const char *argv[] = { paddockctl, "audit", "show", "ab", NULL };
+    g_autoptr(Result) result = run_in (base, argv);
+
+    g_assert_cmpint (result->status, ==, 1);
+    g_assert_cmpstr (result->out, ==, "");
+    g_assert_nonnull (strstr (result->err, "\"ab\" names no file here, and begins the ids of 2 session logs ("));
+    g_assert_nonnull (strstr (result->err, first));
+    g_assert_nonnull (strstr (result->err, second));
+  }
+  {
+    const char *argv[] = { paddockctl, "audit", "export", "ffff", NULL };
+    g_autoptr(Result) result = run_in (base, argv);
+    g_autofree char *says = g_strdup_printf ("paddockctl: no file is named \"ffff\", and no session log in %s has an "
+                                             "id that begins with it\n", folder);
+
+    g_assert_cmpint (result->status, ==, 1);
+    g_assert_cmpstr (result->err, ==, says);
+  }
+  {
+    /* A file here of that name is the one meant. */
+    const char *argv[] = { paddockctl, "audit", "verify", "abd9", NULL };
+    g_autoptr(Result) result = NULL;
+
+    g_assert_true (g_file_set_contents (local, "", 0, NULL));
+    result = run_in (base, argv);
+    g_assert_cmpint (result->status, ==, 1);
+    g_assert_true (g_str_has_prefix (result->out, "abd9: no records"));
+  }
+  g_unlink (local);
+  g_unlink (first);
+  g_unlink (second);
+}
+
 /* show and export print a log whose chain breaks, and say on stderr
  * where it breaks; an intact log gets no warning. A --type that no
  * record has is told which types there are. */
@@ -964,6 +1020,7 @@ main (int   argc,
   g_test_add_func ("/paddock/paddockctl/lock-broken-settings", test_broken_settings);
   g_test_add_func ("/paddock/paddockctl/command-line-errors", test_command_line_errors);
   g_test_add_func ("/paddock/paddockctl/command-help", test_command_help);
+  g_test_add_func ("/paddock/paddockctl/audit-log-by-session", test_audit_log_by_session);
   g_test_add_func ("/paddock/paddockctl/audit-show-warns", test_audit_show_warns);
   g_test_add_func ("/paddock/paddockctl/list-stale-sockets", test_list_stale_sockets);
   g_test_add_func ("/paddock/paddockctl/no-terminal-controls", test_no_terminal_controls);
