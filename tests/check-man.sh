@@ -1,0 +1,143 @@
+#!/bin/sh
+# check-man.sh: the manual pages format without a warning, carry the
+# programs' version, and have an entry for every option and command that
+# the programs' own --help prints.
+#
+#   check-man.sh PADDOCK_RUN PADDOCKCTL MAN_DIR
+#
+# PADDOCK_RUN and PADDOCKCTL are the built programs; MAN_DIR holds
+# paddock-run.1 and paddockctl.1. Prints one line a problem, and exits 1
+# if there was any.
+#
+# Copyright 2026 The Paddock authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+set -u
+
+if [ $# -ne 3 ]; then
+  echo "usage: check-man.sh PADDOCK_RUN PADDOCKCTL MAN_DIR" >&2
+  exit 2
+fi
+paddock_run=$1
+paddockctl=$2
+man_dir=$3
+
+failed=0
+
+fail () {
+  echo "$1: $2"
+  failed=1
+}
+
+# The tags of a page's .TP entries, the words that an option or a
+# command is described under, as plain text: "\-" is "-", and the font
+# changes, quotes and the macro name are gone (".BI \"attach \" SESSION"
+# is "attach SESSION"). With SECTION, only the tags under ".SH SECTION".
+entry_tags () {
+  sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' -e 's/\\f(..//g' -e 's/\\f\[[^]]*\]//g' "$1" |
+    awk -v section="${2:-}" '
+      /^\.SH / { inside = section == "" || $0 == ".SH " section }
+      inside && previous == ".TP" { print }
+      { previous = $0 }' |
+    sed -e 's/^\.[BIR]* //' -e 's/"//g' -e 's/  */ /g'
+}
+
+# Every --long-option in a --help text, once each.
+long_options () {
+  grep -o -e '--[a-z][a-z0-9-]*' | sort -u
+}
+
+# Whether a tag in TAGS holds OPTION as a whole word: "--lock" is not in
+# "--lock-status".
+has_option () {
+  printf '%s\n' "$1" | grep -q -E -e "(^|[^a-z0-9-])$2([^a-z0-9-]|\$)"
+}
+
+# Whether a tag in TAGS begins with the words of COMMAND.
+has_command () {
+  printf '%s\n' "$1" | grep -q -E -e "^$2( |\$)"
+}
+
+check_groff () {
+  page=$1
+  if ! warnings=$(groff -man -ww -z "$page" 2>&1) || [ -n "$warnings" ]; then
+    printf '%s\n' "${warnings:-groff failed}" | while IFS= read -r line; do
+      echo "$(basename "$page"): groff: $line"
+    done
+    failed=1
+  fi
+}
+
+# 77: meson's skip, which its summary shows as such.
+if ! command -v groff >/dev/null 2>&1; then
+  echo "check-man.sh: groff not found (Debian: groff-base): the manual pages go unchecked" >&2
+  exit 77
+fi
+
+run_page=$man_dir/paddock-run.1
+ctl_page=$man_dir/paddockctl.1
+for page in "$run_page" "$ctl_page"; do
+  if [ ! -r "$page" ]; then
+    fail "$(basename "$page")" "cannot read $page"
+  fi
+done
+[ $failed -eq 0 ] || exit 1
+
+check_groff "$run_page"
+check_groff "$ctl_page"
+
+# The version in each page's title is the programs' own.
+version=$("$paddock_run" --version | sed -n 's/^paddock-run //p')
+for page in "$run_page" "$ctl_page"; do
+  grep -q -e "^\.TH .* \"Paddock $version\"" "$page" ||
+    fail "$(basename "$page")" "its .TH line does not say \"Paddock $version\", the version paddock-run --version prints"
+done
+
+run_tags=$(entry_tags "$run_page")
+ctl_tags=$(entry_tags "$ctl_page")
+ctl_commands=$(entry_tags "$ctl_page" COMMANDS)
+
+help=$("$paddock_run" --help) || fail paddock-run.1 "paddock-run --help failed"
+for option in $(printf '%s\n' "$help" | long_options); do
+  has_option "$run_tags" "$option" ||
+    fail paddock-run.1 "option $option (in paddock-run --help) has no entry"
+done
+
+usage=$("$paddockctl" --help) || fail paddockctl.1 "paddockctl --help failed"
+# "  paddockctl kill|pause|resume SESSION" gives kill, pause and resume;
+# "  paddockctl policy check FILE" gives "policy check".
+commands=$(printf '%s\n' "$usage" | sed -n 's/^  paddockctl \([a-z|]*\) *\([a-z]*\).*/\1 \2/p' |
+  while read -r verbs second; do
+    for verb in $(printf '%s\n' "$verbs" | tr '|' ' '); do
+      # The second word is part of the command only for policy and audit;
+      # elsewhere it is an argument ("lock on").
+      case $verb in
+        policy|audit) echo "$verb $second" ;;
+        *) echo "$verb" ;;
+      esac
+    done
+  done)
+[ -n "$commands" ] || fail paddockctl.1 "found no commands in paddockctl --help"
+while IFS= read -r command; do
+  [ -z "$command" ] || has_command "$ctl_commands" "$command" ||
+    fail paddockctl.1 "command \"$command\" (in paddockctl --help) has no entry under COMMANDS"
+done <<EOF_COMMANDS
+$commands
+EOF_COMMANDS
+
+# The usage's own options (--version), then each command's: each option
+# once, named after the first help that prints it.
+checked=" "
+for command in "" attach "policy explain" "audit show" "audit export"; do
+  # The words of the command are its arguments, and "" none.
+  # shellcheck disable=SC2086
+  help=$("$paddockctl" $command --help) || fail paddockctl.1 "paddockctl $command --help failed"
+  for option in $(printf '%s\n' "$help" | long_options); do
+    case $checked in *" $option "*) continue ;; esac
+    checked="$checked$option "
+    has_option "$ctl_tags" "$option" ||
+      fail paddockctl.1 "option $option (in paddockctl ${command:+$command }--help) has no entry"
+  done
+done
+
+exit $failed
