@@ -26,6 +26,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -64,7 +65,8 @@ typedef struct
    * file changes (another session remembered an answer there, the user
    * took one back); the digest of the bytes last read, "" for no file. */
   char               *project_rules_file;
-  GFileMonitor       *project_rules_monitor;
+  int                 project_rules_inotify;
+  guint               project_rules_source;
   char               *project_rules_digest;
 } PaddockSupervisor;
 
@@ -419,41 +421,59 @@ reload_project_rules (PaddockSupervisor *self)
     paddock_audit_print_error (error);
 }
 
-static void
-on_project_rules_changed (GFileMonitor      *monitor,
-                          GFile             *file,
-                          GFile             *other,
-                          GFileMonitorEvent  event,
-                          gpointer           user_data)
+/* Reads the folder's events; any of them may be the file's (its name, a
+ * lost event, the folder gone), and the digest tells whether it changed. */
+static gboolean
+on_project_rules_changed (int          fd,
+                          GIOCondition condition,
+                          gpointer     user_data)
 {
-  if (event == G_FILE_MONITOR_EVENT_CHANGES_DONE_HINT || event == G_FILE_MONITOR_EVENT_CREATED ||
-      event == G_FILE_MONITOR_EVENT_DELETED || event == G_FILE_MONITOR_EVENT_CHANGED)
-    reload_project_rules (user_data);
+  PaddockSupervisor *self = user_data;
+  g_autofree char *name = g_path_get_basename (self->project_rules_file);
+  gboolean changed = FALSE;
+  char buffer[4096] __attribute__ ((aligned (__alignof__ (struct inotify_event))));
+  ssize_t n;
+
+  while ((n = read (fd, buffer, sizeof buffer)) > 0)
+    for (char *p = buffer; p < buffer + n; p += sizeof (struct inotify_event) + ((struct inotify_event *) p)->len)
+      {
+        const struct inotify_event *event = (const struct inotify_event *) p;
+
+        if ((event->mask & (IN_Q_OVERFLOW | IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF)) != 0 ||
+            (event->len > 0 && strcmp (event->name, name) == 0))
+          changed = TRUE;
+      }
+  if (changed)
+    reload_project_rules (self);
+  return G_SOURCE_CONTINUE;
 }
 
 /* Watches the project's file, from the bytes read at the start (a change
- * since then is taken now). Its folder is made (0700, as saving makes
- * it) so that the watch has something to look at. */
+ * since then is taken now), through its folder: the file is replaced
+ * whole when saved. The folder is made (0700, as saving makes it) so that
+ * there is one to watch. inotify itself, not GIO's monitors, which would
+ * load GVfs's modules into the supervisor. */
 static void
 watch_project_rules (PaddockSupervisor *self)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) file = NULL;
   g_autofree char *folder = NULL;
 
   if (self->project_rules_file == NULL)
     return;
   folder = g_path_get_dirname (self->project_rules_file);
   g_mkdir_with_parents (folder, 0700);
-  file = g_file_new_for_path (self->project_rules_file);
-  self->project_rules_monitor = g_file_monitor_file (file, G_FILE_MONITOR_NONE, NULL, &error);
-  if (self->project_rules_monitor == NULL)
+  self->project_rules_inotify = inotify_init1 (IN_NONBLOCK | IN_CLOEXEC);
+  if (self->project_rules_inotify < 0 ||
+      inotify_add_watch (self->project_rules_inotify, folder,
+                         IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO |
+                         IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR) < 0)
     {
       paddock_printerr ("the project's rules are not watched: answers remembered for it elsewhere, "
-                        "or taken back, count from the next session: %s", error->message);
+                        "or taken back, count from the next session: %s: %s", folder, g_strerror (errno));
+      paddock_close_fd (&self->project_rules_inotify);
       return;
     }
-  g_signal_connect (self->project_rules_monitor, "changed", G_CALLBACK (on_project_rules_changed), self);
+  self->project_rules_source = g_unix_fd_add (self->project_rules_inotify, G_IO_IN, on_project_rules_changed, self);
   reload_project_rules (self);
 }
 
@@ -670,7 +690,8 @@ end_supervision (PaddockSupervisor *self,
   g_clear_pointer (&self->monitor, paddock_exec_monitor_free);
   g_clear_pointer (&self->control, paddock_control_free);
   g_clear_pointer (&self->audit, paddock_audit_close);
-  g_clear_object (&self->project_rules_monitor);
+  g_clear_handle_id (&self->project_rules_source, g_source_remove);
+  paddock_close_fd (&self->project_rules_inotify);
   g_clear_pointer (&self->project_rules_file, g_free);
   g_clear_pointer (&self->project_rules_digest, g_free);
   g_clear_pointer (&self->policy, paddock_policy_unref);
@@ -693,6 +714,7 @@ paddock_supervisor_run (PaddockRunOptions *options)
     .signal_fd = -1,
     .exit_status = 1,
     .monitor_socket = { -1, -1 },
+    .project_rules_inotify = -1,
   };
   int report[2];
   int msg[2];
