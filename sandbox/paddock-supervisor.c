@@ -413,6 +413,9 @@ reload_project_rules (PaddockSupervisor *self)
     {
       paddock_policy_set_project_overrides (self->policy, overrides);
       json_object_set_int_member (fields, "rules", paddock_policy_get_n_rules (overrides));
+      /* Which bytes were taken, for whoever reads the log against the file. */
+      if (strlen (digest) == 64)
+        json_object_set_string_member (fields, "sha256", digest);
     }
   g_free (self->project_rules_digest);
   self->project_rules_digest = g_steal_pointer (&digest);

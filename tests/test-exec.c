@@ -1594,6 +1594,12 @@ test_project_rules_live (void)
   changes = audit_records (s, "policy");
   g_assert_cmpuint (changes->len, ==, 3);
   g_assert_cmpint (json_object_get_int_member (g_ptr_array_index (changes, 0), "rules"), ==, 1);
+  {
+    g_autofree char *digest = g_compute_checksum_for_string (G_CHECKSUM_SHA256, rules, -1);
+
+    g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (changes, 0), "sha256"), ==, digest);
+    g_assert_false (json_object_has_member (g_ptr_array_index (changes, 2), "sha256"));
+  }
   g_assert_nonnull (strstr (json_object_get_string_member (g_ptr_array_index (changes, 1), "error"), file));
   g_assert_cmpint (json_object_get_int_member (g_ptr_array_index (changes, 2), "rules"), ==, 0);
   execs = audit_records (s, "exec");
