@@ -47,23 +47,31 @@ read_open_file (int          fd,
   return g_steal_pointer (&text);
 }
 
-/* A pipe or a socket where Paddock keeps a file of its own. */
+/* Anything but a file (or a folder, said elsewhere) where Paddock keeps a
+ * file of its own: a pipe, a socket, any device. A terminal or /dev/null,
+ * which --policy may be, would be read too, the terminal until someone
+ * types. */
 static gboolean
 check_own (const char         *path,
            const struct stat  *st,
            const char         *what,
            GError            **error)
 {
-  if (!S_ISFIFO (st->st_mode) && !S_ISSOCK (st->st_mode))
+  char buffer[64];
+  const char *kind;
+
+  if (S_ISREG (st->st_mode) || S_ISDIR (st->st_mode))
     return TRUE;
+  kind = S_ISFIFO (st->st_mode) ? "a pipe" : S_ISSOCK (st->st_mode) ? "a socket" :
+         paddock_file_kind_refusal (st, -1, PADDOCK_FILE_USE_READ, buffer);
   g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "cannot read %s %s: it is %s, where Paddock keeps a file",
-               what, path, S_ISFIFO (st->st_mode) ? "a pipe" : "a socket");
+               what, path, kind != NULL ? kind : "a device");
   return FALSE;
 }
 
-/* @own: a file Paddock writes, where a pipe is refused (looked at before
- * the open, and opened without waiting, in case one was put there
- * meanwhile) rather than read. */
+/* @own: a file Paddock writes, where anything else is refused (looked at
+ * before the open, and opened without waiting, in case a pipe was put
+ * there meanwhile) rather than read. */
 static GByteArray *
 read_file (const char  *path,
            gsize        max,

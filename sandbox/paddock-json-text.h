@@ -18,8 +18,9 @@ GByteArray *paddock_json_read_file (const char  *path,
                                     GError     **error);
 
 /* paddock_json_read_file() for a file Paddock writes itself (a project's
- * settings or rules): a pipe there, which would hold the reader until
- * someone writes, or a socket, is refused, named, and never waited on. */
+ * settings or rules): anything else there is refused, named, and never
+ * waited on: a pipe or a terminal would hold the reader until someone
+ * writes or types. */
 GByteArray *paddock_json_read_own_file (const char  *path,
                                         gsize        max,
                                         const char  *what,

@@ -427,6 +427,25 @@ test_settings_bad_input (void)
     g_assert_nonnull (strstr (save_error->message, "it is a pipe, where Paddock keeps a file"));
   }
   {
+    /* Nor a terminal, which reading would hold until someone types. */
+    g_autoptr(GError) error = NULL;
+    PaddockProjectConfig config = { 0 };
+    int master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
+    const char *terminal;
+
+    g_assert_cmpint (master, >=, 0);
+    g_assert_cmpint (grantpt (master), ==, 0);
+    g_assert_cmpint (unlockpt (master), ==, 0);
+    terminal = ptsname (master);
+    g_assert_nonnull (terminal);
+    g_assert_cmpint (g_unlink (settings), ==, 0);
+    g_assert_cmpint (symlink (terminal, settings), ==, 0);
+    g_assert_false (paddock_project_config_load (dir, &config, &error));
+    g_assert_nonnull (error);
+    g_assert_nonnull (strstr (error->message, ", where Paddock keeps a file"));
+    close (master);
+  }
+  {
     g_autoptr(GError) error = NULL;
     PaddockProjectConfig config = { 0 };
     int fd;
