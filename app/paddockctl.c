@@ -1328,14 +1328,15 @@ strictness (PaddockPolicyAction action)
   return action == PADDOCK_POLICY_ACTION_DENY ? 2 : action == PADDOCK_POLICY_ACTION_ASK ? 1 : 0;
 }
 
-/* Prints what the policy makes of @level, one of the commands a run of the
- * explained command makes (see the exec monitor's levels), and keeps the
- * strictest decision so far in @strictest, @strictest_rule and
+/* Notes in @notes what the policy makes of @level, one of the commands a
+ * run of the explained command makes (see the exec monitor's levels), and
+ * keeps the strictest decision so far in @strictest, @strictest_rule and
  * @strictest_line. */
 static void
 note_level (PaddockPolicy            *policy,
             const PaddockPolicyQuery *level,
             const char               *what,
+            GString                  *notes,
             PaddockPolicyAction      *strictest,
             PaddockPolicyRule       **strictest_rule,
             char                    **strictest_line)
@@ -1345,10 +1346,10 @@ note_level (PaddockPolicy            *policy,
   g_autofree char *line = paddock_exec_display_line (level->exe, level->resolved, NULL, level->argv);
   g_autofree char *rule_name = rule != NULL ? display (paddock_policy_rule_get_name (rule)) : NULL;
 
-  g_print ("note: %s `%s`, which the policy would %s (%s%s%s), and the stricter decision holds\n",
-           what, line, paddock_policy_action_to_string (action),
-           rule_name != NULL ? "by rule \"" : "by the default", rule_name != NULL ? rule_name : "",
-           rule_name != NULL ? "\"" : "");
+  g_string_append_printf (notes, "note: %s `%s`, which the policy would %s (%s%s%s), and the stricter decision "
+                          "holds\n", what, line, paddock_policy_action_to_string (action),
+                          rule_name != NULL ? "by rule \"" : "by the default", rule_name != NULL ? rule_name : "",
+                          rule_name != NULL ? "\"" : "");
   if (strictness (action) > strictness (*strictest))
     {
       *strictest = action;
@@ -1362,13 +1363,15 @@ note_level (PaddockPolicy            *policy,
 /* A script is also judged, when it runs, as the command its #! line makes
  * of it, and so is each interpreter that is a script itself; the loader
  * run as a command and a multi-call binary given its applet, as the
- * program they run (see the exec monitor): said, with what the policy
- * makes of each. Where one of those is stricter than the command's own
- * decision, says what holds. */
-static void
+ * program they run (see the exec monitor): noted in @notes, with what the
+ * policy makes of each. Where one of those is stricter than the command's
+ * own decision, returns what holds ("deny, by rule …, for `…`"); else
+ * NULL. */
+static char *
 note_levels (PaddockPolicy            *policy,
              const PaddockPolicyQuery *query,
-             const char               *cwd)
+             const char               *cwd,
+             GString                  *notes)
 {
   g_autoptr(GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) argvs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
@@ -1404,7 +1407,7 @@ note_levels (PaddockPolicy            *policy,
       shown = display (name);
       what = g_strdup_printf ("%s is a script%s; run, it is also judged as the command its #! line makes of it,",
                               shown, lines > 0 ? ", the interpreter of the one above" : "");
-      note_level (policy, &level, what, &strictest, &strictest_rule, &strictest_line);
+      note_level (policy, &level, what, notes, &strictest, &strictest_rule, &strictest_line);
       file = name = interpreter;
     }
   for (guint i = 0; i < 2; i++)
@@ -1421,16 +1424,17 @@ note_levels (PaddockPolicy            *policy,
       shown = display (level.argv[0]);
       program = display (launched.exe);
       what = g_strdup_printf ("%s runs %s itself, with no exec of it, so it is also judged as", shown, program);
-      note_level (policy, &launched, what, &strictest, &strictest_rule, &strictest_line);
+      note_level (policy, &launched, what, notes, &strictest, &strictest_rule, &strictest_line);
       level = launched;
     }
   if (strictness (strictest) > strictness (own))
     {
       g_autofree char *rule_name = display (paddock_policy_rule_get_name (strictest_rule));
 
-      g_print ("so, when it runs: %s, by rule \"%s\", for `%s`\n",
-               paddock_policy_action_to_string (strictest), rule_name, strictest_line);
+      return g_strdup_printf ("%s, by rule \"%s\", for `%s`", paddock_policy_action_to_string (strictest),
+                              rule_name, strictest_line);
     }
+  return NULL;
 }
 
 static int
@@ -1448,6 +1452,8 @@ cmd_policy_explain (int    argc,
   g_autofree char *resolved = NULL;
   g_autofree char *home = NULL;
   g_autofree char *text = NULL;
+  g_autofree char *holds = NULL;
+  g_autoptr(GString) notes = g_string_new (NULL);
   g_autoptr(PaddockPolicy) policy = NULL;
   g_autoptr(PaddockPolicy) overrides = NULL;
   PaddockPolicyQuery query;
@@ -1515,10 +1521,22 @@ cmd_policy_explain (int    argc,
     .resolved = resolved,
   };
   text = paddock_policy_explain (policy, &query);
-  g_print ("%s", text);
-  if (!g_str_has_suffix (text, "\n"))
-    g_print ("\n");
-  note_levels (policy, &query, cwd);
+  holds = note_levels (policy, &query, cwd, notes);
+  {
+    /* What holds goes right under the command's own decision. */
+    const char *decision = g_str_has_prefix (text, "decision: ") ? text : strstr (text, "\ndecision: ");
+    const char *end = decision != NULL ? strchr (decision + 1, '\n') : NULL;
+
+    if (holds != NULL && end != NULL)
+      g_print ("%.*swhen it runs: %s\n%s", (int) (end + 1 - text), text, holds, end + 1);
+    else
+      g_print ("%s", text);
+    if (!g_str_has_suffix (text, "\n"))
+      g_print ("\n");
+    if (holds != NULL && end == NULL)
+      g_print ("when it runs: %s\n", holds);
+  }
+  g_print ("%s", notes->str);
   if (command[1] != NULL && is_launcher (command[0]))
     {
       g_autofree char *name = g_path_get_basename (command[0]);
