@@ -66,6 +66,7 @@ typedef struct
    * took one back); the digest of the bytes last read, "" for no file. */
   char               *project_rules_file;
   int                 project_rules_inotify;
+  int                 project_rules_watch;
   guint               project_rules_source;
   char               *project_rules_digest;
 } PaddockSupervisor;
@@ -424,8 +425,33 @@ reload_project_rules (PaddockSupervisor *self)
     paddock_audit_print_error (error);
 }
 
+/* Makes the folder of the project's file (0700, as saving makes it) where
+ * it is missing, and watches it: the file is replaced whole when saved. */
+static gboolean
+watch_project_rules_folder (PaddockSupervisor  *self,
+                            GError            **error)
+{
+  g_autofree char *folder = g_path_get_dirname (self->project_rules_file);
+
+  g_mkdir_with_parents (folder, 0700);
+  self->project_rules_watch = inotify_add_watch (self->project_rules_inotify, folder,
+                                                 IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM |
+                                                 IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR);
+  if (self->project_rules_watch < 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno), "%s: %s", folder,
+                   g_strerror (saved_errno));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* Reads the folder's events; any of them may be the file's (its name, a
- * lost event, the folder gone), and the digest tells whether it changed. */
+ * lost event, the folder gone), and the digest tells whether it changed.
+ * A folder removed or moved away is made and watched again, so that a
+ * file put there later is seen. */
 static gboolean
 on_project_rules_changed (int          fd,
                           GIOCondition condition,
@@ -434,6 +460,7 @@ on_project_rules_changed (int          fd,
   PaddockSupervisor *self = user_data;
   g_autofree char *name = g_path_get_basename (self->project_rules_file);
   gboolean changed = FALSE;
+  gboolean gone = FALSE;
   char buffer[4096] __attribute__ ((aligned (__alignof__ (struct inotify_event))));
   ssize_t n;
 
@@ -445,34 +472,40 @@ on_project_rules_changed (int          fd,
         if ((event->mask & (IN_Q_OVERFLOW | IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF)) != 0 ||
             (event->len > 0 && strcmp (event->name, name) == 0))
           changed = TRUE;
+        if (event->wd == self->project_rules_watch && (event->mask & (IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF)) != 0)
+          gone = TRUE;
       }
+  if (gone)
+    {
+      g_autoptr(GError) error = NULL;
+
+      inotify_rm_watch (fd, self->project_rules_watch);
+      if (!watch_project_rules_folder (self, &error))
+        paddock_printerr ("the project's rules are no longer watched: answers remembered for it elsewhere, "
+                          "or taken back, count from the next session: %s", error->message);
+    }
   if (changed)
     reload_project_rules (self);
   return G_SOURCE_CONTINUE;
 }
 
 /* Watches the project's file, from the bytes read at the start (a change
- * since then is taken now), through its folder: the file is replaced
- * whole when saved. The folder is made (0700, as saving makes it) so that
- * there is one to watch. inotify itself, not GIO's monitors, which would
- * load GVfs's modules into the supervisor. */
+ * since then is taken now), through its folder. inotify itself, not GIO's
+ * monitors, which would load GVfs's modules into the supervisor. */
 static void
 watch_project_rules (PaddockSupervisor *self)
 {
-  g_autofree char *folder = NULL;
+  g_autoptr(GError) error = NULL;
 
   if (self->project_rules_file == NULL)
     return;
-  folder = g_path_get_dirname (self->project_rules_file);
-  g_mkdir_with_parents (folder, 0700);
   self->project_rules_inotify = inotify_init1 (IN_NONBLOCK | IN_CLOEXEC);
-  if (self->project_rules_inotify < 0 ||
-      inotify_add_watch (self->project_rules_inotify, folder,
-                         IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO |
-                         IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR) < 0)
+  if (self->project_rules_inotify < 0)
+    g_set_error (&error, G_IO_ERROR, g_io_error_from_errno (errno), "inotify: %s", g_strerror (errno));
+  if (error != NULL || !watch_project_rules_folder (self, &error))
     {
       paddock_printerr ("the project's rules are not watched: answers remembered for it elsewhere, "
-                        "or taken back, count from the next session: %s: %s", folder, g_strerror (errno));
+                        "or taken back, count from the next session: %s", error->message);
       paddock_close_fd (&self->project_rules_inotify);
       return;
     }
@@ -718,6 +751,7 @@ paddock_supervisor_run (PaddockRunOptions *options)
     .exit_status = 1,
     .monitor_socket = { -1, -1 },
     .project_rules_inotify = -1,
+    .project_rules_watch = -1,
   };
   int report[2];
   int msg[2];

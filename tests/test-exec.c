@@ -1618,6 +1618,44 @@ test_project_rules_live (void)
   g_assert_nonnull (strstr (shown, "the project's rules changed, not taken: "));
 }
 
+/* The folder of the project's file removed during a session (its rules
+ * with it) and made again: the file put there is still seen. It was not:
+ * the watch went with the folder. */
+static void
+test_project_rules_folder_removed (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    "i=0; while [ ! -e \"$1/go\" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done; touch \"$1/asked-marker\"",
+    "sh", "@OUT@", NULL }, FALSE, NULL);
+  g_autofree char *file = project_overrides_file (s, "");
+  g_autofree char *folder = g_path_get_dirname (file);
+  g_autofree char *project = realpath (s->out, NULL);
+  g_autofree char *rules = g_strdup_printf (
+    "{\"project\": \"%s\", \"rules\": [{\"name\": \"mine\", "
+    "\"match\": {\"program\": \"touch\", \"argv\": \"asked-marker\"}, \"action\": \"allow\"}]}\n", project);
+  g_autoptr(GPtrArray) changes = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_free (wait_for_socket (s));
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  g_file_set_contents (file, "{\"rules\": []}", -1, &error);
+  g_assert_no_error (error);
+  wait_for_records (s, "policy", 1);
+  test_remove_tree (folder);
+  wait_for_records (s, "policy", 2);
+
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  g_file_set_contents (file, rules, -1, &error);
+  g_assert_no_error (error);
+  wait_for_records (s, "policy", 3);
+  session_go (s);
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_assert_true (out_exists (s, "asked-marker"));
+  changes = audit_records (s, "policy");
+  g_assert_cmpint (json_object_get_int_member (g_ptr_array_index (changes, changes->len - 1), "rules"), ==, 1);
+}
+
 /* An answer for the project that the project's file could not take (its
  * lock held) is the session's: a later change of that file, which the
  * session follows, leaves it in place. It was dropped with the project's
@@ -3220,6 +3258,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/script-interpreter-nested", test_script_interpreter_nested);
   g_test_add_func ("/paddock/exec/remember-script-line", test_remember_script_line);
   g_test_add_func ("/paddock/exec/project-rules-live", test_project_rules_live);
+  g_test_add_func ("/paddock/exec/project-rules-folder-removed", test_project_rules_folder_removed);
   g_test_add_func ("/paddock/exec/remember-project-then-file-changes", test_remember_project_then_file_changes);
   g_test_add_func ("/paddock/exec/attach-other-client", test_attach_other_client);
   g_test_add_func ("/paddock/exec/project-rules-not-a-file", test_project_rules_not_a_file);
