@@ -44,6 +44,8 @@ static const char usage_text[] =
   "  paddockctl kill|pause|resume SESSION\n"
   "  paddockctl policy check FILE\n"
   "  paddockctl policy explain [--policy FILE] [--project DIR] [--cwd DIR] -- COMMAND [ARG…]\n"
+  "  paddockctl policy project [--project DIR]\n"
+  "  paddockctl policy forget [--project DIR] --all|NAME…\n"
   "  paddockctl audit verify LOG\n"
   "  paddockctl audit show LOG [--since TIME] [--decision allow|deny|ask] [--type TYPE] [--grep REGEX]\n"
   "  paddockctl audit export LOG [--since TIME] [--decision D] [--type TYPE] [--grep REGEX]\n"
@@ -73,7 +75,8 @@ command_words (int    argc,
                char **argv)
 {
   const char *one[] = { "list", "attach", "kill", "pause", "resume", "lock", NULL };
-  const char *two[] = { "policy check", "policy explain", "audit verify", "audit show", "audit export", NULL };
+  const char *two[] = { "policy check", "policy explain", "policy project", "policy forget", "audit verify", "audit show",
+                        "audit export", NULL };
   g_autofree char *pair = argc >= 3 ? g_strdup_printf ("%s %s", argv[1], argv[2]) : NULL;
 
   if (g_strv_contains (one, argv[1]))
@@ -99,7 +102,8 @@ help_asked (int    argc,
 static gboolean
 command_has_options (const char *words)
 {
-  return g_strv_contains ((const char * const[]) { "attach", "policy explain", "audit show", "audit export", NULL },
+  return g_strv_contains ((const char * const[]) { "attach", "policy explain", "policy project", "policy forget",
+                                                   "audit show", "audit export", NULL },
                           words);
 }
 
@@ -1437,6 +1441,130 @@ note_levels (PaddockPolicy            *policy,
   return NULL;
 }
 
+/* --project DIR (NULL: the current folder), canonical; NULL, said, where
+ * it is no folder. */
+static char *
+project_folder (const char *project_arg)
+{
+  g_autofree char *project = project_arg != NULL ? realpath (project_arg, NULL) : g_get_current_dir ();
+
+  if (project == NULL || !g_file_test (project, G_FILE_TEST_IS_DIR))
+    {
+      paddock_printerr ("the project \"%s\": %s", project_arg != NULL ? project_arg : ".",
+                        g_strerror (project == NULL ? errno : ENOTDIR));
+      return NULL;
+    }
+  return g_steal_pointer (&project);
+}
+
+/* The project's own rules: its overrides and the answers remembered for it. */
+static int
+cmd_policy_project (int    argc,
+                    char **argv)
+{
+  g_autoptr(GOptionContext) context = g_option_context_new ("");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *project_arg = NULL;
+  g_autofree char *project = NULL;
+  g_autofree char *file = NULL;
+  g_autofree char *shown_project = NULL;
+  g_autoptr(PaddockPolicy) overrides = NULL;
+  guint n;
+  GOptionEntry entries[] = {
+    { "project", 0, 0, G_OPTION_ARG_FILENAME, &project_arg, "The project (default: the current directory)", "DIR" },
+    { NULL }
+  };
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return usage (error->message);
+  if (argc != 1)
+    return usage ("policy project takes no arguments but --project");
+  if (project_arg != NULL && project_arg[0] == '\0')
+    return usage ("--project names no folder");
+  project = project_folder (project_arg);
+  if (project == NULL)
+    return 1;
+  overrides = paddock_policy_load_project (project, &error);
+  file = paddock_policy_project_file (project, NULL);
+  if (overrides == NULL)
+    {
+      g_autofree char *shown = paddock_escape_controls (error->message);
+
+      g_printerr ("%s\n", shown);
+      return 1;
+    }
+  shown_project = display (project);
+  n = paddock_policy_get_n_rules (overrides);
+  if (n == 0)
+    {
+      g_print ("The project %s has no rules of its own (nothing is remembered for it).\n", shown_project);
+      return 0;
+    }
+  {
+    g_autofree char *shown_file = display (file);
+
+    g_print ("The project %s's own rules, first to last (%s):\n", shown_project, shown_file);
+  }
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(PaddockPolicyRule) rule = paddock_policy_get_rule (overrides, i);
+      g_autofree char *name = display (paddock_policy_rule_get_name (rule));
+      g_autofree char *reason = display (paddock_policy_rule_get_reason (rule));
+
+      g_print ("  %-24s %-5s  %s\n", name, paddock_policy_action_to_string (paddock_policy_rule_get_action (rule)),
+               *reason != '\0' ? reason : "(no reason given)");
+    }
+  return 0;
+}
+
+/* Takes answers remembered for the project (or rules of its own) back: a
+ * session running there follows at once. */
+static int
+cmd_policy_forget (int    argc,
+                   char **argv)
+{
+  g_autoptr(GOptionContext) context = g_option_context_new ("--all|NAME…");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *project_arg = NULL;
+  g_autofree char *project = NULL;
+  g_autofree char *shown_project = NULL;
+  gboolean all = FALSE;
+  GOptionEntry entries[] = {
+    { "project", 0, 0, G_OPTION_ARG_FILENAME, &project_arg, "The project (default: the current directory)", "DIR" },
+    { "all", 0, 0, G_OPTION_ARG_NONE, &all, "Every rule of the project's own", NULL },
+    { NULL }
+  };
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return usage (error->message);
+  if (all == (argc > 1))
+    return usage ("policy forget takes --all or the NAMEs of rules (paddockctl policy project lists them)");
+  if (project_arg != NULL && project_arg[0] == '\0')
+    return usage ("--project names no folder");
+  project = project_folder (project_arg);
+  if (project == NULL)
+    return 1;
+  if (!paddock_policy_forget_in_project (project, all ? NULL : (const char * const *) argv + 1, &error))
+    {
+      paddock_printerr ("%s", error->message);
+      return 1;
+    }
+  shown_project = display (project);
+  if (all)
+    g_print ("The project %s has no rules of its own now", shown_project);
+  else
+    {
+      g_autofree char *names = g_strjoinv (", ", argv + 1);
+      g_autofree char *shown_names = display (names);
+
+      g_print ("Taken out of the project %s's rules: %s", shown_project, shown_names);
+    }
+  g_print ("; sessions running there follow at once.\n");
+  return 0;
+}
+
 static int
 cmd_policy_explain (int    argc,
                     char **argv)
@@ -1479,13 +1607,9 @@ cmd_policy_explain (int    argc,
   if (project_arg != NULL && project_arg[0] == '\0')
     return usage ("--project names no folder");
 
-  project = project_arg != NULL ? realpath (project_arg, NULL) : g_get_current_dir ();
-  if (project == NULL || !g_file_test (project, G_FILE_TEST_IS_DIR))
-    {
-      paddock_printerr ("the project \"%s\": %s", project_arg,
-                        g_strerror (project == NULL ? errno : ENOTDIR));
-      return 1;
-    }
+  project = project_folder (project_arg);
+  if (project == NULL)
+    return 1;
   if (cwd_arg != NULL)
     cwd = g_canonicalize_filename (cwd_arg, NULL);
   else
@@ -2099,6 +2223,10 @@ main (int   argc,
         return cmd_policy_check (argc - 2, argv + 2);
       if (strcmp (argv[2], "explain") == 0)
         return cmd_policy_explain (argc - 2, argv + 2);
+      if (strcmp (argv[2], "project") == 0)
+        return cmd_policy_project (argc - 2, argv + 2);
+      if (strcmp (argv[2], "forget") == 0)
+        return cmd_policy_forget (argc - 2, argv + 2);
     }
   if (strcmp (command, "audit") == 0 && argc >= 3)
     {
@@ -2119,7 +2247,7 @@ main (int   argc,
 
     if (has_sub && sub == NULL)
       message = g_strdup_printf ("%s needs a command: %s", shown,
-                                 strcmp (command, "audit") == 0 ? "verify, show or export" : "check or explain");
+                                 strcmp (command, "audit") == 0 ? "verify, show or export" : "check, explain, project or forget");
     else
       message = g_strdup_printf ("unknown command \"%s%s%s\"", shown, sub ? " " : "", sub ? sub : "");
     return usage (message);

@@ -2590,19 +2590,16 @@ lock_project_file (int fd)
     }
 }
 
-gboolean
-paddock_policy_remember_in_project (const char         *project,
-                                    PaddockPolicyRule  *rule,
-                                    GError            **error)
+/* Takes the lock on @project's file for a change, made private where it
+ * is missing; its descriptor in *@lock_fd, which closing lets go. */
+static gboolean
+lock_project (const char  *project,
+              int         *lock_fd,
+              GError     **error)
 {
   g_autofree char *path = NULL;
   g_autofree char *dir = NULL;
   g_autofree char *lock_path = NULL;
-  g_autoptr(PaddockPolicy) overrides = NULL;
-  paddock_autofd int lock_fd = -1;
-
-  g_return_val_if_fail (project != NULL, FALSE);
-  g_return_val_if_fail (rule != NULL, FALSE);
 
   path = paddock_policy_project_file (project, error);
   if (path == NULL)
@@ -2612,8 +2609,8 @@ paddock_policy_remember_in_project (const char         *project,
     return FALSE;
 
   lock_path = g_strconcat (path, ".lock", NULL);
-  lock_fd = open (lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (lock_fd < 0 || !lock_project_file (lock_fd))
+  *lock_fd = open (lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (*lock_fd < 0 || !lock_project_file (*lock_fd))
     {
       int saved_errno = errno;
 
@@ -2626,6 +2623,22 @@ paddock_policy_remember_in_project (const char         *project,
                      "cannot lock %s: %s", lock_path, g_strerror (saved_errno));
       return FALSE;
     }
+  return TRUE;
+}
+
+gboolean
+paddock_policy_remember_in_project (const char         *project,
+                                    PaddockPolicyRule  *rule,
+                                    GError            **error)
+{
+  g_autoptr(PaddockPolicy) overrides = NULL;
+  paddock_autofd int lock_fd = -1;
+
+  g_return_val_if_fail (project != NULL, FALSE);
+  g_return_val_if_fail (rule != NULL, FALSE);
+
+  if (!lock_project (project, &lock_fd, error))
+    return FALSE;
   overrides = paddock_policy_load_project (project, error);
   if (overrides == NULL)
     return FALSE;
@@ -2642,5 +2655,52 @@ paddock_policy_remember_in_project (const char         *project,
         }
     }
   paddock_policy_prepend_rule (overrides, rule);
+  return paddock_policy_save_project (overrides, project, error);
+}
+
+gboolean
+paddock_policy_forget_in_project (const char          *project,
+                                  const char * const  *names,
+                                  GError             **error)
+{
+  g_autoptr(PaddockPolicy) overrides = NULL;
+  paddock_autofd int lock_fd = -1;
+
+  g_return_val_if_fail (project != NULL, FALSE);
+
+  if (!lock_project (project, &lock_fd, error))
+    return FALSE;
+  overrides = paddock_policy_load_project (project, error);
+  if (overrides == NULL)
+    return FALSE;
+  /* All named rules are there, or nothing changes. */
+  for (guint n = 0; names != NULL && names[n] != NULL; n++)
+    {
+      gboolean found = FALSE;
+
+      for (guint i = 0; i < overrides->rules->len && !found; i++)
+        found = strcmp (((PaddockPolicyRule *) g_ptr_array_index (overrides->rules, i))->name, names[n]) == 0;
+      if (!found)
+        {
+          g_autoptr(GString) known = g_string_new (NULL);
+          g_autofree char *shown = paddock_escape_for_display (names[n], -1);
+
+          for (guint i = 0; i < overrides->rules->len; i++)
+            g_string_append_printf (known, "%s%s", i > 0 ? ", " : "",
+                                    ((PaddockPolicyRule *) g_ptr_array_index (overrides->rules, i))->name);
+          g_set_error (error, PADDOCK_POLICY_ERROR, PADDOCK_POLICY_ERROR_INVALID,
+                       "the project %s has no rule \"%s\" (its rules: %s)", overrides->project, shown,
+                       known->len > 0 ? known->str : "none");
+          return FALSE;
+        }
+    }
+  for (guint i = overrides->rules->len; i > 0; i--)
+    {
+      PaddockPolicyRule *rule = g_ptr_array_index (overrides->rules, i - 1);
+
+      if (names == NULL || g_strv_contains (names, rule->name))
+        g_ptr_array_remove_index (overrides->rules, i - 1);
+    }
+  rebuild_index (overrides);
   return paddock_policy_save_project (overrides, project, error);
 }

@@ -225,6 +225,13 @@ gboolean             paddock_policy_save_project         (PaddockPolicy       *o
 gboolean             paddock_policy_remember_in_project  (const char          *project,
                                                           PaddockPolicyRule   *rule,
                                                           GError             **error);
+/* Takes the rules named @names (NULL: all of them) out of the project's
+ * file, under the same lock. A name the file does not hold fails, naming
+ * the rules it does hold, and changes nothing. A session running in the
+ * project follows the file. */
+gboolean             paddock_policy_forget_in_project    (const char          *project,
+                                                          const char * const  *names,
+                                                          GError             **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PaddockPolicy, paddock_policy_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PaddockPolicyRule, paddock_policy_rule_unref)

@@ -1656,6 +1656,59 @@ test_project_rules_folder_removed (void)
   g_assert_cmpint (json_object_get_int_member (g_ptr_array_index (changes, changes->len - 1), "rules"), ==, 1);
 }
 
+/* An answer remembered for the project, taken back with `paddockctl
+ * policy forget` while the session runs: the same command asks again. */
+static void
+test_forget_project_answer (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    "w () { i=0; while [ ! -e \"$1/$2\" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done; }; "
+    "w \"$1\" go1; touch \"$1/asked-marker\"; echo one=$? >>\"$1/log\"; rm -f \"$1/asked-marker\"; "
+    "w \"$1\" go2; touch \"$1/asked-marker\"; echo two=$? >>\"$1/log\"",
+    "sh", "@OUT@", NULL }, TRUE, NULL);
+  g_autofree char *go1 = out_file (s, "go1");
+  g_autofree char *go2 = out_file (s, "go2");
+  g_autofree char *decide = NULL;
+  g_autofree char *deny = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *forgot = NULL;
+  g_autoptr(PaddockMessage) ask = NULL;
+  g_autoptr(PaddockMessage) decided = NULL;
+  g_autoptr(PaddockMessage) again = NULL;
+  g_autoptr(GSubprocess) forget = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (go1, "", 0, &error);
+  g_assert_no_error (error);
+  ask = session_expect (s, PADDOCK_MESSAGE_ASK);
+  decide = g_strdup_printf ("{\"type\":\"decide\",\"id\":%" G_GINT64_FORMAT ","
+                            "\"decision\":\"allow\",\"remember\":\"project\"}\n", ask->id);
+  session_send (s, decide);
+  decided = session_expect (s, PADDOCK_MESSAGE_DECIDED);
+  g_assert_cmpint (decided->remember, ==, PADDOCK_REMEMBER_PROJECT);
+  wait_for_log (s, "one=0");
+  wait_for_records (s, "policy", 1);
+
+  forget = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE,
+                      (const char *[]) { "policy", "forget", "--project", s->out, decided->rule, NULL });
+  g_subprocess_communicate_utf8 (forget, NULL, NULL, &forgot, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (forget), ==, 0);
+  g_assert_nonnull (strstr (forgot, decided->rule));
+  wait_for_records (s, "policy", 2);
+
+  g_file_set_contents (go2, "", 0, &error);
+  g_assert_no_error (error);
+  again = session_expect (s, PADDOCK_MESSAGE_ASK);
+  deny = g_strdup_printf ("{\"type\":\"decide\",\"id\":%" G_GINT64_FORMAT ",\"decision\":\"deny\"}\n", again->id);
+  session_send (s, deny);
+  g_assert_cmpint (session_wait (s), ==, 0);
+  log = out_text (s, "log");
+  g_assert_cmpstr (log, ==, "one=0\ntwo=126\n");
+  g_assert_false (out_exists (s, "asked-marker"));
+}
+
 /* An answer for the project that the project's file could not take (its
  * lock held) is the session's: a later change of that file, which the
  * session follows, leaves it in place. It was dropped with the project's
@@ -3258,6 +3311,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/script-interpreter-nested", test_script_interpreter_nested);
   g_test_add_func ("/paddock/exec/remember-script-line", test_remember_script_line);
   g_test_add_func ("/paddock/exec/project-rules-live", test_project_rules_live);
+  g_test_add_func ("/paddock/exec/forget-project-answer", test_forget_project_answer);
   g_test_add_func ("/paddock/exec/project-rules-folder-removed", test_project_rules_folder_removed);
   g_test_add_func ("/paddock/exec/remember-project-then-file-changes", test_remember_project_then_file_changes);
   g_test_add_func ("/paddock/exec/attach-other-client", test_attach_other_client);

@@ -443,6 +443,78 @@ test_command_help (void)
   }
 }
 
+/* `policy project` lists the project's own rules, and `policy forget`
+ * takes them out, by name or all; a name the file does not have changes
+ * nothing and says which it has. */
+static void
+test_policy_project_and_forget (void)
+{
+  g_autofree char *real = realpath (project, NULL);
+  g_autofree char *digest = g_compute_checksum_for_string (G_CHECKSUM_SHA256, real, -1);
+  g_autofree char *name = g_strconcat (digest, ".json", NULL);
+  g_autofree char *folder = g_build_filename (config_home, "paddock", "projects", NULL);
+  g_autofree char *file = g_build_filename (folder, name, NULL);
+  g_autofree char *text = g_strdup_printf (
+    "{\"project\": \"%s\", \"rules\": ["
+    "{\"name\": \"mine\", \"match\": {\"program\": \"make\"}, \"action\": \"allow\", \"reason\": \"builds\"},"
+    "{\"name\": \"theirs\", \"match\": {\"program\": \"curl\"}, \"action\": \"deny\"}]}\n", real);
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (file, text, -1, NULL));
+  {
+    const char *argv[] = { paddockctl, "policy", "project", "--project", project, NULL };
+    g_autoptr(Result) result = run_in (NULL, argv);
+    g_autofree char *head = g_strdup_printf ("The project %s's own rules, first to last (%s):\n", real, file);
+
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_true (g_str_has_prefix (result->out, head));
+    g_assert_nonnull (strstr (result->out, "\n  mine                     allow  builds\n"
+                                           "  theirs                   deny   (no reason given)\n"));
+  }
+  {
+    const char *argv[] = { paddockctl, "policy", "forget", "--project", project, "mine", "bogus", NULL };
+    g_autoptr(Result) result = run_in (NULL, argv);
+    g_autofree char *says = g_strdup_printf ("paddockctl: the project %s has no rule \"bogus\" (its rules: mine, theirs)\n",
+                                             real);
+
+    g_assert_cmpint (result->status, ==, 1);
+    g_assert_cmpstr (result->err, ==, says);
+    g_assert_true (g_file_get_contents (file, &before, NULL, NULL));
+    g_assert_cmpstr (before, ==, text);
+  }
+  {
+    const char *argv[] = { paddockctl, "policy", "forget", "mine", NULL };
+    g_autoptr(Result) result = run_in (project, argv);
+
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_nonnull (strstr (result->out, ": mine; sessions running there follow at once.\n"));
+    g_assert_true (g_file_get_contents (file, &after, NULL, NULL));
+    g_assert_null (strstr (after, "\"mine\""));
+    g_assert_nonnull (strstr (after, "\"theirs\""));
+  }
+  {
+    const char *argv[] = { paddockctl, "policy", "forget", NULL };
+    g_autoptr(Result) result = run_in (project, argv);
+    assert_usage_error (result, "paddockctl: policy forget takes --all or the NAMEs of rules "
+                                "(paddockctl policy project lists them)\n");
+  }
+  {
+    const char *argv[] = { paddockctl, "policy", "forget", "--all", NULL };
+    const char *list[] = { paddockctl, "policy", "project", NULL };
+    g_autoptr(Result) result = run_in (project, argv);
+    g_autoptr(Result) listed = NULL;
+    g_autofree char *none = g_strdup_printf ("The project %s has no rules of its own (nothing is remembered for it).\n",
+                                             real);
+
+    g_assert_cmpint (result->status, ==, 0);
+    listed = run_in (project, list);
+    g_assert_cmpstr (listed->out, ==, none);
+  }
+  g_unlink (file);
+}
+
 /* A LOG may be a session id, or a unique prefix of one: its log is found
  * where paddock-run writes them. A prefix of two ids, or of none, is
  * refused, named; a file of that name comes first. */
@@ -1024,6 +1096,7 @@ main (int   argc,
   g_test_add_func ("/paddock/paddockctl/command-line-errors", test_command_line_errors);
   g_test_add_func ("/paddock/paddockctl/command-help", test_command_help);
   g_test_add_func ("/paddock/paddockctl/audit-log-by-session", test_audit_log_by_session);
+  g_test_add_func ("/paddock/paddockctl/policy-project-and-forget", test_policy_project_and_forget);
   g_test_add_func ("/paddock/paddockctl/audit-show-warns", test_audit_show_warns);
   g_test_add_func ("/paddock/paddockctl/list-stale-sockets", test_list_stale_sockets);
   g_test_add_func ("/paddock/paddockctl/no-terminal-controls", test_no_terminal_controls);
