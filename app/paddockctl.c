@@ -1497,15 +1497,13 @@ cmd_policy_project (int    argc,
   shown_project = display (project);
   n = paddock_policy_get_n_rules (overrides);
   if (n == 0)
+    g_print ("The project %s has no rules of its own (nothing is remembered for it).\n", shown_project);
+  else
     {
-      g_print ("The project %s has no rules of its own (nothing is remembered for it).\n", shown_project);
-      return 0;
-    }
-  {
-    g_autofree char *shown_file = display (file);
+      g_autofree char *shown_file = display (file);
 
-    g_print ("The project %s's own rules, first to last (%s):\n", shown_project, shown_file);
-  }
+      g_print ("The project %s's own rules, first to last (%s):\n", shown_project, shown_file);
+    }
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(PaddockPolicyRule) rule = paddock_policy_get_rule (overrides, i);
@@ -1515,6 +1513,9 @@ cmd_policy_project (int    argc,
       g_print ("  %-24s %-5s  %s\n", name, paddock_policy_action_to_string (paddock_policy_rule_get_action (rule)),
                *reason != '\0' ? reason : "(no reason given)");
     }
+  if (paddock_policy_sets_default (overrides))
+    g_print ("Its file sets the decision where no rule matches: %s.\n",
+             paddock_policy_action_to_string (paddock_policy_get_default_action (overrides)));
   return 0;
 }
 

@@ -1463,6 +1463,18 @@ paddock_policy_get_rule (PaddockPolicy *self,
   return rule;
 }
 
+gboolean
+paddock_policy_sets_default (PaddockPolicy *self)
+{
+  gboolean set;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_rw_lock_reader_lock (&self->lock);
+  set = self->default_set;
+  g_rw_lock_reader_unlock (&self->lock);
+  return set;
+}
+
 PaddockPolicyAction
 paddock_policy_get_default_action (PaddockPolicy *self)
 {

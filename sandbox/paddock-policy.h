@@ -147,6 +147,9 @@ guint                paddock_policy_get_n_rules          (PaddockPolicy       *s
 PaddockPolicyRule   *paddock_policy_get_rule             (PaddockPolicy       *self,
                                                           guint                index);
 PaddockPolicyAction  paddock_policy_get_default_action   (PaddockPolicy       *self);
+/* Whether its file gave a default action ("default"), rather than the
+ * built-in allow. */
+gboolean             paddock_policy_sets_default         (PaddockPolicy       *self);
 void                 paddock_policy_set_default_action   (PaddockPolicy       *self,
                                                           PaddockPolicyAction  action);
 /* The "project" key of an override file, or NULL. */

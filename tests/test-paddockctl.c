@@ -455,7 +455,7 @@ test_policy_project_and_forget (void)
   g_autofree char *folder = g_build_filename (config_home, "paddock", "projects", NULL);
   g_autofree char *file = g_build_filename (folder, name, NULL);
   g_autofree char *text = g_strdup_printf (
-    "{\"project\": \"%s\", \"rules\": ["
+    "{\"project\": \"%s\", \"default\": \"ask\", \"rules\": ["
     "{\"name\": \"mine\", \"match\": {\"program\": \"make\"}, \"action\": \"allow\", \"reason\": \"builds\"},"
     "{\"name\": \"theirs\", \"match\": {\"program\": \"curl\"}, \"action\": \"deny\"}]}\n", real);
   g_autofree char *before = NULL;
@@ -471,7 +471,8 @@ test_policy_project_and_forget (void)
     g_assert_cmpint (result->status, ==, 0);
     g_assert_true (g_str_has_prefix (result->out, head));
     g_assert_nonnull (strstr (result->out, "\n  mine                     allow  builds\n"
-                                           "  theirs                   deny   (no reason given)\n"));
+                                           "  theirs                   deny   (no reason given)\n"
+                                           "Its file sets the decision where no rule matches: ask.\n"));
   }
   {
     const char *argv[] = { paddockctl, "policy", "forget", "--project", project, "mine", "bogus", NULL };
@@ -505,8 +506,8 @@ test_policy_project_and_forget (void)
     const char *list[] = { paddockctl, "policy", "project", NULL };
     g_autoptr(Result) result = run_in (project, argv);
     g_autoptr(Result) listed = NULL;
-    g_autofree char *none = g_strdup_printf ("The project %s has no rules of its own (nothing is remembered for it).\n",
-                                             real);
+    g_autofree char *none = g_strdup_printf ("The project %s has no rules of its own (nothing is remembered for it).\n"
+                                             "Its file sets the decision where no rule matches: ask.\n", real);
 
     g_assert_cmpint (result->status, ==, 0);
     listed = run_in (project, list);
