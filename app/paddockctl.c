@@ -1377,59 +1377,58 @@ note_levels (PaddockPolicy            *policy,
              const char               *cwd,
              GString                  *notes)
 {
-  g_autoptr(GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GPtrArray) argvs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  g_autoptr(GPtrArray) shebangs = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) argvs = NULL;
   g_autoptr(PaddockPolicyRule) strictest_rule = NULL;
   g_autofree char *strictest_line = NULL;
   PaddockPolicyAction strictest = paddock_policy_evaluate (policy, query, NULL);
   PaddockPolicyAction own = strictest;
-  PaddockPolicyQuery level = *query;
+  PaddockPolicyQuery levels[PADDOCK_EXEC_MAX_LEVELS];
   /* The script's path as a shell hands it to exec: as typed, or as found
    * along PATH. */
   const char *file = strchr (query->argv[0], '/') != NULL ? query->argv[0] : query->exe;
-  const char *name = query->argv[0];
+  guint n_lines = 0;
+  guint n;
 
-  for (guint lines = 0; lines < PADDOCK_EXEC_MAX_SHEBANG_LINES && file != NULL; lines++)
+  /* Its #! lines, each interpreter looked up from where it runs, as the
+   * kernel looks it up. */
+  for (const char *next = query->exe; next != NULL && n_lines < PADDOCK_EXEC_MAX_SHEBANG_LINES; n_lines++)
     {
-      g_autofree char *path = g_canonicalize_filename (lines == 0 ? query->exe : file, cwd);
-      g_autofree char *shown = NULL;
-      g_autofree char *what = NULL;
+      g_autofree char *path = g_canonicalize_filename (next, cwd);
       paddock_autofd int fd = -1;
       char *interpreter = NULL;
       char *argument = NULL;
-      GPtrArray *argv;
       struct stat st;
 
       if ((fd = open (path, O_PATH | O_CLOEXEC)) < 0 || fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) ||
           !paddock_exec_read_interpreter (fd, &interpreter, &argument))
         break;
-      g_ptr_array_add (owned, interpreter);
-      g_ptr_array_add (owned, argument);
-      argv = g_ptr_array_new ();
-      g_ptr_array_add (argvs, argv);
-      level = paddock_exec_interpreter_query (&level, interpreter, argument, file, argv);
-      shown = display (name);
-      what = g_strdup_printf ("%s is a script%s; run, it is also judged as the command its #! line makes of it,",
-                              shown, lines > 0 ? ", the interpreter of the one above" : "");
-      note_level (policy, &level, what, notes, &strictest, &strictest_rule, &strictest_line);
-      file = name = interpreter;
+      g_ptr_array_add (shebangs, interpreter);
+      g_ptr_array_add (shebangs, argument);
+      next = interpreter;
     }
-  for (guint i = 0; i < 2; i++)
+
+  n = paddock_exec_level_queries (query, file, shebangs, &argvs, levels);
+  for (guint i = 1; i < n; i++)
     {
-      PaddockPolicyQuery launched;
-      GPtrArray *argv = paddock_exec_launched_query (&level, &launched);
-      g_autofree char *shown = NULL;
-      g_autofree char *program = NULL;
       g_autofree char *what = NULL;
 
-      if (argv == NULL)
-        break;
-      g_ptr_array_add (argvs, argv);
-      shown = display (level.argv[0]);
-      program = display (launched.exe);
-      what = g_strdup_printf ("%s runs %s itself, with no exec of it, so it is also judged as", shown, program);
-      note_level (policy, &launched, what, notes, &strictest, &strictest_rule, &strictest_line);
-      level = launched;
+      if (i <= n_lines)
+        {
+          /* The script, or the interpreter above that is one. */
+          g_autofree char *shown = display (i == 1 ? query->argv[0] : levels[i - 1].exe);
+
+          what = g_strdup_printf ("%s is a script%s; run, it is also judged as the command its #! line makes of it,",
+                                  shown, i > 1 ? ", the interpreter of the one above" : "");
+        }
+      else
+        {
+          g_autofree char *launcher = display (levels[i - 1].argv[0]);
+          g_autofree char *program = display (levels[i].exe);
+
+          what = g_strdup_printf ("%s runs %s itself, with no exec of it, so it is also judged as", launcher, program);
+        }
+      note_level (policy, &levels[i], what, notes, &strictest, &strictest_rule, &strictest_line);
     }
   if (strictness (strictest) > strictness (own))
     {

@@ -298,12 +298,10 @@ typedef struct
   GPtrArray  *argv;        /* NULL-terminated */
   gint64      argc;
   gboolean    truncated;
-  char       *interpreter; /* a script's #! interpreter, or NULL */
-  char       *interpreter_arg; /* ... and the one argument its line gives it, or NULL */
-  GPtrArray  *deeper;      /* where that interpreter is a script too: the pairs
-                            * (interpreter, argument or NULL) of its #! line,
-                            * and so on down; or NULL */
-  guint       asked_levels; /* bit i: the policy asks for level i (see level_queries) */
+  GPtrArray  *shebangs;    /* a script's #! lines, its own first, then those of
+                            * interpreters that are scripts: pairs (interpreter,
+                            * its one argument or NULL); NULL for no script */
+  guint       asked_levels; /* bit i: the policy asks for level i (see paddock_exec_level_queries()) */
 } ExecInfo;
 
 /* Bytes of the caller's memory, within one page. */
@@ -490,15 +488,33 @@ exec_info_free (ExecInfo *info)
   g_free (info->cwd);
   g_free (info->lexical);
   g_free (info->exe);
-  g_free (info->interpreter);
-  g_free (info->interpreter_arg);
-  g_clear_pointer (&info->deeper, g_ptr_array_unref);
+  g_clear_pointer (&info->shebangs, g_ptr_array_unref);
   if (info->argv != NULL)
     g_ptr_array_unref (info->argv);
   g_free (info);
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ExecInfo, exec_info_free)
+
+/* Takes @interpreter and @argument (or NULL) as @info's next #! line. */
+static void
+add_shebang (ExecInfo *info,
+             char     *interpreter,
+             char     *argument)
+{
+  if (info->shebangs == NULL)
+    info->shebangs = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (info->shebangs, interpreter);
+  g_ptr_array_add (info->shebangs, argument);
+}
+
+/* Item @i of @info's #! lines (see ExecInfo), or NULL. */
+static const char *
+shebang (const ExecInfo *info,
+         guint           i)
+{
+  return info->shebangs != NULL && i < info->shebangs->len ? g_ptr_array_index (info->shebangs, i) : NULL;
+}
 
 static void
 resolved_exe_free (ResolvedExe *entry)
@@ -1209,8 +1225,8 @@ find_executable (PaddockExecMonitor *self,
               identity_from_statx (&stx, &id) && same_identity (&id, &entry->identity))
             {
               info->exe = g_strdup (entry->exe);
-              info->interpreter = g_strdup (entry->interpreter);
-              info->interpreter_arg = g_strdup (entry->interpreter_arg);
+              if (entry->interpreter != NULL)
+                add_shebang (info, g_strdup (entry->interpreter), g_strdup (entry->interpreter_arg));
               return 0;
             }
         }
@@ -1238,11 +1254,17 @@ find_executable (PaddockExecMonitor *self,
         return EACCES;
 
       if (known && S_ISREG (stx.stx_mode))
-        paddock_exec_read_interpreter (fd, &info->interpreter, &info->interpreter_arg);
+        {
+          char *interpreter = NULL;
+          char *argument = NULL;
+
+          if (paddock_exec_read_interpreter (fd, &interpreter, &argument))
+            add_shebang (info, interpreter, argument);
+        }
       g_snprintf (self_path, sizeof self_path, "/proc/self/fd/%d", fd);
       info->exe = read_link_at (AT_FDCWD, self_path);
       if (cacheable && known && info->exe != NULL)
-        remember_exe (self, info->path, &stx, info->exe, info->interpreter, info->interpreter_arg);
+        remember_exe (self, info->path, &stx, info->exe, shebang (info, 0), shebang (info, 1));
       if (own_path != NULL)
         info->lexical = g_strdup (info->exe);
     }
@@ -1263,7 +1285,7 @@ follow_interpreters (PaddockExecMonitor *self,
                      pid_t               pid,
                      ExecInfo           *info)
 {
-  const char *next = info->interpreter;
+  const char *next = shebang (info, 0);
 
   for (guint lines = 1; next != NULL; lines++)
     {
@@ -1275,15 +1297,12 @@ follow_interpreters (PaddockExecMonitor *self,
       err = find_executable (self, pid, FALSE, AT_FDCWD, 0, level);
       if (err != 0)
         return err;
-      if (level->interpreter == NULL)
+      if (level->shebangs == NULL)
         return 0;
       if (lines == PADDOCK_EXEC_MAX_SHEBANG_LINES)
         return ELOOP;
-      if (info->deeper == NULL)
-        info->deeper = g_ptr_array_new_with_free_func (g_free);
-      g_ptr_array_add (info->deeper, g_steal_pointer (&level->interpreter));
-      g_ptr_array_add (info->deeper, g_steal_pointer (&level->interpreter_arg));
-      next = g_ptr_array_index (info->deeper, info->deeper->len - 2);
+      add_shebang (info, g_strdup (shebang (level, 0)), g_strdup (shebang (level, 1)));
+      next = shebang (info, info->shebangs->len - 2);
     }
   return 0;
 }
@@ -1351,7 +1370,7 @@ read_exec (PaddockExecMonitor        *self,
   info->path = g_strndup (exec_path->str, exec_path->len);
 
   err = find_executable (self, req->pid, is_execveat, dirfd, at_flags, info);
-  if (err == 0 && info->interpreter != NULL)
+  if (err == 0 && info->shebangs != NULL)
     err = follow_interpreters (self, req->pid, info);
   if (err != 0)
     return err;
@@ -1383,17 +1402,13 @@ read_exec (PaddockExecMonitor        *self,
 static char *
 interpreter_line (const ExecInfo *info)
 {
-  GString *line = g_string_new (info->interpreter);
+  GString *line = g_string_new (NULL);
 
-  if (info->interpreter_arg != NULL)
-    g_string_append_printf (line, " %s", info->interpreter_arg);
-  for (guint i = 0; info->deeper != NULL && i + 1 < info->deeper->len; i += 2)
+  for (guint i = 0; i + 1 < info->shebangs->len; i += 2)
     {
-      const char *argument = g_ptr_array_index (info->deeper, i + 1);
-
-      g_string_append_printf (line, " #!%s", (const char *) g_ptr_array_index (info->deeper, i));
-      if (argument != NULL)
-        g_string_append_printf (line, " %s", argument);
+      g_string_append_printf (line, "%s%s", i > 0 ? " #!" : "", shebang (info, i));
+      if (shebang (info, i + 1) != NULL)
+        g_string_append_printf (line, " %s", shebang (info, i + 1));
     }
   return g_string_free (line, FALSE);
 }
@@ -1427,7 +1442,7 @@ exec_message_new (const ExecInfo *info,
     message->argv[i] = escape (g_ptr_array_index (info->argv, i), &message->escaped);
   message->argc = info->argc;
   message->truncated = info->truncated;
-  if (info->interpreter != NULL)
+  if (info->shebangs != NULL)
     {
       g_autofree char *line = interpreter_line (info);
 
@@ -1511,7 +1526,7 @@ audit_exec (PaddockExecMonitor *self,
   append_int_member (out, "argc", info->argc);
   if (info->truncated)
     g_string_append (out, ",\"truncated\":true");
-  if (info->interpreter != NULL)
+  if (info->shebangs != NULL)
     {
       g_autofree char *line = interpreter_line (info);
 
@@ -1807,42 +1822,28 @@ keep_argv (GPtrArray **argvs,
   g_ptr_array_add (*argvs, argv);
 }
 
-/* The command lines exec runs for @info, each a level: the command
- * itself (@query), then the one each #! line makes of the one before, its
- * interpreter, argument and file first (see follow_interpreters), then
- * what the last one runs without an exec, where it is the loader or a
- * multi-call binary (paddock_exec_launched_query), twice at most.
- * `#!/bin/rm -rf` made `./x ~` a recursive delete of the home folder that
- * no rule saw, and so did `ld.so /bin/rm -rf ~`. Fills @levels, of
- * LEVELS_MAX, and keeps their argvs in *@argvs (made when there are
- * any: most execs have one level, and allocate nothing); returns how
- * many there are. */
-#define LEVELS_MAX (1 + PADDOCK_EXEC_MAX_SHEBANG_LINES + 2)
-
-static guint
-level_queries (const ExecInfo           *info,
-               const PaddockPolicyQuery *query,
-               GPtrArray               **argvs,
-               PaddockPolicyQuery       *levels)
+guint
+paddock_exec_level_queries (const PaddockPolicyQuery *query,
+                            const char               *file,
+                            GPtrArray                *shebangs,
+                            GPtrArray               **argvs,
+                            PaddockPolicyQuery       *levels)
 {
-  const char *interpreter = info->interpreter;
-  const char *argument = info->interpreter_arg;
-  const char *file = info->path;
   guint n = 0;
 
   levels[n++] = *query;
-  for (guint i = 0; interpreter != NULL && n < LEVELS_MAX; i += 2)
+  for (guint i = 0; shebangs != NULL && i + 1 < shebangs->len && n < PADDOCK_EXEC_MAX_LEVELS; i += 2)
     {
+      const char *interpreter = g_ptr_array_index (shebangs, i);
       GPtrArray *argv = g_ptr_array_new ();
 
       keep_argv (argvs, argv);
-      levels[n] = paddock_exec_interpreter_query (&levels[n - 1], interpreter, argument, file, argv);
+      levels[n] = paddock_exec_interpreter_query (&levels[n - 1], interpreter, g_ptr_array_index (shebangs, i + 1),
+                                                  file, argv);
       n++;
       file = interpreter;
-      interpreter = info->deeper != NULL && i + 1 < info->deeper->len ? g_ptr_array_index (info->deeper, i) : NULL;
-      argument = interpreter != NULL ? g_ptr_array_index (info->deeper, i + 1) : NULL;
     }
-  while (n < LEVELS_MAX)
+  while (n < PADDOCK_EXEC_MAX_LEVELS)
     {
       GPtrArray *argv = paddock_exec_launched_query (&levels[n - 1], &levels[n]);
 
@@ -1864,9 +1865,9 @@ judge_levels (PaddockExecMonitor        *self,
               PaddockPolicyRule        **rule)
 {
   g_autoptr(GPtrArray) argvs = NULL;
-  PaddockPolicyQuery levels[LEVELS_MAX];
+  PaddockPolicyQuery levels[PADDOCK_EXEC_MAX_LEVELS];
   PaddockPolicyAction action = PADDOCK_POLICY_ACTION_ALLOW;
-  guint n = level_queries (info, query, &argvs, levels);
+  guint n = paddock_exec_level_queries (query, info->path, info->shebangs, &argvs, levels);
 
   for (guint i = 0; i < n; i++)
     {
@@ -2414,13 +2415,13 @@ remember_answer (PaddockExecMonitor *self,
   };
   g_autoptr(GPtrArray) argvs = NULL;
   g_autoptr(GPtrArray) rules = NULL;
-  PaddockPolicyQuery levels[LEVELS_MAX];
+  PaddockPolicyQuery levels[PADDOCK_EXEC_MAX_LEVELS];
   PaddockPolicyAction action = decision == PADDOCK_DECISION_ALLOW ? PADDOCK_POLICY_ACTION_ALLOW :
                                                                    PADDOCK_POLICY_ACTION_DENY;
   PaddockPolicyScope scope = *remember == PADDOCK_REMEMBER_PROJECT && self->project != NULL ?
                              PADDOCK_POLICY_SCOPE_PROJECT : PADDOCK_POLICY_SCOPE_SESSION;
   guint asked = ask->info->asked_levels != 0 ? ask->info->asked_levels : 1;
-  guint n = level_queries (ask->info, &query, &argvs, levels);
+  guint n = paddock_exec_level_queries (&query, ask->info->path, ask->info->shebangs, &argvs, levels);
   g_autoptr(GError) error = NULL;
 
   rules = remembered_rules (levels, n, asked, action, scope, &error);

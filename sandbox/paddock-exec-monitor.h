@@ -140,6 +140,25 @@ PaddockPolicyQuery  paddock_exec_interpreter_query (const PaddockPolicyQuery *qu
                                                     const char               *script_path,
                                                     GPtrArray                *argv);
 
+/* The command lines exec runs for @query, each a level: the command
+ * itself, then the one each #! line makes of the one before, its
+ * interpreter, argument and file first, then what the last one runs
+ * without an exec, where it is the loader or a multi-call binary
+ * (paddock_exec_launched_query()), twice at most. `#!/bin/rm -rf` made
+ * `./x ~` a recursive delete of the home folder that no rule saw, and so
+ * did `ld.so /bin/rm -rf ~`. @file is the path exec was given; @shebangs
+ * its #! lines, the script's own first, as pairs (interpreter, argument
+ * or NULL), or NULL. Fills @levels, of PADDOCK_EXEC_MAX_LEVELS, and keeps
+ * their argvs in *@argvs, made when there are any (free it with
+ * g_ptr_array_unref); returns how many levels there are, the first
+ * 1 + @shebangs->len / 2 of them the command's and its #! lines'. */
+#define PADDOCK_EXEC_MAX_LEVELS (1 + PADDOCK_EXEC_MAX_SHEBANG_LINES + 2)
+guint               paddock_exec_level_queries     (const PaddockPolicyQuery *query,
+                                                    const char               *file,
+                                                    GPtrArray                *shebangs,
+                                                    GPtrArray               **argvs,
+                                                    PaddockPolicyQuery       *levels);
+
 /* Where @query runs a program of its own without an exec the kernel would
  * show (the dynamic loader run as a command, `ld.so /bin/rm -rf ~`, which
  * maps rm and jumps into it; a multi-call binary given its applet,
