@@ -97,11 +97,22 @@ read_text (const char *path)
   return text;
 }
 
+/* For an inline agent's script: `w "$1" NAME` waits, 20 s at most, for
+ * the file NAME in the out dir ($1), as the fake agent's wait_for does. */
+#define SH_WAIT_FOR "w () { i=0; while [ ! -e \"$1/$2\" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done; }; "
+
 static char *
 out_file (Session    *s,
           const char *name)
 {
   return g_build_filename (s->out, name, NULL);
+}
+
+/* Where paddock-run's stderr (and the agent's, which shares it) goes. */
+static char *
+runner_err_file (Session *s)
+{
+  return g_build_filename (s->dir, "runner-err", NULL);
 }
 
 static gboolean
@@ -187,7 +198,7 @@ session_start_command (const char          *scenario,
 
   launcher = launcher_new (s);
   {
-    g_autofree char *runner_err = g_build_filename (s->dir, "runner-err", NULL);
+    g_autofree char *runner_err = runner_err_file (s);
     g_autofree char *runner_out = g_build_filename (s->dir, "runner-out", NULL);
 
     g_subprocess_launcher_set_stderr_file_path (launcher, runner_err);
@@ -336,9 +347,43 @@ session_decide (Session    *s,
 static char *
 runner_err_text (Session *s)
 {
-  g_autofree char *path = g_build_filename (s->dir, "runner-err", NULL);
+  g_autofree char *path = runner_err_file (s);
 
   return read_text (path);
+}
+
+/* How many whole lines of @text hold @needle. */
+static guint
+count_lines (const char *text,
+             const char *needle)
+{
+  guint found = 0;
+
+  for (const char *p = text; p != NULL && (p = strstr (p, needle)) != NULL; p++)
+    if (strchr (p, '\n') != NULL)
+      found++;
+  return found;
+}
+
+/* The text of @path once @n of its whole lines hold @needle (a file
+ * another process is writing), or as it is after 10 s. */
+static char *
+wait_for_lines (const char *path,
+                const char *needle,
+                guint       n)
+{
+  char *text = NULL;
+
+  for (guint tries = 0; tries < 1000; tries++)
+    {
+      g_free (text);
+      if (!g_file_get_contents (path, &text, NULL, NULL))
+        text = g_strdup ("");
+      if (count_lines (text, needle) >= n)
+        break;
+      g_usleep (10 * 1000);
+    }
+  return text;
 }
 
 /* The audit log's records of @type, in order. */
@@ -836,11 +881,11 @@ test_supervisor_dies (void)
   g_subprocess_send_signal (s->run, SIGKILL);
   g_assert_cmpint (session_wait (s), ==, 128 + SIGKILL);
 
-  for (int i = 0; i < 200 && strstr (log = out_text (s, "log"), "done") == NULL; i++)
-    {
-      g_clear_pointer (&log, g_free);
-      g_usleep (50 * 1000);
-    }
+  {
+    g_autofree char *path = out_file (s, "log");
+
+    log = wait_for_lines (path, "done", 1);
+  }
   g_assert_nonnull (strstr (log, "done"));
   g_assert_null (strstr (log, "asked=0"));
   g_assert_null (strstr (log, "after=0"));
@@ -1496,21 +1541,10 @@ wait_for_records (Session    *s,
                   guint       n)
 {
   g_autofree char *needle = g_strdup_printf ("\"type\":\"%s\"", type);
+  g_autofree char *text = wait_for_lines (s->audit, needle, n);
 
-  for (guint tries = 0; tries < 1000; tries++)
-    {
-      g_autofree char *text = NULL;
-      guint found = 0;
-
-      g_file_get_contents (s->audit, &text, NULL, NULL);
-      for (const char *p = text; p != NULL && (p = strstr (p, needle)) != NULL; p++)
-        if (strchr (p, '\n') != NULL)
-          found++;
-      if (found >= n)
-        return;
-      g_usleep (10 * 1000);
-    }
-  g_error ("the audit log never held %u %s records", n, type);
+  if (count_lines (text, needle) < n)
+    g_error ("the audit log never held %u %s records", n, type);
 }
 
 /* Waits (10 s at most) for the out dir's log to hold @needle. */
@@ -1519,16 +1553,20 @@ wait_for_log (Session    *s,
               const char *needle)
 {
   g_autofree char *path = out_file (s, "log");
+  g_autofree char *text = wait_for_lines (path, needle, 1);
 
-  for (guint tries = 0; tries < 1000; tries++)
-    {
-      g_autofree char *text = NULL;
+  if (count_lines (text, needle) == 0)
+    g_error ("the log never said %s", needle);
+}
 
-      if (g_file_get_contents (path, &text, NULL, NULL) && strstr (text, needle) != NULL)
-        return;
-      g_usleep (10 * 1000);
-    }
-  g_error ("the log never said %s", needle);
+/* A project's rules file for @project (canonical) whose one rule, "mine",
+ * allows the touch of asked-marker that the test policy asks. */
+static char *
+allow_asked_rules (const char *project)
+{
+  return g_strdup_printf ("{\"project\": \"%s\", \"rules\": [{\"name\": \"mine\", "
+                          "\"match\": {\"program\": \"touch\", \"argv\": \"asked-marker\"}, "
+                          "\"action\": \"allow\"}]}\n", project);
 }
 
 /* A session follows its project's file: a rule put there while it runs
@@ -1540,7 +1578,7 @@ test_project_rules_live (void)
 {
   g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
     "sh", "-c",
-    "w () { i=0; while [ ! -e \"$1/$2\" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done; }; "
+    SH_WAIT_FOR
     "w \"$1\" go1; touch \"$1/asked-marker1\"; echo one=$? >>\"$1/log\"; "
     "w \"$1\" go2; touch \"$1/asked-marker2\"; echo two=$? >>\"$1/log\"; "
     "w \"$1\" go3; touch \"$1/asked-marker3\"; echo three=$? >>\"$1/log\"; exit 0",
@@ -1548,9 +1586,7 @@ test_project_rules_live (void)
   g_autofree char *file = project_overrides_file (s, "");
   g_autofree char *folder = g_path_get_dirname (file);
   g_autofree char *project = realpath (s->out, NULL);
-  g_autofree char *rules = g_strdup_printf (
-    "{\"project\": \"%s\", \"rules\": [{\"name\": \"mine\", "
-    "\"match\": {\"program\": \"touch\", \"argv\": \"asked-marker\"}, \"action\": \"allow\"}]}\n", project);
+  g_autofree char *rules = allow_asked_rules (project);
   g_autoptr(GPtrArray) changes = NULL;
   g_autoptr(GPtrArray) execs = NULL;
   g_autoptr(GError) error = NULL;
@@ -1631,9 +1667,7 @@ test_project_rules_folder_removed (void)
   g_autofree char *file = project_overrides_file (s, "");
   g_autofree char *folder = g_path_get_dirname (file);
   g_autofree char *project = realpath (s->out, NULL);
-  g_autofree char *rules = g_strdup_printf (
-    "{\"project\": \"%s\", \"rules\": [{\"name\": \"mine\", "
-    "\"match\": {\"program\": \"touch\", \"argv\": \"asked-marker\"}, \"action\": \"allow\"}]}\n", project);
+  g_autofree char *rules = allow_asked_rules (project);
   g_autoptr(GPtrArray) changes = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -1663,7 +1697,7 @@ test_forget_project_answer (void)
 {
   g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
     "sh", "-c",
-    "w () { i=0; while [ ! -e \"$1/$2\" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done; }; "
+    SH_WAIT_FOR
     "w \"$1\" go1; touch \"$1/asked-marker\"; echo one=$? >>\"$1/log\"; rm -f \"$1/asked-marker\"; "
     "w \"$1\" go2; touch \"$1/asked-marker\"; echo two=$? >>\"$1/log\"",
     "sh", "@OUT@", NULL }, TRUE, NULL);
@@ -1718,7 +1752,7 @@ test_remember_project_then_file_changes (void)
 {
   g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
     "sh", "-c",
-    "w () { i=0; while [ ! -e \"$1/$2\" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done; }; "
+    SH_WAIT_FOR
     "w \"$1\" go1; touch \"$1/asked-marker\"; echo one=$? >>\"$1/log\"; "
     "w \"$1\" go2; touch \"$1/asked-marker\"; echo two=$? >>\"$1/log\"",
     "sh", "@OUT@", NULL }, TRUE, NULL);
@@ -3029,14 +3063,11 @@ test_connect_without_descriptors (void)
   pid = atoi (g_subprocess_get_identifier (s->run));
   session = wait_for_socket (s);
   /* Out of descriptors once it says so: the sleeps hold them for 3 s. */
-  for (int i = 0; i < 500; i++)
-    {
-      g_free (err);
-      err = runner_err_text (s);
-      if (strstr (err, "cannot watch for programs' ends") != NULL)
-        break;
-      g_usleep (10 * 1000);
-    }
+  {
+    g_autofree char *path = runner_err_file (s);
+
+    err = wait_for_lines (path, "cannot watch for programs' ends", 1);
+  }
   g_assert_nonnull (strstr (err, "cannot watch for programs' ends"));
 
   socket_path = g_strdup_printf ("%s/paddock/%s.sock", s->runtime, session);
