@@ -1440,20 +1440,27 @@ note_levels (PaddockPolicy            *policy,
   return NULL;
 }
 
-/* --project DIR (NULL: the current folder), canonical; NULL, said, where
- * it is no folder. */
-static char *
-project_folder (const char *project_arg)
+/* --project DIR (NULL: the current folder), canonical, in *@out. Returns
+ * 0, or, having said why, the status to leave with: 2 for an empty name
+ * (which would be the current folder, as it would to paddock-run), 1 for
+ * one that is no folder. */
+static int
+project_folder (const char  *project_arg,
+                char       **out)
 {
-  g_autofree char *project = project_arg != NULL ? realpath (project_arg, NULL) : g_get_current_dir ();
+  g_autofree char *project = NULL;
 
+  if (project_arg != NULL && project_arg[0] == '\0')
+    return usage ("--project names no folder");
+  project = project_arg != NULL ? realpath (project_arg, NULL) : g_get_current_dir ();
   if (project == NULL || !g_file_test (project, G_FILE_TEST_IS_DIR))
     {
       paddock_printerr ("the project \"%s\": %s", project_arg != NULL ? project_arg : ".",
                         g_strerror (project == NULL ? errno : ENOTDIR));
-      return NULL;
+      return 1;
     }
-  return g_steal_pointer (&project);
+  *out = g_steal_pointer (&project);
+  return 0;
 }
 
 /* The project's own rules: its overrides and the answers remembered for it. */
@@ -1469,6 +1476,7 @@ cmd_policy_project (int    argc,
   g_autofree char *shown_project = NULL;
   g_autoptr(PaddockPolicy) overrides = NULL;
   guint n;
+  int status;
   GOptionEntry entries[] = {
     { "project", 0, 0, G_OPTION_ARG_FILENAME, &project_arg, "The project (default: the current directory)", "DIR" },
     { NULL }
@@ -1479,11 +1487,9 @@ cmd_policy_project (int    argc,
     return usage (error->message);
   if (argc != 1)
     return usage ("policy project takes no arguments but --project");
-  if (project_arg != NULL && project_arg[0] == '\0')
-    return usage ("--project names no folder");
-  project = project_folder (project_arg);
-  if (project == NULL)
-    return 1;
+  status = project_folder (project_arg, &project);
+  if (status != 0)
+    return status;
   overrides = paddock_policy_load_project (project, &error);
   file = paddock_policy_project_file (project, NULL);
   if (overrides == NULL)
@@ -1530,6 +1536,7 @@ cmd_policy_forget (int    argc,
   g_autofree char *project = NULL;
   g_autofree char *shown_project = NULL;
   gboolean all = FALSE;
+  int status;
   GOptionEntry entries[] = {
     { "project", 0, 0, G_OPTION_ARG_FILENAME, &project_arg, "The project (default: the current directory)", "DIR" },
     { "all", 0, 0, G_OPTION_ARG_NONE, &all, "Every rule of the project's own", NULL },
@@ -1541,11 +1548,9 @@ cmd_policy_forget (int    argc,
     return usage (error->message);
   if (all == (argc > 1))
     return usage ("policy forget takes --all or the NAMEs of rules (paddockctl policy project lists them)");
-  if (project_arg != NULL && project_arg[0] == '\0')
-    return usage ("--project names no folder");
-  project = project_folder (project_arg);
-  if (project == NULL)
-    return 1;
+  status = project_folder (project_arg, &project);
+  if (status != 0)
+    return status;
   if (!paddock_policy_forget_in_project (project, all ? NULL : (const char * const *) argv + 1, &error))
     {
       paddock_printerr ("%s", error->message);
@@ -1586,6 +1591,7 @@ cmd_policy_explain (int    argc,
   g_autoptr(PaddockPolicy) overrides = NULL;
   PaddockPolicyQuery query;
   char **command;
+  int status;
   GOptionEntry entries[] = {
     { "policy", 0, 0, G_OPTION_ARG_FILENAME, &policy_file, "The policy file (default: the built-in policy)", "FILE" },
     { "project", 0, 0, G_OPTION_ARG_FILENAME, &project_arg, "The project (default: the current directory)", "DIR" },
@@ -1604,12 +1610,9 @@ cmd_policy_explain (int    argc,
   /* An empty name would be the current folder, as it would to paddock-run. */
   if (cwd_arg != NULL && cwd_arg[0] == '\0')
     return usage ("--cwd names no folder");
-  if (project_arg != NULL && project_arg[0] == '\0')
-    return usage ("--project names no folder");
-
-  project = project_folder (project_arg);
-  if (project == NULL)
-    return 1;
+  status = project_folder (project_arg, &project);
+  if (status != 0)
+    return status;
   if (cwd_arg != NULL)
     cwd = g_canonicalize_filename (cwd_arg, NULL);
   else
