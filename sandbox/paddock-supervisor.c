@@ -16,6 +16,7 @@
 #include "paddock-control.h"
 #include "paddock-escape.h"
 #include "paddock-exec-monitor.h"
+#include "paddock-json-text.h"
 #include "paddock-lock.h"
 #include "paddock-process-tree.h"
 #include "paddock-supervisor.h"
@@ -348,44 +349,26 @@ open_foreground_tty (void)
 }
 
 /* What the project's file at @path holds, to tell a change: the SHA-256
- * of its bytes, "" where there is none, or what else is there. Read
- * without waiting, whatever is there: a pipe must not hold the session. */
+ * of its bytes, "" where there is none, or what else is there. Read as
+ * Paddock reads its own files: a pipe must not hold the session. */
 static char *
 project_file_digest (const char *path)
 {
-  g_autoptr(GChecksum) checksum = NULL;
-  paddock_autofd int fd = -1;
+  /* The policy's own limit is 16 MiB: past twice that, the size tells. */
+  const gsize most = 32 * 1024 * 1024;
+  g_autoptr(GByteArray) text = NULL;
+  g_autoptr(GError) error = NULL;
   struct stat st;
-  gsize total = 0;
 
-  /* Looked at before the open too: opening some devices does something. */
   if (stat (path, &st) != 0)
     return errno == ENOENT ? g_strdup ("") : g_strdup_printf ("unreadable: %s", g_strerror (errno));
-  if (S_ISREG (st.st_mode))
-    fd = open (path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (fd >= 0 && fstat (fd, &st) != 0)
-    return g_strdup_printf ("unreadable: %s", g_strerror (errno));
-  if (!S_ISREG (st.st_mode))
-    return g_strdup_printf ("not a file: %o", (unsigned) st.st_mode);
-  if (fd < 0)
-    return g_strdup_printf ("unreadable: %s", g_strerror (errno));
-  checksum = g_checksum_new (G_CHECKSUM_SHA256);
-  for (;;)
-    {
-      guint8 chunk[16384];
-      ssize_t n = read (fd, chunk, sizeof chunk);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        break;
-      g_checksum_update (checksum, chunk, n);
-      /* The policy's own limit is 16 MiB: past it, the size tells. */
-      if ((total += (gsize) n) > 32 * 1024 * 1024)
-        return g_strdup_printf ("large: %" G_GINT64_FORMAT " %" G_GINT64_FORMAT, (gint64) st.st_size,
-                                (gint64) st.st_mtime);
-    }
-  return g_strdup (g_checksum_get_string (checksum));
+  text = paddock_json_read_own_file (path, most, "the project's rules", &error);
+  if (text == NULL)
+    return g_strdup_printf ("unreadable: %s", error->message);
+  if (text->len > most)
+    return g_strdup_printf ("large: %" G_GINT64_FORMAT " %" G_GINT64_FORMAT, (gint64) st.st_size,
+                            (gint64) st.st_mtime);
+  return g_compute_checksum_for_data (G_CHECKSUM_SHA256, text->data, text->len);
 }
 
 /* The project's file changed: its rules replace the project's rules the
