@@ -1052,6 +1052,22 @@ handle_event (Attach         *attach,
   return TRUE;
 }
 
+/* The timeline held back until the status came (see cmd_attach()).
+ * Returns FALSE when it shows the session's end. */
+static gboolean
+show_held (Attach *attach)
+{
+  PaddockMessage *message;
+  gboolean go_on = TRUE;
+
+  while (go_on && (message = g_queue_pop_head (&attach->held)) != NULL)
+    {
+      go_on = handle_event (attach, message);
+      paddock_message_free (message);
+    }
+  return go_on;
+}
+
 /* The session closed @connection without ending. A session that ends says
  * so first; one that still runs dropped this client for falling too far
  * behind (a terminal paused with ^S or in a scrollback mode, a pipe not
@@ -1194,27 +1210,15 @@ cmd_attach (int    argc,
           if (attach.registering)
             {
               attach.registering = FALSE;
-              while (go_on && (message = g_queue_pop_head (&attach.held)) != NULL)
-                {
-                  go_on = handle_event (&attach, message);
-                  paddock_message_free (message);
-                }
+              go_on = go_on && show_held (&attach);
             }
           if (!go_on)
             goto done;
         }
       if (closed)
         {
-          PaddockMessage *held;
-          gboolean go_on = TRUE;
-
           /* Gone before its reply: what it sent still shows. */
-          while (go_on && (held = g_queue_pop_head (&attach.held)) != NULL)
-            {
-              go_on = handle_event (&attach, held);
-              paddock_message_free (held);
-            }
-          if (!go_on)
+          if (!show_held (&attach))
             goto done;
           report_closed (connection);
           result = 1;
