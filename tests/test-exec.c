@@ -333,14 +333,27 @@ session_send (Session    *s,
   g_assert_cmpint (send (s->client, line, strlen (line), MSG_NOSIGNAL), ==, (gssize) strlen (line));
 }
 
+/* Answers the ask @id with @decision, remembered as @remember says (NULL:
+ * as the protocol's default, once). */
+static void
+session_decide_remember (Session    *s,
+                         gint64      id,
+                         const char *decision,
+                         const char *remember)
+{
+  g_autofree char *line = g_strdup_printf ("{\"type\":\"decide\",\"id\":%" G_GINT64_FORMAT
+                                           ",\"decision\":\"%s\"%s%s%s}\n", id, decision,
+                                           remember != NULL ? ",\"remember\":\"" : "",
+                                           remember != NULL ? remember : "", remember != NULL ? "\"" : "");
+  session_send (s, line);
+}
+
 static void
 session_decide (Session    *s,
                 gint64      id,
                 const char *decision)
 {
-  g_autofree char *line = g_strdup_printf ("{\"type\":\"decide\",\"id\":%" G_GINT64_FORMAT
-                                           ",\"decision\":\"%s\"}\n", id, decision);
-  session_send (s, line);
+  session_decide_remember (s, id, decision, NULL);
 }
 
 /* What paddock-run (and the agent, which shares it) wrote to stderr. */
@@ -712,12 +725,10 @@ test_ask_first_exec (void)
   g_autoptr(Session) s = session_start_command (NULL, (const char *[]) { "touch", "@OUT@/asked-marker", NULL },
                                                 TRUE, NULL);
   g_autoptr(PaddockMessage) ask = session_expect (s, PADDOCK_MESSAGE_ASK);
-  g_autofree char *decide = NULL;
 
   g_assert_cmpstr (ask->rule, ==, "test-ask");
   g_assert_false (out_exists (s, "asked-marker"));
-  decide = g_strdup_printf ("{\"type\":\"decide\",\"id\":%" G_GINT64_FORMAT ",\"decision\":\"allow\"}\n", ask->id);
-  session_send (s, decide);
+  session_decide (s, ask->id, "allow");
   g_assert_cmpint (session_wait (s), ==, 0);
   g_assert_true (out_exists (s, "asked-marker"));
 }
@@ -750,7 +761,6 @@ run_remember_project (gboolean lock_held)
   g_autofree char *file = project_overrides_file (s, "");
   g_autofree char *lock_file = project_overrides_file (s, ".lock");
   g_autofree char *folder = g_path_get_dirname (lock_file);
-  g_autofree char *decide = NULL;
   g_autofree char *overrides = NULL;
   g_autofree char *err = NULL;
   g_autofree char *log = NULL;
@@ -764,9 +774,7 @@ run_remember_project (gboolean lock_held)
       g_assert_cmpint (flock (lock_fd, LOCK_EX), ==, 0);
     }
 
-  decide = g_strdup_printf ("{\"type\":\"decide\",\"id\":%" G_GINT64_FORMAT ","
-                            "\"decision\":\"allow\",\"remember\":\"project\"}\n", ask->id);
-  session_send (s, decide);
+  session_decide_remember (s, ask->id, "allow", "project");
   decided = session_expect (s, PADDOCK_MESSAGE_DECIDED);
   g_assert_cmpint (decided->id, ==, ask->id);
   g_assert_cmpint (decided->decision, ==, PADDOCK_DECISION_ALLOW);
@@ -1703,8 +1711,6 @@ test_forget_project_answer (void)
     "sh", "@OUT@", NULL }, TRUE, NULL);
   g_autofree char *go1 = out_file (s, "go1");
   g_autofree char *go2 = out_file (s, "go2");
-  g_autofree char *decide = NULL;
-  g_autofree char *deny = NULL;
   g_autofree char *log = NULL;
   g_autofree char *forgot = NULL;
   g_autoptr(PaddockMessage) ask = NULL;
@@ -1716,9 +1722,7 @@ test_forget_project_answer (void)
   g_file_set_contents (go1, "", 0, &error);
   g_assert_no_error (error);
   ask = session_expect (s, PADDOCK_MESSAGE_ASK);
-  decide = g_strdup_printf ("{\"type\":\"decide\",\"id\":%" G_GINT64_FORMAT ","
-                            "\"decision\":\"allow\",\"remember\":\"project\"}\n", ask->id);
-  session_send (s, decide);
+  session_decide_remember (s, ask->id, "allow", "project");
   decided = session_expect (s, PADDOCK_MESSAGE_DECIDED);
   g_assert_cmpint (decided->remember, ==, PADDOCK_REMEMBER_PROJECT);
   wait_for_log (s, "one=0");
@@ -1735,8 +1739,7 @@ test_forget_project_answer (void)
   g_file_set_contents (go2, "", 0, &error);
   g_assert_no_error (error);
   again = session_expect (s, PADDOCK_MESSAGE_ASK);
-  deny = g_strdup_printf ("{\"type\":\"decide\",\"id\":%" G_GINT64_FORMAT ",\"decision\":\"deny\"}\n", again->id);
-  session_send (s, deny);
+  session_decide (s, again->id, "deny");
   g_assert_cmpint (session_wait (s), ==, 0);
   log = out_text (s, "log");
   g_assert_cmpstr (log, ==, "one=0\ntwo=126\n");
@@ -1763,7 +1766,6 @@ test_remember_project_then_file_changes (void)
   g_autofree char *empty = g_strdup_printf ("{\"project\": \"%s\", \"rules\": []}\n", project);
   g_autofree char *go1 = out_file (s, "go1");
   g_autofree char *go2 = out_file (s, "go2");
-  g_autofree char *decide = NULL;
   g_autofree char *log = NULL;
   g_autoptr(PaddockMessage) ask = NULL;
   g_autoptr(PaddockMessage) decided = NULL;
@@ -1779,9 +1781,7 @@ test_remember_project_then_file_changes (void)
   g_file_set_contents (go1, "", 0, &error);
   g_assert_no_error (error);
   ask = session_expect (s, PADDOCK_MESSAGE_ASK);
-  decide = g_strdup_printf ("{\"type\":\"decide\",\"id\":%" G_GINT64_FORMAT ","
-                            "\"decision\":\"allow\",\"remember\":\"project\"}\n", ask->id);
-  session_send (s, decide);
+  session_decide_remember (s, ask->id, "allow", "project");
   decided = session_expect (s, PADDOCK_MESSAGE_DECIDED);
   g_assert_cmpint (decided->remember, ==, PADDOCK_REMEMBER_SESSION);
   paddock_close_fd (&lock_fd);
