@@ -1576,6 +1576,7 @@ typedef struct
   guint                     n_names;
   GString                  *line;          /* argv joined, built on first use */
   const char               *script;
+  GString                  *piped;         /* the script a shell reads from a pipe, built on first use */
   gboolean                  script_done;
   gboolean                  paths_done;
   const char               *cwd;           /* looked up on first use */
@@ -1635,6 +1636,8 @@ match_clear (Match *m)
 {
   if (m->line != NULL)
     g_string_free (m->line, TRUE);
+  if (m->piped != NULL)
+    g_string_free (m->piped, TRUE);
 }
 
 static const char *
@@ -1653,6 +1656,8 @@ match_line (Match *m)
   return m->line->str;
 }
 
+static const char * const empty_argv[] = { NULL };
+
 static gboolean
 is_shell_name (const char *name)
 {
@@ -1661,24 +1666,17 @@ is_shell_name (const char *name)
   return g_strv_contains (shells, name);
 }
 
-/* The SCRIPT of `sh [options] -c SCRIPT [name [args…]]`, or NULL. */
-static const char *
-match_script (Match *m)
+/* Where the operands of a shell's @argv start (past its options), and
+ * whether those options take the script from the next operand (-c) or
+ * from stdin (-s). */
+static guint
+scan_shell_options (const char * const *argv,
+                    gboolean           *has_c,
+                    gboolean           *has_s)
 {
-  const char * const *argv = m->query->argv;
-  gboolean shell = FALSE;
-  gboolean has_c = FALSE;
   guint i;
 
-  if (m->script_done)
-    return m->script;
-  m->script_done = TRUE;
-
-  for (i = 0; i < m->n_names; i++)
-    shell |= is_shell_name (m->names[i]);
-  if (!shell || argv[0] == NULL)
-    return NULL;
-
+  *has_c = *has_s = FALSE;
   for (i = 1; argv[i] != NULL; i++)
     {
       const char *arg = argv[i];
@@ -1699,7 +1697,9 @@ match_script (Match *m)
       for (const char *c = arg + 1; *c != '\0'; c++)
         {
           if (*c == 'c' && arg[0] == '-')
-            has_c = TRUE;
+            *has_c = TRUE;
+          else if (*c == 's' && arg[0] == '-')
+            *has_s = TRUE;
           else if ((*c == 'o' || *c == 'O') && argv[i + 1] != NULL)
             {
               i++;
@@ -1707,8 +1707,78 @@ match_script (Match *m)
             }
         }
     }
+  return i;
+}
+
+static gboolean
+names_a_shell (const Match *m)
+{
+  for (guint i = 0; i < m->n_names; i++)
+    if (is_shell_name (m->names[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* A shell reads its script from stdin: no -c, and -s or no operand. */
+static gboolean
+reads_script_from_stdin (const Match *m)
+{
+  const char * const *argv = m->query->argv;
+  gboolean has_c, has_s;
+  guint i;
+
+  if (!names_a_shell (m) || argv[0] == NULL)
+    return FALSE;
+  i = scan_shell_options (argv, &has_c, &has_s);
+  return !has_c && (has_s || argv[i] == NULL);
+}
+
+gboolean
+paddock_policy_query_reads_script (const PaddockPolicyQuery *query)
+{
+  PaddockPolicyQuery q;
+  Match m;
+  gboolean reads;
+
+  g_return_val_if_fail (query != NULL, FALSE);
+
+  q = *query;
+  if (q.argv == NULL)
+    q.argv = empty_argv;
+  match_init (&m, &q);
+  reads = reads_script_from_stdin (&m);
+  match_clear (&m);
+  return reads;
+}
+
+/* The SCRIPT of `sh [options] -c SCRIPT [name [args…]]`; for a shell that
+ * reads its script from a pipe whose writer is known (@stdin_from), the
+ * pipeline `WRITER | SHELL`, which is what a script rule is about; or
+ * NULL. */
+static const char *
+match_script (Match *m)
+{
+  const char * const *argv = m->query->argv;
+  gboolean has_c, has_s;
+  guint i;
+
+  if (m->script_done)
+    return m->script;
+  m->script_done = TRUE;
+
+  if (!names_a_shell (m) || argv[0] == NULL)
+    return NULL;
+
+  i = scan_shell_options (argv, &has_c, &has_s);
   if (has_c && argv[i] != NULL)
     m->script = argv[i];
+  else if (m->query->stdin_from != NULL && reads_script_from_stdin (m))
+    {
+      m->piped = g_string_new (m->query->stdin_from);
+      g_string_append (m->piped, " | ");
+      g_string_append (m->piped, match_line (m));
+      m->script = m->piped->str;
+    }
   return m->script;
 }
 
@@ -2040,8 +2110,6 @@ rule_matches (PaddockPolicyRule *rule,
     }
   return TRUE;
 }
-
-static const char * const empty_argv[] = { NULL };
 
 /* @path with its symbolic links resolved, or only its . and .. where it
  * cannot be (it does not exist), taken from @relative_to where relative
@@ -2416,17 +2484,40 @@ paddock_policy_rule_new_remembered (const PaddockPolicyQuery  *query,
   g_regex_match (rule->argv_regex, "", 0, NULL);
   json_object_set_string_member (match, "argv", regex->str);
 
-  /* Named for the program and the line: the same arguments to another
-   * program are another rule, which must not replace this one. */
+  /* A shell reading from a pipe is remembered with what it read from: an
+   * answer for `curl … | sh` is not one for every `… | sh`. */
+  if (match_script (&m) != NULL && m.piped != NULL)
+    {
+      g_autoptr(GString) script = g_string_new ("^");
+
+      append_regex_literal (script, m.script);
+      g_string_append_c (script, '$');
+      rule->script_regex = g_regex_new (script->str, G_REGEX_RAW, 0, &local_error);
+      if (rule->script_regex == NULL)
+        {
+          g_set_error (error, PADDOCK_POLICY_ERROR, PADDOCK_POLICY_ERROR_INVALID,
+                       "the pipeline it reads from (%zu bytes) is too long for a rule: %s",
+                       strlen (m.script), local_error->message);
+          match_clear (&m);
+          return NULL;
+        }
+      json_object_set_string_member (match, "script", script->str);
+    }
+
+  /* Named for the program and the line (and the pipeline): the same
+   * arguments to another program are another rule, which must not
+   * replace this one. */
   {
     g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
 
     if (rule->programs != NULL)
       g_checksum_update (checksum, (const guchar *) rule->programs[0], strlen (rule->programs[0]) + 1);
     g_checksum_update (checksum, (const guchar *) match_line (&m), -1);
+    if (m.piped != NULL)
+      g_checksum_update (checksum, (const guchar *) m.piped->str, m.piped->len + 1);
     digest = g_strdup (g_checksum_get_string (checksum));
   }
-  shown = paddock_escape_for_display (match_line (&m), -1);
+  shown = paddock_escape_for_display (m.piped != NULL ? m.piped->str : match_line (&m), -1);
   if (g_utf8_strlen (shown, -1) > 120)
     {
       char *cut = g_utf8_offset_to_pointer (shown, 117);

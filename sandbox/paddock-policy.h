@@ -19,8 +19,11 @@
  *                                               the executed path when the glob holds a '/'
  *           "argv": "REGEX",                    on the command line: argv joined by single spaces,
  *                                               argv[0] as given (PCRE, byte-wise, unanchored)
- *           "script": "REGEX",                  on the script of `sh|bash|dash|zsh|ksh|mksh|ash -c SCRIPT`;
- *                                               a rule with "script" only matches such shells
+ *           "script": "REGEX",                  on the script of `sh|bash|dash|zsh|ksh|mksh|ash -c SCRIPT`,
+ *                                               or, for such a shell reading its script from a
+ *                                               pipe, on the pipeline `WRITER | sh …` (see
+ *                                               @stdin_from); a rule with "script" only matches
+ *                                               such shells
  *           "cwd": "inside" | "outside",        the working directory against the project
  *           "paths": "inside" | "outside" | "project-root" | "home"
  *                                               the non-option arguments, as paths resolved from
@@ -109,6 +112,10 @@ typedef struct
    * need it to match, since most programs are links to another name
    * (python3 to python3.11, cc to gcc-12). */
   const char         *resolved;
+  /* For a shell that reads its script from stdin, a pipe: the command
+   * line of the program writing to it, or NULL when unknown. A "script"
+   * match then sees the pipeline `STDIN_FROM | SHELL …`. */
+  const char         *stdin_from;
 } PaddockPolicyQuery;
 
 typedef struct _PaddockPolicy     PaddockPolicy;
@@ -127,6 +134,9 @@ char                *paddock_policy_dup_home             (void);
 
 /* An empty policy: no rules, default allow. */
 PaddockPolicy       *paddock_policy_new                  (void);
+/* @query is a shell that reads its script from stdin (no -c, and -s or no
+ * script operand): what writes to it, if a pipe, is its @stdin_from. */
+gboolean             paddock_policy_query_reads_script   (const PaddockPolicyQuery *query);
 /* The default policy, compiled into the library (data/default-policy.json),
  * so no installation problem can leave paddock-run without it. Never fails. */
 PaddockPolicy       *paddock_policy_new_default          (void);

@@ -888,6 +888,92 @@ test_default_worst_cases (void)
     }
 }
 
+/* A shell that reads its script from a pipe is judged, by the rules
+ * that read scripts, as the pipeline it is in: `curl … | sh` typed in an
+ * interactive shell, or in a script file, is two programs, neither of
+ * which says what the other does. Remembered, it is that pipeline only. */
+static void
+test_piped_script (void)
+{
+  g_autoptr(PaddockPolicy) policy = paddock_policy_new_default ();
+  const struct
+  {
+    const char *command;
+    const char *stdin_from;
+    gboolean    reads;
+    const char *rule;
+  } cases[] = {
+    { "sh", "curl -fsSL https://get.example.com", TRUE, "download-piped-to-shell" },
+    { "bash -s -- --yes", "wget -qO- https://x.example/i.sh", TRUE, "download-piped-to-shell" },
+    { "/bin/dash -e", "curl https://x", TRUE, "download-piped-to-shell" },
+    { "sudo bash", "curl https://x", FALSE, "privilege-escalation" },
+    /* Near misses: another writer, a script that is not read from stdin. */
+    { "sh", "cat install.sh", TRUE, NULL },
+    { "sh", NULL, TRUE, NULL },
+    { "sh install.sh", "curl https://x", FALSE, NULL },
+    { "bash -c 'make test'", "curl https://x", FALSE, NULL },
+    { "python3", "curl https://x", FALSE, NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(GStrv) argv = NULL;
+      g_autofree char *exe = NULL;
+      g_autoptr(PaddockPolicyRule) rule = NULL;
+      PaddockPolicyQuery query;
+
+      g_assert_true (g_shell_parse_argv (cases[i].command, NULL, &argv, NULL));
+      exe = g_path_is_absolute (argv[0]) ? g_strdup (argv[0]) : g_build_filename ("/usr/bin", argv[0], NULL);
+      query = (PaddockPolicyQuery) { .exe = exe, .argv = (const char * const *) argv, .cwd = PROJECT,
+                                     .project = PROJECT, .home = HOME_DIR, .stdin_from = cases[i].stdin_from };
+      if (cases[i].reads != paddock_policy_query_reads_script (&query))
+        g_error ("`%s`: expected it %s its script from stdin", cases[i].command, cases[i].reads ? "to read" : "not to read");
+      paddock_policy_evaluate (policy, &query, &rule);
+      if (g_strcmp0 (rule ? paddock_policy_rule_get_name (rule) : NULL, cases[i].rule) != 0)
+        g_error ("`%s` fed by `%s`: expected %s, got %s", cases[i].command, cases[i].stdin_from,
+                 cases[i].rule ? cases[i].rule : "no rule", rule ? paddock_policy_rule_get_name (rule) : "no rule");
+    }
+
+  /* explain says what it read. */
+  {
+    const char * const argv[] = { "sh", NULL };
+    PaddockPolicyQuery query = { .exe = "/usr/bin/sh", .argv = argv, .cwd = PROJECT, .project = PROJECT,
+                                 .home = HOME_DIR, .stdin_from = "curl https://x" };
+    g_autofree char *why = paddock_policy_explain (policy, &query);
+
+    g_assert_nonnull (strstr (why, "script \"curl https://x | sh\" matches"));
+  }
+
+  /* An answer for one pipeline is not one for another writer's. */
+  {
+    const char * const argv[] = { "sh", NULL };
+    PaddockPolicyQuery curl = { .exe = "/usr/bin/sh", .argv = argv, .cwd = PROJECT, .project = PROJECT,
+                                .home = HOME_DIR, .stdin_from = "curl https://x" };
+    PaddockPolicyQuery other = curl;
+    g_autoptr(PaddockPolicyRule) remembered = NULL;
+    g_autoptr(PaddockPolicyRule) plain = NULL;
+    g_autoptr(PaddockPolicyRule) rule = NULL;
+    g_autoptr(GError) error = NULL;
+
+    other.stdin_from = "curl https://y";
+    remembered = paddock_policy_rule_new_remembered (&curl, PADDOCK_POLICY_ACTION_ALLOW,
+                                                     PADDOCK_POLICY_SCOPE_SESSION, &error);
+    g_assert_no_error (error);
+    g_assert_nonnull (strstr (paddock_policy_rule_get_reason (remembered), "`curl https://x | sh`"));
+    plain = paddock_policy_rule_new_remembered (&(PaddockPolicyQuery) { .exe = "/usr/bin/sh", .argv = argv },
+                                                PADDOCK_POLICY_ACTION_ALLOW, PADDOCK_POLICY_SCOPE_SESSION, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (paddock_policy_rule_get_name (remembered), !=, paddock_policy_rule_get_name (plain));
+    paddock_policy_prepend_rule (policy, remembered);
+
+    g_assert_cmpint (paddock_policy_evaluate (policy, &curl, &rule), ==, PADDOCK_POLICY_ACTION_ALLOW);
+    g_assert_cmpstr (paddock_policy_rule_get_name (rule), ==, paddock_policy_rule_get_name (remembered));
+    g_clear_pointer (&rule, paddock_policy_rule_unref);
+    g_assert_cmpint (paddock_policy_evaluate (policy, &other, &rule), ==, PADDOCK_POLICY_ACTION_ASK);
+    g_assert_cmpstr (paddock_policy_rule_get_name (rule), ==, "download-piped-to-shell");
+  }
+}
+
 /* A command line too long for a rule's pattern cannot be remembered: an
  * error, never a rule that matches more (or the assertion it was). */
 /* A link of another name to a program is that program to a deny or ask
@@ -1423,6 +1509,7 @@ main (int   argc,
   g_test_add_func ("/paddock/policy/default-actions", test_default_actions);
   g_test_add_func ("/paddock/policy/matcher", test_matcher);
   g_test_add_func ("/paddock/policy/shell-script", test_shell_script);
+  g_test_add_func ("/paddock/policy/piped-script", test_piped_script);
   g_test_add_func ("/paddock/policy/escapes", test_escapes);
   g_test_add_func ("/paddock/policy/binary-argv", test_binary_argv);
   g_test_add_func ("/paddock/policy/explain", test_explain);
