@@ -714,7 +714,7 @@ static void
 print_exec (const PaddockMessage *message)
 {
   g_autofree char *time = format_time (message->time);
-  g_autofree char *command = paddock_exec_display_line (message->path, message->exe, message->interpreter,
+  g_autofree char *command = paddock_exec_display_line (message->path, message->exe, message->interpreter, message->pipeline,
                                                         (const char * const *) message->argv);
   g_autofree char *rule = display (message->rule);
   const char *decision = message->decision == PADDOCK_DECISION_ALLOW ? "allow" :
@@ -814,7 +814,8 @@ prompt_next (Attach *attach)
 
   if (ask->id != attach->shown)
     {
-      command = paddock_exec_display_line (ask->path, ask->exe, ask->interpreter, (const char * const *) ask->argv);
+      command = paddock_exec_display_line (ask->path, ask->exe, ask->interpreter, ask->pipeline,
+                                            (const char * const *) ask->argv);
       reason = display (ask->reason != NULL ? ask->reason : ask->rule);
       g_print ("\n  #%" G_GINT64_FORMAT " wants to run: %s\n", ask->id, command);
       /* A link of another name (./g, a link to git): what it leads to
@@ -1351,7 +1352,7 @@ note_level (PaddockPolicy            *policy,
 {
   g_autoptr(PaddockPolicyRule) rule = NULL;
   PaddockPolicyAction action = paddock_policy_evaluate (policy, level, &rule);
-  g_autofree char *line = paddock_exec_display_line (level->exe, level->resolved, NULL, level->argv);
+  g_autofree char *line = paddock_exec_display_line (level->exe, level->resolved, NULL, NULL, level->argv);
   g_autofree char *rule_name = rule != NULL ? display (paddock_policy_rule_get_name (rule)) : NULL;
 
   g_string_append_printf (notes, "note: %s `%s`, which the policy would %s (%s%s%s), and the stricter decision "

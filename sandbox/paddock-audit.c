@@ -1702,6 +1702,7 @@ paddock_audit_dup_exec_line (JsonObject *object)
   g_autofree char *path = NULL;
   g_autofree char *exe = NULL;
   g_autofree char *interpreter = NULL;
+  g_autofree char *pipeline = NULL;
   JsonNode *node;
 
   g_return_val_if_fail (object != NULL, NULL);
@@ -1715,7 +1716,9 @@ paddock_audit_dup_exec_line (JsonObject *object)
     exe = paddock_audit_node_dup_string (node);
   if ((node = json_object_get_member (object, "interpreter")) != NULL)
     interpreter = paddock_audit_node_dup_string (node);
-  return paddock_exec_display_line (path, exe, interpreter, (const char * const *) argv);
+  if ((node = json_object_get_member (object, "pipeline")) != NULL)
+    pipeline = paddock_audit_node_dup_string (node);
+  return paddock_exec_display_line (path, exe, interpreter, pipeline, (const char * const *) argv);
 }
 
 /* --grep looks at the record's JSON text and at its command line as shown,

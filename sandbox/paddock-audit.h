@@ -235,7 +235,7 @@ char         *paddock_audit_dup_command_line   (JsonObject    *object,
                                                 const char    *member);
 
 /* An exec record's command line as paddock_exec_display_line() shows it,
- * from its "path", "exe", "interpreter" and "argv"; "" without an argv. */
+ * from its "path", "exe", "interpreter", "pipeline" and "argv"; "" without an argv. */
 char         *paddock_audit_dup_exec_line      (JsonObject    *object);
 
 G_END_DECLS

@@ -284,6 +284,31 @@ typedef enum
   CALL_ROOT,             /* may change the caller's root or mounts */
 } Call;
 
+/* A shell that reads its script from a pipe (paddock_policy_query_reads_script),
+ * kept by the answering thread so that the program that writes to the
+ * pipe, if it comes later, is judged as the pipeline: `curl … | sh` is two
+ * execs, neither of which says what the other does, and either may come
+ * first. */
+typedef struct
+{
+  guint64  pipe;       /* the pipe's inode */
+  pid_t    pid;
+  char    *exe;
+  char    *resolved;
+  GStrv    argv;
+  char    *cwd;
+} PipeReader;
+
+#define MAX_PIPE_READERS     16
+/* How often those kept are checked for still reading their pipe. */
+#define PIPE_READERS_CHECK   (100 * G_TIME_SPAN_MILLISECOND)
+/* How much of a writer's command line is read, and how many of the
+ * shell's siblings are looked at for it. */
+#define PIPE_WRITER_LINE_MAX (64 * 1024)
+#define PIPE_WRITERS_MAX     64
+/* How many programs a pipeline into a shell is followed through. */
+#define PIPE_HOPS_MAX        4
+
 /* What was read of one exec; strings are the caller's bytes. */
 typedef struct
 {
@@ -302,6 +327,12 @@ typedef struct
                             * interpreters that are scripts: pairs (interpreter,
                             * its one argument or NULL); NULL for no script */
   guint       asked_levels; /* bit i: the policy asks for level i (see paddock_exec_level_queries()) */
+  /* A pipe between a shell reading its script from it and the program
+   * writing to it (see find_pipe_writer, find_pipe_reader): */
+  char       *stdin_from;  /* for such a shell, the writer's command line, if known */
+  PipeReader *reader;      /* for a writer, the shell, if it ran first */
+  char       *downstream;  /* ... and the programs between them, " | tee log", or "" */
+  char       *pipeline;    /* either way, "WRITER | SHELL" */
 } ExecInfo;
 
 /* Bytes of the caller's memory, within one page. */
@@ -391,6 +422,8 @@ struct _PaddockExecMonitor
   GString                 *exit_record;   /* the main context's, reused */
   ReadScratch             *scratch;       /* the thread's */
   GHashTable              *resolved;      /* path → ResolvedExe, the thread's */
+  GPtrArray               *readers;       /* PipeReader, oldest first, the thread's */
+  gint64                   readers_checked; /* monotonic */
   int                      root_fd;       /* the agent's root, in its mount namespace; the thread's */
   gboolean                 warned_no_pidfd;   /* the thread's */
   gboolean                 roots_may_differ;  /* a call in root_calls was made; the thread's */
@@ -480,10 +513,38 @@ typedef struct
 } News;
 
 static void
+pipe_reader_free (PipeReader *reader)
+{
+  if (reader == NULL)
+    return;
+  g_free (reader->exe);
+  g_free (reader->resolved);
+  g_strfreev (reader->argv);
+  g_free (reader->cwd);
+  g_free (reader);
+}
+
+static PipeReader *
+pipe_reader_copy (const PipeReader *reader)
+{
+  PipeReader *copy = g_memdup2 (reader, sizeof *reader);
+
+  copy->exe = g_strdup (reader->exe);
+  copy->resolved = g_strdup (reader->resolved);
+  copy->argv = g_strdupv (reader->argv);
+  copy->cwd = g_strdup (reader->cwd);
+  return copy;
+}
+
+static void
 exec_info_free (ExecInfo *info)
 {
   if (info == NULL)
     return;
+  g_free (info->stdin_from);
+  pipe_reader_free (info->reader);
+  g_free (info->downstream);
+  g_free (info->pipeline);
   g_free (info->path);
   g_free (info->cwd);
   g_free (info->lexical);
@@ -638,6 +699,7 @@ paddock_exec_monitor_new (int                             notify_fd,
   self->exit_record = g_string_sized_new (128);
   self->scratch = g_new0 (ReadScratch, 1);
   self->resolved = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) resolved_exe_free);
+  self->readers = g_ptr_array_new_with_free_func ((GDestroyNotify) pipe_reader_free);
   self->page_size = sysconf (_SC_PAGESIZE);
   if (self->page_size <= 0)
     self->page_size = 4096;
@@ -1448,6 +1510,7 @@ exec_message_new (const ExecInfo *info,
 
       message->interpreter = escape (line, &message->escaped);
     }
+  message->pipeline = escape (info->pipeline, &message->escaped);
   return message;
 }
 
@@ -1532,6 +1595,8 @@ audit_exec (PaddockExecMonitor *self,
 
       append_string_member (out, "interpreter", line);
     }
+  if (info->pipeline != NULL)
+    append_string_member (out, "pipeline", info->pipeline);
   append_string_member (out, "decision", paddock_decision_to_string (decision));
   append_string_member (out, "by", by);
   if (rule != NULL)
@@ -1678,6 +1743,293 @@ read_process (PaddockExecMonitor *self,
     *pidfd = fd;
   else
     paddock_close_fd (&fd);
+}
+
+/* The inode of the pipe that is thread @tid's descriptor @fd, or 0. */
+static guint64
+read_pipe (pid_t tid,
+           int   fd)
+{
+  char path[48];
+  char target[64];
+  ssize_t n;
+  guint64 inode;
+  char *end;
+
+  g_snprintf (path, sizeof path, "/proc/%d/fd/%d", (int) tid, fd);
+  n = readlinkat (AT_FDCWD, path, target, sizeof target - 1);
+  if (n <= 0)
+    return 0;
+  target[n] = '\0';
+  if (!g_str_has_prefix (target, "pipe:["))
+    return 0;
+  inode = g_ascii_strtoull (target + strlen ("pipe:["), &end, 10);
+  return end[0] == ']' && end[1] == '\0' ? inode : 0;
+}
+
+/* @pid's command line, its arguments joined by spaces, at most
+ * PIPE_WRITER_LINE_MAX bytes of it; NULL when it cannot be read. */
+static char *
+read_command_line (pid_t pid)
+{
+  g_autofree char *buffer = g_malloc (PIPE_WRITER_LINE_MAX + 1);
+  char path[48];
+  paddock_autofd int fd = -1;
+  gsize length = 0;
+  ssize_t n;
+
+  g_snprintf (path, sizeof path, "/proc/%d/cmdline", (int) pid);
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return NULL;
+  while (length < PIPE_WRITER_LINE_MAX &&
+         (n = read (fd, buffer + length, PIPE_WRITER_LINE_MAX - length)) > 0)
+    length += n;
+  while (length > 0 && buffer[length - 1] == '\0')
+    length--;
+  if (length == 0)
+    return NULL;
+  for (gsize i = 0; i < length; i++)
+    if (buffer[i] == '\0')
+      buffer[i] = ' ';
+  buffer[length] = '\0';
+  return g_strndup (buffer, length);
+}
+
+/* The other programs a shell's pipeline made: the children of thread
+ * @tid's parent, and the parent's command line, which one of them that
+ * has not yet run its program still shows. */
+typedef struct
+{
+  pid_t  pids[PIPE_WRITERS_MAX];
+  guint  n;
+  char  *parent_line;
+} Siblings;
+
+static void
+siblings_clear (Siblings *siblings)
+{
+  g_clear_pointer (&siblings->parent_line, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Siblings, siblings_clear)
+
+static gboolean
+read_siblings (pid_t     tid,
+               Siblings *siblings)
+{
+  char buffer[PIPE_WRITERS_MAX * 12];
+  char name[48];
+  pid_t ppid;
+  char *next;
+
+  if (!paddock_proc_read_stat (-1, tid, NULL, &ppid) || ppid <= 0)
+    return FALSE;
+  g_snprintf (name, sizeof name, "task/%d/children", (int) ppid);
+  if (!paddock_proc_read_start (-1, ppid, name, buffer, sizeof buffer))
+    return FALSE;
+  for (char *p = buffer; *p != '\0' && siblings->n < PIPE_WRITERS_MAX; p = next)
+    {
+      gint64 child = g_ascii_strtoll (p, &next, 10);
+
+      if (next == p)
+        break;
+      if (child > 0 && child != tid)
+        siblings->pids[siblings->n++] = (pid_t) child;
+    }
+  siblings->parent_line = read_command_line (ppid);
+  return siblings->n > 0;
+}
+
+/* The command line of the sibling whose descriptor @fd is @pipe, and in
+ * @other, the pipe that is its descriptor @other_fd (or 0); NULL when none
+ * is, or it has not yet run its program. */
+static char *
+sibling_on_pipe (const Siblings *siblings,
+                 int             fd,
+                 guint64         pipe,
+                 int             other_fd,
+                 guint64        *other)
+{
+  for (guint i = 0; i < siblings->n; i++)
+    {
+      char *line;
+
+      if (read_pipe (siblings->pids[i], fd) != pipe)
+        continue;
+      line = read_command_line (siblings->pids[i]);
+      if (line == NULL || g_strcmp0 (line, siblings->parent_line) == 0)
+        {
+          g_free (line);
+          return NULL;
+        }
+      *other = read_pipe (siblings->pids[i], other_fd);
+      return line;
+    }
+  return NULL;
+}
+
+/* What writes to @pipe, the stdin of the shell that thread @tid execs:
+ * the command lines of the shell's siblings (what its pipeline made) up
+ * the pipes, `curl … | tee log` for `curl … | tee log | sh`; or NULL. A
+ * sibling that has not yet run its program is not known; its exec, when
+ * it comes, finds the shell (find_pipe_reader). */
+static char *
+find_pipe_writer (pid_t   tid,
+                  guint64 pipe)
+{
+  g_auto(Siblings) siblings = { { 0 }, 0, NULL };
+  g_autoptr(GString) pipeline = NULL;
+
+  if (!read_siblings (tid, &siblings))
+    return NULL;
+  for (guint hops = 0; pipe != 0 && hops < PIPE_HOPS_MAX; hops++)
+    {
+      guint64 upstream = 0;
+      g_autofree char *line = sibling_on_pipe (&siblings, STDOUT_FILENO, pipe, STDIN_FILENO, &upstream);
+
+      if (line == NULL)
+        break;
+      if (pipeline == NULL)
+        pipeline = g_string_new (line);
+      else
+        {
+          g_string_prepend (pipeline, " | ");
+          g_string_prepend (pipeline, line);
+        }
+      pipe = upstream;
+    }
+  return pipeline != NULL ? g_string_free (g_steal_pointer (&pipeline), FALSE) : NULL;
+}
+
+/* A shell in self->readers that reads its script from @pipe, still. */
+static const PipeReader *
+reader_of (PaddockExecMonitor *self,
+           guint64             pipe)
+{
+  for (guint i = self->readers->len; i > 0; i--)
+    {
+      PipeReader *reader = g_ptr_array_index (self->readers, i - 1);
+
+      if (reader->pipe != pipe)
+        continue;
+      if (read_pipe (reader->pid, STDIN_FILENO) == pipe)
+        return reader;
+      g_ptr_array_remove_index (self->readers, i - 1);
+    }
+  return NULL;
+}
+
+/* The shell kept in self->readers that reads its script from the pipe
+ * thread @tid writes to (its stdout), directly or through its siblings
+ * down the pipes (`curl … | tee log | sh`, the shell having run first);
+ * in @between, those siblings' command lines, " | tee log" (or ""). */
+static const PipeReader *
+find_pipe_reader (PaddockExecMonitor  *self,
+                  pid_t                tid,
+                  gint64               now,
+                  char               **between)
+{
+  g_auto(Siblings) siblings = { { 0 }, 0, NULL };
+  g_autoptr(GString) lines = NULL;
+  const PipeReader *reader;
+  guint64 pipe;
+
+  /* Those that no longer read their pipe (gone, or past it) go, now and
+   * then, so that an exec pays for the looks below only while one reads. */
+  if (now - self->readers_checked >= PIPE_READERS_CHECK)
+    {
+      self->readers_checked = now;
+      for (guint i = self->readers->len; i > 0; i--)
+        {
+          PipeReader *kept = g_ptr_array_index (self->readers, i - 1);
+
+          if (read_pipe (kept->pid, STDIN_FILENO) != kept->pipe)
+            g_ptr_array_remove_index (self->readers, i - 1);
+        }
+    }
+  if (self->readers->len == 0)
+    return NULL;
+
+  pipe = read_pipe (tid, STDOUT_FILENO);
+  if (pipe == 0)
+    return NULL;
+  lines = g_string_new (NULL);
+  reader = reader_of (self, pipe);
+  if (reader == NULL && read_siblings (tid, &siblings))
+    for (guint hops = 0; reader == NULL && pipe != 0 && hops < PIPE_HOPS_MAX; hops++)
+      {
+        guint64 downstream = 0;
+        g_autofree char *line = sibling_on_pipe (&siblings, STDIN_FILENO, pipe, STDOUT_FILENO, &downstream);
+
+        if (line == NULL)
+          break;
+        g_string_append (lines, " | ");
+        g_string_append (lines, line);
+        pipe = downstream;
+        if (pipe != 0)
+          reader = reader_of (self, pipe);
+      }
+  if (reader != NULL)
+    *between = g_string_free (g_steal_pointer (&lines), FALSE);
+  return reader;
+}
+
+/* @info, a shell reading its script from @pipe, is kept for the pipe's
+ * writer to find; the oldest goes when too many are. */
+static void
+keep_pipe_reader (PaddockExecMonitor *self,
+                  const ExecInfo     *info,
+                  guint64             pipe)
+{
+  PipeReader *reader = g_new0 (PipeReader, 1);
+
+  reader->pipe = pipe;
+  reader->pid = info->tid;
+  reader->exe = g_strdup (info->lexical);
+  reader->resolved = g_strdup (info->exe);
+  reader->argv = g_strdupv ((GStrv) info->argv->pdata);
+  reader->cwd = g_strdup (info->cwd);
+  if (self->readers->len >= MAX_PIPE_READERS)
+    g_ptr_array_remove_index (self->readers, 0);
+  g_ptr_array_add (self->readers, reader);
+}
+
+static char *
+join_argv (const char * const *argv)
+{
+  return g_strjoinv (" ", (GStrv) argv);
+}
+
+/* Where @info writes to a pipe a shell that ran first reads its script
+ * from, the shell's level, with @info's command line (in @writer_line) as
+ * what writes to it, after the @n @levels of @query. (A shell that runs
+ * second is its own level 0, whose query has its stdin_from.) Returns the
+ * levels' new count. */
+static guint
+add_pipe_level (ExecInfo                  *info,
+                const PaddockPolicyQuery  *query,
+                char                     **writer_line,
+                PaddockPolicyQuery        *levels,
+                guint                      n)
+{
+  if (info->reader == NULL || n >= PADDOCK_EXEC_MAX_LEVELS)
+    return n;
+  {
+    g_autofree char *line = join_argv (query->argv);
+
+    *writer_line = g_strconcat (line, info->downstream, NULL);
+  }
+  levels[n] = (PaddockPolicyQuery) {
+    .exe = info->reader->exe,
+    .argv = (const char * const *) info->reader->argv,
+    .cwd = info->reader->cwd,
+    .project = query->project,
+    .home = query->home,
+    .resolved = info->reader->resolved,
+    .stdin_from = *writer_line,
+  };
+  return n + 1;
 }
 
 /* The next event's number, once its exec was answered or is held. */
@@ -1855,6 +2207,44 @@ paddock_exec_level_queries (const PaddockPolicyQuery *query,
   return n;
 }
 
+/* Which end of a pipe into a shell that reads its script from it @info
+ * is, if either: the shell (@query's stdin_from is then what writes to
+ * it, if known) or what writes to it, the shell having run first. Either
+ * way the pipeline goes in @info. Returns the pipe of a shell reading its
+ * script from one, else 0. */
+static guint64
+find_pipe_end (PaddockExecMonitor *self,
+               ExecInfo           *info,
+               PaddockPolicyQuery *query,
+               gint64              now)
+{
+  const PipeReader *reader;
+  guint64 pipe;
+
+  if (paddock_policy_query_reads_script (query) && (pipe = read_pipe (info->tid, STDIN_FILENO)) != 0)
+    {
+      info->stdin_from = find_pipe_writer (info->tid, pipe);
+      query->stdin_from = info->stdin_from;
+      if (info->stdin_from != NULL)
+        {
+          g_autofree char *line = join_argv (query->argv);
+
+          info->pipeline = g_strconcat (info->stdin_from, " | ", line, NULL);
+        }
+      return pipe;
+    }
+  reader = find_pipe_reader (self, info->tid, now, &info->downstream);
+  if (reader != NULL)
+    {
+      g_autofree char *line = join_argv (query->argv);
+      g_autofree char *reader_line = join_argv ((const char * const *) reader->argv);
+
+      info->reader = pipe_reader_copy (reader);
+      info->pipeline = g_strconcat (line, info->downstream, " | ", reader_line, NULL);
+    }
+  return 0;
+}
+
 /* Every level of @info is judged, and the strictest decision holds, with
  * the rule that made it; the levels that ask are noted, for an answer to
  * remember them all. */
@@ -1867,8 +2257,10 @@ judge_levels (PaddockExecMonitor        *self,
   g_autoptr(GPtrArray) argvs = NULL;
   PaddockPolicyQuery levels[PADDOCK_EXEC_MAX_LEVELS];
   PaddockPolicyAction action = PADDOCK_POLICY_ACTION_ALLOW;
+  g_autofree char *writer_line = NULL;
   guint n = paddock_exec_level_queries (query, info->path, info->shebangs, &argvs, levels);
 
+  n = add_pipe_level (info, query, &writer_line, levels, n);
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(PaddockPolicyRule) level_rule = NULL;
@@ -1908,6 +2300,7 @@ handle_notification (PaddockExecMonitor   *self,
   const char *by;
   const char *rule_name = NULL;
   PaddockDecision decision;
+  guint64 stdin_pipe;
   int pidfd = -1;
   int err;
   gint64 seq;
@@ -1947,6 +2340,7 @@ handle_notification (PaddockExecMonitor   *self,
     .cwd_data = info,
     .resolved = info->exe,
   };
+  stdin_pipe = find_pipe_end (self, info, &query, mono);
   action = judge_levels (self, info, &query, &rule);
   if (rule == NULL)
     by = "default";
@@ -1994,6 +2388,8 @@ handle_notification (PaddockExecMonitor   *self,
         }
       seq = take_seq (self);
       audit_exec (self, info, seq, decision, by, rule_name);
+      if (stdin_pipe != 0 && decision == PADDOCK_DECISION_ALLOW)
+        keep_pipe_reader (self, info, stdin_pipe);
 
       news = g_new0 (News, 1);
       news->info = g_steal_pointer (&info);
@@ -2026,6 +2422,8 @@ handle_notification (PaddockExecMonitor   *self,
     }
   seq = take_seq (self);
   audit_exec (self, info, seq, decision, by, rule_name);
+  if (stdin_pipe != 0)
+    keep_pipe_reader (self, info, stdin_pipe);
 
   message = exec_message_new (info, seq, wall, mono);
   message->decision = decision;
@@ -2412,7 +2810,10 @@ remember_answer (PaddockExecMonitor *self,
     .cwd = ask->info->cwd,
     .project = self->project,
     .home = self->home,
+    .resolved = ask->info->exe,
+    .stdin_from = ask->info->stdin_from,
   };
+  g_autofree char *writer_line = NULL;
   g_autoptr(GPtrArray) argvs = NULL;
   g_autoptr(GPtrArray) rules = NULL;
   PaddockPolicyQuery levels[PADDOCK_EXEC_MAX_LEVELS];
@@ -2423,6 +2824,8 @@ remember_answer (PaddockExecMonitor *self,
   guint asked = ask->info->asked_levels != 0 ? ask->info->asked_levels : 1;
   guint n = paddock_exec_level_queries (&query, ask->info->path, ask->info->shebangs, &argvs, levels);
   g_autoptr(GError) error = NULL;
+
+  n = add_pipe_level (ask->info, &query, &writer_line, levels, n);
 
   rules = remembered_rules (levels, n, asked, action, scope, &error);
   if (rules == NULL || rules->len == 0)
@@ -2874,6 +3277,7 @@ paddock_exec_monitor_free (PaddockExecMonitor *self)
   g_string_free (self->exit_record, TRUE);
   g_free (self->scratch);
   g_hash_table_destroy (self->resolved);
+  g_ptr_array_unref (self->readers);
   g_main_context_unref (self->context);
   paddock_policy_unref (self->policy);
   g_free (self->project);

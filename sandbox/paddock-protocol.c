@@ -66,6 +66,7 @@ static const Field fields[] = {
   F ("argc", KIND_INT64, argc),
   F ("truncated", KIND_BOOL, truncated),
   F ("interpreter", KIND_STRING, interpreter),
+  F ("pipeline", KIND_STRING, pipeline),
   F ("escaped", KIND_BOOL, escaped),
   F ("decision", KIND_DECISION, decision),
   F ("rule", KIND_STRING, rule),
@@ -103,10 +104,10 @@ static const TypeSpec types[] = {
       "features", "?paused", NULL } },
   { PADDOCK_MESSAGE_EXEC, "exec", FALSE,
     { "seq", "time", "mono", "pid", "ppid", "cwd", "exe", "path", "argv", "argc",
-      "?truncated", "?interpreter", "?escaped", "decision", "?rule", "?reason", "by", NULL } },
+      "?truncated", "?interpreter", "?pipeline", "?escaped", "decision", "?rule", "?reason", "by", NULL } },
   { PADDOCK_MESSAGE_ASK, "ask", FALSE,
     { "id", "time", "mono", "pid", "ppid", "cwd", "exe", "path", "argv", "argc",
-      "?truncated", "?interpreter", "?escaped", "?decision", "?rule", "?reason", "deadline", NULL } },
+      "?truncated", "?interpreter", "?pipeline", "?escaped", "?decision", "?rule", "?reason", "deadline", NULL } },
   { PADDOCK_MESSAGE_DECIDED, "decided", FALSE,
     { "id", "time", "decision", "by", "?remember", "?rule", "?client_pid", NULL } },
   { PADDOCK_MESSAGE_NET, "net", FALSE,
@@ -258,12 +259,12 @@ char *
 paddock_exec_display_line (const char         *path,
                            const char         *exe,
                            const char         *interpreter,
+                           const char         *pipeline,
                            const char * const *argv)
 {
   const char *argv0 = argv != NULL ? argv[0] : NULL;
   const char *other = exec_other_name (path, exe, argv0);
   g_autofree char *line = NULL;
-  g_autofree char *shown_interpreter = NULL;
 
   if (other == NULL)
     line = paddock_escape_argv_for_display (argv);
@@ -275,10 +276,23 @@ paddock_exec_display_line (const char         *path,
 
       line = g_strdup_printf ("%s%s%s  (calls itself \"%s\")", name, *rest != '\0' ? " " : "", rest, claimed);
     }
-  if (interpreter == NULL)
-    return g_steal_pointer (&line);
-  shown_interpreter = paddock_escape_for_display (interpreter, -1);
-  return g_strdup_printf ("%s  (#!%s)", line, shown_interpreter);
+  if (interpreter != NULL)
+    {
+      g_autofree char *shown = paddock_escape_for_display (interpreter, -1);
+      char *with = g_strdup_printf ("%s  (#!%s)", line, shown);
+
+      g_free (line);
+      line = with;
+    }
+  if (pipeline != NULL)
+    {
+      g_autofree char *shown = paddock_escape_for_display (pipeline, -1);
+      char *with = g_strdup_printf ("%s  (pipeline: %s)", line, shown);
+
+      g_free (line);
+      line = with;
+    }
+  return g_steal_pointer (&line);
 }
 
 static gboolean

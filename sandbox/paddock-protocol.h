@@ -100,6 +100,8 @@ typedef struct
   gint64           argc;          /* how many there were */
   gboolean         truncated;     /* argv, path or cwd was cut short */
   char            *interpreter;   /* a script's #! interpreter and its argument, or NULL */
+  char            *pipeline;      /* "WRITER | SHELL" where one end is a shell reading its
+                                   * script from the pipe, the other writing to it; or NULL */
   gboolean         escaped;       /* some bytes were not UTF-8 and are written \xNN */
   PaddockDecision  decision;
   char            *rule;
@@ -151,10 +153,12 @@ const char      *paddock_remember_to_string     (PaddockRemember       remember)
  * rm`, a program run from memory or through a descriptor), the line starts
  * with the real one's name, and says what argv[0] called it: a timeline
  * never shows a command under a name it chose for itself. A script's #!
- * @interpreter (or NULL), which is what runs, follows. */
+ * @interpreter (or NULL), which is what runs, follows, then the
+ * @pipeline (or NULL) it is in, as the policy judged it. */
 char            *paddock_exec_display_line      (const char           *path,
                                                  const char           *exe,
                                                  const char           *interpreter,
+                                                 const char           *pipeline,
                                                  const char * const   *argv);
 
 /* Whether a message of @type may come from a client. */

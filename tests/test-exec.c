@@ -48,7 +48,9 @@ static const char test_policy[] =
   "    { \"name\": \"test-deny\", \"match\": { \"program\": \"touch\", \"argv\": \"denied-marker\" },\n"
   "      \"action\": \"deny\", \"reason\": \"the test denies this\" },\n"
   "    { \"name\": \"test-ask\", \"match\": { \"program\": \"touch\", \"argv\": \"asked-marker\" },\n"
-  "      \"action\": \"ask\", \"reason\": \"the test asks this\" }\n"
+  "      \"action\": \"ask\", \"reason\": \"the test asks this\" },\n"
+  "    { \"name\": \"test-piped\", \"match\": { \"script\": \"^[^;&]*fetch-marker [0-9][^;&]*\\\\|\\\\s*sh$\" },\n"
+  "      \"action\": \"deny\", \"reason\": \"the test denies a pipe from fetch-marker into a shell\" }\n"
   "  ]\n"
   "}\n";
 
@@ -1297,6 +1299,68 @@ test_script_interpreter (void)
   shown = audit_show (s, "exec");
   line = g_strdup_printf ("%s %s/denied-marker  (#!/usr/bin/touch)  [test-deny]", script, s->out);
   g_assert_nonnull (strstr (shown, line));
+}
+
+/* `fetch-marker | sh` is two programs, neither of which says what the
+ * other does: the shell is judged as the pipeline, by the rules that read
+ * scripts, whichever of the two runs first, through a filter too. The
+ * same pipelines from another writer run (they all ran before). */
+static void
+test_piped_script (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    "cd \"$1\" && printf '#!/bin/sh\\necho touch ran-$1\\nsleep 1\\n' >fetch-marker && cp fetch-marker fetch-other && "
+    "chmod +x fetch-marker fetch-other && "
+    "./fetch-marker 1 | (sleep 0.5; exec sh); "
+    "(sleep 0.5; exec ./fetch-marker 2) | sh; "
+    "(sleep 0.5; exec ./fetch-marker 3) | cat | sh; "
+    "./fetch-other 4 | (sleep 0.5; exec sh); "
+    "(sleep 0.5; exec ./fetch-other 5) | sh",
+    "sh", "@OUT@", NULL }, FALSE, NULL);
+  g_autoptr(GPtrArray) execs = NULL;
+  g_autofree char *shown = NULL;
+  guint denied = 0;
+
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_assert_false (out_exists (s, "ran-1"));
+  g_assert_false (out_exists (s, "ran-2"));
+  g_assert_false (out_exists (s, "ran-3"));
+  g_assert_true (out_exists (s, "ran-4"));
+  g_assert_true (out_exists (s, "ran-5"));
+
+  execs = audit_records (s, "exec");
+  for (guint i = 0; i < execs->len; i++)
+    {
+      JsonObject *record = g_ptr_array_index (execs, i);
+      JsonArray *argv = json_object_get_array_member (record, "argv");
+      const char *path = json_object_get_string_member (record, "path");
+      const char *arg = json_array_get_length (argv) > 1 ? json_array_get_string_element (argv, 1) : NULL;
+      const char *pipeline = json_object_get_string_member_with_default (record, "pipeline", NULL);
+      const char *expected = NULL;
+      guint which = 0;
+
+      /* The shell that ran second (once for each directory of its PATH
+       * search); the writer that did, straight into the shell or through
+       * cat. */
+      if (g_strcmp0 (json_object_get_string_member (record, "decision"), "deny") != 0)
+        continue;
+      if (g_str_has_suffix (path, "/sh"))
+        expected = "/bin/sh ./fetch-marker 1 | sh", which = 1;
+      else if (g_strcmp0 (path, "./fetch-marker") == 0 && g_strcmp0 (arg, "2") == 0)
+        expected = "./fetch-marker 2 | sh", which = 2;
+      else if (g_strcmp0 (path, "./fetch-marker") == 0 && g_strcmp0 (arg, "3") == 0)
+        expected = "./fetch-marker 3 | cat | sh", which = 4;
+      if (expected == NULL)
+        g_error ("%s %s was denied", path, arg);
+      g_assert_cmpstr (pipeline, ==, expected);
+      g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "test-piped");
+      denied |= which;
+    }
+  g_assert_cmpuint (denied, ==, 7);
+
+  shown = audit_show (s, "exec");
+  g_assert_nonnull (strstr (shown, "./fetch-marker 2  (#!/bin/sh)  (pipeline: ./fetch-marker 2 | sh)  [test-piped]"));
 }
 
 /* An interpreter that is a script runs as its own #! line says, up to
@@ -3339,6 +3403,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/link-of-another-name", test_link_of_another_name);
   g_test_add_func ("/paddock/exec/huge-command", test_huge_command);
   g_test_add_func ("/paddock/exec/script-interpreter", test_script_interpreter);
+  g_test_add_func ("/paddock/exec/piped-script", test_piped_script);
   g_test_add_func ("/paddock/exec/script-interpreter-nested", test_script_interpreter_nested);
   g_test_add_func ("/paddock/exec/remember-script-line", test_remember_script_line);
   g_test_add_func ("/paddock/exec/project-rules-live", test_project_rules_live);

@@ -251,6 +251,7 @@ test_exec_display_line (void)
     const char *argv[4];
     const char *shown;
     const char *interpreter;
+    const char *pipeline;
   } cases[] = {
     { "/usr/bin/rm", "/usr/bin/rm", { "rm", "-rf", "build", NULL }, "rm -rf build" },
     /* Found along PATH, a symlink resolved, a relative path, a login shell. */
@@ -273,11 +274,16 @@ test_exec_display_line (void)
     /* A script: its #! interpreter, which is what runs, follows. */
     { "./x", "/p/x", { "./x", "/home/u", NULL }, "./x /home/u  (#!/bin/rm -rf)", "/bin/rm -rf" },
     { "/usr/bin/rm", "/usr/bin/rm", { "ls", NULL }, "rm  (calls itself \"ls\")  (#!\\e[2J)", "\033[2J" },
+    /* In a pipeline into a shell: the pipeline follows. */
+    { "/usr/bin/curl", "/usr/bin/curl", { "curl", "-s", "https://x", NULL }, "curl -s https://x  (pipeline: curl -s https://x | sh)",
+      NULL, "curl -s https://x | sh" },
+    { "./x", "/p/x", { "./x", NULL }, "./x  (#!/bin/sh)  (pipeline: cat \\e[2J | ./x)", "/bin/sh", "cat \033[2J | ./x" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autofree char *shown = paddock_exec_display_line (cases[i].path, cases[i].exe, cases[i].interpreter, cases[i].argv);
+      g_autofree char *shown = paddock_exec_display_line (cases[i].path, cases[i].exe, cases[i].interpreter,
+                                                          cases[i].pipeline, cases[i].argv);
 
       g_assert_cmpstr (shown, ==, cases[i].shown);
     }

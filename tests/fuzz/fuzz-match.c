@@ -98,10 +98,11 @@ LLVMFuzzerTestOneInput (const guint8 *data,
       paddock_policy_evaluate (policy, &launched, NULL);
     }
 
-  line = paddock_exec_display_line (exe, exe, NULL, (const char * const *) argv->pdata);
+  line = paddock_exec_display_line (exe, exe, NULL, NULL, (const char * const *) argv->pdata);
   check_display_line (line);
   /* The same arguments run from memory, under whatever name argv[0] gives. */
-  memory_line = paddock_exec_display_line ("", "/memfd:x (deleted)", argv->pdata[0], (const char * const *) argv->pdata);
+  memory_line = paddock_exec_display_line ("", "/memfd:x (deleted)", argv->pdata[0], argv->pdata[0],
+                                           (const char * const *) argv->pdata);
   check_display_line (memory_line);
   return 0;
 }
