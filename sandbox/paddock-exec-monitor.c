@@ -2001,6 +2001,24 @@ join_argv (const char * const *argv)
   return g_strjoinv (" ", (GStrv) argv);
 }
 
+/* @info's command line as /proc/PID/cmdline has it once the exec is done,
+ * which is how a shell that runs second sees it (find_pipe_writer): for
+ * a script, its last #! line's. */
+static char *
+running_line (const ExecInfo           *info,
+              const PaddockPolicyQuery *query)
+{
+  g_autoptr(GPtrArray) argvs = NULL;
+  PaddockPolicyQuery levels[PADDOCK_EXEC_MAX_LEVELS];
+  guint n_lines = info->shebangs != NULL ? info->shebangs->len / 2 : 0;
+  guint n;
+
+  if (n_lines == 0)
+    return join_argv (query->argv);
+  n = paddock_exec_level_queries (query, info->path, info->shebangs, &argvs, levels);
+  return join_argv (levels[MIN (n_lines, n - 1)].argv);
+}
+
 /* Where @info writes to a pipe a shell that ran first reads its script
  * from, the shell's level, with @info's command line (in @writer_line) as
  * what writes to it, after the @n @levels of @query. (A shell that runs
@@ -2016,7 +2034,7 @@ add_pipe_level (ExecInfo                  *info,
   if (info->reader == NULL || n >= PADDOCK_EXEC_MAX_LEVELS)
     return n;
   {
-    g_autofree char *line = join_argv (query->argv);
+    g_autofree char *line = running_line (info, query);
 
     *writer_line = g_strconcat (line, info->downstream, NULL);
   }
@@ -2236,7 +2254,7 @@ find_pipe_end (PaddockExecMonitor *self,
   reader = find_pipe_reader (self, info->tid, now, &info->downstream);
   if (reader != NULL)
     {
-      g_autofree char *line = join_argv (query->argv);
+      g_autofree char *line = running_line (info, query);
       g_autofree char *reader_line = join_argv ((const char * const *) reader->argv);
 
       info->reader = pipe_reader_copy (reader);

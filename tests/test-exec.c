@@ -50,7 +50,9 @@ static const char test_policy[] =
   "    { \"name\": \"test-ask\", \"match\": { \"program\": \"touch\", \"argv\": \"asked-marker\" },\n"
   "      \"action\": \"ask\", \"reason\": \"the test asks this\" },\n"
   "    { \"name\": \"test-piped\", \"match\": { \"script\": \"^[^;&]*fetch-marker [0-9][^;&]*\\\\|\\\\s*sh$\" },\n"
-  "      \"action\": \"deny\", \"reason\": \"the test denies a pipe from fetch-marker into a shell\" }\n"
+  "      \"action\": \"deny\", \"reason\": \"the test denies a pipe from fetch-marker into a shell\" },\n"
+  "    { \"name\": \"test-piped-ask\", \"match\": { \"script\": \"^[^;&]*fetch-asked [0-9][^;&]*\\\\|\\\\s*sh$\" },\n"
+  "      \"action\": \"ask\", \"reason\": \"the test asks a pipe from fetch-asked into a shell\" }\n"
   "  ]\n"
   "}\n";
 
@@ -1348,9 +1350,9 @@ test_piped_script (void)
       if (g_str_has_suffix (path, "/sh"))
         expected = "/bin/sh ./fetch-marker 1 | sh", which = 1;
       else if (g_strcmp0 (path, "./fetch-marker") == 0 && g_strcmp0 (arg, "2") == 0)
-        expected = "./fetch-marker 2 | sh", which = 2;
+        expected = "/bin/sh ./fetch-marker 2 | sh", which = 2;
       else if (g_strcmp0 (path, "./fetch-marker") == 0 && g_strcmp0 (arg, "3") == 0)
-        expected = "./fetch-marker 3 | cat | sh", which = 4;
+        expected = "/bin/sh ./fetch-marker 3 | cat | sh", which = 4;
       if (expected == NULL)
         g_error ("%s %s was denied", path, arg);
       g_assert_cmpstr (pipeline, ==, expected);
@@ -1360,7 +1362,7 @@ test_piped_script (void)
   g_assert_cmpuint (denied, ==, 7);
 
   shown = audit_show (s, "exec");
-  g_assert_nonnull (strstr (shown, "./fetch-marker 2  (#!/bin/sh)  (pipeline: ./fetch-marker 2 | sh)  [test-piped]"));
+  g_assert_nonnull (strstr (shown, "./fetch-marker 2  (#!/bin/sh)  (pipeline: /bin/sh ./fetch-marker 2 | sh)  [test-piped]"));
 }
 
 /* An interpreter that is a script runs as its own #! line says, up to
@@ -1981,6 +1983,70 @@ test_remember_script_line (void)
         g_assert_cmpstr (json_object_get_string_member (record, "by"), ==, "remembered");
     }
   g_assert_cmpuint (scripts, ==, 2);
+}
+
+/* An answer remembered for a pipeline into a shell holds for that
+ * pipeline, whichever of its programs starts first, and not for another
+ * writer's: the first ask is answered "session", the same pipeline in the
+ * other order runs without an ask, and one from another writer asks. */
+static void
+test_remember_pipeline (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    "i=0; while [ ! -e \"$1/go\" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done; "
+    "cd \"$1\" && printf '#!/bin/sh\\necho touch ran-$1\\nsleep 1\\n' >fetch-asked && chmod +x fetch-asked && "
+    "(sleep 0.5; exec ./fetch-asked 1) | sh; "
+    "./fetch-asked 1 | (sleep 0.5; exec sh); "
+    "./fetch-asked 2 | (sleep 0.5; exec sh); exit 0",
+    "sh", "@OUT@", NULL }, FALSE, NULL);
+  g_autofree char *session = wait_for_socket (s);
+  g_autoptr(GSubprocess) attach = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(GPtrArray) decisions = NULL;
+  g_autoptr(GPtrArray) execs = NULL;
+  g_autofree char *seen = NULL;
+  g_autofree char *rest = NULL;
+  g_autofree char *all = NULL;
+  const char *got[3] = { NULL };
+
+  attach = attach_start (s, (const char *[]) { session, "--answer", "allow", "--remember", "session", NULL },
+                         TRUE, &lines, &seen);
+  session_go (s);
+  rest = read_until (lines, "session ended");
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_free (attach_finish (attach));
+
+  g_assert_true (out_exists (s, "ran-1"));
+  g_assert_true (out_exists (s, "ran-2"));
+  decisions = audit_records (s, "decision");
+  g_assert_cmpuint (decisions->len, ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (decisions, 0), "remember"), ==, "session");
+
+  /* Each pipeline's one record with it: the writer's, then the shell's
+   * twice. */
+  execs = audit_records (s, "exec");
+  for (guint i = 0, n = 0; i < execs->len; i++)
+    {
+      JsonObject *record = g_ptr_array_index (execs, i);
+      const char *pipeline = json_object_get_string_member_with_default (record, "pipeline", NULL);
+
+      if (pipeline == NULL || !g_str_has_prefix (pipeline, "/bin/sh ./fetch-asked"))
+        continue;
+      g_assert_cmpuint (n, <, G_N_ELEMENTS (got));
+      g_assert_cmpstr (pipeline, ==, n < 2 ? "/bin/sh ./fetch-asked 1 | sh" : "/bin/sh ./fetch-asked 2 | sh");
+      got[n++] = json_object_get_string_member (record, "by");
+      if (n == 2)
+        g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "allow");
+      else
+        g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "ask");
+    }
+  g_assert_cmpstr (got[1], ==, "remembered");
+  g_assert_nonnull (got[2]);
+  /* attach showed both asks with their pipelines. */
+  all = g_strconcat (seen, rest, NULL);
+  g_assert_nonnull (strstr (all, "ASK    ./fetch-asked 1  (#!/bin/sh)  (pipeline: /bin/sh ./fetch-asked 1 | sh)  [test-piped-ask]"));
+  g_assert_nonnull (strstr (all, "(pipeline: /bin/sh ./fetch-asked 2 | sh)  [test-piped-ask]"));
 }
 
 /* A program run under another name (bash's exec -a) is shown under its
@@ -3404,6 +3470,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/huge-command", test_huge_command);
   g_test_add_func ("/paddock/exec/script-interpreter", test_script_interpreter);
   g_test_add_func ("/paddock/exec/piped-script", test_piped_script);
+  g_test_add_func ("/paddock/exec/remember-pipeline", test_remember_pipeline);
   g_test_add_func ("/paddock/exec/script-interpreter-nested", test_script_interpreter_nested);
   g_test_add_func ("/paddock/exec/remember-script-line", test_remember_script_line);
   g_test_add_func ("/paddock/exec/project-rules-live", test_project_rules_live);
