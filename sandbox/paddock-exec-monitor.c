@@ -1985,7 +1985,7 @@ keep_pipe_reader (PaddockExecMonitor *self,
   PipeReader *reader = g_new0 (PipeReader, 1);
 
   reader->pipe = pipe;
-  reader->pid = info->tid;
+  reader->pid = info->pid;
   reader->exe = g_strdup (info->lexical);
   reader->resolved = g_strdup (info->exe);
   reader->argv = g_strdupv ((GStrv) info->argv->pdata);

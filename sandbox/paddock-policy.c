@@ -1719,7 +1719,61 @@ names_a_shell (const Match *m)
   return FALSE;
 }
 
-/* A shell reads its script from stdin: no -c, and -s or no operand. */
+/* python, python3, python3.11 */
+static gboolean
+is_python_name (const char *name)
+{
+  if (!g_str_has_prefix (name, "python"))
+    return FALSE;
+  for (const char *c = name + strlen ("python"); *c != '\0'; c++)
+    if (!g_ascii_isdigit (*c) && *c != '.')
+      return FALSE;
+  return TRUE;
+}
+
+/* An interpreter that runs a program given on its standard input. */
+static gboolean
+names_an_interpreter (const Match *m)
+{
+  static const char * const others[] = { "perl", "ruby", "node", "nodejs", NULL };
+
+  for (guint i = 0; i < m->n_names; i++)
+    if (is_python_name (m->names[i]) || g_strv_contains (others, m->names[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* Such an interpreter's @argv reads the program from stdin: no program
+ * file, and no option that gives the program (python -c, -m; perl -e,
+ * -E; ruby -e; node -e, -p); "-" is stdin. An option's value taken for a
+ * file makes it say no, never yes. */
+static gboolean
+interpreter_reads_stdin (const char * const *argv)
+{
+  static const char * const program_options[] = {
+    "-c", "-m", "-e", "-E", "-p", "--eval", "--print", NULL,
+  };
+
+  for (guint i = 1; argv[i] != NULL; i++)
+    {
+      const char *arg = argv[i];
+
+      if (strcmp (arg, "-") == 0)
+        return TRUE;
+      if (strcmp (arg, "--") == 0)
+        return argv[i + 1] == NULL || strcmp (argv[i + 1], "-") == 0;
+      if (arg[0] != '-')
+        return FALSE;
+      for (guint j = 0; program_options[j] != NULL; j++)
+        if (g_str_has_prefix (arg, program_options[j]) &&
+            (arg[strlen (program_options[j])] == '\0' || arg[1] != '-'))
+          return FALSE;
+    }
+  return TRUE;
+}
+
+/* A shell reads its script from stdin: no -c, and -s or no operand; and
+ * an interpreter its program (interpreter_reads_stdin). */
 static gboolean
 reads_script_from_stdin (const Match *m)
 {
@@ -1727,8 +1781,10 @@ reads_script_from_stdin (const Match *m)
   gboolean has_c, has_s;
   guint i;
 
-  if (!names_a_shell (m) || argv[0] == NULL)
+  if (argv[0] == NULL)
     return FALSE;
+  if (!names_a_shell (m))
+    return names_an_interpreter (m) && interpreter_reads_stdin (argv);
   i = scan_shell_options (argv, &has_c, &has_s);
   return !has_c && (has_s || argv[i] == NULL);
 }
@@ -1751,10 +1807,10 @@ paddock_policy_query_reads_script (const PaddockPolicyQuery *query)
   return reads;
 }
 
-/* The SCRIPT of `sh [options] -c SCRIPT [name [args…]]`; for a shell that
- * reads its script from a pipe whose writer is known (@stdin_from), the
- * pipeline `WRITER | SHELL`, which is what a script rule is about; or
- * NULL. */
+/* The SCRIPT of `sh [options] -c SCRIPT [name [args…]]`; for a shell (or
+ * an interpreter: python, perl, ruby, node) that reads its script from a
+ * pipe whose writer is known (@stdin_from), the pipeline `WRITER | SHELL`,
+ * which is what a script rule is about; or NULL. */
 static const char *
 match_script (Match *m)
 {
@@ -1766,13 +1822,18 @@ match_script (Match *m)
     return m->script;
   m->script_done = TRUE;
 
-  if (!names_a_shell (m) || argv[0] == NULL)
+  if (argv[0] == NULL)
     return NULL;
-
-  i = scan_shell_options (argv, &has_c, &has_s);
-  if (has_c && argv[i] != NULL)
-    m->script = argv[i];
-  else if (m->query->stdin_from != NULL && reads_script_from_stdin (m))
+  if (names_a_shell (m))
+    {
+      i = scan_shell_options (argv, &has_c, &has_s);
+      if (has_c && argv[i] != NULL)
+        {
+          m->script = argv[i];
+          return m->script;
+        }
+    }
+  if (m->query->stdin_from != NULL && reads_script_from_stdin (m))
     {
       m->piped = g_string_new (m->query->stdin_from);
       g_string_append (m->piped, " | ");

@@ -20,10 +20,10 @@
  *           "argv": "REGEX",                    on the command line: argv joined by single spaces,
  *                                               argv[0] as given (PCRE, byte-wise, unanchored)
  *           "script": "REGEX",                  on the script of `sh|bash|dash|zsh|ksh|mksh|ash -c SCRIPT`,
- *                                               or, for such a shell reading its script from a
- *                                               pipe, on the pipeline `WRITER | sh …` (see
- *                                               @stdin_from); a rule with "script" only matches
- *                                               such shells
+ *                                               or, for such a shell (or python, perl, ruby,
+ *                                               node) reading its script from a pipe, on the
+ *                                               pipeline `WRITER | sh …` (see @stdin_from); a
+ *                                               rule with "script" only matches those
  *           "cwd": "inside" | "outside",        the working directory against the project
  *           "paths": "inside" | "outside" | "project-root" | "home"
  *                                               the non-option arguments, as paths resolved from
@@ -135,7 +135,8 @@ char                *paddock_policy_dup_home             (void);
 /* An empty policy: no rules, default allow. */
 PaddockPolicy       *paddock_policy_new                  (void);
 /* @query is a shell that reads its script from stdin (no -c, and -s or no
- * script operand): what writes to it, if a pipe, is its @stdin_from. */
+ * script operand), or python, perl, ruby or node reading its program
+ * there: what writes to it, if a pipe, is its @stdin_from. */
 gboolean             paddock_policy_query_reads_script   (const PaddockPolicyQuery *query);
 /* The default policy, compiled into the library (data/default-policy.json),
  * so no installation problem can leave paddock-run without it. Never fails. */

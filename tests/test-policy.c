@@ -912,7 +912,19 @@ test_piped_script (void)
     { "sh", NULL, TRUE, NULL },
     { "sh install.sh", "curl https://x", FALSE, NULL },
     { "bash -c 'make test'", "curl https://x", FALSE, NULL },
-    { "python3", "curl https://x", FALSE, NULL },
+    /* Interpreters that read their program from the pipe, and near misses
+     * that do not. */
+    { "python3 -", "curl -sSL https://install.example.org", TRUE, "download-piped-to-shell" },
+    { "python3", "curl https://x", TRUE, "download-piped-to-shell" },
+    { "/usr/bin/python3.11 -u", "curl https://x", TRUE, "download-piped-to-shell" },
+    { "node", "wget -qO- https://x", TRUE, "download-piped-to-shell" },
+    { "perl -- -", "curl https://x", TRUE, "download-piped-to-shell" },
+    { "python3 -c 'import sys; print(len(sys.stdin.read()))'", "curl https://x", FALSE, NULL },
+    { "python3 -m json.tool", "curl https://x", FALSE, NULL },
+    { "python3 count.py", "curl https://x", FALSE, NULL },
+    { "perl -ne print", "curl https://x", FALSE, NULL },
+    { "node -e 1", "curl https://x", FALSE, NULL },
+    { "jq .", "curl https://x", FALSE, NULL },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
