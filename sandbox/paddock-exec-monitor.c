@@ -284,7 +284,7 @@ typedef enum
   CALL_ROOT,             /* may change the caller's root or mounts */
 } Call;
 
-/* A shell that reads its script from a pipe (paddock_policy_query_reads_script),
+/* A shell that reads its script from a pipe (paddock_policy_query_script_fd),
  * kept by the answering thread so that the program that writes to the
  * pipe, if it comes later, is judged as the pipeline: `curl … | sh` is two
  * execs, neither of which says what the other does, and either may come
@@ -292,6 +292,7 @@ typedef enum
 typedef struct
 {
   guint64  pipe;       /* the pipe's inode */
+  int      fd;         /* the shell's descriptor for it */
   pid_t    pid;
   char    *exe;
   char    *resolved;
@@ -329,7 +330,9 @@ typedef struct
   guint       asked_levels; /* bit i: the policy asks for level i (see paddock_exec_level_queries()) */
   /* A pipe between a shell reading its script from it and the program
    * writing to it (see find_pipe_writer, find_pipe_reader): */
-  char       *stdin_from;  /* for such a shell, the writer's command line, if known */
+  guint64     script_pipe; /* for such a shell, the pipe's inode, else 0 */
+  int         script_fd;   /* ... and its descriptor for it */
+  char       *stdin_from;  /* ... and the writer's command line, if known */
   PipeReader *reader;      /* for a writer, the shell, if it ran first */
   char       *downstream;  /* ... and the programs between them, " | tee log", or "" */
   char       *pipeline;    /* either way, "WRITER | SHELL" */
@@ -1797,47 +1800,62 @@ read_command_line (pid_t pid)
 }
 
 /* The other programs a shell's pipeline made: the children of thread
- * @tid's parent, and the parent's command line, which one of them that
- * has not yet run its program still shows. */
+ * @tid's parent, and @tid's own (`bash <(curl …)` run in place of the
+ * shell that made the pipe); and the command lines that one of them that
+ * has not yet run its program still shows, its parent's. */
 typedef struct
 {
   pid_t  pids[PIPE_WRITERS_MAX];
   guint  n;
   char  *parent_line;
+  char  *self_line;
 } Siblings;
 
 static void
 siblings_clear (Siblings *siblings)
 {
   g_clear_pointer (&siblings->parent_line, g_free);
+  g_clear_pointer (&siblings->self_line, g_free);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Siblings, siblings_clear)
 
-static gboolean
-read_siblings (pid_t     tid,
-               Siblings *siblings)
+/* Adds the children of thread @tid (but @except) to @siblings. */
+static void
+add_children (Siblings *siblings,
+              pid_t     tid,
+              pid_t     except)
 {
   char buffer[PIPE_WRITERS_MAX * 12];
   char name[48];
-  pid_t ppid;
   char *next;
 
-  if (!paddock_proc_read_stat (-1, tid, NULL, &ppid) || ppid <= 0)
-    return FALSE;
-  g_snprintf (name, sizeof name, "task/%d/children", (int) ppid);
-  if (!paddock_proc_read_start (-1, ppid, name, buffer, sizeof buffer))
-    return FALSE;
+  g_snprintf (name, sizeof name, "task/%d/children", (int) tid);
+  if (!paddock_proc_read_start (-1, tid, name, buffer, sizeof buffer))
+    return;
   for (char *p = buffer; *p != '\0' && siblings->n < PIPE_WRITERS_MAX; p = next)
     {
       gint64 child = g_ascii_strtoll (p, &next, 10);
 
       if (next == p)
         break;
-      if (child > 0 && child != tid)
+      if (child > 0 && child != except)
         siblings->pids[siblings->n++] = (pid_t) child;
     }
+}
+
+static gboolean
+read_siblings (pid_t     tid,
+               Siblings *siblings)
+{
+  pid_t ppid;
+
+  if (!paddock_proc_read_stat (-1, tid, NULL, &ppid) || ppid <= 0)
+    return FALSE;
+  add_children (siblings, ppid, tid);
+  add_children (siblings, tid, tid);
   siblings->parent_line = read_command_line (ppid);
+  siblings->self_line = read_command_line (tid);
   return siblings->n > 0;
 }
 
@@ -1858,7 +1876,7 @@ sibling_on_pipe (const Siblings *siblings,
       if (read_pipe (siblings->pids[i], fd) != pipe)
         continue;
       line = read_command_line (siblings->pids[i]);
-      if (line == NULL || g_strcmp0 (line, siblings->parent_line) == 0)
+      if (line == NULL || g_strcmp0 (line, siblings->parent_line) == 0 || g_strcmp0 (line, siblings->self_line) == 0)
         {
           g_free (line);
           return NULL;
@@ -1878,7 +1896,7 @@ static char *
 find_pipe_writer (pid_t   tid,
                   guint64 pipe)
 {
-  g_auto(Siblings) siblings = { { 0 }, 0, NULL };
+  g_auto(Siblings) siblings = { { 0 }, 0, NULL, NULL };
   g_autoptr(GString) pipeline = NULL;
 
   if (!read_siblings (tid, &siblings))
@@ -1913,7 +1931,7 @@ reader_of (PaddockExecMonitor *self,
 
       if (reader->pipe != pipe)
         continue;
-      if (read_pipe (reader->pid, STDIN_FILENO) == pipe)
+      if (read_pipe (reader->pid, reader->fd) == pipe)
         return reader;
       g_ptr_array_remove_index (self->readers, i - 1);
     }
@@ -1930,7 +1948,7 @@ find_pipe_reader (PaddockExecMonitor  *self,
                   gint64               now,
                   char               **between)
 {
-  g_auto(Siblings) siblings = { { 0 }, 0, NULL };
+  g_auto(Siblings) siblings = { { 0 }, 0, NULL, NULL };
   g_autoptr(GString) lines = NULL;
   const PipeReader *reader;
   guint64 pipe;
@@ -1944,7 +1962,7 @@ find_pipe_reader (PaddockExecMonitor  *self,
         {
           PipeReader *kept = g_ptr_array_index (self->readers, i - 1);
 
-          if (read_pipe (kept->pid, STDIN_FILENO) != kept->pipe)
+          if (read_pipe (kept->pid, kept->fd) != kept->pipe)
             g_ptr_array_remove_index (self->readers, i - 1);
         }
     }
@@ -1975,16 +1993,16 @@ find_pipe_reader (PaddockExecMonitor  *self,
   return reader;
 }
 
-/* @info, a shell reading its script from @pipe, is kept for the pipe's
+/* @info, a shell reading its script from a pipe, is kept for the pipe's
  * writer to find; the oldest goes when too many are. */
 static void
 keep_pipe_reader (PaddockExecMonitor *self,
-                  const ExecInfo     *info,
-                  guint64             pipe)
+                  const ExecInfo     *info)
 {
   PipeReader *reader = g_new0 (PipeReader, 1);
 
-  reader->pipe = pipe;
+  reader->pipe = info->script_pipe;
+  reader->fd = info->script_fd;
   reader->pid = info->pid;
   reader->exe = g_strdup (info->lexical);
   reader->resolved = g_strdup (info->exe);
@@ -2226,11 +2244,10 @@ paddock_exec_level_queries (const PaddockPolicyQuery *query,
 }
 
 /* Which end of a pipe into a shell that reads its script from it @info
- * is, if either: the shell (@query's stdin_from is then what writes to
- * it, if known) or what writes to it, the shell having run first. Either
- * way the pipeline goes in @info. Returns the pipe of a shell reading its
- * script from one, else 0. */
-static guint64
+ * is, if either: the shell (its script_pipe; @query's stdin_from is then
+ * what writes to it, if known) or what writes to it, the shell having
+ * run first. Either way the pipeline goes in @info. */
+static void
 find_pipe_end (PaddockExecMonitor *self,
                ExecInfo           *info,
                PaddockPolicyQuery *query,
@@ -2238,9 +2255,12 @@ find_pipe_end (PaddockExecMonitor *self,
 {
   const PipeReader *reader;
   guint64 pipe;
+  int fd;
 
-  if (paddock_policy_query_reads_script (query) && (pipe = read_pipe (info->tid, STDIN_FILENO)) != 0)
+  if ((fd = paddock_policy_query_script_fd (query)) >= 0 && (pipe = read_pipe (info->tid, fd)) != 0)
     {
+      info->script_pipe = pipe;
+      info->script_fd = fd;
       info->stdin_from = find_pipe_writer (info->tid, pipe);
       query->stdin_from = info->stdin_from;
       if (info->stdin_from != NULL)
@@ -2249,7 +2269,7 @@ find_pipe_end (PaddockExecMonitor *self,
 
           info->pipeline = g_strconcat (info->stdin_from, " | ", line, NULL);
         }
-      return pipe;
+      return;
     }
   reader = find_pipe_reader (self, info->tid, now, &info->downstream);
   if (reader != NULL)
@@ -2260,7 +2280,6 @@ find_pipe_end (PaddockExecMonitor *self,
       info->reader = pipe_reader_copy (reader);
       info->pipeline = g_strconcat (line, info->downstream, " | ", reader_line, NULL);
     }
-  return 0;
 }
 
 /* Every level of @info is judged, and the strictest decision holds, with
@@ -2318,7 +2337,6 @@ handle_notification (PaddockExecMonitor   *self,
   const char *by;
   const char *rule_name = NULL;
   PaddockDecision decision;
-  guint64 stdin_pipe;
   int pidfd = -1;
   int err;
   gint64 seq;
@@ -2358,7 +2376,7 @@ handle_notification (PaddockExecMonitor   *self,
     .cwd_data = info,
     .resolved = info->exe,
   };
-  stdin_pipe = find_pipe_end (self, info, &query, mono);
+  find_pipe_end (self, info, &query, mono);
   action = judge_levels (self, info, &query, &rule);
   if (rule == NULL)
     by = "default";
@@ -2406,8 +2424,8 @@ handle_notification (PaddockExecMonitor   *self,
         }
       seq = take_seq (self);
       audit_exec (self, info, seq, decision, by, rule_name);
-      if (stdin_pipe != 0 && decision == PADDOCK_DECISION_ALLOW)
-        keep_pipe_reader (self, info, stdin_pipe);
+      if (info->script_pipe != 0 && decision == PADDOCK_DECISION_ALLOW)
+        keep_pipe_reader (self, info);
 
       news = g_new0 (News, 1);
       news->info = g_steal_pointer (&info);
@@ -2440,8 +2458,8 @@ handle_notification (PaddockExecMonitor   *self,
     }
   seq = take_seq (self);
   audit_exec (self, info, seq, decision, by, rule_name);
-  if (stdin_pipe != 0)
-    keep_pipe_reader (self, info, stdin_pipe);
+  if (info->script_pipe != 0)
+    keep_pipe_reader (self, info);
 
   message = exec_message_new (info, seq, wall, mono);
   message->decision = decision;

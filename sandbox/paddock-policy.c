@@ -1743,12 +1743,32 @@ names_an_interpreter (const Match *m)
   return FALSE;
 }
 
-/* Such an interpreter's @argv reads the program from stdin: no program
- * file, and no option that gives the program (python -c, -m; perl -e,
- * -E; ruby -e; node -e, -p); "-" is stdin. An option's value taken for a
- * file makes it say no, never yes. */
-static gboolean
-interpreter_reads_stdin (const char * const *argv)
+/* The descriptor a script operand names (/dev/fd/N, /proc/self/fd/N:
+ * what `bash <(curl …)` runs), or -1. */
+static int
+operand_fd (const char *operand)
+{
+  const char *digits = NULL;
+  guint64 fd;
+  char *end;
+
+  if (g_str_has_prefix (operand, "/dev/fd/"))
+    digits = operand + strlen ("/dev/fd/");
+  else if (g_str_has_prefix (operand, "/proc/self/fd/"))
+    digits = operand + strlen ("/proc/self/fd/");
+  if (digits == NULL || !g_ascii_isdigit (*digits))
+    return -1;
+  fd = g_ascii_strtoull (digits, &end, 10);
+  return *end == '\0' && fd <= G_MAXINT ? (int) fd : -1;
+}
+
+/* Where such an interpreter's @argv reads its program from, as
+ * script_fd(): stdin with no program file and no option that gives the
+ * program (python -c, -m; perl -e, -E; ruby -e; node -e, -p), or with
+ * "-". An option's value taken for a file makes it say -1, never a
+ * descriptor. */
+static int
+interpreter_script_fd (const char * const *argv)
 {
   static const char * const program_options[] = {
     "-c", "-m", "-e", "-E", "-p", "--eval", "--print", NULL,
@@ -1759,57 +1779,63 @@ interpreter_reads_stdin (const char * const *argv)
       const char *arg = argv[i];
 
       if (strcmp (arg, "-") == 0)
-        return TRUE;
+        return STDIN_FILENO;
       if (strcmp (arg, "--") == 0)
-        return argv[i + 1] == NULL || strcmp (argv[i + 1], "-") == 0;
+        return argv[i + 1] == NULL || strcmp (argv[i + 1], "-") == 0 ? STDIN_FILENO : operand_fd (argv[i + 1]);
       if (arg[0] != '-')
-        return FALSE;
+        return operand_fd (arg);
       for (guint j = 0; program_options[j] != NULL; j++)
         if (g_str_has_prefix (arg, program_options[j]) &&
             (arg[strlen (program_options[j])] == '\0' || arg[1] != '-'))
-          return FALSE;
+          return -1;
     }
-  return TRUE;
+  return STDIN_FILENO;
 }
 
-/* A shell reads its script from stdin: no -c, and -s or no operand; and
- * an interpreter its program (interpreter_reads_stdin). */
-static gboolean
-reads_script_from_stdin (const Match *m)
+/* The descriptor a shell reads its script from: stdin with no -c, and -s
+ * or no operand; the one its operand names (/dev/fd/63); and likewise for
+ * an interpreter (interpreter_script_fd). Else -1. */
+static int
+script_fd (const Match *m)
 {
   const char * const *argv = m->query->argv;
   gboolean has_c, has_s;
   guint i;
 
   if (argv[0] == NULL)
-    return FALSE;
+    return -1;
   if (!names_a_shell (m))
-    return names_an_interpreter (m) && interpreter_reads_stdin (argv);
+    return names_an_interpreter (m) ? interpreter_script_fd (argv) : -1;
   i = scan_shell_options (argv, &has_c, &has_s);
-  return !has_c && (has_s || argv[i] == NULL);
+  if (has_c)
+    return -1;
+  if (has_s || argv[i] == NULL)
+    return STDIN_FILENO;
+  return operand_fd (argv[i]);
 }
 
-gboolean
-paddock_policy_query_reads_script (const PaddockPolicyQuery *query)
+int
+paddock_policy_query_script_fd (const PaddockPolicyQuery *query)
 {
   PaddockPolicyQuery q;
   Match m;
-  gboolean reads;
+  int fd;
 
-  g_return_val_if_fail (query != NULL, FALSE);
+  g_return_val_if_fail (query != NULL, -1);
 
   q = *query;
   if (q.argv == NULL)
     q.argv = empty_argv;
   match_init (&m, &q);
-  reads = reads_script_from_stdin (&m);
+  fd = script_fd (&m);
   match_clear (&m);
-  return reads;
+  return fd;
 }
 
 /* The SCRIPT of `sh [options] -c SCRIPT [name [args…]]`; for a shell (or
  * an interpreter: python, perl, ruby, node) that reads its script from a
- * pipe whose writer is known (@stdin_from), the pipeline `WRITER | SHELL`,
+ * pipe (its stdin, or one its operand names: `bash <(curl …)`) whose writer
+ * is known (@stdin_from), the pipeline `WRITER | SHELL`,
  * which is what a script rule is about; or NULL. */
 static const char *
 match_script (Match *m)
@@ -1833,7 +1859,7 @@ match_script (Match *m)
           return m->script;
         }
     }
-  if (m->query->stdin_from != NULL && reads_script_from_stdin (m))
+  if (m->query->stdin_from != NULL && script_fd (m) >= 0)
     {
       m->piped = g_string_new (m->query->stdin_from);
       g_string_append (m->piped, " | ");

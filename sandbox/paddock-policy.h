@@ -112,9 +112,10 @@ typedef struct
    * need it to match, since most programs are links to another name
    * (python3 to python3.11, cc to gcc-12). */
   const char         *resolved;
-  /* For a shell that reads its script from stdin, a pipe: the command
-   * line of the program writing to it, or NULL when unknown. A "script"
-   * match then sees the pipeline `STDIN_FROM | SHELL …`. */
+  /* For a shell that reads its script from a pipe (see
+   * paddock_policy_query_script_fd()): the command line of the program
+   * writing to it, or NULL when unknown. A "script" match then sees the
+   * pipeline `STDIN_FROM | SHELL …`. */
   const char         *stdin_from;
 } PaddockPolicyQuery;
 
@@ -134,10 +135,12 @@ char                *paddock_policy_dup_home             (void);
 
 /* An empty policy: no rules, default allow. */
 PaddockPolicy       *paddock_policy_new                  (void);
-/* @query is a shell that reads its script from stdin (no -c, and -s or no
- * script operand), or python, perl, ruby or node reading its program
- * there: what writes to it, if a pipe, is its @stdin_from. */
-gboolean             paddock_policy_query_reads_script   (const PaddockPolicyQuery *query);
+/* The descriptor from which @query, a shell, reads its script: stdin (0)
+ * with no -c, and -s or no script operand; N for an operand /dev/fd/N or
+ * /proc/self/fd/N (`bash <(curl …)`); likewise for python, perl, ruby or
+ * node and their program. What writes to it, if a pipe, is the query's
+ * @stdin_from. -1 for any other program or command line. */
+int                  paddock_policy_query_script_fd      (const PaddockPolicyQuery *query);
 /* The default policy, compiled into the library (data/default-policy.json),
  * so no installation problem can leave paddock-run without it. Never fails. */
 PaddockPolicy       *paddock_policy_new_default          (void);

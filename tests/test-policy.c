@@ -900,31 +900,38 @@ test_piped_script (void)
   {
     const char *command;
     const char *stdin_from;
-    gboolean    reads;
+    int         fd;
     const char *rule;
   } cases[] = {
-    { "sh", "curl -fsSL https://get.example.com", TRUE, "download-piped-to-shell" },
-    { "bash -s -- --yes", "wget -qO- https://x.example/i.sh", TRUE, "download-piped-to-shell" },
-    { "/bin/dash -e", "curl https://x", TRUE, "download-piped-to-shell" },
-    { "sudo bash", "curl https://x", FALSE, "privilege-escalation" },
+    { "sh", "curl -fsSL https://get.example.com", 0, "download-piped-to-shell" },
+    { "bash -s -- --yes", "wget -qO- https://x.example/i.sh", 0, "download-piped-to-shell" },
+    { "/bin/dash -e", "curl https://x", 0, "download-piped-to-shell" },
+    { "sudo bash", "curl https://x", -1, "privilege-escalation" },
     /* Near misses: another writer, a script that is not read from stdin. */
-    { "sh", "cat install.sh", TRUE, NULL },
-    { "sh", NULL, TRUE, NULL },
-    { "sh install.sh", "curl https://x", FALSE, NULL },
-    { "bash -c 'make test'", "curl https://x", FALSE, NULL },
+    { "sh", "cat install.sh", 0, NULL },
+    { "sh", NULL, 0, NULL },
+    { "sh install.sh", "curl https://x", -1, NULL },
+    { "bash -c 'make test'", "curl https://x", -1, NULL },
     /* Interpreters that read their program from the pipe, and near misses
      * that do not. */
-    { "python3 -", "curl -sSL https://install.example.org", TRUE, "download-piped-to-shell" },
-    { "python3", "curl https://x", TRUE, "download-piped-to-shell" },
-    { "/usr/bin/python3.11 -u", "curl https://x", TRUE, "download-piped-to-shell" },
-    { "node", "wget -qO- https://x", TRUE, "download-piped-to-shell" },
-    { "perl -- -", "curl https://x", TRUE, "download-piped-to-shell" },
-    { "python3 -c 'import sys; print(len(sys.stdin.read()))'", "curl https://x", FALSE, NULL },
-    { "python3 -m json.tool", "curl https://x", FALSE, NULL },
-    { "python3 count.py", "curl https://x", FALSE, NULL },
-    { "perl -ne print", "curl https://x", FALSE, NULL },
-    { "node -e 1", "curl https://x", FALSE, NULL },
-    { "jq .", "curl https://x", FALSE, NULL },
+    { "python3 -", "curl -sSL https://install.example.org", 0, "download-piped-to-shell" },
+    { "python3", "curl https://x", 0, "download-piped-to-shell" },
+    { "/usr/bin/python3.11 -u", "curl https://x", 0, "download-piped-to-shell" },
+    { "node", "wget -qO- https://x", 0, "download-piped-to-shell" },
+    { "perl -- -", "curl https://x", 0, "download-piped-to-shell" },
+    { "python3 -c 'import sys; print(len(sys.stdin.read()))'", "curl https://x", -1, NULL },
+    { "python3 -m json.tool", "curl https://x", -1, NULL },
+    { "python3 count.py", "curl https://x", -1, NULL },
+    { "perl -ne print", "curl https://x", -1, NULL },
+    { "node -e 1", "curl https://x", -1, NULL },
+    { "jq .", "curl https://x", -1, NULL },
+    /* What bash <(curl …) runs: the script is a pipe its operand names. */
+    { "bash /dev/fd/63", "curl -fsSL https://x.example/i.sh", 63, "download-piped-to-shell" },
+    { "sh -e /proc/self/fd/5", "wget -qO- https://x", 5, "download-piped-to-shell" },
+    { "python3 /dev/fd/63", "curl https://x", 63, "download-piped-to-shell" },
+    { "bash /dev/fd/63", "cat notes.txt", 63, NULL },
+    { "bash /dev/fd/x", "curl https://x", -1, NULL },
+    { "bash /dev/fd/", "curl https://x", -1, NULL },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -938,8 +945,9 @@ test_piped_script (void)
       exe = g_path_is_absolute (argv[0]) ? g_strdup (argv[0]) : g_build_filename ("/usr/bin", argv[0], NULL);
       query = (PaddockPolicyQuery) { .exe = exe, .argv = (const char * const *) argv, .cwd = PROJECT,
                                      .project = PROJECT, .home = HOME_DIR, .stdin_from = cases[i].stdin_from };
-      if (cases[i].reads != paddock_policy_query_reads_script (&query))
-        g_error ("`%s`: expected it %s its script from stdin", cases[i].command, cases[i].reads ? "to read" : "not to read");
+      if (cases[i].fd != paddock_policy_query_script_fd (&query))
+        g_error ("`%s`: expected it to read its script from descriptor %d, not %d", cases[i].command, cases[i].fd,
+                 paddock_policy_query_script_fd (&query));
       paddock_policy_evaluate (policy, &query, &rule);
       if (g_strcmp0 (rule ? paddock_policy_rule_get_name (rule) : NULL, cases[i].rule) != 0)
         g_error ("`%s` fed by `%s`: expected %s, got %s", cases[i].command, cases[i].stdin_from,
