@@ -9,7 +9,9 @@
  * decides and explains them, its explanation is valid UTF-8, and the line
  * a timeline shows for them is valid UTF-8 with no control character:
  * it goes to a terminal. What the loader or busybox would run of them is
- * a command line that ends, with a program.
+ * a command line that ends, with a program. Read as a shell fed through a
+ * pipe by their last argument, they are decided and explained too, and a
+ * descriptor the script comes from is one there is.
  */
 #include "config.h"
 
@@ -80,6 +82,25 @@ LLVMFuzzerTestOneInput (const guint8 *data,
   why = paddock_policy_explain (policy, &query);
   if (!g_utf8_validate (why, -1, NULL))
     abort ();
+
+  /* As a shell (or interpreter) that reads its script from a pipe, which
+   * the last argument writes to. */
+  {
+    PaddockPolicyQuery piped = query;
+    g_autoptr(PaddockPolicyRule) piped_rule = NULL;
+    g_autofree char *piped_why = NULL;
+    int fd;
+
+    piped.resolved = "/usr/bin/bash";
+    piped.stdin_from = argv->pdata[argv->len - 2];
+    fd = paddock_policy_query_script_fd (&piped);
+    if (fd < -1)
+      abort ();
+    paddock_policy_evaluate (policy, &piped, &piped_rule);
+    piped_why = paddock_policy_explain (policy, &piped);
+    if (!g_utf8_validate (piped_why, -1, NULL))
+      abort ();
+  }
 
   /* What the loader or a multi-call binary would run of the same
    * arguments, judged as the exec monitor judges it. */
