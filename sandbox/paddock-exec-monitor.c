@@ -335,7 +335,7 @@ typedef struct
   char       *stdin_from;  /* ... and the writer's command line, if known */
   PipeReader *reader;      /* for a writer, the shell, if it ran first */
   char       *downstream;  /* ... and the programs between them, " | tee log", or "" */
-  char       *pipeline;    /* either way, "WRITER | SHELL" */
+  char       *pipeline;    /* either way, "WRITER | SHELL", as far as it is shown (set_pipeline) */
 } ExecInfo;
 
 /* Bytes of the caller's memory, within one page. */
@@ -2243,6 +2243,33 @@ paddock_exec_level_queries (const PaddockPolicyQuery *query,
   return n;
 }
 
+/* @info's pipeline, "WRITER | SHELL" from the three parts, as far as it
+ * is shown (PADDOCK_EXEC_MAX_PIPELINE_SHOWN), cut where a character may
+ * start, and marked "…" where cut. */
+static void
+set_pipeline (ExecInfo   *info,
+              const char *writer,
+              const char *between,
+              const char *shell)
+{
+  GString *pipeline = g_string_new (writer);
+
+  g_string_append (pipeline, between);
+  g_string_append (pipeline, " | ");
+  g_string_append (pipeline, shell);
+  if (pipeline->len > PADDOCK_EXEC_MAX_PIPELINE_SHOWN)
+    {
+      gsize cut = PADDOCK_EXEC_MAX_PIPELINE_SHOWN;
+
+      for (guint back = 0; back < 3 && cut > 0 && ((guchar) pipeline->str[cut] & 0xc0) == 0x80; back++)
+        cut--;
+      g_string_truncate (pipeline, cut);
+      g_string_append (pipeline, "…");
+    }
+  g_free (info->pipeline);
+  info->pipeline = g_string_free (pipeline, FALSE);
+}
+
 /* Which end of a pipe into a shell that reads its script from it @info
  * is, if either: the shell (its script_pipe; @query's stdin_from is then
  * what writes to it, if known) or what writes to it, the shell having
@@ -2267,7 +2294,7 @@ find_pipe_end (PaddockExecMonitor *self,
         {
           g_autofree char *line = join_argv (query->argv);
 
-          info->pipeline = g_strconcat (info->stdin_from, " | ", line, NULL);
+          set_pipeline (info, info->stdin_from, "", line);
         }
       return;
     }
@@ -2278,7 +2305,7 @@ find_pipe_end (PaddockExecMonitor *self,
       g_autofree char *reader_line = join_argv ((const char * const *) reader->argv);
 
       info->reader = pipe_reader_copy (reader);
-      info->pipeline = g_strconcat (line, info->downstream, " | ", reader_line, NULL);
+      set_pipeline (info, line, info->downstream, reader_line);
     }
 }
 

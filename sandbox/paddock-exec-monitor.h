@@ -35,6 +35,9 @@ G_BEGIN_DECLS
 #define PADDOCK_EXEC_MAX_PATH        4096
 /* The #! lines exec reads: a script's, and four of interpreters that are scripts. */
 #define PADDOCK_EXEC_MAX_SHEBANG_LINES 5
+/* How much of a pipeline into a shell an exec's record and messages show:
+ * the pipeline joins command lines each as long as an exec's may be. */
+#define PADDOCK_EXEC_MAX_PIPELINE_SHOWN (16 * 1024)
 /* How many arguments are counted at most before the count is given up on. */
 #define PADDOCK_EXEC_MAX_ARGC        (1 << 22)
 

@@ -1988,6 +1988,46 @@ test_remember_script_line (void)
   g_assert_cmpuint (scripts, ==, 2);
 }
 
+/* A pipeline's command lines are each as long as an exec's may be: what
+ * the timeline shows of it is cut, so that the exec's message stays one
+ * a client reads (with two 240 KiB lines of control bytes, each escaped
+ * six times over, it was longer, and the client had to drop it). */
+static void
+test_pipeline_bounds (void)
+{
+  g_autofree char *big = g_strnfill (120 * 1024, '\001');
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    "cd \"$1\" && printf '#!/bin/sh\\nsleep 1\\n' >fetch-other && chmod +x fetch-other && "
+    "(sleep 0.5; exec ./fetch-other \"$2\" \"$2\") | sh -s \"$2\" \"$2\"",
+    "sh", "@OUT@", big, NULL }, TRUE, NULL);
+  g_autoptr(GPtrArray) execs = NULL;
+  const PaddockMessage *writer = NULL;
+  const char *pipeline;
+
+  /* The whole stream: session_read() fails on a line too long. */
+  for (PaddockMessage *message; (message = session_read (s, 20000)) != NULL;)
+    paddock_message_free (message);
+  g_assert_cmpint (session_wait (s), ==, 0);
+
+  for (guint i = 0; i < s->seen->len; i++)
+    {
+      const PaddockMessage *message = g_ptr_array_index (s->seen, i);
+
+      if (message->type == PADDOCK_MESSAGE_EXEC && g_strcmp0 (message->path, "./fetch-other") == 0)
+        writer = message;
+    }
+  g_assert_nonnull (writer);
+  g_assert_nonnull (writer->pipeline);
+  g_assert_true (g_str_has_prefix (writer->pipeline, "/bin/sh ./fetch-other \001\001"));
+  g_assert_true (g_str_has_suffix (writer->pipeline, "…"));
+  g_assert_cmpuint (strlen (writer->pipeline), <=, PADDOCK_EXEC_MAX_PIPELINE_SHOWN + strlen ("…"));
+
+  execs = audit_records (s, "exec");
+  pipeline = json_object_get_string_member (audit_exec_at (execs, "./fetch-other"), "pipeline");
+  g_assert_cmpstr (pipeline, ==, writer->pipeline);
+}
+
 /* An answer remembered for a pipeline into a shell holds for that
  * pipeline, whichever of its programs starts first, and not for another
  * writer's: the first ask is answered "session", the same pipeline in the
@@ -3474,6 +3514,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/script-interpreter", test_script_interpreter);
   g_test_add_func ("/paddock/exec/piped-script", test_piped_script);
   g_test_add_func ("/paddock/exec/remember-pipeline", test_remember_pipeline);
+  g_test_add_func ("/paddock/exec/pipeline-bounds", test_pipeline_bounds);
   g_test_add_func ("/paddock/exec/script-interpreter-nested", test_script_interpreter_nested);
   g_test_add_func ("/paddock/exec/remember-script-line", test_remember_script_line);
   g_test_add_func ("/paddock/exec/project-rules-live", test_project_rules_live);
