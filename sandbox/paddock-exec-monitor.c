@@ -294,6 +294,7 @@ typedef struct
   guint64  pipe;       /* the pipe's inode */
   int      fd;         /* the shell's descriptor for it */
   pid_t    pid;
+  pid_t    ppid;
   char    *exe;
   char    *resolved;
   GStrv    argv;
@@ -1844,14 +1845,12 @@ add_children (Siblings *siblings,
     }
 }
 
+/* @ppid: thread @tid's parent. */
 static gboolean
 read_siblings (pid_t     tid,
+               pid_t     ppid,
                Siblings *siblings)
 {
-  pid_t ppid;
-
-  if (!paddock_proc_read_stat (-1, tid, NULL, &ppid) || ppid <= 0)
-    return FALSE;
   add_children (siblings, ppid, tid);
   add_children (siblings, tid, tid);
   siblings->parent_line = read_command_line (ppid);
@@ -1898,8 +1897,9 @@ find_pipe_writer (pid_t   tid,
 {
   g_auto(Siblings) siblings = { { 0 }, 0, NULL, NULL };
   g_autoptr(GString) pipeline = NULL;
+  pid_t ppid;
 
-  if (!read_siblings (tid, &siblings))
+  if (!paddock_proc_read_stat (-1, tid, NULL, &ppid) || ppid <= 0 || !read_siblings (tid, ppid, &siblings))
     return NULL;
   for (guint hops = 0; pipe != 0 && hops < PIPE_HOPS_MAX; hops++)
     {
@@ -1938,6 +1938,21 @@ reader_of (PaddockExecMonitor *self,
   return NULL;
 }
 
+/* Whether a shell in self->readers has the parent of thread @tid, which
+ * goes in @ppid. */
+static gboolean
+has_sibling_reader (PaddockExecMonitor *self,
+                    pid_t               tid,
+                    pid_t              *ppid)
+{
+  if (!paddock_proc_read_stat (-1, tid, NULL, ppid) || *ppid <= 0)
+    return FALSE;
+  for (guint i = 0; i < self->readers->len; i++)
+    if (((PipeReader *) g_ptr_array_index (self->readers, i))->ppid == *ppid)
+      return TRUE;
+  return FALSE;
+}
+
 /* The shell kept in self->readers that reads its script from the pipe
  * thread @tid writes to (its stdout), directly or through its siblings
  * down the pipes (`curl … | tee log | sh`, the shell having run first);
@@ -1952,6 +1967,7 @@ find_pipe_reader (PaddockExecMonitor  *self,
   g_autoptr(GString) lines = NULL;
   const PipeReader *reader;
   guint64 pipe;
+  pid_t ppid;
 
   /* Those that no longer read their pipe (gone, or past it) go, now and
    * then, so that an exec pays for the looks below only while one reads. */
@@ -1974,7 +1990,10 @@ find_pipe_reader (PaddockExecMonitor  *self,
     return NULL;
   lines = g_string_new (NULL);
   reader = reader_of (self, pipe);
-  if (reader == NULL && read_siblings (tid, &siblings))
+  /* Through filters, only where one of those shells is a sibling: an
+   * agent's own shell fed through a pipe for the whole session must not
+   * make each exec whose output a pipe takes look at its siblings. */
+  if (reader == NULL && has_sibling_reader (self, tid, &ppid) && read_siblings (tid, ppid, &siblings))
     for (guint hops = 0; reader == NULL && pipe != 0 && hops < PIPE_HOPS_MAX; hops++)
       {
         guint64 downstream = 0;
@@ -2004,6 +2023,7 @@ keep_pipe_reader (PaddockExecMonitor *self,
   reader->pipe = info->script_pipe;
   reader->fd = info->script_fd;
   reader->pid = info->pid;
+  reader->ppid = info->ppid;
   reader->exe = g_strdup (info->lexical);
   reader->resolved = g_strdup (info->exe);
   reader->argv = g_strdupv ((GStrv) info->argv->pdata);
