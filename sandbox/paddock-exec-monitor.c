@@ -311,6 +311,14 @@ typedef struct
 /* How many programs a pipeline into a shell is followed through. */
 #define PIPE_HOPS_MAX        4
 
+typedef struct
+{
+  pid_t      pid;
+  GPtrArray *argv;
+  char      *path;        /* for a script */
+  GPtrArray *shebangs;
+} RecentExec;
+
 /* What was read of one exec; strings are the caller's bytes. */
 typedef struct
 {
@@ -427,6 +435,8 @@ struct _PaddockExecMonitor
   ReadScratch             *scratch;       /* the thread's */
   GHashTable              *resolved;      /* path → ResolvedExe, the thread's */
   GPtrArray               *readers;       /* PipeReader, oldest first, the thread's */
+  RecentExec               recent[32];    /* the last execs let go on, the thread's */
+  guint                    recent_next;
   gint64                   readers_checked; /* monotonic */
   int                      root_fd;       /* the agent's root, in its mount namespace; the thread's */
   gboolean                 warned_no_pidfd;   /* the thread's */
@@ -1800,6 +1810,77 @@ read_command_line (pid_t pid)
   return g_strndup (buffer, length);
 }
 
+static char *
+join_argv (const char * const *argv)
+{
+  return g_strjoinv (" ", (GStrv) argv);
+}
+
+/* The command line of an exec of @argv, run as @path, with #! lines
+ * @shebangs, as /proc/PID/cmdline has it once the exec is done, which is
+ * how a shell that runs second sees it (find_pipe_writer): for a script,
+ * its last #! line's. */
+static char *
+running_line (const char * const *argv,
+              const char         *path,
+              GPtrArray          *shebangs)
+{
+  g_autoptr(GPtrArray) argvs = NULL;
+  PaddockPolicyQuery levels[PADDOCK_EXEC_MAX_LEVELS];
+  PaddockPolicyQuery query = { .exe = path, .argv = argv };
+  guint n_lines = shebangs != NULL ? shebangs->len / 2 : 0;
+  guint n;
+
+  if (n_lines == 0)
+    return join_argv (argv);
+  n = paddock_exec_level_queries (&query, path, shebangs, &argvs, levels);
+  return join_argv (levels[MIN (n_lines, n - 1)].argv);
+}
+
+/* An exec lately let go on: until the kernel has done it, which takes a
+ * while after the answer, /proc shows the program it replaces (see
+ * sibling_on_pipe). The thread's. */
+static void
+recent_exec_clear (RecentExec *recent)
+{
+  recent->pid = 0;
+  g_clear_pointer (&recent->argv, g_ptr_array_unref);
+  g_clear_pointer (&recent->path, g_free);
+  g_clear_pointer (&recent->shebangs, g_ptr_array_unref);
+}
+
+static void
+keep_recent_exec (PaddockExecMonitor *self,
+                  const ExecInfo     *info)
+{
+  RecentExec *recent = &self->recent[self->recent_next++ % G_N_ELEMENTS (self->recent)];
+
+  recent_exec_clear (recent);
+  recent->pid = info->pid;
+  recent->argv = g_ptr_array_ref (info->argv);
+  if (info->shebangs != NULL)
+    {
+      recent->path = g_strdup (info->path);
+      recent->shebangs = g_ptr_array_ref (info->shebangs);
+    }
+}
+
+/* The command line of @pid's exec, if it was one of the last let go on. */
+static char *
+recent_exec_line (PaddockExecMonitor *self,
+                  pid_t               pid)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (self->recent); i++)
+    {
+      /* The latest first: a pid execs again more often than it is reused. */
+      RecentExec *recent = &self->recent[(self->recent_next - 1 - i) % G_N_ELEMENTS (self->recent)];
+
+      if (recent->pid == pid && recent->argv != NULL)
+        return running_line ((const char * const *) recent->argv->pdata, recent->path, recent->shebangs);
+    }
+  return NULL;
+}
+
 /* The other programs a shell's pipeline made: the children of thread
  * @tid's parent, and @tid's own (`bash <(curl …)` run in place of the
  * shell that made the pipe); and the command lines that one of them that
@@ -1860,13 +1941,16 @@ read_siblings (pid_t     tid,
 
 /* The command line of the sibling whose descriptor @fd is @pipe, and in
  * @other, the pipe that is its descriptor @other_fd (or 0); NULL when none
- * is, or it has not yet run its program. */
+ * is, or it has not yet run its program. One whose exec was let go on
+ * but not yet done still shows the program it replaces: its exec's line
+ * is the one it will have. */
 static char *
-sibling_on_pipe (const Siblings *siblings,
-                 int             fd,
-                 guint64         pipe,
-                 int             other_fd,
-                 guint64        *other)
+sibling_on_pipe (PaddockExecMonitor *self,
+                 const Siblings     *siblings,
+                 int                 fd,
+                 guint64             pipe,
+                 int                 other_fd,
+                 guint64            *other)
 {
   for (guint i = 0; i < siblings->n; i++)
     {
@@ -1878,7 +1962,9 @@ sibling_on_pipe (const Siblings *siblings,
       if (line == NULL || g_strcmp0 (line, siblings->parent_line) == 0 || g_strcmp0 (line, siblings->self_line) == 0)
         {
           g_free (line);
-          return NULL;
+          line = recent_exec_line (self, siblings->pids[i]);
+          if (line == NULL)
+            return NULL;
         }
       *other = read_pipe (siblings->pids[i], other_fd);
       return line;
@@ -1892,8 +1978,9 @@ sibling_on_pipe (const Siblings *siblings,
  * sibling that has not yet run its program is not known; its exec, when
  * it comes, finds the shell (find_pipe_reader). */
 static char *
-find_pipe_writer (pid_t   tid,
-                  guint64 pipe)
+find_pipe_writer (PaddockExecMonitor *self,
+                  pid_t               tid,
+                  guint64             pipe)
 {
   g_auto(Siblings) siblings = { { 0 }, 0, NULL, NULL };
   g_autoptr(GString) pipeline = NULL;
@@ -1904,7 +1991,7 @@ find_pipe_writer (pid_t   tid,
   for (guint hops = 0; pipe != 0 && hops < PIPE_HOPS_MAX; hops++)
     {
       guint64 upstream = 0;
-      g_autofree char *line = sibling_on_pipe (&siblings, STDOUT_FILENO, pipe, STDIN_FILENO, &upstream);
+      g_autofree char *line = sibling_on_pipe (self, &siblings, STDOUT_FILENO, pipe, STDIN_FILENO, &upstream);
 
       if (line == NULL)
         break;
@@ -1997,7 +2084,7 @@ find_pipe_reader (PaddockExecMonitor  *self,
     for (guint hops = 0; reader == NULL && pipe != 0 && hops < PIPE_HOPS_MAX; hops++)
       {
         guint64 downstream = 0;
-        g_autofree char *line = sibling_on_pipe (&siblings, STDIN_FILENO, pipe, STDOUT_FILENO, &downstream);
+        g_autofree char *line = sibling_on_pipe (self, &siblings, STDIN_FILENO, pipe, STDOUT_FILENO, &downstream);
 
         if (line == NULL)
           break;
@@ -2033,30 +2120,6 @@ keep_pipe_reader (PaddockExecMonitor *self,
   g_ptr_array_add (self->readers, reader);
 }
 
-static char *
-join_argv (const char * const *argv)
-{
-  return g_strjoinv (" ", (GStrv) argv);
-}
-
-/* @info's command line as /proc/PID/cmdline has it once the exec is done,
- * which is how a shell that runs second sees it (find_pipe_writer): for
- * a script, its last #! line's. */
-static char *
-running_line (const ExecInfo           *info,
-              const PaddockPolicyQuery *query)
-{
-  g_autoptr(GPtrArray) argvs = NULL;
-  PaddockPolicyQuery levels[PADDOCK_EXEC_MAX_LEVELS];
-  guint n_lines = info->shebangs != NULL ? info->shebangs->len / 2 : 0;
-  guint n;
-
-  if (n_lines == 0)
-    return join_argv (query->argv);
-  n = paddock_exec_level_queries (query, info->path, info->shebangs, &argvs, levels);
-  return join_argv (levels[MIN (n_lines, n - 1)].argv);
-}
-
 /* Where @info writes to a pipe a shell that ran first reads its script
  * from, the shell's level, with @info's command line (in @writer_line) as
  * what writes to it, after the @n @levels of @query. (A shell that runs
@@ -2072,7 +2135,7 @@ add_pipe_level (ExecInfo                  *info,
   if (info->reader == NULL || n >= PADDOCK_EXEC_MAX_LEVELS)
     return n;
   {
-    g_autofree char *line = running_line (info, query);
+    g_autofree char *line = running_line (query->argv, info->path, info->shebangs);
 
     *writer_line = g_strconcat (line, info->downstream, NULL);
   }
@@ -2308,7 +2371,7 @@ find_pipe_end (PaddockExecMonitor *self,
     {
       info->script_pipe = pipe;
       info->script_fd = fd;
-      info->stdin_from = find_pipe_writer (info->tid, pipe);
+      info->stdin_from = find_pipe_writer (self, info->tid, pipe);
       query->stdin_from = info->stdin_from;
       if (info->stdin_from != NULL)
         {
@@ -2321,7 +2384,7 @@ find_pipe_end (PaddockExecMonitor *self,
   reader = find_pipe_reader (self, info->tid, now, &info->downstream);
   if (reader != NULL)
     {
-      g_autofree char *line = running_line (info, query);
+      g_autofree char *line = running_line (query->argv, info->path, info->shebangs);
       g_autofree char *reader_line = join_argv ((const char * const *) reader->argv);
 
       info->reader = pipe_reader_copy (reader);
@@ -2471,8 +2534,12 @@ handle_notification (PaddockExecMonitor   *self,
         }
       seq = take_seq (self);
       audit_exec (self, info, seq, decision, by, rule_name);
-      if (info->script_pipe != 0 && decision == PADDOCK_DECISION_ALLOW)
-        keep_pipe_reader (self, info);
+      if (decision == PADDOCK_DECISION_ALLOW)
+        {
+          keep_recent_exec (self, info);
+          if (info->script_pipe != 0)
+            keep_pipe_reader (self, info);
+        }
 
       news = g_new0 (News, 1);
       news->info = g_steal_pointer (&info);
@@ -3361,6 +3428,8 @@ paddock_exec_monitor_free (PaddockExecMonitor *self)
   g_free (self->scratch);
   g_hash_table_destroy (self->resolved);
   g_ptr_array_unref (self->readers);
+  for (guint i = 0; i < G_N_ELEMENTS (self->recent); i++)
+    recent_exec_clear (&self->recent[i]);
   g_main_context_unref (self->context);
   paddock_policy_unref (self->policy);
   g_free (self->project);

@@ -1307,13 +1307,16 @@ test_script_interpreter (void)
  * other does: the shell is judged as the pipeline, by the rules that read
  * scripts, whichever of the two runs first, through a filter too, and
  * so is bash <(fetch-marker), which runs a pipe its operand names. The
- * same pipelines from another writer run (they all ran before). */
+ * same pipelines from another writer run (they all ran before). Started
+ * together, as a shell starts a pipeline, the writer's exec is often let
+ * go on but not yet done when the shell's comes: /proc still shows the
+ * program it replaces (about half of these ran, before). */
 static void
 test_piped_script (void)
 {
   g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
     "sh", "-c",
-    "cd \"$1\" && printf '#!/bin/sh\\necho touch ran-$1\\nsleep 1\\n' >fetch-marker && cp fetch-marker fetch-other && "
+    "cd \"$1\" && printf '#!/bin/sh\\necho touch ran-$1\\nsleep ${2:-1}\\n' >fetch-marker && cp fetch-marker fetch-other && "
     "chmod +x fetch-marker fetch-other && "
     "./fetch-marker 1 | (sleep 0.5; exec sh); "
     "(sleep 0.5; exec ./fetch-marker 2) | sh; "
@@ -1321,13 +1324,16 @@ test_piped_script (void)
     "./fetch-other 4 | (sleep 0.5; exec sh); "
     "(sleep 0.5; exec ./fetch-other 5) | sh; "
     "bash -c 'bash <(./fetch-marker 6)'; "
-    "bash -c 'bash <(./fetch-other 7)'",
+    "bash -c 'bash <(./fetch-other 7)'; "
+    "for i in 0 1 2 3 4 5 6 7 8 9; do ./fetch-marker 8$i 0.05 | sh; bash -c \"bash <(./fetch-marker 9$i 0.05)\"; done",
     "sh", "@OUT@", NULL }, FALSE, NULL);
   static const char * const expected[] = {
     "/bin/sh ./fetch-marker 1 | sh",
     "/bin/sh ./fetch-marker 2 | sh",
     "/bin/sh ./fetch-marker 3 | cat | sh",
     "/bin/sh ./fetch-marker 6 | bash /dev/fd/",
+    "/bin/sh ./fetch-marker 8",
+    "/bin/sh ./fetch-marker 9",
   };
   g_autoptr(GPtrArray) execs = NULL;
   g_autofree char *shown = NULL;
@@ -1341,6 +1347,14 @@ test_piped_script (void)
   g_assert_true (out_exists (s, "ran-5"));
   g_assert_false (out_exists (s, "ran-6"));
   g_assert_true (out_exists (s, "ran-7"));
+  for (guint i = 0; i < 10; i++)
+    {
+      g_autofree char *piped = g_strdup_printf ("ran-8%u", i);
+      g_autofree char *substituted = g_strdup_printf ("ran-9%u", i);
+
+      if (out_exists (s, piped) || out_exists (s, substituted))
+        g_error ("%s or %s ran", piped, substituted);
+    }
 
   /* Each pipeline was denied at whichever of its programs ran second (a
    * shell once for each directory of its PATH search), by the rule, and
@@ -1355,7 +1369,7 @@ test_piped_script (void)
       if (g_strcmp0 (json_object_get_string_member (record, "decision"), "deny") != 0)
         continue;
       for (guint j = 0; j < G_N_ELEMENTS (expected); j++)
-        if (j + 1 < G_N_ELEMENTS (expected) ? strcmp (pipeline, expected[j]) == 0 : g_str_has_prefix (pipeline, expected[j]))
+        if (j < 3 ? strcmp (pipeline, expected[j]) == 0 : g_str_has_prefix (pipeline, expected[j]))
           which = j;
       if (which == G_N_ELEMENTS (expected))
         g_error ("%s was denied (pipeline: %s)", json_object_get_string_member (record, "path"), pipeline);
