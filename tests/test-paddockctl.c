@@ -518,20 +518,22 @@ test_policy_project_and_forget (void)
 
 /* A LOG may be a session id, or a unique prefix of one: its log is found
  * where paddock-run writes them. A prefix of two ids, or of none, is
- * refused, named; a file of that name comes first. */
+ * refused, named; a file of that name comes first. The prefixes are long
+ * enough that no other test's session (a random id) begins with them:
+ * with "ab", one in 256 did. */
 static void
 test_audit_log_by_session (void)
 {
   g_autofree char *folder = g_build_filename (state_home, "paddock", NULL);
-  g_autofree char *first = g_build_filename (folder, "session-20260101-000000-abc123def456.jsonl", NULL);
-  g_autofree char *second = g_build_filename (folder, "session-20260101-000001-abd999999999.jsonl", NULL);
-  g_autofree char *local = g_build_filename (base, "abd9", NULL);
+  g_autofree char *first = g_build_filename (folder, "session-20260101-000000-0123456789ab.jsonl", NULL);
+  g_autofree char *second = g_build_filename (folder, "session-20260101-000001-01234567cdef.jsonl", NULL);
+  g_autofree char *local = g_build_filename (base, "01234567cd", NULL);
 
   g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
   g_assert_true (g_file_set_contents (first, "", 0, NULL));
   g_assert_true (g_file_set_contents (second, "", 0, NULL));
   {
-    const char *argv[] = { paddockctl, "audit", "verify", "abc1", NULL };
+    const char *argv[] = { paddockctl, "audit", "verify", "0123456789", NULL };
     g_autoptr(Result) result = run_in (base, argv);
     g_autofree char *says = g_strdup_printf ("%s: no records, so nothing to verify", first);
 
@@ -539,19 +541,19 @@ test_audit_log_by_session (void)
     g_assert_true (g_str_has_prefix (result->out, says));
   }
   {
-    const char *argv[] = { paddockctl, "audit", "show", "ab", NULL };
+    const char *argv[] = { paddockctl, "audit", "show", "01234567", NULL };
     g_autoptr(Result) result = run_in (base, argv);
 
     g_assert_cmpint (result->status, ==, 1);
     g_assert_cmpstr (result->out, ==, "");
-    g_assert_nonnull (strstr (result->err, "\"ab\" names no file here, and begins the ids of 2 session logs ("));
+    g_assert_nonnull (strstr (result->err, "\"01234567\" names no file here, and begins the ids of 2 session logs ("));
     g_assert_nonnull (strstr (result->err, first));
     g_assert_nonnull (strstr (result->err, second));
   }
   {
-    const char *argv[] = { paddockctl, "audit", "export", "ffff", NULL };
+    const char *argv[] = { paddockctl, "audit", "export", "fffffffffff0", NULL };
     g_autoptr(Result) result = run_in (base, argv);
-    g_autofree char *says = g_strdup_printf ("paddockctl: no file is named \"ffff\", and no session log in %s has an "
+    g_autofree char *says = g_strdup_printf ("paddockctl: no file is named \"fffffffffff0\", and no session log in %s has an "
                                              "id that begins with it\n", folder);
 
     g_assert_cmpint (result->status, ==, 1);
@@ -559,13 +561,13 @@ test_audit_log_by_session (void)
   }
   {
     /* A file here of that name is the one meant. */
-    const char *argv[] = { paddockctl, "audit", "verify", "abd9", NULL };
+    const char *argv[] = { paddockctl, "audit", "verify", "01234567cd", NULL };
     g_autoptr(Result) result = NULL;
 
     g_assert_true (g_file_set_contents (local, "", 0, NULL));
     result = run_in (base, argv);
     g_assert_cmpint (result->status, ==, 1);
-    g_assert_true (g_str_has_prefix (result->out, "abd9: no records"));
+    g_assert_true (g_str_has_prefix (result->out, "01234567cd: no records"));
   }
   g_unlink (local);
   g_unlink (first);
