@@ -1085,6 +1085,27 @@ attach_finish (GSubprocess *attach)
   return g_steal_pointer (&err);
 }
 
+/* Lets the agent go with `paddockctl attach SESSION --answer allow
+ * --remember session` attached, to the session's end, which must be a
+ * clean exit. Returns all that attach printed. */
+static char *
+run_allowing_for_session (Session    *s,
+                          const char *session)
+{
+  g_autoptr(GSubprocess) attach = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autofree char *seen = NULL;
+  g_autofree char *rest = NULL;
+
+  attach = attach_start (s, (const char *[]) { session, "--answer", "allow", "--remember", "session", NULL },
+                         TRUE, &lines, &seen);
+  session_go (s);
+  rest = read_until (lines, "session ended");
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_free (attach_finish (attach));
+  return g_strconcat (seen, rest, NULL);
+}
+
 /* A client that stops reading (a paused terminal) is dropped once it is
  * far behind, and the session runs on; attach then says so, and how to
  * follow again, where it said the session went away. */
@@ -1497,21 +1518,13 @@ test_remember_too_long (void)
     "touch \"$1/asked-marker\" \"$long\" 2>/dev/null; exit 0",
     "sh", "@OUT@", NULL }, FALSE, NULL);
   g_autofree char *session = wait_for_socket (s);
-  g_autoptr(GSubprocess) attach = NULL;
-  g_autoptr(GDataInputStream) lines = NULL;
   g_autoptr(GPtrArray) decisions = NULL;
-  g_autofree char *seen = NULL;
   g_autofree char *rest = NULL;
   g_autofree char *err = NULL;
   const char *note = "allowed by user, this once: it could not be remembered (paddock-run says why, where it runs)\n";
   const char *first;
 
-  attach = attach_start (s, (const char *[]) { session, "--answer", "allow", "--remember", "session", NULL },
-                         TRUE, &lines, &seen);
-  session_go (s);
-  rest = read_until (lines, "session ended");
-  g_assert_cmpint (session_wait (s), ==, 0);
-  g_free (attach_finish (attach));
+  rest = run_allowing_for_session (s, session);
   g_test_message ("%s", rest);
   g_assert_true (out_exists (s, "asked-marker"));
 
@@ -1968,20 +1981,12 @@ test_remember_script_line (void)
     "./x asked-marker; exit 0",
     "sh", "@OUT@", NULL }, FALSE, NULL);
   g_autofree char *session = wait_for_socket (s);
-  g_autoptr(GSubprocess) attach = NULL;
-  g_autoptr(GDataInputStream) lines = NULL;
   g_autoptr(GPtrArray) execs = NULL;
   g_autoptr(GPtrArray) decisions = NULL;
-  g_autofree char *seen = NULL;
   g_autofree char *rest = NULL;
   guint scripts = 0;
 
-  attach = attach_start (s, (const char *[]) { session, "--answer", "allow", "--remember", "session", NULL },
-                         TRUE, &lines, &seen);
-  session_go (s);
-  rest = read_until (lines, "session ended");
-  g_assert_cmpint (session_wait (s), ==, 0);
-  g_free (attach_finish (attach));
+  rest = run_allowing_for_session (s, session);
   g_assert_true (out_exists (s, "first"));
   g_assert_true (out_exists (s, "asked-marker"));
 
@@ -2058,21 +2063,12 @@ test_remember_pipeline (void)
     "./fetch-asked 2 | (sleep 0.5; exec sh); exit 0",
     "sh", "@OUT@", NULL }, FALSE, NULL);
   g_autofree char *session = wait_for_socket (s);
-  g_autoptr(GSubprocess) attach = NULL;
-  g_autoptr(GDataInputStream) lines = NULL;
   g_autoptr(GPtrArray) decisions = NULL;
   g_autoptr(GPtrArray) execs = NULL;
-  g_autofree char *seen = NULL;
   g_autofree char *rest = NULL;
-  g_autofree char *all = NULL;
   const char *got[3] = { NULL };
 
-  attach = attach_start (s, (const char *[]) { session, "--answer", "allow", "--remember", "session", NULL },
-                         TRUE, &lines, &seen);
-  session_go (s);
-  rest = read_until (lines, "session ended");
-  g_assert_cmpint (session_wait (s), ==, 0);
-  g_free (attach_finish (attach));
+  rest = run_allowing_for_session (s, session);
 
   g_assert_true (out_exists (s, "ran-1"));
   g_assert_true (out_exists (s, "ran-2"));
@@ -2101,9 +2097,8 @@ test_remember_pipeline (void)
   g_assert_cmpstr (got[1], ==, "remembered");
   g_assert_nonnull (got[2]);
   /* attach showed both asks with their pipelines. */
-  all = g_strconcat (seen, rest, NULL);
-  g_assert_nonnull (strstr (all, "ASK    ./fetch-asked 1  (#!/bin/sh)  (pipeline: /bin/sh ./fetch-asked 1 | sh)  [test-piped-ask]"));
-  g_assert_nonnull (strstr (all, "(pipeline: /bin/sh ./fetch-asked 2 | sh)  [test-piped-ask]"));
+  g_assert_nonnull (strstr (rest, "ASK    ./fetch-asked 1  (#!/bin/sh)  (pipeline: /bin/sh ./fetch-asked 1 | sh)  [test-piped-ask]"));
+  g_assert_nonnull (strstr (rest, "(pipeline: /bin/sh ./fetch-asked 2 | sh)  [test-piped-ask]"));
 }
 
 /* A program run under another name (bash's exec -a) is shown under its
