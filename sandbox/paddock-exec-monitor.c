@@ -69,8 +69,10 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1333,6 +1335,11 @@ find_executable (PaddockExecMonitor *self,
         {
           char *interpreter = NULL;
           char *argument = NULL;
+          struct statfs fs;
+
+          /* Nor does it run a file on a noexec mount (a hardened /tmp). */
+          if (fstatfs (fd, &fs) == 0 && (fs.f_flags & ST_NOEXEC) != 0)
+            return EACCES;
 
           if (paddock_exec_read_interpreter (fd, &interpreter, &argument))
             add_shebang (info, interpreter, argument);

@@ -1504,6 +1504,44 @@ test_not_executable (void)
   g_assert_true (ran_true);
 }
 
+/* exec refuses a file on a noexec mount (a hardened /tmp), whoever asks:
+ * no run to record. The same program on a mount that allows it runs, and
+ * is recorded. (It was recorded as a run either way.) The mounts are made
+ * in a user and mount namespace of the agent's own. */
+static void
+test_noexec_mount (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    "mkdir \"$1/noexec\" \"$1/exec\" && "
+    "unshare -rm sh -c 'mount -t tmpfs -o noexec none \"$1/noexec\" && mount -t tmpfs none \"$1/exec\" || exit 99; "
+    "cp /bin/true \"$1/noexec/t\" && cp /bin/true \"$1/exec/t\" && "
+    "{ \"$1/noexec/t\"; echo noexec=$?; \"$1/exec/t\"; echo exec=$?; } >\"$1/log\" 2>/dev/null' sh \"$1\"; "
+    "echo $? >\"$1/status\"",
+    "sh", "@OUT@", NULL }, FALSE, NULL);
+  g_autoptr(GPtrArray) execs = NULL;
+  g_autofree char *status = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *refused = NULL;
+  g_autofree char *ran = NULL;
+
+  g_assert_cmpint (session_wait (s), ==, 0);
+  status = out_text (s, "status");
+  if (strcmp (status, "0\n") != 0)
+    {
+      g_test_skip ("no user and mount namespace to mount a tmpfs in");
+      return;
+    }
+  log = out_text (s, "log");
+  g_assert_cmpstr (log, ==, "noexec=126\nexec=0\n");
+
+  refused = g_build_filename (s->out, "noexec", "t", NULL);
+  ran = g_build_filename (s->out, "exec", "t", NULL);
+  execs = audit_records (s, "exec");
+  g_assert_null (audit_exec_at (execs, refused));
+  g_assert_nonnull (audit_exec_at (execs, ran));
+}
+
 /* An answer for a command line too long to remember as a rule is taken
  * once, and said so: the supervisor aborted on it, leaving the agent
  * unable to start anything. The same command asks again, and attach says
@@ -3518,6 +3556,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/attach-path-repeat", test_attach_path_repeat);
   g_test_add_func ("/paddock/exec/exec-alias", test_exec_alias);
   g_test_add_func ("/paddock/exec/not-executable", test_not_executable);
+  g_test_add_func ("/paddock/exec/noexec-mount", test_noexec_mount);
   g_test_add_func ("/paddock/exec/link-of-another-name", test_link_of_another_name);
   g_test_add_func ("/paddock/exec/huge-command", test_huge_command);
   g_test_add_func ("/paddock/exec/script-interpreter", test_script_interpreter);
