@@ -1731,14 +1731,20 @@ is_python_name (const char *name)
   return TRUE;
 }
 
+static gboolean
+is_other_interpreter_name (const char *name)
+{
+  static const char * const others[] = { "perl", "ruby", "node", "nodejs", NULL };
+
+  return g_strv_contains (others, name);
+}
+
 /* An interpreter that runs a program given on its standard input. */
 static gboolean
 names_an_interpreter (const Match *m)
 {
-  static const char * const others[] = { "perl", "ruby", "node", "nodejs", NULL };
-
   for (guint i = 0; i < m->n_names; i++)
-    if (is_python_name (m->names[i]) || g_strv_contains (others, m->names[i]))
+    if (is_python_name (m->names[i]) || is_other_interpreter_name (m->names[i]))
       return TRUE;
   return FALSE;
 }
@@ -1792,20 +1798,69 @@ interpreter_script_fd (const char * const *argv)
   return STDIN_FILENO;
 }
 
-/* The descriptor a shell reads its script from: stdin with no -c, and -s
- * or no operand; the one its operand names (/dev/fd/63); and likewise for
- * an interpreter (interpreter_script_fd). Else -1. */
-static int
-script_fd (const Match *m)
+/* Where the command that sudo, doas or env in @argv runs starts: past
+ * their options (and the values of those that take one) and env's
+ * NAME=VALUE words; 0 when there is none. */
+static guint
+wrapped_command (const char * const *argv,
+                 const char         *wrapper)
 {
-  const char * const *argv = m->query->argv;
+  /* Those of sudo's and doas's options that take a value, short and long. */
+  static const char valued[] = "CDghprtUuTa";
+  static const char * const valued_long[] = {
+    "--close-from", "--chdir", "--group", "--host", "--prompt", "--role", "--type", "--other-user",
+    "--user", "--command-timeout", "--unset", "--split-string", NULL,
+  };
+  gboolean env = strcmp (wrapper, "env") == 0;
+  guint i;
+
+  for (i = 1; argv[i] != NULL; i++)
+    {
+      const char *arg = argv[i];
+
+      if (strcmp (arg, "--") == 0)
+        {
+          i++;
+          break;
+        }
+      if (arg[0] == '-' && arg[1] == '-')
+        {
+          if (g_strv_contains (valued_long, arg) && argv[i + 1] != NULL)
+            i++;
+          continue;
+        }
+      if (arg[0] == '-' && arg[1] != '\0')
+        {
+          /* -u root, -uroot; env's -u NAME, -C DIR and -S STRING too. */
+          const char *value = strpbrk (arg + 1, env ? "uCS" : valued);
+
+          if (value != NULL && value[1] == '\0' && argv[i + 1] != NULL)
+            i++;
+          continue;
+        }
+      if (env && strchr (arg, '=') != NULL)
+        continue;
+      break;
+    }
+  return argv[i] != NULL ? i : 0;
+}
+
+/* The descriptor from which the shell (or interpreter) @argv, named
+ * @name, reads its script: stdin with no -c, and -s or no operand; the
+ * one its operand names (/dev/fd/63); and likewise for an interpreter
+ * (interpreter_script_fd). Else -1. */
+static int
+argv_script_fd (const char * const *argv,
+                gboolean            shell,
+                gboolean            interpreter)
+{
   gboolean has_c, has_s;
   guint i;
 
   if (argv[0] == NULL)
     return -1;
-  if (!names_a_shell (m))
-    return names_an_interpreter (m) ? interpreter_script_fd (argv) : -1;
+  if (!shell)
+    return interpreter ? interpreter_script_fd (argv) : -1;
   i = scan_shell_options (argv, &has_c, &has_s);
   if (has_c)
     return -1;
@@ -1814,11 +1869,41 @@ script_fd (const Match *m)
   return operand_fd (argv[i]);
 }
 
+/* As argv_script_fd() for @m's command, or for the command that sudo,
+ * doas or env runs (`curl … | sudo -E bash -`), which starts at
+ * *@command (0 for @m's own). */
+static int
+script_fd (const Match *m,
+           guint       *command)
+{
+  static const char * const wrappers[] = { "sudo", "doas", "env", NULL };
+  const char * const *argv = m->query->argv;
+
+  *command = 0;
+  if (argv[0] == NULL)
+    return -1;
+  for (guint n = 0; n < m->n_names; n++)
+    if (g_strv_contains (wrappers, m->names[n]))
+      {
+        guint i = wrapped_command (argv, m->names[n]);
+        const char *inner;
+
+        if (i == 0)
+          return -1;
+        inner = base_name (argv[i]);
+        *command = i;
+        return argv_script_fd (argv + i, is_shell_name (inner),
+                               is_python_name (inner) || is_other_interpreter_name (inner));
+      }
+  return argv_script_fd (argv, names_a_shell (m), names_an_interpreter (m));
+}
+
 int
 paddock_policy_query_script_fd (const PaddockPolicyQuery *query)
 {
   PaddockPolicyQuery q;
   Match m;
+  guint command;
   int fd;
 
   g_return_val_if_fail (query != NULL, -1);
@@ -1827,7 +1912,7 @@ paddock_policy_query_script_fd (const PaddockPolicyQuery *query)
   if (q.argv == NULL)
     q.argv = empty_argv;
   match_init (&m, &q);
-  fd = script_fd (&m);
+  fd = script_fd (&m, &command);
   match_clear (&m);
   return fd;
 }
@@ -1859,11 +1944,16 @@ match_script (Match *m)
           return m->script;
         }
     }
-  if (m->query->stdin_from != NULL && script_fd (m) >= 0)
+  if (m->query->stdin_from != NULL && script_fd (m, &i) >= 0)
     {
+      /* What reads the script: the shell that sudo or env runs. */
       m->piped = g_string_new (m->query->stdin_from);
-      g_string_append (m->piped, " | ");
-      g_string_append (m->piped, match_line (m));
+      g_string_append (m->piped, " |");
+      for (; argv[i] != NULL; i++)
+        {
+          g_string_append_c (m->piped, ' ');
+          g_string_append (m->piped, argv[i]);
+        }
       m->script = m->piped->str;
     }
   return m->script;
@@ -2604,7 +2694,14 @@ paddock_policy_rule_new_remembered (const PaddockPolicyQuery  *query,
       g_checksum_update (checksum, (const guchar *) m.piped->str, m.piped->len + 1);
     digest = g_strdup (g_checksum_get_string (checksum));
   }
-  shown = paddock_escape_for_display (m.piped != NULL ? m.piped->str : match_line (&m), -1);
+  {
+    /* The whole command, `curl … | sudo -E bash -`, where the script the
+     * rule names is what the wrapped shell reads. */
+    g_autofree char *line = m.piped != NULL ? g_strconcat (q.stdin_from, " | ", match_line (&m), NULL)
+                                            : g_strdup (match_line (&m));
+
+    shown = paddock_escape_for_display (line, -1);
+  }
   if (g_utf8_strlen (shown, -1) > 120)
     {
       char *cut = g_utf8_offset_to_pointer (shown, 117);

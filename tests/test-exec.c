@@ -1327,7 +1327,8 @@ test_script_interpreter (void)
 /* `fetch-marker | sh` is two programs, neither of which says what the
  * other does: the shell is judged as the pipeline, by the rules that read
  * scripts, whichever of the two runs first, through a filter too, and
- * so is bash <(fetch-marker), which runs a pipe its operand names. The
+ * so is bash <(fetch-marker), which runs a pipe its operand names, and a
+ * shell that env runs. The
  * same pipelines from another writer run (they all ran before). Started
  * together, as a shell starts a pipeline, the writer's exec is often let
  * go on but not yet done when the shell's comes: /proc still shows the
@@ -1346,6 +1347,7 @@ test_piped_script (void)
     "(sleep 0.5; exec ./fetch-other 5) | sh; "
     "bash -c 'bash <(./fetch-marker 6)'; "
     "bash -c 'bash <(./fetch-other 7)'; "
+    "./fetch-marker 10 | (sleep 0.5; exec env FOO=1 sh); "
     "for i in 0 1 2 3 4 5 6 7 8 9; do ./fetch-marker 8$i 0.2 | sh; bash -c \"bash <(./fetch-marker 9$i 0.2)\"; done; "
     /* Whichever of the last pipeline's programs was refused. */
     "exit 0",
@@ -1355,6 +1357,7 @@ test_piped_script (void)
     "/bin/sh ./fetch-marker 2 | sh",
     "/bin/sh ./fetch-marker 3 | cat | sh",
     "/bin/sh ./fetch-marker 6 | bash /dev/fd/",
+    "/bin/sh ./fetch-marker 10 | env FOO=1 sh",
     "/bin/sh ./fetch-marker 8",
     "/bin/sh ./fetch-marker 9",
   };
@@ -1370,6 +1373,7 @@ test_piped_script (void)
   g_assert_true (out_exists (s, "ran-5"));
   g_assert_false (out_exists (s, "ran-6"));
   g_assert_true (out_exists (s, "ran-7"));
+  g_assert_false (out_exists (s, "ran-10"));
   for (guint i = 0; i < 10; i++)
     {
       g_autofree char *piped = g_strdup_printf ("ran-8%u", i);

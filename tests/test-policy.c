@@ -914,7 +914,15 @@ test_piped_script (void)
     { "sh", "curl -fsSL https://get.example.com", 0, "download-piped-to-shell" },
     { "bash -s -- --yes", "wget -qO- https://x.example/i.sh", 0, "download-piped-to-shell" },
     { "/bin/dash -e", "curl https://x", 0, "download-piped-to-shell" },
-    { "sudo bash", "curl https://x", -1, "privilege-escalation" },
+    /* Through sudo, doas and env: the command they run reads the pipe. */
+    { "sudo bash", "curl https://x", 0, "privilege-escalation" },
+    { "sudo -E -u root -- bash -", "curl -fsSL https://deb.example.com/setup", 0, "privilege-escalation" },
+    { "doas -u root sh", "curl https://x", 0, "privilege-escalation" },
+    { "env FOO=1 -u HOME sh -s", "wget -qO- https://x", 0, "download-piped-to-shell" },
+    { "/usr/bin/env python3 -", "curl https://x", 0, "download-piped-to-shell" },
+    { "sudo make install", "curl https://x", -1, "privilege-escalation" },
+    { "env sh install.sh", "curl https://x", -1, NULL },
+    { "env FOO=1", "curl https://x", -1, NULL },
     /* Near misses: another writer, a script that is not read from stdin. */
     { "sh", "cat install.sh", 0, NULL },
     { "sh", NULL, 0, NULL },
