@@ -1845,10 +1845,10 @@ wrapped_command (const char * const *argv,
   return argv[i] != NULL ? i : 0;
 }
 
-/* The descriptor from which the shell (or interpreter) @argv, named
- * @name, reads its script: stdin with no -c, and -s or no operand; the
- * one its operand names (/dev/fd/63); and likewise for an interpreter
- * (interpreter_script_fd). Else -1. */
+/* The descriptor from which @argv, a @shell or an @interpreter, reads its
+ * script: for a shell, stdin with no -c, and -s or no operand, or the one
+ * its operand names (/dev/fd/63); for an interpreter, as
+ * interpreter_script_fd() says. Else -1. */
 static int
 argv_script_fd (const char * const *argv,
                 gboolean            shell,
@@ -1918,10 +1918,10 @@ paddock_policy_query_script_fd (const PaddockPolicyQuery *query)
 }
 
 /* The SCRIPT of `sh [options] -c SCRIPT [name [args…]]`; for a shell (or
- * an interpreter: python, perl, ruby, node) that reads its script from a
- * pipe (its stdin, or one its operand names: `bash <(curl …)`) whose writer
- * is known (@stdin_from), the pipeline `WRITER | SHELL`,
- * which is what a script rule is about; or NULL. */
+ * python, perl, ruby, node, or one that sudo, doas or env runs) that reads
+ * its script from a pipe (its stdin, or one its operand names: `bash
+ * <(curl …)`) whose writer is known (@stdin_from), the pipeline `WRITER |
+ * SHELL`, which is what a script rule is about; or NULL. */
 static const char *
 match_script (Match *m)
 {
@@ -1946,7 +1946,7 @@ match_script (Match *m)
     }
   if (m->query->stdin_from != NULL && script_fd (m, &i) >= 0)
     {
-      /* What reads the script: the shell that sudo or env runs. */
+      /* What reads the script: for sudo -E bash -, bash -. */
       m->piped = g_string_new (m->query->stdin_from);
       g_string_append (m->piped, " |");
       for (; argv[i] != NULL; i++)
