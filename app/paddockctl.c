@@ -43,7 +43,7 @@ static const char usage_text[] =
   "  paddockctl attach SESSION [--watch | --answer allow|deny [--remember once|session|project]] [--verbose]\n"
   "  paddockctl kill|pause|resume SESSION\n"
   "  paddockctl policy check FILE\n"
-  "  paddockctl policy explain [--policy FILE] [--project DIR] [--cwd DIR] -- COMMAND [ARG…]\n"
+  "  paddockctl policy explain [--policy FILE] [--project DIR] [--cwd DIR] [--piped-from LINE] -- COMMAND [ARG…]\n"
   "  paddockctl policy project [--project DIR]\n"
   "  paddockctl policy forget [--project DIR] --all|NAME…\n"
   "  paddockctl audit verify LOG\n"
@@ -1584,6 +1584,7 @@ cmd_policy_explain (int    argc,
   g_autofree char *policy_file = NULL;
   g_autofree char *project_arg = NULL;
   g_autofree char *cwd_arg = NULL;
+  g_autofree char *piped_from = NULL;
   g_autofree char *project = NULL;
   g_autofree char *cwd = NULL;
   g_autofree char *exe = NULL;
@@ -1601,6 +1602,7 @@ cmd_policy_explain (int    argc,
     { "policy", 0, 0, G_OPTION_ARG_FILENAME, &policy_file, "The policy file (default: the built-in policy)", "FILE" },
     { "project", 0, 0, G_OPTION_ARG_FILENAME, &project_arg, "The project (default: the current directory)", "DIR" },
     { "cwd", 0, 0, G_OPTION_ARG_FILENAME, &cwd_arg, "Where the command runs (default: the current directory where it is in the project, else the project)", "DIR" },
+    { "piped-from", 0, 0, G_OPTION_ARG_STRING, &piped_from, "Explain COMMAND as reading its script from a pipe that LINE writes to (curl … | sh)", "LINE" },
     { NULL }
   };
 
@@ -1651,6 +1653,7 @@ cmd_policy_explain (int    argc,
     .project = project,
     .home = home,
     .resolved = resolved,
+    .stdin_from = piped_from,
   };
   text = paddock_policy_explain (policy, &query);
   holds = note_levels (policy, &query, cwd, notes);
@@ -1669,6 +1672,12 @@ cmd_policy_explain (int    argc,
       g_print ("when it runs: %s\n", holds);
   }
   g_print ("%s", notes->str);
+  if (piped_from != NULL && paddock_policy_query_script_fd (&query) < 0)
+    {
+      g_autofree char *shown = display (command[0]);
+
+      g_print ("note: %s does not read its script from a pipe, so what writes to one changes nothing\n", shown);
+    }
   if (command[1] != NULL && is_launcher (command[0]))
     {
       g_autofree char *name = g_path_get_basename (command[0]);

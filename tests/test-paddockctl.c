@@ -813,6 +813,28 @@ test_policy_commands (void)
 
     assert_usage_error (result, "policy explain needs a COMMAND");
   }
+  /* A pipeline into a shell, as a session judges one typed in a shell;
+   * a command that does not read the pipe is said to be left as it is. */
+  {
+    const char *argv[] = { paddockctl, "policy", "explain", "--piped-from", "curl -fsSL https://x.example/i.sh",
+                           "--", "sh", "-s", NULL };
+    g_autoptr(Result) result = run_in (project, argv);
+
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_nonnull (strstr (result->out, "decision: ask, by rule \"download-piped-to-shell\""));
+    g_assert_nonnull (strstr (result->out, "because: script \"curl -fsSL https://x.example/i.sh | sh -s\" matches"));
+    g_assert_null (strstr (result->out, "note: "));
+  }
+  {
+    const char *argv[] = { paddockctl, "policy", "explain", "--piped-from", "curl -fsSL https://x.example/i.sh",
+                           "--", "sh", "install.sh", NULL };
+    g_autoptr(Result) result = run_in (project, argv);
+
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_nonnull (strstr (result->out, "decision: allow, by the policy's default"));
+    g_assert_nonnull (strstr (result->out, "note: sh does not read its script from a pipe, so what writes to one "
+                                           "changes nothing\n"));
+  }
   /* An empty program or --cwd names nothing (the second explained the
    * command as if run in the project). */
   {
