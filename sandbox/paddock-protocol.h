@@ -100,8 +100,9 @@ typedef struct
   gint64           argc;          /* how many there were */
   gboolean         truncated;     /* argv, path or cwd was cut short */
   char            *interpreter;   /* a script's #! interpreter and its argument, or NULL */
-  char            *pipeline;      /* "WRITER | SHELL" where one end is a shell reading its
-                                   * script from the pipe, the other writing to it; or NULL */
+  char            *pipeline;      /* "WRITER | SHELL" where this exec is one end of a pipe a
+                                   * shell reads its script from, at most
+                                   * PADDOCK_EXEC_MAX_PIPELINE_SHOWN bytes and "…"; or NULL */
   gboolean         escaped;       /* some bytes were not UTF-8 and are written \xNN */
   PaddockDecision  decision;
   char            *rule;
