@@ -345,7 +345,8 @@ typedef struct
   int         script_fd;   /* ... and its descriptor for it */
   char       *stdin_from;  /* ... and the writer's command line, if known */
   PipeReader *reader;      /* for a writer, the shell, if it ran first */
-  char       *downstream;  /* ... and the programs between them, " | tee log", or "" */
+  char       *writer;      /* ... and what writes to the shell: @info's command line, then the
+                            * programs between them, "curl … | tee log" */
   char       *pipeline;    /* either way, "WRITER | SHELL", as far as it is shown (set_pipeline) */
 } ExecInfo;
 
@@ -559,7 +560,7 @@ exec_info_free (ExecInfo *info)
     return;
   g_free (info->stdin_from);
   pipe_reader_free (info->reader);
-  g_free (info->downstream);
+  g_free (info->writer);
   g_free (info->pipeline);
   g_free (info->path);
   g_free (info->cwd);
@@ -2128,24 +2129,18 @@ keep_pipe_reader (PaddockExecMonitor *self,
 }
 
 /* Where @info writes to a pipe a shell that ran first reads its script
- * from, the shell's level, with @info's command line (in @writer_line) as
- * what writes to it, after the @n @levels of @query. (A shell that runs
- * second is its own level 0, whose query has its stdin_from.) Returns the
- * levels' new count. */
+ * from, the shell's level, with @info's writer as what writes to it,
+ * after the @n @levels of @query. (A shell that runs second is its own
+ * level 0, whose query has its stdin_from.) Returns the levels' new
+ * count. */
 static guint
-add_pipe_level (ExecInfo                  *info,
-                const PaddockPolicyQuery  *query,
-                char                     **writer_line,
-                PaddockPolicyQuery        *levels,
-                guint                      n)
+add_pipe_level (const ExecInfo           *info,
+                const PaddockPolicyQuery *query,
+                PaddockPolicyQuery       *levels,
+                guint                     n)
 {
   if (info->reader == NULL || n >= PADDOCK_EXEC_MAX_LEVELS)
     return n;
-  {
-    g_autofree char *line = running_line (query->argv, info->path, info->shebangs);
-
-    *writer_line = g_strconcat (line, info->downstream, NULL);
-  }
   levels[n] = (PaddockPolicyQuery) {
     .exe = info->reader->exe,
     .argv = (const char * const *) info->reader->argv,
@@ -2153,7 +2148,7 @@ add_pipe_level (ExecInfo                  *info,
     .project = query->project,
     .home = query->home,
     .resolved = info->reader->resolved,
-    .stdin_from = *writer_line,
+    .stdin_from = info->writer,
   };
   return n + 1;
 }
@@ -2333,18 +2328,16 @@ paddock_exec_level_queries (const PaddockPolicyQuery *query,
   return n;
 }
 
-/* @info's pipeline, "WRITER | SHELL" from the three parts, as far as it
- * is shown (PADDOCK_EXEC_MAX_PIPELINE_SHOWN), cut where a character may
- * start, and marked "…" where cut. */
+/* @info's pipeline, "WRITER | SHELL", as far as it is shown
+ * (PADDOCK_EXEC_MAX_PIPELINE_SHOWN), cut where a character may start, and
+ * marked "…" where cut. */
 static void
 set_pipeline (ExecInfo   *info,
               const char *writer,
-              const char *between,
               const char *shell)
 {
   GString *pipeline = g_string_new (writer);
 
-  g_string_append (pipeline, between);
   g_string_append (pipeline, " | ");
   g_string_append (pipeline, shell);
   if (pipeline->len > PADDOCK_EXEC_MAX_PIPELINE_SHOWN)
@@ -2370,6 +2363,7 @@ find_pipe_end (PaddockExecMonitor *self,
                PaddockPolicyQuery *query,
                gint64              now)
 {
+  g_autofree char *between = NULL;
   const PipeReader *reader;
   guint64 pipe;
   int fd;
@@ -2384,18 +2378,19 @@ find_pipe_end (PaddockExecMonitor *self,
         {
           g_autofree char *line = join_argv (query->argv);
 
-          set_pipeline (info, info->stdin_from, "", line);
+          set_pipeline (info, info->stdin_from, line);
         }
       return;
     }
-  reader = find_pipe_reader (self, info->tid, now, &info->downstream);
+  reader = find_pipe_reader (self, info->tid, now, &between);
   if (reader != NULL)
     {
       g_autofree char *line = running_line (query->argv, info->path, info->shebangs);
       g_autofree char *reader_line = join_argv ((const char * const *) reader->argv);
 
       info->reader = pipe_reader_copy (reader);
-      set_pipeline (info, line, info->downstream, reader_line);
+      info->writer = g_strconcat (line, between, NULL);
+      set_pipeline (info, info->writer, reader_line);
     }
 }
 
@@ -2411,10 +2406,9 @@ judge_levels (PaddockExecMonitor        *self,
   g_autoptr(GPtrArray) argvs = NULL;
   PaddockPolicyQuery levels[PADDOCK_EXEC_MAX_LEVELS];
   PaddockPolicyAction action = PADDOCK_POLICY_ACTION_ALLOW;
-  g_autofree char *writer_line = NULL;
   guint n = paddock_exec_level_queries (query, info->path, info->shebangs, &argvs, levels);
 
-  n = add_pipe_level (info, query, &writer_line, levels, n);
+  n = add_pipe_level (info, query, levels, n);
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(PaddockPolicyRule) level_rule = NULL;
@@ -2970,7 +2964,6 @@ remember_answer (PaddockExecMonitor *self,
     .resolved = ask->info->exe,
     .stdin_from = ask->info->stdin_from,
   };
-  g_autofree char *writer_line = NULL;
   g_autoptr(GPtrArray) argvs = NULL;
   g_autoptr(GPtrArray) rules = NULL;
   PaddockPolicyQuery levels[PADDOCK_EXEC_MAX_LEVELS];
@@ -2982,7 +2975,7 @@ remember_answer (PaddockExecMonitor *self,
   guint n = paddock_exec_level_queries (&query, ask->info->path, ask->info->shebangs, &argvs, levels);
   g_autoptr(GError) error = NULL;
 
-  n = add_pipe_level (ask->info, &query, &writer_line, levels, n);
+  n = add_pipe_level (ask->info, &query, levels, n);
 
   rules = remembered_rules (levels, n, asked, action, scope, &error);
   if (rules == NULL || rules->len == 0)
