@@ -1992,9 +1992,9 @@ find_pipe_writer (PaddockExecMonitor *self,
 {
   g_auto(Siblings) siblings = { { 0 }, 0, NULL, NULL };
   g_autoptr(GString) pipeline = NULL;
-  pid_t ppid;
+  pid_t ppid = read_ppid (tid, -1);
 
-  if (!paddock_proc_read_stat (-1, tid, NULL, &ppid) || ppid <= 0 || !read_siblings (tid, ppid, &siblings))
+  if (ppid <= 0 || !read_siblings (tid, ppid, &siblings))
     return NULL;
   for (guint hops = 0; pipe != 0 && hops < PIPE_HOPS_MAX; hops++)
     {
@@ -2040,7 +2040,8 @@ has_sibling_reader (PaddockExecMonitor *self,
                     pid_t               tid,
                     pid_t              *ppid)
 {
-  if (!paddock_proc_read_stat (-1, tid, NULL, ppid) || *ppid <= 0)
+  *ppid = read_ppid (tid, -1);
+  if (*ppid <= 0)
     return FALSE;
   for (guint i = 0; i < self->readers->len; i++)
     if (((PipeReader *) g_ptr_array_index (self->readers, i))->ppid == *ppid)
