@@ -668,7 +668,15 @@ typedef struct
   GHashTable      *remembering;     /* ask id (gint64*) → the PaddockRemember this client asked for */
   gboolean         registering;     /* the status asked for has not come yet */
   GQueue           held;            /* PaddockMessage*, the timeline replayed before it */
+  gint64           remembered;      /* the ask answered here for good, whose decided has not come */
+  gint64           quiet_at;        /* the next ask is asked once decided messages stop until then */
 } Attach;
+
+/* An answer for good settles the other asks it covers: their decided
+ * messages follow its own. The next ask is drawn once they stop coming,
+ * not for each in turn. */
+#define SETTLE_QUIET_US (100 * 1000)
+#define SETTLE_WAIT_US  (2 * G_USEC_PER_SEC)
 
 /* Sends @decide, noting what it asked to be remembered. */
 static void
@@ -793,7 +801,7 @@ prompt_next (Attach *attach)
   guint columns;
   gint64 seconds;
 
-  if (ask == NULL || attach->prompting)
+  if (ask == NULL || attach->prompting || g_get_monotonic_time () < attach->quiet_at)
     return;
 
   if (attach->answer != PADDOCK_DECISION_NONE)
@@ -884,6 +892,11 @@ answer_current (Attach     *attach,
     }
 
   send_decide (attach, decide);
+  if (decide->remember != PADDOCK_REMEMBER_ONCE)
+    {
+      attach->remembered = ask->id;
+      attach->quiet_at = g_get_monotonic_time () + SETTLE_WAIT_US;
+    }
   attach->prompting = FALSE;
   g_queue_pop_head (&attach->asks);
   paddock_message_free (ask);
@@ -973,6 +986,11 @@ handle_event (Attach         *attach,
         const char *decided = message->decision == PADDOCK_DECISION_ALLOW ? "allowed" : "denied";
 
         forget_ask (attach, message->id);
+        if (message->id == attach->remembered || (attach->remembered == 0 && attach->quiet_at > 0))
+          {
+            attach->remembered = 0;
+            attach->quiet_at = g_get_monotonic_time () + SETTLE_QUIET_US;
+          }
         /* Decided by no one: say what happened instead. */
         if (g_strcmp0 (message->by, "gone") == 0)
           g_print ("%s  #%-5" G_GINT64_FORMAT " ended before it was answered\n", time, message->id);
@@ -980,6 +998,16 @@ handle_event (Attach         *attach,
           g_print ("%s  #%-5" G_GINT64_FORMAT " denied: no answer came in time\n", time, message->id);
         else if (g_strcmp0 (message->by, "session-end") == 0)
           g_print ("%s  #%-5" G_GINT64_FORMAT " denied: the session ended\n", time, message->id);
+        /* Settled while it waited, by an answer remembered for another
+         * ask or by a change of the project's rules. */
+        else if (g_strcmp0 (message->by, "remembered") == 0 || g_strcmp0 (message->by, "rule") == 0 ||
+                 g_strcmp0 (message->by, "default") == 0)
+          {
+            g_autofree char *rule = message->rule != NULL ? display (message->rule) : g_strdup ("the default");
+
+            g_print ("%s  #%-5" G_GINT64_FORMAT " %s by the rules as they now stand  [%s]\n",
+                     time, message->id, decided, rule);
+          }
         else
           {
             g_autofree char *elsewhere = answered_elsewhere (message) ?
@@ -1033,6 +1061,9 @@ handle_event (Attach         *attach,
     case PADDOCK_MESSAGE_ERROR:
       {
         paddock_printerr ("the session says: %s", message->message);
+        /* Perhaps about the answer: nothing to wait for. */
+        attach->remembered = 0;
+        attach->quiet_at = 0;
       }
       break;
 
@@ -1226,7 +1257,15 @@ cmd_attach (int    argc,
           break;
         }
 
-      if (poll (fds, watch_stdin ? 2 : 1, -1) < 0)
+      if (attach.quiet_at > 0 && g_get_monotonic_time () >= attach.quiet_at)
+        {
+          attach.remembered = 0;
+          attach.quiet_at = 0;
+          prompt_next (&attach);
+          fflush (stdout);
+        }
+      if (poll (fds, watch_stdin ? 2 : 1,
+                attach.quiet_at > 0 ? (int) MAX (0, (attach.quiet_at - g_get_monotonic_time () + 999) / 1000) : -1) < 0)
         {
           if (errno == EINTR)
             continue;

@@ -3015,6 +3015,7 @@ finish_ask (PaddockExecMonitor *self,
             PaddockDecision     decision,
             PaddockRemember     remember,
             const char         *by,
+            const char         *by_rule,
             int                 client_pid,
             gboolean            answer)
 {
@@ -3050,7 +3051,8 @@ finish_ask (PaddockExecMonitor *self,
   if (client_pid > 0)
     message->client_pid = client_pid;
   if (rule != NULL)
-    message->rule = g_strdup (paddock_policy_rule_get_name (rule));
+    by_rule = paddock_policy_rule_get_name (rule);
+  message->rule = g_strdup (by_rule);
 
   json_object_set_int_member (fields, "event", ask->id);
   json_object_set_int_member (fields, "pid", ask->info->pid);
@@ -3059,8 +3061,8 @@ finish_ask (PaddockExecMonitor *self,
   json_object_set_string_member (fields, "remember", paddock_remember_to_string (remember));
   if (client_pid > 0)
     json_object_set_int_member (fields, "client_pid", client_pid);
-  if (rule != NULL)
-    json_object_set_string_member (fields, "rule", paddock_policy_rule_get_name (rule));
+  if (by_rule != NULL)
+    json_object_set_string_member (fields, "rule", by_rule);
   audit_simple (self, PADDOCK_AUDIT_DECISION, fields);
 
   if (answer)
@@ -3074,6 +3076,10 @@ finish_ask (PaddockExecMonitor *self,
     }
 
   emit (self, g_steal_pointer (&message));
+
+  /* "Always" answers the asks held behind this one that it covers. */
+  if (rule != NULL)
+    paddock_exec_monitor_settle_pending (self);
 }
 
 /* Denies @ask if it is still pending; @answer is FALSE when its process is gone. */
@@ -3087,7 +3093,7 @@ deny_if_pending (Ask        *ask,
   ask = steal_pending (self, ask->id);
   if (ask != NULL)
     {
-      finish_ask (self, ask, PADDOCK_DECISION_DENY, PADDOCK_REMEMBER_ONCE, by, 0, answer);
+      finish_ask (self, ask, PADDOCK_DECISION_DENY, PADDOCK_REMEMBER_ONCE, by, NULL, 0, answer);
       ask_free (ask);
     }
 }
@@ -3398,7 +3404,7 @@ paddock_exec_monitor_stop (PaddockExecMonitor *self)
       g_mutex_unlock (&self->lock);
       if (ask == NULL)
         break;
-      finish_ask (self, ask, PADDOCK_DECISION_DENY, PADDOCK_REMEMBER_ONCE, "session-end", 0, FALSE);
+      finish_ask (self, ask, PADDOCK_DECISION_DENY, PADDOCK_REMEMBER_ONCE, "session-end", NULL, 0, FALSE);
       ask_free (ask);
     }
 }
@@ -3472,9 +3478,74 @@ paddock_exec_monitor_decide (PaddockExecMonitor  *self,
                    id);
       return FALSE;
     }
-  finish_ask (self, ask, decision, remember, by, client_pid, TRUE);
+  finish_ask (self, ask, decision, remember, by, NULL, client_pid, TRUE);
   ask_free (ask);
   return TRUE;
+}
+
+static int
+compare_ids (gconstpointer a,
+             gconstpointer b)
+{
+  gint64 id_a = *(const gint64 *) a;
+  gint64 id_b = *(const gint64 *) b;
+
+  return (id_a > id_b) - (id_a < id_b);
+}
+
+void
+paddock_exec_monitor_settle_pending (PaddockExecMonitor *self)
+{
+  g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  GHashTableIter iter;
+  gint64 *id;
+
+  g_mutex_lock (&self->lock);
+  g_hash_table_iter_init (&iter, self->pending);
+  while (g_hash_table_iter_next (&iter, (gpointer *) &id, NULL))
+    g_array_append_val (ids, *id);
+  g_mutex_unlock (&self->lock);
+  g_array_sort (ids, compare_ids);
+
+  for (guint i = 0; i < ids->len; i++)
+    {
+      g_autoptr(PaddockPolicyRule) rule = NULL;
+      PaddockPolicyQuery query;
+      PaddockPolicyAction action;
+      const char *by;
+      Ask *ask;
+
+      /* Only this context takes asks out of the table, and frees them. */
+      g_mutex_lock (&self->lock);
+      ask = g_hash_table_lookup (self->pending, &g_array_index (ids, gint64, i));
+      g_mutex_unlock (&self->lock);
+      if (ask == NULL)
+        continue;
+
+      query = (PaddockPolicyQuery) {
+        .exe = ask->info->lexical,
+        .argv = (const char * const *) ask->info->argv->pdata,
+        .cwd = ask->info->cwd,
+        .project = self->project,
+        .home = self->home,
+        .resolved = ask->info->exe,
+        .stdin_from = ask->info->stdin_from,
+      };
+      ask->info->asked_levels = 0;
+      action = judge_levels (self, ask->info, &query, &rule);
+      if (action == PADDOCK_POLICY_ACTION_ASK)
+        continue;
+
+      if (rule == NULL)
+        by = "default";
+      else
+        by = paddock_policy_rule_get_scope (rule) == PADDOCK_POLICY_SCOPE_POLICY ? "rule" : "remembered";
+      ask = steal_pending (self, ask->id);
+      finish_ask (self, ask,
+                  action == PADDOCK_POLICY_ACTION_ALLOW ? PADDOCK_DECISION_ALLOW : PADDOCK_DECISION_DENY,
+                  PADDOCK_REMEMBER_ONCE, by, rule != NULL ? paddock_policy_rule_get_name (rule) : NULL, 0, TRUE);
+      ask_free (ask);
+    }
 }
 
 static int

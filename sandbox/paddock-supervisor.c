@@ -406,6 +406,9 @@ reload_project_rules (PaddockSupervisor *self)
   g_clear_error (&error);
   if (!paddock_audit_append (self->audit, PADDOCK_AUDIT_POLICY, fields, NULL, &error))
     paddock_audit_print_error (error);
+  /* After the record of the change: the asks it now decides follow it. */
+  if (overrides != NULL && self->monitor != NULL)
+    paddock_exec_monitor_settle_pending (self->monitor);
 }
 
 /* Makes the folder of the project's file (0700, as saving makes it) where

@@ -1717,6 +1717,212 @@ allow_asked_rules (const char *project)
                           "\"action\": \"allow\"}]}\n", project);
 }
 
+/* An answer for good settles the asks held behind it that it covers: the
+ * same command, started three times at once, is asked about once. An ask
+ * it does not cover still waits for its own answer. Before, every one of
+ * them waited (a loop of twenty asked twenty times). */
+static void
+run_remember_settles_held (const char *decision)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    "for i in 1 2 3; do (touch \"$1/asked-marker\"; echo same=$? >>\"$1/log\") & done; "
+    "(touch \"$1/asked-marker-odd\"; echo odd=$? >>\"$1/log\") & wait; exit 0",
+    "sh", "@OUT@", NULL }, TRUE, NULL);
+  gboolean allow = g_str_equal (decision, "allow");
+  g_autoptr(GPtrArray) asks = g_ptr_array_new_with_free_func ((GDestroyNotify) paddock_message_free);
+  g_autoptr(PaddockMessage) answered = NULL;
+  g_autoptr(PaddockMessage) odd_decided = NULL;
+  g_autoptr(GPtrArray) decisions = NULL;
+  g_autofree char *log = NULL;
+  PaddockMessage *first = NULL;
+  PaddockMessage *odd = NULL;
+  guint settled = 0;
+
+  while (asks->len < 4)
+    g_ptr_array_add (asks, session_expect (s, PADDOCK_MESSAGE_ASK));
+  for (guint i = 0; i < asks->len; i++)
+    {
+      PaddockMessage *ask = g_ptr_array_index (asks, i);
+
+      if (g_str_has_suffix (ask->argv[1], "-odd"))
+        odd = ask;
+      else if (first == NULL)
+        first = ask;
+    }
+  g_assert_nonnull (odd);
+  g_assert_nonnull (first);
+  g_assert_false (out_exists (s, "asked-marker"));
+
+  session_decide_remember (s, first->id, decision, "session");
+  answered = session_expect (s, PADDOCK_MESSAGE_DECIDED);
+  g_assert_cmpint (answered->id, ==, first->id);
+  g_assert_cmpstr (answered->by, ==, "user");
+  g_assert_cmpint (answered->remember, ==, PADDOCK_REMEMBER_SESSION);
+  g_assert_nonnull (answered->rule);
+
+  /* The other two of the same command follow, decided by that rule. */
+  while (settled < 2)
+    {
+      g_autoptr(PaddockMessage) decided = session_expect (s, PADDOCK_MESSAGE_DECIDED);
+
+      g_assert_cmpint (decided->id, !=, odd->id);
+      g_assert_cmpint (decided->decision, ==, allow ? PADDOCK_DECISION_ALLOW : PADDOCK_DECISION_DENY);
+      g_assert_cmpstr (decided->by, ==, "remembered");
+      g_assert_cmpstr (decided->rule, ==, answered->rule);
+      g_assert_cmpint (decided->remember, ==, PADDOCK_REMEMBER_ONCE);
+      settled++;
+    }
+
+  /* The odd one is still held, and has not run. */
+  g_usleep (300 * 1000);
+  g_assert_false (out_exists (s, "asked-marker-odd"));
+  session_decide (s, odd->id, "deny");
+  odd_decided = session_expect (s, PADDOCK_MESSAGE_DECIDED);
+  g_assert_cmpint (odd_decided->id, ==, odd->id);
+  g_assert_cmpstr (odd_decided->by, ==, "user");
+
+  g_assert_cmpint (session_wait (s), ==, 0);
+  log = out_text (s, "log");
+  g_assert_cmpuint (count_lines (log, allow ? "same=0" : "same=126"), ==, 3);
+  g_assert_cmpuint (count_lines (log, "odd=126"), ==, 1);
+  g_assert_cmpint (out_exists (s, "asked-marker"), ==, allow);
+  g_assert_false (out_exists (s, "asked-marker-odd"));
+
+  decisions = audit_records (s, "decision");
+  g_assert_cmpuint (decisions->len, ==, 4);
+  settled = 0;
+  for (guint i = 0; i < decisions->len; i++)
+    {
+      JsonObject *record = g_ptr_array_index (decisions, i);
+
+      g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==,
+                       json_object_get_int_member (record, "event") == odd->id ? "deny" : decision);
+      if (g_strcmp0 (json_object_get_string_member (record, "by"), "remembered") == 0)
+        {
+          g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, answered->rule);
+          settled++;
+        }
+    }
+  g_assert_cmpuint (settled, ==, 2);
+  assert_chain_holds (s);
+}
+
+static void
+test_remember_settles_held (void)
+{
+  run_remember_settles_held ("allow");
+}
+
+static void
+test_remember_settles_held_deny (void)
+{
+  run_remember_settles_held ("deny");
+}
+
+/* A rule put in the project's file (another session's "always in this
+ * project") decides an ask this session holds, without an answer here. */
+static void
+test_project_rules_settle_held (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c", "touch \"$1/asked-marker1\"; echo one=$? >>\"$1/log\"; exit 0",
+    "sh", "@OUT@", NULL }, TRUE, NULL);
+  g_autoptr(PaddockMessage) ask = session_expect (s, PADDOCK_MESSAGE_ASK);
+  g_autoptr(PaddockMessage) decided = NULL;
+  g_autofree char *file = project_overrides_file (s, "");
+  g_autofree char *folder = g_path_get_dirname (file);
+  g_autofree char *project = realpath (s->out, NULL);
+  g_autofree char *rules = allow_asked_rules (project);
+  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *log = NULL;
+
+  g_assert_false (out_exists (s, "asked-marker1"));
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  g_file_set_contents (file, rules, -1, &error);
+  g_assert_no_error (error);
+
+  decided = session_expect (s, PADDOCK_MESSAGE_DECIDED);
+  g_assert_cmpint (decided->id, ==, ask->id);
+  g_assert_cmpint (decided->decision, ==, PADDOCK_DECISION_ALLOW);
+  g_assert_cmpstr (decided->by, ==, "remembered");
+  g_assert_cmpstr (decided->rule, ==, "mine");
+  g_assert_cmpint (session_wait (s), ==, 0);
+  log = out_text (s, "log");
+  g_assert_cmpstr (log, ==, "one=0\n");
+  g_assert_true (out_exists (s, "asked-marker1"));
+
+  /* The change is recorded before the decision it made. */
+  records = audit_records (s, NULL);
+  {
+    gint policy_at = -1;
+    gint decision_at = -1;
+
+    for (guint i = 0; i < records->len; i++)
+      {
+        const char *type = json_object_get_string_member (g_ptr_array_index (records, i), "type");
+
+        if (g_str_equal (type, "policy") && policy_at < 0)
+          policy_at = i;
+        if (g_str_equal (type, "decision"))
+          decision_at = i;
+      }
+    g_assert_cmpint (policy_at, >=, 0);
+    g_assert_cmpint (decision_at, >, policy_at);
+  }
+}
+
+/* In attach, "s" for the first of three held asks of one command settles
+ * the other two: each is shown decided, and the next question is about
+ * the command the answer does not cover, not about them in turn. */
+static void
+test_attach_remember_settles (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    SH_WAIT_FOR
+    "w \"$1\" go; for i in 1 2 3; do touch \"$1/asked-marker\" & done; wait; "
+    "touch \"$1/asked-marker-odd\"; echo odd=$? >>\"$1/log\"; exit 0",
+    "sh", "@OUT@", NULL }, FALSE, NULL);
+  g_autofree char *session = wait_for_socket (s);
+  g_autoptr(GSubprocess) attach = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *seen = NULL;
+  g_autofree char *first = NULL;
+  g_autofree char *between = NULL;
+  g_autofree char *rest = NULL;
+  g_autofree char *held = NULL;
+  GOutputStream *in;
+
+  attach = attach_start (s, (const char *[]) { session, NULL }, FALSE, &lines, &seen);
+  in = g_subprocess_get_stdin_pipe (attach);
+  session_go (s);
+  first = read_until (lines, "wants to run");
+  g_assert_null (strstr (strstr (first, "wants to run"), "-odd"));
+  /* All three are held before the answer. */
+  held = wait_for_lines (s->audit, "\"decision\":\"ask\"", 3);
+  g_assert_cmpuint (count_lines (held, "\"decision\":\"ask\""), ==, 3);
+  g_output_stream_write_all (in, "s\n", 2, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  between = read_until (lines, "wants to run");
+  g_assert_nonnull (strstr (between, "allowed by user, remembered for the session"));
+  g_assert_cmpuint (count_lines (between, "allowed by the rules as they now stand  [remembered-"), ==, 2);
+  g_assert_nonnull (strstr (strstr (between, "wants to run"), "asked-marker-odd"));
+  g_output_stream_write_all (in, "n\n", 2, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  rest = read_until (lines, "session ended");
+  g_assert_null (strstr (rest, "wants to run"));
+  g_assert_nonnull (strstr (rest, "denied by user"));
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_free (attach_finish (attach));
+  g_assert_true (out_exists (s, "asked-marker"));
+  g_assert_false (out_exists (s, "asked-marker-odd"));
+}
+
 /* A session follows its project's file: a rule put there while it runs
  * (another session's "always in this project") decides at once; a file
  * that no longer reads changes nothing, and the session says why; a rule
@@ -3531,6 +3737,10 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/remember-project", test_remember_project);
   g_test_add_func ("/paddock/exec/remember-project-lock-held", test_remember_project_lock_held);
   g_test_add_func ("/paddock/exec/remember-too-long", test_remember_too_long);
+  g_test_add_func ("/paddock/exec/remember-settles-held", test_remember_settles_held);
+  g_test_add_func ("/paddock/exec/remember-settles-held-deny", test_remember_settles_held_deny);
+  g_test_add_func ("/paddock/exec/project-rules-settle-held", test_project_rules_settle_held);
+  g_test_add_func ("/paddock/exec/attach-remember-settles", test_attach_remember_settles);
   g_test_add_func ("/paddock/exec/deadline", test_deadline);
   g_test_add_func ("/paddock/exec/kill-while-held", test_kill_while_held);
   g_test_add_func ("/paddock/exec/supervisor-dies", test_supervisor_dies);
