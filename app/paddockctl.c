@@ -670,7 +670,14 @@ typedef struct
   GQueue           held;            /* PaddockMessage*, the timeline replayed before it */
   gint64           remembered;      /* the ask answered here for good, whose decided has not come */
   gint64           quiet_at;        /* the next ask is asked once decided messages stop until then */
+  gint64           gone_id;         /* the ask whose question went from the screen, decided elsewhere */
+  gint64           gone_at;         /* when */
 } Attach;
+
+/* A line that comes this soon after the question on screen was decided
+ * elsewhere (another client, its deadline, its end) was typed for that
+ * question, not for the one that took its place. */
+#define GONE_GRACE_US (G_USEC_PER_SEC)
 
 /* An answer for good settles the other asks it covers: their decided
  * messages follow its own. The next ask is drawn once they stop coming,
@@ -866,6 +873,16 @@ answer_current (Attach     *attach,
     return;
   g_strstrip (word);
 
+  if (attach->gone_at > 0 && g_get_monotonic_time () - attach->gone_at < GONE_GRACE_US && ask->id != attach->gone_id)
+    {
+      hide_prompt (attach);
+      g_print ("  That answer came for #%" G_GINT64_FORMAT ", decided just before it; "
+               "it is not taken for #%" G_GINT64_FORMAT ".\n", attach->gone_id, ask->id);
+      attach->gone_at = 0;
+      prompt_next (attach);
+      return;
+    }
+
   decide = paddock_message_new (PADDOCK_MESSAGE_DECIDE);
   decide->id = ask->id;
   decide->remember = PADDOCK_REMEMBER_ONCE;
@@ -913,6 +930,12 @@ forget_ask (Attach *attach,
 
       if (ask->id != id)
         continue;
+      /* Its question was on screen: an answer to it may be on its way. */
+      if (l == attach->asks.head && attach->can_prompt && attach->shown == id)
+        {
+          attach->gone_id = id;
+          attach->gone_at = g_get_monotonic_time ();
+        }
       g_queue_delete_link (&attach->asks, l);
       paddock_message_free (ask);
       break;

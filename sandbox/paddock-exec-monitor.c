@@ -418,6 +418,7 @@ struct _PaddockExecMonitor
   GSource                 *exit_source;
   GAsyncQueue             *news;
   gint                     wake_pending;
+  gint                     settle_generation; /* one more each time the pending asks are judged again */
   gint64                   last_news_wake;  /* monotonic; main context */
   gint                     answering;     /* the pid whose answered exec is not queued yet, or 0 */
   gint                     n_deciders;
@@ -466,6 +467,8 @@ struct _Ask
   gint64              deadline;    /* monotonic */
   GSource            *timeout_source;
   GSource            *pidfd_source;
+  gint                generation;  /* the settle_generation it was judged in */
+  gboolean            announced;   /* its ask message went out; main context */
 };
 
 typedef struct
@@ -2452,6 +2455,9 @@ handle_notification (PaddockExecMonitor   *self,
   int pidfd = -1;
   int err;
   gint64 seq;
+  /* Read before the policy is: a rule added after it is looked at gets
+   * this ask judged again once it is announced. */
+  gint generation = g_atomic_int_get (&self->settle_generation);
 
   abi = find_abi (self, req->data.arch, req->data.nr, &call);
   if (abi == NULL)
@@ -2600,6 +2606,7 @@ handle_notification (PaddockExecMonitor   *self,
   ask->info = g_steal_pointer (&info);
   ask->pidfd = pidfd;
   ask->deadline = mono + (gint64) self->ask_timeout * G_USEC_PER_SEC;
+  ask->generation = generation;
 
   g_mutex_lock (&self->lock);
   g_hash_table_insert (self->pending, &ask->id, ask);
@@ -2848,6 +2855,8 @@ start_running (PaddockExecMonitor *self,
 }
 
 static guint drain_news (PaddockExecMonitor *self);
+static void settle_announced (PaddockExecMonitor *self,
+                              gint64              id);
 
 static gboolean
 on_exits (int          fd,
@@ -3176,6 +3185,7 @@ drain_news (PaddockExecMonitor *self)
   while ((news = g_async_queue_try_pop (self->news)) != NULL)
     {
       PaddockMessage *message = news->message;
+      gint64 ask_id = -1;
 
       if (message == NULL)
         {
@@ -3196,12 +3206,18 @@ drain_news (PaddockExecMonitor *self)
             }
         }
       else if (message->type == PADDOCK_MESSAGE_ASK)
-        watch_ask (self, message->id);
+        {
+          ask_id = message->id;
+          watch_ask (self, ask_id);
+        }
 
       news->message = NULL;
       emit (self, message);
       news_free (news);
       n++;
+      /* Once clients know of it: a decided message must not come first. */
+      if (ask_id >= 0)
+        settle_announced (self, ask_id);
     }
   if (n > 0)
     choose_wake_up (self);
@@ -3493,58 +3509,84 @@ compare_ids (gconstpointer a,
   return (id_a > id_b) - (id_a < id_b);
 }
 
+/* Judges @ask again by the policy as it now stands, and decides it if
+ * the policy no longer asks about it. */
+static void
+settle_one (PaddockExecMonitor *self,
+            Ask                *ask)
+{
+  g_autoptr(PaddockPolicyRule) rule = NULL;
+  PaddockPolicyQuery query = {
+    .exe = ask->info->lexical,
+    .argv = (const char * const *) ask->info->argv->pdata,
+    .cwd = ask->info->cwd,
+    .project = self->project,
+    .home = self->home,
+    .resolved = ask->info->exe,
+    .stdin_from = ask->info->stdin_from,
+  };
+  PaddockPolicyAction action;
+  const char *by;
+
+  ask->info->asked_levels = 0;
+  action = judge_levels (self, ask->info, &query, &rule);
+  if (action == PADDOCK_POLICY_ACTION_ASK)
+    return;
+
+  if (rule == NULL)
+    by = "default";
+  else
+    by = paddock_policy_rule_get_scope (rule) == PADDOCK_POLICY_SCOPE_POLICY ? "rule" : "remembered";
+  ask = steal_pending (self, ask->id);
+  finish_ask (self, ask,
+              action == PADDOCK_POLICY_ACTION_ALLOW ? PADDOCK_DECISION_ALLOW : PADDOCK_DECISION_DENY,
+              PADDOCK_REMEMBER_ONCE, by, rule != NULL ? paddock_policy_rule_get_name (rule) : NULL, 0, TRUE);
+  ask_free (ask);
+}
+
+/* The ask @id was just announced: where the policy changed after it was
+ * judged, and before it was pending, it is judged again. */
+static void
+settle_announced (PaddockExecMonitor *self,
+                  gint64              id)
+{
+  Ask *ask;
+
+  /* Only this context takes asks out of the table, and frees them. */
+  g_mutex_lock (&self->lock);
+  ask = g_hash_table_lookup (self->pending, &id);
+  if (ask != NULL)
+    ask->announced = TRUE;
+  g_mutex_unlock (&self->lock);
+  if (ask != NULL && ask->generation != g_atomic_int_get (&self->settle_generation))
+    settle_one (self, ask);
+}
+
 void
 paddock_exec_monitor_settle_pending (PaddockExecMonitor *self)
 {
   g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint64));
   GHashTableIter iter;
-  gint64 *id;
+  Ask *ask;
 
+  /* Asks judged before this and not announced yet are judged again when
+   * they are (settle_announced). */
+  g_atomic_int_inc (&self->settle_generation);
   g_mutex_lock (&self->lock);
   g_hash_table_iter_init (&iter, self->pending);
-  while (g_hash_table_iter_next (&iter, (gpointer *) &id, NULL))
-    g_array_append_val (ids, *id);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &ask))
+    if (ask->announced)
+      g_array_append_val (ids, ask->id);
   g_mutex_unlock (&self->lock);
   g_array_sort (ids, compare_ids);
 
   for (guint i = 0; i < ids->len; i++)
     {
-      g_autoptr(PaddockPolicyRule) rule = NULL;
-      PaddockPolicyQuery query;
-      PaddockPolicyAction action;
-      const char *by;
-      Ask *ask;
-
-      /* Only this context takes asks out of the table, and frees them. */
       g_mutex_lock (&self->lock);
       ask = g_hash_table_lookup (self->pending, &g_array_index (ids, gint64, i));
       g_mutex_unlock (&self->lock);
-      if (ask == NULL)
-        continue;
-
-      query = (PaddockPolicyQuery) {
-        .exe = ask->info->lexical,
-        .argv = (const char * const *) ask->info->argv->pdata,
-        .cwd = ask->info->cwd,
-        .project = self->project,
-        .home = self->home,
-        .resolved = ask->info->exe,
-        .stdin_from = ask->info->stdin_from,
-      };
-      ask->info->asked_levels = 0;
-      action = judge_levels (self, ask->info, &query, &rule);
-      if (action == PADDOCK_POLICY_ACTION_ASK)
-        continue;
-
-      if (rule == NULL)
-        by = "default";
-      else
-        by = paddock_policy_rule_get_scope (rule) == PADDOCK_POLICY_SCOPE_POLICY ? "rule" : "remembered";
-      ask = steal_pending (self, ask->id);
-      finish_ask (self, ask,
-                  action == PADDOCK_POLICY_ACTION_ALLOW ? PADDOCK_DECISION_ALLOW : PADDOCK_DECISION_DENY,
-                  PADDOCK_REMEMBER_ONCE, by, rule != NULL ? paddock_policy_rule_get_name (rule) : NULL, 0, TRUE);
-      ask_free (ask);
+      if (ask != NULL)
+        settle_one (self, ask);
     }
 }
 

@@ -1717,6 +1717,23 @@ allow_asked_rules (const char *project)
                           "\"action\": \"allow\"}]}\n", project);
 }
 
+/* Every decided message the session sent came after the ask it decides. */
+static void
+assert_decided_after_ask (Session *s)
+{
+  g_autoptr(GHashTable) asked = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+
+  for (guint i = 0; i < s->seen->len; i++)
+    {
+      PaddockMessage *m = g_ptr_array_index (s->seen, i);
+
+      if (m->type == PADDOCK_MESSAGE_ASK)
+        g_hash_table_add (asked, g_memdup2 (&m->id, sizeof m->id));
+      else if (m->type == PADDOCK_MESSAGE_DECIDED && !g_hash_table_contains (asked, &m->id))
+        g_error ("#%" G_GINT64_FORMAT " was decided before it was asked", m->id);
+    }
+}
+
 /* An answer for good settles the asks held behind it that it covers: the
  * same command, started three times at once, is asked about once. An ask
  * it does not cover still waits for its own answer. Before, every one of
@@ -1805,6 +1822,7 @@ run_remember_settles_held (const char *decision)
         }
     }
   g_assert_cmpuint (settled, ==, 2);
+  assert_decided_after_ask (s);
   assert_chain_holds (s);
 }
 
@@ -1873,6 +1891,33 @@ test_project_rules_settle_held (void)
   }
 }
 
+/* An answer for good given while the same command keeps being asked: asks
+ * judged before the answer, and not yet told to clients, are decided once
+ * they are, never before (a decided message first left a client with a
+ * question nobody could answer), and none is left waiting. */
+static void
+test_remember_settles_in_flight (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    "for i in $(seq 40); do (touch \"$1/asked-marker\"; echo same=$? >>\"$1/log\") & done; wait; exit 0",
+    "sh", "@OUT@", NULL }, TRUE, (const char *[]) { "--ask-timeout", "20", NULL });
+  g_autoptr(PaddockMessage) ask = session_expect (s, PADDOCK_MESSAGE_ASK);
+  g_autoptr(GPtrArray) decisions = NULL;
+  g_autofree char *log = NULL;
+
+  session_decide_remember (s, ask->id, "allow", "session");
+  g_assert_cmpint (session_wait (s), ==, 0);
+  for (PaddockMessage *m; (m = session_read (s, 200)) != NULL;)
+    paddock_message_free (m);
+  assert_decided_after_ask (s);
+  log = out_text (s, "log");
+  g_assert_cmpuint (count_lines (log, "same=0"), ==, 40);
+  decisions = audit_records (s, "decision");
+  for (guint i = 0; i < decisions->len; i++)
+    g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (decisions, i), "decision"), ==, "allow");
+}
+
 /* In attach, "s" for the first of three held asks of one command settles
  * the other two: each is shown decided, and the next question is about
  * the command the answer does not cover, not about them in turn. */
@@ -1908,6 +1953,7 @@ test_attach_remember_settles (void)
   g_assert_no_error (error);
 
   between = read_until (lines, "wants to run");
+  g_test_message ("attach printed after the answer: %s", between);
   g_assert_nonnull (strstr (between, "allowed by user, remembered for the session"));
   g_assert_cmpuint (count_lines (between, "allowed by the rules as they now stand  [remembered-"), ==, 2);
   g_assert_nonnull (strstr (strstr (between, "wants to run"), "asked-marker-odd"));
@@ -1921,6 +1967,78 @@ test_attach_remember_settles (void)
   g_free (attach_finish (attach));
   g_assert_true (out_exists (s, "asked-marker"));
   g_assert_false (out_exists (s, "asked-marker-odd"));
+}
+
+/* The question on screen is decided elsewhere (here by another client;
+ * its deadline does the same) just as the user answers it: the answer,
+ * typed for that question, is not taken for the next one, which took its
+ * place a moment before. It was: "y" for one command allowed another that
+ * the user never saw. */
+static void
+test_attach_answer_for_gone_question (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    SH_WAIT_FOR
+    "w \"$1\" go; (touch \"$1/asked-marker1\"; echo one=$? >>\"$1/log\") & sleep 0.2; "
+    "(touch \"$1/asked-marker2\"; echo two=$? >>\"$1/log\") & wait; exit 0",
+    "sh", "@OUT@", NULL }, TRUE, NULL);
+  g_autofree char *session = wait_for_socket (s);
+  g_autoptr(GSubprocess) attach = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(PaddockMessage) first = NULL;
+  g_autoptr(PaddockMessage) second = NULL;
+  g_autoptr(PaddockMessage) decided = NULL;
+  g_autoptr(GPtrArray) decisions = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *seen = NULL;
+  g_autofree char *shown = NULL;
+  g_autofree char *next = NULL;
+  g_autofree char *refused = NULL;
+  g_autofree char *rest = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *not_taken = NULL;
+  GOutputStream *in;
+
+  attach = attach_start (s, (const char *[]) { session, NULL }, FALSE, &lines, &seen);
+  in = g_subprocess_get_stdin_pipe (attach);
+  session_go (s);
+  first = session_expect (s, PADDOCK_MESSAGE_ASK);
+  second = session_expect (s, PADDOCK_MESSAGE_ASK);
+  g_assert_nonnull (strstr (first->argv[1], "asked-marker1"));
+  shown = read_until (lines, "wants to run");
+  g_assert_nonnull (strstr (strstr (shown, "wants to run"), "asked-marker1"));
+
+  /* Decided at the other client; attach then asks about the second. */
+  session_decide (s, first->id, "deny");
+  next = read_until (lines, "wants to run");
+  g_assert_nonnull (strstr (next, "denied by user"));
+  g_assert_nonnull (strstr (strstr (next, "wants to run"), "asked-marker2"));
+  g_output_stream_write_all (in, "y\n", 2, NULL, NULL, &error);
+  g_assert_no_error (error);
+  not_taken = g_strdup_printf ("That answer came for #%" G_GINT64_FORMAT ", decided just before it; "
+                               "it is not taken for #%" G_GINT64_FORMAT ".", first->id, second->id);
+  refused = read_until (lines, "it is not taken for");
+  g_assert_nonnull (strstr (refused, not_taken));
+
+  /* Still held, and not run; the next answer is taken. */
+  g_usleep (200 * 1000);
+  g_assert_false (out_exists (s, "asked-marker2"));
+  g_output_stream_write_all (in, "n\n", 2, NULL, NULL, &error);
+  g_assert_no_error (error);
+  rest = read_until (lines, "session ended");
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_free (attach_finish (attach));
+
+  log = out_text (s, "log");
+  g_assert_cmpuint (count_lines (log, "one=126"), ==, 1);
+  g_assert_cmpuint (count_lines (log, "two=126"), ==, 1);
+  g_assert_false (out_exists (s, "asked-marker1"));
+  g_assert_false (out_exists (s, "asked-marker2"));
+  decisions = audit_records (s, "decision");
+  g_assert_cmpuint (decisions->len, ==, 2);
+  for (guint i = 0; i < decisions->len; i++)
+    g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (decisions, i), "decision"), ==, "deny");
 }
 
 /* A session follows its project's file: a rule put there while it runs
@@ -3740,7 +3858,9 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/remember-settles-held", test_remember_settles_held);
   g_test_add_func ("/paddock/exec/remember-settles-held-deny", test_remember_settles_held_deny);
   g_test_add_func ("/paddock/exec/project-rules-settle-held", test_project_rules_settle_held);
+  g_test_add_func ("/paddock/exec/remember-settles-in-flight", test_remember_settles_in_flight);
   g_test_add_func ("/paddock/exec/attach-remember-settles", test_attach_remember_settles);
+  g_test_add_func ("/paddock/exec/attach-answer-for-gone-question", test_attach_answer_for_gone_question);
   g_test_add_func ("/paddock/exec/deadline", test_deadline);
   g_test_add_func ("/paddock/exec/kill-while-held", test_kill_while_held);
   g_test_add_func ("/paddock/exec/supervisor-dies", test_supervisor_dies);
