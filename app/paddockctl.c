@@ -665,7 +665,7 @@ typedef struct
   guint            prompt_rows;     /* the terminal rows the answer line takes */
   PaddockLineReader *input;
   PaddockMessage  *last_denial;     /* the last exec, where it was denied */
-  GHashTable      *remembering;     /* ask id (gint64*) → the PaddockRemember this client asked for */
+  GHashTable      *answered;        /* ask id (gint64*) → the PaddockRemember this client asked for */
   gboolean         registering;     /* the status asked for has not come yet */
   GQueue           held;            /* PaddockMessage*, the timeline replayed before it */
   gint64           remembered;      /* the ask answered here for good, whose decided has not come */
@@ -685,22 +685,26 @@ typedef struct
 #define SETTLE_QUIET_US (100 * 1000)
 #define SETTLE_WAIT_US  (2 * G_USEC_PER_SEC)
 
-/* Sends @decide, noting what it asked to be remembered. */
+/* Sends @decide, noting that it was answered here, and what it asked
+ * to be remembered. */
 static void
 send_decide (Attach         *attach,
              PaddockMessage *decide)
 {
-  if (decide->remember != PADDOCK_REMEMBER_ONCE)
-    g_hash_table_insert (attach->remembering, g_memdup2 (&decide->id, sizeof decide->id),
-                         GINT_TO_POINTER (decide->remember));
+  g_hash_table_insert (attach->answered, g_memdup2 (&decide->id, sizeof decide->id),
+                       GINT_TO_POINTER (decide->remember));
   connection_send (attach->connection, decide);
 }
 
-/* Whether @decided was answered at another client than this one. */
+/* Whether the user's answer @decided was given at another client than
+ * this one: this one did not answer, or another's answer came first. A
+ * client on --control-fd (the window) has no pid to name. */
 static gboolean
-answered_elsewhere (const PaddockMessage *decided)
+answered_elsewhere (Attach               *attach,
+                    const PaddockMessage *decided)
 {
-  return decided->client_pid > 0 && decided->client_pid != getpid ();
+  return !g_hash_table_contains (attach->answered, &decided->id) ||
+         (decided->client_pid > 0 && decided->client_pid != getpid ());
 }
 
 /* Where @decided is remembered for less than this client asked (a command
@@ -712,11 +716,11 @@ remembered_less (Attach               *attach,
 {
   gpointer asked;
 
-  if (!g_hash_table_lookup_extended (attach->remembering, &decided->id, NULL, &asked))
-    return "";
-  g_hash_table_remove (attach->remembering, &decided->id);
   /* Another client's answer came first: what it asked for is not known here. */
-  if (answered_elsewhere (decided))
+  if (answered_elsewhere (attach, decided))
+    return "";
+  g_hash_table_lookup_extended (attach->answered, &decided->id, NULL, &asked);
+  if (GPOINTER_TO_INT (asked) == PADDOCK_REMEMBER_ONCE)
     return "";
   if (decided->remember == PADDOCK_REMEMBER_ONCE)
     return ", this once: it could not be remembered (paddock-run says why, where it runs)";
@@ -1033,14 +1037,16 @@ handle_event (Attach         *attach,
           }
         else
           {
-            g_autofree char *elsewhere = answered_elsewhere (message) ?
+            g_autofree char *elsewhere = !answered_elsewhere (attach, message) ? g_strdup ("") :
+                                         message->client_pid > 0 ?
                                          g_strdup_printf (" at another client (pid %d)", message->client_pid) :
-                                         g_strdup ("");
+                                         g_strdup (" at another client");
 
             g_print ("%s  #%-5" G_GINT64_FORMAT " %s by %s%s%s%s%s\n", time, message->id, decided, by, elsewhere,
                      message->remember != PADDOCK_REMEMBER_ONCE ? ", remembered for the " : "",
                      message->remember != PADDOCK_REMEMBER_ONCE ? paddock_remember_to_string (message->remember) : "",
                      remembered_less (attach, message));
+            g_hash_table_remove (attach->answered, &message->id);
           }
       }
       break;
@@ -1218,7 +1224,7 @@ cmd_attach (int    argc,
   attach.input = paddock_line_reader_new (4096);
   g_queue_init (&attach.asks);
   g_queue_init (&attach.held);
-  attach.remembering = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  attach.answered = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 
   command = paddock_escape_argv_for_display ((const char * const *) connection->hello->command);
   project = display (connection->hello->project);
@@ -1333,7 +1339,7 @@ done:
   g_queue_clear_full (&attach.asks, (GDestroyNotify) paddock_message_free);
   g_queue_clear_full (&attach.held, (GDestroyNotify) paddock_message_free);
   g_clear_pointer (&attach.last_denial, paddock_message_free);
-  g_clear_pointer (&attach.remembering, g_hash_table_unref);
+  g_clear_pointer (&attach.answered, g_hash_table_unref);
   paddock_line_reader_free (attach.input);
   return result;
 }

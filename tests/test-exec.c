@@ -2012,7 +2012,7 @@ test_attach_answer_for_gone_question (void)
   /* Decided at the other client; attach then asks about the second. */
   session_decide (s, first->id, "deny");
   next = read_until (lines, "wants to run");
-  g_assert_nonnull (strstr (next, "denied by user"));
+  g_assert_nonnull (strstr (next, "denied by user at another client\n"));
   g_assert_nonnull (strstr (strstr (next, "wants to run"), "asked-marker2"));
   g_output_stream_write_all (in, "y\n", 2, NULL, NULL, &error);
   g_assert_no_error (error);
