@@ -1959,8 +1959,16 @@ show_record (const PaddockAuditRecord *record,
     {
       g_autofree char *event = member_text (object, "event");
       g_autofree char *remember = member_text (object, "remember");
+      g_autofree char *rule = member_text (object, "rule");
+      g_autofree char *client_pid = member_text (object, "client_pid");
+      /* An answer remembered names the rule it made; a decision that took
+       * no answer, the rule that made it. */
+      gboolean remembered = *remember != '\0' && g_strcmp0 (remember, "once") != 0;
 
-      detail = g_strdup_printf ("#%s (remember: %s)", event, remember);
+      detail = g_strdup_printf ("#%s%s%s%s%s%s%s%s", event,
+                                remembered ? ", remembered for the " : "", remembered ? remember : "",
+                                *client_pid ? ", at client pid " : "", client_pid,
+                                *rule ? "  [" : "", rule, *rule ? "]" : "");
     }
   else if (g_strcmp0 (record->type, PADDOCK_AUDIT_KILL) == 0 || g_strcmp0 (record->type, PADDOCK_AUDIT_PAUSE) == 0 ||
            g_strcmp0 (record->type, PADDOCK_AUDIT_RESUME) == 0)

@@ -1824,6 +1824,16 @@ run_remember_settles_held (const char *decision)
   g_assert_cmpuint (settled, ==, 2);
   assert_decided_after_ask (s);
   assert_chain_holds (s);
+
+  /* audit show names the rule an answer made, and the rule that decided. */
+  {
+    g_autofree char *shown = audit_show (s, "decision");
+    g_autofree char *made = g_strdup_printf (", remembered for the session  [%s]\n", answered->rule);
+    g_autofree char *by_rule = g_strdup_printf ("  [%s]\n", answered->rule);
+
+    g_assert_nonnull (strstr (shown, made));
+    g_assert_cmpuint (count_lines (shown, by_rule), ==, 3);
+  }
 }
 
 static void
