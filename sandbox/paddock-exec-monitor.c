@@ -2925,6 +2925,23 @@ steal_pending (PaddockExecMonitor *self,
   return ask;
 }
 
+/* The query @ask was judged by: what was read of its process then (its
+ * working directory too) stands for it. */
+static PaddockPolicyQuery
+ask_query (PaddockExecMonitor *self,
+           const Ask          *ask)
+{
+  return (PaddockPolicyQuery) {
+    .exe = ask->info->lexical,
+    .argv = (const char * const *) ask->info->argv->pdata,
+    .cwd = ask->info->cwd,
+    .project = self->project,
+    .home = self->home,
+    .resolved = ask->info->exe,
+    .stdin_from = ask->info->stdin_from,
+  };
+}
+
 /* A rule of @action and @scope for each of the @n @levels that asked
  * (bits of @asked), or NULL where a command line is too long for one. */
 static GPtrArray *
@@ -2965,15 +2982,7 @@ remember_answer (PaddockExecMonitor *self,
                  PaddockDecision     decision,
                  PaddockRemember    *remember)
 {
-  PaddockPolicyQuery query = {
-    .exe = ask->info->lexical,
-    .argv = (const char * const *) ask->info->argv->pdata,
-    .cwd = ask->info->cwd,
-    .project = self->project,
-    .home = self->home,
-    .resolved = ask->info->exe,
-    .stdin_from = ask->info->stdin_from,
-  };
+  PaddockPolicyQuery query = ask_query (self, ask);
   g_autoptr(GPtrArray) argvs = NULL;
   g_autoptr(GPtrArray) rules = NULL;
   PaddockPolicyQuery levels[PADDOCK_EXEC_MAX_LEVELS];
@@ -3516,15 +3525,7 @@ settle_one (PaddockExecMonitor *self,
             Ask                *ask)
 {
   g_autoptr(PaddockPolicyRule) rule = NULL;
-  PaddockPolicyQuery query = {
-    .exe = ask->info->lexical,
-    .argv = (const char * const *) ask->info->argv->pdata,
-    .cwd = ask->info->cwd,
-    .project = self->project,
-    .home = self->home,
-    .resolved = ask->info->exe,
-    .stdin_from = ask->info->stdin_from,
-  };
+  PaddockPolicyQuery query = ask_query (self, ask);
   PaddockPolicyAction action;
   const char *by;
 

@@ -121,8 +121,9 @@ gboolean            paddock_exec_monitor_decide   (PaddockExecMonitor  *self,
 /* Decides, oldest first, each pending ask that the policy as it now
  * stands no longer asks about, by the rule (or the default) that decides
  * it: an answer remembered a moment ago, or a change of the project's
- * rules, may cover asks held behind the one it answered. Called for the
- * first by the monitor itself. */
+ * rules, may cover asks held behind the one it answered. The monitor
+ * calls it after an answer it remembers; call it after changing the
+ * policy's rules. */
 void                paddock_exec_monitor_settle_pending (PaddockExecMonitor *self);
 
 /* The asks still pending, oldest first, as ask messages (for a client that
