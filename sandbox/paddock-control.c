@@ -49,6 +49,8 @@ typedef struct
   GSource           *in_source;
   GSource           *out_source;
   GByteArray        *output;
+  gsize              sent;           /* the bytes of output already written */
+  gsize              max_output;     /* unwritten bytes past which it has fallen behind */
   PaddockLineReader *reader;
   pid_t              pid;
   gboolean           decider;
@@ -263,9 +265,10 @@ on_client_writable (int          fd,
 static void
 client_flush (Client *client)
 {
-  while (client->output->len > 0)
+  while (client->sent < client->output->len)
     {
-      ssize_t n = send (client->fd, client->output->data, client->output->len, MSG_NOSIGNAL | MSG_DONTWAIT);
+      ssize_t n = send (client->fd, client->output->data + client->sent, client->output->len - client->sent,
+                        MSG_NOSIGNAL | MSG_DONTWAIT);
 
       if (n < 0)
         {
@@ -276,7 +279,14 @@ client_flush (Client *client)
           client_close (client);
           return;
         }
-      g_byte_array_remove_range (client->output, 0, n);
+      client->sent += n;
+    }
+  /* Moved down once half is written: each byte moves once at most, where
+   * taking off each write's share would move a long queue again each time. */
+  if (client->sent == client->output->len || client->sent > client->output->len / 2)
+    {
+      g_byte_array_remove_range (client->output, 0, client->sent);
+      client->sent = 0;
     }
 
   if (client->output->len > 0 && client->out_source == NULL)
@@ -306,7 +316,7 @@ client_send_line (Client     *client,
 {
   if (client->fd < 0)
     return;
-  if (client->output->len + length > MAX_OUTPUT)
+  if (client->output->len - client->sent + length > client->max_output)
     {
       /* It stopped reading; the audit log has everything it missed. */
       client_close (client);
@@ -564,6 +574,11 @@ client_new (PaddockControl *self,
   client->reader = paddock_line_reader_new (PADDOCK_PROTOCOL_MAX_REQUEST_LINE);
   g_ptr_array_add (self->clients, client);
 
+  /* What it is sent first is bounded (the backlog, the asks pending) and
+   * never counts as falling behind: a session whose timeline holds long
+   * command lines could be attached to by no one. It has MAX_OUTPUT more
+   * to fall behind by from there. */
+  client->max_output = G_MAXSIZE;
   client_send (client, hello);
   for (GList *l = self->backlog.head; l != NULL && client->fd >= 0; l = l->next)
     client_send (client, l->data);
@@ -576,6 +591,7 @@ client_new (PaddockControl *self,
     }
   if (client->fd < 0)
     return NULL;
+  client->max_output = client->output->len - client->sent + MAX_OUTPUT;
 
   client->in_source = g_unix_fd_source_new (fd, G_IO_IN);
   g_source_set_callback (client->in_source, (GSourceFunc) (GCallback) on_client_readable, client, NULL);
@@ -778,14 +794,27 @@ paddock_control_get_socket_path (PaddockControl *self)
   return self->socket_path;
 }
 
-/* Roughly what the message takes, to bound the backlog's memory. */
+/* How long @text is as a JSON string, at most. */
+static gsize
+json_length (const char *text)
+{
+  gsize length = 2;
+
+  for (const char *p = text; p != NULL && *p != '\0'; p++)
+    length += (guchar) *p < 0x20 ? 6 : (*p == '"' || *p == '\\') ? 2 : 1;
+  return length;
+}
+
+/* About what the message takes on the wire, to bound the backlog by what
+ * replaying it sends: a control character takes six bytes there. */
 static gsize
 message_size (const PaddockMessage *message)
 {
-  gsize size = 256;
+  gsize size = 256 + json_length (message->path) + json_length (message->exe) + json_length (message->cwd) +
+               json_length (message->interpreter) + json_length (message->pipeline) + json_length (message->reason);
 
   for (guint i = 0; message->argv != NULL && message->argv[i] != NULL; i++)
-    size += strlen (message->argv[i]) + 4;
+    size += json_length (message->argv[i]) + 1;
   return size;
 }
 
@@ -919,7 +948,7 @@ paddock_control_session_end (PaddockControl *self,
         {
           Client *client = g_ptr_array_index (self->clients, i);
 
-          if (client->output->len > 0)
+          if (client->sent < client->output->len)
             fds[n++] = (struct pollfd) { .fd = client->fd, .events = POLLOUT };
         }
       if (n == 0 || remaining <= 0 || poll (fds, n, (int) remaining) <= 0)

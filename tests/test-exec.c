@@ -2051,6 +2051,68 @@ test_attach_answer_for_gone_question (void)
     g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (decisions, i), "decision"), ==, "deny");
 }
 
+/* A session whose timeline holds long command lines of control
+ * characters (six bytes each on the wire) can still be attached to: the
+ * replay counted as falling behind, and a client that did not read it
+ * all at once (attach, busy printing) was dropped as it attached, again
+ * each time, with an ask perhaps waiting. */
+static void
+test_attach_after_long_lines (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    SH_WAIT_FOR
+    "a=$(head -c 200000 /dev/zero | tr '\\0' '\\1'); "
+    "for i in $(seq 45); do /bin/true \"$a\"; done; echo long >\"$1/long-done\"; "
+    "w \"$1\" go; exit 0",
+    "sh", "@OUT@", NULL }, FALSE, NULL);
+  g_autofree char *session = wait_for_socket (s);
+  g_autofree char *done = out_file (s, "long-done");
+  g_autofree char *socket_path = g_strdup_printf ("%s/paddock/%s.sock", s->runtime, session);
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GSocketAddress) address = g_unix_socket_address_new (socket_path);
+  g_autoptr(GSocketConnection) connection = NULL;
+  g_autoptr(GDataInputStream) in = NULL;
+  g_autoptr(GError) error = NULL;
+  const char request[] = "{\"type\":\"lock-status\"}\n";
+  guint n_long = 0;
+  gsize bytes = 0;
+
+  g_free (wait_for_lines (done, "long", 1));
+  g_assert_true (g_file_test (done, G_FILE_TEST_EXISTS));
+
+  /* Attached, and not reading for a moment: the replay waits queued. */
+  connection = g_socket_client_connect (client, G_SOCKET_CONNECTABLE (address), NULL, &error);
+  g_assert_no_error (error);
+  g_usleep (500 * 1000);
+  g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (connection)), request, strlen (request),
+                             NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  in = g_data_input_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (connection)));
+  for (;;)
+    {
+      gsize length = 0;
+      g_autofree char *line = g_data_input_stream_read_line (in, &length, NULL, &error);
+
+      g_assert_no_error (error);
+      if (line == NULL)
+        g_error ("the session closed the connection after %zu bytes, %u long runs", bytes, n_long);
+      bytes += length + 1;
+      if (g_str_has_prefix (line, "{\"type\":\"exec\"") && length > 1000000)
+        n_long++;
+      if (g_str_has_prefix (line, "{\"type\":\"lock-status\""))
+        break;
+    }
+  g_test_message ("replayed %u long runs, %zu bytes", n_long, bytes);
+  g_assert_cmpuint (n_long, >, 0);
+  /* The backlog is bounded by what it sends: half what a client may lag. */
+  g_assert_cmpuint (bytes, <=, 8 * 1024 * 1024 + 64 * 1024);
+
+  session_go (s);
+  g_assert_cmpint (session_wait (s), ==, 0);
+}
+
 /* A session follows its project's file: a rule put there while it runs
  * (another session's "always in this project") decides at once; a file
  * that no longer reads changes nothing, and the session says why; a rule
@@ -3870,6 +3932,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/project-rules-settle-held", test_project_rules_settle_held);
   g_test_add_func ("/paddock/exec/remember-settles-in-flight", test_remember_settles_in_flight);
   g_test_add_func ("/paddock/exec/attach-remember-settles", test_attach_remember_settles);
+  g_test_add_func ("/paddock/exec/attach-after-long-lines", test_attach_after_long_lines);
   g_test_add_func ("/paddock/exec/attach-answer-for-gone-question", test_attach_answer_for_gone_question);
   g_test_add_func ("/paddock/exec/deadline", test_deadline);
   g_test_add_func ("/paddock/exec/kill-while-held", test_kill_while_held);
