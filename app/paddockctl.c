@@ -1046,8 +1046,8 @@ handle_event (Attach         *attach,
                      message->remember != PADDOCK_REMEMBER_ONCE ? ", remembered for the " : "",
                      message->remember != PADDOCK_REMEMBER_ONCE ? paddock_remember_to_string (message->remember) : "",
                      remembered_less (attach, message));
-            g_hash_table_remove (attach->answered, &message->id);
           }
+        g_hash_table_remove (attach->answered, &message->id);
       }
       break;
 

@@ -2080,6 +2080,9 @@ test_attach_after_long_lines (void)
 
   g_free (wait_for_lines (done, "long", 1));
   g_assert_true (g_file_test (done, G_FILE_TEST_EXISTS));
+  /* Every run so far has ended (head, tr, seq and the 45), so each is in
+   * the timeline the session keeps: the replay is all that comes. */
+  wait_for_records (s, "exit", 48);
 
   /* Attached, and not reading for a moment: the replay waits queued. */
   connection = g_socket_client_connect (client, G_SOCKET_CONNECTABLE (address), NULL, &error);
