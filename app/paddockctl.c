@@ -729,12 +729,51 @@ remembered_less (Attach               *attach,
   return "";
 }
 
+/* What attach shows of a command line: a terminal takes a long one (a
+ * megabyte of escapes) for many seconds and shows none of it usefully.
+ * Its start and its end are kept, and what is left out is said; the
+ * audit log has the whole line. */
+#define TIMELINE_SHOWN (4 * 1024)
+#define QUESTION_SHOWN (16 * 1024)
+
+/* Moves @at back to where a UTF-8 character starts in @text. */
+static gsize
+char_start (const char *text,
+            gsize       at)
+{
+  while (at > 0 && ((guchar) text[at] & 0xc0) == 0x80)
+    at--;
+  return at;
+}
+
+/* Takes @line; returns it, or, where it is longer than @shown bytes, its
+ * first two thirds and last third of that with the bytes between left out. */
+static char *
+cut_line (char  *line,
+          gsize  shown)
+{
+  gsize length = strlen (line);
+  gsize head;
+  gsize tail;
+  char *cut;
+
+  if (length <= shown)
+    return line;
+  head = char_start (line, shown * 2 / 3);
+  tail = char_start (line, length - shown / 3);
+  cut = g_strdup_printf ("%.*s … [%" G_GSIZE_FORMAT " bytes not shown] … %s",
+                         (int) head, line, tail - head, line + tail);
+  g_free (line);
+  return cut;
+}
+
 static void
 print_exec (const PaddockMessage *message)
 {
   g_autofree char *time = format_time (message->time);
-  g_autofree char *command = paddock_exec_display_line (message->path, message->exe, message->interpreter, message->pipeline,
-                                                        (const char * const *) message->argv);
+  g_autofree char *command = cut_line (paddock_exec_display_line (message->path, message->exe, message->interpreter,
+                                                                  message->pipeline, (const char * const *) message->argv),
+                                       TIMELINE_SHOWN);
   g_autofree char *rule = display (message->rule);
   const char *decision = message->decision == PADDOCK_DECISION_ALLOW ? "allow" :
                          message->decision == PADDOCK_DECISION_DENY ? "DENY " : "ASK  ";
@@ -833,8 +872,9 @@ prompt_next (Attach *attach)
 
   if (ask->id != attach->shown)
     {
-      command = paddock_exec_display_line (ask->path, ask->exe, ask->interpreter, ask->pipeline,
-                                            (const char * const *) ask->argv);
+      command = cut_line (paddock_exec_display_line (ask->path, ask->exe, ask->interpreter, ask->pipeline,
+                                                     (const char * const *) ask->argv),
+                          QUESTION_SHOWN);
       reason = display (ask->reason != NULL ? ask->reason : ask->rule);
       g_print ("\n  #%" G_GINT64_FORMAT " wants to run: %s\n", ask->id, command);
       /* A link of another name (./g, a link to git): what it leads to

@@ -2116,6 +2116,72 @@ test_attach_after_long_lines (void)
   g_assert_cmpint (session_wait (s), ==, 0);
 }
 
+/* The line of @text that holds @needle, or NULL. */
+static char *
+line_with (const char *text,
+           const char *needle)
+{
+  const char *at = strstr (text, needle);
+  const char *start;
+  const char *end;
+
+  if (at == NULL)
+    return NULL;
+  for (start = at; start > text && start[-1] != '\n'; start--)
+    ;
+  end = strchr (at, '\n');
+  return g_strndup (start, end != NULL ? (gsize) (end - start) : strlen (start));
+}
+
+/* attach shows the start and the end of a long command line, and says
+ * how much it leaves out: a line of 100 kB went to the terminal whole, a
+ * megabyte of escapes for a line of control characters. A question shows
+ * more of it than the timeline does. */
+static void
+test_attach_cuts_long_lines (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    SH_WAIT_FOR
+    "w \"$1\" go; a=$(head -c 100000 /dev/zero | tr '\\0' x); /bin/true \"$a\" TAILMARK; "
+    "touch \"$1/asked-marker\" \"$a\" TAILEND; exit 0",
+    "sh", "@OUT@", NULL }, FALSE, NULL);
+  g_autofree char *session = wait_for_socket (s);
+  g_autoptr(GSubprocess) attach = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *seen = NULL;
+  g_autofree char *shown = NULL;
+  g_autofree char *rest = NULL;
+  g_autofree char *run = NULL;
+  g_autofree char *question = NULL;
+
+  attach = attach_start (s, (const char *[]) { session, NULL }, FALSE, &lines, &seen);
+  session_go (s);
+  shown = read_until (lines, "wants to run");
+  run = line_with (shown, "allow  /bin/true ");
+  question = line_with (shown, "wants to run");
+  g_assert_nonnull (run);
+  g_assert_nonnull (question);
+  g_test_message ("%zu and %zu bytes shown", strlen (run), strlen (question));
+  g_assert_cmpuint (strlen (run), <, 4 * 1024 + 200);
+  g_assert_true (g_str_has_suffix (run, "xxx TAILMARK"));
+  g_assert_nonnull (strstr (run, "bytes not shown] …"));
+  g_assert_cmpuint (strlen (question), >, 16 * 1024);
+  g_assert_cmpuint (strlen (question), <, 16 * 1024 + 200);
+  g_assert_nonnull (strstr (question, "/asked-marker xxx"));
+  g_assert_true (g_str_has_suffix (question, "xxx TAILEND"));
+  g_assert_nonnull (strstr (question, "bytes not shown] …"));
+
+  g_output_stream_write_all (g_subprocess_get_stdin_pipe (attach), "n\n", 2, NULL, NULL, &error);
+  g_assert_no_error (error);
+  rest = read_until (lines, "session ended");
+  g_assert_nonnull (strstr (rest, "denied by user"));
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_free (attach_finish (attach));
+  g_assert_false (out_exists (s, "asked-marker"));
+}
+
 /* A session follows its project's file: a rule put there while it runs
  * (another session's "always in this project") decides at once; a file
  * that no longer reads changes nothing, and the session says why; a rule
@@ -3936,6 +4002,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/remember-settles-in-flight", test_remember_settles_in_flight);
   g_test_add_func ("/paddock/exec/attach-remember-settles", test_attach_remember_settles);
   g_test_add_func ("/paddock/exec/attach-after-long-lines", test_attach_after_long_lines);
+  g_test_add_func ("/paddock/exec/attach-cuts-long-lines", test_attach_cuts_long_lines);
   g_test_add_func ("/paddock/exec/attach-answer-for-gone-question", test_attach_answer_for_gone_question);
   g_test_add_func ("/paddock/exec/deadline", test_deadline);
   g_test_add_func ("/paddock/exec/kill-while-held", test_kill_while_held);
