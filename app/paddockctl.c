@@ -2174,11 +2174,36 @@ cmd_audit_show (int    argc,
   return 0;
 }
 
-static gboolean
-collect_record (const PaddockAuditRecord *record,
-                gpointer                  user_data)
+/* Export writes each record as it is read: a log of a long session holds
+ * millions, and a tree of them all took twelve times the log's size. */
+typedef struct
 {
-  json_array_add_object_element (user_data, json_object_ref (record->object));
+  JsonGenerator *generator;
+  GString       *out;
+  guint          n;
+} Export;
+
+static gboolean
+export_record (const PaddockAuditRecord *record,
+               gpointer                  user_data)
+{
+  Export *export = user_data;
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+  g_autofree char *text = NULL;
+
+  json_node_set_object (node, record->object);
+  json_generator_set_root (export->generator, node);
+  text = json_generator_to_data (export->generator, NULL);
+  /* An element of the array: indented one level more. */
+  g_string_assign (export->out, export->n++ == 0 ? "[\n  " : ",\n  ");
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (*p == '\n')
+        g_string_append (export->out, "\n  ");
+      else
+        g_string_append_c (export->out, *p);
+    }
+  fwrite (export->out->str, 1, export->out->len, stdout);
   return TRUE;
 }
 
@@ -2187,23 +2212,24 @@ cmd_audit_export (int    argc,
                   char **argv)
 {
   g_auto(AuditArgs) args = { 0 };
-  g_autoptr(JsonArray) records = json_array_new ();
-  g_autoptr(JsonNode) root = NULL;
   g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_auto(Reading) reading = { 0 };
-  g_autofree char *text = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  Export export = { generator, out, 0 };
+  gboolean read;
   int status = parse_audit_args (argc, argv, &args);
 
   if (status != 0)
     return status;
-  if (!read_log (&args, collect_record, records, &reading))
-    return 1;
-  root = json_node_new (JSON_NODE_ARRAY);
-  json_node_set_array (root, records);
-  json_generator_set_root (generator, root);
   json_generator_set_pretty (generator, TRUE);
-  text = json_generator_to_data (generator, NULL);
-  g_print ("%s\n", text);
+  read = read_log (&args, export_record, &export, &reading);
+  /* What was written stays a JSON array, even where reading stopped. */
+  if (export.n > 0)
+    g_print ("\n]\n");
+  else if (read)
+    g_print ("[]\n");
+  if (!read)
+    return 1;
   report_reading (&reading);
   return 0;
 }

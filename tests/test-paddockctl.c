@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
@@ -574,6 +575,54 @@ test_audit_log_by_session (void)
   g_unlink (second);
 }
 
+/* export writes the log's records, each as the log has it, as one JSON
+ * array (written record by record: a log of millions took twelve times
+ * its size in memory); a filter that keeps none gives an empty array. */
+static void
+test_audit_export_records (void)
+{
+  g_autofree char *seed = g_build_filename (g_getenv ("PADDOCK_SOURCE_DIR"), "tests", "fuzz", "corpus",
+                                            "audit", "session.jsonl", NULL);
+  const char *all_argv[] = { paddockctl, "audit", "export", seed, NULL };
+  const char *none_argv[] = { paddockctl, "audit", "export", seed, "--grep", "no such text anywhere", NULL };
+  g_autoptr(Result) all = run_in (NULL, all_argv);
+  g_autoptr(Result) none = run_in (NULL, none_argv);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  JsonArray *records;
+  guint n = 0;
+
+  g_assert_cmpint (all->status, ==, 0);
+  g_assert_cmpstr (all->err, ==, "");
+  json_parser_load_from_data (parser, all->out, -1, &error);
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_ARRAY (json_parser_get_root (parser)));
+  records = json_node_get_array (json_parser_get_root (parser));
+
+  g_file_get_contents (seed, &text, NULL, &error);
+  g_assert_no_error (error);
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr(JsonParser) line_parser = json_parser_new ();
+
+      if (*lines[i] == '\0')
+        continue;
+      json_parser_load_from_data (line_parser, lines[i], -1, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (n, <, json_array_get_length (records));
+      g_assert_true (json_node_equal (json_parser_get_root (line_parser), json_array_get_element (records, n)));
+      n++;
+    }
+  g_assert_cmpuint (n, >, 2);
+  g_assert_cmpuint (json_array_get_length (records), ==, n);
+
+  g_assert_cmpint (none->status, ==, 0);
+  g_assert_cmpstr (none->out, ==, "[]\n");
+}
+
 /* show and export print a log whose chain breaks, and say on stderr
  * where it breaks; an intact log gets no warning. A --type that no
  * record has is told which types there are. */
@@ -1123,6 +1172,7 @@ main (int   argc,
   g_test_add_func ("/paddock/paddockctl/audit-log-by-session", test_audit_log_by_session);
   g_test_add_func ("/paddock/paddockctl/policy-project-and-forget", test_policy_project_and_forget);
   g_test_add_func ("/paddock/paddockctl/audit-show-warns", test_audit_show_warns);
+  g_test_add_func ("/paddock/paddockctl/audit-export-records", test_audit_export_records);
   g_test_add_func ("/paddock/paddockctl/list-stale-sockets", test_list_stale_sockets);
   g_test_add_func ("/paddock/paddockctl/no-terminal-controls", test_no_terminal_controls);
   g_test_add_func ("/paddock/paddockctl/dash-is-stdin", test_dash_is_stdin);
