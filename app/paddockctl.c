@@ -736,16 +736,6 @@ remembered_less (Attach               *attach,
 #define TIMELINE_SHOWN (4 * 1024)
 #define QUESTION_SHOWN (16 * 1024)
 
-/* Moves @at back to where a UTF-8 character starts in @text. */
-static gsize
-char_start (const char *text,
-            gsize       at)
-{
-  while (at > 0 && ((guchar) text[at] & 0xc0) == 0x80)
-    at--;
-  return at;
-}
-
 /* Takes @line; returns it, or, where it is longer than @shown bytes, its
  * first two thirds and last third of that with the bytes between left out. */
 static char *
@@ -759,8 +749,8 @@ cut_line (char  *line,
 
   if (length <= shown)
     return line;
-  head = char_start (line, shown * 2 / 3);
-  tail = char_start (line, length - shown / 3);
+  head = paddock_utf8_char_start (line, shown * 2 / 3);
+  tail = paddock_utf8_char_start (line, length - shown / 3);
   cut = g_strdup_printf ("%.*s … [%" G_GSIZE_FORMAT " bytes not shown] … %s",
                          (int) head, line, tail - head, line + tail);
   g_free (line);

@@ -99,6 +99,15 @@ paddock_escape_argv_for_display (const char * const *argv)
   return g_string_free (g_steal_pointer (&line), FALSE);
 }
 
+gsize
+paddock_utf8_char_start (const char *text,
+                         gsize       at)
+{
+  for (guint back = 0; back < 3 && at > 0 && ((guchar) text[at] & 0xc0) == 0x80; back++)
+    at--;
+  return at;
+}
+
 char *
 paddock_escape_controls (const char *text)
 {

@@ -17,6 +17,12 @@ char *paddock_escape_for_display (const char *bytes,
 /* A command line: each argument escaped as above, joined by spaces. */
 char *paddock_escape_argv_for_display (const char * const *argv);
 
+/* Where the UTF-8 character that holds byte @at of @text starts: a place
+ * to cut valid UTF-8 text. It goes back three bytes at most, as far as a
+ * character may take. */
+gsize paddock_utf8_char_start    (const char *text,
+                                  gsize       at);
+
 /* The same, but a backslash kept as it is: for messages, which may name a
  * path or a pattern a person typed, and must still not drive the terminal. */
 char *paddock_escape_controls    (const char *text);

@@ -2346,11 +2346,7 @@ set_pipeline (ExecInfo   *info,
   g_string_append (pipeline, shell);
   if (pipeline->len > PADDOCK_EXEC_MAX_PIPELINE_SHOWN)
     {
-      gsize cut = PADDOCK_EXEC_MAX_PIPELINE_SHOWN;
-
-      for (guint back = 0; back < 3 && cut > 0 && ((guchar) pipeline->str[cut] & 0xc0) == 0x80; back++)
-        cut--;
-      g_string_truncate (pipeline, cut);
+      g_string_truncate (pipeline, paddock_utf8_char_start (pipeline->str, PADDOCK_EXEC_MAX_PIPELINE_SHOWN));
       g_string_append (pipeline, "…");
     }
   g_free (info->pipeline);
