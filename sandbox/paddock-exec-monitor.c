@@ -3594,7 +3594,7 @@ compare_asks (gconstpointer a,
   const PaddockMessage *ask_a = *(PaddockMessage * const *) a;
   const PaddockMessage *ask_b = *(PaddockMessage * const *) b;
 
-  return (ask_a->id > ask_b->id) - (ask_a->id < ask_b->id);
+  return compare_ids (&ask_a->id, &ask_b->id);
 }
 
 GPtrArray *

@@ -1998,7 +1998,6 @@ test_attach_answer_for_gone_question (void)
   g_autoptr(GDataInputStream) lines = NULL;
   g_autoptr(PaddockMessage) first = NULL;
   g_autoptr(PaddockMessage) second = NULL;
-  g_autoptr(PaddockMessage) decided = NULL;
   g_autoptr(GPtrArray) decisions = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *seen = NULL;
