@@ -59,6 +59,13 @@ case $scenario in
     wait_for "$out/go"
     step asked touch "$out/asked-marker"
     ;;
+  busy-until-go)
+    # Starts programs back to back, and ticks after each, until told to stop.
+    while [ ! -e "$out/go" ]; do
+      /bin/true
+      echo >>"$out/ticks"
+    done
+    ;;
   ask-beside-runs)
     # Other programs run while the ask waits for its answer.
     wait_for "$out/go"
