@@ -43,7 +43,8 @@ static const char usage_text[] =
   "  paddockctl attach SESSION [--watch | --answer allow|deny [--remember once|session|project]] [--verbose]\n"
   "  paddockctl kill|pause|resume SESSION\n"
   "  paddockctl policy check FILE\n"
-  "  paddockctl policy explain [--policy FILE] [--project DIR] [--cwd DIR] [--piped-from LINE] -- COMMAND [ARG…]\n"
+  "  paddockctl policy explain [--policy FILE] [--project DIR] [--cwd DIR] [--piped-from LINE]\n"
+  "                            [--downloaded FILE…] -- COMMAND [ARG…]\n"
   "  paddockctl policy project [--project DIR]\n"
   "  paddockctl policy forget [--project DIR] --all|NAME…\n"
   "  paddockctl audit verify LOG\n"
@@ -1673,6 +1674,13 @@ cmd_policy_forget (int    argc,
   return 0;
 }
 
+static gboolean
+explained_download (const char *path,
+                    gpointer    user_data)
+{
+  return g_strv_contains (user_data, path);
+}
+
 static int
 cmd_policy_explain (int    argc,
                     char **argv)
@@ -1683,6 +1691,8 @@ cmd_policy_explain (int    argc,
   g_autofree char *project_arg = NULL;
   g_autofree char *cwd_arg = NULL;
   g_autofree char *piped_from = NULL;
+  g_auto(GStrv) downloaded = NULL;
+  g_autoptr(GPtrArray) downloads = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *project = NULL;
   g_autofree char *cwd = NULL;
   g_autofree char *exe = NULL;
@@ -1701,6 +1711,7 @@ cmd_policy_explain (int    argc,
     { "project", 0, 0, G_OPTION_ARG_FILENAME, &project_arg, "The project (default: the current directory)", "DIR" },
     { "cwd", 0, 0, G_OPTION_ARG_FILENAME, &cwd_arg, "Where the command runs (default: the current directory where it is in the project, else the project)", "DIR" },
     { "piped-from", 0, 0, G_OPTION_ARG_STRING, &piped_from, "Explain COMMAND as reading its script from a pipe that LINE writes to (curl … | sh)", "LINE" },
+    { "downloaded", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &downloaded, "Explain COMMAND as run after a download (curl, wget) saved FILE in the session (repeatable)", "FILE" },
     { NULL }
   };
 
@@ -1753,6 +1764,16 @@ cmd_policy_explain (int    argc,
     .resolved = resolved,
     .stdin_from = piped_from,
   };
+  if (downloaded != NULL)
+    {
+      /* As the session notes them: from where the command runs, lexically. */
+      for (guint i = 0; downloaded[i] != NULL; i++)
+        if (downloaded[i][0] != '\0')
+          g_ptr_array_add (downloads, g_canonicalize_filename (downloaded[i], cwd));
+      g_ptr_array_add (downloads, NULL);
+      query.downloaded_func = explained_download;
+      query.downloaded_data = downloads->pdata;
+    }
   text = paddock_policy_explain (policy, &query);
   holds = note_levels (policy, &query, cwd, notes);
   {

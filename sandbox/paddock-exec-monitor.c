@@ -45,6 +45,7 @@
 
 #include "paddock-autofd.h"
 #include "paddock-cpu-idle.h"
+#include "paddock-download.h"
 #include "paddock-escape.h"
 #include "paddock-exec-monitor.h"
 #include "paddock-fd-passing.h"
@@ -433,6 +434,14 @@ struct _PaddockExecMonitor
   GSource                 *reap_source;
   GQueue                   refused;       /* Refusal, guarded by lock */
 
+  /* The files the agent's downloads (curl, wget) saved, for the policy's
+   * "downloaded": the thread judges with them, the main context too
+   * (settling, answers), so both add and look under downloads_lock. */
+  GMutex                   downloads_lock;
+  GHashTable              *downloads;     /* absolute path → itself, in downloads_order */
+  GQueue                   downloads_order; /* oldest first */
+  gint                     n_downloads;   /* atomic: none, and the policy is not asked to look */
+
   struct seccomp_notif_sizes sizes;
   GString                 *record;        /* the thread's exec record, reused */
   GString                 *exit_record;   /* the main context's, reused */
@@ -712,6 +721,8 @@ paddock_exec_monitor_new (int                             notify_fd,
   self->exit_fd = -1;
   self->news = g_async_queue_new_full ((GDestroyNotify) news_free);
   g_mutex_init (&self->lock);
+  g_mutex_init (&self->downloads_lock);
+  self->downloads = g_hash_table_new (g_str_hash, g_str_equal);
   self->pending = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, (GDestroyNotify) ask_free);
   self->running = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) running_free);
   self->features = g_ptr_array_new_with_free_func (g_free);
@@ -1876,6 +1887,81 @@ keep_recent_exec (PaddockExecMonitor *self,
     }
 }
 
+/* How many downloaded files are kept: the oldest go first. */
+#define DOWNLOADS_MAX 1024
+
+static gboolean
+is_downloaded (const char *path,
+               gpointer    data)
+{
+  PaddockExecMonitor *self = data;
+  gboolean found;
+
+  g_mutex_lock (&self->downloads_lock);
+  found = g_hash_table_contains (self->downloads, path);
+  g_mutex_unlock (&self->downloads_lock);
+  return found;
+}
+
+/* For a query's "downloaded": NULL while nothing was downloaded, so the
+ * policy does not look. */
+static void
+query_downloads (PaddockExecMonitor *self,
+                 PaddockPolicyQuery *query)
+{
+  if (g_atomic_int_get (&self->n_downloads) > 0)
+    {
+      query->downloaded_func = is_downloaded;
+      query->downloaded_data = self;
+    }
+}
+
+/* If @info, let go on, is a download (curl, wget), notes the files it
+ * saves to, for a later run of one of them. */
+static void
+note_download (PaddockExecMonitor *self,
+               ExecInfo           *info)
+{
+  const char *paths[] = { info->exe, info->lexical, g_ptr_array_index (info->argv, 0) };
+  g_autoptr(GPtrArray) targets = NULL;
+  const char *program = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (paths) && program == NULL; i++)
+    {
+      const char *slash = paths[i] != NULL ? strrchr (paths[i], '/') : NULL;
+      const char *name = slash != NULL ? slash + 1 : paths[i];
+
+      if (paddock_download_is_downloader (name))
+        program = name;
+    }
+  if (program == NULL)
+    return;
+  targets = paddock_download_targets ((const char * const *) info->argv->pdata, program, info->cwd);
+  if (targets == NULL)
+    return;
+
+  g_mutex_lock (&self->downloads_lock);
+  for (guint i = 0; i < targets->len; i++)
+    {
+      char *path = g_ptr_array_index (targets, i);
+
+      if (g_hash_table_contains (self->downloads, path))
+        continue;
+      if (g_queue_get_length (&self->downloads_order) >= DOWNLOADS_MAX)
+        {
+          char *oldest = g_queue_pop_head (&self->downloads_order);
+
+          g_hash_table_remove (self->downloads, oldest);
+          g_free (oldest);
+        }
+      g_ptr_array_index (targets, i) = NULL;
+      g_queue_push_tail (&self->downloads_order, path);
+      g_hash_table_add (self->downloads, path);
+    }
+  g_atomic_int_set (&self->n_downloads, (gint) g_queue_get_length (&self->downloads_order));
+  g_mutex_unlock (&self->downloads_lock);
+}
+
 /* The command line of @pid's exec, if it was one of the last let go on. */
 static char *
 recent_exec_line (PaddockExecMonitor *self,
@@ -2490,6 +2576,7 @@ handle_notification (PaddockExecMonitor   *self,
     .cwd_data = info,
     .resolved = info->exe,
   };
+  query_downloads (self, &query);
   find_pipe_end (self, info, &query, mono);
   action = judge_levels (self, info, &query, &rule);
   if (rule == NULL)
@@ -2541,6 +2628,7 @@ handle_notification (PaddockExecMonitor   *self,
       if (decision == PADDOCK_DECISION_ALLOW)
         {
           keep_recent_exec (self, info);
+          note_download (self, info);
           if (info->script_pipe != 0)
             keep_pipe_reader (self, info);
         }
@@ -2927,7 +3015,7 @@ static PaddockPolicyQuery
 ask_query (PaddockExecMonitor *self,
            const Ask          *ask)
 {
-  return (PaddockPolicyQuery) {
+  PaddockPolicyQuery query = {
     .exe = ask->info->lexical,
     .argv = (const char * const *) ask->info->argv->pdata,
     .cwd = ask->info->cwd,
@@ -2936,6 +3024,9 @@ ask_query (PaddockExecMonitor *self,
     .resolved = ask->info->exe,
     .stdin_from = ask->info->stdin_from,
   };
+
+  query_downloads (self, &query);
+  return query;
 }
 
 /* A rule of @action and @scope for each of the @n @levels that asked
@@ -3082,6 +3173,8 @@ finish_ask (PaddockExecMonitor *self,
   if (answer)
     respond (self, ask->cookie, decision == PADDOCK_DECISION_ALLOW ? 0 : EACCES);
 
+  if (decision == PADDOCK_DECISION_ALLOW && answer)
+    note_download (self, ask->info);
   if (decision == PADDOCK_DECISION_ALLOW && answer && ask->pidfd >= 0)
     {
       replace_running (self, ask->info->pid);
@@ -3446,6 +3539,9 @@ paddock_exec_monitor_free (PaddockExecMonitor *self)
   g_hash_table_destroy (self->pending);
   g_async_queue_unref (self->news);
   g_mutex_clear (&self->lock);
+  g_hash_table_destroy (self->downloads);
+  g_queue_clear_full (&self->downloads_order, g_free);
+  g_mutex_clear (&self->downloads_lock);
   paddock_close_fd (&self->stop_fd);
   paddock_close_fd (&self->wake_fd);
   paddock_close_fd (&self->root_fd);

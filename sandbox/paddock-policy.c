@@ -69,6 +69,7 @@ struct _PaddockPolicyRule
   GRegex              *script_regex;
   Where                cwd;
   Where                paths;
+  gboolean             downloaded;
   JsonNode            *match;     /* as written, for paddock_policy_to_data() */
 };
 
@@ -880,9 +881,10 @@ parse_match (PaddockPolicyRule *rule,
              ParseContext      *ctx,
              GError           **error)
 {
-  static const char * const known[] = { "program", "argv", "script", "cwd", "paths", NULL };
+  static const char * const known[] = { "program", "argv", "script", "cwd", "paths", "downloaded", NULL };
   JsonObject *match;
   JsonNode *program;
+  JsonNode *downloaded;
   const char *text;
   GError *local_error = NULL;
 
@@ -996,6 +998,23 @@ parse_match (PaddockPolicyRule *rule,
     {
       g_propagate_error (error, local_error);
       return FALSE;
+    }
+  downloaded = json_object_get_member (match, "downloaded");
+  if (downloaded != NULL)
+    {
+      if (!JSON_NODE_HOLDS_VALUE (downloaded) || json_node_get_value_type (downloaded) != G_TYPE_BOOLEAN)
+        {
+          set_invalid (error, ctx, pos_member (pos, "downloaded"), FALSE,
+                       "\"downloaded\" must be true, not %s", node_type_name (downloaded));
+          return FALSE;
+        }
+      if (!json_node_get_boolean (downloaded))
+        {
+          set_invalid (error, ctx, pos_member (pos, "downloaded"), FALSE,
+                       "\"downloaded\" can only be true (leave it out to match any file)");
+          return FALSE;
+        }
+      rule->downloaded = TRUE;
     }
   rule->match = json_node_copy (node);
   return TRUE;
@@ -1579,6 +1598,8 @@ typedef struct
   GString                  *piped;         /* the script a shell reads from a pipe, built on first use */
   gboolean                  script_done;
   gboolean                  paths_done;
+  gboolean                  downloaded_done;
+  char                     *downloaded;    /* the downloaded file that runs, or NULL */
   const char               *cwd;           /* looked up on first use */
   gboolean                  cwd_done;
   gboolean                  any_outside;
@@ -1638,6 +1659,7 @@ match_clear (Match *m)
     g_string_free (m->line, TRUE);
   if (m->piped != NULL)
     g_string_free (m->piped, TRUE);
+  g_free (m->downloaded);
 }
 
 static const char *
@@ -1774,7 +1796,8 @@ operand_fd (const char *operand)
  * "-". An option's value taken for a file makes it say -1, never a
  * descriptor. */
 static int
-interpreter_script_fd (const char * const *argv)
+interpreter_script_fd (const char * const *argv,
+                       guint              *operand)
 {
   static const char * const program_options[] = {
     "-c", "-m", "-e", "-E", "-p", "--eval", "--print", NULL,
@@ -1787,9 +1810,17 @@ interpreter_script_fd (const char * const *argv)
       if (strcmp (arg, "-") == 0)
         return STDIN_FILENO;
       if (strcmp (arg, "--") == 0)
-        return argv[i + 1] == NULL || strcmp (argv[i + 1], "-") == 0 ? STDIN_FILENO : operand_fd (argv[i + 1]);
+        {
+          if (argv[i + 1] == NULL || strcmp (argv[i + 1], "-") == 0)
+            return STDIN_FILENO;
+          *operand = i + 1;
+          return operand_fd (argv[i + 1]);
+        }
       if (arg[0] != '-')
-        return operand_fd (arg);
+        {
+          *operand = i;
+          return operand_fd (arg);
+        }
       for (guint j = 0; program_options[j] != NULL; j++)
         if (g_str_has_prefix (arg, program_options[j]) &&
             (arg[strlen (program_options[j])] == '\0' || arg[1] != '-'))
@@ -1848,11 +1879,13 @@ wrapped_command (const char * const *argv,
 /* The descriptor from which @argv, a @shell or an @interpreter, reads its
  * script: for a shell, stdin with no -c, and -s or no operand, or the one
  * its operand names (/dev/fd/63); for an interpreter, as
- * interpreter_script_fd() says. Else -1. */
+ * interpreter_script_fd() says. Else -1. Where an operand gives the
+ * script (a file, or such a descriptor), *@operand is its index. */
 static int
 argv_script_fd (const char * const *argv,
                 gboolean            shell,
-                gboolean            interpreter)
+                gboolean            interpreter,
+                guint              *operand)
 {
   gboolean has_c, has_s;
   guint i;
@@ -1860,26 +1893,34 @@ argv_script_fd (const char * const *argv,
   if (argv[0] == NULL)
     return -1;
   if (!shell)
-    return interpreter ? interpreter_script_fd (argv) : -1;
+    return interpreter ? interpreter_script_fd (argv, operand) : -1;
   i = scan_shell_options (argv, &has_c, &has_s);
   if (has_c)
     return -1;
   if (has_s || argv[i] == NULL)
     return STDIN_FILENO;
+  *operand = i;
   return operand_fd (argv[i]);
 }
 
 /* As argv_script_fd() for @m's command, or for the command that sudo,
  * doas or env runs (`curl … | sudo -E bash -`), which starts at
- * *@command (0 for @m's own). */
+ * *@command (0 for @m's own). *@operand, if not NULL, is the index in
+ * @m's argv of the operand that gives the script, or 0 for none. */
 static int
-script_fd (const Match *m,
-           guint       *command)
+script_fd_operand (const Match *m,
+                   guint       *command,
+                   guint       *operand)
 {
   static const char * const wrappers[] = { "sudo", "doas", "env", NULL };
   const char * const *argv = m->query->argv;
+  guint ignored;
+  int fd;
 
+  if (operand == NULL)
+    operand = &ignored;
   *command = 0;
+  *operand = 0;
   if (argv[0] == NULL)
     return -1;
   for (guint n = 0; n < m->n_names; n++)
@@ -1892,10 +1933,20 @@ script_fd (const Match *m,
           return -1;
         inner = base_name (argv[i]);
         *command = i;
-        return argv_script_fd (argv + i, is_shell_name (inner),
-                               is_python_name (inner) || is_other_interpreter_name (inner));
+        fd = argv_script_fd (argv + i, is_shell_name (inner),
+                             is_python_name (inner) || is_other_interpreter_name (inner), operand);
+        if (*operand != 0)
+          *operand += i;
+        return fd;
       }
-  return argv_script_fd (argv, names_a_shell (m), names_an_interpreter (m));
+  return argv_script_fd (argv, names_a_shell (m), names_an_interpreter (m), operand);
+}
+
+static int
+script_fd (const Match *m,
+           guint       *command)
+{
+  return script_fd_operand (m, command, NULL);
 }
 
 int
@@ -2052,6 +2103,50 @@ match_paths (Match *m)
           m->home_arg = arg;
         }
     }
+}
+
+/* Whether @candidate, a path the command runs, was downloaded in the
+ * session; remembers it in @m if so. */
+static gboolean
+downloaded_path (Match      *m,
+                 const char *candidate)
+{
+  g_autofree char *path = NULL;
+  const char *cwd = NULL;
+
+  if (candidate == NULL || candidate[0] == '\0')
+    return FALSE;
+  if (!g_path_is_absolute (candidate))
+    {
+      cwd = match_cwd (m);
+      if (cwd == NULL || !g_path_is_absolute (cwd))
+        return FALSE;
+    }
+  path = g_canonicalize_filename (candidate, cwd);
+  if (!m->query->downloaded_func (path, m->query->downloaded_data))
+    return FALSE;
+  m->downloaded = g_steal_pointer (&path);
+  return TRUE;
+}
+
+/* Whether the file that runs was saved by a download earlier in the
+ * session: the executable (as run, or resolved), or the script file a
+ * shell or an interpreter is given. */
+static gboolean
+match_downloaded (Match *m)
+{
+  guint command, operand;
+
+  if (m->downloaded_done)
+    return m->downloaded != NULL;
+  m->downloaded_done = TRUE;
+  if (m->query->downloaded_func == NULL)
+    return FALSE;
+  if (downloaded_path (m, m->query->exe) || downloaded_path (m, m->query->resolved))
+    return TRUE;
+  if (script_fd_operand (m, &command, &operand) < 0 && operand != 0)
+    return downloaded_path (m, m->query->argv[operand]);
+  return FALSE;
 }
 
 /* A regex that fails to run (PCRE's match limits) counts as matching for
@@ -2249,6 +2344,27 @@ rule_matches (PaddockPolicyRule *rule,
         return FALSE;
     }
 
+  if (rule->downloaded)
+    {
+      gboolean holds = match_downloaded (m);
+
+      if (why != NULL)
+        {
+          if (holds)
+            {
+              g_string_append (why, "downloaded: it runs ");
+              append_quoted (why, m->downloaded);
+              g_string_append (why, ", which a download saved earlier in the session\n");
+            }
+          else if (m->query->downloaded_func == NULL)
+            g_string_append (why, "downloaded: nothing was downloaded in the session\n");
+          else
+            g_string_append (why, "downloaded: no file it runs was saved by a download in the session\n");
+        }
+      if (!holds)
+        return FALSE;
+    }
+
   if (rule->argv_regex != NULL)
     {
       const char *line = match_line (m);
@@ -2441,7 +2557,8 @@ paddock_policy_explain (PaddockPolicy            *self,
             }
         }
       else if (rule->programs != NULL ? program_holds (rule, &m, NULL, NULL)
-                                      : (rule->script_regex == NULL || match_script (&m) != NULL))
+                                      : ((rule->script_regex == NULL || match_script (&m) != NULL) &&
+                                         (!rule->downloaded || query->downloaded_func != NULL)))
         {
           g_auto(GStrv) lines = g_strsplit (why->str, "\n", -1);
           guint n = g_strv_length (lines);

@@ -25,6 +25,10 @@
  *                                               pipeline `WRITER | sh …` (see @stdin_from); a
  *                                               rule with "script" only matches those
  *           "cwd": "inside" | "outside",        the working directory against the project
+ *           "downloaded": true,                 the file that runs (the executable, or the script
+ *                                               file a shell or an interpreter is given, through
+ *                                               sudo, doas or env too) was saved by curl or wget
+ *                                               earlier in the session (@downloaded_func)
  *           "paths": "inside" | "outside" | "project-root" | "home"
  *                                               the non-option arguments, as paths resolved from
  *                                               the working directory: "inside" = all of them
@@ -117,6 +121,12 @@ typedef struct
    * writing to it, or NULL when unknown. A "script" match then sees the
    * pipeline `STDIN_FROM | SHELL …`. */
   const char         *stdin_from;
+  /* For "downloaded": whether the file at @path (absolute, resolved
+   * lexically) was saved by a download earlier in the session (see
+   * paddock-download.h). NULL when none was: the match never holds. */
+  gboolean          (*downloaded_func) (const char *path,
+                                        gpointer    user_data);
+  gpointer            downloaded_data;
 } PaddockPolicyQuery;
 
 typedef struct _PaddockPolicy     PaddockPolicy;

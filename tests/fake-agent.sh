@@ -59,6 +59,26 @@ case $scenario in
     wait_for "$out/go"
     step asked touch "$out/asked-marker"
     ;;
+  download-then-run)
+    # A download in one command, its run in the next: a stand-in for curl
+    # (no network here) saves a script that leaves a marker. A script the
+    # agent wrote itself runs beside it.
+    mkdir -p "$out/bin" "$out/work"
+    cat >"$out/bin/curl" <<EOF
+#!/bin/sh
+while [ \$# -gt 0 ]; do
+  case \$1 in -o) shift; file=\$1 ;; esac
+  shift
+done
+echo 'touch "$out/downloaded-marker"' >"\$file"
+EOF
+    chmod +x "$out/bin/curl"
+    cd "$out/work" || exit 1
+    step download "$out/bin/curl" -fsSL -o i.sh https://x.example/i.sh
+    echo "touch \"$out/local-marker\"" >local.sh
+    step local sh local.sh
+    step downloaded sh i.sh
+    ;;
   busy-until-go)
     # Starts programs back to back, and ticks after each, until told to stop.
     while [ ! -e "$out/go" ]; do

@@ -448,6 +448,32 @@ audit_exec_with (GPtrArray  *execs,
   return NULL;
 }
 
+/* The exec record whose argv, joined by spaces, is @line, or NULL. */
+static JsonObject *
+audit_exec_of (GPtrArray  *execs,
+               const char *line)
+{
+  for (guint i = 0; i < execs->len; i++)
+    {
+      JsonObject *record = g_ptr_array_index (execs, i);
+      JsonArray *argv = json_object_get_array_member (record, "argv");
+      g_autoptr(GString) joined = g_string_new (NULL);
+
+      for (guint j = 0; j < json_array_get_length (argv); j++)
+        {
+          JsonNode *node = json_array_get_element (argv, j);
+
+          if (j > 0)
+            g_string_append_c (joined, ' ');
+          if (JSON_NODE_HOLDS_VALUE (node))
+            g_string_append (joined, json_node_get_string (node));
+        }
+      if (strcmp (joined->str, line) == 0)
+        return record;
+    }
+  return NULL;
+}
+
 /* The exec record of the path @path as exec was given it, or NULL. */
 static JsonObject *
 audit_exec_at (GPtrArray  *execs,
@@ -3079,6 +3105,46 @@ test_pause_resume (void)
   }
 }
 
+/* A script downloaded in one command and run in the next is asked about
+ * (the default policy's run-downloaded-file): with no client to answer,
+ * it is refused and never runs; allowed, it runs. A script the agent
+ * wrote itself runs either way, and so does the download. */
+static void
+test_download_then_run (void)
+{
+  g_autofree char *default_policy = g_build_filename (g_getenv ("PADDOCK_SOURCE_DIR"), "data", "default-policy.json", NULL);
+
+  for (guint allow = 0; allow < 2; allow++)
+    {
+      g_autoptr(Session) s = session_start ("download-then-run", FALSE,
+                                            (const char *[]) { "--policy", default_policy,
+                                                               "--on-ask", allow ? "allow" : "deny", NULL });
+      g_autoptr(GPtrArray) execs = NULL;
+      g_autofree char *log = NULL;
+      JsonObject *record;
+
+      g_assert_cmpint (session_wait (s), ==, 0);
+      log = out_text (s, "log");
+      g_test_message ("%s", log);
+      g_assert_nonnull (strstr (log, "download=0\n"));
+      g_assert_nonnull (strstr (log, "local=0\n"));
+      g_assert_true (out_exists (s, "local-marker"));
+      g_assert_nonnull (strstr (log, allow ? "downloaded=0\n" : "downloaded=126\n"));
+      g_assert_cmpint (out_exists (s, "downloaded-marker"), ==, allow);
+
+      execs = audit_records (s, "exec");
+      record = audit_exec_of (execs, "sh i.sh");
+      g_assert_nonnull (record);
+      g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, allow ? "allow" : "deny");
+      g_assert_cmpstr (json_object_get_string_member (record, "by"), ==, "no-client");
+      g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "run-downloaded-file");
+      record = audit_exec_of (execs, "sh local.sh");
+      g_assert_nonnull (record);
+      g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "allow");
+      g_assert_false (json_object_has_member (record, "rule"));
+    }
+}
+
 static gint64
 file_size (const char *path)
 {
@@ -4101,6 +4167,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/list-not-answering", test_list_not_answering);
   g_test_add_func ("/paddock/exec/pause-resume", test_pause_resume);
   g_test_add_func ("/paddock/exec/pause-busy", test_pause_busy);
+  g_test_add_func ("/paddock/exec/download-then-run", test_download_then_run);
   g_test_add_func ("/paddock/exec/pause-with-ask-held", test_pause_with_ask_held);
   g_test_add_func ("/paddock/exec/junk-argv", test_junk_argv);
   g_test_add_func ("/paddock/exec/chroot", test_chroot);

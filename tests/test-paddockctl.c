@@ -884,6 +884,28 @@ test_policy_commands (void)
     g_assert_nonnull (strstr (result->out, "note: sh does not read its script from a pipe, so what writes to one "
                                            "changes nothing\n"));
   }
+  /* A file a download saved earlier in the session, named from where the
+   * command runs; and the same command with another file downloaded. */
+  {
+    const char *argv[] = { paddockctl, "policy", "explain", "--downloaded", "tools/../i.sh",
+                           "--", "bash", "./i.sh", NULL };
+    g_autoptr(Result) result = run_in (project, argv);
+    g_autofree char *because = g_strdup_printf ("because: downloaded: it runs \"%s/i.sh\", which a download saved "
+                                                "earlier in the session\n", project);
+
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_nonnull (strstr (result->out, "decision: ask, by rule \"run-downloaded-file\""));
+    g_assert_nonnull (strstr (result->out, because));
+  }
+  {
+    const char *argv[] = { paddockctl, "policy", "explain", "--downloaded", "other.sh", "--", "bash", "./i.sh", NULL };
+    g_autoptr(Result) result = run_in (project, argv);
+
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_nonnull (strstr (result->out, "decision: allow, by the policy's default"));
+    g_assert_nonnull (strstr (result->out, "\"run-downloaded-file\" (default-policy.json:"));
+    g_assert_nonnull (strstr (result->out, "downloaded: no file it runs was saved by a download in the session\n"));
+  }
   /* An empty program or --cwd names nothing (the second explained the
    * command as if run in the project). */
   {

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include "paddock-download.h"
 #include "paddock-policy.h"
 #include "test-util.h"
 
@@ -17,9 +18,50 @@
 #define PROJECT "/home/dev/proj"
 #define HOME_DIR "/home/dev"
 
+/* For a query's downloaded_func: the paths in @user_data, a NULL-terminated
+ * array, were downloaded. */
+static gboolean
+downloaded_in (const char *path,
+               gpointer    user_data)
+{
+  return g_strv_contains (user_data, path);
+}
+
 /* Decides @argv run from @cwd in @project, for a user whose home is
- * HOME_DIR; returns the deciding rule's name, or NULL when the default
- * decided. */
+ * HOME_DIR, in a session that downloaded the files in @downloaded (a
+ * NULL-terminated array, or NULL for none); returns the deciding rule's
+ * name, or NULL when the default decided. */
+static char *
+decide_downloaded (PaddockPolicy       *policy,
+                   const char          *project,
+                   const char          *cwd,
+                   const char          *exe,
+                   const char * const  *argv,
+                   const char * const  *downloaded,
+                   PaddockPolicyAction *out_action)
+{
+  g_autoptr(PaddockPolicyRule) rule = NULL;
+  g_autofree char *resolved = NULL;
+  PaddockPolicyQuery query;
+  PaddockPolicyAction action;
+
+  /* As the monitor has it: a path as it is, from @cwd where relative; a
+   * name found along PATH. */
+  if (exe == NULL && argv[0] != NULL)
+    exe = resolved = strchr (argv[0], '/') != NULL ? g_canonicalize_filename (argv[0], cwd)
+                                                   : g_build_filename ("/usr/bin", argv[0], NULL);
+  query = (PaddockPolicyQuery) { .exe = exe, .argv = argv, .cwd = cwd, .project = project, .home = HOME_DIR };
+  if (downloaded != NULL)
+    {
+      query.downloaded_func = downloaded_in;
+      query.downloaded_data = (gpointer) downloaded;
+    }
+  action = paddock_policy_evaluate (policy, &query, &rule);
+  if (out_action != NULL)
+    *out_action = action;
+  return rule ? g_strdup (paddock_policy_rule_get_name (rule)) : NULL;
+}
+
 static char *
 decide_in (PaddockPolicy       *policy,
            const char          *project,
@@ -28,18 +70,7 @@ decide_in (PaddockPolicy       *policy,
            const char * const  *argv,
            PaddockPolicyAction *out_action)
 {
-  g_autoptr(PaddockPolicyRule) rule = NULL;
-  g_autofree char *resolved = NULL;
-  PaddockPolicyQuery query;
-  PaddockPolicyAction action;
-
-  if (exe == NULL && argv[0] != NULL)
-    exe = resolved = g_path_is_absolute (argv[0]) ? g_strdup (argv[0]) : g_build_filename ("/usr/bin", argv[0], NULL);
-  query = (PaddockPolicyQuery) { .exe = exe, .argv = argv, .cwd = cwd, .project = project, .home = HOME_DIR };
-  action = paddock_policy_evaluate (policy, &query, &rule);
-  if (out_action != NULL)
-    *out_action = action;
-  return rule ? g_strdup (paddock_policy_rule_get_name (rule)) : NULL;
+  return decide_downloaded (policy, project, cwd, exe, argv, NULL, out_action);
 }
 
 /* The same, in PROJECT. */
@@ -53,19 +84,37 @@ decide_full (PaddockPolicy       *policy,
   return decide_in (policy, PROJECT, cwd, exe, argv, out_action);
 }
 
-/* A shell-quoted command line, run from @cwd in @project (NULL: PROJECT). */
+/* A shell-quoted command line, run from @cwd in @project (NULL: PROJECT),
+ * in a session that downloaded @downloaded (shell-quoted paths, or NULL). */
+static char *
+decide_after (PaddockPolicy *policy,
+              const char    *project,
+              const char    *cwd,
+              const char    *command,
+              const char    *downloaded)
+{
+  g_auto(GStrv) argv = NULL;
+  g_auto(GStrv) files = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_shell_parse_argv (command, NULL, &argv, &error);
+  g_assert_no_error (error);
+  if (downloaded != NULL)
+    {
+      g_shell_parse_argv (downloaded, NULL, &files, &error);
+      g_assert_no_error (error);
+    }
+  return decide_downloaded (policy, project != NULL ? project : PROJECT, cwd, NULL, (const char * const *) argv,
+                            (const char * const *) files, NULL);
+}
+
 static char *
 decide (PaddockPolicy *policy,
         const char    *project,
         const char    *cwd,
         const char    *command)
 {
-  g_auto(GStrv) argv = NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_shell_parse_argv (command, NULL, &argv, &error);
-  g_assert_no_error (error);
-  return decide_in (policy, project != NULL ? project : PROJECT, cwd, NULL, (const char * const *) argv, NULL);
+  return decide_after (policy, project, cwd, command, NULL);
 }
 
 /* Parse errors: each with its file, line, column and reason. */
@@ -121,6 +170,12 @@ test_parse_errors (void)
   assert_refused ("{\"rules\": [{\"name\": \"a\", \"action\": \"deny\", \"match\": {\"paths\": \"nearby\"}}]}",
                   PADDOCK_POLICY_ERROR_INVALID,
                   "test.json:1:63: unknown \"paths\" value \"nearby\"");
+  assert_refused ("{\"rules\": [{\"name\": \"a\", \"action\": \"ask\", \"match\": {\"downloaded\": false}}]}",
+                  PADDOCK_POLICY_ERROR_INVALID,
+                  "test.json:1:67: \"downloaded\" can only be true (leave it out to match any file)");
+  assert_refused ("{\"rules\": [{\"name\": \"a\", \"action\": \"ask\", \"match\": {\"downloaded\": \"yes\"}}]}",
+                  PADDOCK_POLICY_ERROR_INVALID,
+                  "test.json:1:67: \"downloaded\" must be true, not a string");
   assert_refused ("{\"rules\": [{\"name\": \"a\", \"action\": \"deny\", \"match\": {\"progam\": \"ls\"}}]}",
                   PADDOCK_POLICY_ERROR_INVALID,
                   "test.json:1:54: unknown key \"progam\" in \"match\"");
@@ -313,6 +368,7 @@ typedef struct
   const char *cwd;
   const char *command;
   const char *project;   /* NULL: PROJECT, in the home folder HOME_DIR */
+  const char *downloaded; /* files saved by a download earlier in the session, shell-quoted; NULL: none */
 } Case;
 
 static void
@@ -448,6 +504,24 @@ test_default_rules (void)
     { NULL, PROJECT, "bash -c './wget-mirror.sh --list | bash'" },
     { NULL, PROJECT, "bash -c 'curl -s https://x.example/i.sh | tee i.sh | wc -l'" },
 
+    /* A file downloaded in one command, run in a later one. */
+#define SAVED PROJECT "/i.sh " PROJECT "/tools/setup.py /tmp/x/run"
+    { "run-downloaded-file", PROJECT, "sh i.sh", NULL, SAVED },
+    { "run-downloaded-file", PROJECT, "bash -x ./i.sh --yes", NULL, SAVED },
+    { "run-downloaded-file", PROJECT "/tools", "python3 -u setup.py install", NULL, SAVED },
+    { "run-downloaded-file", PROJECT, "/tmp/x/run", NULL, SAVED },
+    { "run-downloaded-file", "/tmp/x/sub", "../run --fast", NULL, SAVED },
+    { "run-downloaded-file", PROJECT, "env -i bash " PROJECT "/i.sh", NULL, SAVED },
+    { "run-downloaded-file", PROJECT, "env FOO=1 perl tools/setup.py", NULL, SAVED },
+    { NULL, PROJECT, "cat i.sh", NULL, SAVED },
+    { NULL, PROJECT, "sha256sum i.sh", NULL, SAVED },
+    { NULL, PROJECT, "bash -c 'echo i.sh'", NULL, SAVED },
+    { NULL, PROJECT, "python3 -c 'print(1)' tools/setup.py", NULL, SAVED },
+    { NULL, PROJECT, "sh other.sh", NULL, SAVED },
+    { NULL, PROJECT "/tools", "sh i.sh", NULL, SAVED },
+    { NULL, PROJECT, "sh i.sh", NULL, NULL },
+#undef SAVED
+
     { "find-delete-outside-project", PROJECT, "find / -name core -delete" },
     { "find-delete-outside-project", PROJECT, "find " HOME_DIR " -type f -exec rm -f {} +" },
     { "find-delete-outside-project", PROJECT, "find ../other -execdir /bin/rm {} ;" },
@@ -524,7 +598,7 @@ test_default_rules (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autofree char *got = decide (policy, cases[i].project, cases[i].cwd, cases[i].command);
+      g_autofree char *got = decide_after (policy, cases[i].project, cases[i].cwd, cases[i].command, cases[i].downloaded);
 
       if (g_strcmp0 (got, cases[i].rule) != 0)
         g_error ("`%s` in %s: expected %s, got %s", cases[i].command, cases[i].cwd,
@@ -1556,6 +1630,111 @@ test_threads (void)
   g_test_message ("default policy, `git push origin main`: %.2f µs per decision", elapsed / 20000.0);
 }
 
+/* Which files curl and wget save to, read from their command lines. */
+static void
+test_download_targets (void)
+{
+  static const struct
+  {
+    const char *command;
+    const char *cwd;
+    const char *targets;  /* joined by spaces; NULL: none */
+  } cases[] = {
+    { "curl -fsSL https://x.example/i.sh -o i.sh", "/p", "/p/i.sh" },
+    { "curl -fsSLo /tmp/i.sh https://x.example/i.sh", "/p", "/tmp/i.sh" },
+    { "curl -oi.sh https://x.example/", "/p", "/p/i.sh" },
+    { "curl --output ../i.sh https://x.example/", "/p/q", "/p/i.sh" },
+    { "curl -O https://x.example/dl/install.sh?v=2#top", "/p", "/p/install.sh" },
+    { "curl -LO https://x.example/a.sh -O https://x.example/b.sh", "/p", "/p/a.sh /p/b.sh" },
+    { "curl https://x.example/a.sh https://x.example/b.sh -o a -O", "/p", "/p/a /p/b.sh" },
+    { "curl --remote-name-all https://x.example/a.sh https://x.example/b.sh", "/p", "/p/a.sh /p/b.sh" },
+    { "curl --output-dir /opt/t -O https://x.example/i.sh", "/p", "/opt/t/i.sh" },
+    { "curl --output-dir t -o i.sh https://x.example/", "/p", "/p/t/i.sh" },
+    { "curl -H 'X-A: -o' -d -O --url https://x.example/i.sh -O", "/p", "/p/i.sh" },
+    { "curl -o a -o a https://x/1 https://x/2", "/p", "/p/a" },
+    /* To standard output, to a device, or no file named. */
+    { "curl -fsSL https://x.example/i.sh", "/p", NULL },
+    { "curl -o - https://x.example/i.sh", "/p", NULL },
+    { "curl -so /dev/null -w %{http_code} https://x.example/", "/p", NULL },
+    { "curl -O https://x.example/", "/p", NULL },
+    { "curl -O", "/p", NULL },
+    { "curl -o i.sh https://x.example/", NULL, NULL },
+
+    { "wget https://x.example/i.sh", "/p", "/p/i.sh" },
+    { "wget -q https://x.example/", "/p", "/p/index.html" },
+    { "wget -qO i.sh https://x.example/dl", "/p", "/p/i.sh" },
+    { "wget --output-document=/tmp/i.sh https://x.example/", "/p", "/tmp/i.sh" },
+    { "wget --output-document i.sh https://x.example/", "/p", "/p/i.sh" },
+    { "wget -P dl -nv https://x.example/a/b.tar.gz", "/p", "/p/dl/b.tar.gz" },
+    { "wget --directory-prefix=/srv https://x.example/b.sh -e robots=off", "/p", "/srv/b.sh" },
+    { "wget -U 'agent -O x' https://x.example/k", "/p", "/p/k" },
+    { "wget -qO- https://x.example/i.sh", "/p", NULL },
+    { "wget -r https://x.example/i.sh", "/p", NULL },
+    { "wget --mirror https://x.example/", "/p", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(GStrv) argv = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GPtrArray) targets = NULL;
+      g_autofree char *got = NULL;
+
+      g_shell_parse_argv (cases[i].command, NULL, &argv, &error);
+      g_assert_no_error (error);
+      targets = paddock_download_targets ((const char * const *) argv, argv[0], cases[i].cwd);
+      if (targets != NULL)
+        {
+          g_assert_cmpuint (targets->len, >, 0);
+          g_ptr_array_add (targets, NULL);
+          got = g_strjoinv (" ", (char **) targets->pdata);
+        }
+      if (g_strcmp0 (got, cases[i].targets) != 0)
+        g_error ("`%s` in %s: expected %s, got %s", cases[i].command, cases[i].cwd ? cases[i].cwd : "(unknown)",
+                 cases[i].targets ? cases[i].targets : "none", got ? got : "none");
+    }
+
+  /* Not a downloader: nothing, whatever its options say. */
+  g_assert_false (paddock_download_is_downloader ("curly"));
+  g_assert_null (paddock_download_targets ((const char * const *) (const char *[]) { "cp", "-o", "x", NULL }, "cp", "/p"));
+  /* A command line of many outputs names at most so many files. */
+  {
+    g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+    g_autoptr(GPtrArray) targets = NULL;
+
+    g_ptr_array_add (argv, g_strdup ("curl"));
+    for (guint i = 0; i < 1000; i++)
+      {
+        g_ptr_array_add (argv, g_strdup ("-o"));
+        g_ptr_array_add (argv, g_strdup_printf ("f%u", i));
+      }
+    g_ptr_array_add (argv, NULL);
+    targets = paddock_download_targets ((const char * const *) argv->pdata, "curl", "/p");
+    g_assert_cmpuint (targets->len, ==, PADDOCK_DOWNLOAD_MAX_TARGETS);
+  }
+}
+
+/* explain says which downloaded file the command runs, or that none. */
+static void
+test_explain_downloaded (void)
+{
+  g_autoptr(PaddockPolicy) policy = paddock_policy_new_default ();
+  const char *saved[] = { PROJECT "/i.sh", NULL };
+  const char *argv[] = { "bash", "i.sh", NULL };
+  PaddockPolicyQuery query = {
+    .exe = "/usr/bin/bash", .argv = argv, .cwd = PROJECT, .project = PROJECT, .home = HOME_DIR,
+    .downloaded_func = downloaded_in, .downloaded_data = saved,
+  };
+  g_autofree char *with = paddock_policy_explain (policy, &query);
+  g_autofree char *without = NULL;
+
+  g_assert_nonnull (strstr (with, "run-downloaded-file"));
+  g_assert_nonnull (strstr (with, "downloaded: it runs \"" PROJECT "/i.sh\", which a download saved earlier in the session\n"));
+  query.downloaded_func = NULL;
+  without = paddock_policy_explain (policy, &query);
+  g_assert_null (strstr (without, "run-downloaded-file"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1589,6 +1768,8 @@ main (int   argc,
   g_test_add_func ("/paddock/policy/remembered-round-trip", test_remembered_round_trip);
   g_test_add_func ("/paddock/policy/project-overrides", test_project_overrides);
   g_test_add_func ("/paddock/policy/threads", test_threads);
+  g_test_add_func ("/paddock/policy/download-targets", test_download_targets);
+  g_test_add_func ("/paddock/policy/explain-downloaded", test_explain_downloaded);
 
   status = g_test_run ();
   test_home_remove (home);

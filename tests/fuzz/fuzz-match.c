@@ -11,10 +11,14 @@
  * it goes to a terminal. What the loader or busybox would run of them is
  * a command line that ends, with a program. Read as a shell fed through a
  * pipe by their last argument, they are decided and explained too, and a
- * descriptor the script comes from is one there is.
+ * descriptor the script comes from is one there is. Read as curl and
+ * as wget, the files they would save are absolute paths with no . or ..
+ * in them, at most PADDOCK_DOWNLOAD_MAX_TARGETS; and with every file
+ * counted as downloaded, the arguments are decided and explained again.
  */
 #include "config.h"
 
+#include "paddock-download.h"
 #include "paddock-exec-monitor.h"
 #include "paddock-policy.h"
 #include "paddock-protocol.h"
@@ -23,6 +27,35 @@
 #include <string.h>
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
+
+static gboolean
+every_file_downloaded (const char *path,
+                       gpointer    user_data)
+{
+  if (!g_path_is_absolute (path))
+    abort ();
+  return TRUE;
+}
+
+static void
+check_download_targets (const char * const *argv,
+                        const char         *program)
+{
+  g_autoptr(GPtrArray) targets = paddock_download_targets (argv, program, "/home/dev/proj/src");
+
+  if (targets == NULL)
+    return;
+  if (targets->len == 0 || targets->len > PADDOCK_DOWNLOAD_MAX_TARGETS)
+    abort ();
+  for (guint i = 0; i < targets->len; i++)
+    {
+      const char *path = g_ptr_array_index (targets, i);
+
+      if (!g_path_is_absolute (path) || strstr (path, "/./") != NULL || strstr (path, "/../") != NULL ||
+          g_str_has_suffix (path, "/.") || g_str_has_suffix (path, "/..") || g_str_has_prefix (path, "/dev/"))
+        abort ();
+    }
+}
 
 static void
 check_display_line (const char *line)
@@ -118,6 +151,21 @@ LLVMFuzzerTestOneInput (const guint8 *data,
         abort ();
       paddock_policy_evaluate (policy, &launched, NULL);
     }
+
+  check_download_targets ((const char * const *) argv->pdata, "curl");
+  check_download_targets ((const char * const *) argv->pdata, "wget");
+  {
+    PaddockPolicyQuery downloaded = query;
+    g_autofree char *downloaded_why = NULL;
+
+    downloaded.resolved = NULL;
+    downloaded.downloaded_func = every_file_downloaded;
+    if (paddock_policy_evaluate (policy, &downloaded, NULL) == PADDOCK_POLICY_ACTION_ALLOW)
+      abort ();
+    downloaded_why = paddock_policy_explain (policy, &downloaded);
+    if (!g_utf8_validate (downloaded_why, -1, NULL))
+      abort ();
+  }
 
   line = paddock_exec_display_line (exe, exe, NULL, NULL, (const char * const *) argv->pdata);
   check_display_line (line);

@@ -1,0 +1,266 @@
+/* paddock-download.c: which files a run of curl or wget saves its download to
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Both programs are read the same way: short options, alone or in a
+ * cluster (`-fsSLo FILE`, `-qO-`), whose value is the rest of the cluster
+ * or the next word; long options, with their value after '=' or in the
+ * next word; and the other words, the URLs. An option's value is never
+ * taken for a URL where this file knows the option takes one; where it
+ * does not, a value may count as a URL, which can only name one more file.
+ */
+#include "config.h"
+
+#include "paddock-download.h"
+
+#include <string.h>
+
+typedef enum
+{
+  DOWNLOADER_CURL,
+  DOWNLOADER_WGET,
+} Downloader;
+
+/* An output that names no file of its own: the URL's last segment. */
+static const char remote_name[] = "";
+
+typedef struct
+{
+  Downloader  downloader;
+  GPtrArray  *urls;             /* borrowed */
+  GPtrArray  *outputs;          /* borrowed: a file, or remote_name */
+  const char *dir;              /* curl --output-dir, wget -P */
+  const char *document;         /* wget -O */
+  gboolean    remote_name_all;  /* curl */
+  gboolean    recursive;        /* wget -r, -m: files land under the host's name */
+} Command;
+
+/* Short options that take a value, and long ones that take it in the next
+ * word when no '=' gives it. */
+static const char curl_valued[] = "AbcCdDeEFHKmoPQrtTuUwxXyYz";
+static const char * const curl_valued_long[] = {
+  "abstract-unix-socket", "alt-svc", "aws-sigv4", "cacert", "capath", "cert", "cert-type", "ciphers",
+  "config", "connect-timeout", "connect-to", "continue-at", "cookie", "cookie-jar", "create-file-mode",
+  "data", "data-ascii", "data-binary", "data-raw", "data-urlencode", "dns-servers", "doh-url",
+  "dump-header", "etag-compare", "etag-save", "expect100-timeout", "form", "form-string", "header",
+  "hsts", "interface", "json", "keepalive-time", "key", "key-type", "limit-rate", "local-port",
+  "max-filesize", "max-redirs", "max-time", "netrc-file", "noproxy", "oauth2-bearer", "output",
+  "output-dir", "pass", "pinnedpubkey", "preproxy", "proto", "proto-default", "proto-redir", "proxy",
+  "proxy-header", "proxy-user", "quote", "range", "rate", "referer", "request", "request-target",
+  "resolve", "retry", "retry-delay", "retry-max-time", "speed-limit", "speed-time", "stderr",
+  "time-cond", "trace", "trace-ascii", "unix-socket", "upload-file", "url", "url-query", "user",
+  "user-agent", "variable", "write-out", NULL,
+};
+static const char wget_valued[] = "aABDeiIlOoPQRtTUwX";
+static const char * const wget_valued_long[] = {
+  "accept", "append-output", "base", "bind-address", "body-data", "ca-certificate", "certificate",
+  "connect-timeout", "cut-dirs", "default-page", "directory-prefix", "dns-timeout", "domains",
+  "exclude-directories", "execute", "header", "http-password", "http-user", "include-directories",
+  "input-file", "level", "limit-rate", "load-cookies", "method", "output-document", "output-file",
+  "password", "post-data", "post-file", "private-key", "progress", "proxy-password", "proxy-user",
+  "quota", "read-timeout", "referer", "reject", "restrict-file-names", "save-cookies",
+  "secure-protocol", "timeout", "tries", "user", "user-agent", "wait", "waitretry", NULL,
+};
+
+gboolean
+paddock_download_is_downloader (const char *name)
+{
+  return name != NULL && (strcmp (name, "curl") == 0 || strcmp (name, "wget") == 0 ||
+                          strcmp (name, "wget2") == 0);
+}
+
+/* One option, short (@letter) or long (@name), with its @value or NULL. */
+static void
+take_option (Command    *command,
+             char        letter,
+             const char *name,
+             const char *value)
+{
+#define IS(short_letter, long_name) \
+  ((letter != '\0' && letter == (short_letter)) || (name != NULL && strcmp (name, long_name) == 0))
+
+  if (command->downloader == DOWNLOADER_CURL)
+    {
+      if (IS ('o', "output") && value != NULL)
+        g_ptr_array_add (command->outputs, (gpointer) value);
+      else if (IS ('O', "remote-name"))
+        g_ptr_array_add (command->outputs, (gpointer) remote_name);
+      else if (IS ('\0', "remote-name-all"))
+        command->remote_name_all = TRUE;
+      else if (IS ('\0', "no-remote-name-all"))
+        command->remote_name_all = FALSE;
+      else if (IS ('\0', "output-dir") && value != NULL)
+        command->dir = value;
+      else if (IS ('\0', "url") && value != NULL)
+        g_ptr_array_add (command->urls, (gpointer) value);
+    }
+  else
+    {
+      if (IS ('O', "output-document") && value != NULL)
+        command->document = value;
+      else if (IS ('P', "directory-prefix") && value != NULL)
+        command->dir = value;
+      else if (IS ('r', "recursive") || IS ('m', "mirror"))
+        command->recursive = TRUE;
+    }
+#undef IS
+}
+
+/* Reads @argv into @command. */
+static void
+read_command (Command            *command,
+              const char * const *argv)
+{
+  gboolean curl = command->downloader == DOWNLOADER_CURL;
+  const char *valued = curl ? curl_valued : wget_valued;
+  const char * const *valued_long = curl ? curl_valued_long : wget_valued_long;
+
+  for (guint i = 1; argv[i] != NULL; i++)
+    {
+      const char *arg = argv[i];
+
+      if (strcmp (arg, "--") == 0)
+        {
+          for (i++; argv[i] != NULL; i++)
+            g_ptr_array_add (command->urls, (gpointer) argv[i]);
+          break;
+        }
+      if (g_str_has_prefix (arg, "--"))
+        {
+          const char *equals = strchr (arg, '=');
+          g_autofree char *name = g_strndup (arg + 2, equals != NULL ? (gsize) (equals - arg - 2) : strlen (arg + 2));
+          const char *value = NULL;
+
+          if (equals != NULL)
+            value = equals + 1;
+          else if (g_strv_contains (valued_long, name) && argv[i + 1] != NULL)
+            value = argv[++i];
+          take_option (command, '\0', name, value);
+          continue;
+        }
+      if (arg[0] == '-' && arg[1] != '\0')
+        {
+          for (const char *c = arg + 1; *c != '\0'; c++)
+            {
+              /* wget's -nv, -nd, -nH, -np: one option, the rest its value. */
+              if (!curl && *c == 'n')
+                break;
+              if (strchr (valued, *c) != NULL)
+                {
+                  const char *value = c[1] != '\0' ? c + 1 : argv[i + 1];
+
+                  if (c[1] == '\0' && argv[i + 1] != NULL)
+                    i++;
+                  take_option (command, *c, NULL, value);
+                  break;
+                }
+              take_option (command, *c, NULL, NULL);
+            }
+          continue;
+        }
+      g_ptr_array_add (command->urls, (gpointer) arg);
+    }
+}
+
+/* The last segment of @url's path, without its query or fragment; "" when
+ * it has none (`https://example.com/`, `https://example.com`). */
+static char *
+url_file_name (const char *url)
+{
+  const char *scheme = strstr (url, "://");
+  const char *path;
+  const char *end;
+  const char *slash;
+
+  path = strchr (scheme != NULL ? scheme + 3 : url, '/');
+  if (path == NULL)
+    return g_strdup ("");
+  end = path + strcspn (path, "?#");
+  slash = path;
+  for (const char *c = path; c < end; c++)
+    if (*c == '/')
+      slash = c;
+  return g_strndup (slash + 1, (gsize) (end - slash - 1));
+}
+
+/* Adds @name, in @dir if it is relative there, as an absolute path from
+ * @cwd; not standard output, nor a device, nor a path with no start. */
+static void
+add_target (GPtrArray  *targets,
+            const char *dir,
+            const char *name,
+            const char *cwd)
+{
+  g_autofree char *joined = NULL;
+  char *path;
+
+  if (name[0] == '\0' || strcmp (name, "-") == 0 || targets->len >= PADDOCK_DOWNLOAD_MAX_TARGETS)
+    return;
+  if (dir != NULL && dir[0] != '\0' && !g_path_is_absolute (name))
+    name = joined = g_build_filename (dir, name, NULL);
+  if (!g_path_is_absolute (name) && (cwd == NULL || !g_path_is_absolute (cwd)))
+    return;
+  path = g_canonicalize_filename (name, g_path_is_absolute (name) ? NULL : cwd);
+  if (g_str_has_prefix (path, "/dev/") || g_ptr_array_find_with_equal_func (targets, path, g_str_equal, NULL))
+    {
+      g_free (path);
+      return;
+    }
+  g_ptr_array_add (targets, path);
+}
+
+GPtrArray *
+paddock_download_targets (const char * const *argv,
+                          const char         *program,
+                          const char         *cwd)
+{
+  g_autoptr(GPtrArray) urls = g_ptr_array_new ();
+  g_autoptr(GPtrArray) outputs = g_ptr_array_new ();
+  g_autoptr(GPtrArray) targets = g_ptr_array_new_with_free_func (g_free);
+  Command command = { .urls = urls, .outputs = outputs };
+
+  g_return_val_if_fail (argv != NULL, NULL);
+
+  if (!paddock_download_is_downloader (program) || argv[0] == NULL)
+    return NULL;
+  command.downloader = strcmp (program, "curl") == 0 ? DOWNLOADER_CURL : DOWNLOADER_WGET;
+  read_command (&command, argv);
+
+  if (command.downloader == DOWNLOADER_CURL)
+    {
+      /* Each output is the next URL's, in order, wherever it stands. */
+      for (guint i = 0; i < outputs->len; i++)
+        {
+          const char *output = g_ptr_array_index (outputs, i);
+
+          if (output != remote_name)
+            add_target (targets, command.dir, output, cwd);
+          else if (i < urls->len)
+            {
+              g_autofree char *name = url_file_name (g_ptr_array_index (urls, i));
+
+              add_target (targets, command.dir, name, cwd);
+            }
+        }
+      for (guint i = outputs->len; command.remote_name_all && i < urls->len; i++)
+        {
+          g_autofree char *name = url_file_name (g_ptr_array_index (urls, i));
+
+          add_target (targets, command.dir, name, cwd);
+        }
+    }
+  else if (command.document != NULL)
+    add_target (targets, NULL, command.document, cwd);
+  else if (!command.recursive)
+    for (guint i = 0; i < urls->len; i++)
+      {
+        g_autofree char *name = url_file_name (g_ptr_array_index (urls, i));
+
+        add_target (targets, command.dir, name[0] != '\0' ? name : "index.html", cwd);
+      }
+
+  if (targets->len == 0)
+    return NULL;
+  return g_steal_pointer (&targets);
+}

@@ -1,0 +1,43 @@
+/* paddock-download.h: which files a run of curl or wget saves its download to
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * For the policy's "downloaded" match: the exec monitor notes what each
+ * download the agent runs will save, and a later exec of one of those
+ * files (or a shell or interpreter given one as its script) can be asked
+ * about, as `curl -o i.sh URL && sh i.sh` in one command already is.
+ *
+ * Read from the command line alone, as curl and wget would read it:
+ *   curl -o FILE, --output FILE, -O / --remote-name (the URL's last
+ *   path segment), --remote-name-all, --output-dir DIR;
+ *   wget -O FILE, --output-document[=]FILE, -P / --directory-prefix DIR,
+ *   and without -O the URL's last path segment (index.html when none).
+ * Not known: names the server gives (curl -J, wget --content-disposition
+ * pick their own), wget's recursive downloads, URLs read from a file
+ * (curl -K, wget -i), and other downloaders. This is the supervision
+ * layer's best guess, not a security boundary (DESIGN.md, "Threat model").
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* At most this many files are taken from one command line. */
+#define PADDOCK_DOWNLOAD_MAX_TARGETS 64
+
+/* Whether @name (a program's base name) is a downloader this file reads. */
+gboolean   paddock_download_is_downloader (const char *name);
+
+/* The files @argv, a run of the downloader @program (its base name, as
+ * paddock_download_is_downloader() takes), saves to: absolute paths made
+ * from @cwd, resolved lexically (symlinks are not followed). Standard
+ * output ("-") and device files (/dev/…) are no files. NULL when there
+ * are none, when @program is no downloader, or when a relative path has
+ * no @cwd to start from. */
+GPtrArray *paddock_download_targets       (const char * const *argv,
+                                           const char         *program,
+                                           const char         *cwd);
+
+G_END_DECLS
