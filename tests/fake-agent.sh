@@ -80,10 +80,13 @@ EOF
     step downloaded sh i.sh
     ;;
   busy-until-go)
-    # Starts programs back to back, and ticks after each, until told to stop.
-    while [ ! -e "$out/go" ]; do
+    # Starts programs back to back, and ticks after each, until told to
+    # stop, or for a minute or so at most (a failed test does not tell it).
+    i=0
+    while [ ! -e "$out/go" ] && [ $i -lt 30000 ]; do
       /bin/true
       echo >>"$out/ticks"
+      i=$((i + 1))
     done
     ;;
   ask-beside-runs)
