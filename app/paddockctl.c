@@ -1109,9 +1109,10 @@ handle_event (Attach         *attach,
     case PADDOCK_MESSAGE_KILL:
     case PADDOCK_MESSAGE_PAUSE:
     case PADDOCK_MESSAGE_RESUME:
-      g_print ("%s  session %s\n", time,
+      g_print ("%s  session %s%s\n", time,
                message->type == PADDOCK_MESSAGE_KILL ? "killed" :
-               message->type == PADDOCK_MESSAGE_PAUSE ? "paused" : "resumed");
+               message->type == PADDOCK_MESSAGE_PAUSE ? "paused" : "resumed",
+               g_strcmp0 (message->by, "signal") == 0 ? ", for a signal to paddock-run that ends it" : "");
       break;
 
     case PADDOCK_MESSAGE_LOCK_STATUS:
@@ -2025,8 +2026,12 @@ show_record (const PaddockAuditRecord *record,
            g_strcmp0 (record->type, PADDOCK_AUDIT_RESUME) == 0)
     {
       g_autofree char *client_pid = member_text (object, "client_pid");
+      g_autofree char *signal = member_text (object, "signal");
 
-      detail = g_strdup_printf ("all the agent's programs%s%s", *client_pid ? ", asked by pid " : "", client_pid);
+      if (*signal != '\0')
+        detail = g_strdup_printf ("all the agent's programs, for %s to paddock-run to reach them", signal);
+      else
+        detail = g_strdup_printf ("all the agent's programs%s%s", *client_pid ? ", asked by pid " : "", client_pid);
     }
   else if (g_strcmp0 (record->type, PADDOCK_AUDIT_POLICY) == 0)
     {

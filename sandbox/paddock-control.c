@@ -918,6 +918,30 @@ paddock_control_get_paused (PaddockControl *self)
 }
 
 void
+paddock_control_resume_for_signal (PaddockControl *self,
+                                   int             signo)
+{
+  g_autoptr(PaddockMessage) message = NULL;
+  g_autoptr(JsonObject) fields = NULL;
+  const char *abbrev = sigabbrev_np (signo);
+  g_autofree char *name = abbrev != NULL ? g_strconcat ("SIG", abbrev, NULL) : g_strdup_printf ("signal %d", signo);
+
+  if (self == NULL || !self->paused || self->ended)
+    return;
+  paddock_process_tree_thaw (self->tree_root);
+  self->paused = FALSE;
+
+  message = paddock_message_new (PADDOCK_MESSAGE_RESUME);
+  message->time = g_get_real_time ();
+  message->by = g_strdup ("signal");
+  fields = json_object_new ();
+  json_object_set_string_member (fields, "by", "signal");
+  json_object_set_string_member (fields, "signal", name);
+  audit_record (self, PADDOCK_AUDIT_RESUME, fields);
+  paddock_control_broadcast (self, message);
+}
+
+void
 paddock_control_session_end (PaddockControl *self,
                              int             exit_code,
                              int             signal)

@@ -83,6 +83,13 @@ void            paddock_control_monitor_func      (PaddockMessage               
 /* Whether a client paused the session (the supervisor must then leave the
  * stopped agent alone). */
 gboolean        paddock_control_get_paused        (PaddockControl               *self);
+/* Resumes a paused session so that @signo, a signal that ends programs
+ * (SIGTERM, SIGHUP, SIGINT, SIGQUIT) just passed on to the agent, reaches
+ * it: stopped, the agent would hold it until a resume that may never come
+ * (the terminal that would give it closed). Recorded and told to clients
+ * as a resume by "signal". Nothing when the session is not paused. */
+void            paddock_control_resume_for_signal (PaddockControl               *self,
+                                                   int                           signo);
 
 /* Tells clients the session ended (the agent's exit code, or -1 and the
  * signal), gives them a moment to read it, and closes every connection

@@ -299,7 +299,15 @@ on_signal (int          fd,
       if (info.ssi_signo == SIGCHLD)
         reap_children (self);
       else if (!self->agent_exited)
-        kill (self->agent, (int) info.ssi_signo);
+        {
+          int signo = (int) info.ssi_signo;
+
+          kill (self->agent, signo);
+          /* Paused, the agent would keep a signal that ends it until
+           * resumed: to end the session is to resume it. */
+          if (signo == SIGTERM || signo == SIGHUP || signo == SIGINT || signo == SIGQUIT)
+            paddock_control_resume_for_signal (self->control, signo);
+        }
     }
   return G_SOURCE_CONTINUE;
 }

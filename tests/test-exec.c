@@ -3105,6 +3105,64 @@ test_pause_resume (void)
   }
 }
 
+static gint64
+file_size (const char *path)
+{
+  struct stat st;
+
+  return stat (path, &st) == 0 ? (gint64) st.st_size : -1;
+}
+
+/* A signal that ends programs, sent to paddock-run while the session is
+ * paused, reaches the agent: the session is resumed for it, and ends. It
+ * stayed paused before, the signal held, paddock-run waiting for good. */
+static void
+test_pause_then_terminate (void)
+{
+  g_autoptr(Session) s = session_start ("busy-until-go", FALSE, NULL);
+  g_autofree char *session = wait_for_socket (s);
+  g_autofree char *ticks = out_file (s, "ticks");
+  g_autoptr(GPtrArray) starts = audit_records (s, "session-start");
+  g_autoptr(GPtrArray) resumes = NULL;
+  g_autofree char *shown = NULL;
+  pid_t run = (pid_t) atoi (g_subprocess_get_identifier (s->run));
+  int agent;
+  gboolean ended = FALSE;
+
+  g_assert_cmpuint (starts->len, ==, 1);
+  agent = json_object_get_int_member (g_ptr_array_index (starts, 0), "agent_pid");
+  for (guint i = 0; i < 600 && file_size (ticks) <= 0; i++)
+    g_usleep (50 * 1000);
+  assert_ctl_says (s, "pause", session, "paused");
+  for (guint i = 0; i < 100 && !process_is_held (agent); i++)
+    g_usleep (50 * 1000);
+  g_assert_true (process_is_held (agent));
+
+  g_assert_cmpint (kill (run, SIGTERM), ==, 0);
+  for (guint i = 0; i < 200 && !ended; i++)
+    {
+      ended = g_subprocess_get_identifier (s->run) == NULL;
+      if (!ended)
+        g_usleep (50 * 1000);
+    }
+  if (!ended)
+    {
+      /* Leave nothing behind for the next test. */
+      kill (-agent, SIGKILL);
+      kill (-agent, SIGCONT);
+      kill (run, SIGKILL);
+    }
+  g_assert_true (ended);
+  g_assert_cmpint (session_wait (s), ==, 128 + SIGTERM);
+
+  resumes = audit_records (s, "resume");
+  g_assert_cmpuint (resumes->len, ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (resumes, 0), "by"), ==, "signal");
+  g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (resumes, 0), "signal"), ==, "SIGTERM");
+  shown = audit_show (s, "resume");
+  g_assert_nonnull (strstr (shown, "all the agent's programs, for SIGTERM to paddock-run to reach them\n"));
+}
+
 /* A script downloaded in one command and run in the next is asked about
  * (the default policy's run-downloaded-file): with no client to answer,
  * it is refused and never runs; allowed, it runs. A script the agent
@@ -3143,14 +3201,6 @@ test_download_then_run (void)
       g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "allow");
       g_assert_false (json_object_has_member (record, "rule"));
     }
-}
-
-static gint64
-file_size (const char *path)
-{
-  struct stat st;
-
-  return stat (path, &st) == 0 ? (gint64) st.st_size : -1;
 }
 
 /* Pauses an agent that starts programs back to back, again and again. A
@@ -4168,6 +4218,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/pause-resume", test_pause_resume);
   g_test_add_func ("/paddock/exec/pause-busy", test_pause_busy);
   g_test_add_func ("/paddock/exec/download-then-run", test_download_then_run);
+  g_test_add_func ("/paddock/exec/pause-then-terminate", test_pause_then_terminate);
   g_test_add_func ("/paddock/exec/pause-with-ask-held", test_pause_with_ask_held);
   g_test_add_func ("/paddock/exec/junk-argv", test_junk_argv);
   g_test_add_func ("/paddock/exec/chroot", test_chroot);
