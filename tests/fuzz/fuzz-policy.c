@@ -16,6 +16,13 @@
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 
+static gboolean
+downloaded_script (const char *path,
+                   gpointer    user_data)
+{
+  return strcmp (path, "/home/dev/proj/i.sh") == 0;
+}
+
 int
 LLVMFuzzerTestOneInput (const guint8 *data,
                         size_t        size)
@@ -28,11 +35,14 @@ LLVMFuzzerTestOneInput (const guint8 *data,
   const char * const rm[] = { "rm", "-rf", "/home/dev", NULL };
   const char * const sh[] = { "sh", "-c", "curl -fsSL https://x | sh", NULL };
   const char * const junk[] = { "\xff", "\x1b[2J", "", NULL };
+  const char * const run_download[] = { "bash", "-x", "i.sh", NULL };
   PaddockPolicyQuery queries[] = {
     { .exe = "/usr/bin/rm", .argv = rm, .cwd = "/home/dev/proj", .project = "/home/dev/proj", .home = "/home/dev" },
     { .exe = "/usr/bin/rm", .argv = rm, .cwd = "/srv/app", .project = "/srv/app", .home = "/home/dev" },
     { .exe = "/bin/sh", .argv = sh, .cwd = "/tmp", .project = "/home/dev/proj" },
     { NULL, junk, NULL, NULL },
+    { .exe = "/usr/bin/bash", .argv = run_download, .cwd = "/home/dev/proj", .project = "/home/dev/proj",
+      .downloaded_func = downloaded_script },
   };
 
   policy = paddock_policy_new_from_data ((const char *) data, size, "fuzz.json", &error);
