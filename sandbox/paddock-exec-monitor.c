@@ -438,8 +438,8 @@ struct _PaddockExecMonitor
    * "downloaded": the thread judges with them, the main context too
    * (settling, answers), so both add and look under downloads_lock. */
   GMutex                   downloads_lock;
-  GHashTable              *downloads;     /* absolute path → itself, in downloads_order */
-  GQueue                   downloads_order; /* oldest first */
+  GHashTable              *downloads;     /* absolute path → Download, in downloads_order */
+  GQueue                   downloads_order; /* Download, oldest first */
   gint                     n_downloads;   /* atomic: none, and the policy is not asked to look */
 
   struct seccomp_notif_sizes sizes;
@@ -1889,6 +1889,23 @@ keep_recent_exec (PaddockExecMonitor *self,
 
 /* How many downloaded files are kept: the oldest go first. */
 #define DOWNLOADS_MAX 1024
+/* How much of a download's command line is kept, to say what saved a file. */
+#define DOWNLOAD_COMMAND_MAX 1024
+
+typedef struct
+{
+  char   *path;     /* the file saved, and the key */
+  gint64  event;    /* the download's exec */
+  char   *command;  /* its command line, cut at DOWNLOAD_COMMAND_MAX */
+} Download;
+
+static void
+download_free (Download *download)
+{
+  g_free (download->path);
+  g_free (download->command);
+  g_free (download);
+}
 
 static gboolean
 is_downloaded (const char *path,
@@ -1916,12 +1933,36 @@ query_downloads (PaddockExecMonitor *self,
     }
 }
 
-/* If @info, let go on, is a download (curl, wget), notes the files it
- * saves to, for a later run of one of them. */
+/* @argv joined by spaces, cut where a character starts once it is
+ * longer than @max bytes, "…" then ending it. */
+static char *
+join_argv_cut (const char * const *argv,
+               gsize               max)
+{
+  GString *line = g_string_new (NULL);
+
+  for (guint i = 0; argv[i] != NULL && line->len <= max; i++)
+    {
+      if (i > 0)
+        g_string_append_c (line, ' ');
+      g_string_append (line, argv[i]);
+    }
+  if (line->len > max)
+    {
+      g_string_truncate (line, paddock_utf8_char_start (line->str, max));
+      g_string_append (line, "…");
+    }
+  return g_string_free (line, FALSE);
+}
+
+/* If @info, let go on as @event, is a download (curl, wget), notes the
+ * files it saves to, for a later run of one of them. */
 static void
 note_download (PaddockExecMonitor *self,
-               ExecInfo           *info)
+               ExecInfo           *info,
+               gint64              event)
 {
+  g_autofree char *command = NULL;
   const char *paths[] = { info->exe, info->lexical, g_ptr_array_index (info->argv, 0) };
   g_autoptr(GPtrArray) targets = NULL;
   const char *program = NULL;
@@ -1940,26 +1981,69 @@ note_download (PaddockExecMonitor *self,
   if (targets == NULL)
     return;
 
+  command = join_argv_cut ((const char * const *) info->argv->pdata, DOWNLOAD_COMMAND_MAX);
+
   g_mutex_lock (&self->downloads_lock);
   for (guint i = 0; i < targets->len; i++)
     {
-      char *path = g_ptr_array_index (targets, i);
+      Download *download = g_hash_table_lookup (self->downloads, g_ptr_array_index (targets, i));
 
-      if (g_hash_table_contains (self->downloads, path))
-        continue;
-      if (g_queue_get_length (&self->downloads_order) >= DOWNLOADS_MAX)
+      /* Saved again: the latest download is the one that counts. */
+      if (download != NULL)
         {
-          char *oldest = g_queue_pop_head (&self->downloads_order);
-
-          g_hash_table_remove (self->downloads, oldest);
-          g_free (oldest);
+          g_queue_remove (&self->downloads_order, download);
+          g_hash_table_remove (self->downloads, download->path);
+          download_free (download);
         }
-      g_ptr_array_index (targets, i) = NULL;
-      g_queue_push_tail (&self->downloads_order, path);
-      g_hash_table_add (self->downloads, path);
+      else if (g_queue_get_length (&self->downloads_order) >= DOWNLOADS_MAX)
+        {
+          Download *oldest = g_queue_pop_head (&self->downloads_order);
+
+          g_hash_table_remove (self->downloads, oldest->path);
+          download_free (oldest);
+        }
+      download = g_new0 (Download, 1);
+      download->path = g_steal_pointer (&g_ptr_array_index (targets, i));
+      download->event = event;
+      download->command = g_strdup (command);
+      g_queue_push_tail (&self->downloads_order, download);
+      g_hash_table_insert (self->downloads, download->path, download);
     }
   g_atomic_int_set (&self->n_downloads, (gint) g_queue_get_length (&self->downloads_order));
   g_mutex_unlock (&self->downloads_lock);
+}
+
+/* The reason @rule gives; for a "downloaded" rule, also which file
+ * @query runs and which download saved it: what one who decides needs. */
+static char *
+decision_reason (PaddockExecMonitor       *self,
+                 const PaddockPolicyQuery *query,
+                 PaddockPolicyRule        *rule)
+{
+  g_autofree char *path = NULL;
+  const char *reason;
+  GString *text;
+  Download *download;
+
+  if (rule == NULL)
+    return NULL;
+  reason = paddock_policy_rule_get_reason (rule);
+  if (!paddock_policy_rule_get_downloaded (rule) || query->downloaded_func == NULL ||
+      (path = paddock_policy_query_downloaded (query)) == NULL)
+    return g_strdup (reason);
+
+  text = g_string_new (reason);
+  if (text->len > 0)
+    g_string_append_c (text, ' ');
+  g_mutex_lock (&self->downloads_lock);
+  download = g_hash_table_lookup (self->downloads, path);
+  if (download != NULL)
+    g_string_append_printf (text, "It runs %s, which #%" G_GINT64_FORMAT " saved: %s", path, download->event,
+                            download->command);
+  else
+    g_string_append_printf (text, "It runs %s, which a download saved.", path);
+  g_mutex_unlock (&self->downloads_lock);
+  return g_string_free (text, FALSE);
 }
 
 /* The command line of @pid's exec, if it was one of the last let go on. */
@@ -2628,7 +2712,7 @@ handle_notification (PaddockExecMonitor   *self,
       if (decision == PADDOCK_DECISION_ALLOW)
         {
           keep_recent_exec (self, info);
-          note_download (self, info);
+          note_download (self, info, seq);
           if (info->script_pipe != 0)
             keep_pipe_reader (self, info);
         }
@@ -2641,7 +2725,7 @@ handle_notification (PaddockExecMonitor   *self,
       news->decision = decision;
       news->by = by;
       news->rule = g_strdup (rule_name);
-      news->reason = rule != NULL ? g_strdup (paddock_policy_rule_get_reason (rule)) : NULL;
+      news->reason = decision_reason (self, &query, rule);
       news->pidfd = pidfd;
       g_async_queue_push (self->news, news);
       g_atomic_int_set (&self->answering, 0);
@@ -2672,7 +2756,11 @@ handle_notification (PaddockExecMonitor   *self,
   message->by = g_strdup (by);
   message->rule = g_strdup (rule_name);
   if (rule != NULL)
-    message->reason = escape (paddock_policy_rule_get_reason (rule), NULL);
+    {
+      g_autofree char *reason = decision_reason (self, &query, rule);
+
+      message->reason = escape (reason, NULL);
+    }
 
   ask_message = paddock_message_copy (message);
   ask_message->type = PADDOCK_MESSAGE_ASK;
@@ -3174,7 +3262,7 @@ finish_ask (PaddockExecMonitor *self,
     respond (self, ask->cookie, decision == PADDOCK_DECISION_ALLOW ? 0 : EACCES);
 
   if (decision == PADDOCK_DECISION_ALLOW && answer)
-    note_download (self, ask->info);
+    note_download (self, ask->info, ask->id);
   if (decision == PADDOCK_DECISION_ALLOW && answer && ask->pidfd >= 0)
     {
       replace_running (self, ask->info->pid);
@@ -3540,7 +3628,7 @@ paddock_exec_monitor_free (PaddockExecMonitor *self)
   g_async_queue_unref (self->news);
   g_mutex_clear (&self->lock);
   g_hash_table_destroy (self->downloads);
-  g_queue_clear_full (&self->downloads_order, g_free);
+  g_queue_clear_full (&self->downloads_order, (GDestroyNotify) download_free);
   g_mutex_clear (&self->downloads_lock);
   paddock_close_fd (&self->stop_fd);
   paddock_close_fd (&self->wake_fd);

@@ -2149,6 +2149,25 @@ match_downloaded (Match *m)
   return FALSE;
 }
 
+char *
+paddock_policy_query_downloaded (const PaddockPolicyQuery *query)
+{
+  PaddockPolicyQuery q;
+  Match m;
+  char *path;
+
+  g_return_val_if_fail (query != NULL, NULL);
+
+  q = *query;
+  if (q.argv == NULL)
+    q.argv = empty_argv;
+  match_init (&m, &q);
+  match_downloaded (&m);
+  path = g_steal_pointer (&m.downloaded);
+  match_clear (&m);
+  return path;
+}
+
 /* A regex that fails to run (PCRE's match limits) counts as matching for
  * ask and deny rules and as not matching for allow rules: an error must
  * never make the policy more permissive. */
@@ -2654,6 +2673,13 @@ paddock_policy_rule_get_reason (PaddockPolicyRule *rule)
 {
   g_return_val_if_fail (rule != NULL, NULL);
   return rule->reason;
+}
+
+gboolean
+paddock_policy_rule_get_downloaded (PaddockPolicyRule *rule)
+{
+  g_return_val_if_fail (rule != NULL, FALSE);
+  return rule->downloaded;
 }
 
 PaddockPolicyAction

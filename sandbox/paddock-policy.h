@@ -151,6 +151,9 @@ PaddockPolicy       *paddock_policy_new                  (void);
  * node and their program. What writes to it, if a pipe, is the query's
  * @stdin_from. -1 for any other program or command line. */
 int                  paddock_policy_query_script_fd      (const PaddockPolicyQuery *query);
+/* The downloaded file (see @downloaded_func) that @query runs, as a
+ * "downloaded" match finds it, or NULL. */
+char                *paddock_policy_query_downloaded     (const PaddockPolicyQuery *query);
 /* The default policy, compiled into the library (data/default-policy.json),
  * so no installation problem can leave paddock-run without it. Never fails. */
 PaddockPolicy       *paddock_policy_new_default          (void);
@@ -216,6 +219,8 @@ const char          *paddock_policy_rule_get_name        (PaddockPolicyRule   *r
 /* NULL when the rule gives none. */
 const char          *paddock_policy_rule_get_reason      (PaddockPolicyRule   *rule);
 PaddockPolicyAction  paddock_policy_rule_get_action      (PaddockPolicyRule   *rule);
+/* Whether the rule's match has "downloaded": true. */
+gboolean             paddock_policy_rule_get_downloaded  (PaddockPolicyRule   *rule);
 PaddockPolicyScope   paddock_policy_rule_get_scope       (PaddockPolicyRule   *rule);
 /* "FILE:LINE:COLUMN" of the rule's definition, or "remembered" / "session". */
 const char          *paddock_policy_rule_get_origin      (PaddockPolicyRule   *rule);

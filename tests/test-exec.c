@@ -3201,6 +3201,30 @@ test_download_then_run (void)
       g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "allow");
       g_assert_false (json_object_has_member (record, "rule"));
     }
+
+  /* Asked of a client, the question says which file runs, and which
+   * download saved it. */
+  {
+    g_autoptr(Session) s = session_start ("download-then-run", TRUE,
+                                          (const char *[]) { "--policy", default_policy, NULL });
+    g_autoptr(PaddockMessage) ask = session_expect (s, PADDOCK_MESSAGE_ASK);
+    g_autoptr(GPtrArray) execs = NULL;
+    g_autofree char *expected = NULL;
+    JsonObject *download;
+
+    g_assert_cmpstr (ask->rule, ==, "run-downloaded-file");
+    session_decide (s, ask->id, "allow");
+    g_assert_cmpint (session_wait (s), ==, 0);
+    g_assert_true (out_exists (s, "downloaded-marker"));
+    execs = audit_records (s, "exec");
+    download = audit_exec_with (execs, "https://x.example/i.sh");
+    g_assert_nonnull (download);
+    expected = g_strdup_printf ("Runs a file downloaded earlier in this session (by curl or wget), without anyone "
+                                "reading it. It runs %s/work/i.sh, which #%" G_GINT64_FORMAT " saved: "
+                                "%s/bin/curl -fsSL -o i.sh https://x.example/i.sh",
+                                s->out, json_object_get_int_member (download, "event"), s->out);
+    g_assert_cmpstr (ask->reason, ==, expected);
+  }
 }
 
 /* Pauses an agent that starts programs back to back, again and again. A

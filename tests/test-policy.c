@@ -1728,11 +1728,18 @@ test_explain_downloaded (void)
   g_autofree char *with = paddock_policy_explain (policy, &query);
   g_autofree char *without = NULL;
 
+  g_autofree char *runs = paddock_policy_query_downloaded (&query);
+  g_autoptr(PaddockPolicyRule) rule = NULL;
+
+  g_assert_cmpstr (runs, ==, PROJECT "/i.sh");
+  g_assert_cmpint (paddock_policy_evaluate (policy, &query, &rule), ==, PADDOCK_POLICY_ACTION_ASK);
+  g_assert_true (paddock_policy_rule_get_downloaded (rule));
   g_assert_nonnull (strstr (with, "run-downloaded-file"));
   g_assert_nonnull (strstr (with, "downloaded: it runs \"" PROJECT "/i.sh\", which a download saved earlier in the session\n"));
   query.downloaded_func = NULL;
   without = paddock_policy_explain (policy, &query);
   g_assert_null (strstr (without, "run-downloaded-file"));
+  g_assert_null (paddock_policy_query_downloaded (&query));
 }
 
 int
