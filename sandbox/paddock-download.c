@@ -213,15 +213,19 @@ add_target (GPtrArray  *targets,
 GPtrArray *
 paddock_download_targets (const char * const *argv,
                           const char         *program,
-                          const char         *cwd)
+                          const char         *cwd,
+                          gboolean           *to_stdout)
 {
   g_autoptr(GPtrArray) urls = g_ptr_array_new ();
   g_autoptr(GPtrArray) outputs = g_ptr_array_new ();
   g_autoptr(GPtrArray) targets = g_ptr_array_new_with_free_func (g_free);
   Command command = { .urls = urls, .outputs = outputs };
+  gboolean stdout_used = FALSE;
 
   g_return_val_if_fail (argv != NULL, NULL);
 
+  if (to_stdout != NULL)
+    *to_stdout = FALSE;
   if (!paddock_download_is_downloader (program) || argv[0] == NULL)
     return NULL;
   command.downloader = strcmp (program, "curl") == 0 ? DOWNLOADER_CURL : DOWNLOADER_WGET;
@@ -235,7 +239,10 @@ paddock_download_targets (const char * const *argv,
           const char *output = g_ptr_array_index (outputs, i);
 
           if (output != remote_name)
-            add_target (targets, command.dir, output, cwd);
+            {
+              stdout_used |= strcmp (output, "-") == 0 && i < urls->len;
+              add_target (targets, command.dir, output, cwd);
+            }
           else if (i < urls->len)
             {
               g_autofree char *name = url_file_name (g_ptr_array_index (urls, i));
@@ -249,9 +256,14 @@ paddock_download_targets (const char * const *argv,
 
           add_target (targets, command.dir, name, cwd);
         }
+      /* A URL with no output of its own goes to standard output. */
+      stdout_used |= !command.remote_name_all && outputs->len < urls->len;
     }
   else if (command.document != NULL)
-    add_target (targets, NULL, command.document, cwd);
+    {
+      stdout_used = strcmp (command.document, "-") == 0 && urls->len > 0;
+      add_target (targets, NULL, command.document, cwd);
+    }
   else if (!command.recursive)
     for (guint i = 0; i < urls->len; i++)
       {
@@ -260,6 +272,8 @@ paddock_download_targets (const char * const *argv,
         add_target (targets, command.dir, name[0] != '\0' ? name : "index.html", cwd);
       }
 
+  if (to_stdout != NULL)
+    *to_stdout = stdout_used;
   if (targets->len == 0)
     return NULL;
   return g_steal_pointer (&targets);

@@ -13,6 +13,8 @@
  *   path segment), --remote-name-all, --output-dir DIR;
  *   wget -O FILE, --output-document[=]FILE, -P / --directory-prefix DIR,
  *   and without -O the URL's last path segment (index.html when none).
+ * Where the download goes to standard output, the exec monitor looks at
+ * what that is: the file of `curl URL > i.sh`.
  * Not known: names the server gives (curl -J, wget --content-disposition
  * pick their own), wget's recursive downloads, URLs read from a file
  * (curl -K, wget -i), and other downloaders. This is the supervision
@@ -35,9 +37,12 @@ gboolean   paddock_download_is_downloader (const char *name);
  * from @cwd, resolved lexically (symlinks are not followed). Standard
  * output ("-") and device files (/dev/…) are no files. NULL when there
  * are none, when @program is no downloader, or when a relative path has
- * no @cwd to start from. */
+ * no @cwd to start from. *@to_stdout (if not NULL) says whether a
+ * download goes to standard output (curl URL, wget -O -), which the
+ * shell may have sent to a file: `curl -fsSL URL > i.sh`. */
 GPtrArray *paddock_download_targets       (const char * const *argv,
                                            const char         *program,
-                                           const char         *cwd);
+                                           const char         *cwd,
+                                           gboolean           *to_stdout);
 
 G_END_DECLS

@@ -349,6 +349,7 @@ typedef struct
   char       *writer;      /* ... and what writes to the shell: @info's command line, then the
                             * programs between them, "curl … | tee log" */
   char       *pipeline;    /* either way, "WRITER | SHELL", as far as it is shown (set_pipeline) */
+  GPtrArray  *downloads;   /* for a download (curl, wget), the files it saves to (find_downloads) */
 } ExecInfo;
 
 /* Bytes of the caller's memory, within one page. */
@@ -579,6 +580,7 @@ exec_info_free (ExecInfo *info)
   g_free (info->lexical);
   g_free (info->exe);
   g_clear_pointer (&info->shebangs, g_ptr_array_unref);
+  g_clear_pointer (&info->downloads, g_ptr_array_unref);
   if (info->argv != NULL)
     g_ptr_array_unref (info->argv);
   g_free (info);
@@ -1955,17 +1957,35 @@ join_argv_cut (const char * const *argv,
   return g_string_free (line, FALSE);
 }
 
-/* If @info, let go on as @event, is a download (curl, wget), notes the
- * files it saves to, for a later run of one of them. */
-static void
-note_download (PaddockExecMonitor *self,
-               ExecInfo           *info,
-               gint64              event)
+/* The regular file @tid's standard output is, or NULL: where the shell
+ * sends what a download writes there (`curl URL > i.sh`). */
+static char *
+read_stdout_file (pid_t tid)
 {
-  g_autofree char *command = NULL;
+  char link[48];
+  struct stat st;
+  char *path;
+
+  g_snprintf (link, sizeof link, "/proc/%d/fd/1", (int) tid);
+  if (stat (link, &st) != 0 || !S_ISREG (st.st_mode))
+    return NULL;
+  path = read_link_at (AT_FDCWD, link);
+  /* A file since deleted, or one in another mount namespace's view. */
+  if (path != NULL && (!g_path_is_absolute (path) || g_str_has_suffix (path, " (deleted)")))
+    g_clear_pointer (&path, g_free);
+  return path;
+}
+
+/* If @info is a download (curl, wget), finds the files it saves to, its
+ * standard output too where the download goes there: while its process
+ * waits in the exec, before it is answered. */
+static void
+find_downloads (ExecInfo *info)
+{
   const char *paths[] = { info->exe, info->lexical, g_ptr_array_index (info->argv, 0) };
-  g_autoptr(GPtrArray) targets = NULL;
   const char *program = NULL;
+  gboolean to_stdout = FALSE;
+  char *stdout_file;
 
   for (guint i = 0; i < G_N_ELEMENTS (paths) && program == NULL; i++)
     {
@@ -1977,10 +1997,30 @@ note_download (PaddockExecMonitor *self,
     }
   if (program == NULL)
     return;
-  targets = paddock_download_targets ((const char * const *) info->argv->pdata, program, info->cwd);
+  info->downloads = paddock_download_targets ((const char * const *) info->argv->pdata, program, load_cwd (info),
+                                              &to_stdout);
+  if (!to_stdout || (stdout_file = read_stdout_file (info->tid)) == NULL)
+    return;
+  if (info->downloads == NULL)
+    info->downloads = g_ptr_array_new_with_free_func (g_free);
+  if (g_ptr_array_find_with_equal_func (info->downloads, stdout_file, g_str_equal, NULL))
+    g_free (stdout_file);
+  else
+    g_ptr_array_add (info->downloads, stdout_file);
+}
+
+/* Notes the files @info, let go on as @event, saves to (see
+ * find_downloads()), for a later run of one of them. */
+static void
+note_download (PaddockExecMonitor *self,
+               ExecInfo           *info,
+               gint64              event)
+{
+  g_autofree char *command = NULL;
+  GPtrArray *targets = info->downloads;
+
   if (targets == NULL)
     return;
-
   command = join_argv_cut ((const char * const *) info->argv->pdata, DOWNLOAD_COMMAND_MAX);
 
   g_mutex_lock (&self->downloads_lock);
@@ -2698,6 +2738,8 @@ handle_notification (PaddockExecMonitor   *self,
        * their ends. Until the news is queued, the main context takes no
        * exit of this pid (see on_exits). */
       read_process (self, req->pid, info, decision == PADDOCK_DECISION_ALLOW ? &pidfd : NULL);
+      if (decision == PADDOCK_DECISION_ALLOW)
+        find_downloads (info);
       g_atomic_int_set (&self->answering, info->pid);
       /* Answered, the caller was still blocked in this exec: what was
        * read is its, and so is the pidfd. */
@@ -2739,6 +2781,7 @@ handle_notification (PaddockExecMonitor   *self,
    * and recorded before anyone can decide it. Its pidfd also tells
    * whether the process waits on. */
   read_process (self, req->pid, info, &pidfd);
+  find_downloads (info);
   /* Still the same process, blocked in this exec: what was read is its,
    * and so is the pidfd. */
   if (ioctl (self->notify_fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) != 0)

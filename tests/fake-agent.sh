@@ -60,17 +60,23 @@ case $scenario in
     step asked touch "$out/asked-marker"
     ;;
   download-then-run)
-    # A download in one command, its run in the next: a stand-in for curl
-    # (no network here) saves a script that leaves a marker. A script the
-    # agent wrote itself runs beside it.
+    # Downloads in one command, runs in the next: a stand-in for curl (no
+    # network here) saves a script that leaves a marker named after the
+    # URL, to -o FILE or to its standard output. A script the agent wrote
+    # itself runs beside them.
     mkdir -p "$out/bin" "$out/work"
     cat >"$out/bin/curl" <<EOF
 #!/bin/sh
+file=
 while [ \$# -gt 0 ]; do
-  case \$1 in -o) shift; file=\$1 ;; esac
+  case \$1 in
+    -o) shift; file=\$1 ;;
+    http*) url=\$1 ;;
+  esac
   shift
 done
-echo 'touch "$out/downloaded-marker"' >"\$file"
+script="touch \"$out/\${url##*/}-marker\""
+if [ -n "\$file" ]; then echo "\$script" >"\$file"; else echo "\$script"; fi
 EOF
     chmod +x "$out/bin/curl"
     cd "$out/work" || exit 1
@@ -78,6 +84,8 @@ EOF
     echo "touch \"$out/local-marker\"" >local.sh
     step local sh local.sh
     step downloaded sh i.sh
+    step redirected "$out/bin/curl" -fsSL https://x.example/j.sh >j.sh
+    step run-redirected sh j.sh
     ;;
   busy-until-go)
     # Starts programs back to back, and ticks after each, until told to

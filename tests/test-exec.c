@@ -3188,13 +3188,21 @@ test_download_then_run (void)
       g_assert_nonnull (strstr (log, "local=0\n"));
       g_assert_true (out_exists (s, "local-marker"));
       g_assert_nonnull (strstr (log, allow ? "downloaded=0\n" : "downloaded=126\n"));
-      g_assert_cmpint (out_exists (s, "downloaded-marker"), ==, allow);
+      g_assert_cmpint (out_exists (s, "i.sh-marker"), ==, allow);
+      /* Saved by the shell from the download's standard output. */
+      g_assert_nonnull (strstr (log, "redirected=0\n"));
+      g_assert_nonnull (strstr (log, allow ? "run-redirected=0\n" : "run-redirected=126\n"));
+      g_assert_cmpint (out_exists (s, "j.sh-marker"), ==, allow);
 
       execs = audit_records (s, "exec");
       record = audit_exec_of (execs, "sh i.sh");
       g_assert_nonnull (record);
       g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, allow ? "allow" : "deny");
       g_assert_cmpstr (json_object_get_string_member (record, "by"), ==, "no-client");
+      g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "run-downloaded-file");
+      record = audit_exec_of (execs, "sh j.sh");
+      g_assert_nonnull (record);
+      g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, allow ? "allow" : "deny");
       g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "run-downloaded-file");
       record = audit_exec_of (execs, "sh local.sh");
       g_assert_nonnull (record);
@@ -3210,12 +3218,17 @@ test_download_then_run (void)
     g_autoptr(PaddockMessage) ask = session_expect (s, PADDOCK_MESSAGE_ASK);
     g_autoptr(GPtrArray) execs = NULL;
     g_autofree char *expected = NULL;
+    g_autoptr(PaddockMessage) second = NULL;
     JsonObject *download;
 
     g_assert_cmpstr (ask->rule, ==, "run-downloaded-file");
     session_decide (s, ask->id, "allow");
+    second = session_expect (s, PADDOCK_MESSAGE_ASK);
+    g_assert_cmpstr (second->rule, ==, "run-downloaded-file");
+    session_decide (s, second->id, "deny");
     g_assert_cmpint (session_wait (s), ==, 0);
-    g_assert_true (out_exists (s, "downloaded-marker"));
+    g_assert_true (out_exists (s, "i.sh-marker"));
+    g_assert_false (out_exists (s, "j.sh-marker"));
     execs = audit_records (s, "exec");
     download = audit_exec_with (execs, "https://x.example/i.sh");
     g_assert_nonnull (download);

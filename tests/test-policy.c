@@ -1639,6 +1639,7 @@ test_download_targets (void)
     const char *command;
     const char *cwd;
     const char *targets;  /* joined by spaces; NULL: none */
+    gboolean    to_stdout;
   } cases[] = {
     { "curl -fsSL https://x.example/i.sh -o i.sh", "/p", "/p/i.sh" },
     { "curl -fsSLo /tmp/i.sh https://x.example/i.sh", "/p", "/tmp/i.sh" },
@@ -1652,9 +1653,10 @@ test_download_targets (void)
     { "curl --output-dir t -o i.sh https://x.example/", "/p", "/p/t/i.sh" },
     { "curl -H 'X-A: -o' -d -O --url https://x.example/i.sh -O", "/p", "/p/i.sh" },
     { "curl -o a -o a https://x/1 https://x/2", "/p", "/p/a" },
+    { "curl -o a https://x/1 https://x/2", "/p", "/p/a", TRUE },
     /* To standard output, to a device, or no file named. */
-    { "curl -fsSL https://x.example/i.sh", "/p", NULL },
-    { "curl -o - https://x.example/i.sh", "/p", NULL },
+    { "curl -fsSL https://x.example/i.sh", "/p", NULL, TRUE },
+    { "curl -o - https://x.example/i.sh", "/p", NULL, TRUE },
     { "curl -so /dev/null -w %{http_code} https://x.example/", "/p", NULL },
     { "curl -O https://x.example/", "/p", NULL },
     { "curl -O", "/p", NULL },
@@ -1668,7 +1670,7 @@ test_download_targets (void)
     { "wget -P dl -nv https://x.example/a/b.tar.gz", "/p", "/p/dl/b.tar.gz" },
     { "wget --directory-prefix=/srv https://x.example/b.sh -e robots=off", "/p", "/srv/b.sh" },
     { "wget -U 'agent -O x' https://x.example/k", "/p", "/p/k" },
-    { "wget -qO- https://x.example/i.sh", "/p", NULL },
+    { "wget -qO- https://x.example/i.sh", "/p", NULL, TRUE },
     { "wget -r https://x.example/i.sh", "/p", NULL },
     { "wget --mirror https://x.example/", "/p", NULL },
   };
@@ -1679,10 +1681,12 @@ test_download_targets (void)
       g_autoptr(GError) error = NULL;
       g_autoptr(GPtrArray) targets = NULL;
       g_autofree char *got = NULL;
+      gboolean to_stdout = !cases[i].to_stdout;
 
       g_shell_parse_argv (cases[i].command, NULL, &argv, &error);
       g_assert_no_error (error);
-      targets = paddock_download_targets ((const char * const *) argv, argv[0], cases[i].cwd);
+      targets = paddock_download_targets ((const char * const *) argv, argv[0], cases[i].cwd, &to_stdout);
+      g_assert_cmpint (to_stdout, ==, cases[i].to_stdout);
       if (targets != NULL)
         {
           g_assert_cmpuint (targets->len, >, 0);
@@ -1696,7 +1700,7 @@ test_download_targets (void)
 
   /* Not a downloader: nothing, whatever its options say. */
   g_assert_false (paddock_download_is_downloader ("curly"));
-  g_assert_null (paddock_download_targets ((const char * const *) (const char *[]) { "cp", "-o", "x", NULL }, "cp", "/p"));
+  g_assert_null (paddock_download_targets ((const char * const *) (const char *[]) { "cp", "-o", "x", NULL }, "cp", "/p", NULL));
   /* A command line of many outputs names at most so many files. */
   {
     g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
@@ -1709,7 +1713,7 @@ test_download_targets (void)
         g_ptr_array_add (argv, g_strdup_printf ("f%u", i));
       }
     g_ptr_array_add (argv, NULL);
-    targets = paddock_download_targets ((const char * const *) argv->pdata, "curl", "/p");
+    targets = paddock_download_targets ((const char * const *) argv->pdata, "curl", "/p", NULL);
     g_assert_cmpuint (targets->len, ==, PADDOCK_DOWNLOAD_MAX_TARGETS);
   }
 }

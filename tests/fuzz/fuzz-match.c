@@ -41,7 +41,8 @@ static void
 check_download_targets (const char * const *argv,
                         const char         *program)
 {
-  g_autoptr(GPtrArray) targets = paddock_download_targets (argv, program, "/home/dev/proj/src");
+  gboolean to_stdout;
+  g_autoptr(GPtrArray) targets = paddock_download_targets (argv, program, "/home/dev/proj/src", &to_stdout);
 
   if (targets == NULL)
     return;
