@@ -3124,6 +3124,10 @@ test_pause_then_terminate (void)
   g_autofree char *ticks = out_file (s, "ticks");
   g_autoptr(GPtrArray) starts = audit_records (s, "session-start");
   g_autoptr(GPtrArray) resumes = NULL;
+  g_autoptr(GSubprocess) attach = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autofree char *seen = NULL;
+  g_autofree char *rest = NULL;
   g_autofree char *shown = NULL;
   pid_t run = (pid_t) atoi (g_subprocess_get_identifier (s->run));
   int agent;
@@ -3137,6 +3141,7 @@ test_pause_then_terminate (void)
   for (guint i = 0; i < 100 && !process_is_held (agent); i++)
     g_usleep (50 * 1000);
   g_assert_true (process_is_held (agent));
+  attach = attach_start (s, (const char *[]) { "--watch", session, NULL }, FALSE, &lines, &seen);
 
   g_assert_cmpint (kill (run, SIGTERM), ==, 0);
   for (guint i = 0; i < 200 && !ended; i++)
@@ -3154,6 +3159,9 @@ test_pause_then_terminate (void)
     }
   g_assert_true (ended);
   g_assert_cmpint (session_wait (s), ==, 128 + SIGTERM);
+  rest = read_until (lines, "session ended");
+  g_free (attach_finish (attach));
+  g_assert_nonnull (strstr (rest, "  session resumed, for a signal to paddock-run that ends it\n"));
 
   resumes = audit_records (s, "resume");
   g_assert_cmpuint (resumes->len, ==, 1);
