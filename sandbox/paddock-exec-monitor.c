@@ -1963,11 +1963,14 @@ static char *
 read_stdout_file (pid_t tid)
 {
   char link[48];
-  struct stat st;
+  struct statx stx;
   char *path;
 
   g_snprintf (link, sizeof link, "/proc/%d/fd/1", (int) tid);
-  if (stat (link, &st) != 0 || !S_ISREG (st.st_mode))
+  /* Cached attributes will do: a file system the agent serves itself
+   * (FUSE) must not keep this thread waiting. */
+  if (statx (AT_FDCWD, link, AT_STATX_DONT_SYNC, STATX_TYPE, &stx) != 0 || !(stx.stx_mask & STATX_TYPE) ||
+      !S_ISREG (stx.stx_mode))
     return NULL;
   path = read_link_at (AT_FDCWD, link);
   /* A file since deleted, or one in another mount namespace's view. */
