@@ -2129,13 +2129,86 @@ downloaded_path (Match      *m,
   return TRUE;
 }
 
+/* How many files sourced in one script are looked up. */
+#define SOURCED_MAX 64
+
+/* Whether @script, a shell's `-c` script, reads a downloaded file with
+ * `source FILE` or `. FILE`, builtins that run it with no exec of its own
+ * (`eval 'source i.sh'` too). Read loosely, as words: a command starts
+ * after ; & | ( { ` or a newline, or after then, do, else, elif, eval, !
+ * or time; quotes around the file are dropped. A separator inside quotes
+ * is taken for one, which can only look up one more file. */
+static gboolean
+downloaded_sourced (Match      *m,
+                    const char *script)
+{
+  static const char separators[] = ";&|({`\n";
+  static const char * const keeps_start[] = { "then", "do", "else", "elif", "eval", "!", "time", NULL };
+  gboolean command_start = TRUE;
+  guint looked = 0;
+
+  for (const char *p = script; *p != '\0' && looked < SOURCED_MAX;)
+    {
+      gsize length;
+
+      if (strchr (separators, *p) != NULL)
+        {
+          command_start = TRUE;
+          p++;
+          continue;
+        }
+      if (g_ascii_isspace (*p) || (command_start && (*p == '\'' || *p == '"')))
+        {
+          p++;
+          continue;
+        }
+      length = strcspn (p, " \t\n;&|(){}`'\"<>");
+      if (length == 0)
+        {
+          /* ) } < > or a quote within a command. */
+          command_start = FALSE;
+          p++;
+          continue;
+        }
+      if (command_start && ((length == 6 && strncmp (p, "source", 6) == 0) || (length == 1 && *p == '.')))
+        {
+          const char *file = p + length;
+          char quote = 0;
+          g_autofree char *name = NULL;
+
+          while (*file == ' ' || *file == '\t')
+            file++;
+          if (*file == '\'' || *file == '"')
+            quote = *file++;
+          length = quote != 0 ? strcspn (file, quote == '\'' ? "'" : "\"")
+                              : strcspn (file, " \t\n;&|(){}`'\"<>");
+          name = g_strndup (file, length);
+          looked++;
+          if (downloaded_path (m, name))
+            return TRUE;
+          p = file + length;
+          command_start = FALSE;
+          continue;
+        }
+      if (command_start)
+        {
+          g_autofree char *word = g_strndup (p, length);
+
+          command_start = g_strv_contains (keeps_start, word);
+        }
+      p += length;
+    }
+  return FALSE;
+}
+
 /* Whether the file that runs was saved by a download earlier in the
- * session: the executable (as run, or resolved), or the script file a
- * shell or an interpreter is given. */
+ * session: the executable (as run, or resolved), the script file a shell
+ * or an interpreter is given, or one a shell's -c script sources. */
 static gboolean
 match_downloaded (Match *m)
 {
   guint command, operand;
+  gboolean has_c, has_s;
 
   if (m->downloaded_done)
     return m->downloaded != NULL;
@@ -2146,6 +2219,13 @@ match_downloaded (Match *m)
     return TRUE;
   if (script_fd_operand (m, &command, &operand) < 0 && operand != 0)
     return downloaded_path (m, m->query->argv[operand]);
+  if (names_a_shell (m) && m->query->argv[0] != NULL)
+    {
+      guint i = scan_shell_options (m->query->argv, &has_c, &has_s);
+
+      if (has_c && m->query->argv[i] != NULL)
+        return downloaded_sourced (m, m->query->argv[i]);
+    }
   return FALSE;
 }
 

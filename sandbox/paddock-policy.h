@@ -25,9 +25,10 @@
  *                                               pipeline `WRITER | sh …` (see @stdin_from); a
  *                                               rule with "script" only matches those
  *           "cwd": "inside" | "outside",        the working directory against the project
- *           "downloaded": true,                 the file that runs (the executable, or the script
+ *           "downloaded": true,                 the file that runs (the executable, the script
  *                                               file a shell or an interpreter is given, through
- *                                               sudo, doas or env too) was saved by curl or wget
+ *                                               sudo, doas or env too, or a file a shell's -c
+ *                                               script sources) was saved by curl or wget
  *                                               earlier in the session (@downloaded_func)
  *           "paths": "inside" | "outside" | "project-root" | "home"
  *                                               the non-option arguments, as paths resolved from

@@ -520,6 +520,15 @@ test_default_rules (void)
     { NULL, PROJECT, "sh other.sh", NULL, SAVED },
     { NULL, PROJECT "/tools", "sh i.sh", NULL, SAVED },
     { NULL, PROJECT, "sh i.sh", NULL, NULL },
+    /* Sourced by a shell's -c script: no exec of its own. */
+    { "run-downloaded-file", PROJECT, "bash -c 'source i.sh'", NULL, SAVED },
+    { "run-downloaded-file", PROJECT, "bash -c 'cd /tmp && . " PROJECT "/i.sh && run'", NULL, SAVED },
+    { "run-downloaded-file", PROJECT, "bash -c -l \"eval 'source i.sh' < /dev/null && pwd -P\"", NULL, SAVED },
+    { "run-downloaded-file", PROJECT, "sh -c 'if true; then . \"./i.sh\"; fi'", NULL, SAVED },
+    { NULL, PROJECT, "bash -c 'echo source i.sh'", NULL, SAVED },
+    { NULL, PROJECT, "bash -c 'source other.sh; cat i.sh'", NULL, SAVED },
+    { NULL, PROJECT, "bash -c 'source=i.sh; echo . i.sh'", NULL, SAVED },
+    { NULL, PROJECT, "python3 -c 'source i.sh'", NULL, SAVED },
 #undef SAVED
 
     { "find-delete-outside-project", PROJECT, "find / -name core -delete" },
