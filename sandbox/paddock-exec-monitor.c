@@ -479,6 +479,7 @@ struct _Ask
   GSource            *pidfd_source;
   gint                generation;  /* the settle_generation it was judged in */
   gboolean            announced;   /* its ask message went out; main context */
+  char               *download;    /* the downloaded file a "downloaded" rule asks about, or NULL */
 };
 
 typedef struct
@@ -625,6 +626,7 @@ ask_free (Ask *ask)
   paddock_close_fd (&ask->pidfd);
   paddock_message_free (ask->message);
   exec_info_free (ask->info);
+  g_free (ask->download);
   g_free (ask);
 }
 
@@ -2056,14 +2058,45 @@ note_download (PaddockExecMonitor *self,
   g_mutex_unlock (&self->downloads_lock);
 }
 
-/* The reason @rule gives; for a "downloaded" rule, also which file
- * @query runs and which download saved it: what one who decides needs. */
-static char *
-decision_reason (PaddockExecMonitor       *self,
-                 const PaddockPolicyQuery *query,
-                 PaddockPolicyRule        *rule)
+/* A downloaded file a user let run, asked about it: someone has now
+ * looked, and it no longer counts as downloaded, until it is again. */
+static void
+forget_download (PaddockExecMonitor *self,
+                 const char         *path)
 {
-  g_autofree char *path = NULL;
+  Download *download;
+
+  g_mutex_lock (&self->downloads_lock);
+  download = g_hash_table_lookup (self->downloads, path);
+  if (download != NULL)
+    {
+      g_queue_remove (&self->downloads_order, download);
+      g_hash_table_remove (self->downloads, download->path);
+      download_free (download);
+      g_atomic_int_set (&self->n_downloads, (gint) g_queue_get_length (&self->downloads_order));
+    }
+  g_mutex_unlock (&self->downloads_lock);
+}
+
+/* For @rule, a "downloaded" rule that decided @query, the downloaded
+ * file @query runs; else NULL. */
+static char *
+rule_download (const PaddockPolicyQuery *query,
+               PaddockPolicyRule        *rule)
+{
+  if (rule == NULL || !paddock_policy_rule_get_downloaded (rule) || query->downloaded_func == NULL)
+    return NULL;
+  return paddock_policy_query_downloaded (query);
+}
+
+/* The reason @rule gives; for a "downloaded" rule, also which file runs
+ * (@path, from rule_download()) and which download saved it: what one who
+ * decides needs. */
+static char *
+decision_reason (PaddockExecMonitor *self,
+                 PaddockPolicyRule  *rule,
+                 const char         *path)
+{
   const char *reason;
   GString *text;
   Download *download;
@@ -2071,8 +2104,7 @@ decision_reason (PaddockExecMonitor       *self,
   if (rule == NULL)
     return NULL;
   reason = paddock_policy_rule_get_reason (rule);
-  if (!paddock_policy_rule_get_downloaded (rule) || query->downloaded_func == NULL ||
-      (path = paddock_policy_query_downloaded (query)) == NULL)
+  if (path == NULL)
     return g_strdup (reason);
 
   text = g_string_new (reason);
@@ -2648,6 +2680,7 @@ handle_notification (PaddockExecMonitor   *self,
 {
   g_autoptr(ExecInfo) info = g_new0 (ExecInfo, 1);
   g_autoptr(PaddockPolicyRule) rule = NULL;
+  g_autofree char *download = NULL;
   PaddockPolicyQuery query;
   PaddockPolicyAction action;
   PaddockMessage *message;
@@ -2770,7 +2803,8 @@ handle_notification (PaddockExecMonitor   *self,
       news->decision = decision;
       news->by = by;
       news->rule = g_strdup (rule_name);
-      news->reason = decision_reason (self, &query, rule);
+      download = rule_download (&query, rule);
+      news->reason = decision_reason (self, rule, download);
       news->pidfd = pidfd;
       g_async_queue_push (self->news, news);
       g_atomic_int_set (&self->answering, 0);
@@ -2801,9 +2835,10 @@ handle_notification (PaddockExecMonitor   *self,
   message->decision = decision;
   message->by = g_strdup (by);
   message->rule = g_strdup (rule_name);
+  download = rule_download (&query, rule);
   if (rule != NULL)
     {
-      g_autofree char *reason = decision_reason (self, &query, rule);
+      g_autofree char *reason = decision_reason (self, rule, download);
 
       message->reason = escape (reason, NULL);
     }
@@ -2825,6 +2860,7 @@ handle_notification (PaddockExecMonitor   *self,
   ask->pidfd = pidfd;
   ask->deadline = mono + (gint64) self->ask_timeout * G_USEC_PER_SEC;
   ask->generation = generation;
+  ask->download = g_steal_pointer (&download);
 
   g_mutex_lock (&self->lock);
   g_hash_table_insert (self->pending, &ask->id, ask);
@@ -3309,6 +3345,8 @@ finish_ask (PaddockExecMonitor *self,
 
   if (decision == PADDOCK_DECISION_ALLOW && answer)
     note_download (self, ask->info, ask->id);
+  if (decision == PADDOCK_DECISION_ALLOW && ask->download != NULL && g_strcmp0 (by, "user") == 0)
+    forget_download (self, ask->download);
   if (decision == PADDOCK_DECISION_ALLOW && answer && ask->pidfd >= 0)
     {
       replace_running (self, ask->info->pid);

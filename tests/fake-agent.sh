@@ -84,6 +84,7 @@ EOF
     echo "touch \"$out/local-marker\"" >local.sh
     step local sh local.sh
     step downloaded sh i.sh
+    step downloaded-again sh i.sh
     step redirected "$out/bin/curl" -fsSL https://x.example/j.sh >j.sh
     step run-redirected sh j.sh
     ;;

@@ -3196,6 +3196,8 @@ test_download_then_run (void)
       g_assert_nonnull (strstr (log, "local=0\n"));
       g_assert_true (out_exists (s, "local-marker"));
       g_assert_nonnull (strstr (log, allow ? "downloaded=0\n" : "downloaded=126\n"));
+      /* Refused, or let through with no one to look: still unread. */
+      g_assert_nonnull (strstr (log, allow ? "downloaded-again=0\n" : "downloaded-again=126\n"));
       g_assert_cmpint (out_exists (s, "i.sh-marker"), ==, allow);
       /* Saved by the shell from the download's standard output. */
       g_assert_nonnull (strstr (log, "redirected=0\n"));
@@ -3219,7 +3221,8 @@ test_download_then_run (void)
     }
 
   /* Asked of a client, the question says which file runs, and which
-   * download saved it. */
+   * download saved it. Once a user let it run, the file counts as read:
+   * its second run is not asked about (it was before). */
   {
     g_autoptr(Session) s = session_start ("download-then-run", TRUE,
                                           (const char *[]) { "--policy", default_policy, NULL });
@@ -3233,6 +3236,7 @@ test_download_then_run (void)
     session_decide (s, ask->id, "allow");
     second = session_expect (s, PADDOCK_MESSAGE_ASK);
     g_assert_cmpstr (second->rule, ==, "run-downloaded-file");
+    g_assert_cmpstr (second->argv[1], ==, "j.sh");
     session_decide (s, second->id, "deny");
     g_assert_cmpint (session_wait (s), ==, 0);
     g_assert_true (out_exists (s, "i.sh-marker"));
