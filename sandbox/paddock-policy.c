@@ -1588,7 +1588,8 @@ paddock_policy_prepend_rule (PaddockPolicy     *self,
 
 typedef struct
 {
-  const PaddockPolicyQuery *query;
+  PaddockPolicyQuery        own;           /* the query, its argv never NULL */
+  const PaddockPolicyQuery *query;         /* &own */
   const char               *names[3];
   const char               *paths[3];      /* the path each name comes from, if known */
   guint                     resolved_slot; /* the names' index of the resolved file's, or G_MAXUINT */
@@ -1619,12 +1620,17 @@ base_name (const char *path)
   return slash ? slash + 1 : path;
 }
 
+static const char * const empty_argv[] = { NULL };
+
 static void
 match_init (Match                    *m,
             const PaddockPolicyQuery *query)
 {
   memset (m, 0, sizeof *m);
-  m->query = query;
+  m->own = *query;
+  if (m->own.argv == NULL)
+    m->own.argv = empty_argv;
+  m->query = query = &m->own;
   if (query->exe != NULL && *base_name (query->exe) != '\0')
     {
       m->paths[m->n_names] = query->exe;
@@ -1677,8 +1683,6 @@ match_line (Match *m)
     }
   return m->line->str;
 }
-
-static const char * const empty_argv[] = { NULL };
 
 static gboolean
 is_shell_name (const char *name)
@@ -1952,17 +1956,13 @@ script_fd (const Match *m,
 int
 paddock_policy_query_script_fd (const PaddockPolicyQuery *query)
 {
-  PaddockPolicyQuery q;
   Match m;
   guint command;
   int fd;
 
   g_return_val_if_fail (query != NULL, -1);
 
-  q = *query;
-  if (q.argv == NULL)
-    q.argv = empty_argv;
-  match_init (&m, &q);
+  match_init (&m, query);
   fd = script_fd (&m, &command);
   match_clear (&m);
   return fd;
@@ -2232,16 +2232,12 @@ match_downloaded (Match *m)
 char *
 paddock_policy_query_downloaded (const PaddockPolicyQuery *query)
 {
-  PaddockPolicyQuery q;
   Match m;
   char *path;
 
   g_return_val_if_fail (query != NULL, NULL);
 
-  q = *query;
-  if (q.argv == NULL)
-    q.argv = empty_argv;
-  match_init (&m, &q);
+  match_init (&m, query);
   match_downloaded (&m);
   path = g_steal_pointer (&m.downloaded);
   match_clear (&m);
@@ -2527,7 +2523,6 @@ paddock_policy_evaluate (PaddockPolicy             *self,
                          const PaddockPolicyQuery  *query,
                          PaddockPolicyRule        **out_rule)
 {
-  PaddockPolicyQuery q;
   PaddockPolicyRule *decided = NULL;
   PaddockPolicyAction action;
   Match m;
@@ -2537,10 +2532,7 @@ paddock_policy_evaluate (PaddockPolicy             *self,
   g_return_val_if_fail (self != NULL, PADDOCK_POLICY_ACTION_DENY);
   g_return_val_if_fail (query != NULL, PADDOCK_POLICY_ACTION_DENY);
 
-  q = *query;
-  if (q.argv == NULL)
-    q.argv = empty_argv;
-  match_init (&m, &q);
+  match_init (&m, query);
 
   g_rw_lock_reader_lock (&self->lock);
   {
@@ -2593,41 +2585,37 @@ paddock_policy_explain (PaddockPolicy            *self,
   g_autoptr(GString) out = g_string_new (NULL);
   g_autoptr(GString) skipped = g_string_new (NULL);
   PaddockPolicyRule *decided = NULL;
-  PaddockPolicyQuery q;
   Match m;
 
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (query != NULL, NULL);
 
-  q = *query;
-  if (q.argv == NULL)
-    q.argv = empty_argv;
-  match_init (&m, &q);
+  match_init (&m, query);
 
   g_string_append (out, "command: ");
   append_quoted (out, match_line (&m));
   g_string_append_c (out, '\n');
-  if (q.exe != NULL)
+  if (query->exe != NULL)
     {
       g_string_append (out, "executable: ");
-      append_quoted (out, q.exe);
+      append_quoted (out, query->exe);
       g_string_append_c (out, '\n');
     }
-  if (q.resolved != NULL && g_strcmp0 (q.resolved, q.exe) != 0)
+  if (query->resolved != NULL && g_strcmp0 (query->resolved, query->exe) != 0)
     {
       g_string_append (out, "which is: ");
-      append_quoted (out, q.resolved);
+      append_quoted (out, query->resolved);
       g_string_append_c (out, '\n');
     }
   g_string_append (out, "project: ");
-  append_quoted (out, q.project ? q.project : "(none)");
+  append_quoted (out, query->project ? query->project : "(none)");
   g_string_append_c (out, '\n');
   /* Where it runs, where that is not the project: relative path
    * arguments are read from there. */
-  if (q.cwd != NULL && g_strcmp0 (q.cwd, q.project) != 0)
+  if (query->cwd != NULL && g_strcmp0 (query->cwd, query->project) != 0)
     {
       g_string_append (out, "cwd: ");
-      append_quoted (out, q.cwd);
+      append_quoted (out, query->cwd);
       g_string_append_c (out, '\n');
     }
 
@@ -2851,22 +2839,17 @@ paddock_policy_rule_new_remembered (const PaddockPolicyQuery  *query,
   g_autofree char *digest = NULL;
   g_autofree char *shown = NULL;
   g_autoptr(GError) local_error = NULL;
-  const char * const *argv;
   Match m;
-  PaddockPolicyQuery q;
 
   g_return_val_if_fail (query != NULL, NULL);
   g_return_val_if_fail (scope == PADDOCK_POLICY_SCOPE_SESSION || scope == PADDOCK_POLICY_SCOPE_PROJECT, NULL);
 
-  q = *query;
-  argv = q.argv ? q.argv : empty_argv;
-  q.argv = argv;
-  match_init (&m, &q);
+  match_init (&m, query);
 
-  if (q.exe != NULL && *q.exe != '\0')
+  if (query->exe != NULL && *query->exe != '\0')
     {
       rule->programs = g_new0 (char *, 2);
-      rule->programs[0] = glob_literal (q.exe);
+      rule->programs[0] = glob_literal (query->exe);
       json_object_set_string_member (match, "program", rule->programs[0]);
     }
   append_regex_literal (regex, match_line (&m));
@@ -2920,7 +2903,7 @@ paddock_policy_rule_new_remembered (const PaddockPolicyQuery  *query,
   {
     /* The whole command, `curl … | sudo -E bash -`, where the script the
      * rule names is what the wrapped shell reads. */
-    g_autofree char *line = m.piped != NULL ? g_strconcat (q.stdin_from, " | ", match_line (&m), NULL)
+    g_autofree char *line = m.piped != NULL ? g_strconcat (query->stdin_from, " | ", match_line (&m), NULL)
                                             : g_strdup (match_line (&m));
 
     shown = paddock_escape_for_display (line, -1);
