@@ -1968,6 +1968,20 @@ paddock_policy_query_script_fd (const PaddockPolicyQuery *query)
   return fd;
 }
 
+/* The SCRIPT of `sh [options] -c SCRIPT [name [args…]]`, or NULL. */
+static const char *
+shell_c_script (const Match *m)
+{
+  const char * const *argv = m->query->argv;
+  gboolean has_c, has_s;
+  guint i;
+
+  if (argv[0] == NULL || !names_a_shell (m))
+    return NULL;
+  i = scan_shell_options (argv, &has_c, &has_s);
+  return has_c ? argv[i] : NULL;
+}
+
 /* The SCRIPT of `sh [options] -c SCRIPT [name [args…]]`; for a shell (or
  * python, perl, ruby, node, or one that sudo, doas or env runs) that reads
  * its script from a pipe (its stdin, or one its operand names: `bash
@@ -1977,24 +1991,15 @@ static const char *
 match_script (Match *m)
 {
   const char * const *argv = m->query->argv;
-  gboolean has_c, has_s;
   guint i;
 
   if (m->script_done)
     return m->script;
   m->script_done = TRUE;
 
-  if (argv[0] == NULL)
-    return NULL;
-  if (names_a_shell (m))
-    {
-      i = scan_shell_options (argv, &has_c, &has_s);
-      if (has_c && argv[i] != NULL)
-        {
-          m->script = argv[i];
-          return m->script;
-        }
-    }
+  m->script = shell_c_script (m);
+  if (m->script != NULL)
+    return m->script;
   if (m->query->stdin_from != NULL && script_fd (m, &i) >= 0)
     {
       /* What reads the script: for sudo -E bash -, bash -. */
@@ -2208,7 +2213,7 @@ static gboolean
 match_downloaded (Match *m)
 {
   guint command, operand;
-  gboolean has_c, has_s;
+  const char *script;
 
   if (m->downloaded_done)
     return m->downloaded != NULL;
@@ -2219,14 +2224,8 @@ match_downloaded (Match *m)
     return TRUE;
   if (script_fd_operand (m, &command, &operand) < 0 && operand != 0)
     return downloaded_path (m, m->query->argv[operand]);
-  if (names_a_shell (m) && m->query->argv[0] != NULL)
-    {
-      guint i = scan_shell_options (m->query->argv, &has_c, &has_s);
-
-      if (has_c && m->query->argv[i] != NULL)
-        return downloaded_sourced (m, m->query->argv[i]);
-    }
-  return FALSE;
+  script = shell_c_script (m);
+  return script != NULL && downloaded_sourced (m, script);
 }
 
 char *
