@@ -1937,8 +1937,21 @@ query_downloads (PaddockExecMonitor *self,
     }
 }
 
-/* @argv joined by spaces, cut where a character starts once it is
- * longer than @max bytes, "…" then ending it. */
+/* @text, cut where a character starts once it is longer than @max bytes
+ * and marked "…" where cut; freed into its string. */
+static char *
+free_cut (GString *text,
+          gsize    max)
+{
+  if (text->len > max)
+    {
+      g_string_truncate (text, paddock_utf8_char_start (text->str, max));
+      g_string_append (text, "…");
+    }
+  return g_string_free (text, FALSE);
+}
+
+/* @argv joined by spaces, as free_cut() cuts it at @max bytes. */
 static char *
 join_argv_cut (const char * const *argv,
                gsize               max)
@@ -1951,12 +1964,7 @@ join_argv_cut (const char * const *argv,
         g_string_append_c (line, ' ');
       g_string_append (line, argv[i]);
     }
-  if (line->len > max)
-    {
-      g_string_truncate (line, paddock_utf8_char_start (line->str, max));
-      g_string_append (line, "…");
-    }
-  return g_string_free (line, FALSE);
+  return free_cut (line, max);
 }
 
 /* The regular file @tid's standard output is, or NULL: where the shell
@@ -2014,6 +2022,17 @@ find_downloads (ExecInfo *info)
     g_ptr_array_add (info->downloads, stdout_file);
 }
 
+/* Takes @download out of the table; under downloads_lock. */
+static void
+drop_download (PaddockExecMonitor *self,
+               Download           *download)
+{
+  g_queue_remove (&self->downloads_order, download);
+  g_hash_table_remove (self->downloads, download->path);
+  download_free (download);
+  g_atomic_int_set (&self->n_downloads, (gint) g_queue_get_length (&self->downloads_order));
+}
+
 /* Notes the files @info, let go on as @event, saves to (see
  * find_downloads()), for a later run of one of them. */
 static void
@@ -2035,18 +2054,9 @@ note_download (PaddockExecMonitor *self,
 
       /* Saved again: the latest download is the one that counts. */
       if (download != NULL)
-        {
-          g_queue_remove (&self->downloads_order, download);
-          g_hash_table_remove (self->downloads, download->path);
-          download_free (download);
-        }
+        drop_download (self, download);
       else if (g_queue_get_length (&self->downloads_order) >= DOWNLOADS_MAX)
-        {
-          Download *oldest = g_queue_pop_head (&self->downloads_order);
-
-          g_hash_table_remove (self->downloads, oldest->path);
-          download_free (oldest);
-        }
+        drop_download (self, g_queue_peek_head (&self->downloads_order));
       download = g_new0 (Download, 1);
       download->path = g_steal_pointer (&g_ptr_array_index (targets, i));
       download->event = event;
@@ -2069,12 +2079,7 @@ forget_download (PaddockExecMonitor *self,
   g_mutex_lock (&self->downloads_lock);
   download = g_hash_table_lookup (self->downloads, path);
   if (download != NULL)
-    {
-      g_queue_remove (&self->downloads_order, download);
-      g_hash_table_remove (self->downloads, download->path);
-      download_free (download);
-      g_atomic_int_set (&self->n_downloads, (gint) g_queue_get_length (&self->downloads_order));
-    }
+    drop_download (self, download);
   g_mutex_unlock (&self->downloads_lock);
 }
 
@@ -2589,13 +2594,8 @@ set_pipeline (ExecInfo   *info,
 
   g_string_append (pipeline, " | ");
   g_string_append (pipeline, shell);
-  if (pipeline->len > PADDOCK_EXEC_MAX_PIPELINE_SHOWN)
-    {
-      g_string_truncate (pipeline, paddock_utf8_char_start (pipeline->str, PADDOCK_EXEC_MAX_PIPELINE_SHOWN));
-      g_string_append (pipeline, "…");
-    }
   g_free (info->pipeline);
-  info->pipeline = g_string_free (pipeline, FALSE);
+  info->pipeline = free_cut (pipeline, PADDOCK_EXEC_MAX_PIPELINE_SHOWN);
 }
 
 /* Which end of a pipe into a shell that reads its script from it @info
