@@ -2268,6 +2268,13 @@ find_pipe_writer (PaddockExecMonitor *self,
   return pipeline != NULL ? g_string_free (g_steal_pointer (&pipeline), FALSE) : NULL;
 }
 
+/* Whether @reader still reads its script from its pipe. */
+static gboolean
+reader_reads (const PipeReader *reader)
+{
+  return read_pipe (reader->pid, reader->fd) == reader->pipe;
+}
+
 /* A shell in self->readers that reads its script from @pipe, still. */
 static const PipeReader *
 reader_of (PaddockExecMonitor *self,
@@ -2279,7 +2286,7 @@ reader_of (PaddockExecMonitor *self,
 
       if (reader->pipe != pipe)
         continue;
-      if (read_pipe (reader->pid, reader->fd) == pipe)
+      if (reader_reads (reader))
         return reader;
       g_ptr_array_remove_index (self->readers, i - 1);
     }
@@ -2325,9 +2332,7 @@ find_pipe_reader (PaddockExecMonitor  *self,
       self->readers_checked = now;
       for (guint i = self->readers->len; i > 0; i--)
         {
-          PipeReader *kept = g_ptr_array_index (self->readers, i - 1);
-
-          if (read_pipe (kept->pid, kept->fd) != kept->pipe)
+          if (!reader_reads (g_ptr_array_index (self->readers, i - 1)))
             g_ptr_array_remove_index (self->readers, i - 1);
         }
     }
@@ -2639,6 +2644,16 @@ find_pipe_end (PaddockExecMonitor *self,
     }
 }
 
+/* Who decided, as the audit log and the protocol say it: the policy's
+ * default, one of its rules, or an answer remembered. */
+static const char *
+decided_by (PaddockPolicyRule *rule)
+{
+  if (rule == NULL)
+    return "default";
+  return paddock_policy_rule_get_scope (rule) == PADDOCK_POLICY_SCOPE_POLICY ? "rule" : "remembered";
+}
+
 /* Every level of @info is judged, and the strictest decision holds, with
  * the rule that made it; the levels that ask are noted, for an answer to
  * remember them all. */
@@ -2739,13 +2754,9 @@ handle_notification (PaddockExecMonitor   *self,
   query_downloads (self, &query);
   find_pipe_end (self, info, &query, mono);
   action = judge_levels (self, info, &query, &rule);
-  if (rule == NULL)
-    by = "default";
-  else
-    {
-      rule_name = paddock_policy_rule_get_name (rule);
-      by = paddock_policy_rule_get_scope (rule) == PADDOCK_POLICY_SCOPE_POLICY ? "rule" : "remembered";
-    }
+  by = decided_by (rule);
+  if (rule != NULL)
+    rule_name = paddock_policy_rule_get_name (rule);
 
   decision = action == PADDOCK_POLICY_ACTION_ALLOW ? PADDOCK_DECISION_ALLOW :
              action == PADDOCK_POLICY_ACTION_DENY ? PADDOCK_DECISION_DENY : PADDOCK_DECISION_ASK;
@@ -3791,21 +3802,16 @@ settle_one (PaddockExecMonitor *self,
   g_autoptr(PaddockPolicyRule) rule = NULL;
   PaddockPolicyQuery query = ask_query (self, ask);
   PaddockPolicyAction action;
-  const char *by;
 
   ask->info->asked_levels = 0;
   action = judge_levels (self, ask->info, &query, &rule);
   if (action == PADDOCK_POLICY_ACTION_ASK)
     return;
 
-  if (rule == NULL)
-    by = "default";
-  else
-    by = paddock_policy_rule_get_scope (rule) == PADDOCK_POLICY_SCOPE_POLICY ? "rule" : "remembered";
   ask = steal_pending (self, ask->id);
   finish_ask (self, ask,
               action == PADDOCK_POLICY_ACTION_ALLOW ? PADDOCK_DECISION_ALLOW : PADDOCK_DECISION_DENY,
-              PADDOCK_REMEMBER_ONCE, by, rule != NULL ? paddock_policy_rule_get_name (rule) : NULL, 0, TRUE);
+              PADDOCK_REMEMBER_ONCE, decided_by (rule), rule != NULL ? paddock_policy_rule_get_name (rule) : NULL, 0, TRUE);
   ask_free (ask);
 }
 
