@@ -378,10 +378,13 @@ status_message (PaddockControl     *self,
   return message;
 }
 
+/* Records a kill, pause or resume made by the client @from, or (with
+ * @from NULL) for the signal @signal, and tells every client. */
 static void
 broadcast_control (PaddockControl     *self,
                    PaddockMessageType  type,
-                   Client             *from)
+                   const Client       *from,
+                   const char         *signal)
 {
   g_autoptr(PaddockMessage) message = paddock_message_new (type);
   g_autoptr(JsonObject) fields = json_object_new ();
@@ -389,11 +392,22 @@ broadcast_control (PaddockControl     *self,
                            type == PADDOCK_MESSAGE_PAUSE ? PADDOCK_AUDIT_PAUSE : PADDOCK_AUDIT_RESUME;
 
   message->time = g_get_real_time ();
-  message->by = g_strdup ("user");
-  json_object_set_string_member (fields, "by", "user");
-  json_object_set_int_member (fields, "client_pid", from->pid);
+  message->by = g_strdup (from != NULL ? "user" : "signal");
+  json_object_set_string_member (fields, "by", message->by);
+  if (from != NULL)
+    json_object_set_int_member (fields, "client_pid", from->pid);
+  else
+    json_object_set_string_member (fields, "signal", signal);
   audit_record (self, audit_type, fields);
   paddock_control_broadcast (self, message);
+}
+
+/* Lets a paused session go on. */
+static void
+resume (PaddockControl *self)
+{
+  paddock_process_tree_thaw (self->tree_root);
+  self->paused = FALSE;
 }
 
 static void
@@ -432,7 +446,7 @@ handle_request (Client         *client,
     case PADDOCK_MESSAGE_KILL:
       if (self->ended)
         break;
-      broadcast_control (self, PADDOCK_MESSAGE_KILL, client);
+      broadcast_control (self, PADDOCK_MESSAGE_KILL, client, NULL);
       paddock_process_tree_kill (self->tree_root);
       break;
 
@@ -443,13 +457,12 @@ handle_request (Client         *client,
           /* Set first: the supervisor sees the agent stop and must leave it so. */
           self->paused = TRUE;
           paddock_process_tree_freeze (self->tree_root);
-          broadcast_control (self, PADDOCK_MESSAGE_PAUSE, client);
+          broadcast_control (self, PADDOCK_MESSAGE_PAUSE, client, NULL);
         }
       else if (request->type == PADDOCK_MESSAGE_RESUME && self->paused && !self->ended)
         {
-          paddock_process_tree_thaw (self->tree_root);
-          self->paused = FALSE;
-          broadcast_control (self, PADDOCK_MESSAGE_RESUME, client);
+          resume (self);
+          broadcast_control (self, PADDOCK_MESSAGE_RESUME, client, NULL);
         }
       /* The state now, to the one who asked, whether or not anything changed:
        * an echo of the request it could take from the replayed timeline. */
@@ -921,24 +934,13 @@ void
 paddock_control_resume_for_signal (PaddockControl *self,
                                    int             signo)
 {
-  g_autoptr(PaddockMessage) message = NULL;
-  g_autoptr(JsonObject) fields = NULL;
   const char *abbrev = sigabbrev_np (signo);
   g_autofree char *name = abbrev != NULL ? g_strconcat ("SIG", abbrev, NULL) : g_strdup_printf ("signal %d", signo);
 
   if (self == NULL || !self->paused || self->ended)
     return;
-  paddock_process_tree_thaw (self->tree_root);
-  self->paused = FALSE;
-
-  message = paddock_message_new (PADDOCK_MESSAGE_RESUME);
-  message->time = g_get_real_time ();
-  message->by = g_strdup ("signal");
-  fields = json_object_new ();
-  json_object_set_string_member (fields, "by", "signal");
-  json_object_set_string_member (fields, "signal", name);
-  audit_record (self, PADDOCK_AUDIT_RESUME, fields);
-  paddock_control_broadcast (self, message);
+  resume (self);
+  broadcast_control (self, PADDOCK_MESSAGE_RESUME, NULL, name);
 }
 
 void
