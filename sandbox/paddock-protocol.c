@@ -255,6 +255,17 @@ exec_other_name (const char *path,
   return NULL;
 }
 
+/* Adds "  (LABELTEXT)" to @line, @text made safe for display. */
+static void
+append_note (GString    *line,
+             const char *label,
+             const char *text)
+{
+  g_autofree char *shown = paddock_escape_for_display (text, -1);
+
+  g_string_append_printf (line, "  (%s%s)", label, shown);
+}
+
 char *
 paddock_exec_display_line (const char         *path,
                            const char         *exe,
@@ -264,35 +275,27 @@ paddock_exec_display_line (const char         *path,
 {
   const char *argv0 = argv != NULL ? argv[0] : NULL;
   const char *other = exec_other_name (path, exe, argv0);
-  g_autofree char *line = NULL;
+  GString *line = g_string_new (NULL);
 
   if (other == NULL)
-    line = paddock_escape_argv_for_display (argv);
+    {
+      g_autofree char *words = paddock_escape_argv_for_display (argv);
+
+      g_string_append (line, words);
+    }
   else
     {
       g_autofree char *name = paddock_escape_for_display (other, -1);
       g_autofree char *claimed = paddock_escape_for_display (argv0 != NULL ? argv0 : "", -1);
       g_autofree char *rest = paddock_escape_argv_for_display (argv0 != NULL ? argv + 1 : NULL);
 
-      line = g_strdup_printf ("%s%s%s  (calls itself \"%s\")", name, *rest != '\0' ? " " : "", rest, claimed);
+      g_string_append_printf (line, "%s%s%s  (calls itself \"%s\")", name, *rest != '\0' ? " " : "", rest, claimed);
     }
   if (interpreter != NULL)
-    {
-      g_autofree char *shown = paddock_escape_for_display (interpreter, -1);
-      char *with = g_strdup_printf ("%s  (#!%s)", line, shown);
-
-      g_free (line);
-      line = with;
-    }
+    append_note (line, "#!", interpreter);
   if (pipeline != NULL)
-    {
-      g_autofree char *shown = paddock_escape_for_display (pipeline, -1);
-      char *with = g_strdup_printf ("%s  (pipeline: %s)", line, shown);
-
-      g_free (line);
-      line = with;
-    }
-  return g_steal_pointer (&line);
+    append_note (line, "pipeline: ", pipeline);
+  return g_string_free (line, FALSE);
 }
 
 static gboolean
