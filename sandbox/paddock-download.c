@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include "paddock-download.h"
+#include "paddock-path.h"
 
 #include <string.h>
 
@@ -199,9 +200,9 @@ add_target (GPtrArray  *targets,
     return;
   if (dir != NULL && dir[0] != '\0' && !g_path_is_absolute (name))
     name = joined = g_build_filename (dir, name, NULL);
-  if (!g_path_is_absolute (name) && (cwd == NULL || !g_path_is_absolute (cwd)))
+  path = paddock_path_resolve (name, cwd);
+  if (path == NULL)
     return;
-  path = g_canonicalize_filename (name, g_path_is_absolute (name) ? NULL : cwd);
   if (g_str_has_prefix (path, "/dev/") || g_ptr_array_find_with_equal_func (targets, path, g_str_equal, NULL))
     {
       g_free (path);

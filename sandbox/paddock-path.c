@@ -30,3 +30,14 @@ paddock_path_is_within (const char *path,
 {
   return paddock_path_beneath (path, dir) != NULL;
 }
+
+char *
+paddock_path_resolve (const char *path,
+                      const char *cwd)
+{
+  if (g_path_is_absolute (path))
+    return g_canonicalize_filename (path, NULL);
+  if (cwd == NULL || !g_path_is_absolute (cwd))
+    return NULL;
+  return g_canonicalize_filename (path, cwd);
+}

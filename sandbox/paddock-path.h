@@ -19,4 +19,10 @@ const char *paddock_path_beneath   (const char *path,
 gboolean    paddock_path_is_within (const char *path,
                                     const char *dir);
 
+/* @path made absolute from @cwd where it is relative, its . and ..
+ * resolved lexically (symlinks are not followed); NULL when it is
+ * relative and @cwd is NULL or not absolute. */
+char       *paddock_path_resolve   (const char *path,
+                                    const char *cwd);
+
 G_END_DECLS

@@ -2057,7 +2057,6 @@ static void
 match_paths (Match *m)
 {
   const char * const *argv = m->query->argv;
-  const char *cwd = NULL;
   gboolean options = TRUE;
 
   if (m->paths_done)
@@ -2079,19 +2078,15 @@ match_paths (Match *m)
       if ((options && arg[0] == '-' && arg[1] != '\0') || arg[0] == '\0')
         continue;
       m->n_paths++;
-      if (!g_path_is_absolute (arg))
+      path = paddock_path_resolve (arg, g_path_is_absolute (arg) ? NULL : match_cwd (m));
+      if (path == NULL)
         {
-          cwd = match_cwd (m);
-          if (cwd == NULL || !g_path_is_absolute (cwd))
-            {
-              /* Relative to a directory we do not know: count it as outside. */
-              if (!m->any_outside)
-                m->outside_arg = arg;
-              m->any_outside = TRUE;
-              continue;
-            }
+          /* Relative to a directory we do not know: count it as outside. */
+          if (!m->any_outside)
+            m->outside_arg = arg;
+          m->any_outside = TRUE;
+          continue;
         }
-      path = g_canonicalize_filename (arg, cwd);
       if (!path_inside (path, m->query->project) && !m->any_outside)
         {
           m->any_outside = TRUE;
@@ -2117,18 +2112,11 @@ downloaded_path (Match      *m,
                  const char *candidate)
 {
   g_autofree char *path = NULL;
-  const char *cwd = NULL;
 
   if (candidate == NULL || candidate[0] == '\0')
     return FALSE;
-  if (!g_path_is_absolute (candidate))
-    {
-      cwd = match_cwd (m);
-      if (cwd == NULL || !g_path_is_absolute (cwd))
-        return FALSE;
-    }
-  path = g_canonicalize_filename (candidate, cwd);
-  if (!m->query->downloaded_func (path, m->query->downloaded_data))
+  path = paddock_path_resolve (candidate, g_path_is_absolute (candidate) ? NULL : match_cwd (m));
+  if (path == NULL || !m->query->downloaded_func (path, m->query->downloaded_data))
     return FALSE;
   m->downloaded = g_steal_pointer (&path);
   return TRUE;
