@@ -211,6 +211,20 @@ add_target (GPtrArray  *targets,
   g_ptr_array_add (targets, path);
 }
 
+/* Adds the file a download of @url is named after, its last segment (or
+ * @fallback where it has none), as add_target() does. */
+static void
+add_url_target (GPtrArray  *targets,
+                const char *dir,
+                const char *url,
+                const char *fallback,
+                const char *cwd)
+{
+  g_autofree char *name = url_file_name (url);
+
+  add_target (targets, dir, name[0] != '\0' ? name : fallback, cwd);
+}
+
 GPtrArray *
 paddock_download_targets (const char * const *argv,
                           const char         *program,
@@ -245,18 +259,10 @@ paddock_download_targets (const char * const *argv,
               add_target (targets, command.dir, output, cwd);
             }
           else if (i < urls->len)
-            {
-              g_autofree char *name = url_file_name (g_ptr_array_index (urls, i));
-
-              add_target (targets, command.dir, name, cwd);
-            }
+            add_url_target (targets, command.dir, g_ptr_array_index (urls, i), "", cwd);
         }
       for (guint i = outputs->len; command.remote_name_all && i < urls->len; i++)
-        {
-          g_autofree char *name = url_file_name (g_ptr_array_index (urls, i));
-
-          add_target (targets, command.dir, name, cwd);
-        }
+        add_url_target (targets, command.dir, g_ptr_array_index (urls, i), "", cwd);
       /* A URL with no output of its own goes to standard output. */
       stdout_used |= !command.remote_name_all && outputs->len < urls->len;
     }
@@ -267,11 +273,7 @@ paddock_download_targets (const char * const *argv,
     }
   else if (!command.recursive)
     for (guint i = 0; i < urls->len; i++)
-      {
-        g_autofree char *name = url_file_name (g_ptr_array_index (urls, i));
-
-        add_target (targets, command.dir, name[0] != '\0' ? name : "index.html", cwd);
-      }
+      add_url_target (targets, command.dir, g_ptr_array_index (urls, i), "index.html", cwd);
 
   if (to_stdout != NULL)
     *to_stdout = stdout_used;
