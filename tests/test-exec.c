@@ -3039,18 +3039,42 @@ test_list_not_answering (void)
   g_assert_true (out_exists (s, "asked-marker"));
 }
 
+/* The agent's pid, from the session's start record. */
+static int
+session_agent_pid (Session *s)
+{
+  g_autoptr(GPtrArray) starts = audit_records (s, "session-start");
+
+  g_assert_cmpuint (starts->len, ==, 1);
+  return (int) json_object_get_int_member (g_ptr_array_index (starts, 0), "agent_pid");
+}
+
+/* Pauses @session, and waits until nothing of @agent runs (see
+ * process_is_held()). The agent may be waiting in vfork() on a child
+ * whose exec is being answered ('D'): it stops once that exec is through,
+ * and the pause does not wait for it. Under ASan it was still 'D' right
+ * after the pause. If the child stopped before its exec was received, the
+ * agent waits in vfork() until the resume (CI met that once). */
+static void
+pause_until_held (Session    *s,
+                  const char *session,
+                  int         agent)
+{
+  assert_ctl_says (s, "pause", session, "paused");
+  for (guint i = 0; i < 100 && !process_is_held (agent); i++)
+    g_usleep (50 * 1000);
+  g_assert_true (process_is_held (agent));
+}
+
 static void
 test_pause_resume (void)
 {
   g_autoptr(Session) s = session_start ("wait-then-ask", FALSE, NULL);
   g_autofree char *session = wait_for_socket (s);
   g_autofree char *go = out_file (s, "go");
-  g_autoptr(GPtrArray) starts = audit_records (s, "session-start");
   g_autoptr(GError) error = NULL;
-  int agent;
+  int agent = session_agent_pid (s);
 
-  g_assert_cmpuint (starts->len, ==, 1);
-  agent = json_object_get_int_member (g_ptr_array_index (starts, 0), "agent_pid");
   /* The agent runs its script: its own exec answered. A process held in an
    * exec cannot stop until it is answered (it waits killably, 'D'), and
    * under ASan on a busy machine that outlasted the pause's wait. */
@@ -3066,15 +3090,7 @@ test_pause_resume (void)
       /* The second round's pause comes after a replayed pause and resume,
        * which it must not take for its own: the agent is stopped when it
        * returns. */
-      assert_ctl_says (s, "pause", session, "paused");
-      /* The agent may be waiting in vfork() on a child whose exec is being
-       * answered ('D'): it stops once that exec is through, and the pause
-       * does not wait for it. Under ASan it was still 'D' here. If the
-       * child stopped before its exec was received, the agent waits in
-       * vfork() until the resume (CI met that once). */
-      for (guint i = 0; i < 100 && !process_is_held (agent); i++)
-        g_usleep (50 * 1000);
-      g_assert_true (process_is_held (agent));
+      pause_until_held (s, session, agent);
       /* Still stopped a moment later: the supervisor leaves a paused agent alone. */
       g_usleep (200 * 1000);
       g_assert_true (process_is_held (agent));
@@ -3122,7 +3138,6 @@ test_pause_then_terminate (void)
   g_autoptr(Session) s = session_start ("busy-until-go", FALSE, NULL);
   g_autofree char *session = wait_for_socket (s);
   g_autofree char *ticks = out_file (s, "ticks");
-  g_autoptr(GPtrArray) starts = audit_records (s, "session-start");
   g_autoptr(GPtrArray) resumes = NULL;
   g_autoptr(GSubprocess) attach = NULL;
   g_autoptr(GDataInputStream) lines = NULL;
@@ -3130,17 +3145,12 @@ test_pause_then_terminate (void)
   g_autofree char *rest = NULL;
   g_autofree char *shown = NULL;
   pid_t run = (pid_t) atoi (g_subprocess_get_identifier (s->run));
-  int agent;
+  int agent = session_agent_pid (s);
   gboolean ended = FALSE;
 
-  g_assert_cmpuint (starts->len, ==, 1);
-  agent = json_object_get_int_member (g_ptr_array_index (starts, 0), "agent_pid");
   for (guint i = 0; i < 600 && file_size (ticks) <= 0; i++)
     g_usleep (50 * 1000);
-  assert_ctl_says (s, "pause", session, "paused");
-  for (guint i = 0; i < 100 && !process_is_held (agent); i++)
-    g_usleep (50 * 1000);
-  g_assert_true (process_is_held (agent));
+  pause_until_held (s, session, agent);
   attach = attach_start (s, (const char *[]) { "--watch", session, NULL }, FALSE, &lines, &seen);
 
   g_assert_cmpint (kill (run, SIGTERM), ==, 0);
@@ -3264,11 +3274,8 @@ test_pause_busy (void)
   g_autoptr(Session) s = session_start ("busy-until-go", FALSE, NULL);
   g_autofree char *session = wait_for_socket (s);
   g_autofree char *ticks = out_file (s, "ticks");
-  g_autoptr(GPtrArray) starts = audit_records (s, "session-start");
-  int agent;
+  int agent = session_agent_pid (s);
 
-  g_assert_cmpuint (starts->len, ==, 1);
-  agent = json_object_get_int_member (g_ptr_array_index (starts, 0), "agent_pid");
   for (guint i = 0; i < 600 && file_size (ticks) <= 0; i++)
     g_usleep (50 * 1000);
 
@@ -3277,10 +3284,7 @@ test_pause_busy (void)
       gint64 before;
       gint64 after;
 
-      assert_ctl_says (s, "pause", session, "paused");
-      for (guint i = 0; i < 100 && !process_is_held (agent); i++)
-        g_usleep (50 * 1000);
-      g_assert_true (process_is_held (agent));
+      pause_until_held (s, session, agent);
       before = file_size (ticks);
       g_usleep (100 * 1000);
       after = file_size (ticks);
