@@ -27,7 +27,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/inotify.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -66,9 +65,7 @@ typedef struct
    * file changes (another session remembered an answer there, the user
    * took one back); the digest of the bytes last read, "" for no file. */
   char               *project_rules_file;
-  int                 project_rules_inotify;
-  int                 project_rules_watch;
-  guint               project_rules_source;
+  int                 project_rules_dirs[2];  /* its folder and the one above, watched, or -1 */
   char               *project_rules_digest;
 } PaddockSupervisor;
 
@@ -286,6 +283,8 @@ reap_children (PaddockSupervisor *self)
     g_main_loop_quit (self->loop);
 }
 
+static void on_project_rules_changed (PaddockSupervisor *self);
+
 static gboolean
 on_signal (int          fd,
            GIOCondition condition,
@@ -298,6 +297,8 @@ on_signal (int          fd,
     {
       if (info.ssi_signo == SIGCHLD)
         reap_children (self);
+      else if (info.ssi_signo == SIGIO)
+        on_project_rules_changed (self);
       else if (!self->agent_exited)
         {
           int signo = (int) info.ssi_signo;
@@ -320,6 +321,7 @@ setup_signals (PaddockSupervisor *self,
 
   sigemptyset (&mask);
   sigaddset (&mask, SIGCHLD);
+  sigaddset (&mask, SIGIO);
   sigaddset (&mask, SIGTTOU);
   sigaddset (&mask, SIGTTIN);
   sigaddset (&mask, SIGPIPE);
@@ -419,73 +421,74 @@ reload_project_rules (PaddockSupervisor *self)
     paddock_exec_monitor_settle_pending (self->monitor);
 }
 
-/* Makes the folder of the project's file (0700, as saving makes it) where
- * it is missing, and watches it: the file is replaced whole when saved. */
+/* Watches the folder @path through *@fd with dnotify, unless *@fd already
+ * is that folder. */
 static gboolean
-watch_project_rules_folder (PaddockSupervisor  *self,
-                            GError            **error)
+watch_folder (const char  *path,
+              int         *fd,
+              GError     **error)
 {
-  g_autofree char *folder = g_path_get_dirname (self->project_rules_file);
+  struct stat named, held;
+  int saved_errno;
 
-  g_mkdir_with_parents (folder, 0700);
-  self->project_rules_watch = inotify_add_watch (self->project_rules_inotify, folder,
-                                                 IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM |
-                                                 IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR);
-  if (self->project_rules_watch < 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno), "%s: %s", folder,
-                   g_strerror (saved_errno));
-      return FALSE;
-    }
-  return TRUE;
+  if (*fd >= 0 && stat (path, &named) == 0 && fstat (*fd, &held) == 0 &&
+      named.st_dev == held.st_dev && named.st_ino == held.st_ino)
+    return TRUE;
+  paddock_close_fd (fd);
+  *fd = open (path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (*fd >= 0 &&
+      fcntl (*fd, F_NOTIFY, DN_MODIFY | DN_CREATE | DN_DELETE | DN_RENAME | DN_ATTRIB | DN_MULTISHOT) == 0)
+    return TRUE;
+  saved_errno = errno;
+  paddock_close_fd (fd);
+  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno), "%s: %s", path,
+               g_strerror (saved_errno));
+  return FALSE;
 }
 
-/* Reads the folder's events; any of them may be the file's (its name, a
- * lost event, the folder gone), and the digest tells whether it changed.
- * A folder removed or moved away is made and watched again, so that a
- * file put there later is seen. */
+/* Makes the folder of the project's file (0700, as saving makes it) where
+ * it is missing, and watches it and the folder above it: the file is
+ * replaced whole when saved, and the folder may be removed and made again.
+ * On failure neither is watched. */
 static gboolean
-on_project_rules_changed (int          fd,
-                          GIOCondition condition,
-                          gpointer     user_data)
+watch_project_rules_folders (PaddockSupervisor  *self,
+                             GError            **error)
 {
-  PaddockSupervisor *self = user_data;
-  g_autofree char *name = g_path_get_basename (self->project_rules_file);
-  gboolean changed = FALSE;
-  gboolean gone = FALSE;
-  char buffer[4096] __attribute__ ((aligned (__alignof__ (struct inotify_event))));
-  ssize_t n;
+  g_autofree char *folder = g_path_get_dirname (self->project_rules_file);
+  g_autofree char *parent = g_path_get_dirname (folder);
 
-  while ((n = read (fd, buffer, sizeof buffer)) > 0)
-    for (char *p = buffer; p < buffer + n; p += sizeof (struct inotify_event) + ((struct inotify_event *) p)->len)
-      {
-        const struct inotify_event *event = (const struct inotify_event *) p;
+  g_mkdir_with_parents (folder, 0700);
+  if (watch_folder (parent, &self->project_rules_dirs[1], error) &&
+      watch_folder (folder, &self->project_rules_dirs[0], error))
+    return TRUE;
+  paddock_close_fd (&self->project_rules_dirs[0]);
+  paddock_close_fd (&self->project_rules_dirs[1]);
+  return FALSE;
+}
 
-        if ((event->mask & (IN_Q_OVERFLOW | IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF)) != 0 ||
-            (event->len > 0 && strcmp (event->name, name) == 0))
-          changed = TRUE;
-        if (event->wd == self->project_rules_watch && (event->mask & (IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF)) != 0)
-          gone = TRUE;
-      }
-  if (gone)
-    {
-      g_autoptr(GError) error = NULL;
+/* SIGIO: something in either folder changed. Any of it may be the file (or
+ * the folder, gone or made again), and the digest tells whether it
+ * changed. A folder removed or moved away is made and watched again, so
+ * that a file put there later is seen. */
+static void
+on_project_rules_changed (PaddockSupervisor *self)
+{
+  g_autoptr(GError) error = NULL;
 
-      inotify_rm_watch (fd, self->project_rules_watch);
-      if (!watch_project_rules_folder (self, &error))
-        paddock_printerr ("the project's rules are no longer watched: answers remembered for it elsewhere, "
-                          "or taken back, count from the next session: %s", error->message);
-    }
-  if (changed)
-    reload_project_rules (self);
-  return G_SOURCE_CONTINUE;
+  if (self->project_rules_dirs[0] < 0)
+    return;
+  if (!watch_project_rules_folders (self, &error))
+    paddock_printerr ("the project's rules are no longer watched: answers remembered for it elsewhere, "
+                      "or taken back, count from the next session: %s", error->message);
+  reload_project_rules (self);
 }
 
 /* Watches the project's file, from the bytes read at the start (a change
- * since then is taken now), through its folder. inotify itself, not GIO's
- * monitors, which would load GVfs's modules into the supervisor. */
+ * since then is taken now), through its folder. dnotify, not inotify:
+ * closing an inotify instance waits for the kernel's grace period (6 to
+ * 15 ms here), and every session would end that much later. Nor GIO's
+ * monitors, which would load GVfs's modules into the supervisor. The
+ * events come as SIGIO, to the signal fd. */
 static void
 watch_project_rules (PaddockSupervisor *self)
 {
@@ -493,17 +496,12 @@ watch_project_rules (PaddockSupervisor *self)
 
   if (self->project_rules_file == NULL)
     return;
-  self->project_rules_inotify = inotify_init1 (IN_NONBLOCK | IN_CLOEXEC);
-  if (self->project_rules_inotify < 0)
-    g_set_error (&error, G_IO_ERROR, g_io_error_from_errno (errno), "inotify: %s", g_strerror (errno));
-  if (error != NULL || !watch_project_rules_folder (self, &error))
+  if (!watch_project_rules_folders (self, &error))
     {
       paddock_printerr ("the project's rules are not watched: answers remembered for it elsewhere, "
                         "or taken back, count from the next session: %s", error->message);
-      paddock_close_fd (&self->project_rules_inotify);
       return;
     }
-  self->project_rules_source = g_unix_fd_add (self->project_rules_inotify, G_IO_IN, on_project_rules_changed, self);
   reload_project_rules (self);
 }
 
@@ -720,8 +718,8 @@ end_supervision (PaddockSupervisor *self,
   g_clear_pointer (&self->monitor, paddock_exec_monitor_free);
   g_clear_pointer (&self->control, paddock_control_free);
   g_clear_pointer (&self->audit, paddock_audit_close);
-  g_clear_handle_id (&self->project_rules_source, g_source_remove);
-  paddock_close_fd (&self->project_rules_inotify);
+  paddock_close_fd (&self->project_rules_dirs[0]);
+  paddock_close_fd (&self->project_rules_dirs[1]);
   g_clear_pointer (&self->project_rules_file, g_free);
   g_clear_pointer (&self->project_rules_digest, g_free);
   g_clear_pointer (&self->policy, paddock_policy_unref);
@@ -744,8 +742,7 @@ paddock_supervisor_run (PaddockRunOptions *options)
     .signal_fd = -1,
     .exit_status = 1,
     .monitor_socket = { -1, -1 },
-    .project_rules_inotify = -1,
-    .project_rules_watch = -1,
+    .project_rules_dirs = { -1, -1 },
   };
   int report[2];
   int msg[2];

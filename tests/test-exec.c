@@ -2441,6 +2441,26 @@ wait_done (GObject      *object,
   *(gboolean *) user_data = TRUE;
 }
 
+/* The project's rules are watched through SIGIO. One from elsewhere
+ * (kill -IO) ends nothing: not paddock-run, which it ended before the
+ * watch took it, nor the agent, to which it is not passed on. */
+static void
+test_stray_sigio (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    "i=0; while [ ! -e \"$1/go\" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done; touch \"$1/ran\"",
+    "sh", "@OUT@", NULL }, FALSE, NULL);
+  pid_t run = (pid_t) atoi (g_subprocess_get_identifier (s->run));
+
+  g_free (wait_for_socket (s));
+  g_assert_cmpint (kill (run, SIGIO), ==, 0);
+  g_usleep (100 * 1000);
+  session_go (s);
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_assert_true (out_exists (s, "ran"));
+}
+
 /* Where the project's rules file should be, a pipe (or anything but a
  * file) is refused, and holds nothing up: during a session the rules stay
  * as they were; a session started then says so and runs nothing. Either
@@ -4302,6 +4322,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/project-rules-live", test_project_rules_live);
   g_test_add_func ("/paddock/exec/forget-project-answer", test_forget_project_answer);
   g_test_add_func ("/paddock/exec/project-rules-folder-removed", test_project_rules_folder_removed);
+  g_test_add_func ("/paddock/exec/stray-sigio", test_stray_sigio);
   g_test_add_func ("/paddock/exec/remember-project-then-file-changes", test_remember_project_then_file_changes);
   g_test_add_func ("/paddock/exec/attach-other-client", test_attach_other_client);
   g_test_add_func ("/paddock/exec/project-rules-not-a-file", test_project_rules_not_a_file);
