@@ -8,6 +8,7 @@
 #include "paddock-audit.h"
 #include "paddock-autofd.h"
 #include "paddock-control.h"
+#include "paddock-download.h"
 #include "paddock-escape.h"
 #include "paddock-exec-monitor.h"
 #include "paddock-grants.h"
@@ -1679,7 +1680,10 @@ static gboolean
 explained_download (const char *path,
                     gpointer    user_data)
 {
-  return g_strv_contains (user_data, path);
+  for (char **target = user_data; *target != NULL; target++)
+    if (paddock_download_holds (*target, path))
+      return TRUE;
+  return FALSE;
 }
 
 static int
@@ -1712,7 +1716,8 @@ cmd_policy_explain (int    argc,
     { "project", 0, 0, G_OPTION_ARG_FILENAME, &project_arg, "The project (default: the current directory)", "DIR" },
     { "cwd", 0, 0, G_OPTION_ARG_FILENAME, &cwd_arg, "Where the command runs (default: the current directory where it is in the project, else the project)", "DIR" },
     { "piped-from", 0, 0, G_OPTION_ARG_STRING, &piped_from, "Explain COMMAND as reading its script from a pipe that LINE writes to (curl … | sh)", "LINE" },
-    { "downloaded", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &downloaded, "Explain COMMAND as run after a download (curl, wget) saved FILE in the session (repeatable)", "FILE" },
+    { "downloaded", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &downloaded, "Explain COMMAND as run after a download (curl, wget) saved FILE in the session, "
+      "or a clone (git clone) made the folder FILE/ (repeatable)", "FILE" },
     { NULL }
   };
 
@@ -1767,10 +1772,19 @@ cmd_policy_explain (int    argc,
   };
   if (downloaded != NULL)
     {
-      /* As the session notes them: from where the command runs, lexically. */
+      /* As the session notes them: from where the command runs, lexically;
+       * a clone's folder with a final '/'. */
       for (guint i = 0; downloaded[i] != NULL; i++)
         if (downloaded[i][0] != '\0')
-          g_ptr_array_add (downloads, g_canonicalize_filename (downloaded[i], cwd));
+          {
+            char *path = g_canonicalize_filename (downloaded[i], cwd);
+
+            if (g_str_has_suffix (downloaded[i], "/") && !g_str_has_suffix (path, "/"))
+              g_ptr_array_add (downloads, g_strconcat (path, "/", NULL));
+            else
+              g_ptr_array_add (downloads, g_strdup (path));
+            g_free (path);
+          }
       g_ptr_array_add (downloads, NULL);
       query.downloaded_func = explained_download;
       query.downloaded_data = downloads->pdata;

@@ -1,4 +1,4 @@
-/* paddock-download.c: which files a run of curl or wget saves its download to
+/* paddock-download.c: which files a run of curl or wget saves its download to, and which folder a clone makes
  *
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -64,11 +64,26 @@ static const char * const wget_valued_long[] = {
   "secure-protocol", "timeout", "tries", "user", "user-agent", "wait", "waitretry", NULL,
 };
 
+/* git's options before its command, and clone's, that take a value in
+ * the next word when no '=' gives it; clone's short ones. */
+static const char * const git_valued[] = {
+  "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env",
+  "--attr-source", NULL,
+};
+static const char git_clone_valued[] = "obujc";
+static const char * const git_clone_valued_long[] = {
+  "origin", "branch", "upload-pack", "reference", "reference-if-able", "separate-git-dir", "depth",
+  "shallow-since", "shallow-exclude", "jobs", "template", "config", "filter", "server-option",
+  "bundle-uri", "ref-format", "revision", NULL,
+};
+static const char * const gh_clone_valued_long[] = { "upstream-remote-name", NULL };
+
 gboolean
 paddock_download_is_downloader (const char *name)
 {
   return name != NULL && (strcmp (name, "curl") == 0 || strcmp (name, "wget") == 0 ||
-                          strcmp (name, "wget2") == 0);
+                          strcmp (name, "wget2") == 0 || strcmp (name, "git") == 0 ||
+                          strcmp (name, "gh") == 0);
 }
 
 /* One option, short (@letter) or long (@name), with its @value or NULL. */
@@ -203,7 +218,9 @@ add_target (GPtrArray  *targets,
   path = paddock_path_resolve (name, cwd);
   if (path == NULL)
     return;
-  if (g_str_has_prefix (path, "/dev/") || g_ptr_array_find_with_equal_func (targets, path, g_str_equal, NULL))
+  /* Nor a folder (`-o /`, `-o dir/`): no file is saved there, and a
+   * final '/' names a clone's folder. */
+  if (g_str_has_suffix (name, "/") || g_str_has_suffix (path, "/") || g_str_has_prefix (path, "/dev/") || g_ptr_array_find_with_equal_func (targets, path, g_str_equal, NULL))
     {
       g_free (path);
       return;
@@ -225,6 +242,158 @@ add_url_target (GPtrArray  *targets,
   add_target (targets, dir, name[0] != '\0' ? name : fallback, cwd);
 }
 
+/* Whether @repo, what a clone is given, is fetched from elsewhere: a URL
+ * (not file://) or the `[user@]host:path` form, a ':' before any '/'.
+ * A local folder's clone holds nothing new. */
+static gboolean
+is_remote_repository (const char *repo)
+{
+  const char *colon = strchr (repo, ':');
+  const char *slash = strchr (repo, '/');
+
+  if (strstr (repo, "://") != NULL)
+    return !g_str_has_prefix (repo, "file://");
+  return colon != NULL && colon != repo && (slash == NULL || colon < slash);
+}
+
+/* The folder git names a clone of @repo after: its last path segment
+ * (after a '/' or ':'), without trailing slashes, "/.git" or ".git";
+ * ".git" added for a bare clone. NULL when nothing is left. */
+static char *
+clone_folder_name (const char *repo,
+                   gboolean    bare)
+{
+  g_autofree char *name = g_strdup (repo);
+  gsize len = strlen (name);
+  const char *start;
+
+  while (len > 0 && (name[len - 1] == '/' || g_ascii_isspace (name[len - 1])))
+    name[--len] = '\0';
+  if (g_str_has_suffix (name, "/.git"))
+    name[len -= 5] = '\0';
+  while (len > 0 && name[len - 1] == '/')
+    name[--len] = '\0';
+  if (g_str_has_suffix (name, ".git"))
+    name[len -= 4] = '\0';
+  start = MAX (strrchr (name, '/'), strrchr (name, ':'));
+  start = start != NULL ? start + 1 : name;
+  if (*start == '\0' || strcmp (start, ".") == 0 || strcmp (start, "..") == 0)
+    return NULL;
+  return bare ? g_strconcat (start, ".git", NULL) : g_strdup (start);
+}
+
+/* The value of the option @arg (argv[*i]) where it takes one in the next
+ * word: that word, stepping *@i over it. */
+static void
+skip_value (const char * const *argv,
+            guint              *i,
+            const char * const *valued_long,
+            const char         *valued)
+{
+  const char *arg = argv[*i];
+
+  if (argv[*i + 1] == NULL)
+    return;
+  if (g_str_has_prefix (arg, "--"))
+    {
+      if (strchr (arg, '=') == NULL && g_strv_contains (valued_long, arg + 2))
+        (*i)++;
+      return;
+    }
+  /* A cluster: the first option that takes a value takes the rest, or the next word. */
+  for (const char *c = arg + 1; *c != '\0'; c++)
+    if (strchr (valued, *c) != NULL)
+      {
+        if (c[1] == '\0')
+          (*i)++;
+        return;
+      }
+}
+
+/* The folder `git clone` (argv[@i] is "clone") or `gh repo clone` (@gh,
+ * argv[@i] is "clone") makes in @cwd, added to @targets with a final '/'. */
+static void
+add_clone_target (GPtrArray          *targets,
+                  const char * const *argv,
+                  guint               i,
+                  gboolean            gh,
+                  const char         *cwd)
+{
+  const char *positional[2] = { NULL, NULL };
+  guint n_positional = 0;
+  gboolean bare = FALSE;
+  g_autofree char *name = NULL;
+  g_autofree char *folder = NULL;
+
+  for (i++; argv[i] != NULL && n_positional < 2; i++)
+    {
+      const char *arg = argv[i];
+
+      if (strcmp (arg, "--") == 0)
+        {
+          /* gh passes what follows on to git. */
+          if (gh)
+            break;
+          for (i++; argv[i] != NULL && n_positional < 2; i++)
+            positional[n_positional++] = argv[i];
+          break;
+        }
+      if (arg[0] == '-' && arg[1] != '\0')
+        {
+          bare |= strcmp (arg, "--bare") == 0 || strcmp (arg, "--mirror") == 0;
+          if (gh)
+            skip_value (argv, &i, gh_clone_valued_long, "u");
+          else
+            skip_value (argv, &i, git_clone_valued_long, git_clone_valued);
+          continue;
+        }
+      positional[n_positional++] = arg;
+    }
+  if (positional[0] == NULL || (!gh && !is_remote_repository (positional[0])))
+    return;
+  name = positional[1] != NULL ? g_strdup (positional[1]) : clone_folder_name (positional[0], bare);
+  /* Never the root ("/", or "//" as POSIX lets it stay). */
+  if (name == NULL || (folder = paddock_path_resolve (name, cwd)) == NULL || g_str_has_suffix (folder, "/"))
+    return;
+  g_ptr_array_add (targets, g_strconcat (folder, "/", NULL));
+}
+
+/* A run of git or gh: the folder it clones into, if it clones. */
+static GPtrArray *
+clone_targets (const char * const *argv,
+               const char         *program,
+               const char         *cwd)
+{
+  g_autoptr(GPtrArray) targets = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *moved = NULL;
+  guint i = 1;
+
+  if (strcmp (program, "gh") == 0)
+    {
+      if (argv[1] != NULL && strcmp (argv[1], "repo") == 0 && argv[2] != NULL && strcmp (argv[2], "clone") == 0)
+        add_clone_target (targets, argv, 2, TRUE, cwd);
+      return targets->len > 0 ? g_steal_pointer (&targets) : NULL;
+    }
+  /* git's own options, up to its command; -C moves where it starts. */
+  for (; argv[i] != NULL && argv[i][0] == '-'; i++)
+    {
+      if (strcmp (argv[i], "-C") == 0 && argv[i + 1] != NULL)
+        {
+          char *next = paddock_path_resolve (argv[i + 1], cwd);
+
+          if (next == NULL)
+            return NULL;
+          g_free (moved);
+          cwd = moved = next;
+        }
+      if (g_strv_contains (git_valued, argv[i]) && argv[i + 1] != NULL)
+        i++;
+    }
+  if (argv[i] != NULL && strcmp (argv[i], "clone") == 0)
+    add_clone_target (targets, argv, i, FALSE, cwd);
+  return targets->len > 0 ? g_steal_pointer (&targets) : NULL;
+}
+
 GPtrArray *
 paddock_download_targets (const char * const *argv,
                           const char         *program,
@@ -243,6 +412,8 @@ paddock_download_targets (const char * const *argv,
     *to_stdout = FALSE;
   if (!paddock_download_is_downloader (program) || argv[0] == NULL)
     return NULL;
+  if (strcmp (program, "git") == 0 || strcmp (program, "gh") == 0)
+    return clone_targets (argv, program, cwd);
   command.downloader = strcmp (program, "curl") == 0 ? DOWNLOADER_CURL : DOWNLOADER_WGET;
   read_command (&command, argv);
 
@@ -280,4 +451,18 @@ paddock_download_targets (const char * const *argv,
   if (targets->len == 0)
     return NULL;
   return g_steal_pointer (&targets);
+}
+
+gboolean
+paddock_download_holds (const char *target,
+                        const char *path)
+{
+  gsize len;
+
+  g_return_val_if_fail (target != NULL && path != NULL, FALSE);
+
+  len = strlen (target);
+  if (len > 0 && target[len - 1] == '/')
+    return strncmp (path, target, len) == 0 && path[len] != '\0';
+  return strcmp (path, target) == 0;
 }

@@ -1,4 +1,4 @@
-/* paddock-download.h: which files a run of curl or wget saves its download to
+/* paddock-download.h: which files a run of curl or wget saves its download to, and which folder a clone makes
  *
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -15,6 +15,9 @@
  *   and without -O the URL's last path segment (index.html when none).
  * Where the download goes to standard output, the exec monitor looks at
  * what that is: the file of `curl URL > i.sh`.
+ * A clone of a repository from elsewhere (`git clone URL [DIR]`, with
+ * git's -C; `gh repo clone REPO [DIR]`) makes a folder, named with a
+ * final '/': the files the clone writes there. Not a local folder's.
  * Not known: names the server gives (curl -J, wget --content-disposition
  * pick their own), wget's recursive downloads, URLs read from a file
  * (curl -K, wget -i), and other downloaders. This is the supervision
@@ -29,7 +32,8 @@ G_BEGIN_DECLS
 /* At most this many files are taken from one command line. */
 #define PADDOCK_DOWNLOAD_MAX_TARGETS 64
 
-/* Whether @name (a program's base name) is a downloader this file reads. */
+/* Whether @name (a program's base name) is a downloader this file reads
+ * (git and gh for their clones). */
 gboolean   paddock_download_is_downloader (const char *name);
 
 /* The files @argv, a run of the downloader @program (its base name, as
@@ -37,12 +41,17 @@ gboolean   paddock_download_is_downloader (const char *name);
  * from @cwd, resolved lexically (symlinks are not followed). Standard
  * output ("-") and device files (/dev/…) are no files. NULL when there
  * are none, when @program is no downloader, or when a relative path has
- * no @cwd to start from. *@to_stdout (if not NULL) says whether a
+ * no @cwd to start from. A folder (a clone's) ends in '/'. *@to_stdout (if not NULL) says whether a
  * download goes to standard output (curl URL, wget -O -), which the
  * shell may have sent to a file: `curl -fsSL URL > i.sh`. */
 GPtrArray *paddock_download_targets       (const char * const *argv,
                                            const char         *program,
                                            const char         *cwd,
                                            gboolean           *to_stdout);
+
+/* Whether @path is @target, or lies in it where @target is a folder (a
+ * clone's, ending in '/'). Both absolute. */
+gboolean   paddock_download_holds         (const char         *target,
+                                           const char         *path);
 
 G_END_DECLS

@@ -322,6 +322,13 @@ typedef struct
   GPtrArray *shebangs;
 } RecentExec;
 
+/* For the policy's "downloaded": whose exec asks (see query_downloads()). */
+typedef struct
+{
+  PaddockExecMonitor *monitor;
+  pid_t               tid;
+} DownloadLook;
+
 /* What was read of one exec; strings are the caller's bytes. */
 typedef struct
 {
@@ -349,7 +356,9 @@ typedef struct
   char       *writer;      /* ... and what writes to the shell: @info's command line, then the
                             * programs between them, "curl … | tee log" */
   char       *pipeline;    /* either way, "WRITER | SHELL", as far as it is shown (set_pipeline) */
-  GPtrArray  *downloads;   /* for a download (curl, wget), the files it saves to (find_downloads) */
+  GPtrArray  *downloads;   /* for a download (curl, wget), the files it saves to (find_downloads);
+                            * for a clone, the folder it makes, ending in '/' */
+  DownloadLook download_look; /* the policy's downloaded_data (query_downloads) */
 } ExecInfo;
 
 /* Bytes of the caller's memory, within one page. */
@@ -442,6 +451,8 @@ struct _PaddockExecMonitor
   GHashTable              *downloads;     /* absolute path → Download, in downloads_order */
   GQueue                   downloads_order; /* Download, oldest first */
   gint                     n_downloads;   /* atomic: none, and the policy is not asked to look */
+  guint                    n_folders;     /* of them, clones' folders */
+  guint                    n_cloning;     /* ... whose clone has not been seen to end */
 
   struct seccomp_notif_sizes sizes;
   GString                 *record;        /* the thread's exec record, reused */
@@ -1895,12 +1906,23 @@ keep_recent_exec (PaddockExecMonitor *self,
 #define DOWNLOADS_MAX 1024
 /* How much of a download's command line is kept, to say what saved a file. */
 #define DOWNLOAD_COMMAND_MAX 1024
+/* How many files of one clone's folder a user let run are kept. */
+#define DOWNLOAD_LOOKED_MAX 1024
+/* A clone's files are those changed from this long before it was let
+ * run: file times come from a clock that may lag by a tick. */
+#define CLONE_EARLY_NS G_GINT64_CONSTANT (1000000000)
 
 typedef struct
 {
-  char   *path;     /* the file saved, and the key */
-  gint64  event;    /* the download's exec */
-  char   *command;  /* its command line, cut at DOWNLOAD_COMMAND_MAX */
+  char       *path;     /* the file saved, or a clone's folder (ending in '/'); the key */
+  gint64      event;    /* the download's exec */
+  char       *command;  /* its command line, cut at DOWNLOAD_COMMAND_MAX */
+  /* For a clone's folder: the files it wrote are those changed while it
+   * ran (ns since 1970; until G_MAXINT64 before its end is seen), less
+   * those a user let run since. */
+  gint64      from;
+  gint64      until;
+  GHashTable *looked;   /* path, or NULL */
 } Download;
 
 static void
@@ -1908,32 +1930,119 @@ download_free (Download *download)
 {
   g_free (download->path);
   g_free (download->command);
+  g_clear_pointer (&download->looked, g_hash_table_unref);
   g_free (download);
+}
+
+static gboolean
+is_folder (const Download *download)
+{
+  return g_str_has_suffix (download->path, "/");
+}
+
+/* Under downloads_lock: the download that saved @path itself, or else the
+ * clone whose folder holds it, the nearest (*@in_folder). */
+static Download *
+find_download (PaddockExecMonitor *self,
+               const char         *path,
+               gboolean           *in_folder)
+{
+  Download *download = g_hash_table_lookup (self->downloads, path);
+  g_autofree char *prefix = NULL;
+
+  *in_folder = FALSE;
+  if (download != NULL || self->n_folders == 0)
+    return download;
+  prefix = g_strdup (path);
+  for (char *slash = strrchr (prefix, '/'); slash != NULL; slash = strrchr (prefix, '/'))
+    {
+      slash[1] = '\0';
+      download = g_hash_table_lookup (self->downloads, prefix);
+      if (download != NULL && is_folder (download))
+        {
+          *in_folder = TRUE;
+          return download;
+        }
+      *slash = '\0';
+    }
+  return NULL;
+}
+
+/* When @path was last written (ns since 1970), as process @tid sees its
+ * file system; -1 when not known. */
+static gint64
+written_at (pid_t       tid,
+            const char *path)
+{
+  g_autofree char *seen = g_strdup_printf ("/proc/%d/root%s", (int) tid, path);
+  struct statx stx;
+
+  /* Cached attributes will do (see read_stdout_file()). */
+  if (statx (AT_FDCWD, seen, AT_STATX_DONT_SYNC, STATX_MTIME, &stx) != 0 || !(stx.stx_mask & STATX_MTIME))
+    return -1;
+  return stx.stx_mtime.tv_sec * G_GINT64_CONSTANT (1000000000) + stx.stx_mtime.tv_nsec;
+}
+
+/* Whether the download that saved @path, a file process @tid runs, is
+ * known, with (if not NULL) a copy of its exec and command line. In a
+ * clone's folder, only a file the clone wrote counts, and not once a user
+ * let it run. */
+static gboolean
+lookup_download (PaddockExecMonitor  *self,
+                 const char          *path,
+                 pid_t                tid,
+                 gint64              *event,
+                 char               **command)
+{
+  Download *download;
+  gboolean in_folder;
+  gint64 written = -1;
+  gboolean found;
+
+  g_mutex_lock (&self->downloads_lock);
+  download = find_download (self, path, &in_folder);
+  g_mutex_unlock (&self->downloads_lock);
+  if (download == NULL)
+    return FALSE;
+  /* Not under the lock: a file system may be slow to answer. */
+  if (in_folder)
+    written = written_at (tid, path);
+
+  g_mutex_lock (&self->downloads_lock);
+  download = find_download (self, path, &in_folder);
+  found = download != NULL &&
+          (!in_folder || (written >= download->from && written <= download->until &&
+                          (download->looked == NULL || !g_hash_table_contains (download->looked, path))));
+  if (found && event != NULL)
+    *event = download->event;
+  if (found && command != NULL)
+    *command = g_strdup (download->command);
+  g_mutex_unlock (&self->downloads_lock);
+  return found;
 }
 
 static gboolean
 is_downloaded (const char *path,
                gpointer    data)
 {
-  PaddockExecMonitor *self = data;
-  gboolean found;
+  DownloadLook *look = data;
 
-  g_mutex_lock (&self->downloads_lock);
-  found = g_hash_table_contains (self->downloads, path);
-  g_mutex_unlock (&self->downloads_lock);
-  return found;
+  return lookup_download (look->monitor, path, look->tid, NULL, NULL);
 }
 
-/* For a query's "downloaded": NULL while nothing was downloaded, so the
- * policy does not look. */
+/* For @query, of @info's exec, "downloaded": NULL while nothing was
+ * downloaded, so the policy does not look. */
 static void
 query_downloads (PaddockExecMonitor *self,
+                 ExecInfo           *info,
                  PaddockPolicyQuery *query)
 {
   if (g_atomic_int_get (&self->n_downloads) > 0)
     {
+      info->download_look.monitor = self;
+      info->download_look.tid = info->tid;
       query->downloaded_func = is_downloaded;
-      query->downloaded_data = self;
+      query->downloaded_data = &info->download_look;
     }
 }
 
@@ -2029,6 +2138,10 @@ drop_download (PaddockExecMonitor *self,
 {
   g_queue_remove (&self->downloads_order, download);
   g_hash_table_remove (self->downloads, download->path);
+  if (is_folder (download))
+    self->n_folders--;
+  if (download->until == G_MAXINT64)
+    self->n_cloning--;
   download_free (download);
   g_atomic_int_set (&self->n_downloads, (gint) g_queue_get_length (&self->downloads_order));
 }
@@ -2061,6 +2174,13 @@ note_download (PaddockExecMonitor *self,
       download->path = g_steal_pointer (&g_ptr_array_index (targets, i));
       download->event = event;
       download->command = g_strdup (command);
+      if (is_folder (download))
+        {
+          download->from = g_get_real_time () * 1000 - CLONE_EARLY_NS;
+          download->until = G_MAXINT64;
+          self->n_folders++;
+          self->n_cloning++;
+        }
       g_queue_push_tail (&self->downloads_order, download);
       g_hash_table_insert (self->downloads, download->path, download);
     }
@@ -2075,11 +2195,39 @@ forget_download (PaddockExecMonitor *self,
                  const char         *path)
 {
   Download *download;
+  gboolean in_folder;
 
   g_mutex_lock (&self->downloads_lock);
-  download = g_hash_table_lookup (self->downloads, path);
-  if (download != NULL)
+  download = find_download (self, path, &in_folder);
+  if (download != NULL && !in_folder)
     drop_download (self, download);
+  else if (download != NULL)
+    {
+      if (download->looked == NULL)
+        download->looked = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      if (g_hash_table_size (download->looked) < DOWNLOAD_LOOKED_MAX)
+        g_hash_table_add (download->looked, g_strdup (path));
+    }
+  g_mutex_unlock (&self->downloads_lock);
+}
+
+/* The run of @event ended: a clone it was has written what it wrote. */
+static void
+end_clone (PaddockExecMonitor *self,
+           gint64              event)
+{
+  g_mutex_lock (&self->downloads_lock);
+  if (self->n_cloning > 0)
+    for (GList *l = self->downloads_order.head; l != NULL; l = l->next)
+      {
+        Download *download = l->data;
+
+        if (download->event == event && download->until == G_MAXINT64)
+          {
+            download->until = g_get_real_time () * 1000;
+            self->n_cloning--;
+          }
+      }
   g_mutex_unlock (&self->downloads_lock);
 }
 
@@ -2100,11 +2248,13 @@ rule_download (const PaddockPolicyQuery *query,
 static char *
 decision_reason (PaddockExecMonitor *self,
                  PaddockPolicyRule  *rule,
-                 const char         *path)
+                 const char         *path,
+                 pid_t               tid)
 {
+  g_autofree char *command = NULL;
   const char *reason;
   GString *text;
-  Download *download;
+  gint64 event;
 
   if (rule == NULL)
     return NULL;
@@ -2115,14 +2265,10 @@ decision_reason (PaddockExecMonitor *self,
   text = g_string_new (reason);
   if (text->len > 0)
     g_string_append_c (text, ' ');
-  g_mutex_lock (&self->downloads_lock);
-  download = g_hash_table_lookup (self->downloads, path);
-  if (download != NULL)
-    g_string_append_printf (text, "It runs %s, which #%" G_GINT64_FORMAT " saved: %s", path, download->event,
-                            download->command);
+  if (lookup_download (self, path, tid, &event, &command))
+    g_string_append_printf (text, "It runs %s, which #%" G_GINT64_FORMAT " saved: %s", path, event, command);
   else
     g_string_append_printf (text, "It runs %s, which a download saved.", path);
-  g_mutex_unlock (&self->downloads_lock);
   return g_string_free (text, FALSE);
 }
 
@@ -2751,7 +2897,7 @@ handle_notification (PaddockExecMonitor   *self,
     .cwd_data = info,
     .resolved = info->exe,
   };
-  query_downloads (self, &query);
+  query_downloads (self, info, &query);
   find_pipe_end (self, info, &query, mono);
   action = judge_levels (self, info, &query, &rule);
   by = decided_by (rule);
@@ -2815,7 +2961,7 @@ handle_notification (PaddockExecMonitor   *self,
       news->by = by;
       news->rule = g_strdup (rule_name);
       download = rule_download (&query, rule);
-      news->reason = decision_reason (self, rule, download);
+      news->reason = decision_reason (self, rule, download, news->info->tid);
       news->pidfd = pidfd;
       g_async_queue_push (self->news, news);
       g_atomic_int_set (&self->answering, 0);
@@ -2849,7 +2995,7 @@ handle_notification (PaddockExecMonitor   *self,
   download = rule_download (&query, rule);
   if (rule != NULL)
     {
-      g_autofree char *reason = decision_reason (self, rule, download);
+      g_autofree char *reason = decision_reason (self, rule, download, info->tid);
 
       message->reason = escape (reason, NULL);
     }
@@ -2983,6 +3129,7 @@ end_running (PaddockExecMonitor *self,
   g_autoptr(PaddockMessage) message = paddock_message_new (PADDOCK_MESSAGE_EXIT);
   GString *out = self->exit_record;
 
+  end_clone (self, running->seq);
   message->seq = running->seq;
   message->pid = running->pid;
   message->time = g_get_real_time ();
@@ -3206,7 +3353,7 @@ ask_query (PaddockExecMonitor *self,
     .stdin_from = ask->info->stdin_from,
   };
 
-  query_downloads (self, &query);
+  query_downloads (self, ask->info, &query);
   return query;
 }
 

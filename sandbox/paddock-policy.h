@@ -28,8 +28,9 @@
  *           "downloaded": true,                 the file that runs (the executable, the script
  *                                               file a shell or an interpreter is given, through
  *                                               sudo, doas or env too, or a file a shell's -c
- *                                               script sources) was saved by curl or wget
- *                                               earlier in the session (@downloaded_func)
+ *                                               script sources) was saved by curl or wget,
+ *                                               or written by a git clone, earlier in the
+ *                                               session (@downloaded_func)
  *           "paths": "inside" | "outside" | "project-root" | "home"
  *                                               the non-option arguments, as paths resolved from
  *                                               the working directory: "inside" = all of them

@@ -88,6 +88,34 @@ EOF
     step redirected "$out/bin/curl" -fsSL https://x.example/j.sh >j.sh
     step run-redirected sh j.sh
     ;;
+  clone-then-run)
+    # Clones, then runs what the clone wrote: a stand-in for git (no
+    # network here) makes the folder with a script that leaves a marker
+    # named after the URL. A clone of a local folder, and a script written
+    # into the clone's folder after it ended, run beside them.
+    mkdir -p "$out/bin" "$out/work"
+    cat >"$out/bin/git" <<EOF
+#!/bin/sh
+[ "\$1" = clone ] || exit 2
+url=\$2
+dir=\${3:-\${url##*/}}
+dir=\${dir%.git}
+mkdir -p "\$dir"
+echo "touch \"$out/\${url##*/}-marker\"" >"\$dir/install.sh"
+chmod +x "\$dir/install.sh"
+EOF
+    chmod +x "$out/bin/git"
+    cd "$out/work" || exit 1
+    step clone "$out/bin/git" clone https://x.example/tool.git
+    step cloned sh tool/install.sh
+    step cloned-again ./tool/install.sh
+    step local-clone "$out/bin/git" clone "$out/work/tool" copy
+    step copied sh copy/install.sh
+    # Long enough for the clone's end to be seen.
+    sleep 0.5
+    echo "touch \"$out/built-marker\"" >tool/built.sh
+    step built sh tool/built.sh
+    ;;
   busy-until-go)
     # Starts programs back to back, and ticks after each, until told to
     # stop, or for a minute or so at most (a failed test does not tell it).

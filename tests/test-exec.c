@@ -3274,11 +3274,89 @@ test_download_then_run (void)
     execs = audit_records (s, "exec");
     download = audit_exec_with (execs, "https://x.example/i.sh");
     g_assert_nonnull (download);
-    expected = g_strdup_printf ("Runs a file downloaded earlier in this session (by curl or wget), without anyone "
+    expected = g_strdup_printf ("Runs a file downloaded earlier in this session (by curl or wget, or in a git "
+                                "clone), without anyone "
                                 "reading it. It runs %s/work/i.sh, which #%" G_GINT64_FORMAT " saved: "
                                 "%s/bin/curl -fsSL -o i.sh https://x.example/i.sh",
                                 s->out, json_object_get_int_member (download, "event"), s->out);
     g_assert_cmpstr (ask->reason, ==, expected);
+  }
+}
+
+/* What a clone of a remote repository wrote, run in a later command, is
+ * asked about (no client: refused, or let through with --on-ask allow);
+ * what a clone of a local folder wrote, or a file written into the
+ * clone's folder after it ended, is not. Asked of a client, the question
+ * names the clone, and once let run the file counts as read. Before, the
+ * clone's files ran unasked. */
+static void
+test_clone_then_run (void)
+{
+  g_autofree char *default_policy = g_build_filename (g_getenv ("PADDOCK_SOURCE_DIR"), "data", "default-policy.json", NULL);
+
+  for (guint allow = 0; allow < 2; allow++)
+    {
+      g_autoptr(Session) s = session_start ("clone-then-run", FALSE,
+                                            (const char *[]) { "--policy", default_policy,
+                                                               "--on-ask", allow ? "allow" : "deny", NULL });
+      g_autoptr(GPtrArray) execs = NULL;
+      g_autofree char *log = NULL;
+      JsonObject *record;
+
+      g_assert_cmpint (session_wait (s), ==, 0);
+      log = out_text (s, "log");
+      g_test_message ("%s", log);
+      g_assert_nonnull (strstr (log, "clone=0\n"));
+      g_assert_nonnull (strstr (log, allow ? "cloned=0\n" : "cloned=126\n"));
+      g_assert_nonnull (strstr (log, allow ? "cloned-again=0\n" : "cloned-again=126\n"));
+      g_assert_cmpint (out_exists (s, "tool.git-marker"), ==, allow);
+      g_assert_nonnull (strstr (log, "local-clone=0\n"));
+      g_assert_nonnull (strstr (log, "copied=0\n"));
+      g_assert_true (out_exists (s, "tool-marker"));
+      g_assert_nonnull (strstr (log, "built=0\n"));
+      g_assert_true (out_exists (s, "built-marker"));
+
+      execs = audit_records (s, "exec");
+      record = audit_exec_of (execs, "sh tool/install.sh");
+      g_assert_nonnull (record);
+      g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, allow ? "allow" : "deny");
+      g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "run-downloaded-file");
+      record = audit_exec_of (execs, "./tool/install.sh");
+      g_assert_nonnull (record);
+      g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "run-downloaded-file");
+      record = audit_exec_of (execs, "sh copy/install.sh");
+      g_assert_nonnull (record);
+      g_assert_false (json_object_has_member (record, "rule"));
+      record = audit_exec_of (execs, "sh tool/built.sh");
+      g_assert_nonnull (record);
+      g_assert_false (json_object_has_member (record, "rule"));
+    }
+
+  {
+    g_autoptr(Session) s = session_start ("clone-then-run", TRUE,
+                                          (const char *[]) { "--policy", default_policy, NULL });
+    g_autoptr(PaddockMessage) ask = session_expect (s, PADDOCK_MESSAGE_ASK);
+    g_autoptr(GPtrArray) execs = NULL;
+    g_autofree char *expected = NULL;
+    JsonObject *clone;
+    JsonObject *record;
+
+    g_assert_cmpstr (ask->rule, ==, "run-downloaded-file");
+    session_decide (s, ask->id, "allow");
+    g_assert_cmpint (session_wait (s), ==, 0);
+    g_assert_true (out_exists (s, "tool.git-marker"));
+    execs = audit_records (s, "exec");
+    clone = audit_exec_with (execs, "https://x.example/tool.git");
+    g_assert_nonnull (clone);
+    expected = g_strdup_printf ("It runs %s/work/tool/install.sh, which #%" G_GINT64_FORMAT " saved: "
+                                "%s/bin/git clone https://x.example/tool.git",
+                                s->out, json_object_get_int_member (clone, "event"), s->out);
+    g_assert_true (g_str_has_suffix (ask->reason, expected));
+    /* Let run once, asked: the second run, as a program, was not asked about. */
+    record = audit_exec_of (execs, "./tool/install.sh");
+    g_assert_nonnull (record);
+    g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "allow");
+    g_assert_false (json_object_has_member (record, "rule"));
   }
 }
 
@@ -4291,6 +4369,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/pause-resume", test_pause_resume);
   g_test_add_func ("/paddock/exec/pause-busy", test_pause_busy);
   g_test_add_func ("/paddock/exec/download-then-run", test_download_then_run);
+  g_test_add_func ("/paddock/exec/clone-then-run", test_clone_then_run);
   g_test_add_func ("/paddock/exec/pause-then-terminate", test_pause_then_terminate);
   g_test_add_func ("/paddock/exec/pause-with-ask-held", test_pause_with_ask_held);
   g_test_add_func ("/paddock/exec/junk-argv", test_junk_argv);

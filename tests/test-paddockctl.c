@@ -906,6 +906,24 @@ test_policy_commands (void)
     g_assert_nonnull (strstr (result->out, "\"run-downloaded-file\" (default-policy.json:"));
     g_assert_nonnull (strstr (result->out, "downloaded: no file it runs was saved by a download in the session\n"));
   }
+  /* A clone's folder, with its final '/': any file in it; without, a file
+   * of that name only. */
+  {
+    const char *argv[] = { paddockctl, "policy", "explain", "--downloaded", "tool/", "--", "sh", "tool/bin/i.sh", NULL };
+    g_autoptr(Result) result = run_in (project, argv);
+    g_autofree char *because = g_strdup_printf ("because: downloaded: it runs \"%s/tool/bin/i.sh\"", project);
+
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_nonnull (strstr (result->out, "decision: ask, by rule \"run-downloaded-file\""));
+    g_assert_nonnull (strstr (result->out, because));
+  }
+  {
+    const char *argv[] = { paddockctl, "policy", "explain", "--downloaded", "tool", "--", "sh", "tool/bin/i.sh", NULL };
+    g_autoptr(Result) result = run_in (project, argv);
+
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_nonnull (strstr (result->out, "decision: allow, by the policy's default"));
+  }
   /* An empty program or --cwd names nothing (the second explained the
    * command as if run in the project). */
   {

@@ -1669,6 +1669,8 @@ test_download_targets (void)
     { "curl -so /dev/null -w %{http_code} https://x.example/", "/p", NULL },
     { "curl -O https://x.example/", "/p", NULL },
     { "curl -O", "/p", NULL },
+    { "curl -o / https://x.example/i.sh", "/p", NULL },
+    { "curl -o dl/ https://x.example/i.sh", "/p", NULL },
     { "curl -o i.sh https://x.example/", NULL, NULL },
 
     { "wget https://x.example/i.sh", "/p", "/p/i.sh" },
@@ -1682,6 +1684,35 @@ test_download_targets (void)
     { "wget -qO- https://x.example/i.sh", "/p", NULL, TRUE },
     { "wget -r https://x.example/i.sh", "/p", NULL },
     { "wget --mirror https://x.example/", "/p", NULL },
+
+    /* A clone: the folder it makes, every file in it. */
+    { "git clone https://github.com/o/tool.git", "/p", "/p/tool/" },
+    { "git clone https://github.com/o/tool", "/p", "/p/tool/" },
+    { "git clone https://x.example/r/.git/", "/p", "/p/r/" },
+    { "git clone git@github.com:o/tool.git", "/p", "/p/tool/" },
+    { "git clone --depth 1 -b main https://github.com/o/tool.git t2", "/p", "/p/t2/" },
+    { "git clone -qb main https://x.example/r.git", "/p", "/p/r/" },
+    { "git clone --recurse-submodules=lib --origin=up https://x.example/r", "/p", "/p/r/" },
+    { "git clone -- https://x.example/r.git ../out", "/p/q", "/p/out/" },
+    { "git clone https://x.example/r.git .", "/p", "/p/" },
+    { "git -C /srv clone https://x.example/r.git", "/p", "/srv/r/" },
+    { "git -C sub -C deeper clone ssh://x.example/r.git", "/p", "/p/sub/deeper/r/" },
+    { "git -c http.sslVerify=false --no-pager clone --bare https://x.example/r.git", "/p", "/p/r.git/" },
+    { "gh repo clone o/tool", "/p", "/p/tool/" },
+    { "gh repo clone https://github.com/o/tool.git -u up", "/p", "/p/tool/" },
+    { "gh repo clone o/tool dest -- --depth 1", "/p", "/p/dest/" },
+    /* Not a clone, or of a folder here: nothing new comes. */
+    { "git clone ../local", "/p", NULL },
+    { "git clone /srv/repo.git copy", "/p", NULL },
+    { "git clone file:///srv/repo.git", "/p", NULL },
+    { "git -C clone status", "/p", NULL },
+    { "git log -- clone https://x.example/r.git", "/p", NULL },
+    { "git clone", "/p", NULL },
+    { "git clone https://x.example/r.git /", "/p", NULL },
+    { "git clone https://x.example/r.git //../", "/p", NULL },
+    { "git clone https://x.example/r.git", NULL, NULL },
+    { "gh repo view o/tool", "/p", NULL },
+    { "gh pr checkout 12", "/p", NULL },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

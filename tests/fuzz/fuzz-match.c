@@ -55,6 +55,17 @@ check_download_targets (const char * const *argv,
       if (!g_path_is_absolute (path) || strstr (path, "/./") != NULL || strstr (path, "/../") != NULL ||
           g_str_has_suffix (path, "/.") || g_str_has_suffix (path, "/..") || g_str_has_prefix (path, "/dev/"))
         abort ();
+      /* A clone's folder: one final '/', never the root; it holds what is
+       * in it, not itself. */
+      if (g_str_has_suffix (path, "/"))
+        {
+          g_autofree char *inside = g_strconcat (path, "f", NULL);
+          g_autofree char *itself = g_strndup (path, strlen (path) - 1);
+
+          if (strcmp (path, "/") == 0 || g_str_has_suffix (path, "//") || !paddock_download_holds (path, inside) ||
+              paddock_download_holds (path, itself))
+            abort ();
+        }
     }
 }
 
@@ -155,6 +166,8 @@ LLVMFuzzerTestOneInput (const guint8 *data,
 
   check_download_targets ((const char * const *) argv->pdata, "curl");
   check_download_targets ((const char * const *) argv->pdata, "wget");
+  check_download_targets ((const char * const *) argv->pdata, "git");
+  check_download_targets ((const char * const *) argv->pdata, "gh");
   {
     PaddockPolicyQuery downloaded = query;
     g_autofree char *downloaded_why = NULL;
