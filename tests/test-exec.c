@@ -263,6 +263,19 @@ session_start (const char          *scenario,
   return session_start_command (scenario, NULL, with_client, extra);
 }
 
+/* session_start() under the default policy, as it ships, and with
+ * --on-ask @on_ask unless it is NULL. */
+static Session *
+session_start_shipped (const char *scenario,
+                       gboolean    with_client,
+                       const char *on_ask)
+{
+  g_autofree char *policy = g_build_filename (g_getenv ("PADDOCK_SOURCE_DIR"), "data", "default-policy.json", NULL);
+
+  return session_start (scenario, with_client,
+                        (const char *[]) { "--policy", policy, on_ask != NULL ? "--on-ask" : NULL, on_ask, NULL });
+}
+
 static int
 session_wait (Session *s)
 {
@@ -472,6 +485,23 @@ audit_exec_of (GPtrArray  *execs,
         return record;
     }
   return NULL;
+}
+
+/* The exec record of @line in @execs, which must be there, decided
+ * @decision by the rule @rule (NULL: by none). */
+static JsonObject *
+assert_exec_decided (GPtrArray  *execs,
+                     const char *line,
+                     const char *decision,
+                     const char *rule)
+{
+  JsonObject *record = audit_exec_of (execs, line);
+
+  if (record == NULL)
+    g_error ("no exec record of `%s`", line);
+  g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, decision);
+  g_assert_cmpstr (json_object_get_string_member_with_default (record, "rule", NULL), ==, rule);
+  return record;
 }
 
 /* The exec record of the path @path as exec was given it, or NULL. */
@@ -3208,13 +3238,10 @@ test_pause_then_terminate (void)
 static void
 test_download_then_run (void)
 {
-  g_autofree char *default_policy = g_build_filename (g_getenv ("PADDOCK_SOURCE_DIR"), "data", "default-policy.json", NULL);
-
   for (guint allow = 0; allow < 2; allow++)
     {
-      g_autoptr(Session) s = session_start ("download-then-run", FALSE,
-                                            (const char *[]) { "--policy", default_policy,
-                                                               "--on-ask", allow ? "allow" : "deny", NULL });
+      g_autoptr(Session) s = session_start_shipped ("download-then-run", FALSE, allow ? "allow" : "deny");
+      const char *decision = allow ? "allow" : "deny";
       g_autoptr(GPtrArray) execs = NULL;
       g_autofree char *log = NULL;
       JsonObject *record;
@@ -3235,27 +3262,17 @@ test_download_then_run (void)
       g_assert_cmpint (out_exists (s, "j.sh-marker"), ==, allow);
 
       execs = audit_records (s, "exec");
-      record = audit_exec_of (execs, "sh i.sh");
-      g_assert_nonnull (record);
-      g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, allow ? "allow" : "deny");
+      record = assert_exec_decided (execs, "sh i.sh", decision, "run-downloaded-file");
       g_assert_cmpstr (json_object_get_string_member (record, "by"), ==, "no-client");
-      g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "run-downloaded-file");
-      record = audit_exec_of (execs, "sh j.sh");
-      g_assert_nonnull (record);
-      g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, allow ? "allow" : "deny");
-      g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "run-downloaded-file");
-      record = audit_exec_of (execs, "sh local.sh");
-      g_assert_nonnull (record);
-      g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "allow");
-      g_assert_false (json_object_has_member (record, "rule"));
+      assert_exec_decided (execs, "sh j.sh", decision, "run-downloaded-file");
+      assert_exec_decided (execs, "sh local.sh", "allow", NULL);
     }
 
   /* Asked of a client, the question says which file runs, and which
    * download saved it. Once a user let it run, the file counts as read:
    * its second run is not asked about (it was before). */
   {
-    g_autoptr(Session) s = session_start ("download-then-run", TRUE,
-                                          (const char *[]) { "--policy", default_policy, NULL });
+    g_autoptr(Session) s = session_start_shipped ("download-then-run", TRUE, NULL);
     g_autoptr(PaddockMessage) ask = session_expect (s, PADDOCK_MESSAGE_ASK);
     g_autoptr(GPtrArray) execs = NULL;
     g_autofree char *expected = NULL;
@@ -3292,16 +3309,12 @@ test_download_then_run (void)
 static void
 test_clone_then_run (void)
 {
-  g_autofree char *default_policy = g_build_filename (g_getenv ("PADDOCK_SOURCE_DIR"), "data", "default-policy.json", NULL);
-
   for (guint allow = 0; allow < 2; allow++)
     {
-      g_autoptr(Session) s = session_start ("clone-then-run", FALSE,
-                                            (const char *[]) { "--policy", default_policy,
-                                                               "--on-ask", allow ? "allow" : "deny", NULL });
+      g_autoptr(Session) s = session_start_shipped ("clone-then-run", FALSE, allow ? "allow" : "deny");
+      const char *decision = allow ? "allow" : "deny";
       g_autoptr(GPtrArray) execs = NULL;
       g_autofree char *log = NULL;
-      JsonObject *record;
 
       g_assert_cmpint (session_wait (s), ==, 0);
       log = out_text (s, "log");
@@ -3317,29 +3330,18 @@ test_clone_then_run (void)
       g_assert_true (out_exists (s, "built-marker"));
 
       execs = audit_records (s, "exec");
-      record = audit_exec_of (execs, "sh tool/install.sh");
-      g_assert_nonnull (record);
-      g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, allow ? "allow" : "deny");
-      g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "run-downloaded-file");
-      record = audit_exec_of (execs, "./tool/install.sh");
-      g_assert_nonnull (record);
-      g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "run-downloaded-file");
-      record = audit_exec_of (execs, "sh copy/install.sh");
-      g_assert_nonnull (record);
-      g_assert_false (json_object_has_member (record, "rule"));
-      record = audit_exec_of (execs, "sh tool/built.sh");
-      g_assert_nonnull (record);
-      g_assert_false (json_object_has_member (record, "rule"));
+      assert_exec_decided (execs, "sh tool/install.sh", decision, "run-downloaded-file");
+      assert_exec_decided (execs, "./tool/install.sh", decision, "run-downloaded-file");
+      assert_exec_decided (execs, "sh copy/install.sh", "allow", NULL);
+      assert_exec_decided (execs, "sh tool/built.sh", "allow", NULL);
     }
 
   {
-    g_autoptr(Session) s = session_start ("clone-then-run", TRUE,
-                                          (const char *[]) { "--policy", default_policy, NULL });
+    g_autoptr(Session) s = session_start_shipped ("clone-then-run", TRUE, NULL);
     g_autoptr(PaddockMessage) ask = session_expect (s, PADDOCK_MESSAGE_ASK);
     g_autoptr(GPtrArray) execs = NULL;
     g_autofree char *expected = NULL;
     JsonObject *clone;
-    JsonObject *record;
 
     g_assert_cmpstr (ask->rule, ==, "run-downloaded-file");
     session_decide (s, ask->id, "allow");
@@ -3353,10 +3355,7 @@ test_clone_then_run (void)
                                 s->out, json_object_get_int_member (clone, "event"), s->out);
     g_assert_true (g_str_has_suffix (ask->reason, expected));
     /* Let run once, asked: the second run, as a program, was not asked about. */
-    record = audit_exec_of (execs, "./tool/install.sh");
-    g_assert_nonnull (record);
-    g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "allow");
-    g_assert_false (json_object_has_member (record, "rule"));
+    assert_exec_decided (execs, "./tool/install.sh", "allow", NULL);
   }
 }
 
