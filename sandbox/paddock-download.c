@@ -34,7 +34,7 @@ typedef struct
   const char *dir;              /* curl --output-dir, wget -P */
   const char *document;         /* wget -O */
   gboolean    remote_name_all;  /* curl */
-  gboolean    recursive;        /* wget -r, -m: files land under the host's name */
+  gboolean    recursive;        /* wget -r, -m: files land under the host's name, or not */
 } Command;
 
 /* Short options that take a value, and long ones that take it in the next
@@ -445,6 +445,15 @@ paddock_download_targets (const char * const *argv,
   else if (!command.recursive)
     for (guint i = 0; i < urls->len; i++)
       add_url_target (targets, command.dir, g_ptr_array_index (urls, i), "index.html", cwd);
+  else if (urls->len > 0)
+    {
+      /* Under the host's name, or not (-nH, -nd): the folder it starts
+       * in, as a clone's, whose files written meanwhile are its. */
+      g_autofree char *folder = paddock_path_resolve (command.dir != NULL ? command.dir : ".", cwd);
+
+      if (folder != NULL && !g_str_has_suffix (folder, "/"))
+        g_ptr_array_add (targets, g_strconcat (folder, "/", NULL));
+    }
 
   if (to_stdout != NULL)
     *to_stdout = stdout_used;

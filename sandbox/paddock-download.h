@@ -16,10 +16,12 @@
  * Where the download goes to standard output, the exec monitor looks at
  * what that is: the file of `curl URL > i.sh`.
  * A clone of a repository from elsewhere (`git clone URL [DIR]`, with
- * git's -C; `gh repo clone REPO [DIR]`) makes a folder, named with a
- * final '/': the files the clone writes there. Not a local folder's.
+ * git's -C; `gh repo clone REPO [DIR]`; not a local folder's) and a
+ * recursive wget (-r, -m) save into a folder, named with a final '/'
+ * (wget's is the one it starts in: -P, or the working directory): the
+ * exec monitor counts the files written there while they ran.
  * Not known: names the server gives (curl -J, wget --content-disposition
- * pick their own), wget's recursive downloads, URLs read from a file
+ * pick their own), URLs read from a file
  * (curl -K, wget -i), and other downloaders. This is the supervision
  * layer's best guess, not a security boundary (DESIGN.md, "Threat model").
  */

@@ -1682,8 +1682,11 @@ test_download_targets (void)
     { "wget --directory-prefix=/srv https://x.example/b.sh -e robots=off", "/p", "/srv/b.sh" },
     { "wget -U 'agent -O x' https://x.example/k", "/p", "/p/k" },
     { "wget -qO- https://x.example/i.sh", "/p", NULL, TRUE },
-    { "wget -r https://x.example/i.sh", "/p", NULL },
-    { "wget --mirror https://x.example/", "/p", NULL },
+    /* Recursive: the folder it starts in, where its files land. */
+    { "wget -r https://x.example/i.sh", "/p", "/p/" },
+    { "wget --mirror -nH -P site https://x.example/", "/p", "/p/site/" },
+    { "wget -r -O all.html https://x.example/", "/p", "/p/all.html" },
+    { "wget -r", "/p", NULL },
 
     /* A clone: the folder it makes, every file in it. */
     { "git clone https://github.com/o/tool.git", "/p", "/p/tool/" },
