@@ -1777,13 +1777,10 @@ cmd_policy_explain (int    argc,
       for (guint i = 0; downloaded[i] != NULL; i++)
         if (downloaded[i][0] != '\0')
           {
-            char *path = g_canonicalize_filename (downloaded[i], cwd);
+            g_autofree char *path = g_canonicalize_filename (downloaded[i], cwd);
+            gboolean folder = g_str_has_suffix (downloaded[i], "/") && !g_str_has_suffix (path, "/");
 
-            if (g_str_has_suffix (downloaded[i], "/") && !g_str_has_suffix (path, "/"))
-              g_ptr_array_add (downloads, g_strconcat (path, "/", NULL));
-            else
-              g_ptr_array_add (downloads, g_strdup (path));
-            g_free (path);
+            g_ptr_array_add (downloads, g_strconcat (path, folder ? "/" : "", NULL));
           }
       g_ptr_array_add (downloads, NULL);
       query.downloaded_func = explained_download;

@@ -220,7 +220,8 @@ add_target (GPtrArray  *targets,
     return;
   /* Nor a folder (`-o /`, `-o dir/`): no file is saved there, and a
    * final '/' names a clone's folder. */
-  if (g_str_has_suffix (name, "/") || g_str_has_suffix (path, "/") || g_str_has_prefix (path, "/dev/") || g_ptr_array_find_with_equal_func (targets, path, g_str_equal, NULL))
+  if (g_str_has_suffix (name, "/") || g_str_has_suffix (path, "/") || g_str_has_prefix (path, "/dev/") ||
+      g_ptr_array_find_with_equal_func (targets, path, g_str_equal, NULL))
     {
       g_free (path);
       return;
@@ -240,6 +241,20 @@ add_url_target (GPtrArray  *targets,
   g_autofree char *name = url_file_name (url);
 
   add_target (targets, dir, name[0] != '\0' ? name : fallback, cwd);
+}
+
+/* Adds the folder @name, as an absolute path from @cwd with a final '/':
+ * a clone's, or a recursive download's. Never the root ("/", or "//" as
+ * POSIX lets it stay). */
+static void
+add_folder_target (GPtrArray  *targets,
+                   const char *name,
+                   const char *cwd)
+{
+  g_autofree char *folder = paddock_path_resolve (name, cwd);
+
+  if (folder != NULL && !g_str_has_suffix (folder, "/"))
+    g_ptr_array_add (targets, g_strconcat (folder, "/", NULL));
 }
 
 /* Whether @repo, what a clone is given, is fetched from elsewhere: a URL
@@ -282,8 +297,8 @@ clone_folder_name (const char *repo,
   return bare ? g_strconcat (start, ".git", NULL) : g_strdup (start);
 }
 
-/* The value of the option @arg (argv[*i]) where it takes one in the next
- * word: that word, stepping *@i over it. */
+/* Steps *@i over the value of the option argv[*@i], where it takes one in
+ * the next word. */
 static void
 skip_value (const char * const *argv,
             guint              *i,
@@ -323,7 +338,6 @@ add_clone_target (GPtrArray          *targets,
   guint n_positional = 0;
   gboolean bare = FALSE;
   g_autofree char *name = NULL;
-  g_autofree char *folder = NULL;
 
   for (i++; argv[i] != NULL && n_positional < 2; i++)
     {
@@ -352,10 +366,8 @@ add_clone_target (GPtrArray          *targets,
   if (positional[0] == NULL || (!gh && !is_remote_repository (positional[0])))
     return;
   name = positional[1] != NULL ? g_strdup (positional[1]) : clone_folder_name (positional[0], bare);
-  /* Never the root ("/", or "//" as POSIX lets it stay). */
-  if (name == NULL || (folder = paddock_path_resolve (name, cwd)) == NULL || g_str_has_suffix (folder, "/"))
-    return;
-  g_ptr_array_add (targets, g_strconcat (folder, "/", NULL));
+  if (name != NULL)
+    add_folder_target (targets, name, cwd);
 }
 
 /* A run of git or gh: the folder it clones into, if it clones. */
@@ -445,15 +457,10 @@ paddock_download_targets (const char * const *argv,
   else if (!command.recursive)
     for (guint i = 0; i < urls->len; i++)
       add_url_target (targets, command.dir, g_ptr_array_index (urls, i), "index.html", cwd);
+  /* Under the host's name, or not (-nH, -nd): the folder it starts in,
+   * as a clone's, whose files written meanwhile are its. */
   else if (urls->len > 0)
-    {
-      /* Under the host's name, or not (-nH, -nd): the folder it starts
-       * in, as a clone's, whose files written meanwhile are its. */
-      g_autofree char *folder = paddock_path_resolve (command.dir != NULL ? command.dir : ".", cwd);
-
-      if (folder != NULL && !g_str_has_suffix (folder, "/"))
-        g_ptr_array_add (targets, g_strconcat (folder, "/", NULL));
-    }
+    add_folder_target (targets, command.dir != NULL ? command.dir : ".", cwd);
 
   if (to_stdout != NULL)
     *to_stdout = stdout_used;
