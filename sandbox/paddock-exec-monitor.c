@@ -1526,13 +1526,6 @@ interpreter_line (const ExecInfo *info)
   return g_string_free (line, FALSE);
 }
 
-static char *
-escape (const char *bytes,
-        gboolean   *escaped)
-{
-  return bytes != NULL ? paddock_protocol_escape_bytes (bytes, strlen (bytes), escaped) : NULL;
-}
-
 static PaddockMessage *
 exec_message_new (const ExecInfo *info,
                   gint64          seq,
@@ -1547,21 +1540,17 @@ exec_message_new (const ExecInfo *info,
   message->mono = mono;
   message->pid = info->pid;
   message->ppid = info->ppid;
-  message->path = escape (info->path, &message->escaped);
-  message->cwd = escape (info->cwd != NULL ? info->cwd : "", &message->escaped);
-  message->exe = escape (info->exe, &message->escaped);
+  message->path = g_strdup (info->path);
+  message->cwd = g_strdup (info->cwd != NULL ? info->cwd : "");
+  message->exe = g_strdup (info->exe);
   message->argv = g_new0 (char *, n_args + 1);
   for (guint i = 0; i < n_args; i++)
-    message->argv[i] = escape (g_ptr_array_index (info->argv, i), &message->escaped);
+    message->argv[i] = g_strdup (g_ptr_array_index (info->argv, i));
   message->argc = info->argc;
   message->truncated = info->truncated;
   if (info->shebangs != NULL)
-    {
-      g_autofree char *line = interpreter_line (info);
-
-      message->interpreter = escape (line, &message->escaped);
-    }
-  message->pipeline = escape (info->pipeline, &message->escaped);
+    message->interpreter = interpreter_line (info);
+  message->pipeline = g_strdup (info->pipeline);
   return message;
 }
 
@@ -2995,9 +2984,7 @@ handle_notification (PaddockExecMonitor   *self,
   download = rule_download (&query, rule);
   if (rule != NULL)
     {
-      g_autofree char *reason = decision_reason (self, rule, download, info->tid);
-
-      message->reason = escape (reason, NULL);
+      message->reason = decision_reason (self, rule, download, info->tid);
     }
 
   ask_message = paddock_message_copy (message);
@@ -3621,7 +3608,7 @@ drain_news (PaddockExecMonitor *self)
           message->decision = news->decision;
           message->by = g_strdup (news->by);
           message->rule = g_steal_pointer (&news->rule);
-          message->reason = escape (news->reason, NULL);
+          message->reason = g_strdup (news->reason);
         }
 
       if (message->type == PADDOCK_MESSAGE_EXEC)

@@ -104,10 +104,10 @@ static const TypeSpec types[] = {
       "features", "?paused", NULL } },
   { PADDOCK_MESSAGE_EXEC, "exec", FALSE,
     { "seq", "time", "mono", "pid", "ppid", "cwd", "exe", "path", "argv", "argc",
-      "?truncated", "?interpreter", "?pipeline", "?escaped", "decision", "?rule", "?reason", "by", NULL } },
+      "?truncated", "?interpreter", "?pipeline", "decision", "?rule", "?reason", "by", NULL } },
   { PADDOCK_MESSAGE_ASK, "ask", FALSE,
     { "id", "time", "mono", "pid", "ppid", "cwd", "exe", "path", "argv", "argc",
-      "?truncated", "?interpreter", "?pipeline", "?escaped", "?decision", "?rule", "?reason", "deadline", NULL } },
+      "?truncated", "?interpreter", "?pipeline", "?decision", "?rule", "?reason", "deadline", NULL } },
   { PADDOCK_MESSAGE_DECIDED, "decided", FALSE,
     { "id", "time", "decision", "by", "?remember", "?rule", "?client_pid", NULL } },
   { PADDOCK_MESSAGE_NET, "net", FALSE,
@@ -489,6 +489,54 @@ read_field (PaddockMessage *message,
     }
 }
 
+/* The bytes \xNN and \\ stand for, back in place; FALSE where a
+ * backslash starts anything else, or stands for a NUL. */
+static gboolean
+unescape_in_place (char *text)
+{
+  char *to = text;
+
+  for (const char *from = text; *from != '\0'; from++)
+    {
+      int high, low;
+
+      if (*from != '\\')
+        *to++ = *from;
+      else if (from[1] == '\\')
+        *to++ = *++from;
+      else if (from[1] == 'x' && (high = g_ascii_xdigit_value (from[2])) >= 0 &&
+               (low = g_ascii_xdigit_value (from[3])) >= 0 && (high | low) != 0)
+        {
+          *to++ = (char) (high << 4 | low);
+          from += 3;
+        }
+      else
+        return FALSE;
+    }
+  *to = '\0';
+  return TRUE;
+}
+
+static gboolean
+unescape_fields (PaddockMessage *message,
+                 const TypeSpec *spec,
+                 GError        **error)
+{
+  for (guint i = 0; spec->spec[i] != NULL; i++)
+    {
+      const Field *field = find_field (spec->spec[i] + (spec->spec[i][0] == '?'));
+      gpointer slot = G_STRUCT_MEMBER_P (message, field->offset);
+      char *one[] = { field->kind == KIND_STRING ? *(char **) slot : NULL, NULL };
+      char **strings = field->kind == KIND_STRV ? *(char ***) slot : one;
+
+      for (guint j = 0; strings != NULL && strings[j] != NULL; j++)
+        if (!unescape_in_place (strings[j]))
+          return invalid (error, "field \"%s\" of an escaped message holds a backslash that is "
+                          "neither \\\\ nor \\xNN (NN not 00)", field->name);
+    }
+  return TRUE;
+}
+
 PaddockMessage *
 paddock_message_parse (const char *line,
                        gsize       length,
@@ -564,6 +612,13 @@ paddock_message_parse (const char *line,
       if (strcmp (name, "type") == 0)
         continue;
       field = find_field (name);
+      /* Any message may be written escaped (see paddock_message_to_line). */
+      if (strcmp (name, "escaped") == 0)
+        {
+          if (!read_field (message, field, json_object_get_member (object, name), error))
+            return NULL;
+          continue;
+        }
       if (field == NULL || spec_lists (spec, name) == 0)
         {
           g_autofree char *shown = g_strescape (name, NULL);
@@ -583,6 +638,9 @@ paddock_message_parse (const char *line,
   if (spec->type == PADDOCK_MESSAGE_DECIDE &&
       message->decision != PADDOCK_DECISION_ALLOW && message->decision != PADDOCK_DECISION_DENY)
     return invalid (error, "a decide message decides \"allow\" or \"deny\""), NULL;
+
+  if (message->escaped && !unescape_fields (message, spec, error))
+    return NULL;
 
   return g_steal_pointer (&message);
 }
@@ -614,6 +672,70 @@ field_is_set (const PaddockMessage *message,
     }
 }
 
+/* Invalid UTF-8 as \xNN, and so backslashes as \\. */
+static char *
+escape_bytes (const char *bytes)
+{
+  const char *end = bytes + strlen (bytes);
+  GString *out = g_string_sized_new (end - bytes + 16);
+
+  for (const char *p = bytes; p < end;)
+    {
+      gunichar c = g_utf8_get_char_validated (p, end - p);
+
+      if (c == (gunichar) -1 || c == (gunichar) -2)
+        g_string_append_printf (out, "\\x%02x", (guchar) *p++);
+      else if (c == '\\')
+        {
+          g_string_append (out, "\\\\");
+          p++;
+        }
+      else
+        {
+          const char *next = g_utf8_next_char (p);
+
+          g_string_append_len (out, p, next - p);
+          p = next;
+        }
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* Whether a string of @message is not UTF-8, which JSON cannot carry. */
+static gboolean
+needs_escape (const PaddockMessage *message,
+              const TypeSpec       *spec)
+{
+  for (guint i = 0; spec->spec[i] != NULL; i++)
+    {
+      const Field *field = find_field (spec->spec[i] + (spec->spec[i][0] == '?'));
+      gconstpointer slot = G_STRUCT_MEMBER_P (message, field->offset);
+
+      if (field->kind == KIND_STRING && *(char * const *) slot != NULL &&
+          !g_utf8_validate (*(char * const *) slot, -1, NULL))
+        return TRUE;
+      if (field->kind == KIND_STRV)
+        for (char * const *s = *(char ** const *) slot; s != NULL && *s != NULL; s++)
+          if (!g_utf8_validate (*s, -1, NULL))
+            return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+add_string (JsonBuilder *builder,
+            const char  *value,
+            gboolean     escape)
+{
+  g_autofree char *escaped = escape ? escape_bytes (value) : NULL;
+
+  json_builder_add_string_value (builder, escape ? escaped : value);
+}
+
+/* A message whose strings hold bytes that are not UTF-8 (a file name, an
+ * argument) says "escaped": true, and every string in it, not only those,
+ * is written with \xNN for such a byte and \\ for a backslash: a reader
+ * turns each back into the bytes, which paddock_message_parse() does. */
 char *
 paddock_message_to_line (const PaddockMessage *message)
 {
@@ -622,14 +744,21 @@ paddock_message_to_line (const PaddockMessage *message)
   g_autoptr(JsonNode) root = NULL;
   const TypeSpec *spec;
   g_autofree char *text = NULL;
+  gboolean escape;
 
   g_return_val_if_fail (message != NULL, NULL);
   spec = find_type (message->type);
   g_return_val_if_fail (spec != NULL, NULL);
+  escape = needs_escape (message, spec);
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "type");
   json_builder_add_string_value (builder, spec->name);
+  if (escape)
+    {
+      json_builder_set_member_name (builder, "escaped");
+      json_builder_add_boolean_value (builder, TRUE);
+    }
 
   for (guint i = 0; spec->spec[i] != NULL; i++)
     {
@@ -647,12 +776,12 @@ paddock_message_to_line (const PaddockMessage *message)
       switch (field->kind)
         {
         case KIND_STRING:
-          json_builder_add_string_value (builder, *(char * const *) slot ? *(char * const *) slot : "");
+          add_string (builder, *(char * const *) slot ? *(char * const *) slot : "", escape);
           break;
         case KIND_STRV:
           json_builder_begin_array (builder);
           for (char * const *s = *(char ** const *) slot; s != NULL && *s != NULL; s++)
-            json_builder_add_string_value (builder, *s);
+            add_string (builder, *s, escape);
           json_builder_end_array (builder);
           break;
         case KIND_INT:
@@ -682,46 +811,6 @@ paddock_message_to_line (const PaddockMessage *message)
   json_generator_set_root (generator, root);
   text = json_generator_to_data (generator, NULL);
   return g_strconcat (text, "\n", NULL);
-}
-
-char *
-paddock_protocol_escape_bytes (const char *bytes,
-                               gsize       length,
-                               gboolean   *escaped)
-{
-  GString *out;
-  const char *p = bytes;
-  const char *end = bytes + length;
-
-  if (g_utf8_validate_len (bytes, length, NULL))
-    return g_strndup (bytes, length);
-
-  if (escaped != NULL)
-    *escaped = TRUE;
-  out = g_string_sized_new (length + 16);
-  while (p < end)
-    {
-      gunichar c = g_utf8_get_char_validated (p, end - p);
-
-      if (c == (gunichar) -1 || c == (gunichar) -2 || c == 0)
-        {
-          g_string_append_printf (out, "\\x%02x", (guchar) *p);
-          p++;
-        }
-      else if (c == '\\')
-        {
-          g_string_append (out, "\\\\");
-          p++;
-        }
-      else
-        {
-          const char *next = g_utf8_next_char (p);
-
-          g_string_append_len (out, p, next - p);
-          p = next;
-        }
-    }
-  return g_string_free (out, FALSE);
 }
 
 struct _PaddockLineReader

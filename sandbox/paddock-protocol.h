@@ -103,7 +103,8 @@ typedef struct
   char            *pipeline;      /* "WRITER | SHELL" where this exec is one end of a pipe a
                                    * shell reads its script from, at most
                                    * PADDOCK_EXEC_MAX_PIPELINE_SHOWN bytes and "…"; or NULL */
-  gboolean         escaped;       /* some bytes were not UTF-8 and are written \xNN */
+  gboolean         escaped;       /* parsed: the line said "escaped" (some string held bytes that
+                                   * are not UTF-8); the strings hold those bytes again */
   PaddockDecision  decision;
   char            *rule;
   char            *reason;
@@ -164,12 +165,6 @@ char            *paddock_exec_display_line      (const char           *path,
 
 /* Whether a message of @type may come from a client. */
 gboolean         paddock_message_type_is_request (PaddockMessageType   type);
-
-/* Makes @bytes valid UTF-8 for JSON: invalid bytes become \xNN and, only
- * then, backslashes become \\. Sets *escaped when anything was rewritten. */
-char            *paddock_protocol_escape_bytes  (const char           *bytes,
-                                                 gsize                 length,
-                                                 gboolean             *escaped);
 
 /* Splits a byte stream into lines no longer than a cap. Lines over the cap
  * are dropped whole (up to their newline) and reported once each. */

@@ -1312,6 +1312,44 @@ test_huge_command (void)
   g_free (attach_finish (attach));
 }
 
+/* A command with bytes that are not UTF-8 (a Latin-1 file name): its
+ * hello was not JSON a client could read, so nobody could list the
+ * session or attach to it. Each byte shows as \xNN, once, and a
+ * backslash as \\, in the list, the greeting and the timeline. */
+static void
+test_not_utf8_command (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c", "i=0; while [ ! -e \"$1/go\" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done",
+    "sh", "@OUT@", "caf\xe9", "back\\slash", NULL }, FALSE, NULL);
+  g_autofree char *session = wait_for_socket (s);
+  g_autoptr(GSubprocess) list = NULL;
+  g_autoptr(GSubprocess) attach = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *seen = NULL;
+  g_autofree char *rest = NULL;
+
+  list = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, (const char *[]) { "list", NULL });
+  g_subprocess_communicate_utf8 (list, NULL, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (err, ==, "");
+  g_assert_nonnull (strstr (out, session));
+  g_assert_nonnull (strstr (out, " caf\\xe9 back\\\\slash\n"));
+
+  attach = attach_start (s, (const char *[]) { "--watch", session, NULL }, FALSE, &lines, &seen);
+  g_assert_nonnull (strstr (seen, " caf\\xe9 back\\\\slash (agent pid "));
+  session_go (s);
+  rest = read_until (lines, "session ended");
+  g_assert_nonnull (strstr (rest, "#1 "));
+  g_assert_nonnull (strstr (rest, " caf\\xe9 back\\\\slash\n"));
+  g_assert_cmpint (session_wait (s), ==, 0);
+  err = attach_finish (attach);
+  g_assert_cmpstr (err, ==, "");
+}
+
 /* Asked about a link of another name, attach says what it leads to: the
  * answer depends on it, and the rule that asks went by it. */
 static void
@@ -3441,8 +3479,13 @@ test_junk_argv (void)
       g_assert_nonnull (message);
       if (message->type == PADDOCK_MESSAGE_EXEC && message->escaped)
         {
+          const char * const expected[] = {
+            "true", "\xff\xfe invalid \xc3", "\x01\x02\x1b[31mred\x1b[0m\x7f", "back\\slash", NULL
+          };
+
+          /* Sent escaped, read back as the bytes they were. */
           saw_escaped = TRUE;
-          g_assert_nonnull (strstr (message->argv[1], "\\xff"));
+          g_assert_cmpstrv (message->argv, expected);
         }
       if (message->type == PADDOCK_MESSAGE_EXEC && message->argc == 5 &&
           g_strcmp0 (message->argv[1], "laid-out") == 0)
@@ -4372,6 +4415,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/pause-then-terminate", test_pause_then_terminate);
   g_test_add_func ("/paddock/exec/pause-with-ask-held", test_pause_with_ask_held);
   g_test_add_func ("/paddock/exec/junk-argv", test_junk_argv);
+  g_test_add_func ("/paddock/exec/not-utf8-command", test_not_utf8_command);
   g_test_add_func ("/paddock/exec/chroot", test_chroot);
   g_test_add_func ("/paddock/exec/exit-after-exec", test_exit_after_exec);
   g_test_add_func ("/paddock/exec/private-tmp", test_private_tmp);

@@ -289,19 +289,83 @@ test_exec_display_line (void)
     }
 }
 
+/* Bytes that are not UTF-8 (a Latin-1 file name, an argument of junk)
+ * cross the protocol and come back as they were; without them, nothing is
+ * rewritten. */
 static void
 test_escape (void)
 {
-  gboolean escaped = FALSE;
-  g_autofree char *plain = paddock_protocol_escape_bytes ("héllo \\ world", 14, &escaped);
-  g_autofree char *junk = NULL;
+  const char *command[] = { "cat", "a\\b", "\xff\xfe", "\xc3\xbc", "\\x41", NULL };
+  g_autoptr(PaddockMessage) hello = paddock_message_new (PADDOCK_MESSAGE_HELLO);
+  g_autoptr(PaddockMessage) exec = paddock_message_new (PADDOCK_MESSAGE_EXEC);
+  g_autoptr(PaddockMessage) back = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+  const struct { const char *line; const char *error; } bad[] = {
+    { "{\"type\":\"kill\",\"escaped\":true,\"by\":\"a\\\\q\"}", "field \"by\" of an escaped message" },
+    { "{\"type\":\"kill\",\"escaped\":true,\"by\":\"a\\\\x4\"}", "field \"by\"" },
+    { "{\"type\":\"kill\",\"escaped\":true,\"by\":\"a\\\\x00\"}", "field \"by\"" },
+    { "{\"type\":\"kill\",\"escaped\":true,\"by\":\"a\\\\\"}", "field \"by\"" },
+    { "{\"type\":\"kill\",\"escaped\":1}", "field \"escaped\" must be true or false" },
+  };
 
-  g_assert_cmpstr (plain, ==, "héllo \\ world");
-  g_assert_false (escaped);
-  junk = paddock_protocol_escape_bytes ("a\xff\\b\0c\xc3", 7, &escaped);
-  g_assert_true (escaped);
-  g_assert_cmpstr (junk, ==, "a\\xff\\\\b\\x00c\\xc3");
-  g_assert_true (g_utf8_validate (junk, -1, NULL));
+  hello->version = 1;
+  hello->session = g_strdup ("s");
+  hello->project = g_strdup ("/tmp/caf\xe9");
+  hello->command = g_strdupv ((char **) command);
+  hello->agent_pid = 1;
+  hello->lock = g_strdup ("off");
+  hello->network = g_strdup ("off");
+  hello->features = g_new0 (char *, 1);
+  line = paddock_message_to_line (hello);
+  g_assert_true (g_utf8_validate (line, -1, NULL));
+  /* All strings are escaped, not only those that had to be. */
+  g_assert_nonnull (strstr (line, "\"escaped\":true"));
+  g_assert_nonnull (strstr (line, "\"/tmp/caf\\\\xe9\""));
+  g_assert_nonnull (strstr (line, "\"a\\\\\\\\b\""));
+  g_assert_nonnull (strstr (line, "\"\\\\\\\\x41\""));
+  back = paddock_message_parse (line, strlen (line) - 1, &error);
+  g_assert_no_error (error);
+  g_assert_true (back->escaped);
+  g_assert_cmpstr (back->project, ==, hello->project);
+  g_assert_cmpstrv (back->command, command);
+  g_clear_pointer (&back, paddock_message_free);
+  g_clear_pointer (&line, g_free);
+
+  exec->seq = 1;
+  exec->pid = exec->ppid = 2;
+  exec->cwd = g_strdup ("/");
+  exec->path = g_strdup ("/bin/cat");
+  exec->exe = g_strdup ("/usr/bin/cat");
+  exec->argv = g_strdupv ((char **) (const char *[]) { "cat", "a\\b", "\xc3\xbc", NULL });
+  exec->argc = 3;
+  exec->decision = PADDOCK_DECISION_ALLOW;
+  exec->by = g_strdup ("default");
+  line = paddock_message_to_line (exec);
+  g_assert_null (strstr (line, "escaped"));
+  back = paddock_message_parse (line, strlen (line) - 1, &error);
+  g_assert_no_error (error);
+  g_assert_false (back->escaped);
+  g_assert_cmpstrv (back->argv, exec->argv);
+  g_clear_pointer (&back, paddock_message_free);
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GError) bad_error = NULL;
+
+      back = paddock_message_parse (bad[i].line, strlen (bad[i].line), &bad_error);
+      g_assert_null (back);
+      g_assert_error (bad_error, PADDOCK_PROTOCOL_ERROR, PADDOCK_PROTOCOL_ERROR_INVALID);
+      if (strstr (bad_error->message, bad[i].error) == NULL)
+        g_error ("%s: said \"%s\"", bad[i].line, bad_error->message);
+    }
+  {
+    const char *good = "{\"type\":\"kill\",\"escaped\":true,\"by\":\"\\\\x41\\\\\\\\\"}";
+
+    back = paddock_message_parse (good, strlen (good), &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (back->by, ==, "A\\");
+  }
 }
 
 /* A live session: garbage from a client gets an error reply and changes nothing. */
