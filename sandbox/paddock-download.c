@@ -469,6 +469,207 @@ paddock_download_targets (const char * const *argv,
   return g_steal_pointer (&targets);
 }
 
+/* tar's (GNU tar's and bsdtar's) options that take a value: short ones,
+ * in a cluster or in the old style's first word, and long ones, in the
+ * next word when no '=' gives it. */
+static const char tar_valued[] = "bCfFgHIKLNTVX";
+static const char * const tar_valued_long[] = {
+  "after-date", "blocking-factor", "directory", "exclude", "exclude-from", "exclude-tag",
+  "exclude-tag-all", "exclude-tag-under", "file", "files-from", "format", "group", "group-map",
+  "hole-detection", "index-file", "info-script", "label", "listed-incremental", "mode", "mtime",
+  "new-volume-script", "newer", "newer-mtime", "owner", "owner-map", "pax-option", "quoting-style",
+  "record-size", "rmt-command", "rsh-command", "sparse-version", "starting-file", "strip-components",
+  "suffix", "tape-length", "to-command", "transform", "use-compress-program", "volno-file", "xform",
+  "options", NULL,
+};
+/* unzip's options that take a value (Debian's has -I and -O). */
+static const char unzip_valued[] = "dIOP";
+
+gboolean
+paddock_download_is_extractor (const char *name)
+{
+  return name != NULL && (strcmp (name, "tar") == 0 || strcmp (name, "bsdtar") == 0 ||
+                          strcmp (name, "gtar") == 0 || strcmp (name, "unzip") == 0);
+}
+
+typedef struct
+{
+  const char *archive;    /* -f, or NULL: standard input */
+  char       *folder;     /* where it extracts, from -C (each from the last), absolute */
+  gboolean    extracts;
+  gboolean    failed;     /* a -C with no start */
+} TarCommand;
+
+/* One tar option, short (@letter) or long (@name), with its @value. */
+static void
+take_tar_option (TarCommand *command,
+                 char        letter,
+                 const char *name,
+                 const char *value)
+{
+  if (letter == 'x' || g_strcmp0 (name, "extract") == 0 || g_strcmp0 (name, "get") == 0)
+    command->extracts = TRUE;
+  else if ((letter == 'f' || g_strcmp0 (name, "file") == 0) && value != NULL)
+    command->archive = value;
+  else if ((letter == 'C' || g_strcmp0 (name, "directory") == 0) && value != NULL)
+    {
+      char *next = paddock_path_resolve (value, command->folder);
+
+      command->failed |= next == NULL;
+      g_free (command->folder);
+      command->folder = next;
+    }
+}
+
+/* The old style's first word (`tar xzf FILE -C DIR`): letters, whose
+ * values are the next words, in turn. Returns the index of the word after
+ * the values. */
+static guint
+read_tar_letters (TarCommand         *command,
+                  const char * const *argv)
+{
+  guint next = 2;
+
+  for (const char *c = argv[1]; *c != '\0'; c++)
+    {
+      const char *value = NULL;
+
+      if (strchr (tar_valued, *c) != NULL && argv[next] != NULL)
+        value = argv[next++];
+      take_tar_option (command, *c, NULL, value);
+      if (command->folder == NULL)
+        return next;
+    }
+  return next;
+}
+
+static char *
+tar_folder (const char * const *argv,
+            const char         *cwd,
+            const char        **archive)
+{
+  TarCommand command = { .folder = g_strdup (cwd) };
+  guint i = 1;
+
+  if (argv[1] != NULL && argv[1][0] != '-')
+    i = read_tar_letters (&command, argv);
+  for (; argv[i] != NULL && command.folder != NULL; i++)
+    {
+      const char *arg = argv[i];
+
+      if (strcmp (arg, "--") == 0)
+        break;
+      if (g_str_has_prefix (arg, "--"))
+        {
+          const char *equals = strchr (arg, '=');
+          g_autofree char *name = g_strndup (arg + 2, equals != NULL ? (gsize) (equals - arg - 2) : strlen (arg + 2));
+          const char *value = equals != NULL ? equals + 1 : NULL;
+
+          if (value == NULL && g_strv_contains (tar_valued_long, name) && argv[i + 1] != NULL)
+            value = argv[++i];
+          take_tar_option (&command, '\0', name, value);
+          continue;
+        }
+      if (arg[0] != '-' || arg[1] == '\0')
+        continue;
+      for (const char *c = arg + 1; *c != '\0'; c++)
+        {
+          if (strchr (tar_valued, *c) != NULL)
+            {
+              const char *value = c[1] != '\0' ? c + 1 : argv[i + 1];
+
+              if (c[1] == '\0' && argv[i + 1] != NULL)
+                i++;
+              take_tar_option (&command, *c, NULL, value);
+              break;
+            }
+          take_tar_option (&command, *c, NULL, NULL);
+        }
+    }
+  if (!command.extracts || command.failed || command.archive == NULL || strcmp (command.archive, "-") == 0)
+    {
+      g_free (command.folder);
+      return NULL;
+    }
+  *archive = command.archive;
+  return command.folder;
+}
+
+static char *
+unzip_folder (const char * const *argv,
+              const char         *cwd,
+              const char        **archive)
+{
+  const char *folder = ".";
+  gboolean excluding = FALSE;
+
+  *archive = NULL;
+  for (guint i = 1; argv[i] != NULL; i++)
+    {
+      const char *arg = argv[i];
+
+      if (arg[0] == '-' && arg[1] != '\0')
+        {
+          excluding = FALSE;
+          for (const char *c = arg + 1; *c != '\0'; c++)
+            {
+              /* A listing, a test, a comment, or to standard output: no files. */
+              if (strchr ("lvtzZcp", *c) != NULL)
+                return NULL;
+              if (*c == 'x')
+                excluding = TRUE;
+              if (strchr (unzip_valued, *c) != NULL)
+                {
+                  const char *value = c[1] != '\0' ? c + 1 : argv[i + 1];
+
+                  if (c[1] == '\0' && argv[i + 1] != NULL)
+                    i++;
+                  if (*c == 'd' && value != NULL)
+                    folder = value;
+                  break;
+                }
+            }
+          continue;
+        }
+      /* The archive, then the members to extract, or not (after -x). */
+      if (*archive == NULL && !excluding)
+        *archive = arg;
+    }
+  if (*archive == NULL)
+    return NULL;
+  return paddock_path_resolve (folder, cwd);
+}
+
+char *
+paddock_download_extract_folder (const char * const *argv,
+                                 const char         *program,
+                                 const char         *cwd,
+                                 char              **archive)
+{
+  const char *named = NULL;
+  g_autofree char *folder = NULL;
+  g_autofree char *file = NULL;
+
+  g_return_val_if_fail (argv != NULL && archive != NULL, NULL);
+
+  *archive = NULL;
+  if (!paddock_download_is_extractor (program) || argv[0] == NULL || cwd == NULL)
+    return NULL;
+  if (strcmp (program, "unzip") == 0)
+    folder = unzip_folder (argv, cwd, &named);
+  else
+    folder = tar_folder (argv, cwd, &named);
+  /* The archive is opened where tar starts, whatever -C says. */
+  if (folder == NULL || g_str_has_suffix (named, "/") || (file = paddock_path_resolve (named, cwd)) == NULL ||
+      g_str_has_suffix (file, "/"))
+    return NULL;
+  /* Never the root: not a folder whose every file a run of tar could write. */
+  if (g_str_has_suffix (folder, "/"))
+    return NULL;
+  *archive = g_steal_pointer (&file);
+  return g_strconcat (folder, "/", NULL);
+}
+
 gboolean
 paddock_download_holds (const char *target,
                         const char *path)

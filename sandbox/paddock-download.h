@@ -1,4 +1,4 @@
-/* paddock-download.h: which files a run of curl or wget saves its download to, and which folder a clone makes
+/* paddock-download.h: which files a run of curl or wget saves its download to, which folder a clone makes, and where an archive unpacks
  *
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -20,6 +20,10 @@
  * recursive wget (-r, -m) save into a folder, named with a final '/'
  * (wget's is the one it starts in: -P, or the working directory): the
  * exec monitor counts the files written there while they ran.
+ * So does an archive unpacked (tar -x, unzip) from a file that counts as
+ * downloaded itself, in the folder it unpacks into (tar's -C, unzip's -d,
+ * or the working directory): `curl -LO URL/t.tgz && tar xzf t.tgz &&
+ * ./t/install.sh`. An archive read from standard input is not known.
  * Not known: names the server gives (curl -J, wget --content-disposition
  * pick their own), URLs read from a file
  * (curl -K, wget -i), and other downloaders. This is the supervision
@@ -50,6 +54,20 @@ GPtrArray *paddock_download_targets       (const char * const *argv,
                                            const char         *program,
                                            const char         *cwd,
                                            gboolean           *to_stdout);
+
+/* Whether @name (a program's base name) is an archiver this file reads:
+ * tar (gtar, bsdtar) or unzip. */
+gboolean   paddock_download_is_extractor  (const char *name);
+
+/* Where @argv, a run of the archiver @program, unpacks an archive file
+ * into: an absolute folder from @cwd, with a final '/'; the archive, an
+ * absolute path from @cwd, in *@archive. NULL when it unpacks nothing
+ * (a listing, a test, to standard output), reads standard input, or would
+ * unpack into the root. */
+char      *paddock_download_extract_folder (const char * const *argv,
+                                            const char         *program,
+                                            const char         *cwd,
+                                            char              **archive);
 
 /* Whether @path is @target, or lies in it where @target is a folder (a
  * clone's, ending in '/'). Both absolute. */

@@ -357,7 +357,10 @@ typedef struct
                             * programs between them, "curl … | tee log" */
   char       *pipeline;    /* either way, "WRITER | SHELL", as far as it is shown (set_pipeline) */
   GPtrArray  *downloads;   /* for a download (curl, wget), the files it saves to (find_downloads);
-                            * for a clone, the folder it makes, ending in '/' */
+                            * for a clone, the folder it makes, ending in '/'; for an archiver
+                            * unpacking a downloaded archive, the folder it unpacks into */
+  char       *unpacked;    /* ... and "#N: COMMAND", the download that saved the archive */
+  gboolean    checks_out;  /* a git (or gh) clone, whose files have the time they were written */
   DownloadLook download_look; /* the policy's downloaded_data (query_downloads) */
 } ExecInfo;
 
@@ -593,6 +596,7 @@ exec_info_free (ExecInfo *info)
   g_free (info->exe);
   g_clear_pointer (&info->shebangs, g_ptr_array_unref);
   g_clear_pointer (&info->downloads, g_ptr_array_unref);
+  g_free (info->unpacked);
   if (info->argv != NULL)
     g_ptr_array_unref (info->argv);
   g_free (info);
@@ -1908,9 +1912,14 @@ typedef struct
   char       *command;  /* its command line, cut at DOWNLOAD_COMMAND_MAX */
   /* For a clone's folder: the files it wrote are those changed while it
    * ran (ns since 1970; until G_MAXINT64 before its end is seen), less
-   * those a user let run since. */
+   * those a user let run since. A file tar unpacks, or wget fetches,
+   * has the time it had where it came from: only its inode's change
+   * time says when it was written. A checkout's also counts as written
+   * by the time of its contents, which a chmod +x after it leaves. */
   gint64      from;
   gint64      until;
+  gboolean    by_mtime;
+  int         pidfd;    /* ... and until then, its run's pidfd, or -1 */
   GHashTable *looked;   /* path, or NULL */
 } Download;
 
@@ -1919,6 +1928,7 @@ download_free (Download *download)
 {
   g_free (download->path);
   g_free (download->command);
+  paddock_close_fd (&download->pidfd);
   g_clear_pointer (&download->looked, g_hash_table_unref);
   g_free (download);
 }
@@ -1957,19 +1967,30 @@ find_download (PaddockExecMonitor *self,
   return NULL;
 }
 
-/* When @path was last written (ns since 1970), as process @tid sees its
- * file system; -1 when not known. */
-static gint64
+/* When @path was last written, and when its inode last changed (ns since
+ * 1970), as process @tid sees its file system; FALSE when not known. */
+static gboolean
 written_at (pid_t       tid,
-            const char *path)
+            const char *path,
+            gint64      times[2])
 {
   g_autofree char *seen = g_strdup_printf ("/proc/%d/root%s", (int) tid, path);
   struct statx stx;
 
   /* Cached attributes will do (see read_stdout_file()). */
-  if (statx (AT_FDCWD, seen, AT_STATX_DONT_SYNC, STATX_MTIME, &stx) != 0 || !(stx.stx_mask & STATX_MTIME))
-    return -1;
-  return stx.stx_mtime.tv_sec * G_GINT64_CONSTANT (1000000000) + stx.stx_mtime.tv_nsec;
+  if (statx (AT_FDCWD, seen, AT_STATX_DONT_SYNC, STATX_MTIME | STATX_CTIME, &stx) != 0 ||
+      (stx.stx_mask & (STATX_MTIME | STATX_CTIME)) != (STATX_MTIME | STATX_CTIME))
+    return FALSE;
+  times[0] = stx.stx_mtime.tv_sec * G_GINT64_CONSTANT (1000000000) + stx.stx_mtime.tv_nsec;
+  times[1] = stx.stx_ctime.tv_sec * G_GINT64_CONSTANT (1000000000) + stx.stx_ctime.tv_nsec;
+  return TRUE;
+}
+
+static gboolean
+within (gint64          time,
+        const Download *download)
+{
+  return time >= download->from && time <= download->until;
 }
 
 /* Whether the download that saved @path, a file process @tid runs, is
@@ -1985,7 +2006,7 @@ lookup_download (PaddockExecMonitor  *self,
 {
   Download *download;
   gboolean in_folder;
-  gint64 written = -1;
+  gint64 written[2] = { -1, -1 };
   gboolean found;
 
   g_mutex_lock (&self->downloads_lock);
@@ -1995,12 +2016,12 @@ lookup_download (PaddockExecMonitor  *self,
     return FALSE;
   /* Not under the lock: a file system may be slow to answer. */
   if (in_folder)
-    written = written_at (tid, path);
+    written_at (tid, path, written);
 
   g_mutex_lock (&self->downloads_lock);
   download = find_download (self, path, &in_folder);
   found = download != NULL &&
-          (!in_folder || (written >= download->from && written <= download->until &&
+          (!in_folder || (((download->by_mtime && within (written[0], download)) || within (written[1], download)) &&
                           (download->looked == NULL || !g_hash_table_contains (download->looked, path))));
   if (found && event != NULL)
     *event = download->event;
@@ -2087,11 +2108,42 @@ read_stdout_file (pid_t tid)
   return path;
 }
 
+/* If @info, a run of the archiver @program, unpacks an archive that
+ * counts as downloaded, the folder it unpacks into counts as a clone's. */
+static void
+find_unpacked (PaddockExecMonitor *self,
+               ExecInfo           *info,
+               const char         *program)
+{
+  g_autofree char *archive = NULL;
+  g_autofree char *folder = NULL;
+  g_autofree char *command = NULL;
+  g_autofree char *zip = NULL;
+  gint64 event;
+
+  if (g_atomic_int_get (&self->n_downloads) == 0)
+    return;
+  folder = paddock_download_extract_folder ((const char * const *) info->argv->pdata, program, load_cwd (info),
+                                            &archive);
+  if (folder == NULL)
+    return;
+  /* unzip NAME opens NAME.zip where there is no NAME. */
+  if (!lookup_download (self, archive, info->tid, &event, &command) &&
+      (strcmp (program, "unzip") != 0 || !lookup_download (self, (zip = g_strconcat (archive, ".zip", NULL)),
+                                                           info->tid, &event, &command)))
+    return;
+  info->downloads = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (info->downloads, g_steal_pointer (&folder));
+  info->unpacked = g_strdup_printf ("#%" G_GINT64_FORMAT ": %s", event, command);
+}
+
 /* If @info is a download (curl, wget), finds the files it saves to, its
- * standard output too where the download goes there: while its process
+ * standard output too where the download goes there; if it unpacks a
+ * downloaded archive, the folder it unpacks into: while its process
  * waits in the exec, before it is answered. */
 static void
-find_downloads (ExecInfo *info)
+find_downloads (PaddockExecMonitor *self,
+                ExecInfo           *info)
 {
   const char *paths[] = { info->exe, info->lexical, g_ptr_array_index (info->argv, 0) };
   const char *program = NULL;
@@ -2103,11 +2155,17 @@ find_downloads (ExecInfo *info)
       const char *slash = paths[i] != NULL ? strrchr (paths[i], '/') : NULL;
       const char *name = slash != NULL ? slash + 1 : paths[i];
 
-      if (paddock_download_is_downloader (name))
+      if (paddock_download_is_downloader (name) || paddock_download_is_extractor (name))
         program = name;
     }
   if (program == NULL)
     return;
+  if (paddock_download_is_extractor (program))
+    {
+      find_unpacked (self, info, program);
+      return;
+    }
+  info->checks_out = strcmp (program, "git") == 0 || strcmp (program, "gh") == 0;
   info->downloads = paddock_download_targets ((const char * const *) info->argv->pdata, program, load_cwd (info),
                                               &to_stdout);
   if (!to_stdout || (stdout_file = read_stdout_file (info->tid)) == NULL)
@@ -2136,11 +2194,14 @@ drop_download (PaddockExecMonitor *self,
 }
 
 /* Notes the files @info, let go on as @event, saves to (see
- * find_downloads()), for a later run of one of them. */
+ * find_downloads()), for a later run of one of them. @pidfd (or -1) is
+ * the run's, for a clone's end to be seen before the main context sees
+ * it (close_ended_clones()). */
 static void
 note_download (PaddockExecMonitor *self,
                ExecInfo           *info,
-               gint64              event)
+               gint64              event,
+               int                 pidfd)
 {
   g_autofree char *command = NULL;
   GPtrArray *targets = info->downloads;
@@ -2148,6 +2209,14 @@ note_download (PaddockExecMonitor *self,
   if (targets == NULL)
     return;
   command = join_argv_cut ((const char * const *) info->argv->pdata, DOWNLOAD_COMMAND_MAX);
+  if (info->unpacked != NULL)
+    {
+      g_autoptr(GString) line = g_string_new (command);
+
+      g_string_append_printf (line, " (its archive saved by %s)", info->unpacked);
+      g_free (command);
+      command = free_cut (g_steal_pointer (&line), DOWNLOAD_COMMAND_MAX);
+    }
 
   g_mutex_lock (&self->downloads_lock);
   for (guint i = 0; i < targets->len; i++)
@@ -2163,10 +2232,14 @@ note_download (PaddockExecMonitor *self,
       download->path = g_steal_pointer (&g_ptr_array_index (targets, i));
       download->event = event;
       download->command = g_strdup (command);
+      download->pidfd = -1;
+      download->by_mtime = info->checks_out;
       if (is_folder (download))
         {
           download->from = g_get_real_time () * 1000 - CLONE_EARLY_NS;
           download->until = G_MAXINT64;
+          if (pidfd >= 0)
+            download->pidfd = fcntl (pidfd, F_DUPFD_CLOEXEC, 3);
           self->n_folders++;
           self->n_cloning++;
         }
@@ -2200,6 +2273,19 @@ forget_download (PaddockExecMonitor *self,
   g_mutex_unlock (&self->downloads_lock);
 }
 
+/* Under downloads_lock: @download, a clone's folder, has all its files.
+ * The kernel's file times lag by up to a tick (4 ms at 250 Hz): a file
+ * changed within one after this may still count as the clone's, which
+ * asks once too often rather than not at all. */
+static void
+clone_ended (PaddockExecMonitor *self,
+             Download           *download)
+{
+  download->until = g_get_real_time () * 1000;
+  paddock_close_fd (&download->pidfd);
+  self->n_cloning--;
+}
+
 /* The run of @event ended: a clone it was has written what it wrote. */
 static void
 end_clone (PaddockExecMonitor *self,
@@ -2212,10 +2298,30 @@ end_clone (PaddockExecMonitor *self,
         Download *download = l->data;
 
         if (download->event == event && download->until == G_MAXINT64)
-          {
-            download->until = g_get_real_time () * 1000;
-            self->n_cloning--;
-          }
+          clone_ended (self, download);
+      }
+  g_mutex_unlock (&self->downloads_lock);
+}
+
+/* Ends the clones whose runs have ended, before the exec being answered
+ * is judged. The main context sees an end later, after a batch of exits:
+ * by then `tar xf t.tgz && tar xf mine.tar -C t/mine && t/mine/run` had
+ * written its own archive's files inside the first one's time, and they
+ * counted as downloaded. A run that ended did so before this exec began. */
+static void
+close_ended_clones (PaddockExecMonitor *self)
+{
+  if (g_atomic_int_get (&self->n_downloads) == 0)
+    return;
+  g_mutex_lock (&self->downloads_lock);
+  if (self->n_cloning > 0)
+    for (GList *l = self->downloads_order.head; l != NULL; l = l->next)
+      {
+        Download *download = l->data;
+        struct pollfd ended = { .fd = download->pidfd, .events = POLLIN };
+
+        if (download->until == G_MAXINT64 && download->pidfd >= 0 && poll (&ended, 1, 0) > 0)
+          clone_ended (self, download);
       }
   g_mutex_unlock (&self->downloads_lock);
 }
@@ -2886,6 +2992,7 @@ handle_notification (PaddockExecMonitor   *self,
     .cwd_data = info,
     .resolved = info->exe,
   };
+  close_ended_clones (self);
   query_downloads (self, info, &query);
   find_pipe_end (self, info, &query, mono);
   action = judge_levels (self, info, &query, &rule);
@@ -2921,7 +3028,7 @@ handle_notification (PaddockExecMonitor   *self,
        * exit of this pid (see on_exits). */
       read_process (self, req->pid, info, decision == PADDOCK_DECISION_ALLOW ? &pidfd : NULL);
       if (decision == PADDOCK_DECISION_ALLOW)
-        find_downloads (info);
+        find_downloads (self, info);
       g_atomic_int_set (&self->answering, info->pid);
       /* Answered, the caller was still blocked in this exec: what was
        * read is its, and so is the pidfd. */
@@ -2936,7 +3043,7 @@ handle_notification (PaddockExecMonitor   *self,
       if (decision == PADDOCK_DECISION_ALLOW)
         {
           keep_recent_exec (self, info);
-          note_download (self, info, seq);
+          note_download (self, info, seq, pidfd);
           if (info->script_pipe != 0)
             keep_pipe_reader (self, info);
         }
@@ -2964,7 +3071,7 @@ handle_notification (PaddockExecMonitor   *self,
    * and recorded before anyone can decide it. Its pidfd also tells
    * whether the process waits on. */
   read_process (self, req->pid, info, &pidfd);
-  find_downloads (info);
+  find_downloads (self, info);
   /* Still the same process, blocked in this exec: what was read is its,
    * and so is the pidfd. */
   if (ioctl (self->notify_fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) != 0)
@@ -3489,7 +3596,7 @@ finish_ask (PaddockExecMonitor *self,
     respond (self, ask->cookie, decision == PADDOCK_DECISION_ALLOW ? 0 : EACCES);
 
   if (decision == PADDOCK_DECISION_ALLOW && answer)
-    note_download (self, ask->info, ask->id);
+    note_download (self, ask->info, ask->id, ask->pidfd);
   if (decision == PADDOCK_DECISION_ALLOW && ask->download != NULL && g_strcmp0 (by, "user") == 0)
     forget_download (self, ask->download);
   if (decision == PADDOCK_DECISION_ALLOW && answer && ask->pidfd >= 0)

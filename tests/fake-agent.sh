@@ -116,6 +116,42 @@ EOF
     echo "touch \"$out/built-marker\"" >tool/built.sh
     step built sh tool/built.sh
     ;;
+  unpack-then-run)
+    # Downloads an archive and runs what it unpacks: the stand-in for curl
+    # saves a tarball made here, whose script (packed with a time long
+    # past, as a release's is) leaves a marker. A local archive's script,
+    # and a script written into the folder after tar ended, run beside it.
+    mkdir -p "$out/bin" "$out/work" "$out/pack/t" "$out/local/l"
+    echo "touch \"$out/unpacked-marker\"" >"$out/pack/t/install.sh"
+    chmod +x "$out/pack/t/install.sh"
+    touch -d @1000000000 "$out/pack/t/install.sh"
+    tar czf "$out/pack/t.tgz" -C "$out/pack" t
+    echo "touch \"$out/local-marker\"" >"$out/local/l/install.sh"
+    tar cf "$out/local.tar" -C "$out/local" l
+    cat >"$out/bin/curl" <<END
+#!/bin/sh
+while [ \$# -gt 0 ]; do
+  case \$1 in
+    -o) shift; cp "$out/pack/t.tgz" "\$1" ;;
+  esac
+  shift
+done
+END
+    chmod +x "$out/bin/curl"
+    cd "$out/work" || exit 1
+    step download "$out/bin/curl" -fsSL -o t.tgz https://x.example/t.tgz
+    step unpack tar -xzf t.tgz
+    step unpacked sh t/install.sh
+    step unpacked-again ./t/install.sh
+    # The next exec sees that tar ended; what is written a tick (4 ms at
+    # 250 Hz, the file times' clock) after that is not tar's.
+    mkdir into
+    sleep 0.05
+    step local-unpack tar xf ../local.tar -C into
+    step local sh into/l/install.sh
+    echo "touch \"$out/built-marker\"" >t/built.sh
+    step built sh t/built.sh
+    ;;
   busy-until-go)
     # Starts programs back to back, and ticks after each, until told to
     # stop, or for a minute or so at most (a failed test does not tell it).

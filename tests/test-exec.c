@@ -3329,9 +3329,8 @@ test_download_then_run (void)
     execs = audit_records (s, "exec");
     download = audit_exec_with (execs, "https://x.example/i.sh");
     g_assert_nonnull (download);
-    expected = g_strdup_printf ("Runs a file downloaded earlier in this session (by curl or wget, or in a git "
-                                "clone), without anyone "
-                                "reading it. It runs %s/work/i.sh, which #%" G_GINT64_FORMAT " saved: "
+    expected = g_strdup_printf ("Runs a file downloaded earlier in this session (by curl or wget, in a git "
+                                "clone, or unpacked from a downloaded archive), without anyone reading it. It runs %s/work/i.sh, which #%" G_GINT64_FORMAT " saved: "
                                 "%s/bin/curl -fsSL -o i.sh https://x.example/i.sh",
                                 s->out, json_object_get_int_member (download, "event"), s->out);
     g_assert_cmpstr (ask->reason, ==, expected);
@@ -3394,6 +3393,68 @@ test_clone_then_run (void)
     g_assert_true (g_str_has_suffix (ask->reason, expected));
     /* Let run once, asked: the second run, as a program, was not asked about. */
     assert_exec_decided (execs, "./tool/install.sh", "allow", NULL);
+  }
+}
+
+/* An archive a download saved is unpacked, and its script run: asked
+ * about, as a clone's is, though tar gave the file the time it was packed
+ * with. A local archive's script, and one written after tar ended, are
+ * not. */
+static void
+test_unpack_then_run (void)
+{
+  for (guint allow = 0; allow < 2; allow++)
+    {
+      g_autoptr(Session) s = session_start_shipped ("unpack-then-run", FALSE, allow ? "allow" : "deny");
+      const char *decision = allow ? "allow" : "deny";
+      g_autoptr(GPtrArray) execs = NULL;
+      g_autofree char *log = NULL;
+
+      g_assert_cmpint (session_wait (s), ==, 0);
+      log = out_text (s, "log");
+      g_test_message ("%s", log);
+      g_assert_nonnull (strstr (log, "download=0\nunpack=0\n"));
+      g_assert_nonnull (strstr (log, allow ? "unpacked=0\n" : "unpacked=126\n"));
+      g_assert_nonnull (strstr (log, allow ? "unpacked-again=0\n" : "unpacked-again=126\n"));
+      g_assert_cmpint (out_exists (s, "unpacked-marker"), ==, allow);
+      g_assert_nonnull (strstr (log, "local-unpack=0\nlocal=0\n"));
+      g_assert_true (out_exists (s, "local-marker"));
+      g_assert_nonnull (strstr (log, "built=0\n"));
+      g_assert_true (out_exists (s, "built-marker"));
+
+      execs = audit_records (s, "exec");
+      assert_exec_decided (execs, "sh t/install.sh", decision, "run-downloaded-file");
+      assert_exec_decided (execs, "./t/install.sh", decision, "run-downloaded-file");
+      assert_exec_decided (execs, "sh into/l/install.sh", "allow", NULL);
+      assert_exec_decided (execs, "sh t/built.sh", "allow", NULL);
+    }
+
+  {
+    g_autoptr(Session) s = session_start_shipped ("unpack-then-run", TRUE, NULL);
+    g_autoptr(PaddockMessage) ask = session_expect (s, PADDOCK_MESSAGE_ASK);
+    g_autoptr(GPtrArray) execs = NULL;
+    g_autofree char *expected = NULL;
+    JsonObject *download;
+    JsonObject *unpack;
+
+    g_assert_cmpstr (ask->rule, ==, "run-downloaded-file");
+    session_decide (s, ask->id, "allow");
+    g_assert_cmpint (session_wait (s), ==, 0);
+    g_assert_true (out_exists (s, "unpacked-marker"));
+    execs = audit_records (s, "exec");
+    download = audit_exec_with (execs, "https://x.example/t.tgz");
+    unpack = audit_exec_with (execs, "-xzf");
+    g_assert_nonnull (download);
+    g_assert_nonnull (unpack);
+    /* Which run saved the file, and which the archive. */
+    expected = g_strdup_printf ("It runs %s/work/t/install.sh, which #%" G_GINT64_FORMAT " saved: tar -xzf t.tgz "
+                                "(its archive saved by #%" G_GINT64_FORMAT ": %s/bin/curl -fsSL -o t.tgz "
+                                "https://x.example/t.tgz)",
+                                s->out, json_object_get_int_member (unpack, "event"),
+                                json_object_get_int_member (download, "event"), s->out);
+    if (!g_str_has_suffix (ask->reason, expected))
+      g_error ("the reason \"%s\" does not end in \"%s\"", ask->reason, expected);
+    assert_exec_decided (execs, "./t/install.sh", "allow", NULL);
   }
 }
 
@@ -4412,6 +4473,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/pause-busy", test_pause_busy);
   g_test_add_func ("/paddock/exec/download-then-run", test_download_then_run);
   g_test_add_func ("/paddock/exec/clone-then-run", test_clone_then_run);
+  g_test_add_func ("/paddock/exec/unpack-then-run", test_unpack_then_run);
   g_test_add_func ("/paddock/exec/pause-then-terminate", test_pause_then_terminate);
   g_test_add_func ("/paddock/exec/pause-with-ask-held", test_pause_with_ask_held);
   g_test_add_func ("/paddock/exec/junk-argv", test_junk_argv);

@@ -1761,6 +1761,80 @@ test_download_targets (void)
   }
 }
 
+/* Where tar and unzip unpack an archive file, as they read their options. */
+static void
+test_extract_folder (void)
+{
+  static const struct
+  {
+    const char *command;
+    const char *cwd;
+    const char *folder;   /* NULL: unpacks no archive file */
+    const char *archive;
+  } cases[] = {
+    { "tar xzf t.tgz", "/p", "/p/", "/p/t.tgz" },
+    { "tar -xzf t.tgz", "/p", "/p/", "/p/t.tgz" },
+    { "tar -x -z -f t.tgz", "/p", "/p/", "/p/t.tgz" },
+    { "tar --extract --file=t.tgz", "/p", "/p/", "/p/t.tgz" },
+    { "tar --get --file t.tgz --directory out", "/p", "/p/out/", "/p/t.tgz" },
+    { "tar -xf../t.tar", "/p/q", "/p/q/", "/p/t.tar" },
+    { "tar xfC t.tar /opt/t", "/p", "/opt/t/", "/p/t.tar" },
+    { "tar -xf t.tar -C out", "/p", "/p/out/", "/p/t.tar" },
+    { "tar -C out -xf t.tar", "/p", "/p/out/", "/p/t.tar" },
+    { "tar -xf t.tar -C a -C b", "/p", "/p/a/b/", "/p/t.tar" },
+    { "tar -xf t.tar -Cout", "/p", "/p/out/", "/p/t.tar" },
+    { "tar xvf /dl/t.tar --strip-components 1 -C ../out", "/p/q", "/p/out/", "/dl/t.tar" },
+    { "tar -x --exclude '*.md' -f t.tar", "/p", "/p/", "/p/t.tar" },
+    { "bsdtar -xf t.zip", "/p", "/p/", "/p/t.zip" },
+    { "unzip t.zip", "/p", "/p/", "/p/t.zip" },
+    { "unzip -o -q t.zip -d out", "/p", "/p/out/", "/p/t.zip" },
+    { "unzip -qo -dout t.zip bin/tool", "/p", "/p/out/", "/p/t.zip" },
+    { "unzip -P secret t.zip -x '*.txt' docs/a", "/p", "/p/", "/p/t.zip" },
+    /* Not unpacking, not from a file, or into the root. */
+    { "tar czf t.tgz src", "/p", NULL, NULL },
+    { "tar -tf t.tar", "/p", NULL, NULL },
+    { "tar xz", "/p", NULL, NULL },
+    { "tar -xzf - -C out", "/p", NULL, NULL },
+    { "tar -xf t.tar -C /", "/p", NULL, NULL },
+    { "tar -xf", "/p", NULL, NULL },
+    { "tar", "/p", NULL, NULL },
+    { "tar xf t.tar", NULL, NULL, NULL },
+    { "tar xf t.tar/", "/p", NULL, NULL },
+    { "unzip -l t.zip", "/p", NULL, NULL },
+    { "unzip -p t.zip a > a", "/p", NULL, NULL },
+    { "unzip -t t.zip", "/p", NULL, NULL },
+    { "unzip -d out", "/p", NULL, NULL },
+    { "unzip t.zip -d /", "/p", NULL, NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(GStrv) argv = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *archive = NULL;
+      g_autofree char *folder = NULL;
+
+      g_shell_parse_argv (cases[i].command, NULL, &argv, &error);
+      g_assert_no_error (error);
+      folder = paddock_download_extract_folder ((const char * const *) argv, argv[0], cases[i].cwd, &archive);
+      if (g_strcmp0 (folder, cases[i].folder) != 0 || g_strcmp0 (archive, cases[i].archive) != 0)
+        g_error ("`%s` in %s: expected %s from %s, got %s from %s", cases[i].command,
+                 cases[i].cwd ? cases[i].cwd : "(unknown)", cases[i].folder ? cases[i].folder : "none",
+                 cases[i].archive ? cases[i].archive : "none", folder ? folder : "none", archive ? archive : "none");
+    }
+
+  /* Not an archiver. */
+  g_assert_true (paddock_download_is_extractor ("unzip"));
+  g_assert_false (paddock_download_is_extractor ("untar"));
+  {
+    g_autofree char *archive = NULL;
+
+    g_assert_null (paddock_download_extract_folder ((const char * const *) (const char *[]) { "cp", "-xf", "x", NULL },
+                                                    "cp", "/p", &archive));
+    g_assert_null (archive);
+  }
+}
+
 /* explain says which downloaded file the command runs, or that none. */
 static void
 test_explain_downloaded (void)
@@ -1823,6 +1897,7 @@ main (int   argc,
   g_test_add_func ("/paddock/policy/project-overrides", test_project_overrides);
   g_test_add_func ("/paddock/policy/threads", test_threads);
   g_test_add_func ("/paddock/policy/download-targets", test_download_targets);
+  g_test_add_func ("/paddock/policy/extract-folder", test_extract_folder);
   g_test_add_func ("/paddock/policy/explain-downloaded", test_explain_downloaded);
 
   status = g_test_run ();

@@ -69,6 +69,28 @@ check_download_targets (const char * const *argv,
     }
 }
 
+/* An archive unpacked: from a file, absolute, into a folder as a clone's is. */
+static void
+check_extract_folder (const char * const *argv,
+                      const char         *program)
+{
+  g_autofree char *archive = NULL;
+  g_autofree char *folder = paddock_download_extract_folder (argv, program, "/home/dev/proj/src", &archive);
+  g_autofree char *inside = NULL;
+
+  if (folder == NULL)
+    {
+      if (archive != NULL)
+        abort ();
+      return;
+    }
+  inside = g_strconcat (folder, "f", NULL);
+  if (archive == NULL || !g_path_is_absolute (archive) || g_str_has_suffix (archive, "/") ||
+      !g_path_is_absolute (folder) || strcmp (folder, "/") == 0 || g_str_has_suffix (folder, "//") ||
+      strstr (folder, "/../") != NULL || strstr (folder, "/./") != NULL || !paddock_download_holds (folder, inside))
+    abort ();
+}
+
 static void
 check_display_line (const char *line)
 {
@@ -168,6 +190,8 @@ LLVMFuzzerTestOneInput (const guint8 *data,
   check_download_targets ((const char * const *) argv->pdata, "wget");
   check_download_targets ((const char * const *) argv->pdata, "git");
   check_download_targets ((const char * const *) argv->pdata, "gh");
+  check_extract_folder ((const char * const *) argv->pdata, "tar");
+  check_extract_folder ((const char * const *) argv->pdata, "unzip");
   {
     PaddockPolicyQuery downloaded = query;
     g_autofree char *downloaded_why = NULL;
