@@ -1331,6 +1331,7 @@ test_not_utf8_command (void)
   g_autofree char *err = NULL;
   g_autofree char *seen = NULL;
   g_autofree char *rest = NULL;
+  g_autofree char *attach_err = NULL;
 
   list = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, (const char *[]) { "list", NULL });
   g_subprocess_communicate_utf8 (list, NULL, NULL, &out, &err, &error);
@@ -1346,8 +1347,8 @@ test_not_utf8_command (void)
   g_assert_nonnull (strstr (rest, "#1 "));
   g_assert_nonnull (strstr (rest, " caf\\xe9 back\\\\slash\n"));
   g_assert_cmpint (session_wait (s), ==, 0);
-  err = attach_finish (attach);
-  g_assert_cmpstr (err, ==, "");
+  attach_err = attach_finish (attach);
+  g_assert_cmpstr (attach_err, ==, "");
 }
 
 /* Asked about a link of another name, attach says what it leads to: the
