@@ -3344,12 +3344,20 @@ test_download_then_run (void)
  * clone's folder after it ended, is not. Asked of a client, the question
  * names the clone, and once let run the file counts as read. Before, the
  * clone's files ran unasked. */
+/* Runs @scenario with no client, refused and then allowed by --on-ask.
+ * Each step of @asked (its name, and its command line) runs a downloaded
+ * file: refused by run-downloaded-file, or let run, leaving @marker. Each
+ * of @free runs without a rule, and @markers are left either way. */
 static void
-test_clone_then_run (void)
+check_downloaded_runs (const char         *scenario,
+                       const char * const *asked,
+                       const char         *marker,
+                       const char * const *free,
+                       const char * const *markers)
 {
   for (guint allow = 0; allow < 2; allow++)
     {
-      g_autoptr(Session) s = session_start_shipped ("clone-then-run", FALSE, allow ? "allow" : "deny");
+      g_autoptr(Session) s = session_start_shipped (scenario, FALSE, allow ? "allow" : "deny");
       const char *decision = allow ? "allow" : "deny";
       g_autoptr(GPtrArray) execs = NULL;
       g_autofree char *log = NULL;
@@ -3357,22 +3365,37 @@ test_clone_then_run (void)
       g_assert_cmpint (session_wait (s), ==, 0);
       log = out_text (s, "log");
       g_test_message ("%s", log);
-      g_assert_nonnull (strstr (log, "clone=0\n"));
-      g_assert_nonnull (strstr (log, allow ? "cloned=0\n" : "cloned=126\n"));
-      g_assert_nonnull (strstr (log, allow ? "cloned-again=0\n" : "cloned-again=126\n"));
-      g_assert_cmpint (out_exists (s, "tool.git-marker"), ==, allow);
-      g_assert_nonnull (strstr (log, "local-clone=0\n"));
-      g_assert_nonnull (strstr (log, "copied=0\n"));
-      g_assert_true (out_exists (s, "tool-marker"));
-      g_assert_nonnull (strstr (log, "built=0\n"));
-      g_assert_true (out_exists (s, "built-marker"));
-
       execs = audit_records (s, "exec");
-      assert_exec_decided (execs, "sh tool/install.sh", decision, "run-downloaded-file");
-      assert_exec_decided (execs, "./tool/install.sh", decision, "run-downloaded-file");
-      assert_exec_decided (execs, "sh copy/install.sh", "allow", NULL);
-      assert_exec_decided (execs, "sh tool/built.sh", "allow", NULL);
+      for (guint i = 0; asked[i] != NULL; i += 2)
+        {
+          g_autofree char *step = g_strdup_printf ("\n%s=%d\n", asked[i], allow ? 0 : 126);
+
+          g_assert_nonnull (strstr (log, step));
+          assert_exec_decided (execs, asked[i + 1], decision, "run-downloaded-file");
+        }
+      g_assert_cmpint (out_exists (s, marker), ==, allow);
+      for (guint i = 0; free[i] != NULL; i += 2)
+        {
+          g_autofree char *step = g_strdup_printf ("\n%s=0\n", free[i]);
+
+          g_assert_nonnull (strstr (log, step));
+          if (free[i + 1] != NULL)
+            assert_exec_decided (execs, free[i + 1], "allow", NULL);
+        }
+      for (guint i = 0; markers[i] != NULL; i++)
+        g_assert_true (out_exists (s, markers[i]));
     }
+}
+
+static void
+test_clone_then_run (void)
+{
+  check_downloaded_runs ("clone-then-run",
+                         (const char *[]) { "cloned", "sh tool/install.sh", "cloned-again", "./tool/install.sh", NULL },
+                         "tool.git-marker",
+                         (const char *[]) { "clone", NULL, "local-clone", NULL, "copied", "sh copy/install.sh",
+                                            "built", "sh tool/built.sh", NULL },
+                         (const char *[]) { "tool-marker", "built-marker", NULL });
 
   {
     g_autoptr(Session) s = session_start_shipped ("clone-then-run", TRUE, NULL);
@@ -3404,31 +3427,12 @@ test_clone_then_run (void)
 static void
 test_unpack_then_run (void)
 {
-  for (guint allow = 0; allow < 2; allow++)
-    {
-      g_autoptr(Session) s = session_start_shipped ("unpack-then-run", FALSE, allow ? "allow" : "deny");
-      const char *decision = allow ? "allow" : "deny";
-      g_autoptr(GPtrArray) execs = NULL;
-      g_autofree char *log = NULL;
-
-      g_assert_cmpint (session_wait (s), ==, 0);
-      log = out_text (s, "log");
-      g_test_message ("%s", log);
-      g_assert_nonnull (strstr (log, "download=0\nunpack=0\n"));
-      g_assert_nonnull (strstr (log, allow ? "unpacked=0\n" : "unpacked=126\n"));
-      g_assert_nonnull (strstr (log, allow ? "unpacked-again=0\n" : "unpacked-again=126\n"));
-      g_assert_cmpint (out_exists (s, "unpacked-marker"), ==, allow);
-      g_assert_nonnull (strstr (log, "local-unpack=0\nlocal=0\n"));
-      g_assert_true (out_exists (s, "local-marker"));
-      g_assert_nonnull (strstr (log, "built=0\n"));
-      g_assert_true (out_exists (s, "built-marker"));
-
-      execs = audit_records (s, "exec");
-      assert_exec_decided (execs, "sh t/install.sh", decision, "run-downloaded-file");
-      assert_exec_decided (execs, "./t/install.sh", decision, "run-downloaded-file");
-      assert_exec_decided (execs, "sh into/l/install.sh", "allow", NULL);
-      assert_exec_decided (execs, "sh t/built.sh", "allow", NULL);
-    }
+  check_downloaded_runs ("unpack-then-run",
+                         (const char *[]) { "unpacked", "sh t/install.sh", "unpacked-again", "./t/install.sh", NULL },
+                         "unpacked-marker",
+                         (const char *[]) { "download", NULL, "unpack", NULL, "local-unpack", NULL,
+                                            "local", "sh into/l/install.sh", "built", "sh t/built.sh", NULL },
+                         (const char *[]) { "local-marker", "built-marker", NULL });
 
   {
     g_autoptr(Session) s = session_start_shipped ("unpack-then-run", TRUE, NULL);
