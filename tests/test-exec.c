@@ -3387,6 +3387,26 @@ check_downloaded_runs (const char         *scenario,
     }
 }
 
+/* Runs @scenario with a client that lets its first ask, about a
+ * downloaded file, go on: that file left @marker. Returns the session
+ * ended, with the ask in @ask and the exec records in @execs. */
+static Session *
+allow_downloaded_run (const char      *scenario,
+                      const char      *marker,
+                      PaddockMessage **ask,
+                      GPtrArray      **execs)
+{
+  Session *s = session_start_shipped (scenario, TRUE, NULL);
+
+  *ask = session_expect (s, PADDOCK_MESSAGE_ASK);
+  g_assert_cmpstr ((*ask)->rule, ==, "run-downloaded-file");
+  session_decide (s, (*ask)->id, "allow");
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_assert_true (out_exists (s, marker));
+  *execs = audit_records (s, "exec");
+  return s;
+}
+
 static void
 test_clone_then_run (void)
 {
@@ -3398,17 +3418,12 @@ test_clone_then_run (void)
                          (const char *[]) { "tool-marker", "built-marker", NULL });
 
   {
-    g_autoptr(Session) s = session_start_shipped ("clone-then-run", TRUE, NULL);
-    g_autoptr(PaddockMessage) ask = session_expect (s, PADDOCK_MESSAGE_ASK);
+    g_autoptr(PaddockMessage) ask = NULL;
     g_autoptr(GPtrArray) execs = NULL;
+    g_autoptr(Session) s = allow_downloaded_run ("clone-then-run", "tool.git-marker", &ask, &execs);
     g_autofree char *expected = NULL;
     JsonObject *clone;
 
-    g_assert_cmpstr (ask->rule, ==, "run-downloaded-file");
-    session_decide (s, ask->id, "allow");
-    g_assert_cmpint (session_wait (s), ==, 0);
-    g_assert_true (out_exists (s, "tool.git-marker"));
-    execs = audit_records (s, "exec");
     clone = audit_exec_with (execs, "https://x.example/tool.git");
     g_assert_nonnull (clone);
     expected = g_strdup_printf ("It runs %s/work/tool/install.sh, which #%" G_GINT64_FORMAT " saved: "
@@ -3435,18 +3450,13 @@ test_unpack_then_run (void)
                          (const char *[]) { "local-marker", "built-marker", NULL });
 
   {
-    g_autoptr(Session) s = session_start_shipped ("unpack-then-run", TRUE, NULL);
-    g_autoptr(PaddockMessage) ask = session_expect (s, PADDOCK_MESSAGE_ASK);
+    g_autoptr(PaddockMessage) ask = NULL;
     g_autoptr(GPtrArray) execs = NULL;
+    g_autoptr(Session) s = allow_downloaded_run ("unpack-then-run", "unpacked-marker", &ask, &execs);
     g_autofree char *expected = NULL;
     JsonObject *download;
     JsonObject *unpack;
 
-    g_assert_cmpstr (ask->rule, ==, "run-downloaded-file");
-    session_decide (s, ask->id, "allow");
-    g_assert_cmpint (session_wait (s), ==, 0);
-    g_assert_true (out_exists (s, "unpacked-marker"));
-    execs = audit_records (s, "exec");
     download = audit_exec_with (execs, "https://x.example/t.tgz");
     unpack = audit_exec_with (execs, "-xzf");
     g_assert_nonnull (download);
