@@ -86,6 +86,39 @@ paddock_download_is_downloader (const char *name)
                           strcmp (name, "gh") == 0);
 }
 
+/* The value of the short option at @c in the word argv[*@i]: the rest of
+ * the word, or else the next word, which *@i then steps over. */
+static const char *
+cluster_value (const char * const *argv,
+               guint              *i,
+               const char         *c)
+{
+  if (c[1] != '\0')
+    return c + 1;
+  if (argv[*i + 1] == NULL)
+    return NULL;
+  return argv[++*i];
+}
+
+/* The name of the long option argv[*@i] ("--NAME[=VALUE]"), and in @value
+ * its value: after '=', or, for one of @valued_long, the next word, which
+ * *@i then steps over; else NULL. */
+static char *
+long_option (const char * const *argv,
+             guint              *i,
+             const char * const *valued_long,
+             const char        **value)
+{
+  const char *arg = argv[*i];
+  const char *equals = strchr (arg, '=');
+  char *name = g_strndup (arg + 2, equals != NULL ? (gsize) (equals - arg - 2) : strlen (arg + 2));
+
+  *value = equals != NULL ? equals + 1 : NULL;
+  if (equals == NULL && g_strv_contains (valued_long, name) && argv[*i + 1] != NULL)
+    *value = argv[++*i];
+  return name;
+}
+
 /* One option, short (@letter) or long (@name), with its @value or NULL. */
 static void
 take_option (Command    *command,
@@ -144,14 +177,9 @@ read_command (Command            *command,
         }
       if (g_str_has_prefix (arg, "--"))
         {
-          const char *equals = strchr (arg, '=');
-          g_autofree char *name = g_strndup (arg + 2, equals != NULL ? (gsize) (equals - arg - 2) : strlen (arg + 2));
-          const char *value = NULL;
+          const char *value;
+          g_autofree char *name = long_option (argv, &i, valued_long, &value);
 
-          if (equals != NULL)
-            value = equals + 1;
-          else if (g_strv_contains (valued_long, name) && argv[i + 1] != NULL)
-            value = argv[++i];
           take_option (command, '\0', name, value);
           continue;
         }
@@ -164,11 +192,7 @@ read_command (Command            *command,
                 break;
               if (strchr (valued, *c) != NULL)
                 {
-                  const char *value = c[1] != '\0' ? c + 1 : argv[i + 1];
-
-                  if (c[1] == '\0' && argv[i + 1] != NULL)
-                    i++;
-                  take_option (command, *c, NULL, value);
+                  take_option (command, *c, NULL, cluster_value (argv, &i, c));
                   break;
                 }
               take_option (command, *c, NULL, NULL);
@@ -306,21 +330,18 @@ skip_value (const char * const *argv,
             const char         *valued)
 {
   const char *arg = argv[*i];
+  const char *value;
 
-  if (argv[*i + 1] == NULL)
-    return;
   if (g_str_has_prefix (arg, "--"))
     {
-      if (strchr (arg, '=') == NULL && g_strv_contains (valued_long, arg + 2))
-        (*i)++;
+      g_free (long_option (argv, i, valued_long, &value));
       return;
     }
   /* A cluster: the first option that takes a value takes the rest, or the next word. */
   for (const char *c = arg + 1; *c != '\0'; c++)
     if (strchr (valued, *c) != NULL)
       {
-        if (c[1] == '\0')
-          (*i)++;
+        cluster_value (argv, i, c);
         return;
       }
 }
@@ -561,12 +582,9 @@ tar_folder (const char * const *argv,
         break;
       if (g_str_has_prefix (arg, "--"))
         {
-          const char *equals = strchr (arg, '=');
-          g_autofree char *name = g_strndup (arg + 2, equals != NULL ? (gsize) (equals - arg - 2) : strlen (arg + 2));
-          const char *value = equals != NULL ? equals + 1 : NULL;
+          const char *value;
+          g_autofree char *name = long_option (argv, &i, tar_valued_long, &value);
 
-          if (value == NULL && g_strv_contains (tar_valued_long, name) && argv[i + 1] != NULL)
-            value = argv[++i];
           take_tar_option (&command, '\0', name, value);
           continue;
         }
@@ -576,11 +594,7 @@ tar_folder (const char * const *argv,
         {
           if (strchr (tar_valued, *c) != NULL)
             {
-              const char *value = c[1] != '\0' ? c + 1 : argv[i + 1];
-
-              if (c[1] == '\0' && argv[i + 1] != NULL)
-                i++;
-              take_tar_option (&command, *c, NULL, value);
+              take_tar_option (&command, *c, NULL, cluster_value (argv, &i, c));
               break;
             }
           take_tar_option (&command, *c, NULL, NULL);
@@ -620,10 +634,8 @@ unzip_folder (const char * const *argv,
                 excluding = TRUE;
               if (strchr (unzip_valued, *c) != NULL)
                 {
-                  const char *value = c[1] != '\0' ? c + 1 : argv[i + 1];
+                  const char *value = cluster_value (argv, &i, c);
 
-                  if (c[1] == '\0' && argv[i + 1] != NULL)
-                    i++;
                   if (*c == 'd' && value != NULL)
                     folder = value;
                   break;

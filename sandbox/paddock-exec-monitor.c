@@ -1968,8 +1968,9 @@ find_download (PaddockExecMonitor *self,
 }
 
 /* When @path was last written, and when its inode last changed (ns since
- * 1970), as process @tid sees its file system; FALSE when not known. */
-static gboolean
+ * 1970), as process @tid sees its file system; left as they are when not
+ * known. */
+static void
 written_at (pid_t       tid,
             const char *path,
             gint64      times[2])
@@ -1980,10 +1981,9 @@ written_at (pid_t       tid,
   /* Cached attributes will do (see read_stdout_file()). */
   if (statx (AT_FDCWD, seen, AT_STATX_DONT_SYNC, STATX_MTIME | STATX_CTIME, &stx) != 0 ||
       (stx.stx_mask & (STATX_MTIME | STATX_CTIME)) != (STATX_MTIME | STATX_CTIME))
-    return FALSE;
+    return;
   times[0] = stx.stx_mtime.tv_sec * G_GINT64_CONSTANT (1000000000) + stx.stx_mtime.tv_nsec;
   times[1] = stx.stx_ctime.tv_sec * G_GINT64_CONSTANT (1000000000) + stx.stx_ctime.tv_nsec;
-  return TRUE;
 }
 
 static gboolean

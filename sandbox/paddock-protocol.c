@@ -517,23 +517,37 @@ unescape_in_place (char *text)
   return TRUE;
 }
 
+/* The first field of @spec one of whose strings in @message @func says
+ * FALSE of, going through them in order; NULL when it says TRUE of all. */
+static const Field *
+find_string_field (const PaddockMessage *message,
+                   const TypeSpec       *spec,
+                   gboolean            (*func) (char *string))
+{
+  for (guint i = 0; spec->spec[i] != NULL; i++)
+    {
+      const Field *field = find_field (spec->spec[i] + (spec->spec[i][0] == '?'));
+      gconstpointer slot = G_STRUCT_MEMBER_P (message, field->offset);
+      char *one[] = { field->kind == KIND_STRING ? *(char * const *) slot : NULL, NULL };
+      char * const *strings = field->kind == KIND_STRV ? *(char ** const *) slot : one;
+
+      for (guint j = 0; strings != NULL && strings[j] != NULL; j++)
+        if (!func (strings[j]))
+          return field;
+    }
+  return NULL;
+}
+
 static gboolean
 unescape_fields (PaddockMessage *message,
                  const TypeSpec *spec,
                  GError        **error)
 {
-  for (guint i = 0; spec->spec[i] != NULL; i++)
-    {
-      const Field *field = find_field (spec->spec[i] + (spec->spec[i][0] == '?'));
-      gpointer slot = G_STRUCT_MEMBER_P (message, field->offset);
-      char *one[] = { field->kind == KIND_STRING ? *(char **) slot : NULL, NULL };
-      char **strings = field->kind == KIND_STRV ? *(char ***) slot : one;
+  const Field *field = find_string_field (message, spec, unescape_in_place);
 
-      for (guint j = 0; strings != NULL && strings[j] != NULL; j++)
-        if (!unescape_in_place (strings[j]))
-          return invalid (error, "field \"%s\" of an escaped message holds a backslash that is "
-                          "neither \\\\ nor \\xNN (NN not 00)", field->name);
-    }
+  if (field != NULL)
+    return invalid (error, "field \"%s\" of an escaped message holds a backslash that is "
+                    "neither \\\\ nor \\xNN (NN not 00)", field->name);
   return TRUE;
 }
 
@@ -701,25 +715,10 @@ escape_bytes (const char *bytes)
   return g_string_free (out, FALSE);
 }
 
-/* Whether a string of @message is not UTF-8, which JSON cannot carry. */
 static gboolean
-needs_escape (const PaddockMessage *message,
-              const TypeSpec       *spec)
+is_utf8 (char *string)
 {
-  for (guint i = 0; spec->spec[i] != NULL; i++)
-    {
-      const Field *field = find_field (spec->spec[i] + (spec->spec[i][0] == '?'));
-      gconstpointer slot = G_STRUCT_MEMBER_P (message, field->offset);
-
-      if (field->kind == KIND_STRING && *(char * const *) slot != NULL &&
-          !g_utf8_validate (*(char * const *) slot, -1, NULL))
-        return TRUE;
-      if (field->kind == KIND_STRV)
-        for (char * const *s = *(char ** const *) slot; s != NULL && *s != NULL; s++)
-          if (!g_utf8_validate (*s, -1, NULL))
-            return TRUE;
-    }
-  return FALSE;
+  return g_utf8_validate (string, -1, NULL);
 }
 
 static void
@@ -749,7 +748,8 @@ paddock_message_to_line (const PaddockMessage *message)
   g_return_val_if_fail (message != NULL, NULL);
   spec = find_type (message->type);
   g_return_val_if_fail (spec != NULL, NULL);
-  escape = needs_escape (message, spec);
+  /* JSON carries only UTF-8. */
+  escape = find_string_field (message, spec, is_utf8) != NULL;
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "type");
