@@ -3310,6 +3310,23 @@ run_exited (PaddockExecMonitor *self,
     }
 }
 
+static guint drain_news (PaddockExecMonitor *self);
+
+/* Before @pid's end is taken: the thread answers an exec, then records it
+ * and queues its news. @pid's last exec was answered before it ended, so
+ * once the thread is past that pid, its news is in the queue, even where
+ * the thread lost its CPU between the answer and the queue and the
+ * program ended meanwhile. Drained, a program that exec'd and then ended
+ * ends its new run, not the one it replaced. */
+static void
+drain_news_before_exit (PaddockExecMonitor *self,
+                        pid_t               pid)
+{
+  while (pid == g_atomic_int_get (&self->answering))
+    g_thread_yield ();
+  drain_news (self);
+}
+
 static gboolean
 on_running_exit (int          fd,
                  GIOCondition condition,
@@ -3317,9 +3334,16 @@ on_running_exit (int          fd,
 {
   Running *running = user_data;
   PaddockExecMonitor *self = running->monitor;
+  pid_t pid = running->pid;
+  gint64 seq = running->seq;
 
   /* The source goes with this call's return, not with the run. */
   g_clear_pointer (&running->source, g_source_unref);
+  drain_news_before_exit (self, pid);
+  /* A new exec in the news ended and freed this run as replaced. */
+  running = g_hash_table_lookup (self->running, GINT_TO_POINTER (pid));
+  if (running == NULL || running->seq != seq)
+    return G_SOURCE_REMOVE;
   g_hash_table_steal (self->running, GINT_TO_POINTER (running->pid));
   run_exited (self, running);
   return G_SOURCE_REMOVE;
@@ -3360,7 +3384,6 @@ start_running (PaddockExecMonitor *self,
   g_hash_table_replace (self->running, GINT_TO_POINTER (pid), running);
 }
 
-static guint drain_news (PaddockExecMonitor *self);
 static void settle_announced (PaddockExecMonitor *self,
                               gint64              id);
 
@@ -3373,9 +3396,6 @@ on_exits (int          fd,
   struct epoll_event events[EXITS_PER_ROUND];
   int n;
 
-  /* Execs answered before these exits come first: a program that exec'd
-   * and then ended must end its new run, not the one it replaced. */
-  drain_news (self);
   do
     {
       n = epoll_wait (fd, events, G_N_ELEMENTS (events), 0);
@@ -3385,15 +3405,7 @@ on_exits (int          fd,
           int pidfd = (int) (events[i].data.u64 >> 32);
           Running *running;
 
-          /* The thread answers an exec, then records it and queues its
-           * news: a few microseconds, in which only a program whose exec
-           * failed (or was denied) can end. */
-          if (pid == g_atomic_int_get (&self->answering))
-            {
-              while (pid == g_atomic_int_get (&self->answering))
-                g_thread_yield ();
-              drain_news (self);
-            }
+          drain_news_before_exit (self, pid);
           running = g_hash_table_lookup (self->running, GINT_TO_POINTER (pid));
           if (running == NULL || running->pidfd != pidfd || running->source != NULL)
             continue;
