@@ -515,7 +515,7 @@ paddock_download_is_extractor (const char *name)
 
 typedef struct
 {
-  const char *archive;    /* -f, or NULL: standard input */
+  const char *archive;    /* -f, or NULL: standard input (Debian's tar's default) */
   char       *folder;     /* where it extracts, from -C (each from the last), absolute */
   gboolean    extracts;
   gboolean    failed;     /* a -C with no start */
@@ -600,12 +600,12 @@ tar_folder (const char * const *argv,
           take_tar_option (&command, *c, NULL, NULL);
         }
     }
-  if (!command.extracts || command.failed || command.archive == NULL || strcmp (command.archive, "-") == 0)
+  if (!command.extracts || command.failed)
     {
       g_free (command.folder);
       return NULL;
     }
-  *archive = command.archive;
+  *archive = command.archive != NULL ? command.archive : "-";
   return command.folder;
 }
 
@@ -672,8 +672,11 @@ paddock_download_extract_folder (const char * const *argv,
   else
     folder = tar_folder (argv, cwd, &named);
   /* The archive is opened where tar starts, whatever -C says. */
-  if (folder == NULL || g_str_has_suffix (named, "/") || (file = paddock_path_resolve (named, cwd)) == NULL ||
-      g_str_has_suffix (file, "/"))
+  if (folder == NULL || g_str_has_suffix (named, "/"))
+    return NULL;
+  if (strcmp (named, "-") == 0)
+    file = g_strdup ("-");
+  else if ((file = paddock_path_resolve (named, cwd)) == NULL || g_str_has_suffix (file, "/"))
     return NULL;
   /* Never the root: not a folder whose every file a run of tar could write. */
   if (g_str_has_suffix (folder, "/"))

@@ -59,11 +59,11 @@ GPtrArray *paddock_download_targets       (const char * const *argv,
  * tar (gtar, bsdtar) or unzip. */
 gboolean   paddock_download_is_extractor  (const char *name);
 
-/* Where @argv, a run of the archiver @program, unpacks an archive file
+/* Where @argv, a run of the archiver @program, unpacks an archive
  * into: an absolute folder from @cwd, with a final '/'; the archive, an
- * absolute path from @cwd, in *@archive. NULL when it unpacks nothing
- * (a listing, a test, to standard output), reads standard input, or would
- * unpack into the root. */
+ * absolute path from @cwd, or "-" where tar reads it from standard input
+ * (`curl URL | tar xz`), in *@archive. NULL when it unpacks nothing (a
+ * listing, a test, to standard output), or would unpack into the root. */
 char      *paddock_download_extract_folder (const char * const *argv,
                                             const char         *program,
                                             const char         *cwd,

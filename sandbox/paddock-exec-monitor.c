@@ -359,7 +359,10 @@ typedef struct
   GPtrArray  *downloads;   /* for a download (curl, wget), the files it saves to (find_downloads);
                             * for a clone, the folder it makes, ending in '/'; for an archiver
                             * unpacking a downloaded archive, the folder it unpacks into */
-  char       *unpacked;    /* ... and "#N: COMMAND", the download that saved the archive */
+  char       *unpacked;    /* ... and where its archive came from, "its archive saved by #N: COMMAND" */
+  guint64     archive_pipe; /* for a download to standard output, a pipe there; for tar reading
+                             * its archive from standard input, a pipe there; else 0 */
+  char       *unpack_folder; /* ... for such a tar, where it unpacks (find_unpacked) */
   gboolean    checks_out;  /* a git (or gh) clone, whose files have the time they were written */
   DownloadLook download_look; /* the policy's downloaded_data (query_downloads) */
 } ExecInfo;
@@ -456,6 +459,7 @@ struct _PaddockExecMonitor
   gint                     n_downloads;   /* atomic: none, and the policy is not asked to look */
   guint                    n_folders;     /* of them, clones' folders */
   guint                    n_cloning;     /* ... whose clone has not been seen to end */
+  GQueue                   piped;         /* PipedArchive, oldest first, under downloads_lock */
 
   struct seccomp_notif_sizes sizes;
   GString                 *record;        /* the thread's exec record, reused */
@@ -597,6 +601,7 @@ exec_info_free (ExecInfo *info)
   g_clear_pointer (&info->shebangs, g_ptr_array_unref);
   g_clear_pointer (&info->downloads, g_ptr_array_unref);
   g_free (info->unpacked);
+  g_free (info->unpack_folder);
   if (info->argv != NULL)
     g_ptr_array_unref (info->argv);
   g_free (info);
@@ -1933,6 +1938,28 @@ download_free (Download *download)
   g_free (download);
 }
 
+/* One end of a pipe from a download into tar (`curl URL | tar xz`), kept
+ * until the other end's run is let go on: the two exec in either order. */
+typedef struct
+{
+  guint64  pipe;      /* its inode */
+  gint64   event;     /* this end's exec */
+  char    *command;   /* its command line, cut at DOWNLOAD_COMMAND_MAX */
+  char    *folder;    /* for tar, where it unpacks; NULL for the download */
+  int      pidfd;     /* for tar, its run's, or -1 */
+} PipedArchive;
+
+#define PIPED_MAX 16
+
+static void
+piped_archive_free (PipedArchive *piped)
+{
+  g_free (piped->command);
+  g_free (piped->folder);
+  paddock_close_fd (&piped->pidfd);
+  g_free (piped);
+}
+
 static gboolean
 is_folder (const Download *download)
 {
@@ -2086,16 +2113,18 @@ join_argv_cut (const char * const *argv,
   return free_cut (line, max);
 }
 
-/* The regular file @tid's standard output is, or NULL: where the shell
- * sends what a download writes there (`curl URL > i.sh`). */
+/* The regular file that is @tid's descriptor @fd, or NULL: where the
+ * shell sends what a download writes to standard output (`curl URL >
+ * i.sh`), or what tar reads (`tar xz < t.tgz`). */
 static char *
-read_stdout_file (pid_t tid)
+read_fd_file (pid_t tid,
+              int   fd)
 {
   char link[48];
   struct statx stx;
   char *path;
 
-  g_snprintf (link, sizeof link, "/proc/%d/fd/1", (int) tid);
+  g_snprintf (link, sizeof link, "/proc/%d/fd/%d", (int) tid, fd);
   /* Cached attributes will do: a file system the agent serves itself
    * (FUSE) must not keep this thread waiting. */
   if (statx (AT_FDCWD, link, AT_STATX_DONT_SYNC, STATX_TYPE, &stx) != 0 || !(stx.stx_mask & STATX_TYPE) ||
@@ -2108,8 +2137,50 @@ read_stdout_file (pid_t tid)
   return path;
 }
 
+/* Under downloads_lock: the end kept in self->piped of @pipe that is a
+ * download (@unpacker FALSE) or tar (TRUE), or NULL. */
+static GList *
+find_piped (PaddockExecMonitor *self,
+            guint64             pipe,
+            gboolean            unpacker)
+{
+  for (GList *l = self->piped.tail; l != NULL; l = l->prev)
+    {
+      PipedArchive *piped = l->data;
+
+      if (piped->pipe == pipe && (piped->folder != NULL) == unpacker)
+        return l;
+    }
+  return NULL;
+}
+
+/* The download whose output @pipe is, as "#N: COMMAND", taken from
+ * self->piped; or NULL. */
+static char *
+take_piped_download (PaddockExecMonitor *self,
+                     guint64             pipe)
+{
+  GList *l;
+  char *download = NULL;
+
+  g_mutex_lock (&self->downloads_lock);
+  if ((l = find_piped (self, pipe, FALSE)) != NULL)
+    {
+      PipedArchive *piped = l->data;
+
+      download = g_strdup_printf ("#%" G_GINT64_FORMAT ": %s", piped->event, piped->command);
+      g_queue_delete_link (&self->piped, l);
+      piped_archive_free (piped);
+    }
+  g_mutex_unlock (&self->downloads_lock);
+  return download;
+}
+
 /* If @info, a run of the archiver @program, unpacks an archive that
- * counts as downloaded, the folder it unpacks into counts as a clone's. */
+ * counts as downloaded, the folder it unpacks into counts as a clone's.
+ * An archive tar reads from standard input counts where it is a file
+ * that does, or a pipe from a download (`curl URL | tar xz`): where the
+ * download has not run yet, this end waits for it (note_piped()). */
 static void
 find_unpacked (PaddockExecMonitor *self,
                ExecInfo           *info,
@@ -2121,11 +2192,33 @@ find_unpacked (PaddockExecMonitor *self,
   g_autofree char *zip = NULL;
   gint64 event;
 
-  if (g_atomic_int_get (&self->n_downloads) == 0)
-    return;
   folder = paddock_download_extract_folder ((const char * const *) info->argv->pdata, program, load_cwd (info),
                                             &archive);
   if (folder == NULL)
+    return;
+  if (strcmp (archive, "-") == 0)
+    {
+      char *piped_from;
+
+      g_clear_pointer (&archive, g_free);
+      if ((info->archive_pipe = read_pipe (info->tid, STDIN_FILENO)) != 0)
+        {
+          if ((piped_from = take_piped_download (self, info->archive_pipe)) == NULL)
+            {
+              info->unpack_folder = g_steal_pointer (&folder);
+              return;
+            }
+          info->archive_pipe = 0;
+          info->downloads = g_ptr_array_new_with_free_func (g_free);
+          g_ptr_array_add (info->downloads, g_steal_pointer (&folder));
+          info->unpacked = g_strconcat ("its archive piped from ", piped_from, NULL);
+          g_free (piped_from);
+          return;
+        }
+      if ((archive = read_fd_file (info->tid, STDIN_FILENO)) == NULL)
+        return;
+    }
+  if (g_atomic_int_get (&self->n_downloads) == 0)
     return;
   /* unzip NAME opens NAME.zip where there is no NAME. */
   if (!lookup_download (self, archive, info->tid, &event, &command) &&
@@ -2134,7 +2227,7 @@ find_unpacked (PaddockExecMonitor *self,
     return;
   info->downloads = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (info->downloads, g_steal_pointer (&folder));
-  info->unpacked = g_strdup_printf ("#%" G_GINT64_FORMAT ": %s", event, command);
+  info->unpacked = g_strdup_printf ("its archive saved by #%" G_GINT64_FORMAT ": %s", event, command);
 }
 
 /* If @info is a download (curl, wget), finds the files it saves to, its
@@ -2168,8 +2261,15 @@ find_downloads (PaddockExecMonitor *self,
   info->checks_out = strcmp (program, "git") == 0 || strcmp (program, "gh") == 0;
   info->downloads = paddock_download_targets ((const char * const *) info->argv->pdata, program, load_cwd (info),
                                               &to_stdout);
-  if (!to_stdout || (stdout_file = read_stdout_file (info->tid)) == NULL)
+  if (!to_stdout)
     return;
+  if ((stdout_file = read_fd_file (info->tid, STDOUT_FILENO)) == NULL)
+    {
+      /* Perhaps into tar (note_piped()); a clone writes nothing there. */
+      if (!info->checks_out)
+        info->archive_pipe = read_pipe (info->tid, STDOUT_FILENO);
+      return;
+    }
   if (info->downloads == NULL)
     info->downloads = g_ptr_array_new_with_free_func (g_free);
   if (g_ptr_array_find_with_equal_func (info->downloads, stdout_file, g_str_equal, NULL))
@@ -2193,10 +2293,104 @@ drop_download (PaddockExecMonitor *self,
   g_atomic_int_set (&self->n_downloads, (gint) g_queue_get_length (&self->downloads_order));
 }
 
+/* Under downloads_lock: notes @path, saved by @event's @command, for a
+ * later run of it. @pidfd (or -1) is the run's, for a clone's end to be
+ * seen before the main context sees it (close_ended_clones()). */
+static void
+add_download (PaddockExecMonitor *self,
+              char               *path,
+              gint64              event,
+              const char         *command,
+              gboolean            by_mtime,
+              int                 pidfd)
+{
+  Download *download = g_hash_table_lookup (self->downloads, path);
+
+  /* Saved again: the latest download is the one that counts. */
+  if (download != NULL)
+    drop_download (self, download);
+  else if (g_queue_get_length (&self->downloads_order) >= DOWNLOADS_MAX)
+    drop_download (self, g_queue_peek_head (&self->downloads_order));
+  download = g_new0 (Download, 1);
+  download->path = path;
+  download->event = event;
+  download->command = g_strdup (command);
+  download->pidfd = -1;
+  download->by_mtime = by_mtime;
+  if (is_folder (download))
+    {
+      download->from = g_get_real_time () * 1000 - CLONE_EARLY_NS;
+      download->until = G_MAXINT64;
+      if (pidfd >= 0)
+        download->pidfd = fcntl (pidfd, F_DUPFD_CLOEXEC, 3);
+      self->n_folders++;
+      self->n_cloning++;
+    }
+  g_queue_push_tail (&self->downloads_order, download);
+  g_hash_table_insert (self->downloads, download->path, download);
+  g_atomic_int_set (&self->n_downloads, (gint) g_queue_get_length (&self->downloads_order));
+}
+
+/* @command, and in brackets where its archive came from. */
+static char *
+unpack_line (const char *command,
+             const char *archive_from)
+{
+  GString *line = g_string_new (command);
+
+  g_string_append_printf (line, " (%s)", archive_from);
+  return free_cut (line, DOWNLOAD_COMMAND_MAX);
+}
+
+/* Under downloads_lock: @info, let go on as @event with @command, is one
+ * end of a pipe from a download into tar (its archive_pipe). Where the
+ * other end's run was let go on before, tar's folder counts as a clone's
+ * from now; else this end is kept for it, the oldest going when too many
+ * are. A pipe's inode is not used again while the pipe is open. */
+static void
+note_piped (PaddockExecMonitor *self,
+            ExecInfo           *info,
+            gint64              event,
+            const char         *command,
+            int                 pidfd)
+{
+  gboolean unpacks = info->unpack_folder != NULL;
+  GList *l = find_piped (self, info->archive_pipe, !unpacks);
+  PipedArchive *piped;
+
+  if (l != NULL)
+    {
+      PipedArchive *other = l->data;
+      PipedArchive *download = unpacks ? other : NULL;
+      PipedArchive *tar = unpacks ? NULL : other;
+      g_autofree char *from = g_strdup_printf ("its archive piped from #%" G_GINT64_FORMAT ": %s",
+                                               download != NULL ? download->event : event,
+                                               download != NULL ? download->command : command);
+      g_autofree char *line = unpack_line (tar != NULL ? tar->command : command, from);
+
+      add_download (self, tar != NULL ? g_steal_pointer (&tar->folder) : g_steal_pointer (&info->unpack_folder),
+                    tar != NULL ? tar->event : event, line, FALSE, tar != NULL ? tar->pidfd : pidfd);
+      g_queue_delete_link (&self->piped, l);
+      piped_archive_free (other);
+      return;
+    }
+
+  if (g_queue_get_length (&self->piped) >= PIPED_MAX)
+    piped_archive_free (g_queue_pop_head (&self->piped));
+  piped = g_new0 (PipedArchive, 1);
+  piped->pipe = info->archive_pipe;
+  piped->event = event;
+  piped->command = g_strdup (command);
+  piped->folder = g_steal_pointer (&info->unpack_folder);
+  piped->pidfd = piped->folder != NULL && pidfd >= 0 ? fcntl (pidfd, F_DUPFD_CLOEXEC, 3) : -1;
+  g_queue_push_tail (&self->piped, piped);
+}
+
 /* Notes the files @info, let go on as @event, saves to (see
- * find_downloads()), for a later run of one of them. @pidfd (or -1) is
- * the run's, for a clone's end to be seen before the main context sees
- * it (close_ended_clones()). */
+ * find_downloads()), for a later run of one of them, and an end of a
+ * pipe from a download into tar. @pidfd (or -1) is the run's, for a
+ * clone's end to be seen before the main context sees it
+ * (close_ended_clones()). */
 static void
 note_download (PaddockExecMonitor *self,
                ExecInfo           *info,
@@ -2206,47 +2400,22 @@ note_download (PaddockExecMonitor *self,
   g_autofree char *command = NULL;
   GPtrArray *targets = info->downloads;
 
-  if (targets == NULL)
+  if (targets == NULL && info->archive_pipe == 0)
     return;
   command = join_argv_cut ((const char * const *) info->argv->pdata, DOWNLOAD_COMMAND_MAX);
   if (info->unpacked != NULL)
     {
-      g_autoptr(GString) line = g_string_new (command);
+      char *line = unpack_line (command, info->unpacked);
 
-      g_string_append_printf (line, " (its archive saved by %s)", info->unpacked);
       g_free (command);
-      command = free_cut (g_steal_pointer (&line), DOWNLOAD_COMMAND_MAX);
+      command = line;
     }
 
   g_mutex_lock (&self->downloads_lock);
-  for (guint i = 0; i < targets->len; i++)
-    {
-      Download *download = g_hash_table_lookup (self->downloads, g_ptr_array_index (targets, i));
-
-      /* Saved again: the latest download is the one that counts. */
-      if (download != NULL)
-        drop_download (self, download);
-      else if (g_queue_get_length (&self->downloads_order) >= DOWNLOADS_MAX)
-        drop_download (self, g_queue_peek_head (&self->downloads_order));
-      download = g_new0 (Download, 1);
-      download->path = g_steal_pointer (&g_ptr_array_index (targets, i));
-      download->event = event;
-      download->command = g_strdup (command);
-      download->pidfd = -1;
-      download->by_mtime = info->checks_out;
-      if (is_folder (download))
-        {
-          download->from = g_get_real_time () * 1000 - CLONE_EARLY_NS;
-          download->until = G_MAXINT64;
-          if (pidfd >= 0)
-            download->pidfd = fcntl (pidfd, F_DUPFD_CLOEXEC, 3);
-          self->n_folders++;
-          self->n_cloning++;
-        }
-      g_queue_push_tail (&self->downloads_order, download);
-      g_hash_table_insert (self->downloads, download->path, download);
-    }
-  g_atomic_int_set (&self->n_downloads, (gint) g_queue_get_length (&self->downloads_order));
+  for (guint i = 0; targets != NULL && i < targets->len; i++)
+    add_download (self, g_steal_pointer (&g_ptr_array_index (targets, i)), event, command, info->checks_out, pidfd);
+  if (info->archive_pipe != 0)
+    note_piped (self, info, event, command, pidfd);
   g_mutex_unlock (&self->downloads_lock);
 }
 
@@ -3977,6 +4146,7 @@ paddock_exec_monitor_free (PaddockExecMonitor *self)
   g_mutex_clear (&self->lock);
   g_hash_table_destroy (self->downloads);
   g_queue_clear_full (&self->downloads_order, (GDestroyNotify) download_free);
+  g_queue_clear_full (&self->piped, (GDestroyNotify) piped_archive_free);
   g_mutex_clear (&self->downloads_lock);
   paddock_close_fd (&self->stop_fd);
   paddock_close_fd (&self->wake_fd);

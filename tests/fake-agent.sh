@@ -152,6 +152,41 @@ END
     echo "touch \"$out/built-marker\"" >t/built.sh
     step built sh t/built.sh
     ;;
+  pipe-unpack-then-run)
+    # Pipes a download into tar, the download running first and then tar
+    # running first, and unpacks a downloaded archive from a redirection;
+    # then runs what each unpacked. An archive piped from cat is not
+    # downloaded. The stand-in for curl writes the tarball to standard
+    # output where no -o is given.
+    mkdir -p "$out/bin" "$out/work/a" "$out/work/b" "$out/work/c" "$out/work/d" "$out/pack/t" "$out/local/l"
+    echo "touch \"$out/unpacked-marker\"" >"$out/pack/t/install.sh"
+    touch -d @1000000000 "$out/pack/t/install.sh"
+    tar czf "$out/pack/t.tgz" -C "$out/pack" t
+    echo "touch \"$out/local-marker\"" >"$out/local/l/install.sh"
+    tar cf "$out/local.tar" -C "$out/local" l
+    cat >"$out/bin/curl" <<END
+#!/bin/sh
+saved=
+while [ \$# -gt 0 ]; do
+  case \$1 in
+    -o) shift; cp "$out/pack/t.tgz" "\$1"; saved=1 ;;
+  esac
+  shift
+done
+[ -n "\$saved" ] || cat "$out/pack/t.tgz"
+END
+    chmod +x "$out/bin/curl"
+    cd "$out/work" || exit 1
+    step curl-first sh -c "\"$out/bin/curl\" -fsSL https://x.example/t.tgz | (sleep 0.2; exec tar xzf - -C a)"
+    step tar-first sh -c "(sleep 0.2; exec \"$out/bin/curl\" -fsSL https://x.example/t.tgz) | tar xz -C b"
+    step download "$out/bin/curl" -fsSL -o t.tgz https://x.example/t.tgz
+    step redirected sh -c "tar xz -C c < t.tgz"
+    step local-unpack sh -c "cat \"$out/local.tar\" | tar x -C d"
+    step piped-a sh a/t/install.sh
+    step piped-b sh b/t/install.sh
+    step redirected-run sh c/t/install.sh
+    step local sh d/l/install.sh
+    ;;
   busy-until-go)
     # Starts programs back to back, and ticks after each, until told to
     # stop, or for a minute or so at most (a failed test does not tell it).

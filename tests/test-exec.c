@@ -3473,6 +3473,64 @@ test_unpack_then_run (void)
   }
 }
 
+/* A download piped into tar, whichever of the two runs first, and an
+ * archive a download saved unpacked from a redirection: what each
+ * unpacked is asked about when run, and the question names both runs. An
+ * archive piped from cat is not downloaded. Before, none was asked. */
+static void
+test_pipe_unpack_then_run (void)
+{
+  static const char * const asked[] = { "piped-a", "sh a/t/install.sh", "piped-b", "sh b/t/install.sh",
+                                        "redirected-run", "sh c/t/install.sh", NULL };
+
+  check_downloaded_runs ("pipe-unpack-then-run", asked, "unpacked-marker",
+                         (const char *[]) { "curl-first", NULL, "tar-first", NULL, "download", NULL, "redirected", NULL,
+                                            "local-unpack", NULL, "local", "sh d/l/install.sh", NULL },
+                         (const char *[]) { "local-marker", NULL });
+
+  {
+    g_autoptr(Session) s = session_start_shipped ("pipe-unpack-then-run", TRUE, NULL);
+    PaddockMessage *asks[3] = { NULL, NULL, NULL };
+    g_autoptr(GPtrArray) execs = NULL;
+    /* The runs that saved each: tar, and the download (curl -fsSL URL,
+     * the first one and then the second, then curl -o). */
+    static const char * const tars[] = { "tar xzf - -C a", "tar xz -C b", "tar xz -C c" };
+    JsonObject *downloads[3] = { NULL, NULL, NULL };
+
+    for (guint i = 0; i < G_N_ELEMENTS (asks); i++)
+      {
+        asks[i] = session_expect (s, PADDOCK_MESSAGE_ASK);
+        g_assert_cmpstr (asks[i]->rule, ==, "run-downloaded-file");
+        session_decide (s, asks[i]->id, "allow");
+      }
+    g_assert_cmpint (session_wait (s), ==, 0);
+    execs = audit_records (s, "exec");
+    for (guint j = 0, n = 0; j < execs->len && n < G_N_ELEMENTS (downloads); j++)
+      {
+        JsonObject *record = g_ptr_array_index (execs, j);
+        JsonArray *argv = json_object_get_array_member (record, "argv");
+
+        if (g_str_has_suffix (json_array_get_string_element (argv, 0), "/bin/curl"))
+          downloads[n++] = record;
+      }
+    for (guint i = 0; i < G_N_ELEMENTS (asks); i++)
+      {
+        JsonObject *tar = assert_exec_decided (execs, tars[i], "allow", NULL);
+        g_autofree char *expected = NULL;
+
+        g_assert_nonnull (downloads[i]);
+        expected = g_strdup_printf ("It runs %s/work/%c/t/install.sh, which #%" G_GINT64_FORMAT " saved: %s "
+                                    "(its archive %s #%" G_GINT64_FORMAT ": %s/bin/curl -fsSL %shttps://x.example/t.tgz)",
+                                    s->out, 'a' + i, json_object_get_int_member (tar, "event"), tars[i],
+                                    i < 2 ? "piped from" : "saved by", json_object_get_int_member (downloads[i], "event"),
+                                    s->out, i < 2 ? "" : "-o t.tgz ");
+        if (!g_str_has_suffix (asks[i]->reason, expected))
+          g_error ("the reason \"%s\" does not end in \"%s\"", asks[i]->reason, expected);
+        paddock_message_free (asks[i]);
+      }
+  }
+}
+
 /* Pauses an agent that starts programs back to back, again and again. A
  * pause often lands while a child's exec is on its way to the monitor:
  * the child stops with it, and the shell waits for the child in vfork()
@@ -4489,6 +4547,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/download-then-run", test_download_then_run);
   g_test_add_func ("/paddock/exec/clone-then-run", test_clone_then_run);
   g_test_add_func ("/paddock/exec/unpack-then-run", test_unpack_then_run);
+  g_test_add_func ("/paddock/exec/pipe-unpack-then-run", test_pipe_unpack_then_run);
   g_test_add_func ("/paddock/exec/pause-then-terminate", test_pause_then_terminate);
   g_test_add_func ("/paddock/exec/pause-with-ask-held", test_pause_with_ask_held);
   g_test_add_func ("/paddock/exec/junk-argv", test_junk_argv);

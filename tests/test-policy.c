@@ -1790,13 +1790,19 @@ test_extract_folder (void)
     { "unzip -o -q t.zip -d out", "/p", "/p/out/", "/p/t.zip" },
     { "unzip -qo -dout t.zip bin/tool", "/p", "/p/out/", "/p/t.zip" },
     { "unzip -P secret t.zip -x '*.txt' docs/a", "/p", "/p/", "/p/t.zip" },
-    /* Not unpacking, not from a file, or into the root. */
+    /* From standard input: -f - is tar's default. */
+    { "tar xz", "/p", "/p/", "-" },
+    { "tar -xzf - -C out", "/p", "/p/out/", "-" },
+    { "tar --extract -C out", "/p/q", "/p/q/out/", "-" },
+    { "tar -xz -f-", "/p", "/p/", "-" },
+    { "tar -xz -f ./-", "/p", "/p/", "/p/-" },
+    /* Not unpacking, or into the root. */
     { "tar czf t.tgz src", "/p", NULL, NULL },
     { "tar -tf t.tar", "/p", NULL, NULL },
-    { "tar xz", "/p", NULL, NULL },
-    { "tar -xzf - -C out", "/p", NULL, NULL },
+    { "tar -t", "/p", NULL, NULL },
+    { "tar xz -C /", "/p", NULL, NULL },
     { "tar -xf t.tar -C /", "/p", NULL, NULL },
-    { "tar -xf", "/p", NULL, NULL },
+    { "tar -xf", "/p", "/p/", "-" },
     { "tar", "/p", NULL, NULL },
     { "tar xf t.tar", NULL, NULL, NULL },
     { "tar xf t.tar/", "/p", NULL, NULL },

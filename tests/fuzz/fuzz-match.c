@@ -69,7 +69,8 @@ check_download_targets (const char * const *argv,
     }
 }
 
-/* An archive unpacked: from a file, absolute, into a folder as a clone's is. */
+/* An archive unpacked: from a file, absolute, or from standard input ("-"),
+ * into a folder as a clone's is. */
 static void
 check_extract_folder (const char * const *argv,
                       const char         *program)
@@ -85,7 +86,8 @@ check_extract_folder (const char * const *argv,
       return;
     }
   inside = g_strconcat (folder, "f", NULL);
-  if (archive == NULL || !g_path_is_absolute (archive) || g_str_has_suffix (archive, "/") ||
+  if (archive == NULL || (strcmp (archive, "-") != 0 && !g_path_is_absolute (archive)) ||
+      g_str_has_suffix (archive, "/") ||
       !g_path_is_absolute (folder) || strcmp (folder, "/") == 0 || g_str_has_suffix (folder, "//") ||
       strstr (folder, "/../") != NULL || strstr (folder, "/./") != NULL || !paddock_download_holds (folder, inside))
     abort ();
