@@ -269,7 +269,8 @@ add_url_target (GPtrArray  *targets,
 
 /* Adds the folder @name, as an absolute path from @cwd with a final '/':
  * a clone's, or a recursive download's. Never the root ("/", or "//" as
- * POSIX lets it stay). */
+ * POSIX lets it stay), nor /dev or a folder in it, whose files are
+ * devices, as add_target() does not take them. */
 static void
 add_folder_target (GPtrArray  *targets,
                    const char *name,
@@ -277,7 +278,8 @@ add_folder_target (GPtrArray  *targets,
 {
   g_autofree char *folder = paddock_path_resolve (name, cwd);
 
-  if (folder != NULL && !g_str_has_suffix (folder, "/"))
+  if (folder != NULL && !g_str_has_suffix (folder, "/") && strcmp (folder, "/dev") != 0 &&
+      !g_str_has_prefix (folder, "/dev/"))
     g_ptr_array_add (targets, g_strconcat (folder, "/", NULL));
 }
 
