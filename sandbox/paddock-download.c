@@ -687,6 +687,35 @@ paddock_download_extract_folder (const char * const *argv,
   return g_strconcat (folder, "/", NULL);
 }
 
+GPtrArray *
+paddock_download_tee_targets (const char * const *argv,
+                              const char         *cwd)
+{
+  g_autoptr(GPtrArray) targets = NULL;
+  gboolean options = TRUE;
+
+  g_return_val_if_fail (argv != NULL, NULL);
+
+  if (argv[0] == NULL || cwd == NULL)
+    return NULL;
+  targets = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 1; argv[i] != NULL; i++)
+    {
+      const char *arg = argv[i];
+
+      if (options && strcmp (arg, "--") == 0)
+        options = FALSE;
+      else if (options && (strcmp (arg, "--help") == 0 || strcmp (arg, "--version") == 0))
+        return NULL;
+      /* -a, -i, -p, --append, --output-error[=MODE]: none takes the next word. */
+      else if (!options || arg[0] != '-' || arg[1] == '\0')
+        add_target (targets, NULL, arg, cwd);
+    }
+  if (targets->len == 0)
+    return NULL;
+  return g_steal_pointer (&targets);
+}
+
 gboolean
 paddock_download_holds (const char *target,
                         const char *path)

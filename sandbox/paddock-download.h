@@ -69,6 +69,12 @@ char      *paddock_download_extract_folder (const char * const *argv,
                                             const char         *cwd,
                                             char              **archive);
 
+/* The files @argv, a run of tee, writes what it reads to: absolute paths
+ * from @cwd, as paddock_download_targets() makes them; NULL when none, or
+ * when it writes none (--help, --version). */
+GPtrArray *paddock_download_tee_targets   (const char * const *argv,
+                                           const char         *cwd);
+
 /* Whether @path is @target, or lies in it where @target is a folder (a
  * clone's, ending in '/'). Both absolute. */
 gboolean   paddock_download_holds         (const char         *target,

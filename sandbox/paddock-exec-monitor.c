@@ -360,9 +360,10 @@ typedef struct
                             * for a clone, the folder it makes, ending in '/'; for an archiver
                             * unpacking a downloaded archive, the folder it unpacks into */
   char       *unpacked;    /* ... and where its archive came from, "its archive saved by #N: COMMAND" */
-  guint64     archive_pipe; /* for a download to standard output, a pipe there; for tar reading
-                             * its archive from standard input, a pipe there; else 0 */
-  char       *unpack_folder; /* ... for such a tar, where it unpacks (find_unpacked) */
+  guint64     archive_pipe; /* for a download to standard output, a pipe there; for tar or tee
+                             * reading standard input, a pipe there; else 0 */
+  GPtrArray  *pipe_targets; /* ... for such a tar, where it unpacks; for tee, the files it writes */
+  const char *pipe_input;   /* ... and what it reads: "archive", "input" */
   gboolean    checks_out;  /* a git (or gh) clone, whose files have the time they were written */
   DownloadLook download_look; /* the policy's downloaded_data (query_downloads) */
 } ExecInfo;
@@ -459,7 +460,7 @@ struct _PaddockExecMonitor
   gint                     n_downloads;   /* atomic: none, and the policy is not asked to look */
   guint                    n_folders;     /* of them, clones' folders */
   guint                    n_cloning;     /* ... whose clone has not been seen to end */
-  GQueue                   piped;         /* PipedArchive, oldest first, under downloads_lock */
+  GQueue                   piped;         /* PipeEnd, oldest first, under downloads_lock */
 
   struct seccomp_notif_sizes sizes;
   GString                 *record;        /* the thread's exec record, reused */
@@ -601,7 +602,7 @@ exec_info_free (ExecInfo *info)
   g_clear_pointer (&info->shebangs, g_ptr_array_unref);
   g_clear_pointer (&info->downloads, g_ptr_array_unref);
   g_free (info->unpacked);
-  g_free (info->unpack_folder);
+  g_clear_pointer (&info->pipe_targets, g_ptr_array_unref);
   if (info->argv != NULL)
     g_ptr_array_unref (info->argv);
   g_free (info);
@@ -1938,26 +1939,29 @@ download_free (Download *download)
   g_free (download);
 }
 
-/* One end of a pipe from a download into tar (`curl URL | tar xz`), kept
- * until the other end's run is let go on: the two exec in either order. */
+/* One end of a pipe from a download into a program that saves what it
+ * reads (`curl URL | tar xz`, `curl URL | tee i.sh`), kept until the
+ * other end's run is let go on: the two exec in either order. */
 typedef struct
 {
-  guint64  pipe;      /* its inode */
-  gint64   event;     /* this end's exec */
-  char    *command;   /* its command line, cut at DOWNLOAD_COMMAND_MAX */
-  char    *folder;    /* for tar, where it unpacks; NULL for the download */
-  int      pidfd;     /* for tar, its run's, or -1 */
-} PipedArchive;
+  guint64     pipe;      /* its inode */
+  gint64      event;     /* this end's exec */
+  char       *command;   /* its command line, cut at DOWNLOAD_COMMAND_MAX */
+  GPtrArray  *targets;   /* for the saver, what it writes (tar's folder, tee's files);
+                          * NULL for the download */
+  const char *input;     /* ... and what it reads, as ExecInfo's pipe_input */
+  int         pidfd;     /* for the saver, its run's, or -1 */
+} PipeEnd;
 
-#define PIPED_MAX 16
+#define PIPE_ENDS_MAX 16
 
 static void
-piped_archive_free (PipedArchive *piped)
+pipe_end_free (PipeEnd *end)
 {
-  g_free (piped->command);
-  g_free (piped->folder);
-  paddock_close_fd (&piped->pidfd);
-  g_free (piped);
+  g_free (end->command);
+  g_clear_pointer (&end->targets, g_ptr_array_unref);
+  paddock_close_fd (&end->pidfd);
+  g_free (end);
 }
 
 static gboolean
@@ -2138,42 +2142,53 @@ read_fd_file (pid_t tid,
 }
 
 /* Under downloads_lock: the end kept in self->piped of @pipe that is a
- * download (@unpacker FALSE) or tar (TRUE), or NULL. */
+ * download (@saver FALSE) or what saves its output (TRUE), or NULL. */
 static GList *
-find_piped (PaddockExecMonitor *self,
-            guint64             pipe,
-            gboolean            unpacker)
+lookup_pipe_end (PaddockExecMonitor *self,
+                 guint64             pipe,
+                 gboolean            saver)
 {
   for (GList *l = self->piped.tail; l != NULL; l = l->prev)
     {
-      PipedArchive *piped = l->data;
+      PipeEnd *end = l->data;
 
-      if (piped->pipe == pipe && (piped->folder != NULL) == unpacker)
+      if (end->pipe == pipe && (end->targets != NULL) == saver)
         return l;
     }
   return NULL;
 }
 
-/* The download whose output @pipe is, as "#N: COMMAND", taken from
- * self->piped; or NULL. */
-static char *
-take_piped_download (PaddockExecMonitor *self,
-                     guint64             pipe)
+/* @info, a run of tar or tee, saves what it reads from @pipe (its
+ * standard input) to @targets: where a download that writes to the pipe
+ * was let go on before, they count as downloaded by @info; else this end
+ * waits for it (note_piped()). */
+static void
+find_piped_download (PaddockExecMonitor *self,
+                     ExecInfo           *info,
+                     guint64             pipe,
+                     GPtrArray          *targets,
+                     const char         *input)
 {
   GList *l;
-  char *download = NULL;
 
   g_mutex_lock (&self->downloads_lock);
-  if ((l = find_piped (self, pipe, FALSE)) != NULL)
+  if ((l = lookup_pipe_end (self, pipe, FALSE)) != NULL)
     {
-      PipedArchive *piped = l->data;
+      PipeEnd *download = l->data;
 
-      download = g_strdup_printf ("#%" G_GINT64_FORMAT ": %s", piped->event, piped->command);
+      info->downloads = targets;
+      info->unpacked = g_strdup_printf ("its %s piped from #%" G_GINT64_FORMAT ": %s", input, download->event,
+                                        download->command);
       g_queue_delete_link (&self->piped, l);
-      piped_archive_free (piped);
+      pipe_end_free (download);
+    }
+  else
+    {
+      info->archive_pipe = pipe;
+      info->pipe_targets = targets;
+      info->pipe_input = input;
     }
   g_mutex_unlock (&self->downloads_lock);
-  return download;
 }
 
 /* If @info, a run of the archiver @program, unpacks an archive that
@@ -2198,21 +2213,15 @@ find_unpacked (PaddockExecMonitor *self,
     return;
   if (strcmp (archive, "-") == 0)
     {
-      char *piped_from;
+      guint64 pipe;
 
       g_clear_pointer (&archive, g_free);
-      if ((info->archive_pipe = read_pipe (info->tid, STDIN_FILENO)) != 0)
+      if ((pipe = read_pipe (info->tid, STDIN_FILENO)) != 0)
         {
-          if ((piped_from = take_piped_download (self, info->archive_pipe)) == NULL)
-            {
-              info->unpack_folder = g_steal_pointer (&folder);
-              return;
-            }
-          info->archive_pipe = 0;
-          info->downloads = g_ptr_array_new_with_free_func (g_free);
-          g_ptr_array_add (info->downloads, g_steal_pointer (&folder));
-          info->unpacked = g_strconcat ("its archive piped from ", piped_from, NULL);
-          g_free (piped_from);
+          GPtrArray *targets = g_ptr_array_new_with_free_func (g_free);
+
+          g_ptr_array_add (targets, g_steal_pointer (&folder));
+          find_piped_download (self, info, pipe, targets, "archive");
           return;
         }
       if ((archive = read_fd_file (info->tid, STDIN_FILENO)) == NULL)
@@ -2248,7 +2257,8 @@ find_downloads (PaddockExecMonitor *self,
       const char *slash = paths[i] != NULL ? strrchr (paths[i], '/') : NULL;
       const char *name = slash != NULL ? slash + 1 : paths[i];
 
-      if (paddock_download_is_downloader (name) || paddock_download_is_extractor (name))
+      if (paddock_download_is_downloader (name) || paddock_download_is_extractor (name) ||
+          g_strcmp0 (name, "tee") == 0)
         program = name;
     }
   if (program == NULL)
@@ -2256,6 +2266,17 @@ find_downloads (PaddockExecMonitor *self,
   if (paddock_download_is_extractor (program))
     {
       find_unpacked (self, info, program);
+      return;
+    }
+  if (strcmp (program, "tee") == 0)
+    {
+      GPtrArray *targets = paddock_download_tee_targets ((const char * const *) info->argv->pdata, load_cwd (info));
+      guint64 pipe;
+
+      if (targets != NULL && (pipe = read_pipe (info->tid, STDIN_FILENO)) != 0)
+        find_piped_download (self, info, pipe, targets, "input");
+      else if (targets != NULL)
+        g_ptr_array_unref (targets);
       return;
     }
   info->checks_out = strcmp (program, "git") == 0 || strcmp (program, "gh") == 0;
@@ -2343,10 +2364,11 @@ unpack_line (const char *command,
 }
 
 /* Under downloads_lock: @info, let go on as @event with @command, is one
- * end of a pipe from a download into tar (its archive_pipe). Where the
- * other end's run was let go on before, tar's folder counts as a clone's
- * from now; else this end is kept for it, the oldest going when too many
- * are. A pipe's inode is not used again while the pipe is open. */
+ * end of a pipe from a download into what saves its output (its
+ * archive_pipe). Where the other end's run was let go on before, what the
+ * saver writes counts as downloaded from now (tar's folder as a clone's,
+ * until tar's end); else this end is kept for it, the oldest going when
+ * too many are. A pipe's inode is not used again while the pipe is open. */
 static void
 note_piped (PaddockExecMonitor *self,
             ExecInfo           *info,
@@ -2354,36 +2376,38 @@ note_piped (PaddockExecMonitor *self,
             const char         *command,
             int                 pidfd)
 {
-  gboolean unpacks = info->unpack_folder != NULL;
-  GList *l = find_piped (self, info->archive_pipe, !unpacks);
-  PipedArchive *piped;
+  gboolean saves = info->pipe_targets != NULL;
+  GList *l = lookup_pipe_end (self, info->archive_pipe, !saves);
+  PipeEnd *end;
 
   if (l != NULL)
     {
-      PipedArchive *other = l->data;
-      PipedArchive *download = unpacks ? other : NULL;
-      PipedArchive *tar = unpacks ? NULL : other;
-      g_autofree char *from = g_strdup_printf ("its archive piped from #%" G_GINT64_FORMAT ": %s",
-                                               download != NULL ? download->event : event,
-                                               download != NULL ? download->command : command);
-      g_autofree char *line = unpack_line (tar != NULL ? tar->command : command, from);
+      PipeEnd *other = l->data;
+      PipeEnd mine = { info->archive_pipe, event, (char *) command, info->pipe_targets, info->pipe_input, pidfd };
+      const PipeEnd *download = saves ? other : &mine;
+      const PipeEnd *saver = saves ? &mine : other;
+      g_autofree char *from = g_strdup_printf ("its %s piped from #%" G_GINT64_FORMAT ": %s", saver->input,
+                                               download->event, download->command);
+      g_autofree char *line = unpack_line (saver->command, from);
 
-      add_download (self, tar != NULL ? g_steal_pointer (&tar->folder) : g_steal_pointer (&info->unpack_folder),
-                    tar != NULL ? tar->event : event, line, FALSE, tar != NULL ? tar->pidfd : pidfd);
+      for (guint i = 0; i < saver->targets->len; i++)
+        add_download (self, g_steal_pointer (&g_ptr_array_index (saver->targets, i)), saver->event, line, FALSE,
+                      saver->pidfd);
       g_queue_delete_link (&self->piped, l);
-      piped_archive_free (other);
+      pipe_end_free (other);
       return;
     }
 
-  if (g_queue_get_length (&self->piped) >= PIPED_MAX)
-    piped_archive_free (g_queue_pop_head (&self->piped));
-  piped = g_new0 (PipedArchive, 1);
-  piped->pipe = info->archive_pipe;
-  piped->event = event;
-  piped->command = g_strdup (command);
-  piped->folder = g_steal_pointer (&info->unpack_folder);
-  piped->pidfd = piped->folder != NULL && pidfd >= 0 ? fcntl (pidfd, F_DUPFD_CLOEXEC, 3) : -1;
-  g_queue_push_tail (&self->piped, piped);
+  if (g_queue_get_length (&self->piped) >= PIPE_ENDS_MAX)
+    pipe_end_free (g_queue_pop_head (&self->piped));
+  end = g_new0 (PipeEnd, 1);
+  end->pipe = info->archive_pipe;
+  end->event = event;
+  end->command = g_strdup (command);
+  end->targets = g_steal_pointer (&info->pipe_targets);
+  end->input = info->pipe_input;
+  end->pidfd = saves && pidfd >= 0 ? fcntl (pidfd, F_DUPFD_CLOEXEC, 3) : -1;
+  g_queue_push_tail (&self->piped, end);
 }
 
 /* Notes the files @info, let go on as @event, saves to (see
@@ -4146,7 +4170,7 @@ paddock_exec_monitor_free (PaddockExecMonitor *self)
   g_mutex_clear (&self->lock);
   g_hash_table_destroy (self->downloads);
   g_queue_clear_full (&self->downloads_order, (GDestroyNotify) download_free);
-  g_queue_clear_full (&self->piped, (GDestroyNotify) piped_archive_free);
+  g_queue_clear_full (&self->piped, (GDestroyNotify) pipe_end_free);
   g_mutex_clear (&self->downloads_lock);
   paddock_close_fd (&self->stop_fd);
   paddock_close_fd (&self->wake_fd);

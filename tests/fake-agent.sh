@@ -155,9 +155,10 @@ END
   pipe-unpack-then-run)
     # Pipes a download into tar, the download running first and then tar
     # running first, and unpacks a downloaded archive from a redirection;
-    # then runs what each unpacked. An archive piped from cat is not
-    # downloaded. The stand-in for curl writes the tarball to standard
-    # output where no -o is given.
+    # pipes a download into tee, in both orders too; then runs what each
+    # saved. An archive piped from cat, and a script from echo, are not
+    # downloaded. The stand-in for curl writes the tarball (or for a URL
+    # ending in .sh, a script) to standard output where no -o is given.
     mkdir -p "$out/bin" "$out/work/a" "$out/work/b" "$out/work/c" "$out/work/d" "$out/pack/t" "$out/local/l"
     echo "touch \"$out/unpacked-marker\"" >"$out/pack/t/install.sh"
     touch -d @1000000000 "$out/pack/t/install.sh"
@@ -171,9 +172,13 @@ while [ \$# -gt 0 ]; do
   case \$1 in
     -o) shift; cp "$out/pack/t.tgz" "\$1"; saved=1 ;;
   esac
+  last=\$1
   shift
 done
-[ -n "\$saved" ] || cat "$out/pack/t.tgz"
+case \$saved\$last in
+  *.sh) echo 'touch "$out/unpacked-marker"' ;;
+  http*) cat "$out/pack/t.tgz" ;;
+esac
 END
     chmod +x "$out/bin/curl"
     cd "$out/work" || exit 1
@@ -182,10 +187,16 @@ END
     step download "$out/bin/curl" -fsSL -o t.tgz https://x.example/t.tgz
     step redirected sh -c "tar xz -C c < t.tgz"
     step local-unpack sh -c "cat \"$out/local.tar\" | tar x -C d"
+    step tee-first sh -c "(sleep 0.2; exec \"$out/bin/curl\" -fsSL https://x.example/e.sh) | tee e.sh >/dev/null"
+    step curl-tee sh -c "\"$out/bin/curl\" -fsSL https://x.example/f.sh | (sleep 0.2; exec tee -a f.sh) >/dev/null"
+    step local-tee sh -c "echo 'touch \"$out/local-marker\"' | tee g.sh >/dev/null"
     step piped-a sh a/t/install.sh
     step piped-b sh b/t/install.sh
     step redirected-run sh c/t/install.sh
     step local sh d/l/install.sh
+    step teed-e sh e.sh
+    step teed-f sh f.sh
+    step local-teed sh g.sh
     ;;
   busy-until-go)
     # Starts programs back to back, and ticks after each, until told to

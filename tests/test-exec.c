@@ -3473,29 +3473,33 @@ test_unpack_then_run (void)
   }
 }
 
-/* A download piped into tar, whichever of the two runs first, and an
- * archive a download saved unpacked from a redirection: what each
- * unpacked is asked about when run, and the question names both runs. An
- * archive piped from cat is not downloaded. Before, none was asked. */
+/* A download piped into tar, whichever of the two runs first, an archive
+ * a download saved unpacked from a redirection, and a download piped into
+ * tee, in either order: what each saved is asked about when run, and the
+ * question names both runs. An archive piped from cat, and a script from
+ * echo, are not downloaded. Before, none was asked. */
 static void
 test_pipe_unpack_then_run (void)
 {
   static const char * const asked[] = { "piped-a", "sh a/t/install.sh", "piped-b", "sh b/t/install.sh",
-                                        "redirected-run", "sh c/t/install.sh", NULL };
+                                        "redirected-run", "sh c/t/install.sh", "teed-e", "sh e.sh",
+                                        "teed-f", "sh f.sh", NULL };
 
   check_downloaded_runs ("pipe-unpack-then-run", asked, "unpacked-marker",
                          (const char *[]) { "curl-first", NULL, "tar-first", NULL, "download", NULL, "redirected", NULL,
-                                            "local-unpack", NULL, "local", "sh d/l/install.sh", NULL },
+                                            "local-unpack", NULL, "local", "sh d/l/install.sh", "tee-first", NULL,
+                                            "curl-tee", NULL, "local-tee", NULL, "local-teed", "sh g.sh", NULL },
                          (const char *[]) { "local-marker", NULL });
 
   {
     g_autoptr(Session) s = session_start_shipped ("pipe-unpack-then-run", TRUE, NULL);
-    PaddockMessage *asks[3] = { NULL, NULL, NULL };
+    PaddockMessage *asks[5] = { NULL, NULL, NULL, NULL, NULL };
     g_autoptr(GPtrArray) execs = NULL;
-    /* The runs that saved each: tar, and the download (curl -fsSL URL,
-     * the first one and then the second, then curl -o). */
-    static const char * const tars[] = { "tar xzf - -C a", "tar xz -C b", "tar xz -C c" };
-    JsonObject *downloads[3] = { NULL, NULL, NULL };
+    /* The runs that saved each, and the downloads, in the order they ran. */
+    static const char * const savers[] = { "tar xzf - -C a", "tar xz -C b", "tar xz -C c", "tee e.sh", "tee -a f.sh" };
+    static const char * const runs[] = { "a/t/install.sh", "b/t/install.sh", "c/t/install.sh", "e.sh", "f.sh" };
+    static const char * const urls[] = { "t.tgz", "t.tgz", "-o t.tgz https://x.example/t.tgz", "e.sh", "f.sh" };
+    JsonObject *downloads[5] = { NULL, NULL, NULL, NULL, NULL };
 
     for (guint i = 0; i < G_N_ELEMENTS (asks); i++)
       {
@@ -3515,15 +3519,16 @@ test_pipe_unpack_then_run (void)
       }
     for (guint i = 0; i < G_N_ELEMENTS (asks); i++)
       {
-        JsonObject *tar = assert_exec_decided (execs, tars[i], "allow", NULL);
+        JsonObject *saver = assert_exec_decided (execs, savers[i], "allow", NULL);
         g_autofree char *expected = NULL;
 
         g_assert_nonnull (downloads[i]);
-        expected = g_strdup_printf ("It runs %s/work/%c/t/install.sh, which #%" G_GINT64_FORMAT " saved: %s "
-                                    "(its archive %s #%" G_GINT64_FORMAT ": %s/bin/curl -fsSL %shttps://x.example/t.tgz)",
-                                    s->out, 'a' + i, json_object_get_int_member (tar, "event"), tars[i],
-                                    i < 2 ? "piped from" : "saved by", json_object_get_int_member (downloads[i], "event"),
-                                    s->out, i < 2 ? "" : "-o t.tgz ");
+        expected = g_strdup_printf ("It runs %s/work/%s, which #%" G_GINT64_FORMAT " saved: %s (its %s #%" G_GINT64_FORMAT
+                                    ": %s/bin/curl -fsSL %s%s)",
+                                    s->out, runs[i], json_object_get_int_member (saver, "event"), savers[i],
+                                    i < 2 ? "archive piped from" : i == 2 ? "archive saved by" : "input piped from",
+                                    json_object_get_int_member (downloads[i], "event"), s->out,
+                                    i == 2 ? "" : "https://x.example/", urls[i]);
         if (!g_str_has_suffix (asks[i]->reason, expected))
           g_error ("the reason \"%s\" does not end in \"%s\"", asks[i]->reason, expected);
         paddock_message_free (asks[i]);

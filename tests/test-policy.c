@@ -1844,6 +1844,53 @@ test_extract_folder (void)
   }
 }
 
+/* The files tee writes what it reads to. */
+static void
+test_tee_targets (void)
+{
+  static const struct
+  {
+    const char *command;
+    const char *cwd;
+    const char *targets;   /* joined by spaces; NULL: none */
+  } cases[] = {
+    { "tee i.sh", "/p", "/p/i.sh" },
+    { "tee -a log ../out", "/p/q", "/p/q/log /p/out" },
+    { "tee --append --output-error=warn -ip x", "/p", "/p/x" },
+    { "tee -- -a", "/p", "/p/-a" },
+    { "tee x x", "/p", "/p/x" },
+    { "tee", "/p", NULL },
+    { "tee -a", "/p", NULL },
+    { "tee -", "/p", NULL },
+    { "tee /dev/null", "/p", NULL },
+    { "tee dir/", "/p", NULL },
+    { "tee --help x", "/p", NULL },
+    { "tee --version", "/p", NULL },
+    { "tee x", NULL, NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(GStrv) argv = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GPtrArray) targets = NULL;
+      g_autofree char *joined = NULL;
+
+      g_shell_parse_argv (cases[i].command, NULL, &argv, &error);
+      g_assert_no_error (error);
+      targets = paddock_download_tee_targets ((const char * const *) argv, cases[i].cwd);
+      if (targets != NULL)
+        {
+          g_assert_cmpuint (targets->len, >, 0);
+          g_ptr_array_add (targets, NULL);
+          joined = g_strjoinv (" ", (char **) targets->pdata);
+        }
+      if (g_strcmp0 (joined, cases[i].targets) != 0)
+        g_error ("`%s`: expected %s, got %s", cases[i].command, cases[i].targets ? cases[i].targets : "none",
+                 joined ? joined : "none");
+    }
+}
+
 /* explain says which downloaded file the command runs, or that none. */
 static void
 test_explain_downloaded (void)
@@ -1907,6 +1954,7 @@ main (int   argc,
   g_test_add_func ("/paddock/policy/threads", test_threads);
   g_test_add_func ("/paddock/policy/download-targets", test_download_targets);
   g_test_add_func ("/paddock/policy/extract-folder", test_extract_folder);
+  g_test_add_func ("/paddock/policy/tee-targets", test_tee_targets);
   g_test_add_func ("/paddock/policy/explain-downloaded", test_explain_downloaded);
 
   status = g_test_run ();

@@ -42,7 +42,9 @@ check_download_targets (const char * const *argv,
                         const char         *program)
 {
   gboolean to_stdout;
-  g_autoptr(GPtrArray) targets = paddock_download_targets (argv, program, "/home/dev/proj/src", &to_stdout);
+  g_autoptr(GPtrArray) targets = strcmp (program, "tee") == 0 ?
+                                  paddock_download_tee_targets (argv, "/home/dev/proj/src") :
+                                  paddock_download_targets (argv, program, "/home/dev/proj/src", &to_stdout);
 
   if (targets == NULL)
     return;
@@ -192,6 +194,7 @@ LLVMFuzzerTestOneInput (const guint8 *data,
   check_download_targets ((const char * const *) argv->pdata, "wget");
   check_download_targets ((const char * const *) argv->pdata, "git");
   check_download_targets ((const char * const *) argv->pdata, "gh");
+  check_download_targets ((const char * const *) argv->pdata, "tee");
   check_extract_folder ((const char * const *) argv->pdata, "tar");
   check_extract_folder ((const char * const *) argv->pdata, "unzip");
   {
