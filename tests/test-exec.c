@@ -3330,8 +3330,9 @@ test_download_then_run (void)
     execs = audit_records (s, "exec");
     download = audit_exec_with (execs, "https://x.example/i.sh");
     g_assert_nonnull (download);
-    expected = g_strdup_printf ("Runs a file downloaded earlier in this session (by curl or wget, in a git "
-                                "clone, or unpacked from a downloaded archive), without anyone reading it. It runs %s/work/i.sh, which #%" G_GINT64_FORMAT " saved: "
+    expected = g_strdup_printf ("Runs a file downloaded earlier in this session (by curl or wget, or tee from "
+                                "them, in a git clone, or unpacked from a downloaded archive), without anyone "
+                                "reading it. It runs %s/work/i.sh, which #%" G_GINT64_FORMAT " saved: "
                                 "%s/bin/curl -fsSL -o i.sh https://x.example/i.sh",
                                 s->out, json_object_get_int_member (download, "event"), s->out);
     g_assert_cmpstr (ask->reason, ==, expected);
