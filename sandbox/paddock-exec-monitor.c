@@ -359,9 +359,10 @@ typedef struct
   GPtrArray  *downloads;   /* for a download (curl, wget), the files it saves to (find_downloads);
                             * for a clone, the folder it makes, ending in '/'; for an archiver
                             * unpacking a downloaded archive, the folder it unpacks into */
-  char       *unpacked;    /* ... and where its archive came from, "its archive saved by #N: COMMAND" */
-  guint64     archive_pipe; /* for a download to standard output, a pipe there; for tar or tee
-                             * reading standard input, a pipe there; else 0 */
+  char       *unpacked;    /* ... and where what it saves came from: "its archive saved by #N:
+                            * COMMAND", or for tar or tee fed by a download, "its input piped from …" */
+  guint64     download_pipe; /* for a download to standard output, a pipe there; for tar or tee
+                              * reading standard input, a pipe there; else 0 */
   GPtrArray  *pipe_targets; /* ... for such a tar, where it unpacks; for tee, the files it writes */
   const char *pipe_input;   /* ... and what it reads: "archive", "input" */
   gboolean    checks_out;  /* a git (or gh) clone, whose files have the time they were written */
@@ -2184,7 +2185,7 @@ find_piped_download (PaddockExecMonitor *self,
     }
   else
     {
-      info->archive_pipe = pipe;
+      info->download_pipe = pipe;
       info->pipe_targets = targets;
       info->pipe_input = input;
     }
@@ -2286,9 +2287,9 @@ find_downloads (PaddockExecMonitor *self,
     return;
   if ((stdout_file = read_fd_file (info->tid, STDOUT_FILENO)) == NULL)
     {
-      /* Perhaps into tar (note_piped()); a clone writes nothing there. */
+      /* Perhaps into tar or tee (note_piped()); a clone writes nothing there. */
       if (!info->checks_out)
-        info->archive_pipe = read_pipe (info->tid, STDOUT_FILENO);
+        info->download_pipe = read_pipe (info->tid, STDOUT_FILENO);
       return;
     }
   if (info->downloads == NULL)
@@ -2352,20 +2353,20 @@ add_download (PaddockExecMonitor *self,
   g_atomic_int_set (&self->n_downloads, (gint) g_queue_get_length (&self->downloads_order));
 }
 
-/* @command, and in brackets where its archive came from. */
+/* @command, and in brackets where what it saved came from, @source. */
 static char *
 unpack_line (const char *command,
-             const char *archive_from)
+             const char *source)
 {
   GString *line = g_string_new (command);
 
-  g_string_append_printf (line, " (%s)", archive_from);
+  g_string_append_printf (line, " (%s)", source);
   return free_cut (line, DOWNLOAD_COMMAND_MAX);
 }
 
 /* Under downloads_lock: @info, let go on as @event with @command, is one
  * end of a pipe from a download into what saves its output (its
- * archive_pipe). Where the other end's run was let go on before, what the
+ * download_pipe). Where the other end's run was let go on before, what the
  * saver writes counts as downloaded from now (tar's folder as a clone's,
  * until tar's end); else this end is kept for it, the oldest going when
  * too many are. A pipe's inode is not used again while the pipe is open. */
@@ -2377,13 +2378,13 @@ note_piped (PaddockExecMonitor *self,
             int                 pidfd)
 {
   gboolean saves = info->pipe_targets != NULL;
-  GList *l = lookup_pipe_end (self, info->archive_pipe, !saves);
+  GList *l = lookup_pipe_end (self, info->download_pipe, !saves);
   PipeEnd *end;
 
   if (l != NULL)
     {
       PipeEnd *other = l->data;
-      PipeEnd mine = { info->archive_pipe, event, (char *) command, info->pipe_targets, info->pipe_input, pidfd };
+      PipeEnd mine = { info->download_pipe, event, (char *) command, info->pipe_targets, info->pipe_input, pidfd };
       const PipeEnd *download = saves ? other : &mine;
       const PipeEnd *saver = saves ? &mine : other;
       g_autofree char *from = g_strdup_printf ("its %s piped from #%" G_GINT64_FORMAT ": %s", saver->input,
@@ -2401,7 +2402,7 @@ note_piped (PaddockExecMonitor *self,
   if (g_queue_get_length (&self->piped) >= PIPE_ENDS_MAX)
     pipe_end_free (g_queue_pop_head (&self->piped));
   end = g_new0 (PipeEnd, 1);
-  end->pipe = info->archive_pipe;
+  end->pipe = info->download_pipe;
   end->event = event;
   end->command = g_strdup (command);
   end->targets = g_steal_pointer (&info->pipe_targets);
@@ -2424,7 +2425,7 @@ note_download (PaddockExecMonitor *self,
   g_autofree char *command = NULL;
   GPtrArray *targets = info->downloads;
 
-  if (targets == NULL && info->archive_pipe == 0)
+  if (targets == NULL && info->download_pipe == 0)
     return;
   command = join_argv_cut ((const char * const *) info->argv->pdata, DOWNLOAD_COMMAND_MAX);
   if (info->unpacked != NULL)
@@ -2438,7 +2439,7 @@ note_download (PaddockExecMonitor *self,
   g_mutex_lock (&self->downloads_lock);
   for (guint i = 0; targets != NULL && i < targets->len; i++)
     add_download (self, g_steal_pointer (&g_ptr_array_index (targets, i)), event, command, info->checks_out, pidfd);
-  if (info->archive_pipe != 0)
+  if (info->download_pipe != 0)
     note_piped (self, info, event, command, pidfd);
   g_mutex_unlock (&self->downloads_lock);
 }
