@@ -359,7 +359,7 @@ typedef struct
   GPtrArray  *downloads;   /* for a download (curl, wget), the files it saves to (find_downloads);
                             * for a clone, the folder it makes, ending in '/'; for an archiver
                             * unpacking a downloaded archive, the folder it unpacks into */
-  char       *unpacked;    /* ... and where what it saves came from: "its archive saved by #N:
+  char       *saved_from;  /* ... and where what it saves came from: "its archive saved by #N:
                             * COMMAND", or for tar or tee fed by a download, "its input piped from …" */
   guint64     download_pipe; /* for a download to standard output, a pipe there; for tar or tee
                               * reading standard input, a pipe there; else 0 */
@@ -602,7 +602,7 @@ exec_info_free (ExecInfo *info)
   g_free (info->exe);
   g_clear_pointer (&info->shebangs, g_ptr_array_unref);
   g_clear_pointer (&info->downloads, g_ptr_array_unref);
-  g_free (info->unpacked);
+  g_free (info->saved_from);
   g_clear_pointer (&info->pipe_targets, g_ptr_array_unref);
   if (info->argv != NULL)
     g_ptr_array_unref (info->argv);
@@ -2010,7 +2010,7 @@ written_at (pid_t       tid,
   g_autofree char *seen = g_strdup_printf ("/proc/%d/root%s", (int) tid, path);
   struct statx stx;
 
-  /* Cached attributes will do (see read_stdout_file()). */
+  /* Cached attributes will do (see read_fd_file()). */
   if (statx (AT_FDCWD, seen, AT_STATX_DONT_SYNC, STATX_MTIME | STATX_CTIME, &stx) != 0 ||
       (stx.stx_mask & (STATX_MTIME | STATX_CTIME)) != (STATX_MTIME | STATX_CTIME))
     return;
@@ -2159,6 +2159,15 @@ lookup_pipe_end (PaddockExecMonitor *self,
   return NULL;
 }
 
+/* Where the input of a program that saves it (what it reads, @input)
+ * came from: @download's run. */
+static char *
+piped_from (const char    *input,
+            const PipeEnd *download)
+{
+  return g_strdup_printf ("its %s piped from #%" G_GINT64_FORMAT ": %s", input, download->event, download->command);
+}
+
 /* @info, a run of tar or tee, saves what it reads from @pipe (its
  * standard input) to @targets: where a download that writes to the pipe
  * was let go on before, they count as downloaded by @info; else this end
@@ -2178,8 +2187,7 @@ find_piped_download (PaddockExecMonitor *self,
       PipeEnd *download = l->data;
 
       info->downloads = targets;
-      info->unpacked = g_strdup_printf ("its %s piped from #%" G_GINT64_FORMAT ": %s", input, download->event,
-                                        download->command);
+      info->saved_from = piped_from (input, download);
       g_queue_delete_link (&self->piped, l);
       pipe_end_free (download);
     }
@@ -2237,7 +2245,7 @@ find_unpacked (PaddockExecMonitor *self,
     return;
   info->downloads = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (info->downloads, g_steal_pointer (&folder));
-  info->unpacked = g_strdup_printf ("its archive saved by #%" G_GINT64_FORMAT ": %s", event, command);
+  info->saved_from = g_strdup_printf ("its archive saved by #%" G_GINT64_FORMAT ": %s", event, command);
 }
 
 /* If @info is a download (curl, wget), finds the files it saves to, its
@@ -2387,8 +2395,7 @@ note_piped (PaddockExecMonitor *self,
       PipeEnd mine = { info->download_pipe, event, (char *) command, info->pipe_targets, info->pipe_input, pidfd };
       const PipeEnd *download = saves ? other : &mine;
       const PipeEnd *saver = saves ? &mine : other;
-      g_autofree char *from = g_strdup_printf ("its %s piped from #%" G_GINT64_FORMAT ": %s", saver->input,
-                                               download->event, download->command);
+      g_autofree char *from = piped_from (saver->input, download);
       g_autofree char *line = unpack_line (saver->command, from);
 
       for (guint i = 0; i < saver->targets->len; i++)
@@ -2413,7 +2420,7 @@ note_piped (PaddockExecMonitor *self,
 
 /* Notes the files @info, let go on as @event, saves to (see
  * find_downloads()), for a later run of one of them, and an end of a
- * pipe from a download into tar. @pidfd (or -1) is the run's, for a
+ * pipe from a download into tar or tee. @pidfd (or -1) is the run's, for a
  * clone's end to be seen before the main context sees it
  * (close_ended_clones()). */
 static void
@@ -2428,9 +2435,9 @@ note_download (PaddockExecMonitor *self,
   if (targets == NULL && info->download_pipe == 0)
     return;
   command = join_argv_cut ((const char * const *) info->argv->pdata, DOWNLOAD_COMMAND_MAX);
-  if (info->unpacked != NULL)
+  if (info->saved_from != NULL)
     {
-      char *line = unpack_line (command, info->unpacked);
+      char *line = unpack_line (command, info->saved_from);
 
       g_free (command);
       command = line;
@@ -3283,10 +3290,7 @@ handle_notification (PaddockExecMonitor   *self,
   message->by = g_strdup (by);
   message->rule = g_strdup (rule_name);
   download = rule_download (&query, rule);
-  if (rule != NULL)
-    {
-      message->reason = decision_reason (self, rule, download, info->tid);
-    }
+  message->reason = decision_reason (self, rule, download, info->tid);
 
   ask_message = paddock_message_copy (message);
   ask_message->type = PADDOCK_MESSAGE_ASK;
