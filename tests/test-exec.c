@@ -3270,75 +3270,6 @@ test_pause_then_terminate (void)
   g_assert_nonnull (strstr (shown, "all the agent's programs, for SIGTERM to paddock-run to reach them\n"));
 }
 
-/* A script downloaded in one command and run in the next is asked about
- * (the default policy's run-downloaded-file): with no client to answer,
- * it is refused and never runs; allowed, it runs. A script the agent
- * wrote itself runs either way, and so does the download. */
-static void
-test_download_then_run (void)
-{
-  for (guint allow = 0; allow < 2; allow++)
-    {
-      g_autoptr(Session) s = session_start_shipped ("download-then-run", FALSE, allow ? "allow" : "deny");
-      const char *decision = allow ? "allow" : "deny";
-      g_autoptr(GPtrArray) execs = NULL;
-      g_autofree char *log = NULL;
-      JsonObject *record;
-
-      g_assert_cmpint (session_wait (s), ==, 0);
-      log = out_text (s, "log");
-      g_test_message ("%s", log);
-      g_assert_nonnull (strstr (log, "download=0\n"));
-      g_assert_nonnull (strstr (log, "local=0\n"));
-      g_assert_true (out_exists (s, "local-marker"));
-      g_assert_nonnull (strstr (log, allow ? "downloaded=0\n" : "downloaded=126\n"));
-      /* Refused, or let through with no one to look: still unread. */
-      g_assert_nonnull (strstr (log, allow ? "downloaded-again=0\n" : "downloaded-again=126\n"));
-      g_assert_cmpint (out_exists (s, "i.sh-marker"), ==, allow);
-      /* Saved by the shell from the download's standard output. */
-      g_assert_nonnull (strstr (log, "redirected=0\n"));
-      g_assert_nonnull (strstr (log, allow ? "run-redirected=0\n" : "run-redirected=126\n"));
-      g_assert_cmpint (out_exists (s, "j.sh-marker"), ==, allow);
-
-      execs = audit_records (s, "exec");
-      record = assert_exec_decided (execs, "sh i.sh", decision, "run-downloaded-file");
-      g_assert_cmpstr (json_object_get_string_member (record, "by"), ==, "no-client");
-      assert_exec_decided (execs, "sh j.sh", decision, "run-downloaded-file");
-      assert_exec_decided (execs, "sh local.sh", "allow", NULL);
-    }
-
-  /* Asked of a client, the question says which file runs, and which
-   * download saved it. Once a user let it run, the file counts as read:
-   * its second run is not asked about (it was before). */
-  {
-    g_autoptr(Session) s = session_start_shipped ("download-then-run", TRUE, NULL);
-    g_autoptr(PaddockMessage) ask = session_expect (s, PADDOCK_MESSAGE_ASK);
-    g_autoptr(GPtrArray) execs = NULL;
-    g_autofree char *expected = NULL;
-    g_autoptr(PaddockMessage) second = NULL;
-    JsonObject *download;
-
-    g_assert_cmpstr (ask->rule, ==, "run-downloaded-file");
-    session_decide (s, ask->id, "allow");
-    second = session_expect (s, PADDOCK_MESSAGE_ASK);
-    g_assert_cmpstr (second->rule, ==, "run-downloaded-file");
-    g_assert_cmpstr (second->argv[1], ==, "j.sh");
-    session_decide (s, second->id, "deny");
-    g_assert_cmpint (session_wait (s), ==, 0);
-    g_assert_true (out_exists (s, "i.sh-marker"));
-    g_assert_false (out_exists (s, "j.sh-marker"));
-    execs = audit_records (s, "exec");
-    download = audit_exec_with (execs, "https://x.example/i.sh");
-    g_assert_nonnull (download);
-    expected = g_strdup_printf ("Runs a file downloaded earlier in this session (by curl or wget, or tee from "
-                                "them, in a git clone, or unpacked from a downloaded archive), without anyone "
-                                "reading it. It runs %s/work/i.sh, which #%" G_GINT64_FORMAT " saved: "
-                                "%s/bin/curl -fsSL -o i.sh https://x.example/i.sh",
-                                s->out, json_object_get_int_member (download, "event"), s->out);
-    g_assert_cmpstr (ask->reason, ==, expected);
-  }
-}
-
 /* What a clone of a remote repository wrote, run in a later command, is
  * asked about (no client: refused, or let through with --on-ask allow);
  * what a clone of a local folder wrote, or a file written into the
@@ -3347,12 +3278,13 @@ test_download_then_run (void)
  * clone's files ran unasked. */
 /* Runs @scenario with no client, refused and then allowed by --on-ask.
  * Each step of @asked (its name, and its command line) runs a downloaded
- * file: refused by run-downloaded-file, or let run, leaving @marker. Each
- * of @free runs without a rule, and @markers are left either way. */
+ * file: refused by run-downloaded-file, with no client, or let run,
+ * leaving @asked_markers. Each of @free runs without a rule, and @markers
+ * are left either way. */
 static void
 check_downloaded_runs (const char         *scenario,
                        const char * const *asked,
-                       const char         *marker,
+                       const char * const *asked_markers,
                        const char * const *free,
                        const char * const *markers)
 {
@@ -3370,11 +3302,14 @@ check_downloaded_runs (const char         *scenario,
       for (guint i = 0; asked[i] != NULL; i += 2)
         {
           g_autofree char *step = g_strdup_printf ("\n%s=%d\n", asked[i], allow ? 0 : 126);
+          JsonObject *record;
 
           g_assert_nonnull (strstr (log, step));
-          assert_exec_decided (execs, asked[i + 1], decision, "run-downloaded-file");
+          record = assert_exec_decided (execs, asked[i + 1], decision, "run-downloaded-file");
+          g_assert_cmpstr (json_object_get_string_member (record, "by"), ==, "no-client");
         }
-      g_assert_cmpint (out_exists (s, marker), ==, allow);
+      for (guint i = 0; asked_markers[i] != NULL; i++)
+        g_assert_cmpint (out_exists (s, asked_markers[i]), ==, allow);
       for (guint i = 0; free[i] != NULL; i += 2)
         {
           g_autofree char *step = g_strdup_printf ("\n%s=0\n", free[i]);
@@ -3408,12 +3343,61 @@ allow_downloaded_run (const char      *scenario,
   return s;
 }
 
+/* A script downloaded in one command and run in the next is asked about
+ * (the default policy's run-downloaded-file): with no client to answer,
+ * it is refused and never runs; allowed, it runs. A script the agent
+ * wrote itself runs either way, and so does the download. */
+static void
+test_download_then_run (void)
+{
+  /* The second of the two is refused, or let through with no one to
+   * look: still unread. j.sh was saved by the shell from the download's
+   * standard output. */
+  check_downloaded_runs ("download-then-run",
+                         (const char *[]) { "downloaded", "sh i.sh", "downloaded-again", "sh i.sh",
+                                            "run-redirected", "sh j.sh", NULL },
+                         (const char *[]) { "i.sh-marker", "j.sh-marker", NULL },
+                         (const char *[]) { "download", NULL, "local", "sh local.sh", "redirected", NULL, NULL },
+                         (const char *[]) { "local-marker", NULL });
+
+  /* Asked of a client, the question says which file runs, and which
+   * download saved it. Once a user let it run, the file counts as read:
+   * its second run is not asked about (it was before). */
+  {
+    g_autoptr(Session) s = session_start_shipped ("download-then-run", TRUE, NULL);
+    g_autoptr(PaddockMessage) ask = session_expect (s, PADDOCK_MESSAGE_ASK);
+    g_autoptr(GPtrArray) execs = NULL;
+    g_autofree char *expected = NULL;
+    g_autoptr(PaddockMessage) second = NULL;
+    JsonObject *download;
+
+    g_assert_cmpstr (ask->rule, ==, "run-downloaded-file");
+    session_decide (s, ask->id, "allow");
+    second = session_expect (s, PADDOCK_MESSAGE_ASK);
+    g_assert_cmpstr (second->rule, ==, "run-downloaded-file");
+    g_assert_cmpstr (second->argv[1], ==, "j.sh");
+    session_decide (s, second->id, "deny");
+    g_assert_cmpint (session_wait (s), ==, 0);
+    g_assert_true (out_exists (s, "i.sh-marker"));
+    g_assert_false (out_exists (s, "j.sh-marker"));
+    execs = audit_records (s, "exec");
+    download = audit_exec_with (execs, "https://x.example/i.sh");
+    g_assert_nonnull (download);
+    expected = g_strdup_printf ("Runs a file downloaded earlier in this session (by curl or wget, or tee from "
+                                "them, in a git clone, or unpacked from a downloaded archive), without anyone "
+                                "reading it. It runs %s/work/i.sh, which #%" G_GINT64_FORMAT " saved: "
+                                "%s/bin/curl -fsSL -o i.sh https://x.example/i.sh",
+                                s->out, json_object_get_int_member (download, "event"), s->out);
+    g_assert_cmpstr (ask->reason, ==, expected);
+  }
+}
+
 static void
 test_clone_then_run (void)
 {
   check_downloaded_runs ("clone-then-run",
                          (const char *[]) { "cloned", "sh tool/install.sh", "cloned-again", "./tool/install.sh", NULL },
-                         "tool.git-marker",
+                         (const char *[]) { "tool.git-marker", NULL },
                          (const char *[]) { "clone", NULL, "local-clone", NULL, "copied", "sh copy/install.sh",
                                             "built", "sh tool/built.sh", NULL },
                          (const char *[]) { "tool-marker", "built-marker", NULL });
@@ -3445,7 +3429,7 @@ test_unpack_then_run (void)
 {
   check_downloaded_runs ("unpack-then-run",
                          (const char *[]) { "unpacked", "sh t/install.sh", "unpacked-again", "./t/install.sh", NULL },
-                         "unpacked-marker",
+                         (const char *[]) { "unpacked-marker", NULL },
                          (const char *[]) { "download", NULL, "unpack", NULL, "local-unpack", NULL,
                                             "local", "sh into/l/install.sh", "built", "sh t/built.sh", NULL },
                          (const char *[]) { "local-marker", "built-marker", NULL });
@@ -3486,7 +3470,7 @@ test_pipe_unpack_then_run (void)
                                         "redirected-run", "sh c/t/install.sh", "teed-e", "sh e.sh",
                                         "teed-f", "sh f.sh", NULL };
 
-  check_downloaded_runs ("pipe-unpack-then-run", asked, "unpacked-marker",
+  check_downloaded_runs ("pipe-unpack-then-run", asked, (const char *[]) { "unpacked-marker", NULL },
                          (const char *[]) { "curl-first", NULL, "tar-first", NULL, "download", NULL, "redirected", NULL,
                                             "local-unpack", NULL, "local", "sh d/l/install.sh", "tee-first", NULL,
                                             "curl-tee", NULL, "local-tee", NULL, "local-teed", "sh g.sh", NULL },
