@@ -35,6 +35,7 @@ typedef struct
   const char *document;         /* wget -O */
   gboolean    remote_name_all;  /* curl */
   gboolean    recursive;        /* wget -r, -m: files land under the host's name, or not */
+  gboolean    server_names;     /* curl -J, wget --content-disposition: the server may name the file */
 } Command;
 
 /* Short options that take a value, and long ones that take it in the next
@@ -143,6 +144,10 @@ take_option (Command    *command,
         command->dir = value;
       else if (IS ('\0', "url") && value != NULL)
         g_ptr_array_add (command->urls, (gpointer) value);
+      else if (IS ('J', "remote-header-name"))
+        command->server_names = TRUE;
+      else if (IS ('\0', "no-remote-header-name"))
+        command->server_names = FALSE;
     }
   else
     {
@@ -152,6 +157,10 @@ take_option (Command    *command,
         command->dir = value;
       else if (IS ('r', "recursive") || IS ('m', "mirror"))
         command->recursive = TRUE;
+      else if (IS ('\0', "content-disposition") || IS ('\0', "trust-server-names"))
+        command->server_names = TRUE;
+      else if (IS ('\0', "no-content-disposition") || IS ('\0', "no-trust-server-names"))
+        command->server_names = FALSE;
     }
 #undef IS
 }
@@ -454,6 +463,8 @@ paddock_download_targets (const char * const *argv,
 
   if (command.downloader == DOWNLOADER_CURL)
     {
+      gboolean url_named = FALSE;
+
       /* Each output is the next URL's, in order, wherever it stands. */
       for (guint i = 0; i < outputs->len; i++)
         {
@@ -465,10 +476,21 @@ paddock_download_targets (const char * const *argv,
               add_target (targets, command.dir, output, cwd);
             }
           else if (i < urls->len)
-            add_url_target (targets, command.dir, g_ptr_array_index (urls, i), "", cwd);
+            {
+              add_url_target (targets, command.dir, g_ptr_array_index (urls, i), "", cwd);
+              url_named = TRUE;
+            }
         }
       for (guint i = outputs->len; command.remote_name_all && i < urls->len; i++)
-        add_url_target (targets, command.dir, g_ptr_array_index (urls, i), "", cwd);
+        {
+          add_url_target (targets, command.dir, g_ptr_array_index (urls, i), "", cwd);
+          url_named = TRUE;
+        }
+      /* -J: a name the server sends instead, any name, in the same
+       * folder: every file written there while curl runs, as a
+       * clone's. */
+      if (command.server_names && url_named)
+        add_folder_target (targets, command.dir != NULL ? command.dir : ".", cwd);
       /* A URL with no output of its own goes to standard output. */
       stdout_used |= !command.remote_name_all && outputs->len < urls->len;
     }
@@ -477,11 +499,13 @@ paddock_download_targets (const char * const *argv,
       stdout_used = strcmp (command.document, "-") == 0 && urls->len > 0;
       add_target (targets, NULL, command.document, cwd);
     }
-  else if (!command.recursive)
+  else if (!command.recursive && !command.server_names)
     for (guint i = 0; i < urls->len; i++)
       add_url_target (targets, command.dir, g_ptr_array_index (urls, i), "index.html", cwd);
-  /* Under the host's name, or not (-nH, -nd): the folder it starts in,
-   * as a clone's, whose files written meanwhile are its. */
+  /* Under the host's name, or not (-nH, -nd), or named by the server
+   * (--content-disposition, or the last URL a redirect led to): the
+   * folder it starts in, as a clone's, whose files written meanwhile
+   * are its. */
   else if (urls->len > 0)
     add_folder_target (targets, command.dir != NULL ? command.dir : ".", cwd);
 

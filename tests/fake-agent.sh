@@ -62,8 +62,9 @@ case $scenario in
   download-then-run)
     # Downloads in one command, runs in the next: a stand-in for curl (no
     # network here) saves a script that leaves a marker named after the
-    # URL, to -o FILE or to its standard output. A script the agent wrote
-    # itself runs beside them.
+    # URL, to -o FILE, to its standard output, or (-OJ) to a name "the
+    # server sent", served-URL. A script the agent wrote itself runs beside
+    # them.
     mkdir -p "$out/bin" "$out/work"
     cat >"$out/bin/curl" <<EOF
 #!/bin/sh
@@ -71,10 +72,12 @@ file=
 while [ \$# -gt 0 ]; do
   case \$1 in
     -o) shift; file=\$1 ;;
+    -OJ) served=1 ;;
     http*) url=\$1 ;;
   esac
   shift
 done
+[ -n "\$served" ] && file="served-\${url##*/}"
 script="touch \"$out/\${url##*/}-marker\""
 if [ -n "\$file" ]; then echo "\$script" >"\$file"; else echo "\$script"; fi
 EOF
@@ -87,6 +90,8 @@ EOF
     step downloaded-again sh i.sh
     step redirected "$out/bin/curl" -fsSL https://x.example/j.sh >j.sh
     step run-redirected sh j.sh
+    step server-named "$out/bin/curl" -fsSL -OJ https://x.example/k.sh
+    step run-server-named sh served-k.sh
     ;;
   clone-then-run)
     # Clones, then runs what the clone wrote: a stand-in for git (no

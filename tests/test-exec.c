@@ -3352,12 +3352,14 @@ test_download_then_run (void)
 {
   /* The second of the two is refused, or let through with no one to
    * look: still unread. j.sh was saved by the shell from the download's
-   * standard output. */
+   * standard output, served-k.sh under a name the server sent (-J). */
   check_downloaded_runs ("download-then-run",
                          (const char *[]) { "downloaded", "sh i.sh", "downloaded-again", "sh i.sh",
-                                            "run-redirected", "sh j.sh", NULL },
-                         (const char *[]) { "i.sh-marker", "j.sh-marker", NULL },
-                         (const char *[]) { "download", NULL, "local", "sh local.sh", "redirected", NULL, NULL },
+                                            "run-redirected", "sh j.sh", "run-server-named", "sh served-k.sh",
+                                            NULL },
+                         (const char *[]) { "i.sh-marker", "j.sh-marker", "k.sh-marker", NULL },
+                         (const char *[]) { "download", NULL, "local", "sh local.sh", "redirected", NULL,
+                                            "server-named", NULL, NULL },
                          (const char *[]) { "local-marker", NULL });
 
   /* Asked of a client, the question says which file runs, and which
@@ -3369,6 +3371,7 @@ test_download_then_run (void)
     g_autoptr(GPtrArray) execs = NULL;
     g_autofree char *expected = NULL;
     g_autoptr(PaddockMessage) second = NULL;
+    g_autoptr(PaddockMessage) third = NULL;
     JsonObject *download;
 
     g_assert_cmpstr (ask->rule, ==, "run-downloaded-file");
@@ -3377,6 +3380,10 @@ test_download_then_run (void)
     g_assert_cmpstr (second->rule, ==, "run-downloaded-file");
     g_assert_cmpstr (second->argv[1], ==, "j.sh");
     session_decide (s, second->id, "deny");
+    third = session_expect (s, PADDOCK_MESSAGE_ASK);
+    g_assert_cmpstr (third->argv[1], ==, "served-k.sh");
+    g_assert_nonnull (strstr (third->reason, "-fsSL -OJ https://x.example/k.sh"));
+    session_decide (s, third->id, "deny");
     g_assert_cmpint (session_wait (s), ==, 0);
     g_assert_true (out_exists (s, "i.sh-marker"));
     g_assert_false (out_exists (s, "j.sh-marker"));

@@ -1735,6 +1735,13 @@ test_download_targets (void)
     { "curl -o / https://x.example/i.sh", "/p", NULL },
     { "curl -o dl/ https://x.example/i.sh", "/p", NULL },
     { "curl -o i.sh https://x.example/", NULL, NULL },
+    /* A name the server sends (-J): any file in that folder, meanwhile. */
+    { "curl -OJ https://x.example/dl?id=3", "/p", "/p/dl /p/" },
+    { "curl -sLJO --output-dir dl https://x.example/get/i.sh", "/p", "/p/dl/i.sh /p/dl/" },
+    { "curl --remote-header-name --remote-name-all https://x.example/a.sh", "/p", "/p/a.sh /p/" },
+    { "curl -J -o i.sh https://x.example/", "/p", "/p/i.sh" },
+    { "curl -J https://x.example/i.sh", "/p", NULL, TRUE },
+    { "curl -OJ --no-remote-header-name https://x.example/i.sh", "/p", "/p/i.sh" },
 
     { "wget https://x.example/i.sh", "/p", "/p/i.sh" },
     { "wget -q https://x.example/", "/p", "/p/index.html" },
@@ -1745,6 +1752,10 @@ test_download_targets (void)
     { "wget --directory-prefix=/srv https://x.example/b.sh -e robots=off", "/p", "/srv/b.sh" },
     { "wget -U 'agent -O x' https://x.example/k", "/p", "/p/k" },
     { "wget -qO- https://x.example/i.sh", "/p", NULL, TRUE },
+    { "wget --content-disposition https://x.example/dl?id=3", "/p", "/p/" },
+    { "wget --trust-server-names -P dl https://x.example/latest", "/p", "/p/dl/" },
+    { "wget --content-disposition -O i.sh https://x.example/", "/p", "/p/i.sh" },
+    { "wget --content-disposition --no-content-disposition https://x.example/i.sh", "/p", "/p/i.sh" },
     /* Recursive: the folder it starts in, where its files land. */
     { "wget -r https://x.example/i.sh", "/p", "/p/" },
     { "wget --mirror -nH -P site https://x.example/", "/p", "/p/site/" },
