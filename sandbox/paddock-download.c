@@ -539,6 +539,18 @@ paddock_download_is_extractor (const char *name)
                           strcmp (name, "gtar") == 0 || strcmp (name, "unzip") == 0);
 }
 
+gboolean
+paddock_download_is_filter (const char *name)
+{
+  static const char * const filters[] = {
+    "gzip", "gunzip", "zcat", "pigz", "unpigz", "xz", "unxz", "xzcat", "lzma", "unlzma", "lzcat",
+    "bzip2", "bunzip2", "bzcat", "lbzip2", "pbzip2", "zstd", "unzstd", "zstdcat", "lz4", "lz4cat",
+    "brotli", "cat", "pv", "tee", NULL,
+  };
+
+  return name != NULL && g_strv_contains (filters, name);
+}
+
 typedef struct
 {
   const char *archive;    /* -f, or NULL: standard input (Debian's tar's default) */

@@ -59,6 +59,12 @@ GPtrArray *paddock_download_targets       (const char * const *argv,
  * tar (gtar, bsdtar) or unzip. */
 gboolean   paddock_download_is_extractor  (const char *name);
 
+/* Whether @name (a program's base name) passes what it reads from its
+ * standard input on to its standard output, changed or not: a
+ * decompressor (gunzip, xz, zstd, ...), cat, pv or tee. What a download
+ * pipes into one and it pipes on is still the download. */
+gboolean   paddock_download_is_filter     (const char *name);
+
 /* Where @argv, a run of the archiver @program, unpacks an archive
  * into: an absolute folder from @cwd, with a final '/'; the archive, an
  * absolute path from @cwd, or "-" where tar reads it from standard input

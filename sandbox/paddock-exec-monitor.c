@@ -361,9 +361,11 @@ typedef struct
                             * unpacking a downloaded archive, the folder it unpacks into */
   char       *saved_from;  /* ... and where what it saves came from: "its archive saved by #N:
                             * COMMAND", or for tar or tee fed by a download, "its input piped from …" */
-  guint64     download_pipe; /* for a download to standard output, a pipe there; for tar or tee
-                              * reading standard input, a pipe there; else 0 */
+  guint64     download_pipe; /* for a download to standard output (or a filter passing one on),
+                              * a pipe there; for tar, tee or a filter reading standard
+                              * input, a pipe there; else 0 */
   GPtrArray  *pipe_targets; /* ... for such a tar, where it unpacks; for tee, the files it writes */
+  guint64     pipe_forward; /* ... for a filter (tee too), the pipe on its standard output */
   const char *pipe_input;   /* ... and what it reads: "archive", "input" */
   gboolean    checks_out;  /* a git (or gh) clone, whose files have the time they were written */
   DownloadLook download_look; /* the policy's downloaded_data (query_downloads) */
@@ -1941,18 +1943,26 @@ download_free (Download *download)
 }
 
 /* One end of a pipe from a download into a program that saves what it
- * reads (`curl URL | tar xz`, `curl URL | tee i.sh`), kept until the
- * other end's run is let go on: the two exec in either order. */
+ * reads (`curl URL | tar xz`, `curl URL | tee i.sh`), or passes it on
+ * (`curl URL | gunzip | tar x`), kept until the other end's run is let
+ * go on: the two exec in either order. */
 typedef struct
 {
   guint64     pipe;      /* its inode */
   gint64      event;     /* this end's exec */
   char       *command;   /* its command line, cut at DOWNLOAD_COMMAND_MAX */
-  GPtrArray  *targets;   /* for the saver, what it writes (tar's folder, tee's files);
+  GPtrArray  *targets;   /* for the reader, what it writes (tar's folder, tee's files), or NULL;
                           * NULL for the download */
-  const char *input;     /* ... and what it reads, as ExecInfo's pipe_input */
-  int         pidfd;     /* for the saver, its run's, or -1 */
+  guint64     forward;   /* for a reader that is a filter, the pipe it writes to; else 0 */
+  const char *input;     /* for the reader, what it reads, as ExecInfo's pipe_input */
+  int         pidfd;     /* for a reader that saves, its run's, or -1 */
 } PipeEnd;
+
+static gboolean
+is_reader (const PipeEnd *end)
+{
+  return end->targets != NULL || end->forward != 0;
+}
 
 #define PIPE_ENDS_MAX 16
 
@@ -2143,17 +2153,17 @@ read_fd_file (pid_t tid,
 }
 
 /* Under downloads_lock: the end kept in self->piped of @pipe that is a
- * download (@saver FALSE) or what saves its output (TRUE), or NULL. */
+ * download (@reader FALSE) or what reads its output (TRUE), or NULL. */
 static GList *
 lookup_pipe_end (PaddockExecMonitor *self,
                  guint64             pipe,
-                 gboolean            saver)
+                 gboolean            reader)
 {
   for (GList *l = self->piped.tail; l != NULL; l = l->prev)
     {
       PipeEnd *end = l->data;
 
-      if (end->pipe == pipe && (end->targets != NULL) == saver)
+      if (end->pipe == pipe && is_reader (end) == reader)
         return l;
     }
   return NULL;
@@ -2168,15 +2178,17 @@ piped_from (const char    *input,
   return g_strdup_printf ("its %s piped from #%" G_GINT64_FORMAT ": %s", input, download->event, download->command);
 }
 
-/* @info, a run of tar or tee, saves what it reads from @pipe (its
- * standard input) to @targets: where a download that writes to the pipe
- * was let go on before, they count as downloaded by @info; else this end
- * waits for it (note_piped()). */
+/* @info, a run of tar, tee or a filter, saves what it reads from @pipe
+ * (its standard input) to @targets (or NULL), and passes it on to the
+ * pipe @forward (or 0): where a download that writes to @pipe was let go
+ * on before, the targets count as downloaded by @info, and @forward is a
+ * download's pipe; else this end waits for it (note_piped()). */
 static void
 find_piped_download (PaddockExecMonitor *self,
                      ExecInfo           *info,
                      guint64             pipe,
                      GPtrArray          *targets,
+                     guint64             forward,
                      const char         *input)
 {
   GList *l;
@@ -2188,6 +2200,7 @@ find_piped_download (PaddockExecMonitor *self,
 
       info->downloads = targets;
       info->saved_from = piped_from (input, download);
+      info->download_pipe = forward;
       g_queue_delete_link (&self->piped, l);
       pipe_end_free (download);
     }
@@ -2195,6 +2208,7 @@ find_piped_download (PaddockExecMonitor *self,
     {
       info->download_pipe = pipe;
       info->pipe_targets = targets;
+      info->pipe_forward = forward;
       info->pipe_input = input;
     }
   g_mutex_unlock (&self->downloads_lock);
@@ -2230,7 +2244,7 @@ find_unpacked (PaddockExecMonitor *self,
           GPtrArray *targets = g_ptr_array_new_with_free_func (g_free);
 
           g_ptr_array_add (targets, g_steal_pointer (&folder));
-          find_piped_download (self, info, pipe, targets, "archive");
+          find_piped_download (self, info, pipe, targets, 0, "archive");
           return;
         }
       if ((archive = read_fd_file (info->tid, STDIN_FILENO)) == NULL)
@@ -2267,7 +2281,7 @@ find_downloads (PaddockExecMonitor *self,
       const char *name = slash != NULL ? slash + 1 : paths[i];
 
       if (paddock_download_is_downloader (name) || paddock_download_is_extractor (name) ||
-          g_strcmp0 (name, "tee") == 0)
+          paddock_download_is_filter (name))
         program = name;
     }
   if (program == NULL)
@@ -2277,15 +2291,19 @@ find_downloads (PaddockExecMonitor *self,
       find_unpacked (self, info, program);
       return;
     }
-  if (strcmp (program, "tee") == 0)
+  if (paddock_download_is_filter (program))
     {
-      GPtrArray *targets = paddock_download_tee_targets ((const char * const *) info->argv->pdata, load_cwd (info));
+      GPtrArray *targets = NULL;
       guint64 pipe;
+      guint64 forward;
 
-      if (targets != NULL && (pipe = read_pipe (info->tid, STDIN_FILENO)) != 0)
-        find_piped_download (self, info, pipe, targets, "input");
-      else if (targets != NULL)
-        g_ptr_array_unref (targets);
+      if ((pipe = read_pipe (info->tid, STDIN_FILENO)) == 0)
+        return;
+      if (strcmp (program, "tee") == 0)
+        targets = paddock_download_tee_targets ((const char * const *) info->argv->pdata, load_cwd (info));
+      forward = read_pipe (info->tid, STDOUT_FILENO);
+      if (targets != NULL || forward != 0)
+        find_piped_download (self, info, pipe, targets, forward, "input");
       return;
     }
   info->checks_out = strcmp (program, "git") == 0 || strcmp (program, "gh") == 0;
@@ -2372,12 +2390,74 @@ unpack_line (const char *command,
   return free_cut (line, DOWNLOAD_COMMAND_MAX);
 }
 
+static void offer_pipe_end (PaddockExecMonitor *self,
+                            PipeEnd            *end);
+
+/* Under downloads_lock: @download's output reaches @reader. What the
+ * reader saves counts as downloaded from now (tar's folder as a clone's,
+ * until tar's end; the paths are taken from its targets); what it passes
+ * on (a filter's standard output) is a download of its own, which goes on
+ * to its reader in turn. */
+static void
+connect_pipe_ends (PaddockExecMonitor *self,
+                   const PipeEnd      *download,
+                   PipeEnd            *reader)
+{
+  g_autofree char *from = piped_from (reader->input, download);
+  g_autofree char *line = unpack_line (reader->command, from);
+
+  for (guint i = 0; reader->targets != NULL && i < reader->targets->len; i++)
+    add_download (self, g_steal_pointer (&g_ptr_array_index (reader->targets, i)), reader->event, line, FALSE,
+                  reader->pidfd);
+  if (reader->forward != 0)
+    {
+      PipeEnd passed = { .pipe = reader->forward, .event = reader->event, .command = line, .pidfd = -1 };
+
+      offer_pipe_end (self, &passed);
+    }
+}
+
+/* Under downloads_lock: @end (not kept: what it holds is copied or
+ * taken) meets its other end, where that one's run was let go on
+ * before; else a copy of it is kept for it, the oldest going when too
+ * many are. Each meeting takes an end out of self->piped, so a chain of
+ * filters ends. A pipe's inode is not used again while the pipe is open. */
+static void
+offer_pipe_end (PaddockExecMonitor *self,
+                PipeEnd            *end)
+{
+  GList *l = lookup_pipe_end (self, end->pipe, !is_reader (end));
+  PipeEnd *kept;
+
+  if (l != NULL)
+    {
+      PipeEnd *other = l->data;
+
+      g_queue_delete_link (&self->piped, l);
+      if (is_reader (end))
+        connect_pipe_ends (self, other, end);
+      else
+        connect_pipe_ends (self, end, other);
+      pipe_end_free (other);
+      return;
+    }
+
+  if (g_queue_get_length (&self->piped) >= PIPE_ENDS_MAX)
+    pipe_end_free (g_queue_pop_head (&self->piped));
+  kept = g_new0 (PipeEnd, 1);
+  kept->pipe = end->pipe;
+  kept->event = end->event;
+  kept->command = g_strdup (end->command);
+  kept->targets = g_steal_pointer (&end->targets);
+  kept->forward = end->forward;
+  kept->input = end->input;
+  kept->pidfd = kept->targets != NULL && end->pidfd >= 0 ? fcntl (end->pidfd, F_DUPFD_CLOEXEC, 3) : -1;
+  g_queue_push_tail (&self->piped, kept);
+}
+
 /* Under downloads_lock: @info, let go on as @event with @command, is one
- * end of a pipe from a download into what saves its output (its
- * download_pipe). Where the other end's run was let go on before, what the
- * saver writes counts as downloaded from now (tar's folder as a clone's,
- * until tar's end); else this end is kept for it, the oldest going when
- * too many are. A pipe's inode is not used again while the pipe is open. */
+ * end of a pipe from a download into what saves its output or passes it
+ * on (its download_pipe): see offer_pipe_end(). */
 static void
 note_piped (PaddockExecMonitor *self,
             ExecInfo           *info,
@@ -2385,37 +2465,18 @@ note_piped (PaddockExecMonitor *self,
             const char         *command,
             int                 pidfd)
 {
-  gboolean saves = info->pipe_targets != NULL;
-  GList *l = lookup_pipe_end (self, info->download_pipe, !saves);
-  PipeEnd *end;
+  PipeEnd mine = {
+    .pipe = info->download_pipe,
+    .event = event,
+    .command = (char *) command,
+    .targets = info->pipe_targets,
+    .forward = info->pipe_forward,
+    .input = info->pipe_input,
+    .pidfd = pidfd,
+  };
 
-  if (l != NULL)
-    {
-      PipeEnd *other = l->data;
-      PipeEnd mine = { info->download_pipe, event, (char *) command, info->pipe_targets, info->pipe_input, pidfd };
-      const PipeEnd *download = saves ? other : &mine;
-      const PipeEnd *saver = saves ? &mine : other;
-      g_autofree char *from = piped_from (saver->input, download);
-      g_autofree char *line = unpack_line (saver->command, from);
-
-      for (guint i = 0; i < saver->targets->len; i++)
-        add_download (self, g_steal_pointer (&g_ptr_array_index (saver->targets, i)), saver->event, line, FALSE,
-                      saver->pidfd);
-      g_queue_delete_link (&self->piped, l);
-      pipe_end_free (other);
-      return;
-    }
-
-  if (g_queue_get_length (&self->piped) >= PIPE_ENDS_MAX)
-    pipe_end_free (g_queue_pop_head (&self->piped));
-  end = g_new0 (PipeEnd, 1);
-  end->pipe = info->download_pipe;
-  end->event = event;
-  end->command = g_strdup (command);
-  end->targets = g_steal_pointer (&info->pipe_targets);
-  end->input = info->pipe_input;
-  end->pidfd = saves && pidfd >= 0 ? fcntl (pidfd, F_DUPFD_CLOEXEC, 3) : -1;
-  g_queue_push_tail (&self->piped, end);
+  offer_pipe_end (self, &mine);
+  info->pipe_targets = mine.targets;
 }
 
 /* Notes the files @info, let go on as @event, saves to (see

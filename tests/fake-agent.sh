@@ -203,6 +203,31 @@ END
     step teed-f sh f.sh
     step local-teed sh g.sh
     ;;
+  filter-unpack-then-run)
+    # Pipes a download into tar through other programs: gzip -d, in the
+    # order curl, gzip, tar, and then tar, gzip, curl (gzip itself, not
+    # Debian's gunzip, a script that runs it); tee, which
+    # keeps a copy too; then runs what each unpacked. An archive piped
+    # from a file through cat is not downloaded. The stand-in for curl
+    # writes the tarball to standard output.
+    mkdir -p "$out/bin" "$out/work/h" "$out/work/i" "$out/work/j" "$out/work/k" "$out/pack/t" "$out/local/l"
+    echo "touch \"$out/unpacked-marker\"" >"$out/pack/t/install.sh"
+    touch -d @1000000000 "$out/pack/t/install.sh"
+    tar czf "$out/pack/t.tgz" -C "$out/pack" t
+    echo "touch \"$out/local-marker\"" >"$out/local/l/install.sh"
+    tar cf "$out/local.tar" -C "$out/local" l
+    printf '#!/bin/sh\ncat "%s"\n' "$out/pack/t.tgz" >"$out/bin/curl"
+    chmod +x "$out/bin/curl"
+    cd "$out/work" || exit 1
+    step curl-first sh -c "\"$out/bin/curl\" -fsSL https://x.example/t.tgz | (sleep 0.2; exec gzip -d) | (sleep 0.4; exec tar x -C h)"
+    step tar-first sh -c "(sleep 0.4; exec \"$out/bin/curl\" -fsSL https://x.example/t.tgz) | (sleep 0.2; exec gzip -dc) | tar x -C i"
+    step tee-through sh -c "\"$out/bin/curl\" -fsSL https://x.example/t.tgz | tee copy.tgz | tar xz -C j"
+    step local-filtered sh -c "cat \"$out/local.tar\" | cat | tar x -C k"
+    step piped-h sh h/t/install.sh
+    step piped-i sh i/t/install.sh
+    step piped-j sh j/t/install.sh
+    step local sh k/l/install.sh
+    ;;
   busy-until-go)
     # Starts programs back to back, and ticks after each, until told to
     # stop, or for a minute or so at most (a failed test does not tell it).

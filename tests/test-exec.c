@@ -3465,6 +3465,67 @@ test_unpack_then_run (void)
   }
 }
 
+/* A download piped into tar through other programs (gzip -d, in either
+ * order; tee, which saves a copy too): what tar unpacked is asked about
+ * when run, and the question names each run on the way. An archive
+ * piped from a file through cat is not downloaded. Before, none was
+ * asked. */
+static void
+test_filter_unpack_then_run (void)
+{
+  check_downloaded_runs ("filter-unpack-then-run",
+                         (const char *[]) { "piped-h", "sh h/t/install.sh", "piped-i", "sh i/t/install.sh",
+                                            "piped-j", "sh j/t/install.sh", NULL },
+                         (const char *[]) { "unpacked-marker", NULL },
+                         (const char *[]) { "curl-first", NULL, "tar-first", NULL, "tee-through", NULL,
+                                            "local-filtered", NULL, "local", "sh k/l/install.sh", NULL },
+                         (const char *[]) { "local-marker", NULL });
+
+  {
+    g_autoptr(PaddockMessage) ask = NULL;
+    g_autoptr(GPtrArray) execs = NULL;
+    g_autoptr(Session) s = session_start_shipped ("filter-unpack-then-run", TRUE, NULL);
+    static const char * const filters[] = { "gzip -d", "gzip -dc", "tee copy.tgz" };
+    static const char * const tars[] = { "tar x -C h", "tar x -C i", "tar xz -C j" };
+    PaddockMessage *asks[3];
+    JsonObject *downloads[3] = { NULL, NULL, NULL };
+
+    for (guint i = 0; i < G_N_ELEMENTS (asks); i++)
+      {
+        asks[i] = session_expect (s, PADDOCK_MESSAGE_ASK);
+        g_assert_cmpstr (asks[i]->rule, ==, "run-downloaded-file");
+        session_decide (s, asks[i]->id, "allow");
+      }
+    g_assert_cmpint (session_wait (s), ==, 0);
+    execs = audit_records (s, "exec");
+    for (guint j = 0, n = 0; j < execs->len && n < G_N_ELEMENTS (downloads); j++)
+      {
+        JsonObject *record = g_ptr_array_index (execs, j);
+        JsonArray *argv = json_object_get_array_member (record, "argv");
+
+        if (g_str_has_suffix (json_array_get_string_element (argv, 0), "/bin/curl"))
+          downloads[n++] = record;
+      }
+    for (guint i = 0; i < G_N_ELEMENTS (asks); i++)
+      {
+        JsonObject *filter = assert_exec_decided (execs, filters[i], "allow", NULL);
+        JsonObject *tar = assert_exec_decided (execs, tars[i], "allow", NULL);
+        g_autofree char *expected = NULL;
+
+        g_assert_nonnull (downloads[i]);
+        expected = g_strdup_printf ("which #%" G_GINT64_FORMAT " saved: %s (its archive piped from #%" G_GINT64_FORMAT
+                                    ": %s (its input piped from #%" G_GINT64_FORMAT
+                                    ": %s/bin/curl -fsSL https://x.example/t.tgz))",
+                                    json_object_get_int_member (tar, "event"), tars[i],
+                                    json_object_get_int_member (filter, "event"), filters[i],
+                                    json_object_get_int_member (downloads[i], "event"), s->out);
+        if (!g_str_has_suffix (asks[i]->reason, expected))
+          g_error ("the reason \"%s\" does not end in \"%s\"", asks[i]->reason, expected);
+        paddock_message_free (asks[i]);
+      }
+  }
+}
+
 /* A download piped into tar, whichever of the two runs first, an archive
  * a download saved unpacked from a redirection, and a download piped into
  * tee, in either order: what each saved is asked about when run, and the
@@ -4545,6 +4606,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/clone-then-run", test_clone_then_run);
   g_test_add_func ("/paddock/exec/unpack-then-run", test_unpack_then_run);
   g_test_add_func ("/paddock/exec/pipe-unpack-then-run", test_pipe_unpack_then_run);
+  g_test_add_func ("/paddock/exec/filter-unpack-then-run", test_filter_unpack_then_run);
   g_test_add_func ("/paddock/exec/pause-then-terminate", test_pause_then_terminate);
   g_test_add_func ("/paddock/exec/pause-with-ask-held", test_pause_with_ask_held);
   g_test_add_func ("/paddock/exec/junk-argv", test_junk_argv);
