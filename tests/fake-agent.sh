@@ -28,6 +28,20 @@ wait_for () {
   done
 }
 
+# The archives the unpacking scenarios use, and OUT/bin for a stand-in
+# curl: OUT/pack/t.tgz, as a download brings it, whose t/install.sh
+# (packed with a time long past, as a release's is) leaves
+# unpacked-marker; OUT/local.tar, whose l/install.sh leaves local-marker.
+make_archives () {
+  mkdir -p "$out/bin" "$out/pack/t" "$out/local/l"
+  echo "touch \"$out/unpacked-marker\"" >"$out/pack/t/install.sh"
+  chmod +x "$out/pack/t/install.sh"
+  touch -d @1000000000 "$out/pack/t/install.sh"
+  tar czf "$out/pack/t.tgz" -C "$out/pack" t
+  echo "touch \"$out/local-marker\"" >"$out/local/l/install.sh"
+  tar cf "$out/local.tar" -C "$out/local" l
+}
+
 echo "start" >>"$out/log"
 case $scenario in
   basic)
@@ -126,13 +140,8 @@ EOF
     # saves a tarball made here, whose script (packed with a time long
     # past, as a release's is) leaves a marker. A local archive's script,
     # and a script written into the folder after tar ended, run beside it.
-    mkdir -p "$out/bin" "$out/work" "$out/pack/t" "$out/local/l"
-    echo "touch \"$out/unpacked-marker\"" >"$out/pack/t/install.sh"
-    chmod +x "$out/pack/t/install.sh"
-    touch -d @1000000000 "$out/pack/t/install.sh"
-    tar czf "$out/pack/t.tgz" -C "$out/pack" t
-    echo "touch \"$out/local-marker\"" >"$out/local/l/install.sh"
-    tar cf "$out/local.tar" -C "$out/local" l
+    make_archives
+    mkdir -p "$out/work"
     cat >"$out/bin/curl" <<END
 #!/bin/sh
 while [ \$# -gt 0 ]; do
@@ -164,12 +173,8 @@ END
     # saved. An archive piped from cat, and a script from echo, are not
     # downloaded. The stand-in for curl writes the tarball (or for a URL
     # ending in .sh, a script) to standard output where no -o is given.
-    mkdir -p "$out/bin" "$out/work/a" "$out/work/b" "$out/work/c" "$out/work/d" "$out/pack/t" "$out/local/l"
-    echo "touch \"$out/unpacked-marker\"" >"$out/pack/t/install.sh"
-    touch -d @1000000000 "$out/pack/t/install.sh"
-    tar czf "$out/pack/t.tgz" -C "$out/pack" t
-    echo "touch \"$out/local-marker\"" >"$out/local/l/install.sh"
-    tar cf "$out/local.tar" -C "$out/local" l
+    make_archives
+    mkdir -p "$out/work/a" "$out/work/b" "$out/work/c" "$out/work/d"
     cat >"$out/bin/curl" <<END
 #!/bin/sh
 saved=
@@ -206,16 +211,12 @@ END
   filter-unpack-then-run)
     # Pipes a download into tar through other programs: gzip -d, in the
     # order curl, gzip, tar, and then tar, gzip, curl (gzip itself, not
-    # Debian's gunzip, a script that runs it); tee, which
-    # keeps a copy too; then runs what each unpacked. An archive piped
-    # from a file through cat is not downloaded. The stand-in for curl
-    # writes the tarball to standard output.
-    mkdir -p "$out/bin" "$out/work/h" "$out/work/i" "$out/work/j" "$out/work/k" "$out/pack/t" "$out/local/l"
-    echo "touch \"$out/unpacked-marker\"" >"$out/pack/t/install.sh"
-    touch -d @1000000000 "$out/pack/t/install.sh"
-    tar czf "$out/pack/t.tgz" -C "$out/pack" t
-    echo "touch \"$out/local-marker\"" >"$out/local/l/install.sh"
-    tar cf "$out/local.tar" -C "$out/local" l
+    # Debian's gunzip, a script that runs it); tee, which keeps a copy
+    # too; then runs what each unpacked. An archive piped from a file
+    # through cat is not downloaded. The stand-in for curl writes the
+    # tarball to standard output.
+    make_archives
+    mkdir -p "$out/work/h" "$out/work/i" "$out/work/j" "$out/work/k"
     printf '#!/bin/sh\ncat "%s"\n' "$out/pack/t.tgz" >"$out/bin/curl"
     chmod +x "$out/bin/curl"
     cd "$out/work" || exit 1

@@ -3465,6 +3465,39 @@ test_unpack_then_run (void)
   }
 }
 
+/* Lets the next @n asks of @s, each about a downloaded file, go on, into
+ * @asks, and waits for the session's end. Returns its exec records; the
+ * first @n runs of the scenario's stand-in curl, in the order they ran,
+ * go into @downloads. */
+static GPtrArray *
+allow_downloaded_runs (Session         *s,
+                       PaddockMessage **asks,
+                       JsonObject     **downloads,
+                       guint            n)
+{
+  GPtrArray *execs;
+  guint found = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      asks[i] = session_expect (s, PADDOCK_MESSAGE_ASK);
+      g_assert_cmpstr (asks[i]->rule, ==, "run-downloaded-file");
+      session_decide (s, asks[i]->id, "allow");
+      downloads[i] = NULL;
+    }
+  g_assert_cmpint (session_wait (s), ==, 0);
+  execs = audit_records (s, "exec");
+  for (guint j = 0; j < execs->len && found < n; j++)
+    {
+      JsonObject *record = g_ptr_array_index (execs, j);
+      JsonArray *argv = json_object_get_array_member (record, "argv");
+
+      if (g_str_has_suffix (json_array_get_string_element (argv, 0), "/bin/curl"))
+        downloads[found++] = record;
+    }
+  return execs;
+}
+
 /* A download piped into tar through other programs (gzip -d, in either
  * order; tee, which saves a copy too): what tar unpacked is asked about
  * when run, and the question names each run on the way. An archive
@@ -3482,30 +3515,14 @@ test_filter_unpack_then_run (void)
                          (const char *[]) { "local-marker", NULL });
 
   {
-    g_autoptr(PaddockMessage) ask = NULL;
     g_autoptr(GPtrArray) execs = NULL;
     g_autoptr(Session) s = session_start_shipped ("filter-unpack-then-run", TRUE, NULL);
     static const char * const filters[] = { "gzip -d", "gzip -dc", "tee copy.tgz" };
     static const char * const tars[] = { "tar x -C h", "tar x -C i", "tar xz -C j" };
     PaddockMessage *asks[3];
-    JsonObject *downloads[3] = { NULL, NULL, NULL };
+    JsonObject *downloads[3];
 
-    for (guint i = 0; i < G_N_ELEMENTS (asks); i++)
-      {
-        asks[i] = session_expect (s, PADDOCK_MESSAGE_ASK);
-        g_assert_cmpstr (asks[i]->rule, ==, "run-downloaded-file");
-        session_decide (s, asks[i]->id, "allow");
-      }
-    g_assert_cmpint (session_wait (s), ==, 0);
-    execs = audit_records (s, "exec");
-    for (guint j = 0, n = 0; j < execs->len && n < G_N_ELEMENTS (downloads); j++)
-      {
-        JsonObject *record = g_ptr_array_index (execs, j);
-        JsonArray *argv = json_object_get_array_member (record, "argv");
-
-        if (g_str_has_suffix (json_array_get_string_element (argv, 0), "/bin/curl"))
-          downloads[n++] = record;
-      }
+    execs = allow_downloaded_runs (s, asks, downloads, G_N_ELEMENTS (asks));
     for (guint i = 0; i < G_N_ELEMENTS (asks); i++)
       {
         JsonObject *filter = assert_exec_decided (execs, filters[i], "allow", NULL);
@@ -3552,24 +3569,9 @@ test_pipe_unpack_then_run (void)
     static const char * const savers[] = { "tar xzf - -C a", "tar xz -C b", "tar xz -C c", "tee e.sh", "tee -a f.sh" };
     static const char * const runs[] = { "a/t/install.sh", "b/t/install.sh", "c/t/install.sh", "e.sh", "f.sh" };
     static const char * const urls[] = { "t.tgz", "t.tgz", "-o t.tgz https://x.example/t.tgz", "e.sh", "f.sh" };
-    JsonObject *downloads[5] = { NULL, NULL, NULL, NULL, NULL };
+    JsonObject *downloads[5];
 
-    for (guint i = 0; i < G_N_ELEMENTS (asks); i++)
-      {
-        asks[i] = session_expect (s, PADDOCK_MESSAGE_ASK);
-        g_assert_cmpstr (asks[i]->rule, ==, "run-downloaded-file");
-        session_decide (s, asks[i]->id, "allow");
-      }
-    g_assert_cmpint (session_wait (s), ==, 0);
-    execs = audit_records (s, "exec");
-    for (guint j = 0, n = 0; j < execs->len && n < G_N_ELEMENTS (downloads); j++)
-      {
-        JsonObject *record = g_ptr_array_index (execs, j);
-        JsonArray *argv = json_object_get_array_member (record, "argv");
-
-        if (g_str_has_suffix (json_array_get_string_element (argv, 0), "/bin/curl"))
-          downloads[n++] = record;
-      }
+    execs = allow_downloaded_runs (s, asks, downloads, G_N_ELEMENTS (asks));
     for (guint i = 0; i < G_N_ELEMENTS (asks); i++)
       {
         JsonObject *saver = assert_exec_decided (execs, savers[i], "allow", NULL);
