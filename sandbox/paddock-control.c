@@ -75,6 +75,7 @@ struct _PaddockControl
   GPtrArray          *closed;        /* freed with the server: a callback may still hold one */
   int                 listen_fd;
   GSource            *listen_source; /* its fd, or a retry after running out of descriptors */
+  int                 unchecked_fd;  /* accepted, with no descriptor left to check its peer with */
   char               *socket_path;
   gboolean            told_no_fds;
 
@@ -221,6 +222,7 @@ paddock_control_new (const PaddockControlSession *session,
   self->clients = g_ptr_array_new ();
   self->closed = g_ptr_array_new_with_free_func ((GDestroyNotify) client_free);
   self->listen_fd = -1;
+  self->unchecked_fd = -1;
   g_queue_init (&self->backlog);
   return self;
 }
@@ -648,40 +650,132 @@ paddock_control_add_client_fd (PaddockControl  *self,
   return TRUE;
 }
 
-/* Why a peer may not control this session, or NULL when it may. */
-static char *
-refuse_peer (PaddockControl *self,
-             int             fd,
-             pid_t          *out_pid)
+typedef enum
+{
+  PEER_ALLOWED,
+  PEER_REFUSED,
+  PEER_LATER,   /* out of descriptors to tell: to be checked again */
+} PeerCheck;
+
+static gboolean
+is_out_of_descriptors (int error_code)
+{
+  return error_code == EMFILE || error_code == ENFILE;
+}
+
+/* Whether a peer may control this session; where it may not, why, in
+ * @refusal. Where it cannot be told, it may not: an agent that uses up
+ * the supervisor's descriptors must not get its own process taken for an
+ * outsider. */
+static PeerCheck
+check_peer (PaddockControl *self,
+            int             fd,
+            pid_t          *out_pid,
+            char          **refusal)
 {
   struct ucred cred = { 0 };
   socklen_t length = sizeof cred;
   paddock_autofd int pidfd = -1;
   socklen_t pidfd_length = sizeof pidfd;
   struct pollfd poll_fd;
+  g_autoptr(GError) error = NULL;
 
   *out_pid = -1;
   if (getsockopt (fd, SOL_SOCKET, SO_PEERCRED, &cred, &length) != 0)
-    return g_strdup_printf ("cannot identify the peer: %s", g_strerror (errno));
+    {
+      *refusal = g_strdup_printf ("cannot identify the peer: %s", g_strerror (errno));
+      return PEER_REFUSED;
+    }
   *out_pid = cred.pid;
   if (cred.uid != getuid ())
-    return g_strdup_printf ("the peer runs as uid %u, not %u", (guint) cred.uid, (guint) getuid ());
-  if (cred.pid <= 0)
-    return g_strdup ("the peer's process is not visible from here");
+    *refusal = g_strdup_printf ("the peer runs as uid %u, not %u", (guint) cred.uid, (guint) getuid ());
+  else if (cred.pid <= 0)
+    *refusal = g_strdup ("the peer's process is not visible from here");
+  if (*refusal != NULL)
+    return PEER_REFUSED;
 
-  /* Taken before the walk: if it is still alive after, the pid was not reused meanwhile. */
+  /* Taken before the walk: if it is still alive after, the pid was not
+   * reused meanwhile. Linux before 6.5 has none to give. */
   if (getsockopt (fd, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &pidfd_length) != 0)
-    pidfd = -1;
-  if (cred.pid == self->tree_root || paddock_process_tree_is_descendant (self->tree_root, cred.pid))
-    return g_strdup_printf ("the peer (pid %d) is inside the agent's process tree", (int) cred.pid);
+    {
+      if (is_out_of_descriptors (errno))
+        return PEER_LATER;
+      pidfd = -1;
+    }
+  if (cred.pid == self->tree_root || paddock_process_tree_is_descendant (self->tree_root, cred.pid, &error))
+    {
+      *refusal = g_strdup_printf ("the peer (pid %d) is inside the agent's process tree", (int) cred.pid);
+      return PEER_REFUSED;
+    }
+  if (g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_MFILE) ||
+      g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NFILE))
+    return PEER_LATER;
+  if (error != NULL)
+    {
+      *refusal = g_strdup_printf ("cannot tell whether the peer (pid %d) is inside the agent's process tree: %s",
+                                  (int) cred.pid, error->message);
+      return PEER_REFUSED;
+    }
   if (pidfd >= 0)
     {
       poll_fd = (struct pollfd) { .fd = pidfd, .events = POLLIN };
       if (poll (&poll_fd, 1, 0) != 0)
-        return g_strdup_printf ("the peer (pid %d) exited while it was checked", (int) cred.pid);
+        {
+          *refusal = g_strdup_printf ("the peer (pid %d) exited while it was checked", (int) cred.pid);
+          return PEER_REFUSED;
+        }
     }
-  return NULL;
+  return PEER_ALLOWED;
 }
+
+/* Tells the peer on @client_fd why it is refused (@refusal), closes it,
+ * and records it. */
+static void
+refuse_client (PaddockControl *self,
+               int             client_fd,
+               pid_t           pid,
+               const char     *refusal)
+{
+  g_autoptr(PaddockMessage) message = paddock_message_new (PADDOCK_MESSAGE_ERROR);
+  g_autoptr(JsonObject) fields = json_object_new ();
+  g_autofree char *line = NULL;
+
+  message->message = g_strdup_printf ("refused: %s", refusal);
+  line = paddock_message_to_line (message);
+  if (send (client_fd, line, strlen (line), MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+    {
+      /* Nothing more to tell a peer that is gone. */
+    }
+  close (client_fd);
+
+  json_object_set_int_member (fields, "client_pid", pid);
+  json_object_set_string_member (fields, "reason", refusal);
+  audit_record (self, "control-refused", fields);
+}
+
+/* Serves or refuses the peer on @client_fd, accepted; FALSE when it
+ * cannot be told yet which, out of descriptors. */
+static gboolean
+take_client (PaddockControl *self,
+             int             client_fd)
+{
+  g_autofree char *refusal = NULL;
+  pid_t pid;
+
+  switch (check_peer (self, client_fd, &pid, &refusal))
+    {
+    case PEER_LATER:
+      return FALSE;
+    case PEER_REFUSED:
+      refuse_client (self, client_fd, pid, refusal);
+      break;
+    case PEER_ALLOWED:
+      client_new (self, client_fd, pid, FALSE);
+      break;
+    }
+  return TRUE;
+}
+
 
 static gboolean on_accept (int fd, GIOCondition condition, gpointer user_data);
 
@@ -694,15 +788,27 @@ watch_listener (PaddockControl *self)
   g_source_attach (self->listen_source, NULL);
 }
 
+static void wait_for_descriptors (PaddockControl *self,
+                                  int             saved_errno);
+
+/* A peer accepted but not yet checked goes first. */
 static gboolean
 on_accept_retry (gpointer user_data)
 {
-  watch_listener (user_data);
+  PaddockControl *self = user_data;
+
+  if (self->unchecked_fd >= 0 && take_client (self, self->unchecked_fd))
+    self->unchecked_fd = -1;
+  if (self->unchecked_fd >= 0)
+    wait_for_descriptors (self, EMFILE);
+  else
+    watch_listener (self);
   return G_SOURCE_REMOVE;
 }
 
 /* Out of descriptors, a connection stays queued and the socket readable:
- * polling it again at once would spin. It is tried again a little later. */
+ * polling it again at once would spin. It is tried again a little later,
+ * as is a peer accepted with none left to check it with. */
 static void
 wait_for_descriptors (PaddockControl *self,
                       int             saved_errno)
@@ -729,39 +835,23 @@ on_accept (int          fd,
   for (guint i = 0; i < 16; i++)
     {
       int client_fd = accept4 (fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
-      g_autofree char *refusal = NULL;
-      pid_t pid;
 
       if (client_fd < 0)
         {
-          if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+          if (is_out_of_descriptors (errno) || errno == ENOBUFS || errno == ENOMEM)
             {
               wait_for_descriptors (self, errno);
               return G_SOURCE_REMOVE;
             }
           break;
         }
-      refusal = refuse_peer (self, client_fd, &pid);
-      if (refusal != NULL)
+      if (!take_client (self, client_fd))
         {
-          g_autoptr(PaddockMessage) message = paddock_message_new (PADDOCK_MESSAGE_ERROR);
-          g_autoptr(JsonObject) fields = json_object_new ();
-          g_autofree char *line = NULL;
-
-          message->message = g_strdup_printf ("refused: %s", refusal);
-          line = paddock_message_to_line (message);
-          if (send (client_fd, line, strlen (line), MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
-            {
-              /* Nothing more to tell a peer that is gone. */
-            }
-          close (client_fd);
-
-          json_object_set_int_member (fields, "client_pid", pid);
-          json_object_set_string_member (fields, "reason", refusal);
-          audit_record (self, "control-refused", fields);
-          continue;
+          /* Held, not served: the others wait in the queue meanwhile. */
+          self->unchecked_fd = client_fd;
+          wait_for_descriptors (self, EMFILE);
+          return G_SOURCE_REMOVE;
         }
-      client_new (self, client_fd, pid, FALSE);
     }
   return G_SOURCE_CONTINUE;
 }
@@ -986,6 +1076,7 @@ paddock_control_session_end (PaddockControl *self,
   while (self->clients->len > 0)
     client_close (g_ptr_array_index (self->clients, 0));
   paddock_clear_source (&self->listen_source);
+  paddock_close_fd (&self->unchecked_fd);
   if (self->socket_path != NULL)
     unlink (self->socket_path);
   paddock_close_fd (&self->listen_fd);
@@ -999,6 +1090,7 @@ paddock_control_free (PaddockControl *self)
   while (self->clients->len > 0)
     client_close (g_ptr_array_index (self->clients, 0));
   paddock_clear_source (&self->listen_source);
+  paddock_close_fd (&self->unchecked_fd);
   if (self->socket_path != NULL && self->listen_fd >= 0)
     unlink (self->socket_path);
   paddock_close_fd (&self->listen_fd);

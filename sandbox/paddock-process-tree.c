@@ -151,21 +151,58 @@ paddock_process_tree_list (pid_t root)
   return result;
 }
 
+/* Whether @pid is @root's descendant. FALSE with @error set where that
+ * cannot be told, never a plain FALSE: /proc cannot be opened (out of
+ * descriptors, say), a process on the way up cannot be read for another
+ * reason than that it is gone, or @pid itself is gone. An ancestor that
+ * ends during the walk leaves @pid with a new parent (a subreaper, @root
+ * where that is one), so the walk starts again. */
 gboolean
-paddock_process_tree_is_descendant (pid_t root,
-                                    pid_t pid)
+paddock_process_tree_is_descendant (pid_t    root,
+                                    pid_t    pid,
+                                    GError **error)
 {
   paddock_autofd int proc_fd = open ("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int saved_errno;
 
   if (proc_fd < 0)
-    return FALSE;
-  /* Walk up: bounded, since a pid's ancestry is short and ends at 1. */
-  for (guint depth = 0; pid > 1 && depth < 4096; depth++)
     {
-      pid = read_ppid (proc_fd, pid);
-      if (pid == root)
-        return TRUE;
+      saved_errno = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno), "cannot open /proc: %s",
+                   g_strerror (saved_errno));
+      return FALSE;
     }
+  for (guint attempt = 0; attempt < 8; attempt++)
+    {
+      pid_t at = pid;
+      gboolean gone = FALSE;
+
+      /* Walk up: bounded, since a pid's ancestry is short and ends at 1. */
+      for (guint depth = 0; at > 1 && depth < 4096 && !gone; depth++)
+        {
+          pid_t parent = 0;
+
+          errno = 0;
+          if (!paddock_proc_read_stat (proc_fd, at, NULL, &parent))
+            {
+              saved_errno = errno != 0 ? errno : EIO;
+              if (saved_errno != ENOENT && saved_errno != ESRCH)
+                {
+                  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                               "cannot read process %d: %s", (int) at, g_strerror (saved_errno));
+                  return FALSE;
+                }
+              gone = TRUE;
+            }
+          else if (parent == root)
+            return TRUE;
+          at = parent;
+        }
+      if (!gone)
+        return FALSE;
+    }
+  g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "process %d, or a parent of it, ended while it was looked at",
+               (int) pid);
   return FALSE;
 }
 

@@ -13,7 +13,8 @@ G_BEGIN_DECLS
 gboolean  paddock_process_tree_become_subreaper (GError **error);
 GArray   *paddock_process_tree_list            (pid_t    root);
 gboolean  paddock_process_tree_is_descendant   (pid_t    root,
-                                                pid_t    pid);
+                                                pid_t    pid,
+                                                GError **error);
 guint     paddock_process_tree_freeze          (pid_t    root);
 void      paddock_process_tree_thaw            (pid_t    root);
 guint     paddock_process_tree_kill            (pid_t    root);

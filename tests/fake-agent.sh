@@ -249,6 +249,26 @@ END
   connect)
     step connect "$PADDOCK_TEST_HELPER" --helper connect "$out/peer"
     ;;
+  connect-out-of-descriptors)
+    # Holds paddock-run's descriptors (one per running program), then
+    # connects from inside the tree while the test frees them one at a
+    # time. From the go on, nothing here execs but the connecting helper:
+    # an exec would take a descriptor that comes free.
+    i=0
+    pids=
+    while [ $i -lt 150 ]; do
+      /bin/sleep 60 &
+      pids="$pids $!"
+      i=$((i + 1))
+    done
+    echo "$pids" >"$out/pids"
+    wait_for "$out/go"
+    "$PADDOCK_TEST_HELPER" --helper connect "$out/peer" &
+    wait $!
+    echo "connect=$?" >>"$out/log"
+    kill $pids 2>/dev/null
+    wait
+    ;;
   junk)
     step junk "$PADDOCK_TEST_HELPER" --helper junk
     ;;

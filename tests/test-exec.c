@@ -13,6 +13,7 @@
 #include "paddock-audit.h"
 #include "paddock-autofd.h"
 #include "paddock-exec-monitor.h"
+#include "paddock-process-tree.h"
 #include "paddock-protocol.h"
 #include "test-util.h"
 
@@ -4310,15 +4311,122 @@ process_cpu_ticks (int pid)
   return g_ascii_strtoull (fields[11], NULL, 10) + g_ascii_strtoull (fields[12], NULL, 10);
 }
 
+/* Whether a process is in a tree, where that cannot be told, is an
+ * error, never a "no": out of descriptors, /proc cannot be opened; a
+ * process that is gone cannot be placed. The control socket refuses a
+ * peer inside the agent's tree by it: before, out of descriptors, the
+ * answer was "no", and such a peer was served. */
+static void
+test_descendant_unknown (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) inside_error = NULL;
+  g_autoptr(GError) outside_error = NULL;
+  g_autoptr(GError) gone_error = NULL;
+  g_autoptr(GSubprocess) child = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, "sleep", "30", NULL);
+  pid_t pid;
+  struct rlimit saved, tight;
+  gboolean inside, outside;
+  int lowest;
+
+  g_assert_no_error (error);
+  pid = atoi (g_subprocess_get_identifier (child));
+  g_assert_true (paddock_process_tree_is_descendant (getpid (), pid, &error));
+  g_assert_no_error (error);
+  g_assert_false (paddock_process_tree_is_descendant (pid, getpid (), &error));
+  g_assert_no_error (error);
+
+  /* No descriptor left: the lowest free one is at the limit. */
+  lowest = dup (STDIN_FILENO);
+  g_assert_cmpint (lowest, >=, 0);
+  close (lowest);
+  g_assert_cmpint (getrlimit (RLIMIT_NOFILE, &saved), ==, 0);
+  tight = (struct rlimit) { .rlim_cur = (rlim_t) lowest, .rlim_max = saved.rlim_max };
+  g_assert_cmpint (setrlimit (RLIMIT_NOFILE, &tight), ==, 0);
+  inside = paddock_process_tree_is_descendant (getpid (), pid, &inside_error);
+  outside = paddock_process_tree_is_descendant (pid, getpid (), &outside_error);
+  g_assert_cmpint (setrlimit (RLIMIT_NOFILE, &saved), ==, 0);
+  g_assert_false (inside);
+  g_assert_error (inside_error, G_FILE_ERROR, G_FILE_ERROR_MFILE);
+  g_assert_false (outside);
+  g_assert_error (outside_error, G_FILE_ERROR, G_FILE_ERROR_MFILE);
+
+  g_subprocess_force_exit (child);
+  g_assert_true (g_subprocess_wait (child, NULL, NULL));
+  g_assert_false (paddock_process_tree_is_descendant (getpid (), pid, &gone_error));
+  g_assert_error (gone_error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+}
+
+/* A peer inside the agent's tree that connects while paddock-run is out
+ * of descriptors is refused, even when the one descriptor that comes
+ * free lets its connection in and leaves none to look at its process
+ * with: it waits until there are. Before, it was served. */
+static void
+test_peer_in_tree_out_of_descriptors (void)
+{
+  SpawnLimit given = { RLIMIT_NOFILE, { .rlim_cur = 64, .rlim_max = 64 } };
+  g_autoptr(Session) s = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *pids_text = NULL;
+  g_autofree char *peer = NULL;
+  g_autofree char *log = NULL;
+  g_auto(GStrv) pids = NULL;
+  g_autoptr(GPtrArray) refused = NULL;
+  guint killed = 0;
+
+  spawn_limit = &given;
+  s = session_start ("connect-out-of-descriptors", FALSE, NULL);
+  spawn_limit = NULL;
+  {
+    g_autofree char *path = runner_err_file (s);
+
+    err = wait_for_lines (path, "cannot watch for programs' ends", 1);
+  }
+  g_assert_nonnull (strstr (err, "cannot watch for programs' ends"));
+  for (guint i = 0; i < 400 && !out_exists (s, "pids"); i++)
+    g_usleep (G_USEC_PER_SEC / 20);
+  pids_text = out_text (s, "pids");
+  pids = g_strsplit (g_strstrip (pids_text), " ", -1);
+  g_assert_cmpuint (g_strv_length (pids), ==, 150);
+
+  session_go (s);
+  for (guint i = 0; i < 400 && !out_exists (s, "peer.connected"); i++)
+    g_usleep (G_USEC_PER_SEC / 20);
+  g_assert_true (out_exists (s, "peer.connected"));
+  /* One descriptor comes free: the connection's. Held a second (five
+   * tries to accept), the peer gets no hello. */
+  g_assert_cmpint (kill (atoi (pids[0]), SIGKILL), ==, 0);
+  g_usleep (G_USEC_PER_SEC);
+  g_assert_false (out_exists (s, "peer"));
+  /* The rest come free, and the peer is looked at. */
+  for (guint i = 1; pids[i] != NULL; i++)
+    if (kill (atoi (pids[i]), SIGKILL) == 0)
+      killed++;
+  g_assert_cmpuint (killed, >, 0);
+  for (guint i = 0; i < 400 && !out_exists (s, "peer"); i++)
+    g_usleep (G_USEC_PER_SEC / 20);
+  peer = out_text (s, "peer");
+  g_assert_nonnull (strstr (peer, "\"type\":\"error\""));
+  g_assert_nonnull (strstr (peer, "inside the agent's process tree"));
+  g_assert_null (strstr (peer, "hello"));
+  g_assert_cmpint (session_wait (s), ==, 0);
+  log = out_text (s, "log");
+  g_assert_nonnull (strstr (log, "connect=0"));
+  refused = audit_records (s, "control-refused");
+  g_assert_cmpuint (refused->len, ==, 1);
+}
+
 /* A client that connects while paddock-run is out of descriptors waits
  * for one, without paddock-run spinning on its socket, and is served once
- * the programs holding them end. */
+ * the programs holding them end. The agent waits until the client has
+ * its hello: a session that ended first would drop it unserved. */
 static void
 test_connect_without_descriptors (void)
 {
   const guint n = 150;
   g_autofree char *script = g_strdup_printf (
-    "i=0; while [ $i -lt %u ]; do /bin/sleep 3 & i=$((i+1)); done; wait", n);
+    "i=0; while [ $i -lt %u ]; do /bin/sleep 3 & i=$((i+1)); done; wait; "
+    "while [ ! -e \"$1/go\" ]; do /bin/sleep 0.05; done", n);
   SpawnLimit given = { RLIMIT_NOFILE, { .rlim_cur = 64, .rlim_max = 64 } };
   g_autoptr(Session) s = NULL;
   g_autoptr(GError) error = NULL;
@@ -4363,6 +4471,7 @@ test_connect_without_descriptors (void)
   g_assert_nonnull (line);
   g_assert_true (g_str_has_prefix (line, "{\"type\":\"hello\""));
 
+  session_go (s);
   g_assert_cmpint (session_wait (s), ==, 0);
   g_free (err);
   err = runner_err_text (s);
@@ -4472,6 +4581,11 @@ helper_connect (const char *out)
   fd = socket (AF_UNIX, SOCK_STREAM, 0);
   if (connect (fd, (struct sockaddr *) &addr, sizeof addr) != 0)
     return 1;
+  {
+    g_autofree char *connected = g_strconcat (out, ".connected", NULL);
+
+    g_file_set_contents (connected, "", 0, NULL);
+  }
   /* Try to approve something, as an agent might. */
   send (fd, "{\"type\":\"decide\",\"id\":1,\"decision\":\"allow\"}\n", 44, MSG_NOSIGNAL);
   n = recv (fd, buffer, sizeof buffer - 1, MSG_WAITALL);
@@ -4650,6 +4764,8 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/attach-link", test_attach_link);
   g_test_add_func ("/paddock/exec/attach-falls-behind", test_attach_falls_behind);
   g_test_add_func ("/paddock/exec/connect-without-descriptors", test_connect_without_descriptors);
+  g_test_add_func ("/paddock/exec/descendant-unknown", test_descendant_unknown);
+  g_test_add_func ("/paddock/exec/peer-in-tree-out-of-descriptors", test_peer_in_tree_out_of_descriptors);
   g_test_add_func ("/paddock/exec/audit-write-fails", test_audit_write_fails);
 
   return g_test_run ();
