@@ -688,11 +688,15 @@ check_peer (PaddockControl *self,
     }
   *out_pid = cred.pid;
   if (cred.uid != getuid ())
-    *refusal = g_strdup_printf ("the peer runs as uid %u, not %u", (guint) cred.uid, (guint) getuid ());
-  else if (cred.pid <= 0)
-    *refusal = g_strdup ("the peer's process is not visible from here");
-  if (*refusal != NULL)
-    return PEER_REFUSED;
+    {
+      *refusal = g_strdup_printf ("the peer runs as uid %u, not %u", (guint) cred.uid, (guint) getuid ());
+      return PEER_REFUSED;
+    }
+  if (cred.pid <= 0)
+    {
+      *refusal = g_strdup ("the peer's process is not visible from here");
+      return PEER_REFUSED;
+    }
 
   /* Taken before the walk: if it is still alive after, the pid was not
    * reused meanwhile. Linux before 6.5 has none to give. */
