@@ -404,11 +404,30 @@ broadcast_control (PaddockControl     *self,
   paddock_control_broadcast (self, message);
 }
 
+/* A kill, pause or resume that could not find the whole tree, said on
+ * the terminal and to the client who asked, if any: what was found was
+ * reached, but some of the agent's processes may be left as they were. */
+static void
+report_tree_error (Client       *client,
+                   const char   *verb,
+                   const GError *error)
+{
+  g_autofree char *text = g_strdup_printf ("cannot %s every process of the agent: %s", verb, error->message);
+
+  paddock_printerr ("%s", text);
+  if (client != NULL)
+    client_send_error (client, text);
+}
+
 /* Lets a paused session go on. */
 static void
-resume (PaddockControl *self)
+resume (PaddockControl *self,
+        Client         *client)
 {
-  paddock_process_tree_thaw (self->tree_root);
+  g_autoptr(GError) error = NULL;
+
+  if (!paddock_process_tree_thaw (self->tree_root, &error))
+    report_tree_error (client, "resume", error);
   self->paused = FALSE;
 }
 
@@ -448,8 +467,11 @@ handle_request (Client         *client,
     case PADDOCK_MESSAGE_KILL:
       if (self->ended)
         break;
+      /* Killed first, so that a client hears of a shortfall before the
+       * kill's echo, which ends its wait; no exit can come between. */
+      if (!paddock_process_tree_kill (self->tree_root, &error))
+        report_tree_error (client, "kill", error);
       broadcast_control (self, PADDOCK_MESSAGE_KILL, client, NULL);
-      paddock_process_tree_kill (self->tree_root);
       break;
 
     case PADDOCK_MESSAGE_PAUSE:
@@ -458,12 +480,13 @@ handle_request (Client         *client,
         {
           /* Set first: the supervisor sees the agent stop and must leave it so. */
           self->paused = TRUE;
-          paddock_process_tree_freeze (self->tree_root);
+          if (!paddock_process_tree_freeze (self->tree_root, &error))
+            report_tree_error (client, "pause", error);
           broadcast_control (self, PADDOCK_MESSAGE_PAUSE, client, NULL);
         }
       else if (request->type == PADDOCK_MESSAGE_RESUME && self->paused && !self->ended)
         {
-          resume (self);
+          resume (self, client);
           broadcast_control (self, PADDOCK_MESSAGE_RESUME, client, NULL);
         }
       /* The state now, to the one who asked, whether or not anything changed:
@@ -1033,7 +1056,7 @@ paddock_control_resume_for_signal (PaddockControl *self,
 
   if (self == NULL || !self->paused || self->ended)
     return;
-  resume (self);
+  resume (self, NULL);
   broadcast_control (self, PADDOCK_MESSAGE_RESUME, NULL, name);
 }
 

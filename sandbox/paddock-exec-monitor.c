@@ -68,6 +68,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -475,6 +476,7 @@ struct _PaddockExecMonitor
   guint                    recent_next;
   gint64                   readers_checked; /* monotonic */
   int                      root_fd;       /* the agent's root, in its mount namespace; the thread's */
+  int                      fd_ceiling;    /* see keep_below_ceiling() */
   gboolean                 warned_no_pidfd;   /* the thread's */
   gboolean                 roots_may_differ;  /* a call in root_calls was made; the thread's */
   ExecAbi                  abis[4];
@@ -687,6 +689,39 @@ pidfd_open_nonblock (pid_t pid)
   return (int) syscall (SYS_pidfd_open, pid, 0);
 }
 
+/* Below this, descriptors held for the agent's programs. However many
+ * programs the agent runs at once, the supervisor keeps the rest for its
+ * own work: to place a control client's peer, to walk /proc for a kill
+ * or a pause, to answer an exec. A quarter of the limit, 16 to 256. */
+static int
+descriptor_ceiling (void)
+{
+  struct rlimit limit;
+  rlim_t reserve;
+
+  if (getrlimit (RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= (rlim_t) G_MAXINT)
+    return G_MAXINT;
+  reserve = CLAMP (limit.rlim_cur / 4, 16, 256);
+  return limit.rlim_cur > reserve ? (int) (limit.rlim_cur - reserve) : 0;
+}
+
+/* @fd, to be held for one of the agent's programs; or, where it is at
+ * the ceiling or above, -1 with errno EMFILE and @fd closed. Descriptors
+ * are handed out lowest first, so while every one held stays below the
+ * ceiling, those above it are left to the supervisor. */
+static int
+keep_below_ceiling (PaddockExecMonitor *self,
+                    int                 fd)
+{
+  if (fd >= self->fd_ceiling)
+    {
+      close (fd);
+      errno = EMFILE;
+      return -1;
+    }
+  return fd;
+}
+
 static void
 add_abi (PaddockExecMonitor *self,
          guint32             arch,
@@ -745,6 +780,7 @@ paddock_exec_monitor_new (int                             notify_fd,
   self->user_data = user_data;
   self->stop_fd = -1;
   self->root_fd = -1;
+  self->fd_ceiling = descriptor_ceiling ();
   self->wake_fd = -1;
   self->exit_fd = -1;
   self->news = g_async_queue_new_full ((GDestroyNotify) news_free);
@@ -1779,9 +1815,12 @@ read_process (PaddockExecMonitor *self,
           fd = pidfd_open_nonblock (tgid);
         }
     }
+  if (fd >= 0)
+    fd = keep_below_ceiling (self, fd);
 
-  /* Out of descriptors (the supervisor raised its soft limit to the hard
-   * one): the run is recorded, its end will not be. Said once. */
+  /* Out of the descriptors that may be held for programs (the supervisor
+   * raised its soft limit to the hard one): the run is recorded, its end
+   * will not be. Said once. */
   if (fd < 0 && (errno == EMFILE || errno == ENFILE) && !self->warned_no_pidfd)
     {
       self->warned_no_pidfd = TRUE;
@@ -2370,7 +2409,7 @@ add_download (PaddockExecMonitor *self,
       download->from = g_get_real_time () * 1000 - CLONE_EARLY_NS;
       download->until = G_MAXINT64;
       if (pidfd >= 0)
-        download->pidfd = fcntl (pidfd, F_DUPFD_CLOEXEC, 3);
+        download->pidfd = keep_below_ceiling (self, fcntl (pidfd, F_DUPFD_CLOEXEC, 3));
       self->n_folders++;
       self->n_cloning++;
     }
@@ -2451,7 +2490,8 @@ offer_pipe_end (PaddockExecMonitor *self,
   kept->targets = g_steal_pointer (&end->targets);
   kept->forward = end->forward;
   kept->input = end->input;
-  kept->pidfd = kept->targets != NULL && end->pidfd >= 0 ? fcntl (end->pidfd, F_DUPFD_CLOEXEC, 3) : -1;
+  kept->pidfd = kept->targets != NULL && end->pidfd >= 0 ?
+                keep_below_ceiling (self, fcntl (end->pidfd, F_DUPFD_CLOEXEC, 3)) : -1;
   g_queue_push_tail (&self->piped, kept);
 }
 

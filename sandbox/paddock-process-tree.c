@@ -94,13 +94,26 @@ read_ppid (int   proc_fd,
   return paddock_proc_read_stat (proc_fd, pid, NULL, &ppid) ? ppid : 0;
 }
 
-/* Every live descendant of @root (not @root itself), parents before children. */
+static gboolean
+set_error_from_errno (GError     **error,
+                      const char  *what)
+{
+  int saved_errno = errno;
+
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno), "%s: %s", what, g_strerror (saved_errno));
+  return FALSE;
+}
+
+/* Every live descendant of @root (not @root itself), parents before
+ * children; NULL with @error set where /proc cannot be read (out of
+ * descriptors, say), never an empty list that would stop nothing. */
 GArray *
-paddock_process_tree_list (pid_t root)
+paddock_process_tree_list (pid_t    root,
+                           GError **error)
 {
   g_autoptr(GArray) pids = g_array_new (FALSE, FALSE, sizeof (pid_t));
   g_autoptr(GArray) parents = g_array_new (FALSE, FALSE, sizeof (pid_t));
-  GArray *result = g_array_new (FALSE, FALSE, sizeof (pid_t));
+  g_autoptr(GArray) result = g_array_new (FALSE, FALSE, sizeof (pid_t));
   paddock_autofd int proc_fd = -1;
   DIR *dir;
   struct dirent *entry;
@@ -109,10 +122,22 @@ paddock_process_tree_list (pid_t root)
 
   proc_fd = open ("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (proc_fd < 0)
-    return result;
-  dir = fdopendir (dup (proc_fd));
-  if (dir == NULL)
-    return result;
+    {
+      set_error_from_errno (error, "cannot open /proc");
+      return NULL;
+    }
+  {
+    int dir_fd = fcntl (proc_fd, F_DUPFD_CLOEXEC, 0);
+
+    dir = dir_fd >= 0 ? fdopendir (dir_fd) : NULL;
+    if (dir == NULL)
+      {
+        set_error_from_errno (error, "cannot read /proc");
+        if (dir_fd >= 0)
+          close (dir_fd);
+        return NULL;
+      }
+  }
   while ((entry = readdir (dir)) != NULL)
     {
       char *end;
@@ -148,7 +173,7 @@ paddock_process_tree_list (pid_t root)
             }
         }
     }
-  return result;
+  return g_steal_pointer (&result);
 }
 
 /* Whether @pid is @root's descendant. FALSE with @error set where that
@@ -166,12 +191,7 @@ paddock_process_tree_is_descendant (pid_t    root,
   int saved_errno;
 
   if (proc_fd < 0)
-    {
-      saved_errno = errno;
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno), "cannot open /proc: %s",
-                   g_strerror (saved_errno));
-      return FALSE;
-    }
+    return set_error_from_errno (error, "cannot open /proc");
   for (guint attempt = 0; attempt < 8; attempt++)
     {
       pid_t at = pid;
@@ -252,18 +272,26 @@ wait_until_stopped (GHashTable *pids)
     }
 }
 
-/* Stops the whole tree and returns how many processes are stopped. */
-guint
-paddock_process_tree_freeze (pid_t root)
+/* Stops the whole tree. FALSE with @error set where a pass could not
+ * list it: what was found is stopped, but more may run. */
+gboolean
+paddock_process_tree_freeze (pid_t    root,
+                             GError **error)
 {
   g_autoptr(GHashTable) stopped = g_hash_table_new (NULL, NULL);
   gboolean found_new = TRUE;
+  gboolean listed = TRUE;
 
   for (guint pass = 0; found_new && pass < 1000; pass++)
     {
-      g_autoptr(GArray) pids = paddock_process_tree_list (root);
+      g_autoptr(GArray) pids = paddock_process_tree_list (root, error);
 
       found_new = FALSE;
+      if (pids == NULL)
+        {
+          listed = FALSE;
+          break;
+        }
       for (guint i = 0; i < pids->len; i++)
         {
           pid_t p = g_array_index (pids, pid_t, i);
@@ -278,34 +306,45 @@ paddock_process_tree_freeze (pid_t root)
         }
     }
   wait_until_stopped (stopped);
-  return g_hash_table_size (stopped);
+  return listed;
 }
 
-void
-paddock_process_tree_thaw (pid_t root)
+gboolean
+paddock_process_tree_thaw (pid_t    root,
+                           GError **error)
 {
-  g_autoptr(GArray) pids = paddock_process_tree_list (root);
+  g_autoptr(GArray) pids = paddock_process_tree_list (root, error);
 
+  if (pids == NULL)
+    return FALSE;
   for (guint i = 0; i < pids->len; i++)
     kill (g_array_index (pids, pid_t, i), SIGCONT);
+  return TRUE;
 }
 
-/* Freezes, then kills every descendant of @root. Returns how many were killed. */
-guint
-paddock_process_tree_kill (pid_t root)
+/* Freezes, then kills every descendant of @root. FALSE with @error set
+ * where the tree could not be listed: what was found is killed, but more
+ * may run. */
+gboolean
+paddock_process_tree_kill (pid_t    root,
+                           GError **error)
 {
   g_autoptr(GArray) pids = NULL;
   siginfo_t info = { 0 };
+  gboolean frozen;
 
   /* Our own tree is empty when we have no child: skip the walks of /proc. */
   if (root == getpid () &&
       waitid (P_ALL, 0, &info, WEXITED | WSTOPPED | WCONTINUED | WNOHANG | WNOWAIT | __WALL) != 0 &&
       errno == ECHILD)
-    return 0;
+    return TRUE;
 
-  paddock_process_tree_freeze (root);
-  pids = paddock_process_tree_list (root);
+  /* Where the freeze fell short, still kill all that a list finds. */
+  frozen = paddock_process_tree_freeze (root, error);
+  pids = paddock_process_tree_list (root, frozen ? error : NULL);
+  if (pids == NULL)
+    return FALSE;
   for (guint i = 0; i < pids->len; i++)
     kill (g_array_index (pids, pid_t, i), SIGKILL);
-  return pids->len;
+  return frozen;
 }

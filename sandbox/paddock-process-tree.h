@@ -11,13 +11,17 @@
 G_BEGIN_DECLS
 
 gboolean  paddock_process_tree_become_subreaper (GError **error);
-GArray   *paddock_process_tree_list            (pid_t    root);
+GArray   *paddock_process_tree_list            (pid_t    root,
+                                                GError **error);
 gboolean  paddock_process_tree_is_descendant   (pid_t    root,
                                                 pid_t    pid,
                                                 GError **error);
-guint     paddock_process_tree_freeze          (pid_t    root);
-void      paddock_process_tree_thaw            (pid_t    root);
-guint     paddock_process_tree_kill            (pid_t    root);
+gboolean  paddock_process_tree_freeze          (pid_t    root,
+                                                GError **error);
+gboolean  paddock_process_tree_thaw            (pid_t    root,
+                                                GError **error);
+gboolean  paddock_process_tree_kill            (pid_t    root,
+                                                GError **error);
 
 /* The start of /proc/PID/@name, NUL-terminated, into @buffer; FALSE when it
  * cannot be read. @proc_fd is /proc opened, or -1 to name it by path. */

@@ -843,7 +843,12 @@ paddock_supervisor_run (PaddockRunOptions *options)
   take_back_terminal (&self);
 
   /* The session ends with its agent: nothing it started outlives it unsupervised. */
-  paddock_process_tree_kill (getpid ());
+  {
+    g_autoptr(GError) sweep_error = NULL;
+
+    if (!paddock_process_tree_kill (getpid (), &sweep_error))
+      paddock_printerr ("cannot end every process the agent left: %s", sweep_error->message);
+  }
   while (waitpid (-1, NULL, 0) > 0 || errno == EINTR)
     ;
   end_supervision (&self, self.exit_signal > 0 ? -1 : self.exit_status, self.exit_signal);

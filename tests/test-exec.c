@@ -4341,7 +4341,9 @@ wait_out_of_descriptors (Session *s)
  * error, never a "no": out of descriptors, /proc cannot be opened; a
  * process that is gone cannot be placed. The control socket refuses a
  * peer inside the agent's tree by it: before, out of descriptors, the
- * answer was "no", and such a peer was served. */
+ * answer was "no", and such a peer was served. Likewise a tree that
+ * cannot be listed is an error, not an empty tree that a kill stops
+ * nothing of without a word. */
 static void
 test_descendant_unknown (void)
 {
@@ -4349,10 +4351,13 @@ test_descendant_unknown (void)
   g_autoptr(GError) inside_error = NULL;
   g_autoptr(GError) outside_error = NULL;
   g_autoptr(GError) gone_error = NULL;
+  g_autoptr(GError) list_error = NULL;
+  g_autoptr(GError) kill_error = NULL;
+  g_autoptr(GArray) listed = NULL;
   g_autoptr(GSubprocess) child = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, "sleep", "30", NULL);
   pid_t pid;
   struct rlimit saved, tight;
-  gboolean inside, outside;
+  gboolean inside, outside, killed;
   int lowest;
 
   g_assert_no_error (error);
@@ -4371,16 +4376,90 @@ test_descendant_unknown (void)
   g_assert_cmpint (setrlimit (RLIMIT_NOFILE, &tight), ==, 0);
   inside = paddock_process_tree_is_descendant (getpid (), pid, &inside_error);
   outside = paddock_process_tree_is_descendant (pid, getpid (), &outside_error);
+  listed = paddock_process_tree_list (getpid (), &list_error);
+  killed = paddock_process_tree_kill (pid, &kill_error);
   g_assert_cmpint (setrlimit (RLIMIT_NOFILE, &saved), ==, 0);
+  g_assert_null (listed);
+  g_assert_error (list_error, G_FILE_ERROR, G_FILE_ERROR_MFILE);
+  g_assert_false (killed);
+  g_assert_error (kill_error, G_FILE_ERROR, G_FILE_ERROR_MFILE);
   g_assert_false (inside);
   g_assert_error (inside_error, G_FILE_ERROR, G_FILE_ERROR_MFILE);
   g_assert_false (outside);
   g_assert_error (outside_error, G_FILE_ERROR, G_FILE_ERROR_MFILE);
+  listed = paddock_process_tree_list (getpid (), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (listed->len, >=, 1);
 
   g_subprocess_force_exit (child);
   g_assert_true (g_subprocess_wait (child, NULL, NULL));
   g_assert_false (paddock_process_tree_is_descendant (getpid (), pid, &gone_error));
   g_assert_error (gone_error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+}
+
+/* However many programs the agent runs at once, paddock-run keeps
+ * descriptors of its own: `paddockctl pause`, `resume` and `kill` reach
+ * every one of 150 programs when the programs hold all they may of a
+ * limit of 64. Before, the programs held them all: the kill's connection
+ * waited for one to come free, and even let in, the walk of /proc to find
+ * the programs could not open it, and stopped nothing. */
+static void
+test_kill_many_at_once (void)
+{
+  const guint n = 150;
+  g_autofree char *script = g_strdup_printf (
+    "pids=; i=0; while [ $i -lt %u ]; do /bin/sleep 60 & pids=\"$pids $!\"; i=$((i+1)); done; "
+    "echo $pids > \"$1/pids\"; wait", n);
+  SpawnLimit given = { RLIMIT_NOFILE, { .rlim_cur = 64, .rlim_max = 64 } };
+  g_autoptr(Session) s = NULL;
+  g_autofree char *session = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *pids_text = NULL;
+  g_auto(GStrv) pids = NULL;
+  g_autoptr(GPtrArray) kills = NULL;
+
+  spawn_limit = &given;
+  s = session_start_command (NULL, (const char *[]) { "sh", "-c", script, "sh", "@OUT@", NULL }, FALSE, NULL);
+  spawn_limit = NULL;
+  session = wait_for_socket (s);
+  err = wait_out_of_descriptors (s);
+  g_assert_true (wait_for_out (s, "pids", 20));
+  pids_text = out_text (s, "pids");
+  pids = g_strsplit (g_strstrip (pids_text), " ", -1);
+  g_assert_cmpuint (g_strv_length (pids), ==, n);
+
+  assert_ctl_says (s, "pause", session, "paused");
+  for (guint i = 0; pids[i] != NULL; i++)
+    g_assert_cmpint (process_state (atoi (pids[i])), ==, 'T');
+  assert_ctl_says (s, "resume", session, "resumed");
+  for (guint i = 0; pids[i] != NULL; i++)
+    g_assert_cmpint (process_state (atoi (pids[i])), !=, 'T');
+
+  assert_ctl_says (s, "kill", session, "killed");
+  g_assert_cmpint (session_wait (s), ==, 128 + SIGKILL);
+  for (guint i = 0; pids[i] != NULL; i++)
+    g_assert_true (kill (atoi (pids[i]), 0) != 0 && errno == ESRCH);
+  kills = audit_records (s, "kill");
+  g_assert_cmpuint (kills->len, ==, 1);
+  g_free (err);
+  err = runner_err_text (s);
+  g_assert_null (strstr (err, "every process of the agent"));
+}
+
+/* Lowers paddock-run's soft limit on open files to @soft, below the
+ * ceiling it keeps its programs' descriptors under: it runs out of
+ * descriptors as it would where something else of its own held its
+ * reserve, its clients, say. */
+static void
+lower_descriptor_limit (Session *s,
+                        rlim_t   soft)
+{
+  pid_t run = (pid_t) atoi (g_subprocess_get_identifier (s->run));
+  struct rlimit limit;
+
+  g_assert_cmpint (prlimit (run, RLIMIT_NOFILE, NULL, &limit), ==, 0);
+  limit.rlim_cur = soft;
+  g_assert_cmpint (prlimit (run, RLIMIT_NOFILE, &limit, NULL), ==, 0);
 }
 
 /* A peer inside the agent's tree that connects while paddock-run is out
@@ -4403,6 +4482,8 @@ test_peer_in_tree_out_of_descriptors (void)
   spawn_limit = &given;
   s = session_start ("connect-out-of-descriptors", FALSE, NULL);
   spawn_limit = NULL;
+  g_free (wait_for_socket (s));
+  lower_descriptor_limit (s, 48);
   err = wait_out_of_descriptors (s);
   g_assert_true (wait_for_out (s, "pids", 20));
   pids_text = out_text (s, "pids");
@@ -4464,6 +4545,7 @@ test_connect_without_descriptors (void)
   spawn_limit = NULL;
   pid = atoi (g_subprocess_get_identifier (s->run));
   session = wait_for_socket (s);
+  lower_descriptor_limit (s, 48);
   /* Out of descriptors once it says so: the sleeps hold them for 3 s. */
   err = wait_out_of_descriptors (s);
 
@@ -4777,6 +4859,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/attach-falls-behind", test_attach_falls_behind);
   g_test_add_func ("/paddock/exec/connect-without-descriptors", test_connect_without_descriptors);
   g_test_add_func ("/paddock/exec/descendant-unknown", test_descendant_unknown);
+  g_test_add_func ("/paddock/exec/kill-many-at-once", test_kill_many_at_once);
   g_test_add_func ("/paddock/exec/peer-in-tree-out-of-descriptors", test_peer_in_tree_out_of_descriptors);
   g_test_add_func ("/paddock/exec/audit-write-fails", test_audit_write_fails);
 
