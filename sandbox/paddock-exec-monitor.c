@@ -500,7 +500,7 @@ struct _Ask
   int                 pidfd;
   gint64              deadline;    /* monotonic */
   GSource            *timeout_source;
-  GSource            *pidfd_source;
+  GSource            *gone_source; /* tells when its process is gone: see watch_ask() */
   gint                generation;  /* the settle_generation it was judged in */
   gboolean            announced;   /* its ask message went out; main context */
   char               *download;    /* the downloaded file a "downloaded" rule asks about, or NULL */
@@ -648,7 +648,7 @@ static void
 ask_free (Ask *ask)
 {
   paddock_clear_source (&ask->timeout_source);
-  paddock_clear_source (&ask->pidfd_source);
+  paddock_clear_source (&ask->gone_source);
   paddock_close_fd (&ask->pidfd);
   paddock_message_free (ask->message);
   exec_info_free (ask->info);
@@ -3956,6 +3956,21 @@ on_ask_gone (int          fd,
   return G_SOURCE_REMOVE;
 }
 
+/* For an ask without a pidfd: whether the kernel still holds its exec. */
+static gboolean
+on_ask_check (gpointer user_data)
+{
+  Ask *ask = user_data;
+
+  if (ioctl (ask->monitor->notify_fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &ask->cookie) == 0)
+    return G_SOURCE_CONTINUE;
+  deny_if_pending (ask, "gone", FALSE);
+  return G_SOURCE_REMOVE;
+}
+
+/* How often an ask without a pidfd is checked for its process's end. */
+#define ASK_CHECK_MS 500
+
 static void
 watch_ask (PaddockExecMonitor *self,
            gint64              id)
@@ -3971,12 +3986,20 @@ watch_ask (PaddockExecMonitor *self,
       ask->timeout_source = g_timeout_source_new (MAX (remaining, 0) / 1000);
       g_source_set_callback (ask->timeout_source, on_ask_deadline, ask, NULL);
       g_source_attach (ask->timeout_source, self->context);
+      /* Its process's end withdraws the question: told by its pidfd, or
+       * where it got none (out of descriptors), found by asking the kernel
+       * now and then, rather than left to its deadline. */
       if (ask->pidfd >= 0)
         {
-          ask->pidfd_source = g_unix_fd_source_new (ask->pidfd, G_IO_IN);
-          g_source_set_callback (ask->pidfd_source, (GSourceFunc) (GCallback) on_ask_gone, ask, NULL);
-          g_source_attach (ask->pidfd_source, self->context);
+          ask->gone_source = g_unix_fd_source_new (ask->pidfd, G_IO_IN);
+          g_source_set_callback (ask->gone_source, (GSourceFunc) (GCallback) on_ask_gone, ask, NULL);
         }
+      else
+        {
+          ask->gone_source = g_timeout_source_new (ASK_CHECK_MS);
+          g_source_set_callback (ask->gone_source, on_ask_check, ask, NULL);
+        }
+      g_source_attach (ask->gone_source, self->context);
     }
   g_mutex_unlock (&self->lock);
 }

@@ -1132,6 +1132,73 @@ session_go (Session *s)
   g_assert_no_error (error);
 }
 
+/* Kills the process @ask holds, from outside: the question is withdrawn
+ * at once ("gone"), long before its deadline of 60 s, and the audit log
+ * says so once the session has ended, as it must. */
+static void
+assert_ask_withdrawn_when_killed (Session        *s,
+                                  PaddockMessage *ask)
+{
+  g_autoptr(PaddockMessage) decided = NULL;
+  g_autoptr(GPtrArray) decisions = NULL;
+  gint64 start = g_get_monotonic_time ();
+  gboolean found = FALSE;
+
+  g_assert_cmpint (kill (ask->pid, SIGKILL), ==, 0);
+  decided = session_expect (s, PADDOCK_MESSAGE_DECIDED);
+  g_assert_cmpint (decided->id, ==, ask->id);
+  g_assert_cmpint (decided->decision, ==, PADDOCK_DECISION_DENY);
+  g_assert_cmpstr (decided->by, ==, "gone");
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 20 * G_USEC_PER_SEC);
+  g_assert_false (out_exists (s, "asked-marker"));
+  session_go (s);
+  g_assert_cmpint (session_wait (s), ==, 0);
+  decisions = audit_records (s, "decision");
+  for (guint i = 0; i < decisions->len; i++)
+    found |= g_strcmp0 (json_object_get_string_member (g_ptr_array_index (decisions, i), "by"), "gone") == 0;
+  g_assert_true (found);
+}
+
+static void
+test_ask_process_killed (void)
+{
+  g_autoptr(Session) s = session_start ("ask", TRUE, (const char *[]) { "--ask-timeout", "60", NULL });
+  g_autoptr(PaddockMessage) ask = session_expect (s, PADDOCK_MESSAGE_ASK);
+  g_autofree char *log = NULL;
+
+  assert_ask_withdrawn_when_killed (s, ask);
+  log = out_text (s, "log");
+  g_assert_nonnull (strstr (log, "asked=137\n"));
+}
+
+/* The same, where the asking program got no pidfd: the agent's other
+ * programs hold all paddock-run keeps for them. Before, nothing told its
+ * end, and the question stayed until its deadline. */
+static void
+test_ask_process_killed_without_pidfd (void)
+{
+  g_autofree char *script = g_strdup_printf (
+    "pids=; i=0; while [ $i -lt 150 ]; do /bin/sleep 60 & pids=\"$pids $!\"; i=$((i+1)); done; "
+    "touch \"$1/asked-marker\"; echo \"asked=$?\" > \"$1/log\"; " WAIT_FOR_GO "; kill $pids");
+  SpawnLimit given = { RLIMIT_NOFILE, { .rlim_cur = 64, .rlim_max = 64 } };
+  g_autoptr(Session) s = NULL;
+  g_autoptr(PaddockMessage) ask = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *log = NULL;
+
+  spawn_limit = &given;
+  s = session_start_command (NULL, (const char *[]) { "sh", "-c", script, "sh", "@OUT@", NULL }, TRUE,
+                             (const char *[]) { "--ask-timeout", "60", NULL });
+  spawn_limit = NULL;
+  ask = session_expect (s, PADDOCK_MESSAGE_ASK);
+  err = runner_err_text (s);
+  g_assert_nonnull (strstr (err, "cannot watch for programs' ends"));
+
+  assert_ask_withdrawn_when_killed (s, ask);
+  log = out_text (s, "log");
+  g_assert_cmpstr (log, ==, "asked=137\n");
+}
+
 /* What is left to read on @stream, up to its end. */
 static char *
 stream_text (GInputStream *stream)
@@ -4860,6 +4927,8 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/connect-without-descriptors", test_connect_without_descriptors);
   g_test_add_func ("/paddock/exec/descendant-unknown", test_descendant_unknown);
   g_test_add_func ("/paddock/exec/kill-many-at-once", test_kill_many_at_once);
+  g_test_add_func ("/paddock/exec/ask-process-killed", test_ask_process_killed);
+  g_test_add_func ("/paddock/exec/ask-process-killed-without-pidfd", test_ask_process_killed_without_pidfd);
   g_test_add_func ("/paddock/exec/peer-in-tree-out-of-descriptors", test_peer_in_tree_out_of_descriptors);
   g_test_add_func ("/paddock/exec/audit-write-fails", test_audit_write_fails);
 
