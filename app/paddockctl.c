@@ -1110,10 +1110,14 @@ handle_event (Attach         *attach,
     case PADDOCK_MESSAGE_KILL:
     case PADDOCK_MESSAGE_PAUSE:
     case PADDOCK_MESSAGE_RESUME:
+      /* By a signal: a paused session resumed for one that ends programs,
+       * and killed when its agent did not end after it. */
       g_print ("%s  session %s%s\n", time,
                message->type == PADDOCK_MESSAGE_KILL ? "killed" :
                message->type == PADDOCK_MESSAGE_PAUSE ? "paused" : "resumed",
-               g_strcmp0 (message->by, "signal") == 0 ? ", for a signal to paddock-run that ends it" : "");
+               g_strcmp0 (message->by, "signal") != 0 ? "" :
+               message->type == PADDOCK_MESSAGE_KILL ? ": the agent did not end after a signal to paddock-run that ends it" :
+               ", for a signal to paddock-run that ends it");
       break;
 
     case PADDOCK_MESSAGE_LOCK_STATUS:
@@ -2039,7 +2043,9 @@ show_record (const PaddockAuditRecord *record,
       g_autofree char *client_pid = member_text (object, "client_pid");
       g_autofree char *signal = member_text (object, "signal");
 
-      if (*signal != '\0')
+      if (*signal != '\0' && g_strcmp0 (record->type, PADDOCK_AUDIT_KILL) == 0)
+        detail = g_strdup_printf ("all the agent's programs: the agent did not end after %s to paddock-run", signal);
+      else if (*signal != '\0')
         detail = g_strdup_printf ("all the agent's programs, for %s to paddock-run to reach them", signal);
       else
         detail = g_strdup_printf ("all the agent's programs%s%s", *client_pid ? ", asked by pid " : "", client_pid);

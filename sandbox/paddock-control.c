@@ -1047,17 +1047,38 @@ paddock_control_get_paused (PaddockControl *self)
   return self != NULL && self->paused;
 }
 
+static char *
+signal_name (int signo)
+{
+  const char *abbrev = sigabbrev_np (signo);
+
+  return abbrev != NULL ? g_strconcat ("SIG", abbrev, NULL) : g_strdup_printf ("signal %d", signo);
+}
+
 void
 paddock_control_resume_for_signal (PaddockControl *self,
                                    int             signo)
 {
-  const char *abbrev = sigabbrev_np (signo);
-  g_autofree char *name = abbrev != NULL ? g_strconcat ("SIG", abbrev, NULL) : g_strdup_printf ("signal %d", signo);
+  g_autofree char *name = signal_name (signo);
 
   if (self == NULL || !self->paused || self->ended)
     return;
   resume (self, NULL);
   broadcast_control (self, PADDOCK_MESSAGE_RESUME, NULL, name);
+}
+
+void
+paddock_control_kill_for_signal (PaddockControl *self,
+                                 int             signo)
+{
+  g_autofree char *name = signal_name (signo);
+  g_autoptr(GError) error = NULL;
+
+  if (self == NULL || self->ended)
+    return;
+  if (!paddock_process_tree_kill (self->tree_root, &error))
+    report_tree_error (NULL, "kill", error);
+  broadcast_control (self, PADDOCK_MESSAGE_KILL, NULL, name);
 }
 
 void

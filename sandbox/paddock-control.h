@@ -90,6 +90,11 @@ gboolean        paddock_control_get_paused        (PaddockControl               
  * as a resume by "signal". Nothing when the session is not paused. */
 void            paddock_control_resume_for_signal (PaddockControl               *self,
                                                    int                           signo);
+/* Kills the agent's whole tree for @signo, a signal that ends programs
+ * which the agent of a paused session was resumed for and outlived.
+ * Recorded and told to clients as a kill by "signal". */
+void            paddock_control_kill_for_signal   (PaddockControl               *self,
+                                                   int                           signo);
 
 /* Tells clients the session ended (the agent's exit code, or -1 and the
  * signal), gives them a moment to read it, and closes every connection

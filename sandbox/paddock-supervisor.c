@@ -67,7 +67,13 @@ typedef struct
   char               *project_rules_file;
   int                 project_rules_dirs[2];  /* its folder and the one above, watched, or -1 */
   char               *project_rules_digest;
+  /* A paused session's agent, resumed for a signal that ends programs,
+   * has this long to end before its whole tree is killed. */
+  guint               end_grace_source;
+  int                 end_grace_signal;
 } PaddockSupervisor;
+
+#define END_GRACE_SECONDS 5
 
 static const int forwarded_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGUSR1, SIGUSR2 };
 
@@ -286,6 +292,17 @@ reap_children (PaddockSupervisor *self)
 static void on_project_rules_changed (PaddockSupervisor *self);
 
 static gboolean
+on_end_grace (gpointer user_data)
+{
+  PaddockSupervisor *self = user_data;
+
+  self->end_grace_source = 0;
+  if (!self->agent_exited)
+    paddock_control_kill_for_signal (self->control, self->end_grace_signal);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
 on_signal (int          fd,
            GIOCondition condition,
            gpointer     user_data)
@@ -305,9 +322,19 @@ on_signal (int          fd,
 
           kill (self->agent, signo);
           /* Paused, the agent would keep a signal that ends it until
-           * resumed: to end the session is to resume it. */
-          if (signo == SIGTERM || signo == SIGHUP || signo == SIGINT || signo == SIGQUIT)
-            paddock_control_resume_for_signal (self->control, signo);
+           * resumed: to end the session is to resume it. What was paused
+           * must not run on if the agent does not end: it gets a grace
+           * period, then its tree is killed. */
+          if ((signo == SIGTERM || signo == SIGHUP || signo == SIGINT || signo == SIGQUIT) &&
+              paddock_control_get_paused (self->control))
+            {
+              paddock_control_resume_for_signal (self->control, signo);
+              if (self->end_grace_source == 0)
+                {
+                  self->end_grace_signal = signo;
+                  self->end_grace_source = g_timeout_add_seconds (END_GRACE_SECONDS, on_end_grace, self);
+                }
+            }
         }
     }
   return G_SOURCE_CONTINUE;
@@ -840,6 +867,7 @@ paddock_supervisor_run (PaddockRunOptions *options)
     g_main_loop_run (self.loop);
 
   g_source_remove (signal_source);
+  g_clear_handle_id (&self.end_grace_source, g_source_remove);
   take_back_terminal (&self);
 
   /* The session ends with its agent: nothing it started outlives it unsupervised. */

@@ -239,6 +239,17 @@ END
       i=$((i + 1))
     done
     ;;
+  ticking-ignoring-term)
+    # Deaf to SIGTERM, as are the programs it starts, ticks ten times a
+    # second until told to stop, or for a minute or so at most.
+    trap '' TERM
+    i=0
+    while [ ! -e "$out/go" ] && [ $i -lt 600 ]; do
+      sleep 0.1
+      echo >>"$out/ticks"
+      i=$((i + 1))
+    done
+    ;;
   ask-beside-runs)
     # Other programs run while the ask waits for its answer.
     wait_for "$out/go"

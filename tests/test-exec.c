@@ -3300,21 +3300,19 @@ file_size (const char *path)
   return stat (path, &st) == 0 ? (gint64) st.st_size : -1;
 }
 
-/* A signal that ends programs, sent to paddock-run while the session is
- * paused, reaches the agent: the session is resumed for it, and ends. It
- * stayed paused before, the signal held, paddock-run waiting for good. */
-static void
-test_pause_then_terminate (void)
+/* Pauses @s's ticking agent, watches it with attach, and sends SIGTERM to
+ * its paddock-run, which must end within @seconds. Returns what attach
+ * showed from then to the session's end. */
+static char *
+pause_then_terminate (Session *s,
+                      guint    seconds)
 {
-  g_autoptr(Session) s = session_start ("busy-until-go", FALSE, NULL);
   g_autofree char *session = wait_for_socket (s);
   g_autofree char *ticks = out_file (s, "ticks");
-  g_autoptr(GPtrArray) resumes = NULL;
   g_autoptr(GSubprocess) attach = NULL;
   g_autoptr(GDataInputStream) lines = NULL;
   g_autofree char *seen = NULL;
-  g_autofree char *rest = NULL;
-  g_autofree char *shown = NULL;
+  char *rest;
   pid_t run = (pid_t) atoi (g_subprocess_get_identifier (s->run));
   int agent = session_agent_pid (s);
   gboolean ended = FALSE;
@@ -3325,7 +3323,7 @@ test_pause_then_terminate (void)
   attach = attach_start (s, (const char *[]) { "--watch", session, NULL }, FALSE, &lines, &seen);
 
   g_assert_cmpint (kill (run, SIGTERM), ==, 0);
-  for (guint i = 0; i < 200 && !ended; i++)
+  for (guint i = 0; i < seconds * 20 && !ended; i++)
     {
       ended = g_subprocess_get_identifier (s->run) == NULL;
       if (!ended)
@@ -3339,17 +3337,60 @@ test_pause_then_terminate (void)
       kill (run, SIGKILL);
     }
   g_assert_true (ended);
-  g_assert_cmpint (session_wait (s), ==, 128 + SIGTERM);
   rest = read_until (lines, "session ended");
   g_free (attach_finish (attach));
-  g_assert_nonnull (strstr (rest, "  session resumed, for a signal to paddock-run that ends it\n"));
+  return rest;
+}
 
-  resumes = audit_records (s, "resume");
-  g_assert_cmpuint (resumes->len, ==, 1);
-  g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (resumes, 0), "by"), ==, "signal");
-  g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (resumes, 0), "signal"), ==, "SIGTERM");
+/* The record of @type by a signal, for SIGTERM: the only one. */
+static void
+assert_by_sigterm (Session    *s,
+                   const char *type)
+{
+  g_autoptr(GPtrArray) records = audit_records (s, type);
+
+  g_assert_cmpuint (records->len, ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (records, 0), "by"), ==, "signal");
+  g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (records, 0), "signal"), ==, "SIGTERM");
+}
+
+/* A signal that ends programs, sent to paddock-run while the session is
+ * paused, reaches the agent: the session is resumed for it, and ends. It
+ * stayed paused before, the signal held, paddock-run waiting for good. */
+static void
+test_pause_then_terminate (void)
+{
+  g_autoptr(Session) s = session_start ("busy-until-go", FALSE, NULL);
+  g_autofree char *rest = pause_then_terminate (s, 10);
+  g_autofree char *shown = NULL;
+
+  g_assert_cmpint (session_wait (s), ==, 128 + SIGTERM);
+  g_assert_nonnull (strstr (rest, "  session resumed, for a signal to paddock-run that ends it\n"));
+  g_assert_null (strstr (rest, "session killed"));
+  assert_by_sigterm (s, "resume");
   shown = audit_show (s, "resume");
   g_assert_nonnull (strstr (shown, "all the agent's programs, for SIGTERM to paddock-run to reach them\n"));
+}
+
+/* An agent that ignores the signal it was resumed for does not run on,
+ * and nor does what was paused with it: five seconds on, its whole tree
+ * is killed. Before, the session ran on as if never paused. */
+static void
+test_pause_then_terminate_ignored (void)
+{
+  g_autoptr(Session) s = session_start ("ticking-ignoring-term", FALSE, NULL);
+  gint64 start = g_get_monotonic_time ();
+  g_autofree char *rest = pause_then_terminate (s, 20);
+  g_autofree char *shown = NULL;
+
+  g_assert_cmpint (session_wait (s), ==, 128 + SIGKILL);
+  g_assert_cmpint (g_get_monotonic_time () - start, >=, 4 * G_USEC_PER_SEC);
+  g_assert_nonnull (strstr (rest, "  session resumed, for a signal to paddock-run that ends it\n"));
+  g_assert_nonnull (strstr (rest, "  session killed: the agent did not end after a signal to paddock-run that ends it\n"));
+  assert_by_sigterm (s, "resume");
+  assert_by_sigterm (s, "kill");
+  shown = audit_show (s, "kill");
+  g_assert_nonnull (strstr (shown, "all the agent's programs: the agent did not end after SIGTERM to paddock-run\n"));
 }
 
 /* What a clone of a remote repository wrote, run in a later command, is
@@ -4891,6 +4932,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/pipe-unpack-then-run", test_pipe_unpack_then_run);
   g_test_add_func ("/paddock/exec/filter-unpack-then-run", test_filter_unpack_then_run);
   g_test_add_func ("/paddock/exec/pause-then-terminate", test_pause_then_terminate);
+  g_test_add_func ("/paddock/exec/pause-then-terminate-ignored", test_pause_then_terminate_ignored);
   g_test_add_func ("/paddock/exec/pause-with-ask-held", test_pause_with_ask_held);
   g_test_add_func ("/paddock/exec/junk-argv", test_junk_argv);
   g_test_add_func ("/paddock/exec/not-utf8-command", test_not_utf8_command);
