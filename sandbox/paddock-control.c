@@ -393,6 +393,11 @@ broadcast_control (PaddockControl     *self,
   const char *audit_type = type == PADDOCK_MESSAGE_KILL ? PADDOCK_AUDIT_KILL :
                            type == PADDOCK_MESSAGE_PAUSE ? PADDOCK_AUDIT_PAUSE : PADDOCK_AUDIT_RESUME;
 
+  /* The execs answered before the tree was reached go out first, on the
+   * timeline as in the audit log. */
+  if (self->monitor != NULL)
+    paddock_exec_monitor_flush (self->monitor);
+
   message->time = g_get_real_time ();
   message->by = g_strdup (from != NULL ? "user" : "signal");
   json_object_set_string_member (fields, "by", message->by);

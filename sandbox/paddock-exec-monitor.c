@@ -4116,6 +4116,18 @@ batch_check (GSource *source)
   return batch->due != 0 && g_source_get_time (source) >= batch->due;
 }
 
+void
+paddock_exec_monitor_flush (PaddockExecMonitor *self)
+{
+  g_return_if_fail (self != NULL);
+
+  /* As drain_news_before_exit(): the thread pushes its news soon after
+   * it answers, and waits on nothing of ours meanwhile. */
+  while (g_atomic_int_get (&self->answering) != 0)
+    g_thread_yield ();
+  drain_news (self);
+}
+
 /* No batch runs from here: the thread's next news wakes us. */
 static void
 end_batch (PaddockExecMonitor *self)

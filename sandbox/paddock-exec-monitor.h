@@ -98,6 +98,11 @@ gboolean            paddock_exec_monitor_start    (PaddockExecMonitor  *self,
 void                paddock_exec_monitor_stop     (PaddockExecMonitor  *self);
 void                paddock_exec_monitor_free     (PaddockExecMonitor  *self);
 
+/* Emits at once what the answering thread has queued for the main
+ * context, the exec it answers this moment included, so that a message
+ * of the main context's own (a kill, a pause) comes after them. */
+void                paddock_exec_monitor_flush    (PaddockExecMonitor  *self);
+
 /* Kernel features in use, for hello and the audit log's session start. */
 const char * const *paddock_exec_monitor_get_features (PaddockExecMonitor *self);
 

@@ -950,6 +950,49 @@ test_kill_while_held (void)
   g_assert_cmpuint (kills->len, ==, 1);
 }
 
+/* A kill of a busy agent comes last on the timeline: every exec answered
+ * before the tree was killed is told before the kill, none after it, as
+ * in the audit log. Before, execs still queued (for up to 5 ms, a batch)
+ * followed the kill. */
+static void
+test_kill_comes_last (void)
+{
+  g_autoptr(Session) s = session_start ("busy-until-go", TRUE, NULL);
+  g_autoptr(GPtrArray) execs = NULL;
+  gboolean killed = FALSE;
+  guint before = 0;
+  guint after = 0;
+
+  for (guint i = 0; i < 50; i++)
+    {
+      g_autoptr(PaddockMessage) exec = session_expect (s, PADDOCK_MESSAGE_EXEC);
+    }
+  session_send (s, "{\"type\":\"kill\"}\n");
+  for (;;)
+    {
+      g_autoptr(PaddockMessage) message = session_read (s, 20000);
+
+      g_assert_nonnull (message);
+      if (message->type == PADDOCK_MESSAGE_KILL)
+        killed = TRUE;
+      else if (message->type == PADDOCK_MESSAGE_EXEC)
+        {
+          if (killed)
+            after++;
+          else
+            before++;
+        }
+      else if (message->type == PADDOCK_MESSAGE_EXIT && message->session_end)
+        break;
+    }
+  g_assert_cmpint (session_wait (s), ==, 128 + SIGKILL);
+  g_assert_true (killed);
+  g_assert_cmpuint (after, ==, 0);
+  /* Every exec the audit log holds was told, the 50 read first included. */
+  execs = audit_records (s, "exec");
+  g_assert_cmpuint (execs->len, ==, 50 + before);
+}
+
 /* With paddock-run gone, the held exec and every later one fail: the agent
  * is never left running unsupervised. */
 static void
@@ -4975,6 +5018,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec/connect-without-descriptors", test_connect_without_descriptors);
   g_test_add_func ("/paddock/exec/descendant-unknown", test_descendant_unknown);
   g_test_add_func ("/paddock/exec/kill-many-at-once", test_kill_many_at_once);
+  g_test_add_func ("/paddock/exec/kill-comes-last", test_kill_comes_last);
   g_test_add_func ("/paddock/exec/ask-process-killed", test_ask_process_killed);
   g_test_add_func ("/paddock/exec/ask-process-killed-without-pidfd", test_ask_process_killed_without_pidfd);
   g_test_add_func ("/paddock/exec/peer-in-tree-out-of-descriptors", test_peer_in_tree_out_of_descriptors);
