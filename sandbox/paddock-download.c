@@ -529,6 +529,14 @@ static const char * const tar_valued_long[] = {
   "suffix", "tape-length", "to-command", "transform", "use-compress-program", "volno-file", "xform",
   "options", NULL,
 };
+/* 7-Zip's programs: p7zip's (Debian 12's p7zip-full) and 7-Zip's own. */
+static gboolean
+is_7zip (const char *name)
+{
+  return strcmp (name, "7z") == 0 || strcmp (name, "7za") == 0 || strcmp (name, "7zr") == 0 ||
+         strcmp (name, "7zz") == 0;
+}
+
 /* unzip's options that take a value (Debian's has -I and -O). */
 static const char unzip_valued[] = "dIOP";
 
@@ -536,7 +544,7 @@ gboolean
 paddock_download_is_extractor (const char *name)
 {
   return name != NULL && (strcmp (name, "tar") == 0 || strcmp (name, "bsdtar") == 0 ||
-                          strcmp (name, "gtar") == 0 || strcmp (name, "unzip") == 0);
+                          strcmp (name, "gtar") == 0 || strcmp (name, "unzip") == 0 || is_7zip (name));
 }
 
 gboolean
@@ -690,6 +698,50 @@ unzip_folder (const char * const *argv,
   return paddock_path_resolve (folder, cwd);
 }
 
+/* 7-Zip: `7z x|e [-SWITCH...] ARCHIVE [NAME...]`, each switch's value
+ * joined to it (-oDIR), in any case, before or after the command. -si
+ * reads the archive from standard input (a name after it is a member's);
+ * -so writes what it unpacks there, not to files. */
+static char *
+sevenzip_folder (const char * const *argv,
+                 const char         *cwd,
+                 const char        **archive)
+{
+  const char *folder = ".";
+  const char *command = NULL;
+  gboolean switches = TRUE;
+  gboolean from_input = FALSE;
+
+  *archive = NULL;
+  for (guint i = 1; argv[i] != NULL; i++)
+    {
+      const char *arg = argv[i];
+
+      if (switches && strcmp (arg, "--") == 0)
+        switches = FALSE;
+      else if (switches && arg[0] == '-' && arg[1] != '\0')
+        {
+          if (g_ascii_strcasecmp (arg + 1, "so") == 0)
+            return NULL;
+          if (g_ascii_strcasecmp (arg + 1, "si") == 0)
+            from_input = TRUE;
+          else if (arg[1] == 'o' || arg[1] == 'O')
+            folder = arg[2] != '\0' ? arg + 2 : ".";
+        }
+      else if (command == NULL)
+        command = arg;
+      else if (*archive == NULL)
+        *archive = arg;
+    }
+  if (command == NULL || (g_ascii_strcasecmp (command, "x") != 0 && g_ascii_strcasecmp (command, "e") != 0))
+    return NULL;
+  if (from_input)
+    *archive = "-";
+  if (*archive == NULL)
+    return NULL;
+  return paddock_path_resolve (folder, cwd);
+}
+
 char *
 paddock_download_extract_folder (const char * const *argv,
                                  const char         *program,
@@ -707,6 +759,8 @@ paddock_download_extract_folder (const char * const *argv,
     return NULL;
   if (strcmp (program, "unzip") == 0)
     folder = unzip_folder (argv, cwd, &named);
+  else if (is_7zip (program))
+    folder = sevenzip_folder (argv, cwd, &named);
   else
     folder = tar_folder (argv, cwd, &named);
   /* The archive is opened where tar starts, whatever -C says. */

@@ -964,9 +964,7 @@ test_kill_comes_last (void)
   guint after = 0;
 
   for (guint i = 0; i < 50; i++)
-    {
-      g_autoptr(PaddockMessage) exec = session_expect (s, PADDOCK_MESSAGE_EXEC);
-    }
+    paddock_message_free (session_expect (s, PADDOCK_MESSAGE_EXEC));
   session_send (s, "{\"type\":\"kill\"}\n");
   for (;;)
     {

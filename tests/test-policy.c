@@ -1838,7 +1838,7 @@ test_download_targets (void)
   }
 }
 
-/* Where tar and unzip unpack an archive file, as they read their options. */
+/* Where tar, unzip and 7-Zip unpack an archive file, as they read their options. */
 static void
 test_extract_folder (void)
 {
@@ -1867,6 +1867,12 @@ test_extract_folder (void)
     { "unzip -o -q t.zip -d out", "/p", "/p/out/", "/p/t.zip" },
     { "unzip -qo -dout t.zip bin/tool", "/p", "/p/out/", "/p/t.zip" },
     { "unzip -P secret t.zip -x '*.txt' docs/a", "/p", "/p/", "/p/t.zip" },
+    { "7z x t.7z", "/p", "/p/", "/p/t.7z" },
+    { "7z x -y -oout t.7z", "/p", "/p/out/", "/p/t.7z" },
+    { "7za e t.zip -o/opt/t bin/tool", "/p", "/opt/t/", "/p/t.zip" },
+    { "7zr -y X -pSecret t.7z", "/p", "/p/", "/p/t.7z" },
+    { "7zz x -O../out -- -t.7z", "/p/q", "/p/out/", "/p/q/-t.7z" },
+    { "7z x -si -ttar -oout", "/p", "/p/out/", "-" },
     /* From standard input: -f - is tar's default. */
     { "tar xz", "/p", "/p/", "-" },
     { "tar -xzf - -C out", "/p", "/p/out/", "-" },
@@ -1888,6 +1894,14 @@ test_extract_folder (void)
     { "unzip -t t.zip", "/p", NULL, NULL },
     { "unzip -d out", "/p", NULL, NULL },
     { "unzip t.zip -d /", "/p", NULL, NULL },
+    { "7z l t.7z", "/p", NULL, NULL },
+    { "7z a t.7z src", "/p", NULL, NULL },
+    { "7z t t.7z", "/p", NULL, NULL },
+    { "7z x t.7z -so", "/p", NULL, NULL },
+    { "7z x -SO t.7z", "/p", NULL, NULL },
+    { "7z x", "/p", NULL, NULL },
+    { "7z -y", "/p", NULL, NULL },
+    { "7z x t.7z -o/", "/p", NULL, NULL },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -1908,6 +1922,8 @@ test_extract_folder (void)
 
   /* Not an archiver. */
   g_assert_true (paddock_download_is_extractor ("unzip"));
+  g_assert_true (paddock_download_is_extractor ("7za"));
+  g_assert_false (paddock_download_is_extractor ("7zip"));
   g_assert_false (paddock_download_is_extractor ("untar"));
   {
     g_autofree char *archive = NULL;

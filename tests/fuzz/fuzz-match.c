@@ -197,6 +197,7 @@ LLVMFuzzerTestOneInput (const guint8 *data,
   check_download_targets ((const char * const *) argv->pdata, "tee");
   check_extract_folder ((const char * const *) argv->pdata, "tar");
   check_extract_folder ((const char * const *) argv->pdata, "unzip");
+  check_extract_folder ((const char * const *) argv->pdata, "7z");
   {
     PaddockPolicyQuery downloaded = query;
     g_autofree char *downloaded_why = NULL;
