@@ -1799,6 +1799,7 @@ read_process (PaddockExecMonitor *self,
               int                *pidfd)
 {
   int fd = pidfd_open_nonblock (pid);
+  gboolean at_ceiling;
 
   /* A thread other than its process's first, which pidfd_open refuses
    * (EINVAL on older kernels, ENOENT on 6.18): its exec ends the process's
@@ -1815,6 +1816,7 @@ read_process (PaddockExecMonitor *self,
           fd = pidfd_open_nonblock (tgid);
         }
     }
+  at_ceiling = fd >= self->fd_ceiling;
   if (fd >= 0)
     fd = keep_below_ceiling (self, fd);
 
@@ -1823,10 +1825,18 @@ read_process (PaddockExecMonitor *self,
    * will not be. Said once. */
   if (fd < 0 && (errno == EMFILE || errno == ENFILE) && !self->warned_no_pidfd)
     {
+      struct rlimit limit = { 0 };
+      g_autofree char *why = NULL;
+
+      if (at_ceiling && getrlimit (RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur > (rlim_t) self->fd_ceiling)
+        why = g_strdup_printf ("they hold all open files but the %d paddock-run keeps for itself",
+                               (int) (limit.rlim_cur - (rlim_t) self->fd_ceiling));
+      else
+        why = g_strdup (g_strerror (at_ceiling ? EMFILE : errno));
+
       self->warned_no_pidfd = TRUE;
       paddock_printerr ("cannot watch for programs' ends: %s; "
-                        "a program started while this lasts is recorded without its end",
-                        g_strerror (errno));
+                        "a program started while this lasts is recorded without its end", why);
     }
 
   info->ppid = read_ppid (info->pid, fd);
