@@ -424,6 +424,22 @@ report_tree_error (Client       *client,
     client_send_error (client, text);
 }
 
+/* Kills the whole tree, for the client @from, or (with @from NULL) for
+ * the signal @signal, and tells every client. Killed first, so that the
+ * one who asked hears of a shortfall before the kill's echo, which ends
+ * its wait; no exit can come between. */
+static void
+kill_tree (PaddockControl *self,
+           Client         *from,
+           const char     *signal)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!paddock_process_tree_kill (self->tree_root, &error))
+    report_tree_error (from, "kill", error);
+  broadcast_control (self, PADDOCK_MESSAGE_KILL, from, signal);
+}
+
 /* Lets a paused session go on. */
 static void
 resume (PaddockControl *self,
@@ -470,13 +486,8 @@ handle_request (Client         *client,
       break;
 
     case PADDOCK_MESSAGE_KILL:
-      if (self->ended)
-        break;
-      /* Killed first, so that a client hears of a shortfall before the
-       * kill's echo, which ends its wait; no exit can come between. */
-      if (!paddock_process_tree_kill (self->tree_root, &error))
-        report_tree_error (client, "kill", error);
-      broadcast_control (self, PADDOCK_MESSAGE_KILL, client, NULL);
+      if (!self->ended)
+        kill_tree (self, client, NULL);
       break;
 
     case PADDOCK_MESSAGE_PAUSE:
@@ -1060,16 +1071,17 @@ signal_name (int signo)
   return abbrev != NULL ? g_strconcat ("SIG", abbrev, NULL) : g_strdup_printf ("signal %d", signo);
 }
 
-void
+gboolean
 paddock_control_resume_for_signal (PaddockControl *self,
                                    int             signo)
 {
   g_autofree char *name = signal_name (signo);
 
   if (self == NULL || !self->paused || self->ended)
-    return;
+    return FALSE;
   resume (self, NULL);
   broadcast_control (self, PADDOCK_MESSAGE_RESUME, NULL, name);
+  return TRUE;
 }
 
 void
@@ -1077,13 +1089,9 @@ paddock_control_kill_for_signal (PaddockControl *self,
                                  int             signo)
 {
   g_autofree char *name = signal_name (signo);
-  g_autoptr(GError) error = NULL;
 
-  if (self == NULL || self->ended)
-    return;
-  if (!paddock_process_tree_kill (self->tree_root, &error))
-    report_tree_error (NULL, "kill", error);
-  broadcast_control (self, PADDOCK_MESSAGE_KILL, NULL, name);
+  if (self != NULL && !self->ended)
+    kill_tree (self, NULL, name);
 }
 
 void

@@ -87,8 +87,9 @@ gboolean        paddock_control_get_paused        (PaddockControl               
  * (SIGTERM, SIGHUP, SIGINT, SIGQUIT) just passed on to the agent, reaches
  * it: stopped, the agent would hold it until a resume that may never come
  * (the terminal that would give it closed). Recorded and told to clients
- * as a resume by "signal". Nothing when the session is not paused. */
-void            paddock_control_resume_for_signal (PaddockControl               *self,
+ * as a resume by "signal". Nothing, and FALSE, when the session is not
+ * paused. */
+gboolean        paddock_control_resume_for_signal (PaddockControl               *self,
                                                    int                           signo);
 /* Kills the agent's whole tree for @signo, a signal that ends programs
  * which the agent of a paused session was resumed for and outlived.

@@ -477,6 +477,7 @@ struct _PaddockExecMonitor
   gint64                   readers_checked; /* monotonic */
   int                      root_fd;       /* the agent's root, in its mount namespace; the thread's */
   int                      fd_ceiling;    /* see keep_below_ceiling() */
+  int                      fd_reserve;    /* how many open files above it the limit leaves */
   gboolean                 warned_no_pidfd;   /* the thread's */
   gboolean                 roots_may_differ;  /* a call in root_calls was made; the thread's */
   ExecAbi                  abis[4];
@@ -690,19 +691,20 @@ pidfd_open_nonblock (pid_t pid)
 }
 
 /* Below this, descriptors held for the agent's programs. However many
- * programs the agent runs at once, the supervisor keeps the rest for its
- * own work: to place a control client's peer, to walk /proc for a kill
- * or a pause, to answer an exec. A quarter of the limit, 16 to 256. */
+ * programs the agent runs at once, the supervisor keeps the rest, the
+ * *@reserve above it, for its own work: to place a control client's
+ * peer, to walk /proc for a kill or a pause, to answer an exec. A
+ * quarter of the limit, 16 to 256. */
 static int
-descriptor_ceiling (void)
+descriptor_ceiling (int *reserve)
 {
   struct rlimit limit;
-  rlim_t reserve;
 
+  *reserve = 0;
   if (getrlimit (RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= (rlim_t) G_MAXINT)
     return G_MAXINT;
-  reserve = CLAMP (limit.rlim_cur / 4, 16, 256);
-  return limit.rlim_cur > reserve ? (int) (limit.rlim_cur - reserve) : 0;
+  *reserve = (int) MIN (CLAMP (limit.rlim_cur / 4, 16, 256), limit.rlim_cur);
+  return (int) limit.rlim_cur - *reserve;
 }
 
 /* @fd, to be held for one of the agent's programs; or, where it is at
@@ -780,7 +782,7 @@ paddock_exec_monitor_new (int                             notify_fd,
   self->user_data = user_data;
   self->stop_fd = -1;
   self->root_fd = -1;
-  self->fd_ceiling = descriptor_ceiling ();
+  self->fd_ceiling = descriptor_ceiling (&self->fd_reserve);
   self->wake_fd = -1;
   self->exit_fd = -1;
   self->news = g_async_queue_new_full ((GDestroyNotify) news_free);
@@ -1817,22 +1819,16 @@ read_process (PaddockExecMonitor *self,
         }
     }
   at_ceiling = fd >= self->fd_ceiling;
-  if (fd >= 0)
-    fd = keep_below_ceiling (self, fd);
+  fd = keep_below_ceiling (self, fd);
 
   /* Out of the descriptors that may be held for programs (the supervisor
    * raised its soft limit to the hard one): the run is recorded, its end
    * will not be. Said once. */
   if (fd < 0 && (errno == EMFILE || errno == ENFILE) && !self->warned_no_pidfd)
     {
-      struct rlimit limit = { 0 };
-      g_autofree char *why = NULL;
-
-      if (at_ceiling && getrlimit (RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur > (rlim_t) self->fd_ceiling)
-        why = g_strdup_printf ("they hold all open files but the %d paddock-run keeps for itself",
-                               (int) (limit.rlim_cur - (rlim_t) self->fd_ceiling));
-      else
-        why = g_strdup (g_strerror (at_ceiling ? EMFILE : errno));
+      g_autofree char *why = at_ceiling ?
+        g_strdup_printf ("they hold all open files but the %d paddock-run keeps for itself", self->fd_reserve) :
+        g_strdup (g_strerror (errno));
 
       self->warned_no_pidfd = TRUE;
       paddock_printerr ("cannot watch for programs' ends: %s; "

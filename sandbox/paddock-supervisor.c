@@ -326,14 +326,10 @@ on_signal (int          fd,
            * must not run on if the agent does not end: it gets a grace
            * period, then its tree is killed. */
           if ((signo == SIGTERM || signo == SIGHUP || signo == SIGINT || signo == SIGQUIT) &&
-              paddock_control_get_paused (self->control))
+              paddock_control_resume_for_signal (self->control, signo) && self->end_grace_source == 0)
             {
-              paddock_control_resume_for_signal (self->control, signo);
-              if (self->end_grace_source == 0)
-                {
-                  self->end_grace_signal = signo;
-                  self->end_grace_source = g_timeout_add_seconds (END_GRACE_SECONDS, on_end_grace, self);
-                }
+              self->end_grace_signal = signo;
+              self->end_grace_source = g_timeout_add_seconds (END_GRACE_SECONDS, on_end_grace, self);
             }
         }
     }
