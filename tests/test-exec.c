@@ -4932,7 +4932,7 @@ main (int   argc,
       g_printerr ("PADDOCK_RUN and PADDOCK_BUILD_DIR must name the build under test\n");
       return 1;
     }
-  paddockctl = g_build_filename (g_getenv ("PADDOCK_BUILD_DIR"), "app", "paddockctl", NULL);
+  paddockctl = g_build_filename (g_getenv ("PADDOCK_BUILD_DIR"), "app", "paddockctl", "paddockctl", NULL);
   fake_agent = g_build_filename (g_getenv ("PADDOCK_SOURCE_DIR"), "tests", "fake-agent.sh", NULL);
   self_exe = g_file_read_link ("/proc/self/exe", NULL);
 

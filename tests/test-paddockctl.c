@@ -1192,7 +1192,7 @@ main (int   argc,
       g_test_skip ("PADDOCK_RUN and PADDOCK_BUILD_DIR are not set");
       return g_test_run ();
     }
-  paddockctl = g_build_filename (build_dir, "app", "paddockctl", NULL);
+  paddockctl = g_build_filename (build_dir, "app", "paddockctl", "paddockctl", NULL);
   if (!make_tree ())
     {
       g_test_skip ("no folder outside the lock's grants (/tmp) to hold the test tree");

@@ -1185,7 +1185,7 @@ run_paddock (const char * const *args,
   int wait_status;
 
   g_assert_nonnull (build_dir);
-  paddock = g_build_filename (build_dir, "paddock", NULL);
+  paddock = g_build_filename (build_dir, "ui", "paddock", NULL);
   g_ptr_array_add (argv, paddock);
   for (guint i = 0; args[i] != NULL; i++)
     g_ptr_array_add (argv, (char *) args[i]);

@@ -17,6 +17,7 @@
 #pragma once
 
 #include "paddock-audit.h"
+#include "paddock-control-socket.h"
 #include "paddock-exec-monitor.h"
 #include "paddock-protocol.h"
 
@@ -40,12 +41,6 @@ typedef struct
 
 /* A new random session id: 12 lowercase hex digits. */
 char           *paddock_control_new_session_id    (void);
-
-/* $XDG_RUNTIME_DIR/paddock, created 0700 and checked to be ours and private. */
-char           *paddock_control_socket_dir        (GError                      **error);
-/* The socket path of @session_id in that directory. */
-char           *paddock_control_socket_path       (const char                   *session_id,
-                                                   GError                      **error);
 
 /* @audit may be NULL. */
 PaddockControl *paddock_control_new               (const PaddockControlSession  *session,

@@ -9,8 +9,6 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "paddock-supervisor.h"
-
 G_BEGIN_DECLS
 
 #define PADDOCK_LOCK_ERROR (paddock_lock_error_quark ())
@@ -30,6 +28,19 @@ typedef enum
 
 typedef struct _PaddockLock PaddockLock;
 
+/* What one session's lock is built from; every field is borrowed from the
+ * caller for the length of paddock_lock_new(). */
+typedef struct
+{
+  const char          *project;       /* absolute, canonical */
+  const char * const  *command;       /* the agent's argv, for guessing its profile */
+  const char * const  *grants;        /* "PATH[:ro|rw]", as given, or NULL */
+  const char          *profile;       /* NULL: guessed from the command */
+  const char          *backend;       /* NULL, "landlock" or "namespaces" */
+  const char          *policy_file;   /* the session's own, kept from the agent; or NULL */
+  const char          *audit_file;    /* likewise */
+} PaddockLockOptions;
+
 GQuark              paddock_lock_error_quark   (void);
 
 /* Whether @project can be locked to: not /, nor a folder that holds the
@@ -39,7 +50,7 @@ GQuark              paddock_lock_error_quark   (void);
 gboolean            paddock_lock_check_project (const char              *project,
                                                 char                   **held_denial,
                                                 GError                 **error);
-PaddockLock        *paddock_lock_new           (const PaddockRunOptions *options,
+PaddockLock        *paddock_lock_new           (const PaddockLockOptions *options,
                                                 GError                 **error);
 void                paddock_lock_free          (PaddockLock             *lock);
 PaddockLockBackend  paddock_lock_get_backend   (PaddockLock             *lock);

@@ -482,8 +482,8 @@ paddock_lock_check_project (const char  *project,
 }
 
 PaddockLock *
-paddock_lock_new (const PaddockRunOptions *options,
-                  GError                 **error)
+paddock_lock_new (const PaddockLockOptions *options,
+                  GError                  **error)
 {
   g_autoptr(PaddockLock) lock = NULL;
   g_autoptr(GPtrArray) roots = g_ptr_array_new_with_free_func ((GDestroyNotify) paddock_grant_free);
@@ -520,8 +520,8 @@ paddock_lock_new (const PaddockRunOptions *options,
         }
     }
   else
-    profile = paddock_profile_guess (options->argv != NULL && options->argv[0] != NULL
-                                     ? options->argv[0] : "sh");
+    profile = paddock_profile_guess (options->command != NULL && options->command[0] != NULL
+                                     ? options->command[0] : "sh");
 
   denial = paddock_grants_find_denial (options->project, denials);
   if (denial != NULL)
@@ -539,7 +539,7 @@ paddock_lock_new (const PaddockRunOptions *options,
       return NULL;
   }
 
-  if (!choose_backend (options->lock_backend, &lock->backend, error))
+  if (!choose_backend (options->backend, &lock->backend, error))
     return NULL;
 
   for (guint i = 0; i < G_N_ELEMENTS (system_roots); i++)

@@ -782,7 +782,17 @@ paddock_supervisor_run (PaddockRunOptions *options)
   /* Everything the lock needs is prepared here, before the fork. */
   if (options->lock)
     {
-      lock = paddock_lock_new (options, &error);
+      PaddockLockOptions lock_options = {
+        .project = options->project,
+        .command = (const char * const *) options->argv,
+        .grants = (const char * const *) options->grants,
+        .profile = options->profile,
+        .backend = options->lock_backend,
+        .policy_file = options->policy_file,
+        .audit_file = options->audit_file,
+      };
+
+      lock = paddock_lock_new (&lock_options, &error);
       if (lock == NULL)
         {
           paddock_printerr ("%s", error->message);

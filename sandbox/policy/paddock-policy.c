@@ -17,7 +17,6 @@
  */
 #include "config.h"
 
-#include "paddock-audit.h"
 #include "paddock-autofd.h"
 #include "paddock-escape.h"
 #include "paddock-json-text.h"
