@@ -13,11 +13,13 @@
 #include "paddock-protocol.h"
 #include "paddock-json-text.h"
 
+#include <glib-object.h>
 #include <json-glib/json-glib.h>
 #include <stddef.h>
 #include <string.h>
 
 G_DEFINE_QUARK (paddock-protocol-error-quark, paddock_protocol_error)
+G_DEFINE_BOXED_TYPE (PaddockMessage, paddock_message, paddock_message_copy, paddock_message_free)
 
 /* Deeper nesting than this is never valid, and refusing it before json-glib
  * sees the line keeps its recursive parser off a deep stack. */

@@ -15,7 +15,7 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <glib-object.h>
 
 G_BEGIN_DECLS
 
@@ -132,6 +132,10 @@ typedef struct
 } PaddockMessage;
 
 GQuark           paddock_protocol_error_quark   (void);
+
+/* A boxed type, so signals can carry a message. */
+#define PADDOCK_TYPE_MESSAGE (paddock_message_get_type ())
+GType            paddock_message_get_type       (void) G_GNUC_CONST;
 
 PaddockMessage  *paddock_message_new            (PaddockMessageType    type);
 void             paddock_message_free           (PaddockMessage       *message);
