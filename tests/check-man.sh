@@ -1,13 +1,15 @@
 #!/bin/sh
 # check-man.sh: the manual pages format without a warning, carry the
 # programs' version, and have an entry for every option and command that
-# the programs' own --help prints.
+# the programs' own --help prints; paddock-policy(5)'s table of the
+# default rules has each rule of the built-in policy, with its action, and
+# no other.
 #
 #   check-man.sh PADDOCK_RUN PADDOCKCTL MAN_DIR
 #
 # PADDOCK_RUN and PADDOCKCTL are the built programs; MAN_DIR holds
-# paddock-run.1 and paddockctl.1. Prints one line a problem, and exits 1
-# if there was any.
+# paddock-run.1, paddockctl.1, paddock-policy.5 and default-policy.json.
+# Prints one line a problem, and exits 1 if there was any.
 #
 # Copyright 2026 The Paddock authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -58,9 +60,15 @@ has_command () {
   printf '%s\n' "$1" | grep -q -E -e "^$2( |\$)"
 }
 
+# A page with a table says so on its first line, as man(1) needs to run
+# tbl for it; groff runs tbl for every page here, which changes nothing
+# for one without.
 check_groff () {
   page=$1
-  if ! warnings=$(groff -man -ww -z "$page" 2>&1) || [ -n "$warnings" ]; then
+  if grep -q '^\.TS' "$page" && [ "$(head -n 1 "$page")" != "'\\\" t" ]; then
+    fail "$(basename "$page")" "it has a table (.TS) but its first line is not '\\\" t, so man would not run tbl"
+  fi
+  if ! warnings=$(groff -t -man -ww -z "$page" 2>&1) || [ -n "$warnings" ]; then
     printf '%s\n' "${warnings:-groff failed}" | while IFS= read -r line; do
       echo "$(basename "$page"): groff: $line"
     done
@@ -76,7 +84,9 @@ fi
 
 run_page=$man_dir/paddock-run.1
 ctl_page=$man_dir/paddockctl.1
-for page in "$run_page" "$ctl_page"; do
+policy_page=$man_dir/paddock-policy.5
+default_policy=$man_dir/default-policy.json
+for page in "$run_page" "$ctl_page" "$policy_page" "$default_policy"; do
   if [ ! -r "$page" ]; then
     fail "$(basename "$page")" "cannot read $page"
   fi
@@ -85,10 +95,11 @@ done
 
 check_groff "$run_page"
 check_groff "$ctl_page"
+check_groff "$policy_page"
 
 # The version in each page's title is the programs' own.
 version=$("$paddock_run" --version | sed -n 's/^paddock-run //p')
-for page in "$run_page" "$ctl_page"; do
+for page in "$run_page" "$ctl_page" "$policy_page"; do
   grep -q -e "^\.TH .* \"Paddock $version\"" "$page" ||
     fail "$(basename "$page")" "its .TH line does not say \"Paddock $version\", the version paddock-run --version prints"
 done
@@ -139,5 +150,51 @@ for command in "" attach "policy explain" "audit show" "audit export"; do
       fail paddockctl.1 "option $option (in paddockctl ${command:+$command }--help) has no entry"
   done
 done
+
+# The built-in rules, "NAME ACTION" a line, first to last: each rule's
+# "name" comes before its "action", one key a line, as the file is laid
+# out.
+policy_rules=$(awk '
+  /^ *"name": *"/ { name = $0; sub(/^ *"name": *"/, "", name); sub(/".*/, "", name) }
+  /^ *"action": *"/ { action = $0; sub(/^ *"action": *"/, "", action); sub(/".*/, "", action)
+                      print name " " action; name = "" }' "$default_policy")
+[ -n "$policy_rules" ] || fail default-policy.json "found no rules in it"
+
+# The rows of the table under DEFAULT RULES, "NAME ACTION" a line: a row
+# starts with the rule's name, a tab, and its action.
+tab=$(printf '\t')
+page_rules=$(sed -e 's/\\-/-/g' "$policy_page" |
+  awk -v tab="$tab" '
+    /^\.SH / { inside = $0 == ".SH DEFAULT RULES" }
+    inside && /^\.TS/ { table = 1; next }
+    inside && /^\.TE/ { table = 0 }
+    table && split($0, cell, tab) >= 2 && cell[1] ~ /^[a-z0-9-]+$/ && cell[2] ~ /^(allow|ask|deny)$/ {
+      print cell[1] " " cell[2] }')
+[ -n "$page_rules" ] || fail paddock-policy.5 "found no table of the default rules under DEFAULT RULES"
+
+while read -r name action; do
+  [ -z "$name" ] && continue
+  row=$(printf '%s\n' "$page_rules" | awk -v name="$name" '$1 == name { print $2 }')
+  if [ -z "$row" ]; then
+    fail paddock-policy.5 "the default rule \"$name\" (in default-policy.json) has no row under DEFAULT RULES"
+  elif [ "$row" != "$action" ]; then
+    fail paddock-policy.5 "the default rule \"$name\" is \"$action\" in default-policy.json, \"$row\" under DEFAULT RULES"
+  fi
+done <<EOF_RULES
+$policy_rules
+EOF_RULES
+
+while read -r name action; do
+  [ -z "$name" ] && continue
+  printf '%s\n' "$policy_rules" | awk -v name="$name" '$1 == name { found = 1 } END { exit !found }' ||
+    fail paddock-policy.5 "the row \"$name\" under DEFAULT RULES is no rule of default-policy.json"
+done <<EOF_ROWS
+$page_rules
+EOF_ROWS
+
+# In the same order, so that the table reads as the policy is decided.
+if [ "$(printf '%s\n' "$policy_rules" | cut -d' ' -f1)" != "$(printf '%s\n' "$page_rules" | cut -d' ' -f1)" ]; then
+  fail paddock-policy.5 "the rows under DEFAULT RULES are not in default-policy.json's order"
+fi
 
 exit $failed
