@@ -1,9 +1,11 @@
-/* paddock-lock-status.c: what the folder lock can do on this machine, as paddock-run reports it
+/* paddock-lock-status.c: what the folder lock can do, as paddock-run reports it
  *
- * The GUI asks `paddock-run --lock-status` rather than probing the kernel
- * itself: the runner is the program that applies the lock (on the host,
- * even when the GUI runs in a Flatpak sandbox), so its answer is the one
- * that holds for the sessions it starts.
+ * The GUI asks `paddock-run --lock-status --json` rather than probing the
+ * kernel itself: the runner is the program that applies the lock (on the
+ * host, even when the GUI runs in a Flatpak sandbox), so its answer is the
+ * one that holds for the sessions it starts. Its answer is the protocol's
+ * lock-status message, as a running session's hello and lock-status
+ * are: one parser, one vocabulary of features (paddock-protocol.h).
  *
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -11,14 +13,16 @@
 #include "config.h"
 
 #include "paddock-lock-status.h"
+#include "paddock-protocol.h"
 
 #include <glib/gi18n.h>
 #include <string.h>
 
 struct _PaddockLockStatus
 {
-  GPtrArray  *keys;      /* in paddock-run's order */
-  GHashTable *values;    /* key → the rest of its line */
+  char  *lock;       /* "landlock", "namespaces"; "off" or "none" for no lock */
+  char  *reason;     /* why none, or NULL */
+  char **features;
 };
 
 void
@@ -26,111 +30,69 @@ paddock_lock_status_free (PaddockLockStatus *status)
 {
   if (status == NULL)
     return;
-  g_clear_pointer (&status->keys, g_ptr_array_unref);
-  g_clear_pointer (&status->values, g_hash_table_unref);
+  g_free (status->lock);
+  g_free (status->reason);
+  g_strfreev (status->features);
   g_free (status);
 }
 
 /**
- * paddock_lock_status_parse:
- * @text: the output of `paddock-run --lock-status`: one "key: value" a line
+ * paddock_lock_status_new_from_message:
+ * @message: a hello or lock-status message: a session's, or paddock-run
+ *   --lock-status --json's
  * @error: return location for an error
  *
- * Returns: (transfer full): the facts, or %NULL when @text does not say
- *   which mechanism the lock uses
+ * Returns: (transfer full): the facts, or %NULL when @message does not say
+ *   which lock it is
  */
 PaddockLockStatus *
-paddock_lock_status_parse (const char  *text,
-                           GError     **error)
+paddock_lock_status_new_from_message (const PaddockMessage  *message,
+                                      GError               **error)
 {
-  g_autoptr(PaddockLockStatus) status = g_new0 (PaddockLockStatus, 1);
-  g_auto(GStrv) lines = NULL;
+  PaddockLockStatus *status;
 
-  g_return_val_if_fail (text != NULL, NULL);
+  g_return_val_if_fail (message != NULL, NULL);
 
-  status->keys = g_ptr_array_new_with_free_func (g_free);
-  status->values = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
-
-  lines = g_strsplit (text, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      const char *colon = strstr (lines[i], ": ");
-      char *key;
-
-      if (colon == NULL || colon == lines[i])
-        continue;
-      key = g_strndup (lines[i], colon - lines[i]);
-      if (g_hash_table_contains (status->values, key))
-        {
-          g_free (key);
-          continue;
-        }
-      g_ptr_array_add (status->keys, key);
-      g_hash_table_insert (status->values, key, g_strdup (colon + 2));
-    }
-
-  if (!g_hash_table_contains (status->values, "mechanism"))
+  if ((message->type != PADDOCK_MESSAGE_HELLO && message->type != PADDOCK_MESSAGE_LOCK_STATUS) ||
+      message->lock == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("paddock-run --lock-status did not say which mechanism the lock uses"));
+                   _("paddock-run did not say which lock it uses"));
       return NULL;
     }
-  return g_steal_pointer (&status);
-}
-
-/* paddock-run's value for @key ("mechanism", "landlock-abi", …), or NULL. */
-const char *
-paddock_lock_status_get (PaddockLockStatus *status,
-                         const char        *key)
-{
-  g_return_val_if_fail (status != NULL, NULL);
-  g_return_val_if_fail (key != NULL, NULL);
-
-  return g_hash_table_lookup (status->values, key);
+  status = g_new0 (PaddockLockStatus, 1);
+  status->lock = g_strdup (message->lock);
+  status->reason = g_strdup (message->reason);
+  status->features = message->features != NULL ? g_strdupv (message->features) : g_new0 (char *, 1);
+  return status;
 }
 
 static gboolean
-value_says_yes (const char *value)
+has_feature (PaddockLockStatus *status,
+             const char        *feature)
 {
-  return value != NULL && (g_str_has_prefix (value, "yes") || g_str_has_prefix (value, "confined"));
+  return g_strv_contains ((const char * const *) status->features, feature);
 }
 
-/* The words in parentheses at the end of @value, as a sentence, or NULL. */
-static char *
-dup_reason (const char *value)
-{
-  const char *open = value != NULL ? strchr (value, '(') : NULL;
-  char *reason;
-
-  if (open == NULL || !g_str_has_suffix (value, ")"))
-    return NULL;
-  reason = g_strndup (open + 1, strlen (open + 1) - 1);
-  reason[0] = g_ascii_toupper (reason[0]);
-  return reason;
-}
-
-/* Whether a lock can start here at all. */
+/* Whether a lock can start here at all (or, for a session, is on). */
 gboolean
 paddock_lock_status_get_available (PaddockLockStatus *status)
 {
-  const char *mechanism;
-
   g_return_val_if_fail (status != NULL, FALSE);
 
-  mechanism = paddock_lock_status_get (status, "mechanism");
-  return g_strcmp0 (mechanism, "landlock") == 0 || g_strcmp0 (mechanism, "namespaces") == 0;
+  return g_strcmp0 (status->lock, "landlock") == 0 || g_strcmp0 (status->lock, "namespaces") == 0;
 }
 
-/* The kernel's Landlock ABI version, 0 without Landlock. */
+/* The kernel's Landlock ABI version, 0 without Landlock (or where not said). */
 int
 paddock_lock_status_get_landlock_abi (PaddockLockStatus *status)
 {
-  const char *abi;
-
   g_return_val_if_fail (status != NULL, 0);
 
-  abi = paddock_lock_status_get (status, "landlock-abi");
-  return abi != NULL ? (int) g_ascii_strtoll (abi, NULL, 10) : 0;
+  for (guint i = 0; status->features[i] != NULL; i++)
+    if (g_str_has_prefix (status->features[i], "landlock-abi-"))
+      return (int) g_ascii_strtoll (status->features[i] + strlen ("landlock-abi-"), NULL, 10);
+  return 0;
 }
 
 /**
@@ -143,22 +105,24 @@ paddock_lock_status_get_landlock_abi (PaddockLockStatus *status)
 char *
 paddock_lock_status_dup_mechanism (PaddockLockStatus *status)
 {
-  const char *mechanism;
-  g_autofree char *reason = NULL;
-
   g_return_val_if_fail (status != NULL, NULL);
 
-  mechanism = paddock_lock_status_get (status, "mechanism");
-  if (g_strcmp0 (mechanism, "landlock") == 0)
+  if (g_strcmp0 (status->lock, "landlock") == 0)
     /* TRANSLATORS: the kernel feature that enforces the folder lock, and its version */
     return g_strdup_printf (_("Landlock, ABI %d"), paddock_lock_status_get_landlock_abi (status));
-  if (g_strcmp0 (mechanism, "namespaces") == 0)
+  if (g_strcmp0 (status->lock, "namespaces") == 0)
     return g_strdup (_("User and mount namespaces"));
+  if (g_strcmp0 (status->lock, "off") == 0)
+    return g_strdup (_("Off"));
 
-  reason = dup_reason (mechanism);
-  if (reason != NULL)
-    /* TRANSLATORS: %s is paddock-run's reason, e.g. "user namespaces are unavailable…" */
-    return g_strdup_printf (_("Unavailable: %s"), reason);
+  if (status->reason != NULL && *status->reason != '\0')
+    {
+      g_autofree char *reason = g_strdup (status->reason);
+
+      reason[0] = g_ascii_toupper (reason[0]);
+      /* TRANSLATORS: %s is paddock-run's reason, e.g. "Cannot lock the folder: Landlock is…" */
+      return g_strdup_printf (_("Unavailable: %s"), reason);
+    }
   return g_strdup (_("Unavailable"));
 }
 
@@ -173,8 +137,9 @@ protection_free (PaddockLockProtection *protection)
  * paddock_lock_status_list_protections:
  * @status: the facts
  *
- * What a lock started here protects, in the user's words, in a fixed order.
- * Where no mechanism works, every protection is inactive.
+ * What the lock protects, in the user's words, in a fixed order. Where no
+ * lock can start (or the session runs without one), every protection is
+ * inactive.
  *
  * Returns: (transfer container) (element-type PaddockLockProtection): the
  *   protections
@@ -184,66 +149,55 @@ paddock_lock_status_list_protections (PaddockLockStatus *status)
 {
   static const struct
   {
-    const char *key;
+    const char *feature;
     const char *title;
     const char *active_detail;
-    gboolean    landlock_only;
+    int         landlock_abi;   /* the Landlock ABI that brings it, or 0 */
+    const char *missing_detail;
   } table[] = {
-    { "filesystem", N_("Files outside the project"),
-      N_("Cannot be changed; credential stores cannot be read"), FALSE },
-    { "truncate", N_("Truncating files outside the project"), NULL, FALSE },
-    { "ioctl-dev", N_("Ioctls on devices"), NULL, TRUE },
-    { "scope-signal", N_("Signals to programs outside the lock"), NULL, FALSE },
-    { "abstract-unix-sockets", N_("Abstract Unix sockets"), NULL, FALSE },
-    { "named-unix-sockets", N_("Named Unix sockets"), NULL, FALSE },
-    { "seccomp", N_("Terminal injection and risky system calls"),
+    { "lock-files", N_("Files outside the project"),
+      N_("Cannot be changed; credential stores cannot be read"), 1, NULL },
+    { "lock-truncate", N_("Truncating files outside the project"), NULL, 3, NULL },
+    { "lock-ioctl-dev", N_("Ioctls on devices"), NULL, 5,
+      N_("Only Landlock confines them") },
+    { "lock-signals", N_("Signals to programs outside the lock"), NULL, 6, NULL },
+    { "lock-abstract-unix-sockets", N_("Abstract Unix sockets"), NULL, 6, NULL },
+    { "lock-named-unix-sockets", N_("Named Unix sockets"), NULL, 0,
+      N_("Cannot create a mount namespace for a private /tmp and /run") },
+    { "lock-seccomp", N_("Terminal injection and risky system calls"),
       N_("A seccomp filter refuses typing into the terminal (TIOCSTI), new user namespaces, "
-         "mount, bpf, io_uring, keyctl and more"), FALSE },
-    { "no-new-privs", N_("Privileges from setuid programs"),
-      N_("No program started under the lock gains privileges"), FALSE },
+         "mount, bpf, io_uring, keyctl and more"), 0, NULL },
+    { "lock-no-new-privs", N_("Privileges from setuid programs"),
+      N_("No program started under the lock gains privileges"), 0, NULL },
   };
   GPtrArray *protections;
   gboolean available;
-  gboolean namespaces;
+  int abi;
 
   g_return_val_if_fail (status != NULL, NULL);
 
   available = paddock_lock_status_get_available (status);
-  namespaces = g_strcmp0 (paddock_lock_status_get (status, "mechanism"), "namespaces") == 0;
+  abi = paddock_lock_status_get_landlock_abi (status);
   protections = g_ptr_array_new_with_free_func ((GDestroyNotify) protection_free);
 
   for (guint i = 0; i < G_N_ELEMENTS (table); i++)
     {
-      const char *value = paddock_lock_status_get (status, table[i].key);
-      PaddockLockProtection *protection;
+      PaddockLockProtection *protection = g_new0 (PaddockLockProtection, 1);
 
-      if (value == NULL)
-        continue;
-      protection = g_new0 (PaddockLockProtection, 1);
       protection->title = _(table[i].title);
-      protection->active = available && value_says_yes (value);
-      /* The namespaces backend keeps files out by read-only mounts, not Landlock. */
-      if (namespaces && (g_str_equal (table[i].key, "filesystem") || g_str_equal (table[i].key, "truncate")))
-        protection->active = TRUE;
-      else if (namespaces && table[i].landlock_only)
-        protection->active = FALSE;
-
+      protection->active = available && has_feature (status, table[i].feature);
       if (!available)
-        protection->detail = g_strdup (_("The lock cannot start here"));
+        protection->detail = g_strdup (g_strcmp0 (status->lock, "off") == 0 ? _("This session has no lock")
+                                                                             : _("The lock cannot start here"));
       else if (protection->active && table[i].active_detail != NULL)
         protection->detail = g_strdup (_(table[i].active_detail));
-      else
-        {
-          /* The first clause says why; paddock-run's explanation after it
-           * belongs in the README, not in a popover line. */
-          g_autofree char *reason = dup_reason (value);
-          char *semicolon = reason != NULL ? strchr (reason, ';') : NULL;
-
-          if (semicolon != NULL)
-            *semicolon = '\0';
-          protection->detail = g_steal_pointer (&reason);
-        }
-      if (protection->detail == NULL && !protection->active)
+      else if (!protection->active && table[i].missing_detail != NULL &&
+               (table[i].landlock_abi == 0 || abi >= table[i].landlock_abi))
+        protection->detail = g_strdup (_(table[i].missing_detail));
+      else if (!protection->active && table[i].landlock_abi > abi)
+        /* TRANSLATORS: %d is a version of the kernel's Landlock feature */
+        protection->detail = g_strdup_printf (_("Needs Landlock ABI %d"), table[i].landlock_abi);
+      else if (!protection->active)
         protection->detail = g_strdup (_("This kernel does not offer it"));
 
       g_ptr_array_add (protections, protection);
@@ -259,9 +213,11 @@ communicate_cb (GObject      *object,
   GSubprocess *subprocess = G_SUBPROCESS (object);
   g_autoptr(GTask) task = user_data;
   g_autoptr(GError) error = NULL;
+  g_autoptr(PaddockMessage) message = NULL;
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
   PaddockLockStatus *status;
+  gsize length;
 
   if (!g_subprocess_communicate_utf8_finish (subprocess, result, &out, &err, &error))
     {
@@ -276,7 +232,17 @@ communicate_cb (GObject      *object,
       return;
     }
 
-  status = paddock_lock_status_parse (out != NULL ? out : "", &error);
+  length = out != NULL ? strlen (out) : 0;
+  if (length > 0 && out[length - 1] == '\n')
+    length--;
+  message = paddock_message_parse (out != NULL ? out : "", length, &error);
+  if (message == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                               _("paddock-run --lock-status said what is not a lock status: %s"), error->message);
+      return;
+    }
+  status = paddock_lock_status_new_from_message (message, &error);
   if (status == NULL)
     g_task_return_error (task, g_steal_pointer (&error));
   else
@@ -290,7 +256,7 @@ communicate_cb (GObject      *object,
  * @callback: called with the result
  * @user_data: for @callback
  *
- * Runs `@runner --lock-status` without blocking, and parses what it says.
+ * Runs `@runner --lock-status --json` without blocking, and reads what it says.
  */
 void
 paddock_lock_status_load_async (const char          *runner,
@@ -308,7 +274,7 @@ paddock_lock_status_load_async (const char          *runner,
   g_task_set_source_tag (task, paddock_lock_status_load_async);
 
   subprocess = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
-                                 runner, "--lock-status", NULL);
+                                 runner, "--lock-status", "--json", NULL);
   if (subprocess == NULL)
     {
       g_task_return_new_error (task, error->domain, error->code,

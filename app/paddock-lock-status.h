@@ -1,4 +1,4 @@
-/* paddock-lock-status.h: what the folder lock can do on this machine, as paddock-run reports it
+/* paddock-lock-status.h: what the folder lock can do, as paddock-run or a session reports it
  *
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -7,6 +7,8 @@
 
 #include <gio/gio.h>
 
+#include "paddock-protocol.h"
+
 G_BEGIN_DECLS
 
 /* One protection of the lock, in the user's words. */
@@ -14,12 +16,12 @@ typedef struct
 {
   const char *title;       /* translated */
   gboolean    active;
-  char       *detail;      /* translated, or paddock-run's own words; may be NULL */
+  char       *detail;      /* translated; may be NULL */
 } PaddockLockProtection;
 
 typedef struct _PaddockLockStatus PaddockLockStatus;
 
-PaddockLockStatus  *paddock_lock_status_parse            (const char          *text,
+PaddockLockStatus  *paddock_lock_status_new_from_message (const PaddockMessage *message,
                                                           GError             **error);
 void                paddock_lock_status_load_async       (const char          *runner,
                                                           GCancellable        *cancellable,
@@ -29,8 +31,6 @@ PaddockLockStatus  *paddock_lock_status_load_finish      (GAsyncResult        *r
                                                           GError             **error);
 void                paddock_lock_status_free             (PaddockLockStatus   *status);
 
-const char         *paddock_lock_status_get              (PaddockLockStatus   *status,
-                                                          const char          *key);
 gboolean            paddock_lock_status_get_available    (PaddockLockStatus   *status);
 int                 paddock_lock_status_get_landlock_abi (PaddockLockStatus   *status);
 char               *paddock_lock_status_dup_mechanism    (PaddockLockStatus   *status);

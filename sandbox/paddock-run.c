@@ -10,6 +10,7 @@
 #include "paddock-escape.h"
 #include "paddock-lock.h"
 #include "paddock-project-config.h"
+#include "paddock-protocol.h"
 #include "paddock-supervisor.h"
 
 #include <errno.h>
@@ -100,6 +101,27 @@ resolve_command (const char *name,
   return NULL;
 }
 
+/* What a lock started here would be, as a client reads a session's:
+ * "lock" names the mechanism, or is "none" with the "reason". */
+static int
+print_lock_status_message (const char *backend)
+{
+  g_autoptr(PaddockMessage) message = paddock_message_new (PADDOCK_MESSAGE_LOCK_STATUS);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+
+  message->features = paddock_lock_list_features (backend, &message->lock, &error);
+  if (message->features == NULL)
+    {
+      message->lock = g_strdup ("none");
+      message->reason = g_strdup (error->message);
+      message->features = g_new0 (char *, 1);
+    }
+  line = paddock_message_to_line (message);
+  fputs (line, stdout);
+  return fflush (stdout) == 0 ? 0 : 1;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -110,7 +132,7 @@ main (int   argc,
   g_autofree char *on_ask = NULL;
   g_autofree char *command_path = NULL;
   PaddockRunOptions options = { .control_fd = -1, .ask_timeout = 120, .monitor = TRUE };
-  gboolean lock = FALSE, no_lock = FALSE, lock_status = FALSE;
+  gboolean lock = FALSE, no_lock = FALSE, lock_status = FALSE, json = FALSE;
   gboolean no_monitor = FALSE, journal = FALSE, version = FALSE;
   g_autofree char *policy_file = NULL;
   g_autofree char *audit_file = NULL;
@@ -139,6 +161,8 @@ main (int   argc,
       "Lock with landlock or namespaces (default: Landlock where the kernel has it)", "BACKEND" },
     { "lock-status", 0, 0, G_OPTION_ARG_NONE, &lock_status,
       "Print which lock this kernel supports, and exit", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json,
+      "With --lock-status: print it as the control protocol's lock-status message, one JSON line", NULL },
     { "policy", 0, 0, G_OPTION_ARG_FILENAME, &policy_file,
       "Decide the programs the command runs by the rules in FILE (default: the built-in policy)", "FILE" },
     { "audit", 0, 0, G_OPTION_ARG_FILENAME, &audit_file,
@@ -178,6 +202,8 @@ main (int   argc,
 
   if (lock && no_lock)
     return usage_error ("--lock and --no-lock cannot be used together");
+  if (json && !lock_status)
+    return usage_error ("--json goes with --lock-status");
   if (no_monitor && (policy_file != NULL || audit_file != NULL || on_ask != NULL || journal || control_fd >= 0))
     return usage_error ("--no-monitor cannot be used with --policy, --audit, --on-ask, --journal or --control-fd");
   if (on_ask != NULL && strcmp (on_ask, "deny") != 0 && strcmp (on_ask, "allow") != 0)
@@ -220,6 +246,8 @@ main (int   argc,
       audit_file = absolute;
     }
 
+  if (lock_status && json)
+    return print_lock_status_message (lock_backend);
   if (lock_status)
     {
       paddock_lock_print_status (stdout, lock_backend);

@@ -178,10 +178,12 @@ session_free (Session *session)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Session, session_free)
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Seen, seen_clear)
 
-/* With @control_fd >= 0, it is given as --control-fd (and taken). */
+/* With @control_fd >= 0, it is given as --control-fd (and taken);
+ * @options go before the command. */
 static Session *
-session_start (const char *scenario,
-               int         control_fd)
+session_start_with (const char         *scenario,
+                    int                 control_fd,
+                    const char * const *options)
 {
   Session *session = g_new0 (Session, 1);
   g_autoptr(GError) error = NULL;
@@ -217,6 +219,8 @@ session_start (const char *scenario,
       g_ptr_array_add (args, "--control-fd");
       g_ptr_array_add (args, "3");
     }
+  for (guint i = 0; options != NULL && options[i] != NULL; i++)
+    g_ptr_array_add (args, (char *) options[i]);
   g_ptr_array_add (args, "--");
   g_ptr_array_add (args, "sh");
   g_ptr_array_add (args, agent);
@@ -226,6 +230,13 @@ session_start (const char *scenario,
   session->run = g_subprocess_launcher_spawnv (launcher, (const char * const *) args->pdata, &error);
   g_assert_no_error (error);
   return session;
+}
+
+static Session *
+session_start (const char *scenario,
+               int         control_fd)
+{
+  return session_start_with (scenario, control_fd, NULL);
 }
 
 static void
@@ -297,6 +308,48 @@ test_inherited_fd (void)
   /* Closed is closed: a request says so. */
   g_assert_false (paddock_client_decide (client, ask->id, PADDOCK_DECISION_DENY, PADDOCK_REMEMBER_ONCE, &error));
   g_assert_error (error, PADDOCK_CLIENT_ERROR, PADDOCK_CLIENT_ERROR_CLOSED);
+}
+
+/* A locked session's greeting names the mechanism that locks it, and what
+ * it enforces; an unlocked one's has no lock feature. */
+static void
+test_lock_in_hello (void)
+{
+  struct
+  {
+    const char *options[4];
+    const char *lock;
+  } cases[] = {
+    { { NULL }, "off" },
+    { { "--lock", "--lock-backend", "landlock", NULL }, "landlock" },
+    { { "--lock", "--lock-backend", "namespaces", NULL }, "namespaces" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      int pair[2];
+      g_autoptr(Session) session = NULL;
+      g_autoptr(PaddockClient) client = NULL;
+      g_autoptr(GError) error = NULL;
+      g_auto(Seen) seen = { 0 };
+      const PaddockMessage *hello;
+      guint at = 0;
+      gboolean locked = g_strcmp0 (cases[i].lock, "off") != 0;
+
+      g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair), ==, 0);
+      session = session_start_with ("not-executable", pair[1], cases[i].options);
+      client = paddock_client_new_for_fd (pair[0], &error);
+      g_assert_no_error (error);
+      watch (client, &seen);
+      hello = wait_for_type (&seen, PADDOCK_MESSAGE_HELLO, &at);
+      g_assert_cmpstr (hello->lock, ==, cases[i].lock);
+      g_assert_true (g_strv_contains ((const char * const *) hello->features, "seccomp-user-notif"));
+      g_assert_true (g_strv_contains ((const char * const *) hello->features, "lock-files") == locked);
+      g_assert_true (g_strv_contains ((const char * const *) hello->features, "lock-no-new-privs") == locked);
+      wait_until_closed (&seen);
+      g_assert_no_error (seen.closed_error);
+      g_subprocess_wait (session->run, NULL, NULL);
+    }
 }
 
 /* paddockctl's way: find the session by a prefix of its id, then pause,
@@ -677,6 +730,7 @@ main (int   argc,
     {
       g_test_add_func ("/paddock/client/inherited-fd", test_inherited_fd);
       g_test_add_func ("/paddock/client/connect-and-steer", test_connect_and_steer);
+      g_test_add_func ("/paddock/client/lock-in-hello", test_lock_in_hello);
     }
   status = g_test_run ();
   test_home_remove (g_steal_pointer (&home));

@@ -1,4 +1,4 @@
-/* test-lock-status.c: reading what paddock-run --lock-status says the folder lock can do
+/* test-lock-status.c: reading what paddock-run --lock-status --json, or a session, says the lock does
  *
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -11,47 +11,31 @@
 #include "paddock-lock-status.h"
 
 static const char landlock_7[] =
-  "mechanism: landlock\n"
-  "landlock-abi: 7\n"
-  "filesystem: yes\n"
-  "refer: yes\n"
-  "truncate: yes\n"
-  "tcp: yes (not used: the folder lock leaves the network open)\n"
-  "ioctl-dev: yes\n"
-  "scope-signal: yes\n"
-  "scope-abstract-unix-socket: yes\n"
-  "logging: yes\n"
-  "namespaces: yes\n"
-  "named-unix-sockets: confined (private /tmp, /var/tmp, /dev/shm, /run and $XDG_RUNTIME_DIR in a mount namespace)\n"
-  "abstract-unix-sockets: confined (Landlock scoping)\n"
-  "seccomp: yes\n"
-  "no-new-privs: yes\n";
+  "{\"type\":\"lock-status\",\"lock\":\"landlock\",\"features\":[\"landlock-abi-7\",\"lock-files\","
+  "\"lock-truncate\",\"lock-ioctl-dev\",\"lock-signals\",\"lock-abstract-unix-sockets\","
+  "\"lock-named-unix-sockets\",\"lock-seccomp\",\"lock-no-new-privs\"]}";
 
 static const char landlock_3[] =
-  "mechanism: landlock\n"
-  "landlock-abi: 3\n"
-  "filesystem: yes\n"
-  "refer: yes\n"
-  "truncate: yes\n"
-  "tcp: no\n"
-  "ioctl-dev: no\n"
-  "scope-signal: no\n"
-  "scope-abstract-unix-socket: no\n"
-  "logging: no\n"
-  "namespaces: no (Operation not permitted)\n"
-  "named-unix-sockets: not confined (cannot create a mount namespace: Operation not permitted)\n"
-  "abstract-unix-sockets: not confined (needs Landlock ABI 6)\n"
-  "seccomp: yes\n"
-  "no-new-privs: yes\n";
+  "{\"type\":\"lock-status\",\"lock\":\"landlock\",\"features\":[\"landlock-abi-3\",\"lock-files\","
+  "\"lock-truncate\",\"lock-seccomp\",\"lock-no-new-privs\"]}";
 
 static const char nothing[] =
-  "mechanism: none (cannot lock the folder: Landlock is unavailable in this kernel and user namespaces "
-  "are unavailable to this user (Operation not permitted))\n"
-  "landlock-abi: 0 (disabled at boot)\n"
-  "filesystem: no\n"
-  "truncate: no\n"
-  "seccomp: yes\n"
-  "no-new-privs: yes\n";
+  "{\"type\":\"lock-status\",\"lock\":\"none\",\"reason\":\"cannot lock the folder: Landlock is unavailable "
+  "in this kernel and user namespaces are unavailable to this user (Operation not permitted)\",\"features\":[]}";
+
+/* A session that runs without the lock says so in its hello. */
+static const char unlocked_hello[] =
+  "{\"type\":\"hello\",\"version\":1,\"session\":\"5e55\",\"project\":\"/p\",\"command\":[\"sh\"],"
+  "\"agent_pid\":1,\"lock\":\"off\",\"network\":\"off\",\"features\":[\"seccomp-user-notif\"]}";
+
+static PaddockLockStatus *
+status_of (const char  *line,
+           GError     **error)
+{
+  g_autoptr(PaddockMessage) message = paddock_message_parse (line, strlen (line), error);
+
+  return message != NULL ? paddock_lock_status_new_from_message (message, error) : NULL;
+}
 
 static PaddockLockProtection *
 find_protection (GPtrArray  *protections,
@@ -71,15 +55,13 @@ static void
 test_parse_landlock (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(PaddockLockStatus) status = paddock_lock_status_parse (landlock_7, &error);
+  g_autoptr(PaddockLockStatus) status = status_of (landlock_7, &error);
   g_autoptr(GPtrArray) protections = NULL;
   g_autofree char *mechanism = NULL;
 
   g_assert_no_error (error);
   g_assert_true (paddock_lock_status_get_available (status));
   g_assert_cmpint (paddock_lock_status_get_landlock_abi (status), ==, 7);
-  g_assert_cmpstr (paddock_lock_status_get (status, "tcp"), ==, "yes (not used: the folder lock leaves the network open)");
-  g_assert_null (paddock_lock_status_get (status, "no-such-fact"));
   mechanism = paddock_lock_status_dup_mechanism (status);
   g_assert_cmpstr (mechanism, ==, "Landlock, ABI 7");
 
@@ -94,7 +76,7 @@ test_parse_landlock (void)
 static void
 test_parse_older_abi (void)
 {
-  g_autoptr(PaddockLockStatus) status = paddock_lock_status_parse (landlock_3, NULL);
+  g_autoptr(PaddockLockStatus) status = status_of (landlock_3, NULL);
   g_autoptr(GPtrArray) protections = paddock_lock_status_list_protections (status);
   PaddockLockProtection *files = find_protection (protections, "Files outside the project");
   PaddockLockProtection *signals = find_protection (protections, "Signals to programs outside the lock");
@@ -104,17 +86,17 @@ test_parse_older_abi (void)
   g_assert_true (files->active);
   g_assert_false (signals->active);
   g_assert_nonnull (signals->detail);
-  /* What is missing says why, in paddock-run's words. */
+  /* What is missing says why. */
   g_assert_false (abstract->active);
   g_assert_cmpstr (abstract->detail, ==, "Needs Landlock ABI 6");
   g_assert_false (named->active);
-  g_assert_cmpstr (named->detail, ==, "Cannot create a mount namespace: Operation not permitted");
+  g_assert_cmpstr (named->detail, ==, "Cannot create a mount namespace for a private /tmp and /run");
 }
 
 static void
 test_parse_unavailable (void)
 {
-  g_autoptr(PaddockLockStatus) status = paddock_lock_status_parse (nothing, NULL);
+  g_autoptr(PaddockLockStatus) status = status_of (nothing, NULL);
   g_autoptr(GPtrArray) protections = paddock_lock_status_list_protections (status);
   g_autofree char *mechanism = paddock_lock_status_dup_mechanism (status);
 
@@ -127,11 +109,34 @@ test_parse_unavailable (void)
 }
 
 static void
+test_parse_unlocked_session (void)
+{
+  g_autoptr(PaddockLockStatus) status = status_of (unlocked_hello, NULL);
+  g_autoptr(GPtrArray) protections = paddock_lock_status_list_protections (status);
+  g_autofree char *mechanism = paddock_lock_status_dup_mechanism (status);
+
+  g_assert_false (paddock_lock_status_get_available (status));
+  g_assert_cmpstr (mechanism, ==, "Off");
+  for (guint i = 0; i < protections->len; i++)
+    {
+      PaddockLockProtection *protection = g_ptr_array_index (protections, i);
+
+      g_assert_false (protection->active);
+      g_assert_cmpstr (protection->detail, ==, "This session has no lock");
+    }
+}
+
+static void
 test_parse_garbage (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(PaddockLockStatus) status = paddock_lock_status_parse ("hello\nfilesystem: yes\n", &error);
+  g_autoptr(PaddockLockStatus) status = status_of ("{\"type\":\"lock-status\",\"features\":[]}", &error);
 
+  /* A status that does not say which lock is no status. */
+  g_assert_null (status);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_clear_error (&error);
+  status = status_of ("{\"type\":\"exit\",\"time\":1,\"pid\":2}", &error);
   g_assert_null (status);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
 }
@@ -163,6 +168,8 @@ test_load_from_runner (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(PaddockLockStatus) status = NULL;
   g_autofree char *out = NULL;
+  g_autofree char *mechanism = NULL;
+  g_autoptr(GPtrArray) protections = NULL;
   const char *argv[] = { runner, "--lock-status", NULL };
 
   if (runner == NULL)
@@ -173,11 +180,23 @@ test_load_from_runner (void)
 
   status = load (runner, &error);
   g_assert_no_error (error);
+  /* The words and the message come from one probe: they agree. */
   g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_true (g_str_has_prefix (out, "mechanism: "));
-  g_assert_nonnull (strstr (out, paddock_lock_status_get (status, "mechanism")));
-  g_assert_cmpstr (paddock_lock_status_get (status, "no-new-privs"), ==, "yes");
+  if (paddock_lock_status_get_available (status))
+    {
+      g_autofree char *abi = g_strdup_printf ("landlock-abi: %d\n", paddock_lock_status_get_landlock_abi (status));
+
+      g_assert_true (g_str_has_prefix (out, "mechanism: landlock\n") || g_str_has_prefix (out, "mechanism: namespaces\n"));
+      g_assert_nonnull (strstr (out, abi));
+    }
+  else
+    g_assert_true (g_str_has_prefix (out, "mechanism: none ("));
+  protections = paddock_lock_status_list_protections (status);
+  g_assert_cmpuint (protections->len, ==, 8);
+  mechanism = paddock_lock_status_dup_mechanism (status);
+  g_test_message ("%s", mechanism);
 }
 
 static void
@@ -212,6 +231,7 @@ main (int   argc,
   g_test_add_func ("/paddock/lock-status/parse-landlock", test_parse_landlock);
   g_test_add_func ("/paddock/lock-status/parse-older-abi", test_parse_older_abi);
   g_test_add_func ("/paddock/lock-status/parse-unavailable", test_parse_unavailable);
+  g_test_add_func ("/paddock/lock-status/parse-unlocked-session", test_parse_unlocked_session);
   g_test_add_func ("/paddock/lock-status/parse-garbage", test_parse_garbage);
   g_test_add_func ("/paddock/lock-status/load-from-runner", test_load_from_runner);
   g_test_add_func ("/paddock/lock-status/load-failures", test_load_failures);

@@ -42,6 +42,7 @@ struct _PaddockLock
   int                 ruleset_fd; /* Landlock */
   PaddockNamespaces  *namespaces; /* the namespaces backend, or Landlock's private places */
   PaddockSeccompDeny *seccomp;
+  char              **features;   /* what it enforces, in the protocol's words */
   struct
   {
     int         number;
@@ -541,6 +542,11 @@ paddock_lock_new (const PaddockLockOptions *options,
 
   if (!choose_backend (options->backend, &lock->backend, error))
     return NULL;
+  /* What the session tells its clients the lock enforces. */
+  lock->features = paddock_lock_list_features (lock->backend == PADDOCK_LOCK_BACKEND_LANDLOCK
+                                               ? "landlock" : "namespaces", NULL, error);
+  if (lock->features == NULL)
+    return NULL;
 
   for (guint i = 0; i < G_N_ELEMENTS (system_roots); i++)
     add_root (roots, system_roots[i], PADDOCK_ACCESS_READ_ONLY);
@@ -615,6 +621,7 @@ paddock_lock_free (PaddockLock *lock)
   g_clear_pointer (&lock->seccomp, paddock_seccomp_deny_free);
   g_clear_pointer (&lock->grants, g_ptr_array_unref);
   g_clear_pointer (&lock->denials, g_ptr_array_unref);
+  g_clear_pointer (&lock->features, g_strfreev);
   g_free (lock);
 }
 
@@ -841,71 +848,157 @@ yes_no (gboolean value)
 }
 
 /* One fact a line: what --lock would use here, and what it protects. */
+/* What a lock started here would be, probed once for both the words of
+ * paddock-run --lock-status and the features of the protocol. */
+typedef struct
+{
+  PaddockLandlockFeatures landlock;
+  gboolean                have_backend;
+  PaddockLockBackend      backend;
+  GError                 *unavailable;   /* why no lock can start, where none can */
+  gboolean                have_namespaces;
+  int                     namespaces_errno;
+  gboolean                have_places;   /* Landlock: the private /tmp, /run… in a mount namespace */
+  int                     places_errno;
+  char                   *places_what;
+  gboolean                seccomp;
+} Report;
+
+static void
+report_clear (Report *report)
+{
+  g_clear_error (&report->unavailable);
+  g_clear_pointer (&report->places_what, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Report, report_clear)
+
+static void
+probe (const char *backend,
+       Report     *report)
+{
+  paddock_landlock_probe (&report->landlock);
+  report->have_namespaces = paddock_namespaces_probe (PADDOCK_NAMESPACES_LOCK, &report->namespaces_errno, NULL);
+  report->have_backend = choose_backend (backend, &report->backend, &report->unavailable);
+  /* Landlock does not govern connect() on a named Unix socket: only the
+   * private /tmp, /run and runtime dir keep the session's services away. */
+  if (report->have_backend && report->backend == PADDOCK_LOCK_BACKEND_LANDLOCK)
+    report->have_places = paddock_namespaces_probe (PADDOCK_NAMESPACES_PRIVATE_PLACES, &report->places_errno,
+                                                    &report->places_what);
+  report->seccomp = prctl (PR_GET_SECCOMP, 0, 0, 0, 0) >= 0;
+}
+
 void
 paddock_lock_print_status (FILE       *out,
                            const char *backend)
 {
-  PaddockLandlockFeatures ll;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *places_what = NULL;
-  PaddockLockBackend chosen;
-  gboolean have_backend;
-  gboolean have_ns;
-  gboolean have_places;
-  int ns_errno;
-  int places_errno;
+  g_auto(Report) report = { 0 };
+  const PaddockLandlockFeatures *ll = &report.landlock;
 
-  paddock_landlock_probe (&ll);
-  have_ns = paddock_namespaces_probe (PADDOCK_NAMESPACES_LOCK, &ns_errno, NULL);
-  have_backend = choose_backend (backend, &chosen, &error);
+  probe (backend, &report);
 
-  if (have_backend)
-    fprintf (out, "mechanism: %s\n", chosen == PADDOCK_LOCK_BACKEND_LANDLOCK ? "landlock" : "namespaces");
+  if (report.have_backend)
+    fprintf (out, "mechanism: %s\n", report.backend == PADDOCK_LOCK_BACKEND_LANDLOCK ? "landlock" : "namespaces");
   else
-    fprintf (out, "mechanism: none (%s)\n", error->message);
+    fprintf (out, "mechanism: none (%s)\n", report.unavailable->message);
 
-  if (ll.abi >= 1)
-    fprintf (out, "landlock-abi: %d\n", ll.abi);
+  if (ll->abi >= 1)
+    fprintf (out, "landlock-abi: %d\n", ll->abi);
   else
     fprintf (out, "landlock-abi: 0 (%s)\n",
-             ll.unavailable_errno == EOPNOTSUPP ? "disabled at boot" : g_strerror (ll.unavailable_errno));
-  fprintf (out, "filesystem: %s\n", yes_no (ll.filesystem));
-  fprintf (out, "refer: %s\n", yes_no (ll.refer));
-  fprintf (out, "truncate: %s\n", yes_no (ll.truncate));
-  fprintf (out, "tcp: %s%s\n", yes_no (ll.tcp), ll.tcp ? " (not used: the folder lock leaves the network open)" : "");
-  fprintf (out, "ioctl-dev: %s\n", yes_no (ll.ioctl_dev));
-  fprintf (out, "scope-signal: %s\n", yes_no (ll.scope_signal));
-  fprintf (out, "scope-abstract-unix-socket: %s\n", yes_no (ll.scope_abstract_unix_socket));
-  fprintf (out, "logging: %s\n", yes_no (ll.logging));
-  if (have_ns)
+             ll->unavailable_errno == EOPNOTSUPP ? "disabled at boot" : g_strerror (ll->unavailable_errno));
+  fprintf (out, "filesystem: %s\n", yes_no (ll->filesystem));
+  fprintf (out, "refer: %s\n", yes_no (ll->refer));
+  fprintf (out, "truncate: %s\n", yes_no (ll->truncate));
+  fprintf (out, "tcp: %s%s\n", yes_no (ll->tcp), ll->tcp ? " (not used: the folder lock leaves the network open)" : "");
+  fprintf (out, "ioctl-dev: %s\n", yes_no (ll->ioctl_dev));
+  fprintf (out, "scope-signal: %s\n", yes_no (ll->scope_signal));
+  fprintf (out, "scope-abstract-unix-socket: %s\n", yes_no (ll->scope_abstract_unix_socket));
+  fprintf (out, "logging: %s\n", yes_no (ll->logging));
+  if (report.have_namespaces)
     fprintf (out, "namespaces: yes\n");
   else
-    fprintf (out, "namespaces: no (%s)\n", g_strerror (ns_errno));
+    fprintf (out, "namespaces: no (%s)\n", g_strerror (report.namespaces_errno));
 
-  /* Landlock does not govern connect() on a named Unix socket: only the
-   * private /tmp, /run and runtime dir keep the session's services away. */
-  if (!have_backend)
+  if (!report.have_backend)
     fprintf (out, "named-unix-sockets: not confined (the lock cannot start here)\n");
-  else if (chosen == PADDOCK_LOCK_BACKEND_NAMESPACES)
+  else if (report.backend == PADDOCK_LOCK_BACKEND_NAMESPACES)
     fprintf (out, "named-unix-sockets: confined (private /tmp, /var/tmp, /dev/shm, /run and $XDG_RUNTIME_DIR)\n");
+  else if (report.have_places)
+    fprintf (out, "named-unix-sockets: confined (private /tmp, /var/tmp, /dev/shm, /run and $XDG_RUNTIME_DIR "
+                  "in a mount namespace)\n");
   else
-    {
-      have_places = paddock_namespaces_probe (PADDOCK_NAMESPACES_PRIVATE_PLACES, &places_errno, &places_what);
-      if (have_places)
-        fprintf (out, "named-unix-sockets: confined (private /tmp, /var/tmp, /dev/shm, /run and $XDG_RUNTIME_DIR "
-                      "in a mount namespace)\n");
-      else
-        fprintf (out, "named-unix-sockets: not confined (cannot %s: %s; Landlock does not govern connecting to "
-                      "them, so services listening in /tmp, /run and $XDG_RUNTIME_DIR stay reachable)\n",
-                 places_what != NULL ? places_what : "create a mount namespace",
-                 namespace_error_text (places_errno));
-    }
-  if (ll.scope_abstract_unix_socket && have_backend)
+    fprintf (out, "named-unix-sockets: not confined (cannot %s: %s; Landlock does not govern connecting to "
+                  "them, so services listening in /tmp, /run and $XDG_RUNTIME_DIR stay reachable)\n",
+             report.places_what != NULL ? report.places_what : "create a mount namespace",
+             namespace_error_text (report.places_errno));
+  if (ll->scope_abstract_unix_socket && report.have_backend)
     fprintf (out, "abstract-unix-sockets: confined (Landlock scoping)\n");
   else
     fprintf (out, "abstract-unix-sockets: not confined (%s)\n",
-             have_backend ? "needs Landlock ABI 6" : "the lock cannot start here");
+             report.have_backend ? "needs Landlock ABI 6" : "the lock cannot start here");
 
-  fprintf (out, "seccomp: %s\n", yes_no (prctl (PR_GET_SECCOMP, 0, 0, 0, 0) >= 0));
+  fprintf (out, "seccomp: %s\n", yes_no (report.seccomp));
   fprintf (out, "no-new-privs: yes\n");
+}
+
+/* The protocol's words for what a lock with @report's backend enforces. */
+static char **
+report_features (const Report *report)
+{
+  const PaddockLandlockFeatures *ll = &report->landlock;
+  g_autoptr(GPtrArray) features = g_ptr_array_new_with_free_func (g_free);
+  gboolean landlock = report->backend == PADDOCK_LOCK_BACKEND_LANDLOCK;
+
+  g_assert (report->have_backend);
+
+  if (ll->abi >= 1)
+    g_ptr_array_add (features, g_strdup_printf ("landlock-abi-%d", ll->abi));
+  /* The namespaces backend keeps files by read-only mounts, Landlock by rules. */
+  g_ptr_array_add (features, g_strdup ("lock-files"));
+  if (!landlock || ll->truncate)
+    g_ptr_array_add (features, g_strdup ("lock-truncate"));
+  if (landlock && ll->ioctl_dev)
+    g_ptr_array_add (features, g_strdup ("lock-ioctl-dev"));
+  if (ll->scope_signal)
+    g_ptr_array_add (features, g_strdup ("lock-signals"));
+  if (ll->scope_abstract_unix_socket)
+    g_ptr_array_add (features, g_strdup ("lock-abstract-unix-sockets"));
+  if (!landlock || report->have_places)
+    g_ptr_array_add (features, g_strdup ("lock-named-unix-sockets"));
+  if (report->seccomp)
+    g_ptr_array_add (features, g_strdup ("lock-seccomp"));
+  g_ptr_array_add (features, g_strdup ("lock-no-new-privs"));
+  g_ptr_array_add (features, NULL);
+  return (char **) g_ptr_array_free (g_steal_pointer (&features), FALSE);
+}
+
+char **
+paddock_lock_list_features (const char  *backend,
+                            char       **mechanism,
+                            GError     **error)
+{
+  g_auto(Report) report = { 0 };
+
+  probe (backend, &report);
+  if (!report.have_backend)
+    {
+      g_propagate_error (error, g_steal_pointer (&report.unavailable));
+      return NULL;
+    }
+  if (mechanism != NULL)
+    *mechanism = g_strdup (report.backend == PADDOCK_LOCK_BACKEND_LANDLOCK ? "landlock" : "namespaces");
+  return report_features (&report);
+}
+
+const char * const *
+paddock_lock_get_features (PaddockLock *lock)
+{
+  return (const char * const *) lock->features;
+}
+
+const char *
+paddock_lock_get_mechanism (PaddockLock *lock)
+{
+  return lock->backend == PADDOCK_LOCK_BACKEND_LANDLOCK ? "landlock" : "namespaces";
 }

@@ -54,6 +54,10 @@ PaddockLock        *paddock_lock_new           (const PaddockLockOptions *option
                                                 GError                 **error);
 void                paddock_lock_free          (PaddockLock             *lock);
 PaddockLockBackend  paddock_lock_get_backend   (PaddockLock             *lock);
+/* "landlock" or "namespaces", as the protocol's "lock" names it. */
+const char         *paddock_lock_get_mechanism (PaddockLock             *lock);
+/* What it enforces, as paddock_lock_list_features() says. */
+const char * const *paddock_lock_get_features  (PaddockLock             *lock);
 GPtrArray          *paddock_lock_get_grants    (PaddockLock             *lock);
 const char * const *paddock_lock_get_denials   (PaddockLock             *lock);
 int                 paddock_lock_exit_code     (const GError            *error);
@@ -65,8 +69,17 @@ int                 paddock_lock_enter         (PaddockLock             *lock,
 const char         *paddock_lock_step_name     (PaddockLock             *lock,
                                                 int                      step);
 
+/* What a lock started here (with @backend: NULL, "landlock" or
+ * "namespaces") would enforce: in words, one "key: value" a line, for
+ * paddock-run --lock-status; or as the features of the protocol's hello
+ * and lock-status (see paddock-protocol.h), its mechanism in *@mechanism.
+ * NULL and @error where no lock can start here. Both fork a child to try
+ * namespaces: not for a thread of a program that has others. */
 void                paddock_lock_print_status  (FILE                    *out,
                                                 const char              *backend);
+char              **paddock_lock_list_features (const char              *backend,
+                                                char                   **mechanism,
+                                                GError                 **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PaddockLock, paddock_lock_free)
 

@@ -129,7 +129,7 @@ static const TypeSpec types[] = {
   { PADDOCK_MESSAGE_RESUME, "resume", TRUE,
     { "?time", "?by", NULL } },
   { PADDOCK_MESSAGE_LOCK_STATUS, "lock-status", TRUE,
-    { "?session", "?lock", "?network", "?features", "?paused", NULL } },
+    { "?session", "?lock", "?reason", "?network", "?features", "?paused", NULL } },
 };
 
 static const TypeSpec *

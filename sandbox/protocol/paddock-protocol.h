@@ -81,9 +81,18 @@ typedef struct
   char            *project;
   char           **command;
   int              agent_pid;
-  char            *lock;          /* "off", "landlock", "namespaces" */
+  char            *lock;          /* "off", "landlock", "namespaces"; in paddock-run
+                                   * --lock-status --json, the lock a session would get
+                                   * here, or "none" and the reason why none */
   char            *network;       /* "off", "on" */
-  char           **features;      /* kernel features in use */
+  char           **features;      /* kernel features in use: the exec monitor's
+                                   * ("seccomp-user-notif", "sync-wake-up", …) and,
+                                   * under a lock, what the lock enforces:
+                                   * "landlock-abi-N", "lock-files", "lock-truncate",
+                                   * "lock-ioctl-dev", "lock-signals",
+                                   * "lock-abstract-unix-sockets",
+                                   * "lock-named-unix-sockets", "lock-seccomp",
+                                   * "lock-no-new-privs" */
   gboolean         paused;
 
   /* exec, ask, decided, decide, exit */

@@ -66,6 +66,7 @@ struct _PaddockControl
   pid_t               agent_pid;
   pid_t               tree_root;
   char               *lock;
+  char              **lock_features;
   char               *network;
 
   PaddockAudit       *audit;
@@ -149,6 +150,7 @@ paddock_control_new (const PaddockControlSession *session,
   self->agent_pid = session->agent_pid;
   self->tree_root = session->tree_root;
   self->lock = g_strdup (session->lock != NULL ? session->lock : "off");
+  self->lock_features = g_strdupv ((char **) session->lock_features);
   self->network = g_strdup (session->network != NULL ? session->network : "off");
   self->audit = audit;
   self->clients = g_ptr_array_new ();
@@ -298,9 +300,15 @@ status_message (PaddockControl     *self,
   message->session = g_strdup (self->session_id);
   message->lock = g_strdup (self->lock);
   message->network = g_strdup (self->network);
-  message->features = g_strdupv (self->monitor != NULL ?
-                                 (char **) paddock_exec_monitor_get_features (self->monitor) :
-                                 (char *[]) { NULL });
+  {
+    g_autoptr(GStrvBuilder) features = g_strv_builder_new ();
+
+    if (self->monitor != NULL)
+      g_strv_builder_addv (features, (const char **) paddock_exec_monitor_get_features (self->monitor));
+    if (self->lock_features != NULL)
+      g_strv_builder_addv (features, (const char **) self->lock_features);
+    message->features = g_strv_builder_end (features);
+  }
   message->paused = self->paused;
   if (type == PADDOCK_MESSAGE_HELLO)
     {
@@ -1095,6 +1103,7 @@ paddock_control_free (PaddockControl *self)
   g_free (self->project);
   g_strfreev (self->command);
   g_free (self->lock);
+  g_strfreev (self->lock_features);
   g_free (self->network);
   g_free (self);
 }

@@ -36,6 +36,7 @@ typedef struct
   pid_t                agent_pid;
   pid_t                tree_root;   /* paddock-run: every process below it is the agent's */
   const char          *lock;        /* "off", "landlock", "namespaces" */
+  const char * const  *lock_features; /* what the lock enforces (paddock-lock.h), or NULL */
   const char          *network;     /* "off", "on" */
 } PaddockControlSession;
 

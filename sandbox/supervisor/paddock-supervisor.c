@@ -604,7 +604,8 @@ start_supervision (PaddockSupervisor *self)
   PaddockRunOptions *options = self->options;
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) fields = json_object_new ();
-  const char *lock = options->lock ? (options->lock_backend != NULL ? options->lock_backend : "landlock") : "off";
+  /* The mechanism the lock chose, which may not be the one asked for. */
+  const char *lock = self->lock != NULL ? paddock_lock_get_mechanism (self->lock) : "off";
   PaddockControlSession session = {
     .session_id = self->session_id,
     .project = options->project,
@@ -612,6 +613,7 @@ start_supervision (PaddockSupervisor *self)
     .agent_pid = self->agent,
     .tree_root = getpid (),
     .lock = lock,
+    .lock_features = self->lock != NULL ? paddock_lock_get_features (self->lock) : NULL,
     .network = "off",
   };
   PaddockExecMonitorConfig config = {
