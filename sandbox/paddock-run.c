@@ -136,7 +136,7 @@ main (int   argc,
   gboolean no_monitor = FALSE, journal = FALSE, version = FALSE;
   g_autofree char *policy_file = NULL;
   g_autofree char *audit_file = NULL;
-  int ask_timeout = 120, control_fd = -1;
+  int ask_timeout = 120, control_fd = -1, watch_fd = -1;
   g_auto(GStrv) grants = NULL;
   g_autofree char *profile = NULL;
   g_autofree char *lock_backend = NULL;
@@ -172,7 +172,9 @@ main (int   argc,
     { "on-ask", 0, 0, G_OPTION_ARG_STRING, &on_ask,
       "What a program that needs an answer gets when no client is attached: deny (the default) or allow", "deny|allow" },
     { "control-fd", 0, 0, G_OPTION_ARG_INT, &control_fd,
-      "Serve the control protocol on the inherited socket N too", "N" },
+      "Serve the control protocol on the inherited socket N too; its client answers asks", "N" },
+    { "watch-fd", 0, 0, G_OPTION_ARG_INT, &watch_fd,
+      "As --control-fd, for a client that answers no asks until it decides or asks for the status", "N" },
     { "journal", 0, 0, G_OPTION_ARG_NONE, &journal,
       "Also send each audit record to the systemd journal", NULL },
     { "no-monitor", 0, 0, G_OPTION_ARG_NONE, &no_monitor,
@@ -204,27 +206,46 @@ main (int   argc,
     return usage_error ("--lock and --no-lock cannot be used together");
   if (json && !lock_status)
     return usage_error ("--json goes with --lock-status");
-  if (no_monitor && (policy_file != NULL || audit_file != NULL || on_ask != NULL || journal || control_fd >= 0))
-    return usage_error ("--no-monitor cannot be used with --policy, --audit, --on-ask, --journal or --control-fd");
-  if (on_ask != NULL && strcmp (on_ask, "deny") != 0 && strcmp (on_ask, "allow") != 0)
-    return usage_error ("--on-ask takes deny or allow");
-  if (ask_timeout < 1 || ask_timeout > 24 * 3600)
-    return usage_error ("--ask-timeout takes 1 to 86400 seconds");
-  if (control_fd >= 0)
-    {
-      /* The agent must never inherit the controller's socket. */
-      if (control_fd <= 2 || fcntl (control_fd, F_SETFD, FD_CLOEXEC) != 0)
-        return usage_error ("--control-fd does not name an open descriptor above 2");
-      /* Checked before the agent starts, which it must not without its client. */
-      if (!paddock_control_check_client_fd (control_fd, NULL))
-        {
-          g_autofree char *message = g_strdup_printf ("--control-fd %d is not a Unix stream socket", control_fd);
+  if (control_fd != -1 && watch_fd != -1)
+    return usage_error ("--control-fd and --watch-fd cannot be used together");
+  {
+    /* One inherited client, which may or may not answer asks from the start. */
+    const char *fd_option = watch_fd != -1 ? "--watch-fd" : "--control-fd";
 
-          return usage_error (message);
-        }
-    }
-  else if (control_fd != -1)
-    return usage_error ("--control-fd takes a descriptor number");
+    options.control_fd_answers = watch_fd == -1;
+    if (watch_fd != -1)
+      control_fd = watch_fd;
+    if (no_monitor && (policy_file != NULL || audit_file != NULL || on_ask != NULL || journal || control_fd >= 0))
+      return usage_error ("--no-monitor cannot be used with --policy, --audit, --on-ask, --journal, --control-fd "
+                          "or --watch-fd");
+    if (on_ask != NULL && strcmp (on_ask, "deny") != 0 && strcmp (on_ask, "allow") != 0)
+      return usage_error ("--on-ask takes deny or allow");
+    if (ask_timeout < 1 || ask_timeout > 24 * 3600)
+      return usage_error ("--ask-timeout takes 1 to 86400 seconds");
+    if (control_fd >= 0)
+      {
+        /* The agent must never inherit the controller's socket. */
+        if (control_fd <= 2 || fcntl (control_fd, F_SETFD, FD_CLOEXEC) != 0)
+          {
+            g_autofree char *message = g_strdup_printf ("%s does not name an open descriptor above 2", fd_option);
+
+            return usage_error (message);
+          }
+        /* Checked before the agent starts, which it must not without its client. */
+        if (!paddock_control_check_client_fd (control_fd, NULL))
+          {
+            g_autofree char *message = g_strdup_printf ("%s %d is not a Unix stream socket", fd_option, control_fd);
+
+            return usage_error (message);
+          }
+      }
+    else if (control_fd != -1)
+      {
+        g_autofree char *message = g_strdup_printf ("%s takes a descriptor number", fd_option);
+
+        return usage_error (message);
+      }
+  }
   /* An empty name would be the current folder, and each says so in its own way. */
   if (project != NULL && *project == '\0')
     return usage_error ("--project names no folder");

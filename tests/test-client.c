@@ -36,6 +36,7 @@ seen_clear (Seen *seen)
   g_clear_pointer (&seen->typed, g_ptr_array_unref);
   g_clear_pointer (&seen->bad, g_ptr_array_unref);
   g_clear_error (&seen->closed_error);
+  seen->closed = FALSE;
 }
 
 static void
@@ -178,8 +179,9 @@ session_free (Session *session)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Session, session_free)
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Seen, seen_clear)
 
-/* With @control_fd >= 0, it is given as --control-fd (and taken);
- * @options go before the command. */
+/* With @control_fd >= 0, it is given as --control-fd (and taken), or as
+ * --watch-fd where @options start with "--watch-fd"; @options go before
+ * the command. */
 static Session *
 session_start_with (const char         *scenario,
                     int                 control_fd,
@@ -215,8 +217,12 @@ session_start_with (const char         *scenario,
   g_ptr_array_add (args, "60");
   if (control_fd >= 0)
     {
+      gboolean watch_only = options != NULL && g_strcmp0 (options[0], "--watch-fd") == 0;
+
       g_subprocess_launcher_take_fd (launcher, control_fd, 3);
-      g_ptr_array_add (args, "--control-fd");
+      if (watch_only)
+        options++;
+      g_ptr_array_add (args, watch_only ? "--watch-fd" : "--control-fd");
       g_ptr_array_add (args, "3");
     }
   for (guint i = 0; options != NULL && options[i] != NULL; i++)
@@ -350,6 +356,64 @@ test_lock_in_hello (void)
       g_assert_no_error (seen.closed_error);
       g_subprocess_wait (session->run, NULL, NULL);
     }
+}
+
+/* A client on --watch-fd answers no asks until it says it will: the
+ * window's way while it has nothing to answer with. */
+static void
+test_watch_fd (void)
+{
+  const char *options[] = { "--watch-fd", NULL };
+  int pair[2];
+  g_autoptr(Session) session = NULL;
+  g_autoptr(PaddockClient) client = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(PaddockMessage) reply = NULL;
+  g_autofree char *marker = NULL;
+  g_auto(Seen) seen = { 0 };
+  const PaddockMessage *exec;
+  guint at = 0;
+
+  g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair), ==, 0);
+  session = session_start_with ("ask-twice", pair[1], options);
+  client = paddock_client_new_for_fd (pair[0], &error);
+  g_assert_no_error (error);
+  watch (client, &seen);
+
+  /* Nobody answers: decided at once, as with no client. */
+  do
+    exec = wait_for_type (&seen, PADDOCK_MESSAGE_EXEC, &at);
+  while (exec->rule == NULL);
+  g_assert_cmpstr (exec->rule, ==, "test-ask");
+  g_assert_cmpint (exec->decision, ==, PADDOCK_DECISION_DENY);
+  g_assert_cmpstr (exec->by, ==, "no-client");
+  wait_until_closed (&seen);
+  g_subprocess_wait (session->run, NULL, NULL);
+  for (guint i = 0; i < seen.messages->len; i++)
+    g_assert_cmpint (((PaddockMessage *) g_ptr_array_index (seen.messages, i))->type, !=, PADDOCK_MESSAGE_ASK);
+  g_clear_object (&client);
+  g_clear_pointer (&session, session_free);
+  seen_clear (&seen);
+
+  /* Once it asks for the status, asks are its to answer. */
+  at = 0;
+  g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair), ==, 0);
+  session = session_start_with ("wait-then-ask", pair[1], options);
+  client = paddock_client_new_for_fd (pair[0], &error);
+  g_assert_no_error (error);
+  watch (client, &seen);
+  paddock_client_request_async (client, PADDOCK_MESSAGE_LOCK_STATUS, 10000, NULL, result_cb, &result);
+  reply = paddock_client_request_finish (client, wait_for_result (&result), &error);
+  g_assert_no_error (error);
+  tell_go (session);
+  g_assert_cmpstr (wait_for_type (&seen, PADDOCK_MESSAGE_ASK, &at)->rule, ==, "test-ask");
+  g_clear_object (&result);
+  g_clear_pointer (&reply, paddock_message_free);
+  paddock_client_request_async (client, PADDOCK_MESSAGE_KILL, 10000, NULL, result_cb, &result);
+  reply = paddock_client_request_finish (client, wait_for_result (&result), &error);
+  g_assert_no_error (error);
+  wait_until_closed (&seen);
 }
 
 /* paddockctl's way: find the session by a prefix of its id, then pause,
@@ -731,6 +795,7 @@ main (int   argc,
       g_test_add_func ("/paddock/client/inherited-fd", test_inherited_fd);
       g_test_add_func ("/paddock/client/connect-and-steer", test_connect_and_steer);
       g_test_add_func ("/paddock/client/lock-in-hello", test_lock_in_hello);
+      g_test_add_func ("/paddock/client/watch-fd", test_watch_fd);
     }
   status = g_test_run ();
   test_home_remove (g_steal_pointer (&home));

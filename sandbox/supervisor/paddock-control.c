@@ -615,6 +615,7 @@ paddock_control_check_client_fd (int      fd,
 gboolean
 paddock_control_add_client_fd (PaddockControl  *self,
                                int              fd,
+                               gboolean         answers,
                                GError         **error)
 {
   paddock_autofd int owned = fd;
@@ -624,8 +625,8 @@ paddock_control_add_client_fd (PaddockControl  *self,
   if (!g_unix_set_fd_nonblocking (fd, TRUE, error))
     return FALSE;
   fcntl (fd, F_SETFD, FD_CLOEXEC);
-  /* The GUI handed it over: it can decide from the start. */
-  client_new (self, paddock_steal_fd (&owned), -1, TRUE);
+  /* Handed over by whoever started us: it may decide from the start. */
+  client_new (self, paddock_steal_fd (&owned), -1, answers);
   return TRUE;
 }
 

@@ -57,9 +57,12 @@ void            paddock_control_set_monitor       (PaddockControl               
  * socket (the window's end of a socket pair). */
 gboolean        paddock_control_check_client_fd   (int                           fd,
                                                    GError                      **error);
-/* Serves an inherited connected unix stream socket; takes @fd. */
+/* Serves an inherited connected unix stream socket; takes @fd. Its client
+ * answers asks from the start where @answers, else (as one on the socket)
+ * once it decides or asks for the status. */
 gboolean        paddock_control_add_client_fd     (PaddockControl               *self,
                                                    int                           fd,
+                                                   gboolean                      answers,
                                                    GError                      **error);
 /* Listens on the session's socket. */
 gboolean        paddock_control_listen            (PaddockControl               *self,

@@ -661,7 +661,8 @@ start_supervision (PaddockSupervisor *self)
   /* The client on --control-fd (the window) is there before the agent's
    * first exec can be decided: an ask must never find nobody to ask. */
   if (options->control_fd >= 0 &&
-      !paddock_control_add_client_fd (self->control, paddock_steal_fd (&options->control_fd), &error))
+      !paddock_control_add_client_fd (self->control, paddock_steal_fd (&options->control_fd),
+                                      options->control_fd_answers, &error))
     {
       paddock_printerr ("--control-fd: %s", error->message);
       g_clear_error (&error);

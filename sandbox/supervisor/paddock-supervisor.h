@@ -27,6 +27,8 @@ typedef struct
   int        ask_timeout;      /* seconds */
   gboolean   on_ask_allow;     /* what an ask becomes with no client attached */
   int        control_fd;       /* -1 when none was inherited */
+  gboolean   control_fd_answers; /* its client answers asks from the start (--control-fd),
+                                    or once it says it will (--watch-fd) */
   gboolean   journal;
   unsigned   closed_std_fds;   /* (1 << fd) for each of 0-2 given closed, now /dev/null
                                   here (paddock_open_std_fds): closed again for the command */
