@@ -119,6 +119,8 @@ paddock_session_command_dup_user_shell (void)
  * @runner: the absolute path of paddock-run
  * @project: the project the session runs in
  * @lock: whether the session runs under the folder lock
+ * @watch_fd: the descriptor paddock-run will find the window's socket on
+ *   (--watch-fd), or -1 for none
  * @command: (nullable) (array zero-terminated=1): the command and its
  *   arguments, or %NULL for the user's shell as a login shell
  *
@@ -133,6 +135,7 @@ char **
 paddock_session_command_build_argv (const char         *runner,
                                     PaddockProject     *project,
                                     gboolean            lock,
+                                    int                 watch_fd,
                                     const char * const *command)
 {
   GPtrArray *argv;
@@ -145,6 +148,11 @@ paddock_session_command_build_argv (const char         *runner,
   g_ptr_array_add (argv, g_strdup ("--project"));
   g_ptr_array_add (argv, g_strdup (paddock_project_get_path (project)));
   g_ptr_array_add (argv, g_strdup (lock ? "--lock" : "--no-lock"));
+  if (watch_fd >= 0)
+    {
+      g_ptr_array_add (argv, g_strdup ("--watch-fd"));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", watch_fd));
+    }
   g_ptr_array_add (argv, g_strdup ("--"));
 
   if (command != NULL && command[0] != NULL)

@@ -118,7 +118,7 @@ test_build_argv (void)
   g_assert_no_error (error);
 
   g_setenv ("SHELL", "/bin/sh", TRUE);
-  argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, FALSE, NULL);
+  argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, FALSE, -1, NULL);
   g_assert_cmpuint (g_strv_length (argv), ==, 7);
   g_assert_cmpstr (argv[0], ==, "/usr/bin/paddock-run");
   g_assert_cmpstr (argv[1], ==, "--project");
@@ -130,12 +130,20 @@ test_build_argv (void)
   g_clear_pointer (&argv, g_strfreev);
 
   /* The lock is asked for explicitly either way, never left to the saved choice. */
-  argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, TRUE, command);
+  argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, TRUE, -1, command);
   g_assert_cmpuint (g_strv_length (argv), ==, 7);
   g_assert_cmpstr (argv[3], ==, "--lock");
   g_assert_cmpstr (argv[4], ==, "--");
   g_assert_cmpstr (argv[5], ==, "claude");
   g_assert_cmpstr (argv[6], ==, "--resume");
+  g_clear_pointer (&argv, g_strfreev);
+
+  /* The window's socket: watched, not answering asks. */
+  argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, TRUE, 3, command);
+  g_assert_cmpuint (g_strv_length (argv), ==, 9);
+  g_assert_cmpstr (argv[4], ==, "--watch-fd");
+  g_assert_cmpstr (argv[5], ==, "3");
+  g_assert_cmpstr (argv[6], ==, "--");
 }
 
 static void

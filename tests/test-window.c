@@ -357,6 +357,70 @@ test_shell_runs_under_paddock_run (void)
   g_rmdir (dir);
 }
 
+static gboolean
+lock_reported (gpointer data)
+{
+  return paddock_session_page_get_reported_lock (PADDOCK_SESSION_PAGE (data)) != NULL;
+}
+
+/* What @page's session said of its lock, over the window's connection. */
+static void
+assert_reported_lock (PaddockSessionPage *page,
+                      gboolean            locked)
+{
+  PaddockLockStatus *reported = paddock_session_page_get_reported_lock (page);
+  PaddockClient *client = paddock_session_page_get_client (page);
+  const PaddockMessage *hello = paddock_client_get_hello (client);
+  g_autofree char *mechanism = paddock_lock_status_dup_mechanism (reported);
+  AdwTabView *tab_view = ADW_TAB_VIEW (gtk_widget_get_ancestor (GTK_WIDGET (page), ADW_TYPE_TAB_VIEW));
+  AdwTabPage *tab = adw_tab_view_get_page (tab_view, GTK_WIDGET (page));
+
+  g_assert_nonnull (hello);
+  g_assert_cmpint (hello->agent_pid, >, 0);
+  g_assert_true (paddock_lock_status_get_available (reported) == locked);
+  if (locked)
+    {
+      g_assert_cmpstr (hello->lock, ==, "landlock");
+      g_assert_true (g_strv_contains ((const char * const *) hello->features, "lock-files"));
+      g_assert_true (g_str_has_prefix (mechanism, "Landlock, ABI "));
+      /* The tab says so in the session's words. */
+      g_assert_nonnull (strstr (adw_tab_page_get_tooltip (tab), mechanism));
+    }
+  else
+    {
+      g_assert_cmpstr (hello->lock, ==, "off");
+      g_assert_cmpstr (mechanism, ==, "Off");
+    }
+}
+
+/* The window follows its tabs, and answers no asks yet: a command the
+ * policy asks about is refused at once, as with nobody attached, not held
+ * for an answer that cannot come. */
+static void
+test_asks_left_to_others (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *dir = NULL;
+  PaddockSessionPage *page;
+  VteTerminal *terminal;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  open_session (app, dir, &terminal, &page);
+  g_assert_true (wait_for (lock_reported, page, "the session's hello"));
+  feed (terminal, "git push --force nowhere main; echo \"status=$?.\"\n");
+  assert_terminal_shows (terminal, "nobody is attached to give one");
+  assert_terminal_shows (terminal, "status=");
+  /* The window's connection is still there. */
+  g_assert_false (paddock_client_get_closed (paddock_session_page_get_client (page)));
+
+  destroy_windows (app);
+  g_rmdir (dir);
+}
+
 static void
 test_failed_exit_keeps_tab (void)
 {
@@ -942,6 +1006,11 @@ test_lock_action (void)
   assert_runner_lock_flag (locked, "--lock", "--no-lock");
   g_assert_true (paddock_session_page_get_locked (locked));
   g_assert_cmpstr (indicator_icon_name (locked), ==, "changes-prevent-symbolic");
+  /* Each tab hears from its own session which lock it runs under. */
+  g_assert_true (wait_for (lock_reported, locked, "the locked session's hello"));
+  g_assert_true (wait_for (lock_reported, unlocked, "the unlocked session's hello"));
+  assert_reported_lock (locked, TRUE);
+  assert_reported_lock (unlocked, FALSE);
   g_assert_false (tab_writes (locked, outside, "locked-tab"));
   g_assert_true (tab_writes (locked, project, "inside-project"));
 
@@ -1298,6 +1367,7 @@ main (int   argc,
   g_test_add_func ("/paddock/window/usage", test_usage);
   g_test_add_func ("/paddock/window/shell-runs-under-paddock-run", test_shell_runs_under_paddock_run);
   g_test_add_func ("/paddock/window/failed-exit-keeps-tab", test_failed_exit_keeps_tab);
+  g_test_add_func ("/paddock/window/asks-left-to-others", test_asks_left_to_others);
   g_test_add_func ("/paddock/window/new-tab", test_new_tab);
   g_test_add_func ("/paddock/window/missing-directory", test_missing_directory);
   g_test_add_func ("/paddock/window/command-line-exit-status", test_command_line_exit_status);

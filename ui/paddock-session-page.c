@@ -9,10 +9,14 @@
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
+#include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include "paddock-client.h"
 #include "paddock-session-command.h"
 #include "paddock-terminal-palette.h"
 
@@ -33,6 +37,10 @@ struct _PaddockSessionPage
   char           *start_failure;
   gboolean        disposed;
 
+  /* The session's own word on itself, over the socket it inherits. */
+  PaddockClient     *client;
+  PaddockLockStatus *reported_lock;  /* from its hello or lock-status; NULL until then */
+
   GtkStack       *stack;
   VteTerminal    *terminal;
   GtkActionBar   *exit_bar;
@@ -48,6 +56,8 @@ enum {
   PROP_RUNNING,
   PROP_LOCKED,
   PROP_START_FAILURE,
+  PROP_CLIENT,
+  PROP_REPORTED_LOCK,
   N_PROPS
 };
 
@@ -127,6 +137,67 @@ set_start_failure (PaddockSessionPage *self,
 }
 
 static void
+client_status_cb (PaddockSessionPage   *self,
+                  const PaddockMessage *message,
+                  PaddockClient        *client)
+{
+  g_autoptr(GError) error = NULL;
+  PaddockLockStatus *status = paddock_lock_status_new_from_message (message, &error);
+
+  if (status == NULL)
+    {
+      g_debug ("session %s: %s", paddock_client_get_session_id (client), error->message);
+      return;
+    }
+  g_clear_pointer (&self->reported_lock, paddock_lock_status_free);
+  self->reported_lock = status;
+  /* What the session says it runs under is the truth about it. */
+  set_locked (self, paddock_lock_status_get_available (status));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORTED_LOCK]);
+}
+
+static void
+client_bad_message_cb (PaddockSessionPage *self,
+                       const GError       *error,
+                       PaddockClient      *client)
+{
+  g_debug ("%s", error->message);
+}
+
+static void
+client_closed_cb (PaddockSessionPage *self,
+                  const GError       *error,
+                  PaddockClient      *client)
+{
+  /* The session ended (or its paddock-run did): the tab keeps what it said. */
+  if (error != NULL)
+    g_debug ("%s", error->message);
+}
+
+static void
+set_client (PaddockSessionPage *self,
+            PaddockClient      *client)
+{
+  if (self->client == client)
+    return;
+  if (self->client != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->client, self);
+      paddock_client_close (self->client);
+      g_clear_object (&self->client);
+    }
+  if (client != NULL)
+    {
+      self->client = g_object_ref (client);
+      g_signal_connect_object (client, "hello", G_CALLBACK (client_status_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (client, "lock-status", G_CALLBACK (client_status_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (client, "bad-message", G_CALLBACK (client_bad_message_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (client, "closed", G_CALLBACK (client_closed_cb), self, G_CONNECT_SWAPPED);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CLIENT]);
+}
+
+static void
 show_start_error (PaddockSessionPage *self,
                   const GError       *error)
 {
@@ -155,6 +226,7 @@ spawn_cb (VteTerminal *terminal,
                               _("Cannot start paddock-run in %s: %s"),
                               paddock_project_get_path (self->project), error->message);
       set_runner_pid (self, 0, FALSE);
+      set_client (self, NULL);
       show_start_error (self, reported);
       return;
     }
@@ -179,12 +251,22 @@ paddock_session_page_start (PaddockSessionPage *self)
   g_autofree char *shell = NULL;
   g_auto(GStrv) argv = NULL;
   g_auto(GStrv) envp = NULL;
+  g_autoptr(PaddockClient) client = NULL;
+  int pair[2];
+  int session_end;
+  const int session_fd = 3;
 
   g_return_if_fail (PADDOCK_IS_SESSION_PAGE (self));
   g_return_if_fail (!paddock_session_page_get_running (self));
 
   gtk_action_bar_set_revealed (self->exit_bar, FALSE);
   set_start_failure (self, NULL);
+  set_client (self, NULL);
+  if (self->reported_lock != NULL)
+    {
+      g_clear_pointer (&self->reported_lock, paddock_lock_status_free);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORTED_LOCK]);
+    }
 
   runner = paddock_session_command_find_runner (&error);
   if (runner == NULL)
@@ -193,6 +275,28 @@ paddock_session_page_start (PaddockSessionPage *self)
       return;
     }
 
+  /* The session's end of a socket pair becomes its --watch-fd: the tab
+   * follows the session over it, and answers no asks (yet). */
+  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
+    {
+      int saved_errno = errno;
+
+      error = g_error_new (G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                           _("Cannot start paddock-run: no socket to follow the session over: %s"),
+                           g_strerror (saved_errno));
+      show_start_error (self, error);
+      return;
+    }
+  session_end = pair[1];
+  client = paddock_client_new_for_fd (pair[0], &error);
+  if (client == NULL)
+    {
+      close (session_end);
+      show_start_error (self, error);
+      return;
+    }
+  set_client (self, client);
+
   gtk_stack_set_visible_child_name (self->stack, "terminal");
 
   /* The saved choice as it is now, even if another program just changed it. */
@@ -200,24 +304,27 @@ paddock_session_page_start (PaddockSessionPage *self)
   set_locked (self, paddock_project_get_lock (self->project));
 
   shell = paddock_session_command_dup_user_shell ();
-  argv = paddock_session_command_build_argv (runner, self->project, self->locked, NULL);
+  argv = paddock_session_command_build_argv (runner, self->project, self->locked, session_fd, NULL);
   envp = paddock_session_command_build_environ (shell);
 
   g_clear_object (&self->spawn_cancellable);
   self->spawn_cancellable = g_cancellable_new ();
   set_runner_pid (self, 0, TRUE);
 
-  vte_terminal_spawn_async (self->terminal,
-                            VTE_PTY_DEFAULT,
-                            paddock_project_get_path (self->project),
-                            argv,
-                            envp,
-                            G_SPAWN_DEFAULT,
-                            NULL, NULL, NULL,
-                            -1,
-                            self->spawn_cancellable,
-                            spawn_cb,
-                            g_object_ref (self));
+  /* VTE takes the session's end, and gives it to paddock-run as fd 3. */
+  vte_terminal_spawn_with_fds_async (self->terminal,
+                                     VTE_PTY_DEFAULT,
+                                     paddock_project_get_path (self->project),
+                                     (const char * const *) argv,
+                                     (const char * const *) envp,
+                                     &session_end, 1,
+                                     &session_fd, 1,
+                                     G_SPAWN_DEFAULT,
+                                     NULL, NULL, NULL,
+                                     -1,
+                                     self->spawn_cancellable,
+                                     spawn_cb,
+                                     g_object_ref (self));
 }
 
 static char *
@@ -416,6 +523,7 @@ paddock_session_page_dispose (GObject *object)
 
   g_cancellable_cancel (self->spawn_cancellable);
   g_clear_object (&self->spawn_cancellable);
+  set_client (self, NULL);
 
   /* Closing the tab ends the session: the terminal, going away, hangs up on
    * paddock-run, which passes the hangup on to the command. */
@@ -432,6 +540,7 @@ paddock_session_page_finalize (GObject *object)
   g_clear_object (&self->project);
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->start_failure, g_free);
+  g_clear_pointer (&self->reported_lock, paddock_lock_status_free);
 
   G_OBJECT_CLASS (paddock_session_page_parent_class)->finalize (object);
 }
@@ -456,6 +565,14 @@ paddock_session_page_get_property (GObject    *object,
 
     case PROP_RUNNING:
       g_value_set_boolean (value, paddock_session_page_get_running (self));
+      break;
+
+    case PROP_CLIENT:
+      g_value_set_object (value, self->client);
+      break;
+
+    case PROP_REPORTED_LOCK:
+      g_value_set_pointer (value, self->reported_lock);
       break;
 
     case PROP_LOCKED:
@@ -522,6 +639,15 @@ paddock_session_page_class_init (PaddockSessionPageClass *klass)
   properties[PROP_START_FAILURE] =
     g_param_spec_string ("start-failure", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* The session, as its paddock-run reports it (NULL before it starts). */
+  properties[PROP_CLIENT] =
+    g_param_spec_object ("client", NULL, NULL, PADDOCK_TYPE_CLIENT,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* The lock the session says it runs under: a PaddockLockStatus, or NULL
+   * until it said (or when it could not start). */
+  properties[PROP_REPORTED_LOCK] =
+    g_param_spec_pointer ("reported-lock", NULL, NULL,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -636,6 +762,24 @@ paddock_session_page_get_start_failure (PaddockSessionPage *self)
   g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), NULL);
 
   return self->start_failure;
+}
+
+/* The connection to the session's paddock-run, or NULL before it starts. */
+PaddockClient *
+paddock_session_page_get_client (PaddockSessionPage *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), NULL);
+
+  return self->client;
+}
+
+/* The lock the session says it runs under, or NULL until it said. */
+PaddockLockStatus *
+paddock_session_page_get_reported_lock (PaddockSessionPage *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), NULL);
+
+  return self->reported_lock;
 }
 
 /* Whether the session is starting or running. */

@@ -8,6 +8,8 @@
 #include <gtk/gtk.h>
 #include <vte/vte.h>
 
+#include "paddock-client.h"
+#include "paddock-lock-status.h"
 #include "paddock-project.h"
 
 G_BEGIN_DECLS
@@ -24,6 +26,8 @@ GPid                paddock_session_page_get_runner_pid (PaddockSessionPage *sel
 gboolean            paddock_session_page_get_running    (PaddockSessionPage *self);
 gboolean            paddock_session_page_get_locked     (PaddockSessionPage *self);
 const char         *paddock_session_page_get_start_failure (PaddockSessionPage *self);
+PaddockClient      *paddock_session_page_get_client     (PaddockSessionPage *self);
+PaddockLockStatus  *paddock_session_page_get_reported_lock (PaddockSessionPage *self);
 void                paddock_session_page_start          (PaddockSessionPage *self);
 
 G_END_DECLS

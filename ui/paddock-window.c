@@ -96,7 +96,10 @@ update_page_lock (PaddockWindow *self,
   PaddockSessionPage *session = PADDOCK_SESSION_PAGE (adw_tab_page_get_child (page));
   gboolean locked = paddock_session_page_get_locked (session);
   const char *failure = paddock_session_page_get_start_failure (session);
-  g_autofree char *mechanism = dup_mechanism (self);
+  PaddockLockStatus *reported = paddock_session_page_get_reported_lock (session);
+  /* The session's own word, once it gave it, over what a lock here would be. */
+  g_autofree char *mechanism = reported != NULL ? paddock_lock_status_dup_mechanism (reported)
+                                                : dup_mechanism (self);
   g_autofree char *state = NULL;
   g_autofree char *tooltip = NULL;
 
@@ -140,22 +143,32 @@ static void
 update_session_lock (PaddockWindow *self)
 {
   PaddockSessionPage *session = get_selected_session (self);
+  PaddockLockStatus *reported;
   gboolean locked;
   gboolean running;
-  const char *text;
+  g_autofree char *text = NULL;
 
   gtk_widget_set_visible (gtk_widget_get_parent (GTK_WIDGET (self->session_lock_label)), session != NULL);
   if (session == NULL)
     return;
   locked = paddock_session_page_get_locked (session);
   running = paddock_session_page_get_running (session);
+  reported = paddock_session_page_get_reported_lock (session);
 
   if (paddock_session_page_get_start_failure (session) != NULL)
-    text = locked ? _("This tab could not start under the folder lock") : _("This tab could not start");
+    text = g_strdup (locked ? _("This tab could not start under the folder lock") : _("This tab could not start"));
+  else if (locked && reported != NULL && paddock_lock_status_get_available (reported))
+    {
+      g_autofree char *mechanism = paddock_lock_status_dup_mechanism (reported);
+
+      /* TRANSLATORS: %s is what the session says enforces its lock, e.g. "Landlock, ABI 7" */
+      text = g_strdup_printf (running ? _("This tab runs under the folder lock (%s)")
+                                      : _("This tab ran under the folder lock (%s)"), mechanism);
+    }
   else if (running)
-    text = locked ? _("This tab runs under the folder lock") : _("This tab runs without the folder lock");
+    text = g_strdup (locked ? _("This tab runs under the folder lock") : _("This tab runs without the folder lock"));
   else
-    text = locked ? _("This tab ran under the folder lock") : _("This tab ran without the folder lock");
+    text = g_strdup (locked ? _("This tab ran under the folder lock") : _("This tab ran without the folder lock"));
   gtk_image_set_from_icon_name (self->session_lock_icon,
                                 paddock_session_page_get_start_failure (session) != NULL ? "dialog-warning-symbolic" :
                                 locked ? "changes-prevent-symbolic" : "changes-allow-symbolic");
@@ -481,6 +494,8 @@ page_attached_cb (PaddockWindow *self,
   g_signal_connect_object (session, "notify::locked",
                            G_CALLBACK (session_lock_state_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::start-failure",
+                           G_CALLBACK (session_lock_state_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::reported-lock",
                            G_CALLBACK (session_lock_state_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::running",
                            G_CALLBACK (session_lock_state_cb), self, G_CONNECT_SWAPPED);
