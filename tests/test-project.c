@@ -13,8 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "paddock-policy.h"
 #include "paddock-project.h"
 #include "paddock-project-config.h"
+#include "paddock-project-store.h"
 #include "test-util.h"
 
 static char *
@@ -501,6 +503,54 @@ test_lock_follows_file (void)
   g_rmdir (dir);
 }
 
+/* A project's settings, rules and remembered answers sit side by side in
+ * one store, under one name, outside the project; another project's never
+ * share it. */
+static void
+test_one_store (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("paddock-store-XXXXXX", &error);
+  g_autofree char *real = NULL;
+  g_autofree char *other = NULL;
+  g_autofree char *store = paddock_project_store_dir ();
+  g_autofree char *settings = NULL;
+  g_autofree char *rules = NULL;
+  g_autofree char *settings_dir = NULL;
+  g_autofree char *rules_dir = NULL;
+  g_autofree char *other_rules = NULL;
+  g_autofree char *settings_base = NULL;
+  g_autofree char *rules_base = NULL;
+
+  g_assert_no_error (error);
+  real = realpath (dir, NULL);
+  settings = paddock_project_config_path (real);
+  rules = paddock_policy_project_file (real, &error);
+  g_assert_no_error (error);
+  settings_dir = g_path_get_dirname (settings);
+  rules_dir = g_path_get_dirname (rules);
+  g_assert_cmpstr (settings_dir, ==, store);
+  g_assert_cmpstr (rules_dir, ==, store);
+  g_assert_false (g_str_has_prefix (store, real));
+  settings_base = g_path_get_basename (settings);
+  rules_base = g_path_get_basename (rules);
+  /* The same name, less what each file is. */
+  g_assert_true (g_str_has_suffix (settings_base, ".settings.json"));
+  g_assert_true (g_str_has_suffix (rules_base, ".json"));
+  g_assert_cmpint (strlen (settings_base) - strlen (".settings.json"), ==, 64);
+  g_assert_cmpint (strncmp (settings_base, rules_base, 64), ==, 0);
+  /* The policy names the project by its canonical path, as the settings do. */
+  other = g_build_filename (dir, ".", NULL);
+  other_rules = paddock_policy_project_file (other, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (other_rules, ==, rules);
+  g_clear_pointer (&other_rules, g_free);
+  other_rules = paddock_policy_project_file ("/", &error);
+  g_assert_cmpstr (other_rules, !=, rules);
+
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -524,6 +574,7 @@ main (int   argc,
   g_test_add_func ("/paddock/project/lock-broken-settings", test_lock_broken_settings);
   g_test_add_func ("/paddock/project/settings-bad-input", test_settings_bad_input);
   g_test_add_func ("/paddock/project/lock-follows-file", test_lock_follows_file);
+  g_test_add_func ("/paddock/project/one-store", test_one_store);
 
   status = g_test_run ();
   test_remove_tree (config_home);

@@ -13,6 +13,7 @@
 
 #include "paddock-json-text.h"
 #include "paddock-project-config.h"
+#include "paddock-project-store.h"
 #include "paddock-xdg.h"
 
 #include <errno.h>
@@ -26,10 +27,7 @@
 char *
 paddock_project_config_path (const char *project)
 {
-  g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, project, -1);
-  g_autofree char *name = g_strconcat (hash, ".settings.json", NULL);
-
-  return g_build_filename (paddock_user_config_dir (), "paddock", "projects", name, NULL);
+  return paddock_project_store_path (project, ".settings.json");
 }
 
 void

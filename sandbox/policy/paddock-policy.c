@@ -22,6 +22,7 @@
 #include "paddock-json-text.h"
 #include "paddock-path.h"
 #include "paddock-policy.h"
+#include "paddock-project-store.h"
 #include "paddock-xdg.h"
 
 #include <errno.h>
@@ -2913,20 +2914,11 @@ paddock_policy_rule_new_remembered (const PaddockPolicyQuery  *query,
 
 /* Per-project overrides */
 
-static char *
-projects_dir (void)
-{
-  return g_build_filename (paddock_user_config_dir (), "paddock", "projects", NULL);
-}
-
 char *
 paddock_policy_project_file (const char  *project,
                              GError     **error)
 {
   g_autofree char *canonical = NULL;
-  g_autofree char *digest = NULL;
-  g_autofree char *dir = NULL;
-  g_autofree char *name = NULL;
 
   g_return_val_if_fail (project != NULL, NULL);
 
@@ -2936,10 +2928,7 @@ paddock_policy_project_file (const char  *project,
       return NULL;
     }
   canonical = canonical_path (project, NULL);
-  digest = g_compute_checksum_for_string (G_CHECKSUM_SHA256, canonical, -1);
-  dir = projects_dir ();
-  name = g_strconcat (digest, ".json", NULL);
-  return g_build_filename (dir, name, NULL);
+  return paddock_project_store_path (canonical, ".json");
 }
 
 PaddockPolicy *
@@ -3029,7 +3018,7 @@ paddock_policy_save_project (PaddockPolicy  *overrides,
   path = paddock_policy_project_file (project, error);
   if (path == NULL)
     return FALSE;
-  dir = projects_dir ();
+  dir = paddock_project_store_dir ();
   if (!ensure_private_dir (dir, error))
     return FALSE;
 
@@ -3083,7 +3072,7 @@ lock_project (const char  *project,
   path = paddock_policy_project_file (project, error);
   if (path == NULL)
     return FALSE;
-  dir = projects_dir ();
+  dir = paddock_project_store_dir ();
   if (!ensure_private_dir (dir, error))
     return FALSE;
 
