@@ -5,11 +5,14 @@
  *
  * Each paddockctl-GROUP.c holds the commands of one group and lists them
  * in its paddockctl_GROUP_commands[]; paddockctl.c finds the one typed and
- * runs it.
+ * runs it. Everything runs on the main thread; the commands that talk to
+ * a session run the default main context while they wait.
  */
 #pragma once
 
 #include <glib.h>
+
+#include "paddock-client.h"
 
 G_BEGIN_DECLS
 
@@ -26,6 +29,7 @@ typedef struct
 
 /* Each ends with { NULL }. */
 extern const PaddockctlCommand paddockctl_session_commands[];
+extern const PaddockctlCommand paddockctl_control_commands[];
 extern const PaddockctlCommand paddockctl_policy_commands[];
 extern const PaddockctlCommand paddockctl_audit_commands[];
 extern const PaddockctlCommand paddockctl_lock_commands[];
@@ -39,5 +43,10 @@ char          *display         (const char  *text);
 const char    *input_path      (const char  *arg);
 /* @time_us, wall clock, in the local time zone, or NULL where it has none. */
 GDateTime     *local_time_new  (gint64       time_us);
+/* The session whose id is, or uniquely begins with, @session, connected
+ * and greeted; the default main context runs until then. NULL, with
+ * @error in the words paddockctl says it in, where it cannot be. */
+PaddockClient *connect_session (const char  *session,
+                                GError     **error);
 
 G_END_DECLS

@@ -1,26 +1,25 @@
-/* paddockctl-sessions.c: paddockctl list, attach, kill, pause and resume
+/* paddockctl-sessions.c: paddockctl list and attach: the sessions, one session's timeline and asks
  *
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Both talk to sessions through PaddockClient, on a GMainLoop: attach
+ * follows the session's messages, its standard input for answers, and a
+ * timer for when to ask next, all on the default main context.
  */
 #include "config.h"
 
 #include "paddockctl-private.h"
 
-#include "paddock-autofd.h"
-#include "paddock-control.h"
 #include "paddock-escape.h"
-#include "paddock-process-tree.h"
-#include "paddock-protocol.h"
 
 #include <errno.h>
+#include <glib-unix.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 /* How old a socket nobody listens on must be before list removes it. */
@@ -40,268 +39,44 @@ format_time (gint64 time_us)
 
 typedef struct
 {
-  int                fd;
-  PaddockLineReader *reader;
-  PaddockMessage    *hello;
-} Connection;
+  GMainLoop *loop;
+  guint      waiting;        /* for this many greetings */
+} Listing;
+
+/* One session as list found it. */
+typedef struct
+{
+  Listing        *listing;
+  char           *path;
+  PaddockMessage *hello;     /* or NULL, and: */
+  GError         *error;
+} Listed;
 
 static void
-connection_free (Connection *connection)
+listed_clear (Listed *listed)
 {
-  paddock_close_fd (&connection->fd);
-  paddock_line_reader_free (connection->reader);
-  paddock_message_free (connection->hello);
-  g_free (connection);
+  g_clear_pointer (&listed->path, g_free);
+  g_clear_pointer (&listed->hello, paddock_message_free);
+  g_clear_error (&listed->error);
 }
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Connection, connection_free)
-
-/* Reads the next message; NULL at end of stream or after @timeout_ms
- * (-1: none), with *closed set at end of stream. */
-static PaddockMessage *
-connection_read (Connection *connection,
-                 int         timeout_ms,
-                 gboolean   *closed)
+static void
+listed_connected (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
 {
-  *closed = FALSE;
-  for (;;)
+  Listed *listed = user_data;
+  Listing *listing = listed->listing;
+  g_autoptr(PaddockClient) client = paddock_client_connect_finish (result, &listed->error);
+
+  /* Its greeting says all list shows. */
+  if (client != NULL)
     {
-      const char *line;
-      gsize length;
-      PaddockLineResult result = paddock_line_reader_next (connection->reader, &line, &length);
-      char buffer[64 * 1024];
-      struct pollfd fds = { .fd = connection->fd, .events = POLLIN };
-      ssize_t n;
-
-      if (result == PADDOCK_LINE_OK)
-        {
-          g_autoptr(GError) error = NULL;
-          PaddockMessage *message = paddock_message_parse (line, length, &error);
-
-          if (message != NULL)
-            return message;
-          paddock_printerr ("ignoring a message from the session: %s", error->message);
-          continue;
-        }
-      if (result == PADDOCK_LINE_TOO_LONG)
-        {
-          paddock_printerr ("ignoring an over-long message from the session");
-          continue;
-        }
-
-      if (poll (&fds, 1, timeout_ms) == 0)
-        return NULL;
-      n = recv (connection->fd, buffer, sizeof buffer, 0);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        {
-          *closed = TRUE;
-          return NULL;
-        }
-      paddock_line_reader_feed (connection->reader, buffer, n);
+      listed->hello = paddock_message_copy (paddock_client_get_hello (client));
+      paddock_client_close (client);
     }
-}
-
-static gboolean
-connection_send (Connection           *connection,
-                 const PaddockMessage *message)
-{
-  g_autofree char *line = paddock_message_to_line (message);
-  gsize length = strlen (line);
-  gsize done = 0;
-
-  while (done < length)
-    {
-      ssize_t n = send (connection->fd, line + done, length - done, MSG_NOSIGNAL);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        return FALSE;
-      done += n;
-    }
-  return TRUE;
-}
-
-static char *
-session_of_path (const char *path)
-{
-  g_autofree char *base = g_path_get_basename (path);
-
-  return g_strndup (base, strlen (base) - strlen (".sock"));
-}
-
-/* How long a session has to greet a new client. */
-#define HELLO_TIMEOUT_S 5
-
-typedef enum
-{
-  CONNECT_FAILED,
-  CONNECT_STALE,    /* nobody listens there any more */
-  CONNECT_STOPPED,  /* it took the connection, and its paddock-run is stopped */
-  CONNECT_SILENT,   /* it took the connection, and said nothing in time */
-} ConnectFailure;
-
-/* Whether the process that listens on @fd's peer is stopped (^Z in its
- * terminal, SIGSTOP, a debugger); its pid goes to @pid, or 0. */
-static gboolean
-listener_stopped (int    fd,
-                  pid_t *pid)
-{
-  struct ucred cred = { 0 };
-  socklen_t length = sizeof cred;
-  char state;
-
-  *pid = 0;
-  if (getsockopt (fd, SOL_SOCKET, SO_PEERCRED, &cred, &length) != 0 || cred.pid <= 0)
-    return FALSE;
-  *pid = cred.pid;
-  return paddock_proc_read_stat (-1, cred.pid, &state, NULL) && (state == 'T' || state == 't');
-}
-
-/* Connects and reads hello. Says in @failure why it could not. */
-static Connection *
-connect_path (const char     *path,
-              ConnectFailure *failure,
-              GError        **error)
-{
-  g_autoptr(Connection) connection = g_new0 (Connection, 1);
-  g_autofree char *session = session_of_path (path);
-  struct sockaddr_un addr = { .sun_family = AF_UNIX };
-  gboolean closed = FALSE;
-  gboolean stopped;
-  pid_t pid;
-  ConnectFailure unused;
-
-  if (failure == NULL)
-    failure = &unused;
-  *failure = CONNECT_FAILED;
-  connection->reader = paddock_line_reader_new (PADDOCK_PROTOCOL_MAX_EVENT_LINE);
-  connection->fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (strlen (path) >= sizeof addr.sun_path)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FILENAME_TOO_LONG, "%s: path too long", path);
-      return NULL;
-    }
-  strcpy (addr.sun_path, path);
-  if (connection->fd < 0 || connect (connection->fd, (struct sockaddr *) &addr, sizeof addr) != 0)
-    {
-      int saved_errno = errno;
-
-      if (saved_errno == ECONNREFUSED)
-        *failure = CONNECT_STALE;
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   "cannot connect to %s: %s", path, g_strerror (saved_errno));
-      return NULL;
-    }
-
-  /* A stopped paddock-run cannot greet: said at once rather than waited for. */
-  stopped = listener_stopped (connection->fd, &pid);
-  if (!stopped)
-    connection->hello = connection_read (connection, HELLO_TIMEOUT_S * 1000, &closed);
-  if (connection->hello == NULL && (stopped || !closed))
-    {
-      if (stopped || listener_stopped (connection->fd, &pid))
-        {
-          *failure = CONNECT_STOPPED;
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
-                       "session %s did not answer: its paddock-run (pid %d) is stopped; "
-                       "kill -CONT %d resumes it", session, (int) pid, (int) pid);
-        }
-      else
-        {
-          *failure = CONNECT_SILENT;
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
-                       "session %s did not answer within %d s", session, HELLO_TIMEOUT_S);
-        }
-      return NULL;
-    }
-  if (connection->hello != NULL && connection->hello->type == PADDOCK_MESSAGE_ERROR)
-    {
-      g_autofree char *text = display (connection->hello->message);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED, "the session says: %s", text);
-      return NULL;
-    }
-  if (connection->hello == NULL || connection->hello->type != PADDOCK_MESSAGE_HELLO)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   connection->hello == NULL ? "session %s closed the connection without a greeting"
-                                             : "session %s did not start with a greeting",
-                   session);
-      return NULL;
-    }
-  return g_steal_pointer (&connection);
-}
-
-/* Every session's socket path, sorted. */
-static GPtrArray *
-list_sockets (GError **error)
-{
-  g_autofree char *dir_path = paddock_control_socket_dir (error);
-  g_autoptr(GPtrArray) paths = NULL;
-  DIR *dir;
-  struct dirent *entry;
-
-  if (dir_path == NULL)
-    return NULL;
-  paths = g_ptr_array_new_with_free_func (g_free);
-  dir = opendir (dir_path);
-  if (dir == NULL)
-    return g_steal_pointer (&paths);
-  while ((entry = readdir (dir)) != NULL)
-    {
-      g_autofree char *path = NULL;
-      struct stat st;
-
-      if (!g_str_has_suffix (entry->d_name, ".sock"))
-        continue;
-      path = g_build_filename (dir_path, entry->d_name, NULL);
-      /* Only sockets: not a file, a folder or a link someone put there. */
-      if (lstat (path, &st) == 0 && S_ISSOCK (st.st_mode))
-        g_ptr_array_add (paths, g_steal_pointer (&path));
-    }
-  closedir (dir);
-  g_ptr_array_sort (paths, (GCompareFunc) (GCallback) g_strcmp0);
-  return g_steal_pointer (&paths);
-}
-
-static Connection *
-connect_session (const char *session,
-                 GError    **error)
-{
-  g_autoptr(GPtrArray) paths = list_sockets (error);
-  const char *match = NULL;
-
-  if (paths == NULL)
-    return NULL;
-  for (guint i = 0; i < paths->len; i++)
-    {
-      g_autofree char *id = session_of_path (g_ptr_array_index (paths, i));
-
-      if (strcmp (id, session) == 0)
-        {
-          match = g_ptr_array_index (paths, i);
-          break;
-        }
-      if (g_str_has_prefix (id, session))
-        {
-          if (match != NULL)
-            {
-              g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                           "%s matches more than one session; give more of its id", session);
-              return NULL;
-            }
-          match = g_ptr_array_index (paths, i);
-        }
-    }
-  if (match == NULL || *session == '\0')
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                   "no session %s is running (see paddockctl list)", session);
-      return NULL;
-    }
-  return connect_path (match, NULL, error);
+  if (--listing->waiting == 0)
+    g_main_loop_quit (listing->loop);
 }
 
 static int
@@ -310,157 +85,100 @@ cmd_list (int    argc,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) paths = NULL;
+  g_autoptr(GArray) sessions = NULL;
+  g_autoptr(GMainLoop) loop = NULL;
+  Listing listing;
   guint shown = 0;
   int status = 0;
 
   if (argc != 1)
     return usage ("list takes no arguments");
-  paths = list_sockets (&error);
+  paths = paddock_client_list_sockets (&error);
   if (paths == NULL)
     {
       paddock_printerr ("%s", error->message);
       return 1;
     }
 
+  /* All asked at once, so that one that does not answer delays the list
+   * once, not once for each; shown in the order of their ids. */
+  sessions = g_array_sized_new (FALSE, TRUE, sizeof (Listed), paths->len);
+  g_array_set_clear_func (sessions, (GDestroyNotify) listed_clear);
+  g_array_set_size (sessions, paths->len);
+  loop = g_main_loop_new (NULL, FALSE);
+  listing = (Listing) { loop, paths->len };
   for (guint i = 0; i < paths->len; i++)
     {
-      const char *path = g_ptr_array_index (paths, i);
-      g_autoptr(Connection) connection = NULL;
-      g_autoptr(GError) local_error = NULL;
+      Listed *listed = &g_array_index (sessions, Listed, i);
+
+      listed->listing = &listing;
+      listed->path = g_strdup (g_ptr_array_index (paths, i));
+      paddock_client_connect_async (listed->path, 0, NULL, listed_connected, listed);
+    }
+  if (listing.waiting > 0)
+    g_main_loop_run (loop);
+
+  for (guint i = 0; i < sessions->len; i++)
+    {
+      Listed *listed = &g_array_index (sessions, Listed, i);
       g_autofree char *project = NULL;
       g_autofree char *command = NULL;
       g_autofree char *session = NULL;
       g_autofree char *lock = NULL;
-      ConnectFailure failure;
 
-      connection = connect_path (path, &failure, &local_error);
-      if (connection == NULL && failure == CONNECT_STALE)
+      if (g_error_matches (listed->error, PADDOCK_CLIENT_ERROR, PADDOCK_CLIENT_ERROR_STALE))
         {
           /* Left behind by a supervisor that was killed: tidy up our own
            * directory. A socket that new may be one a live supervisor has
            * bound and not yet listens on: left alone. */
           struct stat st;
 
-          if (lstat (path, &st) == 0 && S_ISSOCK (st.st_mode) &&
+          if (lstat (listed->path, &st) == 0 && S_ISSOCK (st.st_mode) &&
               (gint64) st.st_mtime < g_get_real_time () / G_USEC_PER_SEC - STALE_AFTER_S)
-            unlink (path);
+            unlink (listed->path);
           continue;
         }
-      if (connection == NULL)
+      if (listed->error != NULL)
         {
-          paddock_printerr ("%s", local_error->message);
+          paddock_printerr ("%s", listed->error->message);
           status = 1;
         }
       if (shown++ == 0)
         g_print ("%-14s %-8s %-10s %-7s %-30s %s\n", "SESSION", "PID", "LOCK", "STATE", "PROJECT", "COMMAND");
-      if (connection == NULL)
+      if (listed->hello == NULL)
         {
           /* Running, as far as anyone can tell, but not saying what. */
-          g_autofree char *id = session_of_path (path);
+          g_autofree char *id = paddock_client_session_of_socket (listed->path);
 
           session = display (id);
           g_print ("%-14s %-8s %-10s %-7s %-30s %s\n", session, "?", "?",
-                   failure == CONNECT_STOPPED ? "stopped" : failure == CONNECT_SILENT ? "silent" : "?",
+                   g_error_matches (listed->error, PADDOCK_CLIENT_ERROR, PADDOCK_CLIENT_ERROR_STOPPED) ? "stopped" :
+                   g_error_matches (listed->error, PADDOCK_CLIENT_ERROR, PADDOCK_CLIENT_ERROR_SILENT) ? "silent" : "?",
                    "?", "?");
           continue;
         }
-      session = display (connection->hello->session);
-      lock = display (connection->hello->lock);
-      project = display (connection->hello->project);
-      command = paddock_escape_argv_for_display ((const char * const *) connection->hello->command);
+      session = display (listed->hello->session);
+      lock = display (listed->hello->lock);
+      project = display (listed->hello->project);
+      command = paddock_escape_argv_for_display ((const char * const *) listed->hello->command);
       g_print ("%-14s %-8d %-10s %-7s %-30s %s%s\n", session,
-               connection->hello->agent_pid, lock,
-               connection->hello->paused ? "paused" : "running", project, command,
-               connection->hello->truncated ? " …(truncated)" : "");
+               listed->hello->agent_pid, lock,
+               listed->hello->paused ? "paused" : "running", project, command,
+               listed->hello->truncated ? " …(truncated)" : "");
     }
   if (shown == 0)
     g_print ("No sessions are running.\n");
   return status;
 }
 
-static int
-cmd_control (int                argc,
-             char             **argv,
-             PaddockMessageType type)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(Connection) connection = NULL;
-  g_autoptr(PaddockMessage) request = paddock_message_new (type);
-  gint64 deadline;
-
-  if (argc != 2)
-    return usage ("give one SESSION");
-  connection = connect_session (argv[1], &error);
-  if (connection == NULL)
-    {
-      paddock_printerr ("%s", error->message);
-      return 1;
-    }
-  if (!connection_send (connection, request))
-    {
-      paddock_printerr ("the session went away");
-      return 1;
-    }
-
-  /* The supervisor echoes a kill to every client once it is done, and
-   * answers a pause or resume with the state it left the session in. */
-  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-  for (;;)
-    {
-      gboolean closed;
-      g_autoptr(PaddockMessage) message =
-        connection_read (connection, (int) ((deadline - g_get_monotonic_time ()) / 1000), &closed);
-
-      if (message == NULL)
-        {
-          if (closed && type == PADDOCK_MESSAGE_KILL)
-            break;
-          if (closed)
-            {
-              paddock_printerr ("the session ended");
-              return 1;
-            }
-          if (g_get_monotonic_time () >= deadline)
-            {
-              paddock_printerr ("the session did not confirm in time");
-              return 1;
-            }
-          continue;
-        }
-      if (message->type == PADDOCK_MESSAGE_ERROR)
-        {
-          paddock_printerr ("the session says: %s", message->message);
-          return 1;
-        }
-      if (type == PADDOCK_MESSAGE_KILL &&
-          (message->type == type || (message->type == PADDOCK_MESSAGE_EXIT && message->session_end)))
-        break;
-      if (type != PADDOCK_MESSAGE_KILL && message->type == PADDOCK_MESSAGE_LOCK_STATUS)
-        {
-          gboolean want = type == PADDOCK_MESSAGE_PAUSE;
-          gboolean was = connection->hello->paused;
-
-          if (message->paused != want)
-            {
-              paddock_printerr ("%s could not be %s: the session is ending", connection->hello->session,
-                                want ? "paused" : "resumed");
-              return 1;
-            }
-          if (was == want)
-            g_print ("%s was %s\n", connection->hello->session, want ? "already paused" : "not paused");
-          else
-            g_print ("%s %s\n", connection->hello->session, want ? "paused" : "resumed");
-          return 0;
-        }
-    }
-
-  g_print ("%s killed\n", connection->hello->session);
-  return 0;
-}
-
 typedef struct
 {
-  Connection      *connection;
+  PaddockClient   *client;
+  GMainLoop       *loop;
+  int              status;          /* to leave with, once the loop ends */
+  gboolean         finished;        /* the loop ends: nothing more is shown */
+  guint            input_source;    /* standard input, where it gives answers */
+  guint            quiet_source;    /* at quiet_at */
   PaddockDecision  answer;          /* NONE: ask the user */
   PaddockRemember  remember;
   gboolean         verbose;
@@ -492,15 +210,28 @@ typedef struct
 #define SETTLE_QUIET_US (100 * 1000)
 #define SETTLE_WAIT_US  (2 * G_USEC_PER_SEC)
 
-/* Sends @decide, noting that it was answered here, and what it asked
- * to be remembered. */
+/* Answers the ask @id, noting that it was answered here, and what it
+ * asked to be remembered. */
 static void
-send_decide (Attach         *attach,
-             PaddockMessage *decide)
+send_decide (Attach          *attach,
+             gint64           id,
+             PaddockDecision  decision,
+             PaddockRemember  remember)
 {
-  g_hash_table_insert (attach->answered, g_memdup2 (&decide->id, sizeof decide->id),
-                       GINT_TO_POINTER (decide->remember));
-  connection_send (attach->connection, decide);
+  g_hash_table_insert (attach->answered, g_memdup2 (&id, sizeof id), GINT_TO_POINTER (remember));
+  /* Where the connection closed meanwhile, "closed" has said so already. */
+  paddock_client_decide (attach->client, id, decision, remember, NULL);
+}
+
+static void
+finish (Attach *attach,
+        int     status)
+{
+  if (attach->finished)
+    return;
+  attach->finished = TRUE;
+  attach->status = status;
+  g_main_loop_quit (attach->loop);
 }
 
 /* Whether the user's answer @decided was given at another client than
@@ -653,12 +384,7 @@ prompt_next (Attach *attach)
 
   if (attach->answer != PADDOCK_DECISION_NONE)
     {
-      g_autoptr(PaddockMessage) decide = paddock_message_new (PADDOCK_MESSAGE_DECIDE);
-
-      decide->id = ask->id;
-      decide->decision = attach->answer;
-      decide->remember = attach->remember;
-      send_decide (attach, decide);
+      send_decide (attach, ask->id, attach->answer, attach->remember);
       g_queue_pop_head (&attach->asks);
       paddock_message_free (ask);
       prompt_next (attach);
@@ -702,12 +428,39 @@ prompt_next (Attach *attach)
   attach->prompting = TRUE;
 }
 
+static gboolean
+quiet_reached (gpointer user_data)
+{
+  Attach *attach = user_data;
+
+  attach->quiet_source = 0;
+  attach->remembered = 0;
+  attach->quiet_at = 0;
+  prompt_next (attach);
+  fflush (stdout);
+  return G_SOURCE_REMOVE;
+}
+
+/* Holds the next question back until @when (monotonic), or, with 0, no
+ * longer. */
+static void
+set_quiet_at (Attach *attach,
+              gint64  when)
+{
+  attach->quiet_at = when;
+  g_clear_handle_id (&attach->quiet_source, g_source_remove);
+  if (when > 0)
+    attach->quiet_source = g_timeout_add ((guint) MAX (0, (when - g_get_monotonic_time () + 999) / 1000),
+                                          quiet_reached, attach);
+}
+
 static void
 answer_current (Attach     *attach,
                 const char *text)
 {
   PaddockMessage *ask = g_queue_peek_head (&attach->asks);
-  g_autoptr(PaddockMessage) decide = NULL;
+  PaddockDecision decision = PADDOCK_DECISION_ALLOW;
+  PaddockRemember remember = PADDOCK_REMEMBER_ONCE;
   g_autofree char *word = g_ascii_strdown (text, -1);
 
   if (ask == NULL || !attach->prompting)
@@ -724,23 +477,14 @@ answer_current (Attach     *attach,
       return;
     }
 
-  decide = paddock_message_new (PADDOCK_MESSAGE_DECIDE);
-  decide->id = ask->id;
-  decide->remember = PADDOCK_REMEMBER_ONCE;
   if (strcmp (word, "y") == 0 || strcmp (word, "yes") == 0)
-    decide->decision = PADDOCK_DECISION_ALLOW;
+    decision = PADDOCK_DECISION_ALLOW;
   else if (strcmp (word, "n") == 0 || strcmp (word, "no") == 0)
-    decide->decision = PADDOCK_DECISION_DENY;
+    decision = PADDOCK_DECISION_DENY;
   else if (strcmp (word, "a") == 0 || strcmp (word, "always") == 0)
-    {
-      decide->decision = PADDOCK_DECISION_ALLOW;
-      decide->remember = PADDOCK_REMEMBER_PROJECT;
-    }
+    remember = PADDOCK_REMEMBER_PROJECT;
   else if (strcmp (word, "s") == 0 || strcmp (word, "session") == 0)
-    {
-      decide->decision = PADDOCK_DECISION_ALLOW;
-      decide->remember = PADDOCK_REMEMBER_SESSION;
-    }
+    remember = PADDOCK_REMEMBER_SESSION;
   else
     {
       g_print ("  Answer y, n, a or s > ");
@@ -749,11 +493,11 @@ answer_current (Attach     *attach,
       return;
     }
 
-  send_decide (attach, decide);
-  if (decide->remember != PADDOCK_REMEMBER_ONCE)
+  send_decide (attach, ask->id, decision, remember);
+  if (remember != PADDOCK_REMEMBER_ONCE)
     {
       attach->remembered = ask->id;
-      attach->quiet_at = g_get_monotonic_time () + SETTLE_WAIT_US;
+      set_quiet_at (attach, g_get_monotonic_time () + SETTLE_WAIT_US);
     }
   attach->prompting = FALSE;
   g_queue_pop_head (&attach->asks);
@@ -813,8 +557,8 @@ stdin_at_end (void)
 
 /* Returns FALSE when the session ended. */
 static gboolean
-handle_event (Attach         *attach,
-              PaddockMessage *message)
+handle_event (Attach               *attach,
+              const PaddockMessage *message)
 {
   g_autofree char *time = format_time (message->time > 0 ? message->time : g_get_real_time ());
 
@@ -853,7 +597,7 @@ handle_event (Attach         *attach,
         if (message->id == attach->remembered || (attach->remembered == 0 && attach->quiet_at > 0))
           {
             attach->remembered = 0;
-            attach->quiet_at = g_get_monotonic_time () + SETTLE_QUIET_US;
+            set_quiet_at (attach, g_get_monotonic_time () + SETTLE_QUIET_US);
           }
         /* Decided by no one: say what happened instead. */
         if (g_strcmp0 (message->by, "gone") == 0)
@@ -934,7 +678,7 @@ handle_event (Attach         *attach,
         paddock_printerr ("the session says: %s", message->message);
         /* Perhaps about the answer: nothing to wait for. */
         attach->remembered = 0;
-        attach->quiet_at = 0;
+        set_quiet_at (attach, 0);
       }
       break;
 
@@ -955,7 +699,7 @@ handle_event (Attach         *attach,
   return TRUE;
 }
 
-/* The timeline held back until the status came (see cmd_attach()).
+/* The timeline held back until the status came (see on_message()).
  * Returns FALSE when it shows the session's end. */
 static gboolean
 show_held (Attach *attach)
@@ -971,23 +715,140 @@ show_held (Attach *attach)
   return go_on;
 }
 
-/* The session closed @connection without ending. A session that ends says
- * so first; one that still runs dropped this client for falling too far
- * behind (a terminal paused with ^S or in a scrollback mode, a pipe not
- * read): say that, rather than that it went away. */
+/* The session closed the connection without ending. A session that
+ * ends says so first; one that still runs dropped this client for falling
+ * too far behind (a terminal paused with ^S or in a scrollback mode, a
+ * pipe not read): said, rather than that it went away, once a new
+ * connection shows which. */
 static void
-report_closed (Connection *connection)
+probed (GObject      *object,
+        GAsyncResult *result,
+        gpointer      user_data)
 {
-  g_autoptr(Connection) probe = connect_session (connection->hello->session, NULL);
+  Attach *attach = user_data;
+  g_autoptr(PaddockClient) probe = paddock_client_connect_finish (result, NULL);
+  g_autofree char *session = display (paddock_client_get_session_id (attach->client));
 
   if (probe == NULL)
+    paddock_printerr ("the session went away");
+  else
     {
-      paddock_printerr ("the session went away");
+      paddock_client_close (probe);
+      paddock_printerr ("the session %s runs on, but stopped sending to this client, which fell too far behind "
+                        "(its terminal paused, or its output not read); the audit log has everything. "
+                        "Attach again to follow it from now on.", session);
+    }
+  finish (attach, 1);
+}
+
+static void
+on_closed (PaddockClient *client,
+           const GError  *error,
+           Attach        *attach)
+{
+  g_autofree char *socket = NULL;
+
+  if (attach->finished)
+    return;
+  /* Nothing can be answered any more. */
+  g_clear_handle_id (&attach->input_source, g_source_remove);
+  g_clear_handle_id (&attach->quiet_source, g_source_remove);
+  /* Gone before its reply: what it sent still shows. */
+  if (!show_held (attach))
+    {
+      finish (attach, 0);
       return;
     }
-  paddock_printerr ("the session %s runs on, but stopped sending to this client, which fell too far behind "
-                    "(its terminal paused, or its output not read); the audit log has everything. "
-                    "Attach again to follow it from now on.", connection->hello->session);
+  socket = paddock_client_find_socket (paddock_client_get_session_id (client), NULL);
+  if (socket == NULL)
+    {
+      paddock_printerr ("the session went away");
+      finish (attach, 1);
+      return;
+    }
+  paddock_client_connect_async (socket, 0, NULL, probed, attach);
+}
+
+static void
+on_message (PaddockClient        *client,
+            const PaddockMessage *message,
+            Attach               *attach)
+{
+  gboolean go_on;
+
+  if (attach->finished)
+    return;
+  /* The session replays its timeline before it replies to the status
+   * request: the status goes under the session's line, and the replay
+   * under it, as it does when only watching. */
+  if (attach->registering && message->type != PADDOCK_MESSAGE_LOCK_STATUS)
+    {
+      g_queue_push_tail (&attach->held, paddock_message_copy (message));
+      return;
+    }
+  go_on = handle_event (attach, message);
+  if (attach->registering)
+    {
+      attach->registering = FALSE;
+      go_on = go_on && show_held (attach);
+    }
+  if (!go_on)
+    finish (attach, 0);
+}
+
+static void
+on_bad_message (PaddockClient *client,
+                const GError  *error,
+                Attach        *attach)
+{
+  if (attach->finished)
+    return;
+  hide_prompt (attach);
+  paddock_printerr ("%s", error->message);
+  prompt_next (attach);
+  fflush (stdout);
+}
+
+static gboolean
+on_input (int           fd,
+          GIOCondition  condition,
+          gpointer      user_data)
+{
+  Attach *attach = user_data;
+  char buffer[4096];
+  ssize_t n = read (fd, buffer, sizeof buffer);
+  const char *line;
+  gsize length;
+
+  if (n < 0 && (errno == EINTR || errno == EAGAIN))
+    return G_SOURCE_CONTINUE;
+  if (n <= 0)
+    {
+      PaddockMessage *ask = g_queue_peek_head (&attach->asks);
+
+      /* Ctrl-D, or the end of piped answers: nothing more can be
+       * answered here, so this client goes, and the asks with it:
+       * to another client, or, with none, decided as without one. */
+      hide_prompt (attach);
+      if (ask != NULL)
+        g_printerr ("paddockctl: no more input; detached. #%" G_GINT64_FORMAT
+                    " still waits for an answer from another client, else it is denied in %"
+                    G_GINT64_FORMAT " s\n", ask->id,
+                    MAX (0, (ask->deadline - g_get_real_time ()) / G_USEC_PER_SEC));
+      else
+        paddock_printerr ("no more input; detached");
+      attach->input_source = 0;
+      finish (attach, 0);
+      return G_SOURCE_REMOVE;
+    }
+  paddock_line_reader_feed (attach->input, buffer, n);
+  while (!attach->finished && paddock_line_reader_next (attach->input, &line, &length) == PADDOCK_LINE_OK)
+    {
+      g_autofree char *text = g_strndup (line, length);
+
+      answer_current (attach, text);
+    }
+  return G_SOURCE_CONTINUE;
 }
 
 static int
@@ -1000,13 +861,13 @@ cmd_attach (int    argc,
   g_autofree char *remember = NULL;
   gboolean verbose = FALSE;
   gboolean watch = FALSE;
-  g_autoptr(Connection) connection = NULL;
-  g_autoptr(PaddockMessage) status = paddock_message_new (PADDOCK_MESSAGE_LOCK_STATUS);
+  g_autoptr(PaddockClient) client = NULL;
+  g_autoptr(GMainLoop) loop = NULL;
   g_autofree char *command = NULL;
   g_autofree char *project = NULL;
   g_autofree char *session = NULL;
+  const PaddockMessage *hello;
   Attach attach = { 0 };
-  int result = 0;
   GOptionEntry entries[] = {
     { "answer", 0, 0, G_OPTION_ARG_STRING, &answer, "Answer every ask with allow or deny, without asking", "allow|deny" },
     { "remember", 0, 0, G_OPTION_ARG_STRING, &remember, "With --answer: remember it once, for the session or the project", "once|session|project" },
@@ -1045,13 +906,16 @@ cmd_attach (int    argc,
         return usage ("--remember takes once, session or project");
     }
 
-  connection = connect_session (argv[1], &error);
-  if (connection == NULL)
+  client = connect_session (argv[1], &error);
+  if (client == NULL)
     {
       paddock_printerr ("%s", error->message);
       return 1;
     }
-  attach.connection = connection;
+  hello = paddock_client_get_hello (client);
+  loop = g_main_loop_new (NULL, FALSE);
+  attach.client = client;
+  attach.loop = loop;
   attach.verbose = verbose;
   attach.can_prompt = attach.answer == PADDOCK_DECISION_NONE && !watch;
   if (attach.can_prompt && stdin_at_end ())
@@ -1068,150 +932,46 @@ cmd_attach (int    argc,
   g_queue_init (&attach.held);
   attach.answered = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 
-  command = paddock_escape_argv_for_display ((const char * const *) connection->hello->command);
-  project = display (connection->hello->project);
-  session = display (connection->hello->session);
+  command = paddock_escape_argv_for_display ((const char * const *) hello->command);
+  project = display (hello->project);
+  session = display (hello->session);
   g_print ("Session %s: %s%s (agent pid %d) in %s\n", session, command,
-           connection->hello->truncated ? " …(truncated)" : "",
-           connection->hello->agent_pid, project);
+           hello->truncated ? " …(truncated)" : "", hello->agent_pid, project);
+
+  g_signal_connect (client, "message", G_CALLBACK (on_message), &attach);
+  g_signal_connect (client, "bad-message", G_CALLBACK (on_bad_message), &attach);
+  g_signal_connect (client, "closed", G_CALLBACK (on_closed), &attach);
+  if (attach.can_prompt)
+    attach.input_source = g_unix_fd_add (STDIN_FILENO, G_IO_IN | G_IO_HUP | G_IO_ERR, on_input, &attach);
   /* Asking for the status also tells the supervisor that someone here
    * answers asks; one who only watches never sends a request. */
   if (attach.can_prompt || attach.answer != PADDOCK_DECISION_NONE)
     {
-      connection_send (connection, status);
+      g_autoptr(PaddockMessage) status = paddock_message_new (PADDOCK_MESSAGE_LOCK_STATUS);
+
+      paddock_client_send (client, status, NULL);
       attach.registering = TRUE;
     }
   else
-    print_status (connection->hello);
+    print_status (hello);
   fflush (stdout);
 
-  for (;;)
-    {
-      struct pollfd fds[2] = {
-        { .fd = connection->fd, .events = POLLIN },
-        { .fd = STDIN_FILENO, .events = POLLIN },
-      };
-      gboolean closed = FALSE;
-      PaddockMessage *message;
-      gboolean watch_stdin = attach.can_prompt;
+  g_main_loop_run (loop);
 
-      /* Drain what is already buffered before waiting. */
-      while ((message = connection_read (connection, 0, &closed)) != NULL)
-        {
-          gboolean go_on = TRUE;
-
-          /* The session replays its timeline before it replies to the
-           * status request: the status goes under the session's line, and
-           * the replay under it, as it does when only watching. */
-          if (attach.registering && message->type != PADDOCK_MESSAGE_LOCK_STATUS)
-            {
-              g_queue_push_tail (&attach.held, message);
-              continue;
-            }
-          go_on = handle_event (&attach, message);
-          paddock_message_free (message);
-          if (attach.registering)
-            {
-              attach.registering = FALSE;
-              go_on = go_on && show_held (&attach);
-            }
-          if (!go_on)
-            goto done;
-        }
-      if (closed)
-        {
-          /* Gone before its reply: what it sent still shows. */
-          if (!show_held (&attach))
-            goto done;
-          report_closed (connection);
-          result = 1;
-          break;
-        }
-
-      if (attach.quiet_at > 0 && g_get_monotonic_time () >= attach.quiet_at)
-        {
-          attach.remembered = 0;
-          attach.quiet_at = 0;
-          prompt_next (&attach);
-          fflush (stdout);
-        }
-      if (poll (fds, watch_stdin ? 2 : 1,
-                attach.quiet_at > 0 ? (int) MAX (0, (attach.quiet_at - g_get_monotonic_time () + 999) / 1000) : -1) < 0)
-        {
-          if (errno == EINTR)
-            continue;
-          break;
-        }
-      if (watch_stdin && fds[1].revents != 0)
-        {
-          char buffer[4096];
-          ssize_t n = read (STDIN_FILENO, buffer, sizeof buffer);
-          const char *line;
-          gsize length;
-
-          if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
-            {
-              PaddockMessage *ask = g_queue_peek_head (&attach.asks);
-
-              /* Ctrl-D, or the end of piped answers: nothing more can be
-               * answered here, so this client goes, and the asks with it:
-               * to another client, or, with none, decided as without one. */
-              hide_prompt (&attach);
-              if (ask != NULL)
-                g_printerr ("paddockctl: no more input; detached. #%" G_GINT64_FORMAT
-                            " still waits for an answer from another client, else it is denied in %"
-                            G_GINT64_FORMAT " s\n", ask->id,
-                            MAX (0, (ask->deadline - g_get_real_time ()) / G_USEC_PER_SEC));
-              else
-                paddock_printerr ("no more input; detached");
-              break;
-            }
-          if (n < 0)
-            continue;
-          paddock_line_reader_feed (attach.input, buffer, n);
-          while (paddock_line_reader_next (attach.input, &line, &length) == PADDOCK_LINE_OK)
-            {
-              g_autofree char *text = g_strndup (line, length);
-              answer_current (&attach, text);
-            }
-        }
-    }
-
-done:
+  g_signal_handlers_disconnect_by_data (client, &attach);
+  paddock_client_close (client);
+  g_clear_handle_id (&attach.input_source, g_source_remove);
+  g_clear_handle_id (&attach.quiet_source, g_source_remove);
   g_queue_clear_full (&attach.asks, (GDestroyNotify) paddock_message_free);
   g_queue_clear_full (&attach.held, (GDestroyNotify) paddock_message_free);
   g_clear_pointer (&attach.last_denial, paddock_message_free);
   g_clear_pointer (&attach.answered, g_hash_table_unref);
   paddock_line_reader_free (attach.input);
-  return result;
-}
-
-static int
-cmd_kill (int    argc,
-          char **argv)
-{
-  return cmd_control (argc, argv, PADDOCK_MESSAGE_KILL);
-}
-
-static int
-cmd_pause (int    argc,
-           char **argv)
-{
-  return cmd_control (argc, argv, PADDOCK_MESSAGE_PAUSE);
-}
-
-static int
-cmd_resume (int    argc,
-            char **argv)
-{
-  return cmd_control (argc, argv, PADDOCK_MESSAGE_RESUME);
+  return attach.status;
 }
 
 const PaddockctlCommand paddockctl_session_commands[] = {
   { "list", cmd_list, FALSE },
   { "attach", cmd_attach, TRUE },
-  { "kill", cmd_kill, FALSE },
-  { "pause", cmd_pause, FALSE },
-  { "resume", cmd_resume, FALSE },
   { NULL }
 };

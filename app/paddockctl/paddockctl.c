@@ -39,6 +39,7 @@ static const char usage_text[] =
 
 static const PaddockctlCommand * const groups[] = {
   paddockctl_session_commands,
+  paddockctl_control_commands,
   paddockctl_policy_commands,
   paddockctl_audit_commands,
   paddockctl_lock_commands,
@@ -77,6 +78,42 @@ local_time_new (gint64 time_us)
   if (seconds == NULL)
     return NULL;
   return g_date_time_add (seconds, time_us % G_USEC_PER_SEC);
+}
+
+typedef struct
+{
+  GMainLoop    *loop;
+  GAsyncResult *result;
+} Connecting;
+
+static void
+connected (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  Connecting *connecting = user_data;
+
+  connecting->result = g_object_ref (result);
+  g_main_loop_quit (connecting->loop);
+}
+
+PaddockClient *
+connect_session (const char  *session,
+                 GError     **error)
+{
+  g_autofree char *socket = paddock_client_find_socket (session, error);
+  g_autoptr(GMainLoop) loop = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  Connecting connecting;
+
+  if (socket == NULL)
+    return NULL;
+  loop = g_main_loop_new (NULL, FALSE);
+  connecting = (Connecting) { loop, NULL };
+  paddock_client_connect_async (socket, 0, NULL, connected, &connecting);
+  g_main_loop_run (loop);
+  result = connecting.result;
+  return paddock_client_connect_finish (result, error);
 }
 
 /* The known command @argv names ("attach", "audit show"), or NULL. */
