@@ -14,7 +14,7 @@
 #include "paddock-grants.h"
 #include "paddock-lock.h"
 #include "paddock-policy.h"
-#include "paddock-process-tree.h"
+#include "paddock-proc.h"
 #include "paddock-project-config.h"
 #include "paddock-protocol.h"
 #include "paddock-xdg.h"

@@ -50,7 +50,7 @@
 #include "paddock-exec-monitor.h"
 #include "paddock-fd-passing.h"
 #include "paddock-path.h"
-#include "paddock-process-tree.h"
+#include "paddock-proc.h"
 #include "paddock-source.h"
 
 #include <errno.h>
