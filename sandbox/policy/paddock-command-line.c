@@ -3,6 +3,9 @@
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
+ * Which program a shell, an interpreter or a wrapper (sudo, doas, env)
+ * runs, and where it reads its script from, for the policy's matching.
+ *
  * An exec runs more command lines than the one it is given: a script's #!
  * lines, and what the loader or a multi-call binary runs without an exec
  * of its own. Each is a level, judged by the policy like the command; the
@@ -13,10 +16,290 @@
 
 #include "paddock-autofd.h"
 #include "paddock-command-line.h"
+#include "paddock-policy-private.h"
 
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
+
+/* Shells, interpreters and the wrappers that run them */
+
+static gboolean
+is_shell_name (const char *name)
+{
+  static const char * const shells[] = { "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", NULL };
+
+  return g_strv_contains (shells, name);
+}
+
+/* Where the operands of a shell's @argv start (past its options), and
+ * whether those options take the script from the next operand (-c) or
+ * from stdin (-s). */
+static guint
+scan_shell_options (const char * const *argv,
+                    gboolean           *has_c,
+                    gboolean           *has_s)
+{
+  guint i;
+
+  *has_c = *has_s = FALSE;
+  for (i = 1; argv[i] != NULL; i++)
+    {
+      const char *arg = argv[i];
+
+      if (strcmp (arg, "--") == 0 || strcmp (arg, "-") == 0)
+        {
+          i++;
+          break;
+        }
+      if ((arg[0] != '-' && arg[0] != '+') || arg[1] == '\0')
+        break;
+      if (arg[1] == '-')
+        {
+          if ((strcmp (arg, "--rcfile") == 0 || strcmp (arg, "--init-file") == 0) && argv[i + 1] != NULL)
+            i++;
+          continue;
+        }
+      for (const char *c = arg + 1; *c != '\0'; c++)
+        {
+          if (*c == 'c' && arg[0] == '-')
+            *has_c = TRUE;
+          else if (*c == 's' && arg[0] == '-')
+            *has_s = TRUE;
+          else if ((*c == 'o' || *c == 'O') && argv[i + 1] != NULL)
+            {
+              i++;
+              break;
+            }
+        }
+    }
+  return i;
+}
+
+static gboolean
+names_a_shell (const char * const *names,
+               guint               n_names)
+{
+  for (guint i = 0; i < n_names; i++)
+    if (is_shell_name (names[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* python, python3, python3.11 */
+static gboolean
+is_python_name (const char *name)
+{
+  if (!g_str_has_prefix (name, "python"))
+    return FALSE;
+  for (const char *c = name + strlen ("python"); *c != '\0'; c++)
+    if (!g_ascii_isdigit (*c) && *c != '.')
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+is_other_interpreter_name (const char *name)
+{
+  static const char * const others[] = { "perl", "ruby", "node", "nodejs", NULL };
+
+  return g_strv_contains (others, name);
+}
+
+/* An interpreter that runs a program given on its standard input. */
+static gboolean
+names_an_interpreter (const char * const *names,
+                      guint               n_names)
+{
+  for (guint i = 0; i < n_names; i++)
+    if (is_python_name (names[i]) || is_other_interpreter_name (names[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* The descriptor a script operand names (/dev/fd/N, /proc/self/fd/N:
+ * what `bash <(curl …)` runs), or -1. */
+static int
+operand_fd (const char *operand)
+{
+  const char *digits = NULL;
+  guint64 fd;
+  char *end;
+
+  if (g_str_has_prefix (operand, "/dev/fd/"))
+    digits = operand + strlen ("/dev/fd/");
+  else if (g_str_has_prefix (operand, "/proc/self/fd/"))
+    digits = operand + strlen ("/proc/self/fd/");
+  if (digits == NULL || !g_ascii_isdigit (*digits))
+    return -1;
+  fd = g_ascii_strtoull (digits, &end, 10);
+  return *end == '\0' && fd <= G_MAXINT ? (int) fd : -1;
+}
+
+/* Where such an interpreter's @argv reads its program from, as
+ * script_fd(): stdin with no program file and no option that gives the
+ * program (python -c, -m; perl -e, -E; ruby -e; node -e, -p), or with
+ * "-". An option's value taken for a file makes it say -1, never a
+ * descriptor. */
+static int
+interpreter_script_fd (const char * const *argv,
+                       guint              *operand)
+{
+  static const char * const program_options[] = {
+    "-c", "-m", "-e", "-E", "-p", "--eval", "--print", NULL,
+  };
+
+  for (guint i = 1; argv[i] != NULL; i++)
+    {
+      const char *arg = argv[i];
+
+      if (strcmp (arg, "-") == 0)
+        return STDIN_FILENO;
+      if (strcmp (arg, "--") == 0)
+        {
+          if (argv[i + 1] == NULL || strcmp (argv[i + 1], "-") == 0)
+            return STDIN_FILENO;
+          *operand = i + 1;
+          return operand_fd (argv[i + 1]);
+        }
+      if (arg[0] != '-')
+        {
+          *operand = i;
+          return operand_fd (arg);
+        }
+      for (guint j = 0; program_options[j] != NULL; j++)
+        if (g_str_has_prefix (arg, program_options[j]) &&
+            (arg[strlen (program_options[j])] == '\0' || arg[1] != '-'))
+          return -1;
+    }
+  return STDIN_FILENO;
+}
+
+/* Where the command that sudo, doas or env in @argv runs starts: past
+ * their options (and the values of those that take one) and env's
+ * NAME=VALUE words; 0 when there is none. */
+static guint
+wrapped_command (const char * const *argv,
+                 const char         *wrapper)
+{
+  /* Those of sudo's and doas's options that take a value, short and long. */
+  static const char valued[] = "CDghprtUuTa";
+  static const char * const valued_long[] = {
+    "--close-from", "--chdir", "--group", "--host", "--prompt", "--role", "--type", "--other-user",
+    "--user", "--command-timeout", "--unset", "--split-string", NULL,
+  };
+  gboolean env = strcmp (wrapper, "env") == 0;
+  guint i;
+
+  for (i = 1; argv[i] != NULL; i++)
+    {
+      const char *arg = argv[i];
+
+      if (strcmp (arg, "--") == 0)
+        {
+          i++;
+          break;
+        }
+      if (arg[0] == '-' && arg[1] == '-')
+        {
+          if (g_strv_contains (valued_long, arg) && argv[i + 1] != NULL)
+            i++;
+          continue;
+        }
+      if (arg[0] == '-' && arg[1] != '\0')
+        {
+          /* -u root, -uroot; env's -u NAME, -C DIR and -S STRING too. */
+          const char *value = strpbrk (arg + 1, env ? "uCS" : valued);
+
+          if (value != NULL && value[1] == '\0' && argv[i + 1] != NULL)
+            i++;
+          continue;
+        }
+      if (env && strchr (arg, '=') != NULL)
+        continue;
+      break;
+    }
+  return argv[i] != NULL ? i : 0;
+}
+
+/* The descriptor from which @argv, a @shell or an @interpreter, reads its
+ * script: for a shell, stdin with no -c, and -s or no operand, or the one
+ * its operand names (/dev/fd/63); for an interpreter, as
+ * interpreter_script_fd() says. Else -1. Where an operand gives the
+ * script (a file, or such a descriptor), *@operand is its index. */
+static int
+argv_script_fd (const char * const *argv,
+                gboolean            shell,
+                gboolean            interpreter,
+                guint              *operand)
+{
+  gboolean has_c, has_s;
+  guint i;
+
+  if (argv[0] == NULL)
+    return -1;
+  if (!shell)
+    return interpreter ? interpreter_script_fd (argv, operand) : -1;
+  i = scan_shell_options (argv, &has_c, &has_s);
+  if (has_c)
+    return -1;
+  if (has_s || argv[i] == NULL)
+    return STDIN_FILENO;
+  *operand = i;
+  return operand_fd (argv[i]);
+}
+
+int
+paddock_command_line_script_fd (const char * const *argv,
+                                const char * const *names,
+                                guint               n_names,
+                                guint              *command,
+                                guint              *operand)
+{
+  static const char * const wrappers[] = { "sudo", "doas", "env", NULL };
+  guint ignored;
+  int fd;
+
+  if (operand == NULL)
+    operand = &ignored;
+  *command = 0;
+  *operand = 0;
+  if (argv[0] == NULL)
+    return -1;
+  for (guint n = 0; n < n_names; n++)
+    if (g_strv_contains (wrappers, names[n]))
+      {
+        guint i = wrapped_command (argv, names[n]);
+        const char *inner;
+
+        if (i == 0)
+          return -1;
+        inner = base_name (argv[i]);
+        *command = i;
+        fd = argv_script_fd (argv + i, is_shell_name (inner),
+                             is_python_name (inner) || is_other_interpreter_name (inner), operand);
+        if (*operand != 0)
+          *operand += i;
+        return fd;
+      }
+  return argv_script_fd (argv, names_a_shell (names, n_names), names_an_interpreter (names, n_names), operand);
+}
+
+const char *
+paddock_command_line_shell_script (const char * const *argv,
+                                   const char * const *names,
+                                   guint               n_names)
+{
+  gboolean has_c, has_s;
+  guint i;
+
+  if (argv[0] == NULL || !names_a_shell (names, n_names))
+    return NULL;
+  i = scan_shell_options (argv, &has_c, &has_s);
+  return has_c ? argv[i] : NULL;
+}
+
+/* #! lines, the loader, multi-call binaries: the levels */
 
 /* The kernel reads this much of a file for its #! line (BINPRM_BUF_SIZE). */
 #define SHEBANG_MAX 256
@@ -97,14 +380,6 @@ paddock_exec_interpreter_query (const PaddockPolicyQuery *query,
   script.argv = (const char * const *) argv->pdata;
   script.resolved = NULL;
   return script;
-}
-
-static const char *
-base_name (const char *path)
-{
-  const char *slash = path != NULL ? strrchr (path, '/') : NULL;
-
-  return slash != NULL ? slash + 1 : path;
 }
 
 /* ld-linux-x86-64.so.2, ld-linux-aarch64.so.1, ld-musl-x86_64.so.1,
