@@ -8,7 +8,7 @@
 #include "paddock-audit.h"
 #include "paddock-autofd.h"
 #include "paddock-command-line.h"
-#include "paddock-control.h"
+#include "paddock-control-socket.h"
 #include "paddock-download.h"
 #include "paddock-escape.h"
 #include "paddock-grants.h"
