@@ -413,7 +413,8 @@ settle_one (PaddockExecMonitor *self,
   ask = steal_pending (self, ask->id);
   finish_ask (self, ask,
               action == PADDOCK_POLICY_ACTION_ALLOW ? PADDOCK_DECISION_ALLOW : PADDOCK_DECISION_DENY,
-              PADDOCK_REMEMBER_ONCE, decided_by (rule), rule != NULL ? paddock_policy_rule_get_name (rule) : NULL, 0, TRUE);
+              PADDOCK_REMEMBER_ONCE, decided_by (rule), rule != NULL ? paddock_policy_rule_get_name (rule) : NULL,
+              0, TRUE);
   paddock_exec_ask_free (ask);
 }
 

@@ -343,7 +343,8 @@ read_link_at (int         dir_fd,
 
 /* The caller's working directory, read on first use: by a relative
  * path's lookup, by the policy when a rule that could decide needs it,
- * else for the record just before the exec is answered (paddock_exec_read_process). */
+ * else for the record just before the exec is answered
+ * (paddock_exec_read_process). */
 const char *
 paddock_exec_load_cwd (gpointer data)
 {

@@ -126,7 +126,8 @@ paddock_exec_monitor_new (int                             notify_fd,
   self->record = g_string_sized_new (1024);
   self->exit_record = g_string_sized_new (128);
   self->scratch = g_new0 (ReadScratch, 1);
-  self->resolved = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) paddock_exec_resolved_exe_free);
+  self->resolved = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                          (GDestroyNotify) paddock_exec_resolved_exe_free);
   self->readers = g_ptr_array_new_with_free_func ((GDestroyNotify) paddock_exec_pipe_reader_free);
   self->page_size = sysconf (_SC_PAGESIZE);
   if (self->page_size <= 0)

@@ -310,8 +310,8 @@ find_unpacked (PaddockExecMonitor *self,
   g_autofree char *zip = NULL;
   gint64 event;
 
-  folder = paddock_download_extract_folder ((const char * const *) info->argv->pdata, program, paddock_exec_load_cwd (info),
-                                            &archive);
+  folder = paddock_download_extract_folder ((const char * const *) info->argv->pdata, program,
+                                            paddock_exec_load_cwd (info), &archive);
   if (folder == NULL)
     return;
   if (strcmp (archive, "-") == 0)
@@ -380,15 +380,16 @@ paddock_exec_find_downloads (PaddockExecMonitor *self,
       if ((pipe = paddock_exec_read_pipe (info->tid, STDIN_FILENO)) == 0)
         return;
       if (strcmp (program, "tee") == 0)
-        targets = paddock_download_tee_targets ((const char * const *) info->argv->pdata, paddock_exec_load_cwd (info));
+        targets = paddock_download_tee_targets ((const char * const *) info->argv->pdata,
+                                                paddock_exec_load_cwd (info));
       forward = paddock_exec_read_pipe (info->tid, STDOUT_FILENO);
       if (targets != NULL || forward != 0)
         find_piped_download (self, info, pipe, targets, forward, "input");
       return;
     }
   info->checks_out = strcmp (program, "git") == 0 || strcmp (program, "gh") == 0;
-  info->downloads = paddock_download_targets ((const char * const *) info->argv->pdata, program, paddock_exec_load_cwd (info),
-                                              &to_stdout);
+  info->downloads = paddock_download_targets ((const char * const *) info->argv->pdata, program,
+                                              paddock_exec_load_cwd (info), &to_stdout);
   if (!to_stdout)
     return;
   if ((stdout_file = paddock_exec_read_fd_file (info->tid, STDOUT_FILENO)) == NULL)
@@ -561,9 +562,9 @@ note_piped (PaddockExecMonitor *self,
 }
 
 /* Notes the files @info, let go on as @event, saves to (see
- * paddock_exec_find_downloads()), for a later run of one of them, and an end of a
- * pipe from a download into tar or tee. @pidfd (or -1) is the run's, for a
- * clone's end to be seen before the main context sees it
+ * paddock_exec_find_downloads()), for a later run of one of them, and an
+ * end of a pipe from a download into tar or tee. @pidfd (or -1) is the
+ * run's, for a clone's end to be seen before the main context sees it
  * (close_ended_clones()). */
 void
 paddock_exec_note_download (PaddockExecMonitor *self,
