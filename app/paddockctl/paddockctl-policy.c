@@ -10,7 +10,7 @@
 #include "paddock-autofd.h"
 #include "paddock-download.h"
 #include "paddock-escape.h"
-#include "paddock-exec-monitor.h"
+#include "paddock-command-line.h"
 #include "paddock-path.h"
 #include "paddock-policy.h"
 
@@ -75,24 +75,13 @@ is_launcher (const char *program)
   return g_strv_contains (launchers, name);
 }
 
-static int
-strictness (PaddockPolicyAction action)
-{
-  return action == PADDOCK_POLICY_ACTION_DENY ? 2 : action == PADDOCK_POLICY_ACTION_ASK ? 1 : 0;
-}
-
 /* Notes in @notes what the policy makes of @level, one of the commands a
- * run of the explained command makes (see the exec monitor's levels), and
- * keeps the strictest decision so far in @strictest, @strictest_rule and
- * @strictest_line. */
+ * run of the explained command makes (see paddock_exec_level_queries()). */
 static void
 note_level (PaddockPolicy            *policy,
             const PaddockPolicyQuery *level,
             const char               *what,
-            GString                  *notes,
-            PaddockPolicyAction      *strictest,
-            PaddockPolicyRule       **strictest_rule,
-            char                    **strictest_line)
+            GString                  *notes)
 {
   g_autoptr(PaddockPolicyRule) rule = NULL;
   PaddockPolicyAction action = paddock_policy_evaluate (policy, level, &rule);
@@ -103,20 +92,12 @@ note_level (PaddockPolicy            *policy,
                           "holds\n", what, line, paddock_policy_action_to_string (action),
                           rule_name != NULL ? "by rule \"" : "by the default", rule_name != NULL ? rule_name : "",
                           rule_name != NULL ? "\"" : "");
-  if (strictness (action) > strictness (*strictest))
-    {
-      *strictest = action;
-      g_clear_pointer (strictest_rule, paddock_policy_rule_unref);
-      *strictest_rule = g_steal_pointer (&rule);
-      g_free (*strictest_line);
-      *strictest_line = g_steal_pointer (&line);
-    }
 }
 
 /* A script is also judged, when it runs, as the command its #! line makes
  * of it, and so is each interpreter that is a script itself; the loader
  * run as a command and a multi-call binary given its applet, as the
- * program they run (see the exec monitor): noted in @notes, with what the
+ * program they run (see paddock_exec_level_queries()): noted in @notes, with what the
  * policy makes of each. Where one of those is stricter than the command's
  * own decision, returns what holds ("deny, by rule …, for `…`"); else
  * NULL. */
@@ -129,10 +110,10 @@ note_levels (PaddockPolicy            *policy,
   g_autoptr(GPtrArray) shebangs = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) argvs = NULL;
   g_autoptr(PaddockPolicyRule) strictest_rule = NULL;
-  g_autofree char *strictest_line = NULL;
-  PaddockPolicyAction strictest = paddock_policy_evaluate (policy, query, NULL);
-  PaddockPolicyAction own = strictest;
+  PaddockPolicyAction own = paddock_policy_evaluate (policy, query, NULL);
+  PaddockPolicyAction strictest;
   PaddockPolicyQuery levels[PADDOCK_EXEC_MAX_LEVELS];
+  guint strictest_level = 0;
   /* The script's path as a shell hands it to exec: as typed, or as found
    * along PATH. */
   const char *file = strchr (query->argv[0], '/') != NULL ? query->argv[0] : query->exe;
@@ -177,14 +158,21 @@ note_levels (PaddockPolicy            *policy,
 
           what = g_strdup_printf ("%s runs %s itself, with no exec of it, so it is also judged as", launcher, program);
         }
-      note_level (policy, &levels[i], what, notes, &strictest, &strictest_rule, &strictest_line);
+      note_level (policy, &levels[i], what, notes);
     }
-  if (strictness (strictest) > strictness (own))
+  strictest = paddock_policy_evaluate_levels (policy, levels, n, &strictest_rule, &strictest_level, NULL);
+  if (strictest != own)
     {
-      g_autofree char *rule_name = display (paddock_policy_rule_get_name (strictest_rule));
+      const PaddockPolicyQuery *level = &levels[strictest_level];
+      g_autofree char *line = paddock_exec_display_line (level->exe, level->resolved, NULL, NULL, level->argv);
+      g_autofree char *rule_name = strictest_rule != NULL ? display (paddock_policy_rule_get_name (strictest_rule))
+                                                          : NULL;
 
+      if (rule_name == NULL)
+        return g_strdup_printf ("%s, by the policy's default, for `%s`", paddock_policy_action_to_string (strictest),
+                                line);
       return g_strdup_printf ("%s, by rule \"%s\", for `%s`", paddock_policy_action_to_string (strictest),
-                              rule_name, strictest_line);
+                              rule_name, line);
     }
   return NULL;
 }

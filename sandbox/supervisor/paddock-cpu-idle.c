@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The exec monitor asks this every so often while execs come, to choose
- * how the kernel wakes its answering thread (see paddock-exec-monitor.c).
+ * how the kernel wakes its answering thread (see paddock-exec-filter.c).
  * /proc/stat counts in clock ticks (10 ms), so an interval of 100 ms on
  * two CPUs measures idleness to about a tenth of a CPU: enough to tell a
  * machine with a CPU to spare from one without.

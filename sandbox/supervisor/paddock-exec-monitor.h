@@ -21,6 +21,7 @@
 #pragma once
 
 #include "paddock-audit.h"
+#include "paddock-command-line.h"
 #include "paddock-policy.h"
 #include "paddock-protocol.h"
 
@@ -33,8 +34,6 @@ G_BEGIN_DECLS
 #define PADDOCK_EXEC_MAX_ARGS        4096
 #define PADDOCK_EXEC_MAX_ARGV_BYTES  (256 * 1024)
 #define PADDOCK_EXEC_MAX_PATH        4096
-/* The #! lines exec reads: a script's, and four of interpreters that are scripts. */
-#define PADDOCK_EXEC_MAX_SHEBANG_LINES 5
 /* How much of a pipeline into a shell an exec's record and messages show:
  * the pipeline joins command lines each as long as an exec's may be. */
 #define PADDOCK_EXEC_MAX_PIPELINE_SHOWN (16 * 1024)
@@ -137,52 +136,6 @@ GPtrArray          *paddock_exec_monitor_dup_pending (PaddockExecMonitor *self);
 
 /* Counters, for tests and the session-end record. */
 guint64             paddock_exec_monitor_get_n_events (PaddockExecMonitor *self);
-
-/* A script's #! line as the kernel reads it: @interpreter and the one
- * @argument the line gives it (or NULL). @fd is the file's descriptor
- * (O_PATH will do). Returns FALSE, setting neither, where the file is no
- * script or cannot be read. */
-gboolean            paddock_exec_read_interpreter (int                  fd,
-                                                   char               **interpreter,
-                                                   char               **argument);
-
-/* The command a script's #! line makes of @query, a script run as
- * @script_path: @interpreter, its @argument (or NULL), @script_path, then
- * the script's arguments (@query's argv after the first). Its argv is
- * built in @argv, which must outlive the query; the strings are borrowed. */
-PaddockPolicyQuery  paddock_exec_interpreter_query (const PaddockPolicyQuery *query,
-                                                    const char               *interpreter,
-                                                    const char               *argument,
-                                                    const char               *script_path,
-                                                    GPtrArray                *argv);
-
-/* The command lines exec runs for @query, each a level: the command
- * itself, then the one each #! line makes of the one before, its
- * interpreter, argument and file first, then what the last one runs
- * without an exec, where it is the loader or a multi-call binary
- * (paddock_exec_launched_query()), twice at most. `#!/bin/rm -rf` made
- * `./x ~` a recursive delete of the home folder that no rule saw, and so
- * did `ld.so /bin/rm -rf ~`. @file is the path exec was given; @shebangs
- * its #! lines, the script's own first, as pairs (interpreter, argument
- * or NULL), or NULL. Fills @levels, of PADDOCK_EXEC_MAX_LEVELS, and keeps
- * their argvs in *@argvs, made when there are any (free it with
- * g_ptr_array_unref); returns how many levels there are, the first
- * 1 + @shebangs->len / 2 of them the command's and its #! lines'. */
-#define PADDOCK_EXEC_MAX_LEVELS (1 + PADDOCK_EXEC_MAX_SHEBANG_LINES + 2)
-guint               paddock_exec_level_queries     (const PaddockPolicyQuery *query,
-                                                    const char               *file,
-                                                    GPtrArray                *shebangs,
-                                                    GPtrArray               **argvs,
-                                                    PaddockPolicyQuery       *levels);
-
-/* Where @query runs a program of its own without an exec the kernel would
- * show (the dynamic loader run as a command, `ld.so /bin/rm -rf ~`, which
- * maps rm and jumps into it; a multi-call binary given its applet,
- * `busybox rm -rf ~`), fills @out with that program's command and returns
- * its argv, which must outlive @out (free it with g_ptr_array_unref; the
- * strings are borrowed). Returns NULL for any other command. */
-GPtrArray          *paddock_exec_launched_query    (const PaddockPolicyQuery *query,
-                                                    PaddockPolicyQuery       *out);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PaddockExecMonitor, paddock_exec_monitor_free)
 

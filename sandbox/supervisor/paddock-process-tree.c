@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include "paddock-autofd.h"
+#include "paddock-proc.h"
 #include "paddock-process-tree.h"
 
 #include <dirent.h>

@@ -18,8 +18,8 @@
  */
 #include "config.h"
 
+#include "paddock-command-line.h"
 #include "paddock-download.h"
-#include "paddock-exec-monitor.h"
 #include "paddock-policy.h"
 #include "paddock-protocol.h"
 
