@@ -15,7 +15,7 @@
 #include "paddock-autofd.h"
 #include "paddock-grants.h"
 #include "paddock-landlock.h"
-#include "paddock-lock.h"
+#include "paddock-lock-private.h"
 #include "paddock-namespaces.h"
 #include "paddock-profile.h"
 #include "paddock-seccomp-deny.h"
@@ -31,8 +31,6 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-
-G_DEFINE_QUARK (paddock-lock-error-quark, paddock_lock_error)
 
 struct _PaddockLock
 {
@@ -64,15 +62,6 @@ enum
 #define SOCKETS_WARNING "paddock-run: warning: named Unix sockets outside the folder lock stay reachable " \
                         "(in /tmp, /run, $XDG_RUNTIME_DIR): cannot "
 
-/* Credential stores and Paddock's own settings: never readable under the lock. */
-static const char * const home_denials[] = {
-  ".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker", ".config/gh", ".netrc",
-  ".git-credentials", ".password-store", ".local/share/keyrings", ".mozilla",
-  ".config/google-chrome", ".config/chromium", ".config/BraveSoftware", ".thunderbird",
-  ".config/gcloud", ".config/hub", ".config/op", ".pki", ".npmrc", ".pypirc",
-  ".cargo/credentials", ".cargo/credentials.toml", ".vault-token", ".local/share/kwalletd",
-};
-
 /* System trees: readable and executable, never writable. */
 static const char * const system_roots[] = {
   "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
@@ -92,38 +81,6 @@ static const int dangerous_caps[] = {
   CAP_MAC_ADMIN, CAP_MAC_OVERRIDE, CAP_SYSLOG, CAP_NET_ADMIN, CAP_LINUX_IMMUTABLE,
   CAP_AUDIT_CONTROL, CAP_SYS_PACCT, 38 /* CAP_PERFMON */, 39 /* CAP_BPF */,
 };
-
-/* realpath() for paths that may not exist yet: the longest existing prefix is
- * resolved, the rest appended. */
-static char *
-canonicalize (const char *path)
-{
-  g_autofree char *dir = NULL;
-  g_autofree char *base = NULL;
-  g_autofree char *real_dir = NULL;
-  char *real = realpath (path, NULL);
-
-  if (real != NULL)
-    return real;
-  if (strcmp (path, "/") == 0 || !g_path_is_absolute (path))
-    return g_strdup (path);
-  dir = g_path_get_dirname (path);
-  base = g_path_get_basename (path);
-  real_dir = canonicalize (dir);
-  return g_build_filename (real_dir, base, NULL);
-}
-
-static void
-add_denial (GPtrArray  *denials,
-            const char *path)
-{
-  g_autofree char *real = canonicalize (path);
-
-  for (guint i = 0; i < denials->len; i++)
-    if (g_strcmp0 (g_ptr_array_index (denials, i), real) == 0)
-      return;
-  g_ptr_array_add (denials, g_steal_pointer (&real));
-}
 
 /* Paddock's own folders (settings, audit logs, control sockets) are made
  * before the lock is, where they are missing: the lock hides a folder that
@@ -160,8 +117,8 @@ add_session_file (GPtrArray   *denials,
 
   if (path == NULL || (stat (path, &st) == 0 && !S_ISREG (st.st_mode)))
     return TRUE;
-  real = canonicalize (path);
-  real_project = canonicalize (project);
+  real = paddock_lock_canonicalize (path);
+  real_project = paddock_lock_canonicalize (project);
   if (paddock_path_is_within (real, real_project))
     {
       g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
@@ -171,38 +128,6 @@ add_session_file (GPtrArray   *denials,
     }
   g_ptr_array_insert (denials, denials->len - 1, g_steal_pointer (&real));
   return TRUE;
-}
-
-static GPtrArray *
-build_denials (void)
-{
-  GPtrArray *denials = g_ptr_array_new_with_free_func (g_free);
-  const char *home = g_get_home_dir ();
-  const char *gnupg_home = g_getenv ("GNUPGHOME");
-  g_autofree char *config = g_build_filename (paddock_user_config_dir (), "paddock", NULL);
-  g_autofree char *state = g_build_filename (paddock_user_state_dir (), "paddock", NULL);
-  g_autofree char *runtime = g_build_filename (paddock_user_runtime_dir (), "paddock", NULL);
-  g_autofree char *gh = g_build_filename (paddock_user_config_dir (), "gh", NULL);
-  g_autofree char *chrome = g_build_filename (paddock_user_config_dir (), "google-chrome", NULL);
-  g_autofree char *chromium = g_build_filename (paddock_user_config_dir (), "chromium", NULL);
-  g_autofree char *keyrings = g_build_filename (paddock_user_data_dir (), "keyrings", NULL);
-
-  for (guint i = 0; i < G_N_ELEMENTS (home_denials); i++)
-    {
-      g_autofree char *path = g_build_filename (home, home_denials[i], NULL);
-      add_denial (denials, path);
-    }
-  add_denial (denials, config);
-  add_denial (denials, state);
-  add_denial (denials, runtime);
-  add_denial (denials, gh);
-  add_denial (denials, chrome);
-  add_denial (denials, chromium);
-  add_denial (denials, keyrings);
-  if (gnupg_home != NULL && g_path_is_absolute (gnupg_home))
-    add_denial (denials, gnupg_home);
-  g_ptr_array_add (denials, NULL);
-  return denials;
 }
 
 static void
@@ -233,36 +158,6 @@ list_dir (const char *path,
   closedir (dir);
   g_ptr_array_add (names, NULL);
   return (char **) g_ptr_array_free (g_steal_pointer (&names), FALSE);
-}
-
-/* The canonical home folder where @real (canonical) is it or holds it,
- * else NULL. Locked to such a folder, or granted it read-write, the agent
- * could still write what every login runs (~/.bashrc, ~/.profile,
- * ~/.config/autostart): a lock in name only. */
-static char *
-holds_home (const char *real)
-{
-  char *home = canonicalize (g_get_home_dir ());
-
-  if (paddock_path_is_within (home, real))
-    return home;
-  g_free (home);
-  return NULL;
-}
-
-/* What a folder the agent may write, @real (canonical), would hand it
- * that it must not have: the home folder it holds (*@home, which the
- * caller frees), else a denied folder beneath it (*@denial). FALSE where
- * it holds neither. */
-static gboolean
-holds_forbidden (const char          *real,
-                 const char * const  *denials,
-                 char               **home,
-                 const char         **denial)
-{
-  *home = holds_home (real);
-  *denial = *home == NULL ? paddock_grants_find_denial_beneath (real, denials) : NULL;
-  return *home != NULL || *denial != NULL;
 }
 
 /* "PATH", "PATH:ro" or "PATH:rw". */
@@ -314,7 +209,7 @@ add_user_grant (GPtrArray          *roots,
       return FALSE;
     }
   /* Read-write, it would be the agent's to change, as its project is. */
-  if (access == PADDOCK_ACCESS_READ_WRITE && holds_forbidden (real, denials, &home, &denial))
+  if (access == PADDOCK_ACCESS_READ_WRITE && paddock_lock_holds_forbidden (real, denials, &home, &denial))
     {
       if (home != NULL)
         g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
@@ -346,77 +241,11 @@ add_profile_grants (GPtrArray             *roots,
        * since under the lock it could not create it in $HOME itself. */
       if (is_dir && !g_file_test (path, G_FILE_TEST_EXISTS))
         g_mkdir_with_parents (path, 0700);
-      real = canonicalize (path);
+      real = paddock_lock_canonicalize (path);
       if (paddock_grants_find_denial (real, denials) == NULL)
         add_root (roots, real, PADDOCK_ACCESS_READ_WRITE);
     }
   return TRUE;
-}
-
-static gboolean
-choose_backend (const char          *name,
-                PaddockLockBackend  *backend,
-                GError             **error)
-{
-  PaddockLandlockFeatures landlock;
-  int ns_errno;
-
-  if (name != NULL && strcmp (name, "landlock") != 0 && strcmp (name, "namespaces") != 0)
-    {
-      g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
-                   "--lock-backend %s: unknown backend (use landlock or namespaces)", name);
-      return FALSE;
-    }
-
-  paddock_landlock_probe (&landlock);
-  if (g_strcmp0 (name, "namespaces") != 0)
-    {
-      if (landlock.abi >= 1)
-        {
-          *backend = PADDOCK_LOCK_BACKEND_LANDLOCK;
-          return TRUE;
-        }
-      if (name != NULL)
-        {
-          g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_UNAVAILABLE,
-                       "cannot lock the folder: Landlock is unavailable in this kernel (%s)",
-                       landlock.unavailable_errno == EOPNOTSUPP ? "disabled at boot"
-                                                                : g_strerror (landlock.unavailable_errno));
-          return FALSE;
-        }
-    }
-
-  if (!paddock_namespaces_probe (PADDOCK_NAMESPACES_LOCK, &ns_errno, NULL))
-    {
-      g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_UNAVAILABLE,
-                   "cannot lock the folder: %suser namespaces are unavailable to this user (%s)%s",
-                   name == NULL ? "Landlock is unavailable in this kernel and " : "",
-                   g_strerror (ns_errno),
-                   ns_errno == EPERM || ns_errno == ENOSPC
-                     ? "; check the sysctls user.max_user_namespaces, kernel.unprivileged_userns_clone "
-                       "and kernel.apparmor_restrict_unprivileged_userns"
-                     : "");
-      return FALSE;
-    }
-  *backend = PADDOCK_LOCK_BACKEND_NAMESPACES;
-  return TRUE;
-}
-
-/* Why no private mount namespace could be made, in words a user can act on. */
-static const char *
-namespace_error_text (int err)
-{
-  switch (err)
-    {
-    case ENOSPC:
-      return "user namespaces are disabled or at their limit (sysctl user.max_user_namespaces)";
-    case EPERM:
-    case EACCES:
-      return "not permitted (see the sysctls kernel.unprivileged_userns_clone and "
-             "kernel.apparmor_restrict_unprivileged_userns)";
-    default:
-      return g_strerror (err);
-    }
 }
 
 /* The child may only make system calls, so the words for its warning are
@@ -430,56 +259,8 @@ prepare_warning (PaddockLock *lock)
   for (guint i = 0; i < G_N_ELEMENTS (errnos); i++)
     {
       lock->errno_text[i].number = errnos[i];
-      lock->errno_text[i].text = namespace_error_text (errnos[i]);
+      lock->errno_text[i].text = paddock_lock_namespace_error_text (errnos[i]);
     }
-}
-
-/* paddock_lock_check_project() on @real (canonical), with the lock's
- * @denials. The lock gives the agent its whole project: it cannot also
- * keep a credential store or Paddock's own settings in it from the agent. */
-static gboolean
-check_project (const char          *real,
-               const char * const  *denials,
-               char               **held_denial,
-               GError             **error)
-{
-  g_autofree char *home = NULL;
-  const char *denial;
-
-  if (strcmp (real, "/") == 0)
-    {
-      g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
-                   "cannot lock /: the lock would let the agent write the whole file system; "
-                   "run it in the project's own folder");
-      return FALSE;
-    }
-  if (holds_forbidden (real, denials, &home, &denial))
-    {
-      if (home != NULL)
-        g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
-                     "cannot lock %s: it holds your home folder %s, so the lock would let the agent "
-                     "change what every login runs (~/.bashrc, ~/.profile); run it in the project's own folder",
-                     real, home);
-      else
-        g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
-                     "cannot lock %s: it holds %s, which the folder lock keeps from the agent, and a "
-                     "locked agent gets its whole project; run it in a folder inside", real, denial);
-      if (held_denial != NULL)
-        *held_denial = g_strdup (denial);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-gboolean
-paddock_lock_check_project (const char  *project,
-                            char       **held_denial,
-                            GError     **error)
-{
-  g_autofree char *real = canonicalize (project);
-  g_autoptr(GPtrArray) denials = build_denials ();
-
-  return check_project (real, (const char * const *) denials->pdata, held_denial, error);
 }
 
 PaddockLock *
@@ -489,7 +270,7 @@ paddock_lock_new (const PaddockLockOptions *options,
   g_autoptr(PaddockLock) lock = NULL;
   g_autoptr(GPtrArray) roots = g_ptr_array_new_with_free_func ((GDestroyNotify) paddock_grant_free);
   g_autoptr(GPtrArray) kept = g_ptr_array_new ();
-  g_autofree char *home = canonicalize (g_get_home_dir ());
+  g_autofree char *home = paddock_lock_canonicalize (g_get_home_dir ());
   const PaddockProfile *profile;
   const char * const *denials;
   const char *denial;
@@ -501,7 +282,7 @@ paddock_lock_new (const PaddockLockOptions *options,
   lock = g_new0 (PaddockLock, 1);
   lock->ruleset_fd = -1;
   make_own_folders ();
-  lock->denials = build_denials ();
+  lock->denials = paddock_lock_build_denials ();
   /* The session's own policy and log, where given: the agent must neither
    * rewrite its rules for the next session nor edit its record. */
   if (!add_session_file (lock->denials, options->audit_file, "the audit log", options->project, error) ||
@@ -534,13 +315,13 @@ paddock_lock_new (const PaddockLockOptions *options,
     }
 
   {
-    g_autofree char *real_project = canonicalize (options->project);
+    g_autofree char *real_project = paddock_lock_canonicalize (options->project);
 
-    if (!check_project (real_project, denials, NULL, error))
+    if (!paddock_lock_check_canonical (real_project, denials, NULL, error))
       return NULL;
   }
 
-  if (!choose_backend (options->backend, &lock->backend, error))
+  if (!paddock_lock_choose_backend (options->backend, &lock->backend, error))
     return NULL;
   /* What the session tells its clients the lock enforces. */
   lock->features = paddock_lock_list_features (lock->backend == PADDOCK_LOCK_BACKEND_LANDLOCK
@@ -839,156 +620,6 @@ paddock_lock_step_name (PaddockLock *lock,
         }
       return "cannot enter the folder lock";
     }
-}
-
-static const char *
-yes_no (gboolean value)
-{
-  return value ? "yes" : "no";
-}
-
-/* One fact a line: what --lock would use here, and what it protects. */
-/* What a lock started here would be, probed once for both the words of
- * paddock-run --lock-status and the features of the protocol. */
-typedef struct
-{
-  PaddockLandlockFeatures landlock;
-  gboolean                have_backend;
-  PaddockLockBackend      backend;
-  GError                 *unavailable;   /* why no lock can start, where none can */
-  gboolean                have_namespaces;
-  int                     namespaces_errno;
-  gboolean                have_places;   /* Landlock: the private /tmp, /run… in a mount namespace */
-  int                     places_errno;
-  char                   *places_what;
-  gboolean                seccomp;
-} Report;
-
-static void
-report_clear (Report *report)
-{
-  g_clear_error (&report->unavailable);
-  g_clear_pointer (&report->places_what, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Report, report_clear)
-
-static void
-probe (const char *backend,
-       Report     *report)
-{
-  paddock_landlock_probe (&report->landlock);
-  report->have_namespaces = paddock_namespaces_probe (PADDOCK_NAMESPACES_LOCK, &report->namespaces_errno, NULL);
-  report->have_backend = choose_backend (backend, &report->backend, &report->unavailable);
-  /* Landlock does not govern connect() on a named Unix socket: only the
-   * private /tmp, /run and runtime dir keep the session's services away. */
-  if (report->have_backend && report->backend == PADDOCK_LOCK_BACKEND_LANDLOCK)
-    report->have_places = paddock_namespaces_probe (PADDOCK_NAMESPACES_PRIVATE_PLACES, &report->places_errno,
-                                                    &report->places_what);
-  report->seccomp = prctl (PR_GET_SECCOMP, 0, 0, 0, 0) >= 0;
-}
-
-void
-paddock_lock_print_status (FILE       *out,
-                           const char *backend)
-{
-  g_auto(Report) report = { 0 };
-  const PaddockLandlockFeatures *ll = &report.landlock;
-
-  probe (backend, &report);
-
-  if (report.have_backend)
-    fprintf (out, "mechanism: %s\n", report.backend == PADDOCK_LOCK_BACKEND_LANDLOCK ? "landlock" : "namespaces");
-  else
-    fprintf (out, "mechanism: none (%s)\n", report.unavailable->message);
-
-  if (ll->abi >= 1)
-    fprintf (out, "landlock-abi: %d\n", ll->abi);
-  else
-    fprintf (out, "landlock-abi: 0 (%s)\n",
-             ll->unavailable_errno == EOPNOTSUPP ? "disabled at boot" : g_strerror (ll->unavailable_errno));
-  fprintf (out, "filesystem: %s\n", yes_no (ll->filesystem));
-  fprintf (out, "refer: %s\n", yes_no (ll->refer));
-  fprintf (out, "truncate: %s\n", yes_no (ll->truncate));
-  fprintf (out, "tcp: %s%s\n", yes_no (ll->tcp), ll->tcp ? " (not used: the folder lock leaves the network open)" : "");
-  fprintf (out, "ioctl-dev: %s\n", yes_no (ll->ioctl_dev));
-  fprintf (out, "scope-signal: %s\n", yes_no (ll->scope_signal));
-  fprintf (out, "scope-abstract-unix-socket: %s\n", yes_no (ll->scope_abstract_unix_socket));
-  fprintf (out, "logging: %s\n", yes_no (ll->logging));
-  if (report.have_namespaces)
-    fprintf (out, "namespaces: yes\n");
-  else
-    fprintf (out, "namespaces: no (%s)\n", g_strerror (report.namespaces_errno));
-
-  if (!report.have_backend)
-    fprintf (out, "named-unix-sockets: not confined (the lock cannot start here)\n");
-  else if (report.backend == PADDOCK_LOCK_BACKEND_NAMESPACES)
-    fprintf (out, "named-unix-sockets: confined (private /tmp, /var/tmp, /dev/shm, /run and $XDG_RUNTIME_DIR)\n");
-  else if (report.have_places)
-    fprintf (out, "named-unix-sockets: confined (private /tmp, /var/tmp, /dev/shm, /run and $XDG_RUNTIME_DIR "
-                  "in a mount namespace)\n");
-  else
-    fprintf (out, "named-unix-sockets: not confined (cannot %s: %s; Landlock does not govern connecting to "
-                  "them, so services listening in /tmp, /run and $XDG_RUNTIME_DIR stay reachable)\n",
-             report.places_what != NULL ? report.places_what : "create a mount namespace",
-             namespace_error_text (report.places_errno));
-  if (ll->scope_abstract_unix_socket && report.have_backend)
-    fprintf (out, "abstract-unix-sockets: confined (Landlock scoping)\n");
-  else
-    fprintf (out, "abstract-unix-sockets: not confined (%s)\n",
-             report.have_backend ? "needs Landlock ABI 6" : "the lock cannot start here");
-
-  fprintf (out, "seccomp: %s\n", yes_no (report.seccomp));
-  fprintf (out, "no-new-privs: yes\n");
-}
-
-/* The protocol's words for what a lock with @report's backend enforces. */
-static char **
-report_features (const Report *report)
-{
-  const PaddockLandlockFeatures *ll = &report->landlock;
-  g_autoptr(GPtrArray) features = g_ptr_array_new_with_free_func (g_free);
-  gboolean landlock = report->backend == PADDOCK_LOCK_BACKEND_LANDLOCK;
-
-  g_assert (report->have_backend);
-
-  if (ll->abi >= 1)
-    g_ptr_array_add (features, g_strdup_printf ("landlock-abi-%d", ll->abi));
-  /* The namespaces backend keeps files by read-only mounts, Landlock by rules. */
-  g_ptr_array_add (features, g_strdup ("lock-files"));
-  if (!landlock || ll->truncate)
-    g_ptr_array_add (features, g_strdup ("lock-truncate"));
-  if (landlock && ll->ioctl_dev)
-    g_ptr_array_add (features, g_strdup ("lock-ioctl-dev"));
-  if (ll->scope_signal)
-    g_ptr_array_add (features, g_strdup ("lock-signals"));
-  if (ll->scope_abstract_unix_socket)
-    g_ptr_array_add (features, g_strdup ("lock-abstract-unix-sockets"));
-  if (!landlock || report->have_places)
-    g_ptr_array_add (features, g_strdup ("lock-named-unix-sockets"));
-  if (report->seccomp)
-    g_ptr_array_add (features, g_strdup ("lock-seccomp"));
-  g_ptr_array_add (features, g_strdup ("lock-no-new-privs"));
-  g_ptr_array_add (features, NULL);
-  return (char **) g_ptr_array_free (g_steal_pointer (&features), FALSE);
-}
-
-char **
-paddock_lock_list_features (const char  *backend,
-                            char       **mechanism,
-                            GError     **error)
-{
-  g_auto(Report) report = { 0 };
-
-  probe (backend, &report);
-  if (!report.have_backend)
-    {
-      g_propagate_error (error, g_steal_pointer (&report.unavailable));
-      return NULL;
-    }
-  if (mechanism != NULL)
-    *mechanism = g_strdup (report.backend == PADDOCK_LOCK_BACKEND_LANDLOCK ? "landlock" : "namespaces");
-  return report_features (&report);
 }
 
 const char * const *

@@ -1,0 +1,394 @@
+/* paddock-lock-probe.c: what the lock keeps from the agent, whether a folder can be locked to, and what a lock here would enforce
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What paddock-run's clients ask before any lock exists (the window's lock
+ * switch, paddockctl lock, paddock-run --lock-status), apart from applying
+ * it: so that they link neither the seccomp filter nor the code that
+ * enters the lock.
+ */
+#include "config.h"
+
+#include "paddock-grants.h"
+#include "paddock-landlock.h"
+#include "paddock-lock-private.h"
+#include "paddock-namespaces.h"
+#include "paddock-path.h"
+#include "paddock-xdg.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+
+G_DEFINE_QUARK (paddock-lock-error-quark, paddock_lock_error)
+
+/* Credential stores and Paddock's own settings: never readable under the lock. */
+static const char * const home_denials[] = {
+  ".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker", ".config/gh", ".netrc",
+  ".git-credentials", ".password-store", ".local/share/keyrings", ".mozilla",
+  ".config/google-chrome", ".config/chromium", ".config/BraveSoftware", ".thunderbird",
+  ".config/gcloud", ".config/hub", ".config/op", ".pki", ".npmrc", ".pypirc",
+  ".cargo/credentials", ".cargo/credentials.toml", ".vault-token", ".local/share/kwalletd",
+};
+
+/* realpath() for paths that may not exist yet: the longest existing prefix is
+ * resolved, the rest appended. */
+char *
+paddock_lock_canonicalize (const char *path)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *real_dir = NULL;
+  char *real = realpath (path, NULL);
+
+  if (real != NULL)
+    return real;
+  if (strcmp (path, "/") == 0 || !g_path_is_absolute (path))
+    return g_strdup (path);
+  dir = g_path_get_dirname (path);
+  base = g_path_get_basename (path);
+  real_dir = paddock_lock_canonicalize (dir);
+  return g_build_filename (real_dir, base, NULL);
+}
+
+void
+paddock_lock_add_denial (GPtrArray  *denials,
+                         const char *path)
+{
+  g_autofree char *real = paddock_lock_canonicalize (path);
+
+  for (guint i = 0; i < denials->len; i++)
+    if (g_strcmp0 (g_ptr_array_index (denials, i), real) == 0)
+      return;
+  g_ptr_array_add (denials, g_steal_pointer (&real));
+}
+
+GPtrArray *
+paddock_lock_build_denials (void)
+{
+  GPtrArray *denials = g_ptr_array_new_with_free_func (g_free);
+  const char *home = g_get_home_dir ();
+  const char *gnupg_home = g_getenv ("GNUPGHOME");
+  g_autofree char *config = g_build_filename (paddock_user_config_dir (), "paddock", NULL);
+  g_autofree char *state = g_build_filename (paddock_user_state_dir (), "paddock", NULL);
+  g_autofree char *runtime = g_build_filename (paddock_user_runtime_dir (), "paddock", NULL);
+  g_autofree char *gh = g_build_filename (paddock_user_config_dir (), "gh", NULL);
+  g_autofree char *chrome = g_build_filename (paddock_user_config_dir (), "google-chrome", NULL);
+  g_autofree char *chromium = g_build_filename (paddock_user_config_dir (), "chromium", NULL);
+  g_autofree char *keyrings = g_build_filename (paddock_user_data_dir (), "keyrings", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (home_denials); i++)
+    {
+      g_autofree char *path = g_build_filename (home, home_denials[i], NULL);
+      paddock_lock_add_denial (denials, path);
+    }
+  paddock_lock_add_denial (denials, config);
+  paddock_lock_add_denial (denials, state);
+  paddock_lock_add_denial (denials, runtime);
+  paddock_lock_add_denial (denials, gh);
+  paddock_lock_add_denial (denials, chrome);
+  paddock_lock_add_denial (denials, chromium);
+  paddock_lock_add_denial (denials, keyrings);
+  if (gnupg_home != NULL && g_path_is_absolute (gnupg_home))
+    paddock_lock_add_denial (denials, gnupg_home);
+  g_ptr_array_add (denials, NULL);
+  return denials;
+}
+
+/* The canonical home folder where @real (canonical) is it or holds it,
+ * else NULL. Locked to such a folder, or granted it read-write, the agent
+ * could still write what every login runs (~/.bashrc, ~/.profile,
+ * ~/.config/autostart): a lock in name only. */
+static char *
+holds_home (const char *real)
+{
+  char *home = paddock_lock_canonicalize (g_get_home_dir ());
+
+  if (paddock_path_is_within (home, real))
+    return home;
+  g_free (home);
+  return NULL;
+}
+
+/* What a folder the agent may write, @real (canonical), would hand it
+ * that it must not have: the home folder it holds (*@home, which the
+ * caller frees), else a denied folder beneath it (*@denial). FALSE where
+ * it holds neither. */
+gboolean
+paddock_lock_holds_forbidden (const char          *real,
+                              const char * const  *denials,
+                              char               **home,
+                              const char         **denial)
+{
+  *home = holds_home (real);
+  *denial = *home == NULL ? paddock_grants_find_denial_beneath (real, denials) : NULL;
+  return *home != NULL || *denial != NULL;
+}
+
+gboolean
+paddock_lock_choose_backend (const char          *name,
+                             PaddockLockBackend  *backend,
+                             GError             **error)
+{
+  PaddockLandlockFeatures landlock;
+  int ns_errno;
+
+  if (name != NULL && strcmp (name, "landlock") != 0 && strcmp (name, "namespaces") != 0)
+    {
+      g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
+                   "--lock-backend %s: unknown backend (use landlock or namespaces)", name);
+      return FALSE;
+    }
+
+  paddock_landlock_probe (&landlock);
+  if (g_strcmp0 (name, "namespaces") != 0)
+    {
+      if (landlock.abi >= 1)
+        {
+          *backend = PADDOCK_LOCK_BACKEND_LANDLOCK;
+          return TRUE;
+        }
+      if (name != NULL)
+        {
+          g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_UNAVAILABLE,
+                       "cannot lock the folder: Landlock is unavailable in this kernel (%s)",
+                       landlock.unavailable_errno == EOPNOTSUPP ? "disabled at boot"
+                                                                : g_strerror (landlock.unavailable_errno));
+          return FALSE;
+        }
+    }
+
+  if (!paddock_namespaces_probe (PADDOCK_NAMESPACES_LOCK, &ns_errno, NULL))
+    {
+      g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_UNAVAILABLE,
+                   "cannot lock the folder: %suser namespaces are unavailable to this user (%s)%s",
+                   name == NULL ? "Landlock is unavailable in this kernel and " : "",
+                   g_strerror (ns_errno),
+                   ns_errno == EPERM || ns_errno == ENOSPC
+                     ? "; check the sysctls user.max_user_namespaces, kernel.unprivileged_userns_clone "
+                       "and kernel.apparmor_restrict_unprivileged_userns"
+                     : "");
+      return FALSE;
+    }
+  *backend = PADDOCK_LOCK_BACKEND_NAMESPACES;
+  return TRUE;
+}
+
+/* Why no private mount namespace could be made, in words a user can act on. */
+const char *
+paddock_lock_namespace_error_text (int err)
+{
+  switch (err)
+    {
+    case ENOSPC:
+      return "user namespaces are disabled or at their limit (sysctl user.max_user_namespaces)";
+    case EPERM:
+    case EACCES:
+      return "not permitted (see the sysctls kernel.unprivileged_userns_clone and "
+             "kernel.apparmor_restrict_unprivileged_userns)";
+    default:
+      return g_strerror (err);
+    }
+}
+
+/* paddock_lock_check_project() on @real (canonical), with the lock's
+ * @denials. The lock gives the agent its whole project: it cannot also
+ * keep a credential store or Paddock's own settings in it from the agent. */
+gboolean
+paddock_lock_check_canonical (const char          *real,
+                              const char * const  *denials,
+                              char               **held_denial,
+                              GError             **error)
+{
+  g_autofree char *home = NULL;
+  const char *denial;
+
+  if (strcmp (real, "/") == 0)
+    {
+      g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
+                   "cannot lock /: the lock would let the agent write the whole file system; "
+                   "run it in the project's own folder");
+      return FALSE;
+    }
+  if (paddock_lock_holds_forbidden (real, denials, &home, &denial))
+    {
+      if (home != NULL)
+        g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
+                     "cannot lock %s: it holds your home folder %s, so the lock would let the agent "
+                     "change what every login runs (~/.bashrc, ~/.profile); run it in the project's own folder",
+                     real, home);
+      else
+        g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID,
+                     "cannot lock %s: it holds %s, which the folder lock keeps from the agent, and a "
+                     "locked agent gets its whole project; run it in a folder inside", real, denial);
+      if (held_denial != NULL)
+        *held_denial = g_strdup (denial);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+paddock_lock_check_project (const char  *project,
+                            char       **held_denial,
+                            GError     **error)
+{
+  g_autofree char *real = paddock_lock_canonicalize (project);
+  g_autoptr(GPtrArray) denials = paddock_lock_build_denials ();
+
+  return paddock_lock_check_canonical (real, (const char * const *) denials->pdata, held_denial, error);
+}
+
+static const char *
+yes_no (gboolean value)
+{
+  return value ? "yes" : "no";
+}
+
+/* One fact a line: what --lock would use here, and what it protects. */
+/* What a lock started here would be, probed once for both the words of
+ * paddock-run --lock-status and the features of the protocol. */
+typedef struct
+{
+  PaddockLandlockFeatures landlock;
+  gboolean                have_backend;
+  PaddockLockBackend      backend;
+  GError                 *unavailable;   /* why no lock can start, where none can */
+  gboolean                have_namespaces;
+  int                     namespaces_errno;
+  gboolean                have_places;   /* Landlock: the private /tmp, /run… in a mount namespace */
+  int                     places_errno;
+  char                   *places_what;
+  gboolean                seccomp;
+} Report;
+
+static void
+report_clear (Report *report)
+{
+  g_clear_error (&report->unavailable);
+  g_clear_pointer (&report->places_what, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Report, report_clear)
+
+static void
+probe (const char *backend,
+       Report     *report)
+{
+  paddock_landlock_probe (&report->landlock);
+  report->have_namespaces = paddock_namespaces_probe (PADDOCK_NAMESPACES_LOCK, &report->namespaces_errno, NULL);
+  report->have_backend = paddock_lock_choose_backend (backend, &report->backend, &report->unavailable);
+  /* Landlock does not govern connect() on a named Unix socket: only the
+   * private /tmp, /run and runtime dir keep the session's services away. */
+  if (report->have_backend && report->backend == PADDOCK_LOCK_BACKEND_LANDLOCK)
+    report->have_places = paddock_namespaces_probe (PADDOCK_NAMESPACES_PRIVATE_PLACES, &report->places_errno,
+                                                    &report->places_what);
+  report->seccomp = prctl (PR_GET_SECCOMP, 0, 0, 0, 0) >= 0;
+}
+
+void
+paddock_lock_print_status (FILE       *out,
+                           const char *backend)
+{
+  g_auto(Report) report = { 0 };
+  const PaddockLandlockFeatures *ll = &report.landlock;
+
+  probe (backend, &report);
+
+  if (report.have_backend)
+    fprintf (out, "mechanism: %s\n", report.backend == PADDOCK_LOCK_BACKEND_LANDLOCK ? "landlock" : "namespaces");
+  else
+    fprintf (out, "mechanism: none (%s)\n", report.unavailable->message);
+
+  if (ll->abi >= 1)
+    fprintf (out, "landlock-abi: %d\n", ll->abi);
+  else
+    fprintf (out, "landlock-abi: 0 (%s)\n",
+             ll->unavailable_errno == EOPNOTSUPP ? "disabled at boot" : g_strerror (ll->unavailable_errno));
+  fprintf (out, "filesystem: %s\n", yes_no (ll->filesystem));
+  fprintf (out, "refer: %s\n", yes_no (ll->refer));
+  fprintf (out, "truncate: %s\n", yes_no (ll->truncate));
+  fprintf (out, "tcp: %s%s\n", yes_no (ll->tcp), ll->tcp ? " (not used: the folder lock leaves the network open)" : "");
+  fprintf (out, "ioctl-dev: %s\n", yes_no (ll->ioctl_dev));
+  fprintf (out, "scope-signal: %s\n", yes_no (ll->scope_signal));
+  fprintf (out, "scope-abstract-unix-socket: %s\n", yes_no (ll->scope_abstract_unix_socket));
+  fprintf (out, "logging: %s\n", yes_no (ll->logging));
+  if (report.have_namespaces)
+    fprintf (out, "namespaces: yes\n");
+  else
+    fprintf (out, "namespaces: no (%s)\n", g_strerror (report.namespaces_errno));
+
+  if (!report.have_backend)
+    fprintf (out, "named-unix-sockets: not confined (the lock cannot start here)\n");
+  else if (report.backend == PADDOCK_LOCK_BACKEND_NAMESPACES)
+    fprintf (out, "named-unix-sockets: confined (private /tmp, /var/tmp, /dev/shm, /run and $XDG_RUNTIME_DIR)\n");
+  else if (report.have_places)
+    fprintf (out, "named-unix-sockets: confined (private /tmp, /var/tmp, /dev/shm, /run and $XDG_RUNTIME_DIR "
+                  "in a mount namespace)\n");
+  else
+    fprintf (out, "named-unix-sockets: not confined (cannot %s: %s; Landlock does not govern connecting to "
+                  "them, so services listening in /tmp, /run and $XDG_RUNTIME_DIR stay reachable)\n",
+             report.places_what != NULL ? report.places_what : "create a mount namespace",
+             paddock_lock_namespace_error_text (report.places_errno));
+  if (ll->scope_abstract_unix_socket && report.have_backend)
+    fprintf (out, "abstract-unix-sockets: confined (Landlock scoping)\n");
+  else
+    fprintf (out, "abstract-unix-sockets: not confined (%s)\n",
+             report.have_backend ? "needs Landlock ABI 6" : "the lock cannot start here");
+
+  fprintf (out, "seccomp: %s\n", yes_no (report.seccomp));
+  fprintf (out, "no-new-privs: yes\n");
+}
+
+/* The protocol's words for what a lock with @report's backend enforces. */
+static char **
+report_features (const Report *report)
+{
+  const PaddockLandlockFeatures *ll = &report->landlock;
+  g_autoptr(GPtrArray) features = g_ptr_array_new_with_free_func (g_free);
+  gboolean landlock = report->backend == PADDOCK_LOCK_BACKEND_LANDLOCK;
+
+  g_assert (report->have_backend);
+
+  if (ll->abi >= 1)
+    g_ptr_array_add (features, g_strdup_printf ("landlock-abi-%d", ll->abi));
+  /* The namespaces backend keeps files by read-only mounts, Landlock by rules. */
+  g_ptr_array_add (features, g_strdup ("lock-files"));
+  if (!landlock || ll->truncate)
+    g_ptr_array_add (features, g_strdup ("lock-truncate"));
+  if (landlock && ll->ioctl_dev)
+    g_ptr_array_add (features, g_strdup ("lock-ioctl-dev"));
+  if (ll->scope_signal)
+    g_ptr_array_add (features, g_strdup ("lock-signals"));
+  if (ll->scope_abstract_unix_socket)
+    g_ptr_array_add (features, g_strdup ("lock-abstract-unix-sockets"));
+  if (!landlock || report->have_places)
+    g_ptr_array_add (features, g_strdup ("lock-named-unix-sockets"));
+  if (report->seccomp)
+    g_ptr_array_add (features, g_strdup ("lock-seccomp"));
+  g_ptr_array_add (features, g_strdup ("lock-no-new-privs"));
+  g_ptr_array_add (features, NULL);
+  return (char **) g_ptr_array_free (g_steal_pointer (&features), FALSE);
+}
+
+char **
+paddock_lock_list_features (const char  *backend,
+                            char       **mechanism,
+                            GError     **error)
+{
+  g_auto(Report) report = { 0 };
+
+  probe (backend, &report);
+  if (!report.have_backend)
+    {
+      g_propagate_error (error, g_steal_pointer (&report.unavailable));
+      return NULL;
+    }
+  if (mechanism != NULL)
+    *mechanism = g_strdup (report.backend == PADDOCK_LOCK_BACKEND_LANDLOCK ? "landlock" : "namespaces");
+  return report_features (&report);
+}
+
