@@ -36,25 +36,23 @@ test_hint_without_socket (void)
   g_autofree char *runtime = g_build_filename (dir, "runtime-is-a-file", NULL);
   g_autofree char *state = g_build_filename (dir, "state", NULL);
   g_autofree char *config = g_build_filename (dir, "config", NULL);
-  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_autoptr(GSubprocess) run = NULL;
+  g_auto(GStrv) env = g_get_environ ();
+  g_autoptr(TestResult) run = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *err = NULL;
+  const char *err;
 
   g_assert_nonnull (dir);
   g_file_set_contents (policy, "{ \"version\": 1, \"default\": \"ask\", \"rules\": [] }", -1, &error);
   g_assert_no_error (error);
   g_file_set_contents (runtime, "", -1, &error);
   g_assert_no_error (error);
-  g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", runtime, TRUE);
-  g_subprocess_launcher_setenv (launcher, "XDG_STATE_HOME", state, TRUE);
-  g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", config, TRUE);
-  run = g_subprocess_launcher_spawn (launcher, &error, paddock_run, "--project", dir, "--policy", policy,
-                                     "--", "/bin/true", NULL);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (run, NULL, NULL, NULL, &err, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (g_subprocess_get_exit_status (run), ==, 126);
+  env = g_environ_setenv (env, "XDG_RUNTIME_DIR", runtime, TRUE);
+  env = g_environ_setenv (env, "XDG_STATE_HOME", state, TRUE);
+  env = g_environ_setenv (env, "XDG_CONFIG_HOME", config, TRUE);
+  run = test_run_full ((const char *[]) { paddock_run, "--project", dir, "--policy", policy, "--", "/bin/true", NULL },
+                       &(TestRunOptions) { .env = (const char * const *) env });
+  err = run->err;
+  g_assert_cmpint (run->status, ==, 126);
   g_assert_nonnull (strstr (err, "paddockctl cannot reach this session"));
   g_assert_nonnull (strstr (err, "/bin/true needs an answer (the policy's default) and nobody is attached"));
   g_assert_nonnull (strstr (err, "this session has no control socket to attach to"));
@@ -767,11 +765,10 @@ test_forget_project_answer (void)
   g_autofree char *go1 = out_file (s, "go1");
   g_autofree char *go2 = out_file (s, "go2");
   g_autofree char *log = NULL;
-  g_autofree char *forgot = NULL;
   g_autoptr(PaddockMessage) ask = NULL;
   g_autoptr(PaddockMessage) decided = NULL;
   g_autoptr(PaddockMessage) again = NULL;
-  g_autoptr(GSubprocess) forget = NULL;
+  g_autoptr(TestResult) forget = NULL;
   g_autoptr(GError) error = NULL;
 
   g_file_set_contents (go1, "", 0, &error);
@@ -783,12 +780,9 @@ test_forget_project_answer (void)
   wait_for_log (s, "one=0");
   wait_for_records (s, "policy", 1);
 
-  forget = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE,
-                      (const char *[]) { "policy", "forget", "--project", s->out, decided->rule, NULL });
-  g_subprocess_communicate_utf8 (forget, NULL, NULL, &forgot, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (g_subprocess_get_exit_status (forget), ==, 0);
-  g_assert_nonnull (strstr (forgot, decided->rule));
+  forget = ctl_run (s, (const char *[]) { "policy", "forget", "--project", s->out, decided->rule, NULL });
+  g_assert_cmpint (forget->status, ==, 0);
+  g_assert_nonnull (strstr (forget->out, decided->rule));
   wait_for_records (s, "policy", 2);
 
   g_file_set_contents (go2, "", 0, &error);
@@ -858,14 +852,6 @@ test_remember_project_then_file_changes (void)
   g_assert_cmpstr (log, ==, "one=0\ntwo=0\n");
 }
 
-static void
-wait_done (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  *(gboolean *) user_data = TRUE;
-}
-
 /* The project's rules are watched through SIGIO. One from elsewhere
  * (kill -IO) ends nothing: not paddock-run, which it ended before the
  * watch took it, nor the agent, to which it is not passed on. */
@@ -904,38 +890,19 @@ test_project_rules_not_a_file (void)
   g_autofree char *says = g_strdup_printf ("cannot read the project's rules %s: it is a pipe, where Paddock keeps "
                                            "a file (the file holds the project ", file);
   g_autoptr(GSubprocessLauncher) launcher = launcher_new (s);
-  g_autoptr(GSubprocess) second = NULL;
+  g_autoptr(TestResult) second = NULL;
   g_autoptr(GPtrArray) changes = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *second_err = NULL;
-  gint64 deadline;
 
   g_free (wait_for_socket (s));
   g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
   g_assert_cmpint (mkfifo (file, 0600), ==, 0);
   wait_for_records (s, "policy", 1);
 
-  g_subprocess_launcher_set_flags (launcher, G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  second = g_subprocess_launcher_spawn (launcher, &error, paddock_run, "--project", s->out, "--",
-                                        "touch", ran_too, NULL);
-  g_assert_no_error (error);
-  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-  {
-    gboolean done = FALSE;
-
-    g_subprocess_wait_async (second, NULL, wait_done, &done);
-    while (!done && g_get_monotonic_time () < deadline)
-      if (!g_main_context_iteration (NULL, FALSE))
-        g_usleep (10 * 1000);
-    if (!done)
-      {
-        g_subprocess_force_exit (second);
-        g_error ("paddock-run still waited on the pipe after 20 s");
-      }
-  }
-  g_assert_cmpint (g_subprocess_get_exit_status (second), ==, 2);
-  second_err = stream_text (g_subprocess_get_stderr_pipe (second));
-  g_assert_nonnull (strstr (second_err, says));
+  /* Within 20 s, or it waits on the pipe. */
+  second = test_run_full ((const char *[]) { paddock_run, "--project", s->out, "--", "touch", ran_too, NULL },
+                          &(TestRunOptions) { .launcher = launcher, .timeout = 20 });
+  g_assert_cmpint (second->status, ==, 2);
+  g_assert_nonnull (strstr (second->err, says));
   g_assert_false (g_file_test (ran_too, G_FILE_TEST_EXISTS));
 
   session_go (s);

@@ -89,20 +89,17 @@ run_attach (gboolean by_stdin)
 {
   g_autoptr(Session) s = session_start ("ask-beside-runs", FALSE, NULL);
   g_autofree char *session = wait_for_socket (s);
-  g_autoptr(GSubprocess) list = NULL;
+  g_autoptr(TestResult) list = NULL;
   g_autoptr(GSubprocess) attach = NULL;
   g_autoptr(GDataInputStream) lines = NULL;
-  g_autofree char *listed = NULL;
   g_autofree char *seen = NULL;
   g_autofree char *rest = NULL;
   g_autofree char *err = NULL;
   g_autoptr(GError) error = NULL;
 
-  list = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE, (const char *[]) { "list", NULL });
-  g_subprocess_communicate_utf8 (list, NULL, NULL, &listed, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (strstr (listed, session));
-  g_assert_nonnull (strstr (listed, "fake-agent.sh"));
+  list = ctl_run (s, (const char *[]) { "list", NULL });
+  g_assert_nonnull (strstr (list->out, session));
+  g_assert_nonnull (strstr (list->out, "fake-agent.sh"));
 
   /* From its status line on, it counts as someone who answers. */
   if (by_stdin)
@@ -716,12 +713,8 @@ test_list_not_answering (void)
   g_autofree char *silent_path = g_build_filename (s->runtime, "paddock", "0123456789ab.sock", NULL);
   struct sockaddr_un addr = { .sun_family = AF_UNIX };
   paddock_autofd int silent = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  g_autoptr(GSubprocess) list = NULL;
-  g_autoptr(GSubprocess) kill_ctl = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
-  g_autofree char *kill_err = NULL;
+  g_autoptr(TestResult) list = NULL;
+  g_autoptr(TestResult) kill_ctl = NULL;
   g_autofree char *row = NULL;
   g_autofree char *says = NULL;
   pid_t run = (pid_t) atoi (g_subprocess_get_identifier (s->run));
@@ -735,29 +728,24 @@ test_list_not_answering (void)
   /* Both asked while it is stopped, and it is let go before anything is
    * checked: a failed check must not leave a stopped paddock-run behind. */
   g_assert_cmpint (kill (run, SIGSTOP), ==, 0);
-  list = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, (const char *[]) { "list", NULL });
-  g_subprocess_communicate_utf8 (list, NULL, NULL, &out, &err, &error);
-  g_assert_no_error (error);
-  kill_ctl = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDERR_PIPE, (const char *[]) { "kill", session, NULL });
-  g_subprocess_communicate_utf8 (kill_ctl, NULL, NULL, NULL, &kill_err, &error);
-  g_assert_no_error (error);
+  list = ctl_run (s, (const char *[]) { "list", NULL });
+  kill_ctl = ctl_run (s, (const char *[]) { "kill", session, NULL });
   g_assert_cmpint (kill (run, SIGCONT), ==, 0);
 
-  g_test_message ("%s%s", out, err);
-  g_assert_cmpint (g_subprocess_get_exit_status (list), ==, 1);
-  g_assert_null (strstr (out, "No sessions"));
+  g_assert_cmpint (list->status, ==, 1);
+  g_assert_null (strstr (list->out, "No sessions"));
   row = g_strdup_printf ("%-14s %-8s %-10s %-7s", session, "?", "?", "stopped");
-  g_assert_nonnull (strstr (out, row));
+  g_assert_nonnull (strstr (list->out, row));
   g_clear_pointer (&row, g_free);
   row = g_strdup_printf ("%-14s %-8s %-10s %-7s", "0123456789ab", "?", "?", "silent");
-  g_assert_nonnull (strstr (out, row));
+  g_assert_nonnull (strstr (list->out, row));
   says = g_strdup_printf ("paddockctl: session %s did not answer: its paddock-run (pid %d) is stopped; "
                           "kill -CONT %d resumes it\n", session, (int) run, (int) run);
-  g_assert_nonnull (strstr (err, says));
-  g_assert_nonnull (strstr (err, "paddockctl: session 0123456789ab did not answer within 5 s\n"));
+  g_assert_nonnull (strstr (list->err, says));
+  g_assert_nonnull (strstr (list->err, "paddockctl: session 0123456789ab did not answer within 5 s\n"));
   /* Asked of that session alone, the same answer. */
-  g_assert_cmpint (g_subprocess_get_exit_status (kill_ctl), ==, 1);
-  g_assert_cmpstr (kill_err, ==, says);
+  g_assert_cmpint (kill_ctl->status, ==, 1);
+  g_assert_cmpstr (kill_ctl->err, ==, says);
 
   session_go (s);
   g_assert_cmpint (session_wait (s), ==, 0);

@@ -118,8 +118,7 @@ test_without_monitor (void)
   g_autoptr(Session) s = NULL;
   g_autofree char *log = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GSubprocess) run = NULL;
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(TestResult) run = NULL;
 
   s = g_new0 (Session, 1);
   s->client = -1;
@@ -128,12 +127,9 @@ test_without_monitor (void)
   s->out = g_build_filename (s->dir, "out", NULL);
   s->runtime = g_build_filename (s->dir, "run", NULL);
   g_mkdir (s->out, 0700);
-  launcher = launcher_new (s);
-  run = g_subprocess_launcher_spawn (launcher, &error, paddock_run, "--project", s->out, "--no-monitor",
-                                     "--", "sh", fake_agent, s->out, "basic", NULL);
-  g_assert_no_error (error);
-  g_subprocess_wait_check (run, NULL, &error);
-  g_assert_no_error (error);
+  run = session_run (s, (const char *[]) { paddock_run, "--project", s->out, "--no-monitor",
+                                           "--", "sh", fake_agent, s->out, "basic", NULL });
+  g_assert_cmpint (run->status, ==, 0);
   log = out_text (s, "log");
   g_assert_nonnull (strstr (log, "denied=0\n"));
   g_assert_true (out_exists (s, "denied-marker"));
@@ -614,12 +610,9 @@ test_own_mounts (void)
   g_autoptr(Session) s = NULL;
   g_autoptr(GPtrArray) execs = NULL;
   g_autofree char *log = NULL;
-  g_autofree char *standard_error = NULL;
-  int status = -1;
+  g_autoptr(TestResult) probe = test_run ((const char *[]) { "unshare", "--map-root-user", "--mount", "true", NULL });
 
-  if (!g_spawn_sync (NULL, (char *[]) { "unshare", "--map-root-user", "--mount", "true", NULL }, NULL,
-                     G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, &standard_error, &status, NULL) ||
-      !g_spawn_check_wait_status (status, NULL))
+  if (probe->status != 0)
     {
       g_test_skip ("this machine does not let a user make a user and mount namespace");
       return;
@@ -891,14 +884,11 @@ test_own_listener (void)
   g_autoptr(Session) s = NULL;
   g_autofree char *err = NULL;
   g_autoptr(GPtrArray) execs = NULL;
-  int status;
 
   {
-    const char *argv[] = { probe, "listener", NULL };
+    g_autoptr(TestResult) unsupervised = test_run ((const char *[]) { probe, "listener", NULL });
 
-    g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status, NULL);
-    g_assert_true (WIFEXITED (status));
-    g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+    g_assert_cmpint (unsupervised->status, ==, 0);
   }
   s = session_start_command (NULL, (const char *[]) { probe, "listener", NULL }, FALSE, NULL);
   g_assert_cmpint (session_wait (s), ==, 1);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "paddock-lock-status.h"
+#include "test-util.h"
 
 static const char landlock_7[] =
   "mechanism: landlock\n"
@@ -162,7 +163,8 @@ test_load_from_runner (void)
   const char *runner = g_getenv ("PADDOCK_RUN");
   g_autoptr(GError) error = NULL;
   g_autoptr(PaddockLockStatus) status = NULL;
-  g_autofree char *out = NULL;
+  g_autoptr(TestResult) run = NULL;
+  const char *out;
   const char *argv[] = { runner, "--lock-status", NULL };
 
   if (runner == NULL)
@@ -173,8 +175,8 @@ test_load_from_runner (void)
 
   status = load (runner, &error);
   g_assert_no_error (error);
-  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, NULL, NULL, &error);
-  g_assert_no_error (error);
+  run = test_run (argv);
+  out = run->out;
   g_assert_true (g_str_has_prefix (out, "mechanism: "));
   g_assert_nonnull (strstr (out, paddock_lock_status_get (status, "mechanism")));
   g_assert_cmpstr (paddock_lock_status_get (status, "no-new-privs"), ==, "yes");

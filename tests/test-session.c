@@ -513,40 +513,37 @@ wait_for_socket (Session *s)
   g_error ("no control socket appeared");
 }
 
-GSubprocess *
-spawn_ctl (Session            *s,
-           GSubprocessFlags    flags,
-           const char * const *args)
+TestResult *
+session_run (Session            *s,
+             const char * const *argv)
 {
   g_autoptr(GSubprocessLauncher) launcher = launcher_new (s);
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  GSubprocess *ctl;
 
-  g_subprocess_launcher_set_flags (launcher, flags);
+  return test_run_full (argv, &(TestRunOptions) { .launcher = launcher });
+}
+
+TestResult *
+ctl_run (Session            *s,
+         const char * const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+
   g_ptr_array_add (argv, (char *) paddockctl);
   for (guint i = 0; args[i] != NULL; i++)
     g_ptr_array_add (argv, (char *) args[i]);
   g_ptr_array_add (argv, NULL);
-  ctl = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
-  g_assert_no_error (error);
-  return ctl;
+  return session_run (s, (const char * const *) argv->pdata);
 }
 
 char *
 audit_show (Session    *s,
             const char *type)
 {
-  g_autoptr(GSubprocess) show = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE,
-                                           type != NULL ? (const char *[]) { "audit", "show", s->audit, "--type", type, NULL }
+  g_autoptr(TestResult) show = ctl_run (s, type != NULL ? (const char *[]) { "audit", "show", s->audit, "--type", type, NULL }
                                                         : (const char *[]) { "audit", "show", s->audit, NULL });
-  g_autoptr(GError) error = NULL;
-  char *out = NULL;
 
-  g_subprocess_communicate_utf8 (show, NULL, NULL, &out, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (g_subprocess_get_exit_status (show), ==, 0);
-  return out;
+  g_assert_cmpint (show->status, ==, 0);
+  return g_steal_pointer (&show->out);
 }
 
 char *
@@ -663,21 +660,17 @@ list_and_watch (Session    *s,
                 char      **listed,
                 const char *greeted)
 {
-  g_autoptr(GSubprocess) list = NULL;
+  g_autoptr(TestResult) list = ctl_run (s, (const char *[]) { "list", NULL });
   g_autoptr(GSubprocess) attach = NULL;
   g_autoptr(GDataInputStream) lines = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *err = NULL;
   g_autofree char *seen = NULL;
   g_autofree char *attach_err = NULL;
   char *rest;
 
-  list = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, (const char *[]) { "list", NULL });
-  g_subprocess_communicate_utf8 (list, NULL, NULL, listed, &err, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (g_subprocess_get_exit_status (list), ==, 0);
-  g_assert_cmpstr (err, ==, "");
-  g_assert_nonnull (strstr (*listed, session));
+  g_assert_cmpint (list->status, ==, 0);
+  g_assert_cmpstr (list->err, ==, "");
+  g_assert_nonnull (strstr (list->out, session));
+  *listed = g_steal_pointer (&list->out);
 
   attach = attach_start (s, (const char *[]) { "--watch", session, NULL }, FALSE, &lines, &seen);
   g_assert_nonnull (strstr (seen, greeted));
@@ -719,15 +712,11 @@ assert_ctl_says (Session    *s,
                  const char *session,
                  const char *says)
 {
-  g_autoptr(GSubprocess) ctl = spawn_ctl (s, G_SUBPROCESS_FLAGS_STDOUT_PIPE, (const char *[]) { command, session, NULL });
-  g_autoptr(GError) error = NULL;
-  g_autofree char *out = NULL;
+  g_autoptr(TestResult) ctl = ctl_run (s, (const char *[]) { command, session, NULL });
   g_autofree char *expected = g_strdup_printf ("%s %s\n", session, says);
 
-  g_subprocess_communicate_utf8 (ctl, NULL, NULL, &out, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (g_subprocess_get_exit_status (ctl), ==, 0);
-  g_assert_cmpstr (out, ==, expected);
+  g_assert_cmpint (ctl->status, ==, 0);
+  g_assert_cmpstr (ctl->out, ==, expected);
 }
 
 GPtrArray *

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "paddock-protocol.h"
+#include "test-util.h"
 
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
@@ -180,9 +181,11 @@ void        assert_chain_holds  (Session    *s);
 
 /* The session's id, once its control socket is there. */
 char        *wait_for_socket (Session            *s);
-/* Starts paddockctl @args… with @flags, in the session's folders. */
-GSubprocess *spawn_ctl       (Session            *s,
-                              GSubprocessFlags    flags,
+/* Runs @argv to its end in the session's folders (test_run()). */
+TestResult  *session_run     (Session            *s,
+                              const char * const *argv);
+/* Runs paddockctl @args… so. */
+TestResult  *ctl_run         (Session            *s,
                               const char * const *args);
 /* What `paddockctl audit show` prints of the session's log, its records
  * of @type only where @type is not NULL. */
