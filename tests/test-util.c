@@ -148,6 +148,19 @@ bytes_text (GBytes *bytes)
   return text;
 }
 
+/* @text as a test message shows it: its first 4 KiB, and how much more
+ * there was (meson takes a longer line for one that is not TAP). */
+static char *
+shown (const char *text)
+{
+  const gsize most = 4096;
+  gsize length = text != NULL ? strlen (text) : 0;
+
+  if (length <= most)
+    return g_strdup (text != NULL ? text : "");
+  return g_strdup_printf ("%.*s… [%" G_GSIZE_FORMAT " bytes more]", (int) most, text, length - most);
+}
+
 TestResult *
 test_finish (GSubprocess          *proc,
              const TestRunOptions *options)
@@ -187,7 +200,14 @@ test_finish (GSubprocess          *proc,
   g_clear_pointer (&c.out, g_bytes_unref);
   g_clear_pointer (&c.err, g_bytes_unref);
   if (options == NULL || !options->quiet)
-    g_test_message ("%s: status %d, stdout «%s», stderr «%s»", command, result->status, result->out, result->err);
+    {
+      g_autofree char *shown_command = shown (command);
+      g_autofree char *shown_out = shown (result->out);
+      g_autofree char *shown_err = shown (result->err);
+
+      g_test_message ("%s: status %d, stdout \"%s\", stderr \"%s\"", shown_command, result->status, shown_out,
+                      shown_err);
+    }
   test_assert_no_sanitizer_report (result->err);
   return result;
 }
