@@ -397,18 +397,6 @@ test_remember_too_long (void)
   g_assert_nonnull (strstr (err, "is too long for a rule"));
 }
 
-/* Waits (10 s at most) for the out dir's log to hold @needle. */
-static void
-wait_for_log (Session    *s,
-              const char *needle)
-{
-  g_autofree char *path = out_file (s, "log");
-  g_autofree char *text = wait_for_lines (path, needle, 1);
-
-  if (count_lines (text, needle) == 0)
-    g_error ("the log never said %s", needle);
-}
-
 /* A project's rules file for @project (canonical) whose one rule, "mine",
  * allows the touch of asked-marker that the test policy asks. */
 static char *
@@ -667,14 +655,14 @@ test_project_rules_live (void)
   wait_for_records (s, "policy", 1);
   g_file_set_contents (go1, "", 0, &error);
   g_assert_no_error (error);
-  wait_for_log (s, "one=");
+  g_free (wait_for_out_lines (s, "log", "one=", 1));
 
   g_file_set_contents (file, "{\"rules\": [", -1, &error);
   g_assert_no_error (error);
   wait_for_records (s, "policy", 2);
   g_file_set_contents (go2, "", 0, &error);
   g_assert_no_error (error);
-  wait_for_log (s, "two=");
+  g_free (wait_for_out_lines (s, "log", "two=", 1));
 
   g_assert_cmpint (g_unlink (file), ==, 0);
   wait_for_records (s, "policy", 3);
@@ -777,7 +765,7 @@ test_forget_project_answer (void)
   session_decide_remember (s, ask->id, "allow", "project");
   decided = session_expect (s, PADDOCK_MESSAGE_DECIDED);
   g_assert_cmpint (decided->remember, ==, PADDOCK_REMEMBER_PROJECT);
-  wait_for_log (s, "one=0");
+  g_free (wait_for_out_lines (s, "log", "one=0", 1));
   wait_for_records (s, "policy", 1);
 
   forget = ctl_run (s, (const char *[]) { "policy", "forget", "--project", s->out, decided->rule, NULL });
@@ -852,6 +840,25 @@ test_remember_project_then_file_changes (void)
   g_assert_cmpstr (log, ==, "one=0\ntwo=0\n");
 }
 
+/* Whether signal @signo waits, sent but not yet taken, for process @pid. */
+static gboolean
+signal_pending (pid_t pid,
+                int   signo)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/status", (int) pid);
+  g_autofree char *status = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint64 pending = 0;
+
+  if (!g_file_get_contents (path, &status, NULL, NULL))
+    return FALSE;
+  lines = g_strsplit (status, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], "SigPnd:") || g_str_has_prefix (lines[i], "ShdPnd:"))
+      pending |= g_ascii_strtoull (lines[i] + strlen ("SigPnd:"), NULL, 16);
+  return (pending & (G_GUINT64_CONSTANT (1) << (signo - 1))) != 0;
+}
+
 /* The project's rules are watched through SIGIO. One from elsewhere
  * (kill -IO) ends nothing: not paddock-run, which it ended before the
  * watch took it, nor the agent, to which it is not passed on. */
@@ -863,10 +870,15 @@ test_stray_sigio (void)
     WAIT_FOR_GO "; touch \"$1/ran\"",
     "sh", "@OUT@", NULL }, FALSE, NULL);
   pid_t run = (pid_t) atoi (g_subprocess_get_identifier (s->run));
+  gint64 deadline;
 
   g_free (wait_for_socket (s));
   g_assert_cmpint (kill (run, SIGIO), ==, 0);
-  g_usleep (100 * 1000);
+  /* Taken (read from paddock-run's signal fd) before the agent goes on. */
+  deadline = g_get_monotonic_time () + TEST_SESSION_WAIT_SECONDS * G_USEC_PER_SEC;
+  while (signal_pending (run, SIGIO) && g_get_monotonic_time () < deadline)
+    g_usleep (10 * 1000);
+  g_assert_false (signal_pending (run, SIGIO));
   session_go (s);
   g_assert_cmpint (session_wait (s), ==, 0);
   g_assert_true (out_exists (s, "ran"));

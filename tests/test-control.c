@@ -278,7 +278,7 @@ test_attach_answer_for_gone_question (void)
   g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
     "sh", "-c",
     SH_WAIT_FOR
-    "w \"$1\" go; (touch \"$1/asked-marker1\"; echo one=$? >>\"$1/log\") & sleep 0.2; "
+    "w \"$1\" go; (touch \"$1/asked-marker1\"; echo one=$? >>\"$1/log\") & w \"$1\" go2; "
     "(touch \"$1/asked-marker2\"; echo two=$? >>\"$1/log\") & wait; exit 0",
     "sh", "@OUT@", NULL }, TRUE, NULL);
   g_autofree char *session = wait_for_socket (s);
@@ -301,6 +301,8 @@ test_attach_answer_for_gone_question (void)
   in = g_subprocess_get_stdin_pipe (attach);
   session_go (s);
   first = session_expect (s, PADDOCK_MESSAGE_ASK);
+  /* The second is asked once the first is: in that order. */
+  session_go_on (s, "go2");
   second = session_expect (s, PADDOCK_MESSAGE_ASK);
   g_assert_nonnull (strstr (first->argv[1], "asked-marker1"));
   shown = read_until (lines, "wants to run");
@@ -802,13 +804,14 @@ test_peer_in_tree_out_of_descriptors (void)
   g_free (wait_for_socket (s));
   lower_descriptor_limit (s, 48);
   err = wait_out_of_descriptors (s);
-  g_assert_true (wait_for_out (s, "pids", 20));
-  pids_text = out_text (s, "pids");
+  /* The whole line: the file is there before the shell writes to it. */
+  pids_text = wait_for_out_lines (s, "pids", NULL, 1);
   pids = g_strsplit (g_strstrip (pids_text), " ", -1);
   g_assert_cmpuint (g_strv_length (pids), ==, 150);
 
   session_go (s);
-  g_assert_true (wait_for_out (s, "peer.connected", 20));
+  /* The helper's files appear whole (g_file_set_contents()). */
+  g_assert_true (wait_for_out (s, "peer.connected", TEST_SESSION_WAIT_SECONDS));
   /* One descriptor comes free: the connection's. Held a second (five
    * tries to accept), the peer gets no hello. */
   g_assert_cmpint (kill (atoi (pids[0]), SIGKILL), ==, 0);
@@ -819,7 +822,7 @@ test_peer_in_tree_out_of_descriptors (void)
     if (kill (atoi (pids[i]), SIGKILL) == 0)
       killed++;
   g_assert_cmpuint (killed, >, 0);
-  g_assert_true (wait_for_out (s, "peer", 20));
+  g_assert_true (wait_for_out (s, "peer", TEST_SESSION_WAIT_SECONDS));
   peer = out_text (s, "peer");
   g_assert_nonnull (strstr (peer, "\"type\":\"error\""));
   g_assert_nonnull (strstr (peer, "inside the agent's process tree"));
@@ -833,15 +836,16 @@ test_peer_in_tree_out_of_descriptors (void)
 
 /* A client that connects while paddock-run is out of descriptors waits
  * for one, without paddock-run spinning on its socket, and is served once
- * the programs holding them end. The agent waits until the client has
- * its hello: a session that ended first would drop it unserved. */
+ * the programs holding them end (the test ends them, once it has seen
+ * paddock-run wait). The agent waits until the client has its hello: a
+ * session that ended first would drop it unserved. */
 static void
 test_connect_without_descriptors (void)
 {
   const guint n = 150;
   g_autofree char *script = g_strdup_printf (
-    "i=0; while [ $i -lt %u ]; do /bin/sleep 3 & i=$((i+1)); done; wait; "
-    WAIT_FOR_GO, n);
+    "pids=; i=0; while [ $i -lt %u ]; do /bin/sleep 60 & pids=\"$pids $!\"; i=$((i+1)); done; "
+    "echo $pids > \"$1/pids\"; wait; " WAIT_FOR_GO, n);
   SpawnLimit given = { RLIMIT_NOFILE, { .rlim_cur = 64, .rlim_max = 64 } };
   g_autoptr(Session) s = NULL;
   g_autoptr(GError) error = NULL;
@@ -853,6 +857,8 @@ test_connect_without_descriptors (void)
   g_autofree char *socket_path = NULL;
   g_autofree char *line = NULL;
   g_autofree char *err = NULL;
+  g_autofree char *pids_text = NULL;
+  g_auto(GStrv) pids = NULL;
   int pid;
   guint64 ticks;
   long hz = sysconf (_SC_CLK_TCK);
@@ -863,8 +869,12 @@ test_connect_without_descriptors (void)
   pid = atoi (g_subprocess_get_identifier (s->run));
   session = wait_for_socket (s);
   lower_descriptor_limit (s, 48);
-  /* Out of descriptors once it says so: the sleeps hold them for 3 s. */
+  /* Out of descriptors once it says so: the sleeps hold them until the
+   * test ends them. */
   err = wait_out_of_descriptors (s);
+  pids_text = wait_for_out_lines (s, "pids", NULL, 1);
+  pids = g_strsplit (g_strstrip (pids_text), " ", -1);
+  g_assert_cmpuint (g_strv_length (pids), ==, n);
 
   socket_path = g_strdup_printf ("%s/paddock/%s.sock", s->runtime, session);
   address = g_unix_socket_address_new (socket_path);
@@ -876,6 +886,8 @@ test_connect_without_descriptors (void)
   g_usleep (G_USEC_PER_SEC);
   g_assert_cmpuint (process_cpu_ticks (pid) - ticks, <, (guint64) hz / 4);
 
+  for (guint i = 0; pids[i] != NULL; i++)
+    g_assert_cmpint (kill (atoi (pids[i]), SIGKILL), ==, 0);
   in = g_data_input_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (connection)));
   line = g_data_input_stream_read_line (in, NULL, NULL, &error);
   g_assert_no_error (error);

@@ -105,23 +105,36 @@ test_piped_script (void)
 /* A pipeline's command lines are each as long as an exec's may be: what
  * the timeline shows of it is cut, so that the exec's message stays one
  * a client reads (with two 240 KiB lines of control bytes, each escaped
- * six times over, it was longer, and the client had to drop it). */
+ * six times over, it was longer, and the client had to drop it). The
+ * writer runs once the shell has, so that its exec is the one judged as
+ * the pipeline. */
 static void
 test_pipeline_bounds (void)
 {
   g_autofree char *big = g_strnfill (120 * 1024, '\001');
   g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
     "sh", "-c",
+    SH_WAIT_FOR
     "cd \"$1\" && printf '#!/bin/sh\\nsleep 1\\n' >fetch-other && chmod +x fetch-other && "
-    "(sleep 0.5; exec ./fetch-other \"$2\" \"$2\") | sh -s \"$2\" \"$2\"",
+    "(w \"$1\" go; exec ./fetch-other \"$2\" \"$2\") | sh -s \"$2\" \"$2\"",
     "sh", "@OUT@", big, NULL }, TRUE, NULL);
   g_autoptr(GPtrArray) execs = NULL;
   const PaddockMessage *writer = NULL;
   const char *pipeline;
+  gboolean shell_ran = FALSE;
 
   /* The whole stream: session_read() fails on a line too long. */
   for (PaddockMessage *message; (message = session_read (s, 20000)) != NULL;)
-    paddock_message_free (message);
+    {
+      if (!shell_ran && message->type == PADDOCK_MESSAGE_EXEC && message->argv != NULL &&
+          g_strcmp0 (message->argv[0], "sh") == 0 && g_strcmp0 (message->argv[1], "-s") == 0)
+        {
+          shell_ran = TRUE;
+          session_go (s);
+        }
+      paddock_message_free (message);
+    }
+  g_assert_true (shell_ran);
   g_assert_cmpint (session_wait (s), ==, 0);
 
   for (guint i = 0; i < s->seen->len; i++)
@@ -145,25 +158,43 @@ test_pipeline_bounds (void)
 /* An answer remembered for a pipeline into a shell holds for that
  * pipeline, whichever of its programs starts first, and not for another
  * writer's: the first ask is answered "session", the same pipeline in the
- * other order runs without an ask, and one from another writer asks. */
+ * other order runs without an ask, and one from another writer asks. The
+ * first pipeline's writer runs once its shell has (the audit log says
+ * so), so that it is the writer that is asked. */
 static void
 test_remember_pipeline (void)
 {
   g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
     "sh", "-c",
-    WAIT_FOR_GO "; "
+    SH_WAIT_FOR
+    "w \"$1\" go; "
     "cd \"$1\" && printf '#!/bin/sh\\necho touch ran-$1\\nsleep 1\\n' >fetch-asked && chmod +x fetch-asked && "
-    "(sleep 0.5; exec ./fetch-asked 1) | sh; "
+    "(w \"$1\" shell-ran; exec ./fetch-asked 1) | sh; "
     "./fetch-asked 1 | (sleep 0.5; exec sh); "
     "./fetch-asked 2 | (sleep 0.5; exec sh); exit 0",
     "sh", "@OUT@", NULL }, FALSE, NULL);
   g_autofree char *session = wait_for_socket (s);
   g_autoptr(GPtrArray) decisions = NULL;
   g_autoptr(GPtrArray) execs = NULL;
+  g_autoptr(GSubprocess) attach = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autofree char *seen = NULL;
   g_autofree char *rest = NULL;
   const char *got[3] = { NULL };
 
-  rest = run_allowing_for_session (s, session);
+  attach = attach_start (s, (const char *[]) { session, "--answer", "allow", "--remember", "session", NULL },
+                         TRUE, &lines, &seen);
+  session_go (s);
+  {
+    const char *shell = "\"argv\":[\"sh\"]";
+    g_autofree char *log = wait_for_lines (s->audit, shell, 1);
+
+    g_assert_cmpuint (count_lines (log, shell), >=, 1);
+  }
+  session_go_on (s, "shell-ran");
+  rest = read_until (lines, "session ended");
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_free (attach_finish (attach));
 
   g_assert_true (out_exists (s, "ran-1"));
   g_assert_true (out_exists (s, "ran-2"));

@@ -953,20 +953,36 @@ test_short_runs (void)
 }
 
 /* Runs @n sleeps at once under paddock-run, started with an open-file
- * limit of @soft (hard limit @hard); returns the session, ended. */
+ * limit of @soft (hard limit @hard), and ends them once the audit log
+ * has all their runs; returns the session, ended. (Sleeps that ended by
+ * themselves, all started within their time, would not all have run at
+ * once on a busy machine.) */
 static Session *
 run_many_at_once (guint n,
                   rlim_t soft,
                   rlim_t hard)
 {
   g_autofree char *script = g_strdup_printf (
-    "ulimit -Sn > \"$1/agent-limit\"; i=0; while [ $i -lt %u ]; do /bin/sleep 2 & i=$((i+1)); done; wait", n);
+    "ulimit -Sn > \"$1/agent-limit\"; pids=; i=0; "
+    "while [ $i -lt %u ]; do /bin/sleep 60 & pids=\"$pids $!\"; i=$((i+1)); done; "
+    "echo $pids > \"$1/pids\"; wait", n);
   SpawnLimit given = { RLIMIT_NOFILE, { .rlim_cur = soft, .rlim_max = hard } };
+  const char *sleep_run = "\"path\":\"/bin/sleep\"";
+  g_autofree char *pids_text = NULL;
+  g_autofree char *log = NULL;
+  g_auto(GStrv) pids = NULL;
   Session *s;
 
   spawn_limit = &given;
   s = session_start_command (NULL, (const char *[]) { "sh", "-c", script, "sh", "@OUT@", NULL }, FALSE, NULL);
   spawn_limit = NULL;
+  pids_text = wait_for_out_lines (s, "pids", NULL, 1);
+  pids = g_strsplit (g_strstrip (pids_text), " ", -1);
+  g_assert_cmpuint (g_strv_length (pids), ==, n);
+  log = wait_for_lines (s->audit, sleep_run, n);
+  g_assert_cmpuint (count_lines (log, sleep_run), ==, n);
+  for (guint i = 0; pids[i] != NULL; i++)
+    g_assert_cmpint (kill (atoi (pids[i]), SIGTERM), ==, 0);
   g_assert_cmpint (session_wait (s), ==, 0);
   return s;
 }

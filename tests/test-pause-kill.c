@@ -179,8 +179,10 @@ pause_until_held (Session    *s,
                   const char *session,
                   int         agent)
 {
+  gint64 deadline = g_get_monotonic_time () + TEST_SESSION_WAIT_SECONDS * G_USEC_PER_SEC;
+
   assert_ctl_says (s, "pause", session, "paused");
-  for (guint i = 0; i < 100 && !process_is_held (agent); i++)
+  while (!process_is_held (agent) && g_get_monotonic_time () < deadline)
     g_usleep (50 * 1000);
   g_assert_true (process_is_held (agent));
 }
@@ -196,8 +198,9 @@ test_pause_resume (void)
 
   /* The agent runs its script: its own exec answered. A process held in an
    * exec cannot stop until it is answered (it waits killably, 'D'), and
-   * under ASan on a busy machine that outlasted the pause's wait. */
-  g_assert_true (wait_for_out (s, "log", 30));
+   * under ASan on a busy machine that outlasted the pause's wait. Its
+   * first line, whole, not the log's mere existence. */
+  g_free (wait_for_out_lines (s, "log", "start", 1));
 
   /* Nothing to resume: said at once (it waited 10 s, then failed). */
   assert_ctl_says (s, "resume", session, "was not paused");
@@ -370,8 +373,12 @@ test_pause_busy (void)
 
       assert_ctl_says (s, "resume", session, "resumed");
       /* And it goes on. */
-      for (guint i = 0; i < 600 && file_size (ticks) == after; i++)
-        g_usleep (5 * 1000);
+      {
+        gint64 deadline = g_get_monotonic_time () + TEST_SESSION_WAIT_SECONDS * G_USEC_PER_SEC;
+
+        while (file_size (ticks) == after && g_get_monotonic_time () < deadline)
+          g_usleep (5 * 1000);
+      }
       g_assert_cmpint (file_size (ticks), >, after);
     }
 
@@ -491,20 +498,25 @@ test_kill_many_at_once (void)
   spawn_limit = NULL;
   session = wait_for_socket (s);
   err = wait_out_of_descriptors (s);
-  g_assert_true (wait_for_out (s, "pids", 20));
-  pids_text = out_text (s, "pids");
+  /* The whole line: the file is there before the shell writes to it (a
+   * busy machine once showed it empty). */
+  pids_text = wait_for_out_lines (s, "pids", NULL, 1);
   pids = g_strsplit (g_strstrip (pids_text), " ", -1);
   g_assert_cmpuint (g_strv_length (pids), ==, n);
 
   assert_ctl_says (s, "pause", session, "paused");
   /* A stop takes effect when its process next runs: on a busy machine,
    * after the pause's own half-second wait for it. */
-  for (guint i = 0; pids[i] != NULL; i++)
-    {
-      for (guint tries = 0; tries < 100 && process_state (atoi (pids[i])) != 'T'; tries++)
-        g_usleep (50 * 1000);
-      g_assert_cmpint (process_state (atoi (pids[i])), ==, 'T');
-    }
+  {
+    gint64 deadline = g_get_monotonic_time () + TEST_SESSION_WAIT_SECONDS * G_USEC_PER_SEC;
+
+    for (guint i = 0; pids[i] != NULL; i++)
+      {
+        while (process_state (atoi (pids[i])) != 'T' && g_get_monotonic_time () < deadline)
+          g_usleep (50 * 1000);
+        g_assert_cmpint (process_state (atoi (pids[i])), ==, 'T');
+      }
+  }
   assert_ctl_says (s, "resume", session, "resumed");
   for (guint i = 0; pids[i] != NULL; i++)
     g_assert_cmpint (process_state (atoi (pids[i])), !=, 'T');

@@ -119,6 +119,21 @@ wait_for_out (Session    *s,
 }
 
 char *
+wait_for_out_lines (Session    *s,
+                    const char *name,
+                    const char *needle,
+                    guint       n)
+{
+  g_autofree char *path = out_file (s, name);
+  char *text = wait_for_lines (path, needle != NULL ? needle : "\n", n);
+
+  if (count_lines (text, needle != NULL ? needle : "\n") < n)
+    g_error ("%s never held %u whole lines%s%s; it holds: %s", name, n, needle != NULL ? " with " : "",
+             needle != NULL ? needle : "", text);
+  return text;
+}
+
+char *
 out_text (Session    *s,
           const char *name)
 {
@@ -310,7 +325,7 @@ session_expect (Session           *s,
 {
   for (;;)
     {
-      PaddockMessage *message = session_read (s, 20000);
+      PaddockMessage *message = session_read (s, TEST_SESSION_WAIT_SECONDS * 1000);
 
       if (message == NULL)
         g_error ("expected a %s message, the session said nothing more",
@@ -374,14 +389,15 @@ wait_for_lines (const char *path,
                 const char *needle,
                 guint       n)
 {
+  gint64 deadline = g_get_monotonic_time () + TEST_SESSION_WAIT_SECONDS * G_USEC_PER_SEC;
   char *text = NULL;
 
-  for (guint tries = 0; tries < 1000; tries++)
+  for (;;)
     {
       g_free (text);
       if (!g_file_get_contents (path, &text, NULL, NULL))
         text = g_strdup ("");
-      if (count_lines (text, needle) >= n)
+      if (count_lines (text, needle) >= n || g_get_monotonic_time () > deadline)
         break;
       g_usleep (10 * 1000);
     }
@@ -396,7 +412,8 @@ audit_records (Session    *s,
   g_autofree char *text = read_text (s->audit);
   g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
 
-  for (guint i = 0; lines[i] != NULL; i++)
+  /* Whole lines only: paddock-run may be writing the last one. */
+  for (guint i = 0; lines[i] != NULL && lines[i + 1] != NULL; i++)
     {
       g_autoptr(JsonParser) parser = json_parser_new ();
       JsonObject *object;
@@ -495,22 +512,52 @@ assert_chain_holds (Session *s)
   paddock_audit_verification_clear (&result);
 }
 
+/* The id of the session whose control socket listens in @dir, or NULL:
+ * its file is there from bind() on, but a connection is refused until
+ * listen(), so /proc/net/unix says when it listens (__SO_ACCEPTCON). */
+static char *
+listening_session (const char *dir)
+{
+  g_autofree char *table = read_text ("/proc/net/unix");
+  g_auto(GStrv) lines = g_strsplit (table, "\n", -1);
+  g_autofree char *prefix = g_strconcat (dir, "/", NULL);
+
+  for (guint i = 1; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) fields = g_strsplit_set (lines[i], " ", -1);
+      g_autoptr(GPtrArray) words = g_ptr_array_new ();
+
+      for (guint j = 0; fields[j] != NULL; j++)
+        if (*fields[j] != '\0')
+          g_ptr_array_add (words, fields[j]);
+      /* Num RefCount Protocol Flags Type St Inode Path */
+      if (words->len == 8 && strcmp (g_ptr_array_index (words, 3), "00010000") == 0)
+        {
+          const char *path = g_ptr_array_index (words, 7);
+
+          if (g_str_has_prefix (path, prefix) && g_str_has_suffix (path, ".sock") && strchr (path + strlen (prefix), '/') == NULL)
+            return g_strndup (path + strlen (prefix), strlen (path) - strlen (prefix) - strlen (".sock"));
+        }
+    }
+  return NULL;
+}
+
 char *
 wait_for_socket (Session *s)
 {
   g_autofree char *dir = g_build_filename (s->runtime, "paddock", NULL);
+  gint64 deadline = g_get_monotonic_time () + TEST_SESSION_WAIT_SECONDS * G_USEC_PER_SEC;
 
-  for (int i = 0; i < 400; i++)
+  for (;;)
     {
-      g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
-      const char *name;
+      char *session = listening_session (dir);
 
-      while (listing != NULL && (name = g_dir_read_name (listing)) != NULL)
-        if (g_str_has_suffix (name, ".sock"))
-          return g_strndup (name, strlen (name) - 5);
+      if (session != NULL)
+        return session;
+      if (g_get_monotonic_time () > deadline)
+        g_error ("no control socket listened in %s", dir);
       g_usleep (25 * 1000);
     }
-  g_error ("no control socket appeared");
 }
 
 TestResult *
@@ -602,9 +649,17 @@ attach_start (Session             *s,
 void
 session_go (Session *s)
 {
-  g_autofree char *go = out_file (s, "go");
+  session_go_on (s, "go");
+}
+
+void
+session_go_on (Session    *s,
+               const char *name)
+{
+  g_autofree char *go = out_file (s, name);
   g_autoptr(GError) error = NULL;
 
+  /* Whole at once: g_file_set_contents() renames it into place. */
   g_file_set_contents (go, "", 0, &error);
   g_assert_no_error (error);
 }

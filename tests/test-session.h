@@ -79,23 +79,33 @@ int      session_wait          (Session            *s);
 /* A launcher with the session's XDG folders (and so its control socket). */
 GSubprocessLauncher *launcher_new (Session *s);
 
-/* For an agent given as `sh -c SCRIPT sh @OUT@`: waits until the test
- * says go (session_go()), or 20 s at most. */
-#define WAIT_FOR_GO "i=0; while [ ! -e \"$1/go\" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done"
+/* How long a test waits for what a session is to do, at most: a busy
+ * machine may take its time, a failed test need not take for ever. */
+#define TEST_SESSION_WAIT_SECONDS 60
 
-/* For an inline agent's script: `w "$1" NAME` waits, 20 s at most, for
- * the file NAME in the out dir ($1), as the fake agent's wait_for does. */
-#define SH_WAIT_FOR "w () { i=0; while [ ! -e \"$1/$2\" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done; }; "
+/* For an agent given as `sh -c SCRIPT sh @OUT@`: waits until the test
+ * says go (session_go()), or a minute at the least. The file appears
+ * whole (renamed into place), so that it is there is the test's word. */
+#define WAIT_FOR_GO "i=0; while [ ! -e \"$1/go\" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done"
+
+/* For an inline agent's script: `w "$1" NAME` waits, a minute at the
+ * least, for the file NAME in the out dir ($1), as the fake agent's
+ * wait_for does. */
+#define SH_WAIT_FOR "w () { i=0; while [ ! -e \"$1/$2\" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done; }; "
 
 /* Lets the fake agent go on past its wait_for "go". */
-void session_go (Session *s);
+void session_go    (Session    *s);
+/* Lets it go on past its wait for @name: the file appears, whole. */
+void session_go_on (Session    *s,
+                    const char *name);
 
 /* --- the client on --control-fd --------------------------------------------- */
 
 /* The next message on the control fd, or NULL after @timeout_ms or at its end. */
 PaddockMessage *session_read   (Session           *s,
                                 int                timeout_ms);
-/* The next message of @type, the ones before it skipped (20 s at most). */
+/* The next message of @type, the ones before it skipped
+ * (TEST_SESSION_WAIT_SECONDS at most). */
 PaddockMessage *session_expect (Session           *s,
                                 PaddockMessageType type);
 void            session_send   (Session           *s,
@@ -116,10 +126,20 @@ char    *out_file        (Session    *s,
                           const char *name);
 gboolean out_exists      (Session    *s,
                           const char *name);
-/* Whether @name is in @s's folder within @seconds (looked for every 50 ms). */
+/* Whether @name is in @s's folder within @seconds (looked for every 50
+ * ms): only for a file that appears whole, an empty marker or one renamed
+ * into place. A file that is written after it is made is read with
+ * wait_for_out_lines(). */
 gboolean wait_for_out    (Session    *s,
                           const char *name,
                           guint       seconds);
+/* The text of @name in the out dir once @n of its whole lines hold
+ * @needle (NULL: once it has @n whole lines); fails the test after
+ * TEST_SESSION_WAIT_SECONDS. */
+char    *wait_for_out_lines (Session    *s,
+                             const char *name,
+                             const char *needle,
+                             guint       n);
 /* The text of @name in the out dir; "" where there is none. */
 char    *out_text        (Session    *s,
                           const char *name);
@@ -130,7 +150,8 @@ char    *runner_err_text (Session    *s);
 guint count_lines    (const char *text,
                       const char *needle);
 /* The text of @path once @n of its whole lines hold @needle (a file
- * another process is writing), or as it is after 10 s. */
+ * another process is writing), or as it is after
+ * TEST_SESSION_WAIT_SECONDS. */
 char *wait_for_lines (const char *path,
                       const char *needle,
                       guint       n);
@@ -144,11 +165,12 @@ GStrv process_stat_fields (int pid);
 
 /* --- the audit log ---------------------------------------------------------- */
 
-/* The audit log's records of @type (NULL: all), in order. */
+/* The audit log's records of @type (NULL: all), in order: its whole
+ * lines, so that it may be read while paddock-run writes it. */
 GPtrArray  *audit_records       (Session    *s,
                                  const char *type);
-/* Waits (10 s at most) for the session's audit log to hold @n records of
- * @type, whole lines. */
+/* Waits (TEST_SESSION_WAIT_SECONDS at most) for the session's audit log
+ * to hold @n records of @type, whole lines. */
 void        wait_for_records    (Session    *s,
                                  const char *type,
                                  guint       n);
@@ -179,7 +201,7 @@ void        assert_chain_holds  (Session    *s);
 
 /* --- paddockctl ------------------------------------------------------------- */
 
-/* The session's id, once its control socket is there. */
+/* The session's id, once its control socket listens. */
 char        *wait_for_socket (Session            *s);
 /* Runs @argv to its end in the session's folders (test_run()). */
 TestResult  *session_run     (Session            *s,
