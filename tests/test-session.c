@@ -340,7 +340,15 @@ void
 session_send (Session    *s,
               const char *line)
 {
-  g_assert_cmpint (send (s->client, line, strlen (line), MSG_NOSIGNAL), ==, (gssize) strlen (line));
+  gsize length = strlen (line);
+
+  for (gsize done = 0; done < length;)
+    {
+      ssize_t n = send (s->client, line + done, length - done, MSG_NOSIGNAL);
+
+      g_assert_cmpint (n, >, 0);
+      done += n;
+    }
 }
 
 void
@@ -580,6 +588,22 @@ ctl_run (Session            *s,
     g_ptr_array_add (argv, (char *) args[i]);
   g_ptr_array_add (argv, NULL);
   return session_run (s, (const char * const *) argv->pdata);
+}
+
+void
+session_connect (Session *s)
+{
+  g_autofree char *session = wait_for_socket (s);
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+
+  if (s->client >= 0)
+    close (s->client);
+  g_snprintf (addr.sun_path, sizeof addr.sun_path, "%s/paddock/%s.sock", s->runtime, session);
+  s->client = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  g_assert_cmpint (s->client, >=, 0);
+  g_assert_cmpint (connect (s->client, (struct sockaddr *) &addr, sizeof addr), ==, 0);
+  paddock_line_reader_free (s->reader);
+  s->reader = paddock_line_reader_new (PADDOCK_PROTOCOL_MAX_EVENT_LINE);
 }
 
 char *

@@ -3,8 +3,8 @@
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Shared by test-exec-monitor, test-asks, test-download, test-control and
- * test-pause-kill: each starts sessions (paddock-run on
+ * Shared by test-exec-monitor, test-asks, test-download, test-control,
+ * test-pause-kill and test-protocol: each starts sessions (paddock-run on
  * tests/fake-agent.sh, or on a command of its own), talks to them as a
  * client does, and reads what they left: the agent's out dir, the
  * protocol's messages, the audit log.
@@ -108,8 +108,12 @@ PaddockMessage *session_read   (Session           *s,
  * (TEST_SESSION_WAIT_SECONDS at most). */
 PaddockMessage *session_expect (Session           *s,
                                 PaddockMessageType type);
+/* Sends @line, all of it: any bytes, a line or not. */
 void            session_send   (Session           *s,
                                 const char        *line);
+/* Connects to the session's control socket, as paddockctl does, in
+ * place of the client @s had (closed, if still open). */
+void            session_connect (Session          *s);
 /* Answers the ask @id with @decision, remembered as @remember says (NULL:
  * as the protocol's default, once). */
 void session_decide_remember (Session    *s,
