@@ -1,5 +1,6 @@
 #!/bin/sh
-# fake-agent.sh: a scripted stand-in for a coding agent, run under paddock-run by test-exec
+# fake-agent.sh: a scripted stand-in for a coding agent, run under paddock-run by the tests
+# of test-session.h (and test-protocol)
 #
 # Copyright 2026 The Paddock authors
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -20,9 +21,11 @@ step () {
   echo "$name=$?" >>"$out/log"
 }
 
+# Waits for the file $1, which the test makes whole (renamed into place),
+# a minute at the least.
 wait_for () {
   i=0
-  while [ ! -e "$1" ] && [ $i -lt 400 ]; do
+  while [ ! -e "$1" ] && [ $i -lt 1200 ]; do
     sleep 0.05
     i=$((i + 1))
   done
@@ -130,8 +133,8 @@ EOF
     step cloned-again ./tool/install.sh
     step local-clone "$out/bin/git" clone "$out/work/tool" copy
     step copied sh copy/install.sh
-    # Long enough for the clone's end to be seen.
-    sleep 0.5
+    # The clone ended before `step cloned`, whose exec saw that it had:
+    # what is written here, later, is not the clone's.
     echo "touch \"$out/built-marker\"" >tool/built.sh
     step built sh tool/built.sh
     ;;
@@ -158,7 +161,8 @@ END
     step unpacked sh t/install.sh
     step unpacked-again ./t/install.sh
     # The next exec sees that tar ended; what is written a tick (4 ms at
-    # 250 Hz, the file times' clock) after that is not tar's.
+    # 250 Hz, the file times' clock) after that is not tar's. The sleep
+    # waits for that clock, which no load makes faster.
     mkdir into
     sleep 0.05
     step local-unpack tar xf ../local.tar -C into

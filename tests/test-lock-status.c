@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "paddock-lock-status.h"
+#include "test-util.h"
 
 static const char landlock_7[] =
   "{\"type\":\"lock-status\",\"lock\":\"landlock\",\"features\":[\"landlock-abi-7\",\"lock-files\","
@@ -167,7 +168,8 @@ test_load_from_runner (void)
   const char *runner = g_getenv ("PADDOCK_RUN");
   g_autoptr(GError) error = NULL;
   g_autoptr(PaddockLockStatus) status = NULL;
-  g_autofree char *out = NULL;
+  g_autoptr(TestResult) run = NULL;
+  const char *out;
   g_autofree char *mechanism = NULL;
   g_autoptr(GPtrArray) protections = NULL;
   const char *argv[] = { runner, "--lock-status", NULL };
@@ -181,8 +183,8 @@ test_load_from_runner (void)
   status = load (runner, &error);
   g_assert_no_error (error);
   /* The words and the message come from one probe: they agree. */
-  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, NULL, NULL, &error);
-  g_assert_no_error (error);
+  run = test_run (argv);
+  out = run->out;
   g_assert_true (g_str_has_prefix (out, "mechanism: "));
   if (paddock_lock_status_get_available (status))
     {

@@ -38,32 +38,6 @@ static const char *backend = "landlock";
 static gboolean has_no_monitor;
 static char *base, *home, *project, *outside, *bindir, *config_home, *state_home, *runtime_dir;
 
-typedef struct
-{
-  int   status;  /* exit code, or 128+N when a signal ended paddock-run */
-  char *out;
-  char *err;
-} Result;
-
-/* Under the sanitizer build a report ends a run with a failure that a
- * refused attempt would hide: look for it in every run. */
-static void
-assert_no_sanitizer_report (const char *text)
-{
-  g_assert_null (strstr (text, "Sanitizer"));
-  g_assert_null (strstr (text, "runtime error:"));
-}
-
-static void
-result_free (Result *result)
-{
-  g_free (result->out);
-  g_free (result->err);
-  g_free (result);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Result, result_free)
-
 static char **
 child_env (void)
 {
@@ -118,19 +92,9 @@ command_line (gboolean            locked,
   return argv;
 }
 
-static int
-decode_status (int wait_status)
-{
-  if (WIFEXITED (wait_status))
-    return WEXITSTATUS (wait_status);
-  if (WIFSIGNALED (wait_status))
-    return 128 + WTERMSIG (wait_status);
-  return -1;
-}
-
 /* Runs the script; when @pid_file is set, writes paddock-run's pid there
  * once it started; @setup runs in the child before paddock-run. */
-static Result *
+static TestResult *
 attempt_as (gboolean              locked,
             const char * const   *extra,
             const char           *script,
@@ -139,58 +103,21 @@ attempt_as (gboolean              locked,
 {
   g_autoptr(GPtrArray) argv = command_line (locked, extra, script);
   g_auto(GStrv) env = child_env ();
-  g_autoptr(GError) error = NULL;
-  Result *result = g_new0 (Result, 1);
-  int out_fd, err_fd, wait_status;
-  GPid pid;
-  g_autoptr(GString) out = g_string_new (NULL);
-  g_autoptr(GString) err = g_string_new (NULL);
-  struct pollfd fds[2];
-  char buf[4096];
+  TestRunOptions options = { .env = (const char * const *) env, .setup = setup };
+  g_autoptr(GSubprocess) proc = test_spawn ((const char * const *) argv->pdata, &options);
 
-  g_spawn_async_with_pipes (NULL, (char **) argv->pdata, env, G_SPAWN_DO_NOT_REAP_CHILD,
-                            setup, NULL, &pid, NULL, &out_fd, &err_fd, &error);
-  g_assert_no_error (error);
   if (pid_file != NULL)
     {
-      g_autofree char *text = g_strdup_printf ("%d\n", (int) pid);
+      g_autofree char *text = g_strdup_printf ("%s\n", g_subprocess_get_identifier (proc));
+      g_autoptr(GError) error = NULL;
+
       g_file_set_contents (pid_file, text, -1, &error);
       g_assert_no_error (error);
     }
-
-  fds[0] = (struct pollfd) { .fd = out_fd, .events = POLLIN };
-  fds[1] = (struct pollfd) { .fd = err_fd, .events = POLLIN };
-  while (fds[0].fd >= 0 || fds[1].fd >= 0)
-    {
-      if (poll (fds, 2, 60000) <= 0)
-        g_error ("paddock-run did not finish: %s", script);
-      for (int i = 0; i < 2; i++)
-        if (fds[i].fd >= 0 && fds[i].revents)
-          {
-            ssize_t n = read (fds[i].fd, buf, sizeof buf);
-            if (n <= 0)
-              {
-                close (fds[i].fd);
-                fds[i].fd = -1;
-              }
-            else
-              g_string_append_len (i == 0 ? out : err, buf, n);
-          }
-    }
-  while (waitpid (pid, &wait_status, 0) < 0)
-    g_assert_cmpint (errno, ==, EINTR);
-  g_spawn_close_pid (pid);
-
-  result->status = decode_status (wait_status);
-  result->out = g_string_free (g_steal_pointer (&out), FALSE);
-  result->err = g_string_free (g_steal_pointer (&err), FALSE);
-  g_test_message ("%s: status %d, stdout «%s», stderr «%s»", locked ? "locked" : "unlocked",
-                  result->status, result->out, result->err);
-  assert_no_sanitizer_report (result->err);
-  return result;
+  return test_finish (proc, &options);
 }
 
-static Result *
+static TestResult *
 attempt_full (gboolean            locked,
               const char * const *extra,
               const char         *script,
@@ -199,7 +126,7 @@ attempt_full (gboolean            locked,
   return attempt_as (locked, extra, script, pid_file, NULL);
 }
 
-static Result *
+static TestResult *
 attempt (gboolean    locked,
          const char *script)
 {
@@ -208,7 +135,7 @@ attempt (gboolean    locked,
 
 /* Runs in a new pty as its controlling terminal. @input is typed once
  * @when appears in the output (or at once when NULL). */
-static Result *
+static TestResult *
 attempt_in_pty (gboolean            locked,
                 const char * const *extra,
                 const char         *script,
@@ -219,7 +146,7 @@ attempt_in_pty (gboolean            locked,
   g_auto(GStrv) env = child_env ();
   struct winsize size = { .ws_row = 24, .ws_col = 80 };
   g_autoptr(GString) out = g_string_new (NULL);
-  Result *result = g_new0 (Result, 1);
+  TestResult *result = g_new0 (TestResult, 1);
   gboolean typed = input == NULL;
   gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
   int master, slave, wait_status;
@@ -270,12 +197,12 @@ attempt_in_pty (gboolean            locked,
   while (waitpid (pid, &wait_status, 0) < 0)
     g_assert_cmpint (errno, ==, EINTR);
 
-  result->status = decode_status (wait_status);
+  result->status = test_wait_status (wait_status);
   result->out = g_string_free (g_steal_pointer (&out), FALSE);
   result->err = g_strdup ("");
   g_test_message ("%s in a pty: status %d, output «%s»", locked ? "locked" : "unlocked",
                   result->status, result->out);
-  assert_no_sanitizer_report (result->out);
+  test_assert_no_sanitizer_report (result->out);
   return result;
 }
 
@@ -313,7 +240,7 @@ test_write_outside (void)
   g_autofree char *target = out_path ("existing");
   g_autofree char *script = g_strdup_printf ("echo pwned >> '%s'", target);
   g_autofree char *after = NULL;
-  g_autoptr(Result) free_run = NULL, locked_run = NULL;
+  g_autoptr(TestResult) free_run = NULL, locked_run = NULL;
 
   write_file (target, "outside\n");
   free_run = attempt (FALSE, script);
@@ -334,7 +261,7 @@ test_create_outside (void)
 {
   g_autofree char *target = out_path ("created");
   g_autofree char *script = g_strdup_printf ("echo pwned > '%s'", target);
-  g_autoptr(Result) free_run = NULL, locked_run = NULL;
+  g_autoptr(TestResult) free_run = NULL, locked_run = NULL;
 
   free_run = attempt (FALSE, script);
   g_assert_cmpint (free_run->status, ==, 0);
@@ -352,7 +279,7 @@ test_rename_outside (void)
   g_autofree char *from = out_path ("a");
   g_autofree char *to = out_path ("b");
   g_autofree char *script = g_strdup_printf ("mv '%s' '%s'", from, to);
-  g_autoptr(Result) free_run = NULL, locked_run = NULL;
+  g_autoptr(TestResult) free_run = NULL, locked_run = NULL;
 
   write_file (from, "a\n");
   free_run = attempt (FALSE, script);
@@ -372,7 +299,7 @@ test_link_outside (void)
   g_autofree char *from = out_path ("existing");
   g_autofree char *to = out_path ("linked");
   g_autofree char *script = g_strdup_printf ("ln '%s' '%s'", from, to);
-  g_autoptr(Result) free_run = NULL, locked_run = NULL;
+  g_autoptr(TestResult) free_run = NULL, locked_run = NULL;
 
   write_file (from, "outside\n");
   free_run = attempt (FALSE, script);
@@ -391,7 +318,7 @@ test_truncate_outside (void)
   g_autofree char *target = out_path ("existing");
   g_autofree char *script = g_strdup_printf ("truncate -s 0 '%s'", target);
   g_autofree char *after = NULL;
-  g_autoptr(Result) free_run = NULL, locked_run = NULL;
+  g_autoptr(TestResult) free_run = NULL, locked_run = NULL;
 
   write_file (target, "outside\n");
   free_run = attempt (FALSE, script);
@@ -411,8 +338,8 @@ test_truncate_outside (void)
 static void
 assert_secret_only_unlocked (const char *script)
 {
-  g_autoptr(Result) free_run = attempt (FALSE, script);
-  g_autoptr(Result) locked_run = attempt (TRUE, script);
+  g_autoptr(TestResult) free_run = attempt (FALSE, script);
+  g_autoptr(TestResult) locked_run = attempt (TRUE, script);
 
   g_assert_cmpint (free_run->status, ==, 0);
   g_assert_nonnull (strstr (free_run->out, "PRIVATE-KEY-MATERIAL"));
@@ -434,7 +361,7 @@ test_symlink_in_project (void)
   g_autofree char *out_link = g_build_filename (project, "out", NULL);
   g_autofree char *target = out_path ("existing");
   g_autofree char *after = NULL;
-  g_autoptr(Result) free_run = NULL, locked_run = NULL;
+  g_autoptr(TestResult) free_run = NULL, locked_run = NULL;
 
   g_unlink (key_link);
   g_assert_cmpint (symlink (key, key_link), ==, 0);
@@ -464,7 +391,7 @@ test_hard_link_into_project (void)
   g_autofree char *from = out_path ("existing");
   g_autofree char *to = g_build_filename (project, "hard", NULL);
   g_autofree char *script = g_strdup_printf ("ln '%s' hard", from);
-  g_autoptr(Result) free_run = NULL, locked_run = NULL;
+  g_autoptr(TestResult) free_run = NULL, locked_run = NULL;
 
   write_file (from, "outside\n");
   free_run = attempt (FALSE, script);
@@ -532,8 +459,8 @@ test_proc_mem (void)
 {
   GPid pid = start_outsider ();
   g_autofree char *script = g_strdup_printf ("'%s/lock-probe' read-mem %d", bindir, (int) pid);
-  g_autoptr(Result) free_run = attempt (FALSE, script);
-  g_autoptr(Result) locked_run = attempt (TRUE, script);
+  g_autoptr(TestResult) free_run = attempt (FALSE, script);
+  g_autoptr(TestResult) locked_run = attempt (TRUE, script);
 
   g_assert_cmpint (free_run->status, ==, 0);
   g_assert_nonnull (strstr (free_run->out, "read 64 bytes"));
@@ -546,7 +473,7 @@ static void
 test_setuid (void)
 {
   g_autofree char *script = g_strdup_printf ("'%s/suid-probe' euid", bindir);
-  g_autoptr(Result) free_run = NULL, locked_run = NULL;
+  g_autoptr(TestResult) free_run = NULL, locked_run = NULL;
 
   if (geteuid () != 0)
     {
@@ -564,8 +491,8 @@ test_setuid (void)
 static void
 test_unshare_user (void)
 {
-  g_autoptr(Result) free_run = attempt (FALSE, "unshare -U true");
-  g_autoptr(Result) locked_run = attempt (TRUE, "unshare -U true");
+  g_autoptr(TestResult) free_run = attempt (FALSE, "unshare -U true");
+  g_autoptr(TestResult) locked_run = attempt (TRUE, "unshare -U true");
 
   g_assert_cmpint (free_run->status, ==, 0);
   g_assert_cmpint (locked_run->status, !=, 0);
@@ -577,7 +504,7 @@ test_tiocsti (void)
   const char *sysctl = "/proc/sys/dev/tty/legacy_tiocsti";
   g_autofree char *saved = read_file (sysctl);
   g_autofree char *script = g_strdup_printf ("'%s/lock-probe' tiocsti", bindir);
-  g_autoptr(Result) free_run = NULL, locked_run = NULL;
+  g_autoptr(TestResult) free_run = NULL, locked_run = NULL;
   gboolean restore = FALSE;
 
   /* Since Linux 6.2 the kernel may refuse TIOCSTI to everyone; then the
@@ -611,7 +538,7 @@ test_signal_supervisor (void)
   g_autofree char *script = g_strdup_printf (
     "while [ ! -s '%s' ]; do sleep 0.01; done; kill -KILL $(cat '%s') && sleep 1; echo survived",
     pid_file, pid_file);
-  g_autoptr(Result) free_run = NULL, locked_run = NULL;
+  g_autoptr(TestResult) free_run = NULL, locked_run = NULL;
 
   if (strcmp (backend, "landlock") == 0)
     {
@@ -639,7 +566,7 @@ test_own_settings_denied (void)
 {
   g_autofree char *rules = g_build_filename (config_home, "paddock", "rules.json", NULL);
   g_autofree char *script = g_strdup_printf ("echo '{}' >> '%s' && cat '%s'", rules, rules);
-  g_autoptr(Result) free_run = NULL, locked_run = NULL;
+  g_autoptr(TestResult) free_run = NULL, locked_run = NULL;
 
   write_file (rules, "PRIVATE-KEY-MATERIAL\n");
   free_run = attempt (FALSE, script);
@@ -685,8 +612,8 @@ assert_connect_only_unlocked (const char           *path,
 {
   int server = listen_unix (path);
   g_autofree char *script = g_strdup_printf ("'%s/lock-probe' connect '%s'", bindir, path);
-  g_autoptr(Result) free_run = attempt_as (FALSE, NULL, script, NULL, setup);
-  g_autoptr(Result) locked_run = attempt_as (TRUE, NULL, script, NULL, setup);
+  g_autoptr(TestResult) free_run = attempt_as (FALSE, NULL, script, NULL, setup);
+  g_autoptr(TestResult) locked_run = attempt_as (TRUE, NULL, script, NULL, setup);
 
   close (server);
   if (path[0] != '@')
@@ -807,14 +734,14 @@ write_or_die (const char *path,
 
 /* Runs paddock-run ARGS as nobody in a user namespace where no further
  * user namespace can be made: no private places then. */
-static Result *
+static TestResult *
 run_without_user_namespaces (GPtrArray *args)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
   g_auto(GStrv) env = child_env ();
   g_autofree char *out_file = g_build_filename (base, "nons.out", NULL);
   g_autofree char *err_file = g_build_filename (base, "nons.err", NULL);
-  Result *result = g_new0 (Result, 1);
+  TestResult *result = g_new0 (TestResult, 1);
   int go[2], ready[2];
   int wait_status;
   char byte = 0;
@@ -862,12 +789,12 @@ run_without_user_namespaces (GPtrArray *args)
   close (ready[0]);
   close (ready[1]);
 
-  result->status = decode_status (wait_status);
+  result->status = test_wait_status (wait_status);
   result->out = read_file (out_file);
   result->err = read_file (err_file);
   g_test_message ("without user namespaces: status %d, stdout «%s», stderr «%s»",
                   result->status, result->out, result->err);
-  assert_no_sanitizer_report (result->err);
+  test_assert_no_sanitizer_report (result->err);
   g_unlink (out_file);
   g_unlink (err_file);
   return result;
@@ -880,8 +807,8 @@ test_socket_warning (void)
 {
   g_autoptr(GPtrArray) locked_args = command_line (TRUE, NULL, "echo ran");
   g_autoptr(GPtrArray) status_args = g_ptr_array_new ();
-  g_autoptr(Result) locked_run = NULL;
-  g_autoptr(Result) status_run = NULL;
+  g_autoptr(TestResult) locked_run = NULL;
+  g_autoptr(TestResult) status_run = NULL;
 
   /* command_line() gives argv: paddock-run is added again below. */
   g_ptr_array_remove_index (locked_args, 0);
@@ -934,7 +861,7 @@ test_project_under_tmp (void)
   g_autofree char *shared_out = g_build_filename (shared, "out", NULL);
   g_autofree char *reference_in = g_build_filename (reference, "in", NULL);
   g_autofree char *text = NULL;
-  g_autoptr(Result) run = NULL;
+  g_autoptr(TestResult) run = NULL;
 
   g_assert_nonnull (dir);
   g_assert_cmpint (chmod (dir, 0755), ==, 0);
@@ -963,7 +890,7 @@ test_project_under_tmp (void)
 static void
 test_build_and_run_c (void)
 {
-  g_autoptr(Result) run = attempt (TRUE,
+  g_autoptr(TestResult) run = attempt (TRUE,
     "printf '#include <stdio.h>\\nint main(void){puts(\"built\");return 42;}\\n' > hello.c && "
     "cc -o hello hello.c && ./hello; echo status=$?");
 
@@ -974,7 +901,7 @@ test_build_and_run_c (void)
 static void
 test_git (void)
 {
-  g_autoptr(Result) run = attempt (TRUE,
+  g_autoptr(TestResult) run = attempt (TRUE,
     "rm -rf repo && mkdir repo && cd repo && git init -q && echo hi > a && git add a && "
     "git -c user.name=Paddock -c user.email=paddock@example.org commit -q -m first && "
     "git log --format=%s");
@@ -988,8 +915,8 @@ test_profile_state_and_tmp (void)
 {
   const char *script = "echo state > \"$HOME/.claude/state\" && echo '{}' > \"$HOME/.claude.json\" && "
                        "t=$(mktemp) && echo tmp > \"$t\" && cat \"$t\" && rm \"$t\" && echo ok";
-  g_autoptr(Result) claude = attempt_full (TRUE, (const char *[]) { "--profile=claude", NULL }, script, NULL);
-  g_autoptr(Result) shell = attempt_full (TRUE, (const char *[]) { "--profile=shell", NULL }, script, NULL);
+  g_autoptr(TestResult) claude = attempt_full (TRUE, (const char *[]) { "--profile=claude", NULL }, script, NULL);
+  g_autoptr(TestResult) shell = attempt_full (TRUE, (const char *[]) { "--profile=shell", NULL }, script, NULL);
 
   g_assert_cmpint (claude->status, ==, 0);
   g_assert_cmpstr (claude->out, ==, "tmp\nok\n");
@@ -1002,7 +929,7 @@ test_tui_draws (void)
 {
   g_autofree char *script = g_strdup_printf (
     "tmux -L paddock-lock-%d -f /dev/null new-session 'printf PADDOCK-DRAWN; sleep 1'", (int) getpid ());
-  g_autoptr(Result) run = attempt_in_pty (TRUE, NULL, script, NULL, NULL);
+  g_autoptr(TestResult) run = attempt_in_pty (TRUE, NULL, script, NULL, NULL);
 
   g_assert_cmpint (run->status, ==, 0);
   g_assert_nonnull (strstr (run->out, "\033[?1049h"));  /* the alternate screen */
@@ -1013,7 +940,7 @@ test_tui_draws (void)
 static void
 test_ctrl_c (void)
 {
-  g_autoptr(Result) run = attempt_in_pty (TRUE, NULL, "echo ready; exec sleep 30", "ready", "\003");
+  g_autoptr(TestResult) run = attempt_in_pty (TRUE, NULL, "echo ready; exec sleep 30", "ready", "\003");
 
   g_assert_cmpint (run->status, ==, 128 + SIGINT);
 }
@@ -1024,7 +951,7 @@ static void
 assert_refused_input (const char * const *extra,
                       const char         *message)
 {
-  g_autoptr(Result) run = attempt_full (TRUE, extra, "echo started", NULL);
+  g_autoptr(TestResult) run = attempt_full (TRUE, extra, "echo started", NULL);
 
   g_assert_cmpint (run->status, ==, 2);
   g_assert_cmpstr (run->out, ==, "");
@@ -1051,7 +978,7 @@ test_bad_input (void)
   {
     g_autofree char *home_rw = g_strdup_printf ("--grant=%s:rw", home);
     g_autofree char *home_ro = g_strdup_printf ("--grant=%s:ro", home);
-    g_autoptr(Result) run = NULL;
+    g_autoptr(TestResult) run = NULL;
 
     assert_refused_input ((const char *[]) { home_rw, NULL }, "would let the agent change what every login runs");
     run = attempt_full (TRUE, (const char *[]) { home_ro, NULL }, "echo started", NULL);
@@ -1059,7 +986,7 @@ test_bad_input (void)
     g_assert_cmpstr (run->out, ==, "started\n");
   }
   {
-    g_autoptr(Result) run = attempt_full (FALSE, (const char *[]) { home_project, NULL }, "echo started", NULL);
+    g_autoptr(TestResult) run = attempt_full (FALSE, (const char *[]) { home_project, NULL }, "echo started", NULL);
 
     g_assert_cmpint (run->status, ==, 0);
     g_assert_cmpstr (run->out, ==, "started\n");
@@ -1073,8 +1000,8 @@ test_bad_input (void)
     g_autofree char *config_project = g_strdup_printf ("--project=%s", config);
     g_autofree char *config_rw = g_strdup_printf ("--grant=%s:rw", config);
     g_autofree char *config_ro = g_strdup_printf ("--grant=%s:ro", config);
-    g_autoptr(Result) unlocked = NULL;
-    g_autoptr(Result) read_only = NULL;
+    g_autoptr(TestResult) unlocked = NULL;
+    g_autoptr(TestResult) read_only = NULL;
 
     g_assert_cmpint (g_mkdir_with_parents (config, 0700), ==, 0);
     assert_refused_input ((const char *[]) { config_project, NULL }, "which the folder lock keeps from the agent");
@@ -1105,15 +1032,16 @@ run_monitored (const char * const *args,
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
   g_auto(GStrv) env = child_env ();
-  g_autoptr(GError) error = NULL;
-  int status;
+  g_autoptr(TestResult) result = NULL;
 
   g_ptr_array_add (argv, g_strdup (paddock_run));
   g_ptr_array_add (argv, g_strdup_printf ("--project=%s", project));
   add_command (argv, args, script);
-  g_spawn_sync (project, (char **) argv->pdata, env, 0, NULL, NULL, out, err, &status, &error);
-  g_assert_no_error (error);
-  return decode_status (status);
+  result = test_run_full ((const char * const *) argv->pdata,
+                          &(TestRunOptions) { .cwd = project, .env = (const char * const *) env });
+  *out = g_steal_pointer (&result->out);
+  *err = g_steal_pointer (&result->err);
+  return result->status;
 }
 
 /* The session's own --audit and --policy files. In the project, where the
@@ -1203,17 +1131,13 @@ test_bad_backend_and_project (void)
   g_autofree char *missing = g_build_filename (base, "no-such-project", NULL);
   g_autofree char *project_arg = g_strdup_printf ("--project=%s", missing);
   const char *argv2[] = { paddock_run, "--lock", project_arg, "--", "true", NULL };
-  g_autofree char *err = NULL;
-  int status;
+  g_autoptr(TestResult) backend_run = test_run (argv);
+  g_autoptr(TestResult) project_run = test_run (argv2);
 
-  g_spawn_sync (NULL, (char **) argv, NULL, 0, NULL, NULL, NULL, &err, &status, NULL);
-  g_assert_cmpint (decode_status (status), ==, 2);
-  g_assert_nonnull (strstr (err, "chroot"));
-  g_clear_pointer (&err, g_free);
-
-  g_spawn_sync (NULL, (char **) argv2, NULL, 0, NULL, NULL, NULL, &err, &status, NULL);
-  g_assert_cmpint (decode_status (status), ==, 2);
-  g_assert_nonnull (strstr (err, "no-such-project"));
+  g_assert_cmpint (backend_run->status, ==, 2);
+  g_assert_nonnull (strstr (backend_run->err, "chroot"));
+  g_assert_cmpint (project_run->status, ==, 2);
+  g_assert_nonnull (strstr (project_run->err, "no-such-project"));
 }
 
 static void
@@ -1221,12 +1145,11 @@ test_lock_status (void)
 {
   const char *argv[] = { paddock_run, "--lock-status", NULL };
   long abi = syscall (444 /* landlock_create_ruleset */, NULL, 0, 1);
-  g_autofree char *out = NULL;
+  g_autoptr(TestResult) run = test_run (argv);
+  const char *out = run->out;
   g_autofree char *expected = NULL;
-  int status;
 
-  g_spawn_sync (NULL, (char **) argv, NULL, 0, NULL, NULL, &out, NULL, &status, NULL);
-  g_assert_cmpint (decode_status (status), ==, 0);
+  g_assert_cmpint (run->status, ==, 0);
   g_assert_nonnull (strstr (out, abi >= 1 ? "mechanism: landlock\n" : "mechanism: "));
   expected = g_strdup_printf ("landlock-abi: %ld", abi >= 1 ? abi : 0);
   g_assert_nonnull (strstr (out, expected));
@@ -1255,19 +1178,19 @@ test_saved_choice (void)
   const char *locked_argv[] = { paddock_run, "--project", project, backend_arg, "--", "sh", "-c", script, NULL };
   const char *free_argv[] = { paddock_run, "--project", project, "--no-lock", "--", "sh", "-c", script, NULL };
   g_auto(GStrv) env = child_env ();
-  g_autofree char *err = NULL;
-  int status;
+  TestRunOptions options = { .env = (const char * const *) env };
+  g_autoptr(TestResult) locked_run = NULL;
+  g_autoptr(TestResult) free_run = NULL;
 
   g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
   write_file (file, json);
 
-  g_spawn_sync (NULL, (char **) locked_argv, env, 0, NULL, NULL, NULL, &err, &status, NULL);
-  assert_no_sanitizer_report (err);
-  g_assert_cmpint (decode_status (status), !=, 0);
+  locked_run = test_run_full (locked_argv, &options);
+  g_assert_cmpint (locked_run->status, !=, 0);
   g_assert_false (g_file_test (target, G_FILE_TEST_EXISTS));
 
-  g_spawn_sync (NULL, (char **) free_argv, env, 0, NULL, NULL, NULL, NULL, &status, NULL);
-  g_assert_cmpint (decode_status (status), ==, 0);
+  free_run = test_run_full (free_argv, &options);
+  g_assert_cmpint (free_run->status, ==, 0);
   g_assert_true (g_file_test (target, G_FILE_TEST_EXISTS));
   g_unlink (target);
   g_unlink (file);
@@ -1394,7 +1317,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *help = NULL;
+  g_autoptr(TestResult) help = NULL;
   int status;
 
   for (int i = 1; i < argc; i++)
@@ -1415,9 +1338,8 @@ main (int   argc,
       return g_test_run ();
     }
   /* The exec monitor is a separate layer: keep it out of the lock's tests. */
-  g_spawn_sync (NULL, (char *[]) { (char *) paddock_run, "--help", NULL }, NULL, 0,
-                NULL, NULL, &help, NULL, NULL, NULL);
-  has_no_monitor = help != NULL && strstr (help, "--no-monitor") != NULL;
+  help = test_run_full ((const char *[]) { paddock_run, "--help", NULL }, &(TestRunOptions) { .quiet = TRUE });
+  has_no_monitor = strstr (help->out, "--no-monitor") != NULL;
   if (!make_tree ())
     {
       g_test_skip ("no directory outside the lock's grants (/tmp) to hold the test tree");

@@ -31,30 +31,6 @@ static const char *paddock_run;
 static char *paddockctl;
 static char *base, *home, *project, *link_to_project, *outside, *config_home, *state_home, *runtime_dir;
 
-typedef struct
-{
-  int   status;
-  char *out;
-  char *err;
-} Result;
-
-static void
-result_free (Result *result)
-{
-  g_free (result->out);
-  g_free (result->err);
-  g_free (result);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Result, result_free)
-
-static void
-assert_no_sanitizer_report (const char *text)
-{
-  g_assert_null (strstr (text, "Sanitizer"));
-  g_assert_null (strstr (text, "runtime error:"));
-}
-
 static char **
 child_env (void)
 {
@@ -68,26 +44,17 @@ child_env (void)
   return env;
 }
 
-static Result *
+/* Runs @argv in @cwd (NULL: here) in the test's folders. */
+static TestResult *
 run_in (const char         *cwd,
         const char * const *argv)
 {
   g_auto(GStrv) env = child_env ();
-  g_autoptr(GError) error = NULL;
-  Result *result = g_new0 (Result, 1);
-  int wait_status;
 
-  g_spawn_sync (cwd, (char **) argv, env, G_SPAWN_DEFAULT, NULL, NULL,
-                &result->out, &result->err, &wait_status, &error);
-  g_assert_no_error (error);
-  result->status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : 128 + WTERMSIG (wait_status);
-  g_test_message ("%s %s: status %d, stdout «%s», stderr «%s»", argv[0], argv[1], result->status,
-                  result->out, result->err);
-  assert_no_sanitizer_report (result->err);
-  return result;
+  return test_run_full (argv, &(TestRunOptions) { .cwd = cwd, .env = (const char * const *) env });
 }
 
-static Result *
+static TestResult *
 paddockctl_lock (const char *cwd,
                  const char *verb,
                  const char *dir)
@@ -106,7 +73,7 @@ write_outside (const char *flag,
   g_autofree char *target = g_build_filename (outside, name, NULL);
   g_autofree char *script = g_strdup_printf ("echo escaped > '%s'", target);
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(Result) result = NULL;
+  g_autoptr(TestResult) result = NULL;
   gboolean appeared;
 
   g_ptr_array_add (argv, (char *) paddock_run);
@@ -163,9 +130,9 @@ saved_choice (void)
 static void
 test_on_and_off (void)
 {
-  g_autoptr(Result) on = NULL;
-  g_autoptr(Result) again = NULL;
-  g_autoptr(Result) off = NULL;
+  g_autoptr(TestResult) on = NULL;
+  g_autoptr(TestResult) again = NULL;
+  g_autoptr(TestResult) off = NULL;
   g_autofree char *path = settings_path ();
 
   remove_settings ();
@@ -207,7 +174,7 @@ test_on_and_off (void)
 static void
 test_default_dir_is_cwd (void)
 {
-  g_autoptr(Result) on = NULL;
+  g_autoptr(TestResult) on = NULL;
 
   remove_settings ();
   /* From inside the project, through the symlink: still the canonical folder. */
@@ -223,10 +190,10 @@ static void
 test_status (void)
 {
   const char *lock_status_argv[] = { paddock_run, "--lock-status", NULL };
-  g_autoptr(Result) kernel = run_in (NULL, lock_status_argv);
-  g_autoptr(Result) none = NULL;
-  g_autoptr(Result) on = NULL;
-  g_autoptr(Result) status_on = NULL;
+  g_autoptr(TestResult) kernel = run_in (NULL, lock_status_argv);
+  g_autoptr(TestResult) none = NULL;
+  g_autoptr(TestResult) on = NULL;
+  g_autoptr(TestResult) status_on = NULL;
   g_autofree char *expect_none = NULL;
   g_autofree char *expect_on = NULL;
 
@@ -251,7 +218,7 @@ test_status (void)
 }
 
 static void
-assert_usage_error (Result     *result,
+assert_usage_error (TestResult *result,
                     const char *needle)
 {
   g_assert_cmpint (result->status, ==, 2);
@@ -272,7 +239,7 @@ test_bad_input (void)
   g_assert_no_error (error);
 
   {
-    g_autoptr(Result) result = paddockctl_lock (NULL, "on", missing);
+    g_autoptr(TestResult) result = paddockctl_lock (NULL, "on", missing);
     g_autofree char *line = g_strdup_printf ("paddockctl: the project \"%s\": %s\n", missing, g_strerror (ENOENT));
 
     /* One line naming the folder and the reason. */
@@ -281,20 +248,20 @@ test_bad_input (void)
     g_assert_cmpstr (result->err, ==, line);
   }
   {
-    g_autoptr(Result) result = paddockctl_lock (NULL, "status", file);
+    g_autoptr(TestResult) result = paddockctl_lock (NULL, "status", file);
     g_autofree char *line = g_strdup_printf ("paddockctl: the project \"%s\": %s\n", file, g_strerror (ENOTDIR));
 
     g_assert_cmpint (result->status, ==, 2);
     g_assert_cmpstr (result->err, ==, line);
   }
   {
-    g_autoptr(Result) result = paddockctl_lock (NULL, "maybe", project);
+    g_autoptr(TestResult) result = paddockctl_lock (NULL, "maybe", project);
     assert_usage_error (result, "lock takes on, off or status");
   }
   {
     /* The home folder cannot be locked to (paddock-run would refuse it):
      * nothing is saved. */
-    g_autoptr(Result) result = paddockctl_lock (NULL, "on", home);
+    g_autoptr(TestResult) result = paddockctl_lock (NULL, "on", home);
     PaddockProjectConfig config = { 0 };
 
     g_assert_cmpint (result->status, ==, 1);
@@ -307,7 +274,7 @@ test_bad_input (void)
   {
     /* Nor can a folder that holds one the lock keeps from the agent: the
      * settings folder holds Paddock's own. */
-    g_autoptr(Result) result = paddockctl_lock (NULL, "on", config_home);
+    g_autoptr(TestResult) result = paddockctl_lock (NULL, "on", config_home);
     PaddockProjectConfig config = { 0 };
 
     g_assert_cmpint (result->status, ==, 1);
@@ -319,12 +286,12 @@ test_bad_input (void)
   }
   {
     const char *argv[] = { paddockctl, "lock", NULL };
-    g_autoptr(Result) result = run_in (NULL, argv);
+    g_autoptr(TestResult) result = run_in (NULL, argv);
     assert_usage_error (result, "Usage:");
   }
   {
     const char *argv[] = { paddockctl, "lock", "on", project, project, NULL };
-    g_autoptr(Result) result = run_in (NULL, argv);
+    g_autoptr(TestResult) result = run_in (NULL, argv);
     assert_usage_error (result, "at most one DIR");
   }
 
@@ -345,35 +312,35 @@ test_command_line_errors (void)
 
   {
     const char *argv[] = { paddockctl, "bogus", NULL };
-    g_autoptr(Result) result = run_in (NULL, argv);
+    g_autoptr(TestResult) result = run_in (NULL, argv);
     assert_usage_error (result, "paddockctl: unknown command \"bogus\"\n");
   }
   {
     const char *argv[] = { paddockctl, "audit", "bogus", NULL };
-    g_autoptr(Result) result = run_in (NULL, argv);
+    g_autoptr(TestResult) result = run_in (NULL, argv);
     assert_usage_error (result, "paddockctl: unknown command \"audit bogus\"\n");
   }
   {
     const char *argv[] = { paddockctl, "--version", NULL };
-    g_autoptr(Result) result = run_in (NULL, argv);
+    g_autoptr(TestResult) result = run_in (NULL, argv);
 
     g_assert_cmpint (result->status, ==, 0);
     g_assert_cmpstr (result->out, ==, "paddockctl " PACKAGE_VERSION "\n");
   }
   {
     const char *argv[] = { paddockctl, "audit", NULL };
-    g_autoptr(Result) result = run_in (NULL, argv);
+    g_autoptr(TestResult) result = run_in (NULL, argv);
     assert_usage_error (result, "paddockctl: audit needs a command: verify, show or export\n");
   }
   {
     const char *argv[] = { paddockctl, "audit", "show", empty, "--decision", "maybe", NULL };
-    g_autoptr(Result) result = run_in (NULL, argv);
+    g_autoptr(TestResult) result = run_in (NULL, argv);
     assert_usage_error (result, "paddockctl: --decision: \"maybe\" is not allow, deny or ask\n");
   }
   {
     /* A log that cannot be read: its error alone, no table header. */
     const char *argv[] = { paddockctl, "audit", "show", missing, NULL };
-    g_autoptr(Result) result = run_in (NULL, argv);
+    g_autoptr(TestResult) result = run_in (NULL, argv);
 
     g_assert_cmpint (result->status, ==, 1);
     g_assert_cmpstr (result->out, ==, "");
@@ -382,7 +349,7 @@ test_command_line_errors (void)
   {
     /* Nothing selected: the header alone. */
     const char *argv[] = { paddockctl, "audit", "show", empty, "--grep", "anything", NULL };
-    g_autoptr(Result) result = run_in (NULL, argv);
+    g_autoptr(TestResult) result = run_in (NULL, argv);
 
     g_assert_cmpint (result->status, ==, 0);
     g_assert_true (g_str_has_prefix (result->out, "TIME "));
@@ -391,7 +358,7 @@ test_command_line_errors (void)
   {
     /* An empty log verifies nothing: it is what deleting every record leaves. */
     const char *argv[] = { paddockctl, "audit", "verify", empty, NULL };
-    g_autoptr(Result) result = run_in (NULL, argv);
+    g_autoptr(TestResult) result = run_in (NULL, argv);
 
     g_assert_cmpint (result->status, ==, 1);
     g_assert_nonnull (strstr (result->out, "no records, so nothing to verify"));
@@ -399,12 +366,12 @@ test_command_line_errors (void)
   {
     /* An empty folder name is a mistake, not "": No such file or directory. */
     const char *argv[] = { paddockctl, "lock", "on", "", NULL };
-    g_autoptr(Result) result = run_in (NULL, argv);
+    g_autoptr(TestResult) result = run_in (NULL, argv);
     assert_usage_error (result, "paddockctl: lock: DIR names no folder\n");
   }
   {
     const char *argv[] = { paddockctl, "policy", "explain", "--project", "", "--", "ls", NULL };
-    g_autoptr(Result) result = run_in (NULL, argv);
+    g_autoptr(TestResult) result = run_in (NULL, argv);
     assert_usage_error (result, "paddockctl: --project names no folder\n");
   }
   g_unlink (empty);
@@ -427,7 +394,7 @@ test_command_help (void)
         const char *flag = h == 0 ? "--help" : "-h";
         const char *argv[] = { paddockctl, commands[i][0], commands[i][1] != NULL ? commands[i][1] : flag,
                                commands[i][1] != NULL ? flag : NULL, NULL };
-        g_autoptr(Result) result = run_in (NULL, argv);
+        g_autoptr(TestResult) result = run_in (NULL, argv);
         g_autofree char *words = g_strjoin (" ", commands[i][0], commands[i][1], NULL);
         g_autofree char *head = g_strdup_printf ("Usage:\n  paddockctl %s", words);
 
@@ -437,7 +404,7 @@ test_command_help (void)
       }
   {
     const char *argv[] = { paddockctl, "policy", "explain", "--", "rm", "-h", NULL };
-    g_autoptr(Result) result = run_in (NULL, argv);
+    g_autoptr(TestResult) result = run_in (NULL, argv);
 
     g_assert_cmpint (result->status, ==, 0);
     g_assert_true (g_str_has_prefix (result->out, "command: \"rm -h\"\n"));
@@ -466,7 +433,7 @@ test_policy_project_and_forget (void)
   g_assert_true (g_file_set_contents (file, text, -1, NULL));
   {
     const char *argv[] = { paddockctl, "policy", "project", "--project", project, NULL };
-    g_autoptr(Result) result = run_in (NULL, argv);
+    g_autoptr(TestResult) result = run_in (NULL, argv);
     g_autofree char *head = g_strdup_printf ("The project %s's own rules, first to last (%s):\n", real, file);
 
     g_assert_cmpint (result->status, ==, 0);
@@ -477,7 +444,7 @@ test_policy_project_and_forget (void)
   }
   {
     const char *argv[] = { paddockctl, "policy", "forget", "--project", project, "mine", "bogus", NULL };
-    g_autoptr(Result) result = run_in (NULL, argv);
+    g_autoptr(TestResult) result = run_in (NULL, argv);
     g_autofree char *says = g_strdup_printf ("paddockctl: the project %s has no rule \"bogus\" (its rules: mine, theirs)\n",
                                              real);
 
@@ -488,7 +455,7 @@ test_policy_project_and_forget (void)
   }
   {
     const char *argv[] = { paddockctl, "policy", "forget", "mine", NULL };
-    g_autoptr(Result) result = run_in (project, argv);
+    g_autoptr(TestResult) result = run_in (project, argv);
 
     g_assert_cmpint (result->status, ==, 0);
     g_assert_nonnull (strstr (result->out, ": mine; sessions running there follow at once.\n"));
@@ -498,15 +465,15 @@ test_policy_project_and_forget (void)
   }
   {
     const char *argv[] = { paddockctl, "policy", "forget", NULL };
-    g_autoptr(Result) result = run_in (project, argv);
+    g_autoptr(TestResult) result = run_in (project, argv);
     assert_usage_error (result, "paddockctl: policy forget takes --all or the NAMEs of rules "
                                 "(paddockctl policy project lists them)\n");
   }
   {
     const char *argv[] = { paddockctl, "policy", "forget", "--all", NULL };
     const char *list[] = { paddockctl, "policy", "project", NULL };
-    g_autoptr(Result) result = run_in (project, argv);
-    g_autoptr(Result) listed = NULL;
+    g_autoptr(TestResult) result = run_in (project, argv);
+    g_autoptr(TestResult) listed = NULL;
     g_autofree char *none = g_strdup_printf ("The project %s has no rules of its own (nothing is remembered for it).\n"
                                              "Its file sets the decision where no rule matches: ask.\n", real);
 
@@ -535,7 +502,7 @@ test_audit_log_by_session (void)
   g_assert_true (g_file_set_contents (second, "", 0, NULL));
   {
     const char *argv[] = { paddockctl, "audit", "verify", "0123456789", NULL };
-    g_autoptr(Result) result = run_in (base, argv);
+    g_autoptr(TestResult) result = run_in (base, argv);
     g_autofree char *says = g_strdup_printf ("%s: no records, so nothing to verify", first);
 
     g_assert_cmpint (result->status, ==, 1);
@@ -543,7 +510,7 @@ test_audit_log_by_session (void)
   }
   {
     const char *argv[] = { paddockctl, "audit", "show", "01234567", NULL };
-    g_autoptr(Result) result = run_in (base, argv);
+    g_autoptr(TestResult) result = run_in (base, argv);
 
     g_assert_cmpint (result->status, ==, 1);
     g_assert_cmpstr (result->out, ==, "");
@@ -553,7 +520,7 @@ test_audit_log_by_session (void)
   }
   {
     const char *argv[] = { paddockctl, "audit", "export", "fffffffffff0", NULL };
-    g_autoptr(Result) result = run_in (base, argv);
+    g_autoptr(TestResult) result = run_in (base, argv);
     g_autofree char *says = g_strdup_printf ("paddockctl: no file is named \"fffffffffff0\", and no session log in %s has an "
                                              "id that begins with it\n", folder);
 
@@ -563,7 +530,7 @@ test_audit_log_by_session (void)
   {
     /* A file here of that name is the one meant. */
     const char *argv[] = { paddockctl, "audit", "verify", "01234567cd", NULL };
-    g_autoptr(Result) result = NULL;
+    g_autoptr(TestResult) result = NULL;
 
     g_assert_true (g_file_set_contents (local, "", 0, NULL));
     result = run_in (base, argv);
@@ -585,8 +552,8 @@ test_audit_export_records (void)
                                             "audit", "session.jsonl", NULL);
   const char *all_argv[] = { paddockctl, "audit", "export", seed, NULL };
   const char *none_argv[] = { paddockctl, "audit", "export", seed, "--grep", "no such text anywhere", NULL };
-  g_autoptr(Result) all = run_in (NULL, all_argv);
-  g_autoptr(Result) none = run_in (NULL, none_argv);
+  g_autoptr(TestResult) all = run_in (NULL, all_argv);
+  g_autoptr(TestResult) none = run_in (NULL, none_argv);
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
@@ -652,8 +619,8 @@ test_audit_show_warns (void)
     {
       const char *intact_argv[] = { paddockctl, "audit", *command, intact, NULL };
       const char *edited_argv[] = { paddockctl, "audit", *command, edited, NULL };
-      g_autoptr(Result) ok = run_in (NULL, intact_argv);
-      g_autoptr(Result) warned = run_in (NULL, edited_argv);
+      g_autoptr(TestResult) ok = run_in (NULL, intact_argv);
+      g_autoptr(TestResult) warned = run_in (NULL, edited_argv);
       g_autofree char *expected = g_strdup_printf ("paddockctl: warning: %s: the chain breaks at line 3: ", edited);
 
       g_assert_cmpint (ok->status, ==, 0);
@@ -671,8 +638,8 @@ test_audit_show_warns (void)
                                    paddockctl, *command, edited, NULL };
       const char *typo_argv[] = { "/bin/sh", "-c", "cat \"$2\" | \"$0\" audit \"$1\" /dev/stdin --type execs",
                                   paddockctl, *command, intact, NULL };
-      g_autoptr(Result) warned = run_in (NULL, piped_argv);
-      g_autoptr(Result) typo = run_in (NULL, typo_argv);
+      g_autoptr(TestResult) warned = run_in (NULL, piped_argv);
+      g_autoptr(TestResult) typo = run_in (NULL, typo_argv);
 
       g_assert_cmpint (warned->status, ==, 0);
       g_assert_nonnull (strstr (warned->out, "id"));
@@ -686,8 +653,8 @@ test_audit_show_warns (void)
   {
     const char *intact_argv[] = { paddockctl, "audit", "verify", intact, NULL };
     const char *edited_argv[] = { paddockctl, "audit", "verify", edited, NULL };
-    g_autoptr(Result) ok = run_in (NULL, intact_argv);
-    g_autoptr(Result) broken = run_in (NULL, edited_argv);
+    g_autoptr(TestResult) ok = run_in (NULL, intact_argv);
+    g_autoptr(TestResult) broken = run_in (NULL, edited_argv);
     g_autofree char *holds = g_strdup_printf ("%s: ", intact);
     g_autofree char *breaks = g_strdup_printf ("%s: the chain breaks at line 3: ", edited);
 
@@ -702,8 +669,8 @@ test_audit_show_warns (void)
   {
     const char *typo_argv[] = { paddockctl, "audit", "show", intact, "--type", "execs", NULL };
     const char *right_argv[] = { paddockctl, "audit", "show", intact, "--type", "exec", NULL };
-    g_autoptr(Result) typo = run_in (NULL, typo_argv);
-    g_autoptr(Result) right = run_in (NULL, right_argv);
+    g_autoptr(TestResult) typo = run_in (NULL, typo_argv);
+    g_autoptr(TestResult) right = run_in (NULL, right_argv);
     g_autofree char *expected = g_strdup_printf ("paddockctl: no record in %s has the type \"execs\"; "
                                                  "its types are: exec, exit, session-end, session-start\n", intact);
 
@@ -718,7 +685,7 @@ test_audit_show_warns (void)
    * stood two places right of what they headed). */
   {
     const char *argv[] = { paddockctl, "audit", "show", intact, NULL };
-    g_autoptr(Result) shown = run_in (NULL, argv);
+    g_autoptr(TestResult) shown = run_in (NULL, argv);
     g_auto(GStrv) lines = g_strsplit (shown->out, "\n", -1);
     const char *header = lines[0];
     gsize by = strstr (header, " BY ") + 1 - header;
@@ -770,7 +737,7 @@ test_list_stale_sockets (void)
   g_autofree char *dangling = g_build_filename (dir, "a-link.sock", NULL);
   const char *argv[] = { paddockctl, "list", NULL };
   struct timespec minute_ago[2];
-  g_autoptr(Result) result = NULL;
+  g_autoptr(TestResult) result = NULL;
 
   g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
   make_dead_socket (old);
@@ -815,7 +782,7 @@ test_policy_commands (void)
   g_assert_true (g_file_set_contents (bad, "{ \"version\": 1,\n  \"rulez\": [] }\n", -1, NULL));
   {
     const char *argv[] = { paddockctl, "policy", "check", good, NULL };
-    g_autoptr(Result) result = run_in (NULL, argv);
+    g_autoptr(TestResult) result = run_in (NULL, argv);
     g_autofree char *expected = g_strdup_printf ("%s: 1 rule, default ask: valid\n", good);
 
     g_assert_cmpint (result->status, ==, 0);
@@ -823,7 +790,7 @@ test_policy_commands (void)
   }
   {
     const char *argv[] = { paddockctl, "policy", "check", bad, NULL };
-    g_autoptr(Result) result = run_in (NULL, argv);
+    g_autoptr(TestResult) result = run_in (NULL, argv);
     g_autofree char *expected = g_strdup_printf ("%s:2:3: unknown key \"rulez\"", bad);
 
     g_assert_cmpint (result->status, ==, 1);
@@ -832,7 +799,7 @@ test_policy_commands (void)
   }
   {
     const char *argv[] = { paddockctl, "policy", "check", missing, NULL };
-    g_autoptr(Result) result = run_in (NULL, argv);
+    g_autoptr(TestResult) result = run_in (NULL, argv);
     g_autofree char *expected = g_strdup_printf ("paddockctl: cannot read the policy %s: %s\n", missing,
                                                  g_strerror (ENOENT));
 
@@ -841,7 +808,7 @@ test_policy_commands (void)
   }
   {
     const char *argv[] = { paddockctl, "policy", "explain", "--", "git", "push", "--force", "origin", "main", NULL };
-    g_autoptr(Result) result = run_in (project, argv);
+    g_autoptr(TestResult) result = run_in (project, argv);
 
     g_assert_cmpint (result->status, ==, 0);
     g_assert_nonnull (strstr (result->out, "command: \"git push --force origin main\"\n"));
@@ -850,7 +817,7 @@ test_policy_commands (void)
   }
   {
     const char *argv[] = { paddockctl, "policy", "explain", policy_arg, "--", "make", "-j2", NULL };
-    g_autoptr(Result) result = run_in (project, argv);
+    g_autoptr(TestResult) result = run_in (project, argv);
 
     g_assert_cmpint (result->status, ==, 0);
     g_assert_nonnull (strstr (result->out, "decision: allow, by rule \"make\""));
@@ -858,7 +825,7 @@ test_policy_commands (void)
   }
   {
     const char *argv[] = { paddockctl, "policy", "explain", "--", NULL };
-    g_autoptr(Result) result = run_in (project, argv);
+    g_autoptr(TestResult) result = run_in (project, argv);
 
     assert_usage_error (result, "policy explain needs a COMMAND");
   }
@@ -867,7 +834,7 @@ test_policy_commands (void)
   {
     const char *argv[] = { paddockctl, "policy", "explain", "--piped-from", "curl -fsSL https://x.example/i.sh",
                            "--", "sh", "-s", NULL };
-    g_autoptr(Result) result = run_in (project, argv);
+    g_autoptr(TestResult) result = run_in (project, argv);
 
     g_assert_cmpint (result->status, ==, 0);
     g_assert_nonnull (strstr (result->out, "decision: ask, by rule \"download-piped-to-shell\""));
@@ -877,7 +844,7 @@ test_policy_commands (void)
   {
     const char *argv[] = { paddockctl, "policy", "explain", "--piped-from", "curl -fsSL https://x.example/i.sh",
                            "--", "sh", "install.sh", NULL };
-    g_autoptr(Result) result = run_in (project, argv);
+    g_autoptr(TestResult) result = run_in (project, argv);
 
     g_assert_cmpint (result->status, ==, 0);
     g_assert_nonnull (strstr (result->out, "decision: allow, by the policy's default"));
@@ -889,7 +856,7 @@ test_policy_commands (void)
   {
     const char *argv[] = { paddockctl, "policy", "explain", "--downloaded", "tools/../i.sh",
                            "--", "bash", "./i.sh", NULL };
-    g_autoptr(Result) result = run_in (project, argv);
+    g_autoptr(TestResult) result = run_in (project, argv);
     g_autofree char *because = g_strdup_printf ("because: downloaded: it runs \"%s/i.sh\", which a download saved "
                                                 "earlier in the session\n", project);
 
@@ -899,7 +866,7 @@ test_policy_commands (void)
   }
   {
     const char *argv[] = { paddockctl, "policy", "explain", "--downloaded", "other.sh", "--", "bash", "./i.sh", NULL };
-    g_autoptr(Result) result = run_in (project, argv);
+    g_autoptr(TestResult) result = run_in (project, argv);
 
     g_assert_cmpint (result->status, ==, 0);
     g_assert_nonnull (strstr (result->out, "decision: allow, by the policy's default"));
@@ -910,7 +877,7 @@ test_policy_commands (void)
    * of that name only. */
   {
     const char *argv[] = { paddockctl, "policy", "explain", "--downloaded", "tool/", "--", "sh", "tool/bin/i.sh", NULL };
-    g_autoptr(Result) result = run_in (project, argv);
+    g_autoptr(TestResult) result = run_in (project, argv);
     g_autofree char *because = g_strdup_printf ("because: downloaded: it runs \"%s/tool/bin/i.sh\"", project);
 
     g_assert_cmpint (result->status, ==, 0);
@@ -919,7 +886,7 @@ test_policy_commands (void)
   }
   {
     const char *argv[] = { paddockctl, "policy", "explain", "--downloaded", "tool", "--", "sh", "tool/bin/i.sh", NULL };
-    g_autoptr(Result) result = run_in (project, argv);
+    g_autoptr(TestResult) result = run_in (project, argv);
 
     g_assert_cmpint (result->status, ==, 0);
     g_assert_nonnull (strstr (result->out, "decision: allow, by the policy's default"));
@@ -928,13 +895,13 @@ test_policy_commands (void)
    * command as if run in the project). */
   {
     const char *argv[] = { paddockctl, "policy", "explain", "--", "", NULL };
-    g_autoptr(Result) result = run_in (project, argv);
+    g_autoptr(TestResult) result = run_in (project, argv);
 
     assert_usage_error (result, "policy explain needs a COMMAND");
   }
   {
     const char *argv[] = { paddockctl, "policy", "explain", "--cwd=", "--", "ls", NULL };
-    g_autoptr(Result) result = run_in (project, argv);
+    g_autoptr(TestResult) result = run_in (project, argv);
 
     assert_usage_error (result, "--cwd names no folder");
   }
@@ -945,8 +912,8 @@ test_policy_commands (void)
     g_autofree char *project_arg = g_strdup_printf ("--project=%s", project);
     g_autofree char *cwd_line = NULL;
     const char *argv[] = { paddockctl, "policy", "explain", project_arg, "--", "rm", "-r", "../sub/x", NULL };
-    g_autoptr(Result) inside = NULL;
-    g_autoptr(Result) from_outside = NULL;
+    g_autoptr(TestResult) inside = NULL;
+    g_autoptr(TestResult) from_outside = NULL;
 
     g_assert_cmpint (g_mkdir_with_parents (sub, 0700), ==, 0);
     inside = run_in (sub, argv);
@@ -966,7 +933,7 @@ test_policy_commands (void)
   {
     g_autofree char *script = g_build_filename (project, "x", NULL);
     const char *argv[] = { paddockctl, "policy", "explain", "--", "./x", "/", NULL };
-    g_autoptr(Result) result = NULL;
+    g_autoptr(TestResult) result = NULL;
 
     g_assert_true (g_file_set_contents (script, "#!/bin/rm -rf\n", -1, NULL));
     g_assert_cmpint (g_chmod (script, 0755), ==, 0);
@@ -988,7 +955,7 @@ test_policy_commands (void)
     g_autofree char *script = g_build_filename (project, "x", NULL);
     g_autofree char *outer = g_build_filename (project, "y", NULL);
     const char *argv[] = { paddockctl, "policy", "explain", "--", "./y", "/", NULL };
-    g_autoptr(Result) result = NULL;
+    g_autoptr(TestResult) result = NULL;
 
     g_assert_true (g_file_set_contents (script, "#!/bin/rm -rf\n", -1, NULL));
     g_assert_true (g_file_set_contents (outer, "#!./x\n", -1, NULL));
@@ -1014,7 +981,7 @@ test_policy_commands (void)
   {
     const char *argv[] = { paddockctl, "policy", "explain", "--", "ld.so", "--argv0", "ls", "/bin/rm", "-rf", "/",
                            NULL };
-    g_autoptr(Result) result = run_in (project, argv);
+    g_autoptr(TestResult) result = run_in (project, argv);
 
     g_assert_cmpint (result->status, ==, 0);
     g_assert_nonnull (strstr (result->out, "\nnote: ld.so runs /bin/rm itself, with no exec of it, so it is also "
@@ -1029,7 +996,7 @@ test_policy_commands (void)
    * other is decided on its own. */
   {
     const char *argv[] = { paddockctl, "policy", "explain", "--", "env", "rm", "-rf", "/", NULL };
-    g_autoptr(Result) result = run_in (project, argv);
+    g_autoptr(TestResult) result = run_in (project, argv);
 
     g_assert_cmpint (result->status, ==, 0);
     g_assert_nonnull (strstr (result->out, "decision: allow, by the policy's default"));
@@ -1038,14 +1005,14 @@ test_policy_commands (void)
   }
   {
     const char *argv[] = { paddockctl, "policy", "explain", policy_arg, "--", "make", "-j2", NULL };
-    g_autoptr(Result) result = run_in (project, argv);
+    g_autoptr(TestResult) result = run_in (project, argv);
 
     g_assert_null (strstr (result->out, "note:"));
   }
   /* A project that is not a folder is named, with the reason. */
   {
     const char *argv[] = { paddockctl, "policy", "explain", "--project", good, "--", "make", NULL };
-    g_autoptr(Result) result = run_in (project, argv);
+    g_autoptr(TestResult) result = run_in (project, argv);
     g_autofree char *expected = g_strdup_printf ("paddockctl: the project \"%s\": %s\n", good, g_strerror (ENOTDIR));
 
     g_assert_cmpint (result->status, ==, 1);
@@ -1070,7 +1037,7 @@ test_broken_settings (void)
   g_assert_no_error (error);
 
   {
-    g_autoptr(Result) result = paddockctl_lock (NULL, "off", project);
+    g_autoptr(TestResult) result = paddockctl_lock (NULL, "off", project);
 
     /* Never overwritten: the file may hold the project's grants. */
     g_assert_cmpint (result->status, ==, 1);
@@ -1082,7 +1049,7 @@ test_broken_settings (void)
   g_assert_cmpstr (after, ==, garbage);
 
   {
-    g_autoptr(Result) result = paddockctl_lock (NULL, "status", project);
+    g_autoptr(TestResult) result = paddockctl_lock (NULL, "status", project);
 
     g_assert_cmpint (result->status, ==, 1);
     g_assert_nonnull (strstr (result->out, "lock: unknown"));
@@ -1132,8 +1099,8 @@ test_dash_is_stdin (void)
   const char *check_argv[] = { "/bin/sh", "-c", "exec \"$0\" policy check - < \"$1\"", paddockctl, policy, NULL };
   const char *explain_argv[] = { "/bin/sh", "-c", "exec \"$0\" policy explain --policy - -- make < \"$1\"",
                                  paddockctl, policy, NULL };
-  g_autoptr(Result) check = NULL;
-  g_autoptr(Result) explain = NULL;
+  g_autoptr(TestResult) check = NULL;
+  g_autoptr(TestResult) explain = NULL;
 
   g_assert_true (g_file_set_contents (policy, "{ \"rules\": [ { \"name\": \"no-make\", \"match\": { \"program\": "
                                               "\"make\" }, \"action\": \"deny\" } ] }\n", -1, NULL));
@@ -1164,7 +1131,7 @@ test_no_terminal_controls (void)
   g_assert_cmpint (g_mkdir (odd, 0700), ==, 0);
   for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
     {
-      g_autoptr(Result) result = run_in (odd, runs[i]);
+      g_autoptr(TestResult) result = run_in (odd, runs[i]);
       g_autofree char *said = g_strconcat (result->out, result->err, NULL);
 
       if (strpbrk (said, "\033\007") != NULL)

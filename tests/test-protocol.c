@@ -6,13 +6,11 @@
 #include "config.h"
 
 #include "paddock-protocol.h"
+#include "test-session.h"
 #include "test-util.h"
 
 #include <gio/gio.h>
-#include <glib/gstdio.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <sys/un.h>
+#include <string.h>
 #include <unistd.h>
 
 static void
@@ -368,248 +366,101 @@ test_escape (void)
   }
 }
 
-/* A live session: garbage from a client gets an error reply and changes nothing. */
-typedef struct
-{
-  char        *dir;
-  char        *out;
-  GSubprocess *run;
-  int          client;
-  GString     *input;
-} Live;
-
-static void
-live_free (Live *live)
-{
-  if (live->run != NULL)
-    {
-      g_subprocess_force_exit (live->run);
-      g_subprocess_wait (live->run, NULL, NULL);
-    }
-  g_clear_object (&live->run);
-  if (live->client >= 0)
-    close (live->client);
-  g_string_free (live->input, TRUE);
-  test_remove_tree (live->dir);
-  g_free (live->dir);
-  g_free (live->out);
-  g_free (live);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Live, live_free)
-
-static Live *
-live_start (const char *scenario)
-{
-  Live *live = g_new0 (Live, 1);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
-  g_autofree char *policy = NULL;
-  g_autofree char *audit = NULL;
-  g_autofree char *runtime = NULL;
-  g_autofree char *agent = g_build_filename (g_getenv ("PADDOCK_SOURCE_DIR"), "tests", "fake-agent.sh", NULL);
-  int pair[2];
-
-  live->input = g_string_new (NULL);
-  live->dir = g_dir_make_tmp ("paddock-protocol-XXXXXX", &error);
-  g_assert_no_error (error);
-  live->out = g_build_filename (live->dir, "out", NULL);
-  runtime = g_build_filename (live->dir, "run", NULL);
-  policy = g_build_filename (live->dir, "policy.json", NULL);
-  audit = g_build_filename (live->dir, "audit.jsonl", NULL);
-  g_mkdir (live->out, 0700);
-  g_mkdir (runtime, 0700);
-  g_file_set_contents (policy,
-                       "{\"rules\":[{\"name\":\"test-ask\",\"match\":{\"program\":\"touch\",\"argv\":\"asked-marker\"},"
-                       "\"action\":\"ask\"}]}", -1, &error);
-  g_assert_no_error (error);
-
-  g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair), ==, 0);
-  live->client = pair[0];
-  g_subprocess_launcher_take_fd (launcher, pair[1], 3);
-  g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", runtime, TRUE);
-  live->run = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("PADDOCK_RUN"),
-                                           "--project", live->out, "--policy", policy, "--audit", audit,
-                                           "--control-fd", "3", "--ask-timeout", "60",
-                                           "--", "sh", agent, live->out, scenario, NULL);
-  g_assert_no_error (error);
-  return live;
-}
-
-/* The next line from the supervisor, without its newline. */
-static char *
-live_read_line (Live *live)
-{
-  for (;;)
-    {
-      char *newline = memchr (live->input->str, '\n', live->input->len);
-      char buffer[65536];
-      struct pollfd fds = { .fd = live->client, .events = POLLIN };
-      ssize_t n;
-
-      if (newline != NULL)
-        {
-          char *line = g_strndup (live->input->str, newline - live->input->str);
-
-          g_string_erase (live->input, 0, newline - live->input->str + 1);
-          return line;
-        }
-      if (poll (&fds, 1, 20000) <= 0)
-        return NULL;
-      n = recv (live->client, buffer, sizeof buffer, 0);
-      if (n <= 0)
-        return NULL;
-      g_string_append_len (live->input, buffer, n);
-    }
-}
-
-static char *
-live_expect (Live       *live,
-             const char *type)
-{
-  g_autofree char *needle = g_strdup_printf ("{\"type\":\"%s\"", type);
-
-  for (;;)
-    {
-      char *line = live_read_line (live);
-
-      if (line == NULL)
-        g_error ("expected a %s message, got nothing", type);
-      if (g_str_has_prefix (line, needle))
-        return line;
-      g_free (line);
-    }
-}
-
-static void
-live_send (Live       *live,
-           const char *data,
-           gsize       length)
-{
-  gsize done = 0;
-
-  while (done < length)
-    {
-      ssize_t n = send (live->client, data + done, length - done, MSG_NOSIGNAL);
-
-      g_assert_cmpint (n, >, 0);
-      done += n;
-    }
-}
-
+/* A live session (see test-session.h): garbage from a client gets an
+ * error reply and changes nothing. */
 static void
 test_garbage (void)
 {
-  g_autoptr(Live) live = live_start ("ask");
-  g_autofree char *hello = live_expect (live, "hello");
-  g_autofree char *ask = NULL;
+  g_autoptr(Session) s = session_start ("ask", TRUE, (const char *[]) { "--ask-timeout", "60", NULL });
+  g_autoptr(PaddockMessage) hello = session_expect (s, PADDOCK_MESSAGE_HELLO);
+  g_autoptr(PaddockMessage) ask = NULL;
   gsize huge_length = 10 * 1024 * 1024;
-  g_autofree char *huge = g_malloc (huge_length);
+  g_autofree char *huge = g_malloc (huge_length + 1);
   const char *garbage[] = {
     "garbage\n",
     "{\"type\":\"exec\",\"seq\":1}\n",
     "{\"type\":\"decide\",\"id\":999,\"decision\":\"allow\"}\n",
     "\xff\xfe\n",
   };
-  g_autoptr(GError) error = NULL;
 
-  ask = live_expect (live, "ask");
+  ask = session_expect (s, PADDOCK_MESSAGE_ASK);
   for (guint i = 0; i < G_N_ELEMENTS (garbage); i++)
     {
-      g_autofree char *reply = NULL;
+      g_autoptr(PaddockMessage) reply = NULL;
       g_autofree char *shown = g_strescape (garbage[i], NULL);
 
-      live_send (live, garbage[i], strlen (garbage[i]));
-      reply = live_expect (live, "error");
-      g_test_message ("%s -> %s", shown, reply);
+      session_send (s, garbage[i]);
+      reply = session_expect (s, PADDOCK_MESSAGE_ERROR);
+      g_test_message ("%s -> %s", shown, reply->message);
     }
 
   /* 10 MB without a newline, then one: one error, and the connection still works. */
   memset (huge, '{', huge_length);
-  live_send (live, huge, huge_length);
-  live_send (live, "\n", 1);
+  huge[huge_length] = '\0';
+  session_send (s, huge);
+  session_send (s, "\n");
   {
-    g_autofree char *reply = live_expect (live, "error");
-    g_assert_nonnull (strstr (reply, "longer than"));
+    g_autoptr(PaddockMessage) reply = session_expect (s, PADDOCK_MESSAGE_ERROR);
+
+    g_assert_nonnull (strstr (reply->message, "longer than"));
   }
   /* Half a line: nothing happens until it ends. */
-  live_send (live, "{\"type\":\"lock-", 14);
+  session_send (s, "{\"type\":\"lock-");
   g_usleep (100 * 1000);
-  live_send (live, "status\"}\n", 9);
+  session_send (s, "status\"}\n");
   {
-    g_autofree char *status = live_expect (live, "lock-status");
-    g_assert_nonnull (strstr (status, "\"lock\":\"off\""));
+    g_autoptr(PaddockMessage) status = session_expect (s, PADDOCK_MESSAGE_LOCK_STATUS);
+
+    g_assert_cmpstr (status->lock, ==, "off");
   }
 
   /* The agent is still held, untouched, and the ask still answerable. */
-  {
-    g_autofree char *marker = g_build_filename (live->out, "asked-marker", NULL);
-    g_autofree char *decide = NULL;
-    g_autoptr(PaddockMessage) parsed = paddock_message_parse (ask, strlen (ask), &error);
-
-    g_assert_no_error (error);
-    g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
-    decide = g_strdup_printf ("{\"type\":\"decide\",\"id\":%" G_GINT64_FORMAT ",\"decision\":\"allow\"}\n",
-                              parsed->id);
-    live_send (live, decide, strlen (decide));
-    g_free (live_expect (live, "decided"));
-    g_subprocess_wait_check (live->run, NULL, &error);
-    g_assert_no_error (error);
-    g_assert_true (g_file_test (marker, G_FILE_TEST_EXISTS));
-  }
+  g_assert_false (out_exists (s, "asked-marker"));
+  session_decide (s, ask->id, "allow");
+  paddock_message_free (session_expect (s, PADDOCK_MESSAGE_DECIDED));
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_assert_true (out_exists (s, "asked-marker"));
 }
 
 /* A client that disconnects mid-ask changes nothing; a later one can answer. */
 static void
 test_disconnect_mid_ask (void)
 {
-  g_autoptr(Live) live = live_start ("ask");
-  g_autofree char *ask = live_expect (live, "ask");
-  g_autofree char *hello = NULL;
-  g_autofree char *socket_dir = g_build_filename (live->dir, "run", "paddock", NULL);
-  g_autofree char *marker = g_build_filename (live->out, "asked-marker", NULL);
-  g_autoptr(GDir) listing = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(PaddockMessage) parsed = paddock_message_parse (ask, strlen (ask), NULL);
-  struct sockaddr_un addr = { .sun_family = AF_UNIX };
-  const char *name;
-  g_autofree char *decide = NULL;
-  g_autofree char *replayed = NULL;
+  g_autoptr(Session) s = session_start ("ask", TRUE, (const char *[]) { "--ask-timeout", "60", NULL });
+  g_autoptr(PaddockMessage) ask = session_expect (s, PADDOCK_MESSAGE_ASK);
+  g_autoptr(PaddockMessage) replayed = NULL;
+  g_autofree char *ask_line = NULL;
+  g_autofree char *replayed_line = NULL;
 
   /* Half a request, then gone. */
-  live_send (live, "{\"type\":\"deci", 13);
-  close (live->client);
-  live->client = -1;
+  session_send (s, "{\"type\":\"deci");
+  close (s->client);
+  s->client = -1;
   g_usleep (300 * 1000);
-  g_assert_false (g_file_test (marker, G_FILE_TEST_EXISTS));
-  g_assert_nonnull (g_subprocess_get_identifier (live->run));  /* still running */
+  g_assert_false (out_exists (s, "asked-marker"));
+  g_assert_nonnull (g_subprocess_get_identifier (s->run));  /* still running */
 
-  listing = g_dir_open (socket_dir, 0, &error);
-  g_assert_no_error (error);
-  while ((name = g_dir_read_name (listing)) != NULL)
-    if (g_str_has_suffix (name, ".sock"))
-      g_snprintf (addr.sun_path, sizeof addr.sun_path, "%s/%s", socket_dir, name);
-  live->client = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  g_assert_cmpint (connect (live->client, (struct sockaddr *) &addr, sizeof addr), ==, 0);
-  g_string_truncate (live->input, 0);
-  hello = live_expect (live, "hello");
+  session_connect (s);
+  paddock_message_free (session_expect (s, PADDOCK_MESSAGE_HELLO));
   /* The pending ask is replayed to a client that attaches late. */
-  replayed = live_expect (live, "ask");
-  g_assert_cmpstr (replayed, ==, ask);
+  replayed = session_expect (s, PADDOCK_MESSAGE_ASK);
+  ask_line = paddock_message_to_line (ask);
+  replayed_line = paddock_message_to_line (replayed);
+  g_assert_cmpstr (replayed_line, ==, ask_line);
 
-  decide = g_strdup_printf ("{\"type\":\"decide\",\"id\":%" G_GINT64_FORMAT ",\"decision\":\"allow\"}\n",
-                            parsed->id);
-  live_send (live, decide, strlen (decide));
-  g_subprocess_wait_check (live->run, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_file_test (marker, G_FILE_TEST_EXISTS));
+  session_decide (s, ask->id, "allow");
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_assert_true (out_exists (s, "asked-marker"));
 }
 
 int
 main (int   argc,
       char *argv[])
 {
-  g_test_init (&argc, &argv, NULL);
+  if (g_getenv ("PADDOCK_RUN") != NULL)
+    test_session_init (&argc, &argv);
+  else
+    g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/paddock/protocol/round-trip", test_round_trip);
   g_test_add_func ("/paddock/protocol/requests", test_requests);

@@ -17,44 +17,44 @@
 
 static const char *paddock_run;
 
-static GSubprocess *
-spawn_run (GSubprocessFlags   flags,
-           const char * const *args)
+/* paddock-run @args…, NULL-terminated. */
+static GPtrArray *
+run_argv (const char * const *args)
 {
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GError) error = NULL;
-  GSubprocess *proc;
+  GPtrArray *argv = g_ptr_array_new ();
 
   g_ptr_array_add (argv, (char *) paddock_run);
   for (guint i = 0; args[i] != NULL; i++)
     g_ptr_array_add (argv, (char *) args[i]);
   g_ptr_array_add (argv, NULL);
-
-  proc = g_subprocess_newv ((const char * const *) argv->pdata, flags, &error);
-  g_assert_no_error (error);
-  return proc;
+  return argv;
 }
 
-/* Runs paddock-run to its end; returns its exit status, its stdout and stderr. */
+/* Starts paddock-run @args…, its stdout and stderr piped. */
+static GSubprocess *
+spawn_run (const char * const *args)
+{
+  g_autoptr(GPtrArray) argv = run_argv (args);
+
+  return test_spawn ((const char * const *) argv->pdata, NULL);
+}
+
+/* Runs paddock-run to its end, which must be an exit, not a signal;
+ * returns its exit status, its stdout and stderr. */
 static int
 run (const char * const *args,
      char              **out,
      char              **err)
 {
-  g_autoptr(GSubprocess) proc = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *stdout_buf = NULL;
-  g_autofree char *stderr_buf = NULL;
+  g_autoptr(GPtrArray) argv = run_argv (args);
+  g_autoptr(TestResult) result = test_run ((const char * const *) argv->pdata);
 
-  proc = spawn_run (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, args);
-  g_subprocess_communicate_utf8 (proc, NULL, NULL, &stdout_buf, &stderr_buf, &error);
-  g_assert_no_error (error);
+  g_assert_cmpint (result->signal, ==, 0);
   if (out)
-    *out = g_steal_pointer (&stdout_buf);
+    *out = g_steal_pointer (&result->out);
   if (err)
-    *err = g_steal_pointer (&stderr_buf);
-  g_assert_true (g_subprocess_get_if_exited (proc));
-  return g_subprocess_get_exit_status (proc);
+    *err = g_steal_pointer (&result->err);
+  return result->status;
 }
 
 /* Given closed standard input and error, paddock-run holds /dev/null
@@ -67,16 +67,10 @@ test_closed_std_fds (void)
   const char *script = "for fd in 0 1 2; do if [ -e /proc/self/fd/$fd ]; then echo open$fd; "
                        "else echo closed$fd; fi; done; readlink /proc/$PPID/fd/0 /proc/$PPID/fd/2";
   const char *argv[] = { "/bin/sh", "-c", "exec <&- 2>&-; exec \"$0\" -- sh -c \"$1\"", paddock_run, script, NULL };
-  g_autoptr(GSubprocess) proc = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *out = NULL;
+  g_autoptr(TestResult) result = test_run (argv);
 
-  proc = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
-  g_assert_cmpstr (out, ==, "closed0\nopen1\nclosed2\n/dev/null\n/dev/null\n");
+  g_assert_cmpint (result->status, ==, 0);
+  g_assert_cmpstr (result->out, ==, "closed0\nopen1\nclosed2\n/dev/null\n/dev/null\n");
 }
 
 static void
@@ -257,13 +251,13 @@ check_forwarded (int         sig,
 {
   g_autofree char *script = g_strdup_printf ("trap 'echo got-%s; exit 42' %s; echo ready; "
                                              "while :; do sleep 0.02; done", name, name);
-  g_autoptr(GSubprocess) proc = spawn_run (G_SUBPROCESS_FLAGS_STDOUT_PIPE,
-                                           (const char *[]) { "--", "sh", "-c", script, NULL });
+  g_autoptr(GSubprocess) proc = spawn_run ((const char *[]) { "--", "sh", "-c", script, NULL });
   g_autoptr(GDataInputStream) in = g_data_input_stream_new (g_subprocess_get_stdout_pipe (proc));
   g_autoptr(GError) error = NULL;
   g_autofree char *line = NULL;
   g_autofree char *got = NULL;
   g_autofree char *expected = g_strdup_printf ("got-%s", name);
+  g_autoptr(TestResult) result = NULL;
 
   line = g_data_input_stream_read_line (in, NULL, NULL, &error);
   g_assert_no_error (error);
@@ -274,11 +268,10 @@ check_forwarded (int         sig,
   g_assert_no_error (error);
   g_assert_cmpstr (got, ==, expected);
 
-  g_subprocess_wait (proc, NULL, &error);
-  g_assert_no_error (error);
+  result = test_finish (proc, NULL);
   /* The runner survived the signal and passed on the command's own status. */
-  g_assert_true (g_subprocess_get_if_exited (proc));
-  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 42);
+  g_assert_cmpint (result->signal, ==, 0);
+  g_assert_cmpint (result->status, ==, 42);
 }
 
 static void
@@ -326,21 +319,20 @@ test_relative_xdg (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("paddock-run-XXXXXX", NULL);
   g_autofree char *state = g_build_filename (g_get_home_dir (), ".local", "state", "paddock", NULL);
-  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
-  g_autoptr(GSubprocess) proc = NULL;
+  g_auto(GStrv) env = g_get_environ ();
+  g_autoptr(TestResult) result = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GDir) listing = NULL;
   const char *name;
   guint n_logs = 0;
 
   test_remove_tree (state);
-  g_subprocess_launcher_setenv (launcher, "XDG_STATE_HOME", "rel-state", TRUE);
-  g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", "rel-config", TRUE);
-  g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", "rel-run", TRUE);
-  proc = g_subprocess_launcher_spawn (launcher, &error, paddock_run, "--project", dir, "--", "true", NULL);
-  g_assert_no_error (error);
-  g_subprocess_wait_check (proc, NULL, &error);
-  g_assert_no_error (error);
+  env = g_environ_setenv (env, "XDG_STATE_HOME", "rel-state", TRUE);
+  env = g_environ_setenv (env, "XDG_CONFIG_HOME", "rel-config", TRUE);
+  env = g_environ_setenv (env, "XDG_RUNTIME_DIR", "rel-run", TRUE);
+  result = test_run_full ((const char *[]) { paddock_run, "--project", dir, "--", "true", NULL },
+                          &(TestRunOptions) { .env = (const char * const *) env });
+  g_assert_cmpint (result->status, ==, 0);
 
   for (const char **made = (const char *[]) { "rel-state", "rel-config", "rel-run", NULL }; *made; made++)
     {
@@ -367,20 +359,17 @@ run_with_control_fd (int        fd,
 {
   g_autofree char *dir = g_dir_make_tmp ("paddock-run-XXXXXX", NULL);
   g_autofree char *mark = g_build_filename (dir, "ran", NULL);
-  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_autoptr(GSubprocess) proc = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_autoptr(TestResult) result = NULL;
 
   g_subprocess_launcher_take_fd (launcher, fd, 5);
-  proc = g_subprocess_launcher_spawn (launcher, &error, paddock_run, "--project", dir, "--control-fd", "5",
-                                      "--", "touch", mark, NULL);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (proc, NULL, NULL, NULL, err, &error);
-  g_assert_no_error (error);
+  result = test_run_full ((const char *[]) { paddock_run, "--project", dir, "--control-fd", "5", "--", "touch", mark, NULL },
+                          &(TestRunOptions) { .launcher = launcher });
+  *err = g_steal_pointer (&result->err);
   *ran = g_file_test (mark, G_FILE_TEST_EXISTS);
   test_remove_tree (dir);
-  g_assert_true (g_subprocess_get_if_exited (proc));
-  return g_subprocess_get_exit_status (proc);
+  g_assert_cmpint (result->signal, ==, 0);
+  return result->status;
 }
 
 /* --control-fd is the window's end of a socket pair: anything else is

@@ -11,6 +11,8 @@
 #include "test-util.h"
 
 #include <glib/gstdio.h>
+#include <string.h>
+#include <sys/wait.h>
 
 char *
 test_home_new (void)
@@ -44,12 +46,183 @@ void
 test_remove_tree (const char *path)
 {
   const char *rm[] = { "rm", "-rf", "--", path, NULL };
-  g_autoptr(GError) error = NULL;
-  int status;
+  g_autoptr(TestResult) result = NULL;
 
   if (path == NULL)
     return;
-  if (!g_spawn_sync (NULL, (char **) rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, &error) ||
-      !g_spawn_check_wait_status (status, &error))
-    g_printerr ("# cannot remove %s: %s\n", path, error->message);
+  result = test_run_full (rm, &(TestRunOptions) { .quiet = TRUE });
+  if (result->status != 0)
+    g_printerr ("# cannot remove %s: %s", path, result->err);
+}
+
+void
+test_result_free (TestResult *result)
+{
+  g_free (result->out);
+  g_free (result->err);
+  g_free (result);
+}
+
+void
+test_assert_no_sanitizer_report (const char *text)
+{
+  g_assert_null (strstr (text, "Sanitizer"));
+  g_assert_null (strstr (text, "runtime error:"));
+}
+
+int
+test_wait_status (int wait_status)
+{
+  if (WIFEXITED (wait_status))
+    return WEXITSTATUS (wait_status);
+  if (WIFSIGNALED (wait_status))
+    return 128 + WTERMSIG (wait_status);
+  return -1;
+}
+
+GSubprocess *
+test_spawn (const char * const   *argv,
+            const TestRunOptions *options)
+{
+  static const TestRunOptions defaults = { 0 };
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GError) error = NULL;
+  GSubprocess *proc;
+
+  if (options == NULL)
+    options = &defaults;
+  launcher = options->launcher != NULL ? g_object_ref (options->launcher)
+                                       : g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_subprocess_launcher_set_flags (launcher, G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  if (options->cwd != NULL)
+    g_subprocess_launcher_set_cwd (launcher, options->cwd);
+  if (options->env != NULL)
+    g_subprocess_launcher_set_environ (launcher, (char **) options->env);
+  if (options->setup != NULL)
+    g_subprocess_launcher_set_child_setup (launcher, options->setup, options->setup_data, NULL);
+  proc = g_subprocess_launcher_spawnv (launcher, argv, &error);
+  g_assert_no_error (error);
+  /* For test_finish()'s messages. */
+  g_object_set_data_full (G_OBJECT (proc), "test-command", g_strjoinv (" ", (char **) argv), g_free);
+  return proc;
+}
+
+typedef struct
+{
+  gboolean done;
+  gboolean timed_out;
+  GBytes  *out;
+  GBytes  *err;
+  GError  *error;
+} Communication;
+
+static void
+communicated (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  Communication *c = user_data;
+
+  g_subprocess_communicate_finish (G_SUBPROCESS (object), result, &c->out, &c->err, &c->error);
+  c->done = TRUE;
+}
+
+static gboolean
+timed_out (gpointer user_data)
+{
+  ((Communication *) user_data)->timed_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* @bytes as a string, whatever they hold; "" for none. */
+static char *
+bytes_text (GBytes *bytes)
+{
+  gsize length = 0;
+  const char *data = bytes != NULL ? g_bytes_get_data (bytes, &length) : NULL;
+  char *text = g_malloc (length + 1);
+
+  if (length > 0)
+    memcpy (text, data, length);
+  text[length] = '\0';
+  return text;
+}
+
+/* @text as a test message shows it: its first 4 KiB, and how much more
+ * there was (meson takes a longer line for one that is not TAP). */
+static char *
+shown (const char *text)
+{
+  const gsize most = 4096;
+  gsize length = text != NULL ? strlen (text) : 0;
+
+  if (length <= most)
+    return g_strdup (text != NULL ? text : "");
+  return g_strdup_printf ("%.*s… [%" G_GSIZE_FORMAT " bytes more]", (int) most, text, length - most);
+}
+
+TestResult *
+test_finish (GSubprocess          *proc,
+             const TestRunOptions *options)
+{
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  g_autoptr(GSource) timeout = NULL;
+  Communication c = { 0 };
+  TestResult *result = g_new0 (TestResult, 1);
+  guint seconds = options != NULL && options->timeout > 0 ? options->timeout : 60;
+  const char *command = g_object_get_data (G_OBJECT (proc), "test-command");
+
+  g_main_context_push_thread_default (context);
+  timeout = g_timeout_source_new_seconds (seconds);
+  g_source_set_callback (timeout, timed_out, &c, NULL);
+  g_source_attach (timeout, context);
+  g_subprocess_communicate_async (proc, NULL, NULL, communicated, &c);
+  while (!c.done && !c.timed_out)
+    g_main_context_iteration (context, TRUE);
+  g_source_destroy (timeout);
+  if (!c.done)
+    {
+      g_subprocess_force_exit (proc);
+      g_error ("`%s` did not end within %u s", command, seconds);
+    }
+  g_main_context_pop_thread_default (context);
+  g_assert_no_error (c.error);
+
+  if (g_subprocess_get_if_signaled (proc))
+    {
+      result->signal = g_subprocess_get_term_sig (proc);
+      result->status = 128 + result->signal;
+    }
+  else
+    result->status = g_subprocess_get_exit_status (proc);
+  result->out = bytes_text (c.out);
+  result->err = bytes_text (c.err);
+  g_clear_pointer (&c.out, g_bytes_unref);
+  g_clear_pointer (&c.err, g_bytes_unref);
+  if (options == NULL || !options->quiet)
+    {
+      g_autofree char *shown_command = shown (command);
+      g_autofree char *shown_out = shown (result->out);
+      g_autofree char *shown_err = shown (result->err);
+
+      g_test_message ("%s: status %d, stdout \"%s\", stderr \"%s\"", shown_command, result->status, shown_out,
+                      shown_err);
+    }
+  test_assert_no_sanitizer_report (result->err);
+  return result;
+}
+
+TestResult *
+test_run_full (const char * const   *argv,
+               const TestRunOptions *options)
+{
+  g_autoptr(GSubprocess) proc = test_spawn (argv, options);
+
+  return test_finish (proc, options);
+}
+
+TestResult *
+test_run (const char * const *argv)
+{
+  return test_run_full (argv, NULL);
 }

@@ -5,7 +5,7 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 /* Makes a private HOME with XDG_CONFIG_HOME, XDG_STATE_HOME and
  * XDG_RUNTIME_DIR in it and points the environment there, so that nothing
@@ -19,3 +19,60 @@ void  test_home_remove (char *home);
 /* Removes @path and all it holds (rm -rf); nothing when @path is NULL.
  * A test that fails stops before it, and leaves its folder to look at. */
 void  test_remove_tree (const char *path);
+
+/* --- running a program ------------------------------------------------------
+ *
+ * The one way the tests run a program and collect what it did. */
+
+/* What a program that ran to its end did. */
+typedef struct
+{
+  int   status;  /* its exit code, or 128 + N where signal N ended it */
+  int   signal;  /* N where signal N ended it, else 0 */
+  char *out;     /* all it wrote to stdout, and to stderr: text, or bytes */
+  char *err;
+} TestResult;
+
+void test_result_free (TestResult *result);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TestResult, test_result_free)
+
+/* How a program is run; every field may be left 0. */
+typedef struct
+{
+  const char          *cwd;        /* NULL: ours */
+  const char * const  *env;        /* NULL: ours */
+  GSpawnChildSetupFunc setup;      /* runs in the child before its exec */
+  gpointer             setup_data;
+  /* The caller's, for what these fields do not say (descriptors to pass
+   * on, say); its flags are set here, and its cwd, env and setup where
+   * the fields above are given. NULL: a new one. */
+  GSubprocessLauncher *launcher;
+  guint                timeout;    /* s to run at most; 0: 60 */
+  gboolean             quiet;      /* no message with the result */
+} TestRunOptions;
+
+/* Starts @argv (its first found along PATH where it has no slash) as
+ * @options say (NULL: here, in our environment), standard input
+ * /dev/null, standard output and error piped. Fails the test where it
+ * cannot start. */
+GSubprocess *test_spawn    (const char * const   *argv,
+                            const TestRunOptions *options);
+/* Reads what @proc, from test_spawn(), writes until it ends, and waits
+ * for its end: its result, logged (unless quiet). Fails the test where it
+ * runs longer than @options' timeout (it is killed then), or wrote a
+ * sanitizer's report on stderr. */
+TestResult  *test_finish   (GSubprocess          *proc,
+                            const TestRunOptions *options);
+/* test_spawn(), then test_finish(). */
+TestResult  *test_run_full (const char * const   *argv,
+                            const TestRunOptions *options);
+TestResult  *test_run      (const char * const   *argv);
+
+/* Under the sanitizer build a report ends a run with a failure that a
+ * refused attempt would hide: test_finish() looks for one in every run's
+ * stderr; a test that runs a program its own way calls this. */
+void test_assert_no_sanitizer_report (const char *text);
+
+/* The status a wait status says: the exit code, or 128 + N where signal N
+ * ended the program; -1 for neither. */
+int test_wait_status (int wait_status);

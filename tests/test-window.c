@@ -1247,11 +1247,10 @@ run_paddock (const char * const *args,
              char              **out,
              char              **err)
 {
-  g_autoptr(GError) error = NULL;
   g_autofree char *paddock = NULL;
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(TestResult) result = NULL;
   const char *build_dir = g_getenv ("PADDOCK_BUILD_DIR");
-  int wait_status;
 
   g_assert_nonnull (build_dir);
   paddock = g_build_filename (build_dir, "ui", "paddock", NULL);
@@ -1260,11 +1259,11 @@ run_paddock (const char * const *args,
     g_ptr_array_add (argv, (char *) args[i]);
   g_ptr_array_add (argv, NULL);
 
-  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT,
-                NULL, NULL, out, err, &wait_status, &error);
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  *exit_status = WEXITSTATUS (wait_status);
+  result = test_run ((const char * const *) argv->pdata);
+  g_assert_cmpint (result->signal, ==, 0);
+  *exit_status = result->status;
+  *out = g_steal_pointer (&result->out);
+  *err = g_steal_pointer (&result->err);
 }
 
 static void

@@ -93,7 +93,7 @@ read_exit_status (Running *running)
     return EXIT_STATUS_NEVER;
   has_info = ioctl (running->pidfd, PADDOCK_PIDFD_GET_INFO, &info) == 0;
   /* Gone, its exit not on file: for a run reaped that moment (1 in 300
-   * of test-exec's short-runs, sanitizer build, two busy loops beside),
+   * of test-exec-monitor's short-runs, sanitizer build, two busy loops beside),
    * a later try found it. Linux 6.13 and 6.14 never file it: there such
    * a run waits out REAP_WAIT_MS. */
   reaped = !has_info && errno == ESRCH;
