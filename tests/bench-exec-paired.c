@@ -15,6 +15,9 @@
  * microseconds. Prints those, and their share of a bare iteration.
  * Asserts nothing about time.
  * PADDOCK_BENCH_ROUNDS sets the rounds (default 150).
+ * PADDOCK_BENCH_BASELINE_RUN names another paddock-run (an earlier build)
+ * to run as a fourth server beside the others: the paired difference
+ * between the two says what a change cost per exec.
  */
 #include "config.h"
 
@@ -150,8 +153,12 @@ main (int   argc,
   g_autofree char *audit = NULL;
   g_autofree char *per_round = g_strdup_printf ("%d", EXECS_PER_ROUND);
   g_auto(GStrv) envp = g_get_environ ();
-  Server servers[3] = { { .name = "bare" }, { .name = "bare notifier" }, { .name = "paddock-run" } };
-  guint order[3] = { 0, 1, 2 };
+  const char *baseline_run = g_getenv ("PADDOCK_BENCH_BASELINE_RUN");
+  g_autofree char *baseline_audit = NULL;
+  Server servers[4] = { { .name = "bare" }, { .name = "bare notifier" }, { .name = "paddock-run" },
+                        { .name = "baseline paddock-run" } };
+  guint order[4] = { 0, 1, 2, 3 };
+  guint n_servers = baseline_run != NULL && *baseline_run != '\0' ? 4 : 3;
   guint rounds = rounds_text != NULL ? (guint) atoi (rounds_text) : 150;
   double bare, notifier_cost, paddock_cost;
 
@@ -184,13 +191,20 @@ main (int   argc,
   server_start (&servers[1], (const char *[]) { notifier, self, "serve", per_round, NULL }, envp);
   server_start (&servers[2], (const char *[]) { paddock_run, "--audit", audit, "--", self, "serve", per_round, NULL },
                 envp);
+  if (n_servers == 4)
+    {
+      baseline_audit = g_build_filename (work_dir, "baseline-audit.jsonl", NULL);
+      server_start (&servers[3], (const char *[]) { baseline_run, "--audit", baseline_audit, "--", self, "serve",
+                                                    per_round, NULL },
+                    envp);
+    }
 
   /* One round unrecorded: each server's first start is no exec like the rest. */
-  for (guint s = 0; s < G_N_ELEMENTS (servers); s++)
+  for (guint s = 0; s < n_servers; s++)
     server_ask (&servers[s]);
   for (guint r = 0; r < rounds; r++)
     {
-      for (guint i = G_N_ELEMENTS (order) - 1; i > 0; i--)
+      for (guint i = n_servers - 1; i > 0; i--)
         {
           guint j = g_random_int_range (0, i + 1);
           guint swap = order[i];
@@ -198,7 +212,7 @@ main (int   argc,
           order[i] = order[j];
           order[j] = swap;
         }
-      for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+      for (guint i = 0; i < n_servers; i++)
         {
           double us = server_ask (&servers[order[i]]);
 
@@ -209,16 +223,20 @@ main (int   argc,
   notifier_cost = paired_median (servers[1].us, servers[0].us);
   paddock_cost = paired_median (servers[2].us, servers[0].us);
   bare = bench_median (servers[0].us);
-  g_print ("exec cost, paired: %u rounds of %d fork+exec+wait of /bin/true, three servers side by side\n",
-           rounds, EXECS_PER_ROUND);
+  g_print ("exec cost, paired: %u rounds of %d fork+exec+wait of /bin/true, %u servers side by side\n",
+           rounds, EXECS_PER_ROUND, n_servers);
   g_print ("  bare: %.1f us per exec (median)\n", bare);
   g_print ("  bare notifier: %+.1f us per exec over bare (median of the paired differences)\n", notifier_cost);
   g_print ("  paddock-run: %+.1f us per exec over bare (median of the paired differences)\n", paddock_cost);
   g_print ("  over the bare iteration: notifier %.3fx, paddock-run %.3fx (a sh loop's iteration is longer by "
            "the shell's own work, so the same cost is a smaller share of it)\n",
            1.0 + notifier_cost / bare, 1.0 + paddock_cost / bare);
+  if (n_servers == 4)
+    g_print ("  baseline paddock-run (%s): %+.1f us per exec over bare; this paddock-run %+.1f us per exec "
+             "over it (median of the paired differences)\n", baseline_run,
+             paired_median (servers[3].us, servers[0].us), paired_median (servers[2].us, servers[3].us));
 
-  for (guint s = 0; s < G_N_ELEMENTS (servers); s++)
+  for (guint s = 0; s < n_servers; s++)
     server_stop (&servers[s]);
   test_remove_tree (work_dir);
   return 0;
