@@ -111,14 +111,16 @@ display (const char *text)
   return paddock_escape_for_display (text != NULL ? text : "", -1);
 }
 
+/* Takes @error: NULL where the session ended or the client was closed here. */
 static void
 set_closed (PaddockClient *self,
             GError        *error)
 {
-  g_autoptr(GError) owned = error;
-
   if (self->closed)
-    return;
+    {
+      g_clear_error (&error);
+      return;
+    }
   self->closed = TRUE;
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->start_source, g_source_remove);
@@ -143,6 +145,7 @@ set_closed (PaddockClient *self,
   finish_requests (self, error);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CLOSED]);
   g_signal_emit (self, signals[SIGNAL_CLOSED], 0, error);
+  g_clear_error (&error);
   g_object_unref (self);
 }
 
