@@ -753,6 +753,47 @@ test_bad_messages (void)
   g_assert_nonnull (strstr (seen.closed_error->message, "session 5e55 closed the connection without ending"));
 }
 
+/* A client made on a thread's own context does all its work there: the
+ * global default context is never iterated here. */
+static void
+test_own_context (void)
+{
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  g_autoptr(PaddockClient) client = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_auto(Seen) seen = { 0 };
+  const char *hello =
+    "{\"type\":\"hello\",\"version\":1,\"session\":\"c0de\",\"project\":\"/p\",\"command\":[\"sh\"],"
+    "\"agent_pid\":1,\"lock\":\"off\",\"network\":\"off\",\"features\":[]}\n"
+    "{\"type\":\"exit\",\"time\":1,\"pid\":1,\"session_end\":true,\"exit_code\":0}\n";
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  int pair[2];
+
+  g_main_context_push_thread_default (context);
+  g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair), ==, 0);
+  client = paddock_client_new_for_fd (pair[0], &error);
+  g_assert_no_error (error);
+  watch (client, &seen);
+  /* A request, whose timeout also lives on this context. */
+  paddock_client_request_async (client, PADDOCK_MESSAGE_LOCK_STATUS, 60000, NULL, result_cb, &result);
+  g_assert_cmpint (write (pair[1], hello, strlen (hello)), ==, (gssize) strlen (hello));
+  close (pair[1]);
+  while (!seen.closed && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (context, TRUE);
+  g_assert_true (seen.closed);
+  g_assert_no_error (seen.closed_error);
+  g_assert_cmpuint (seen.messages->len, ==, 2);
+  g_assert_cmpstr (paddock_client_get_session_id (client), ==, "c0de");
+  /* The session ended before it answered: the request says so. */
+  while (result == NULL)
+    g_main_context_iteration (context, TRUE);
+  g_assert_null (paddock_client_request_finish (client, result, &error));
+  g_assert_error (error, PADDOCK_CLIENT_ERROR, PADDOCK_CLIENT_ERROR_CLOSED);
+  g_assert_false (g_main_context_pending (NULL));
+  g_main_context_pop_thread_default (context);
+}
+
 /* What is not a Unix stream socket is refused, and the descriptor closed. */
 static void
 test_not_a_socket (void)
@@ -790,6 +831,7 @@ main (int   argc,
   g_test_add_func ("/paddock/client/connect-failures", test_connect_failures);
   g_test_add_func ("/paddock/client/bad-messages", test_bad_messages);
   g_test_add_func ("/paddock/client/not-a-socket", test_not_a_socket);
+  g_test_add_func ("/paddock/client/own-context", test_own_context);
   if (g_getenv ("PADDOCK_RUN") != NULL)
     {
       g_test_add_func ("/paddock/client/inherited-fd", test_inherited_fd);

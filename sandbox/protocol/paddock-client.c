@@ -95,14 +95,52 @@ G_DEFINE_FINAL_TYPE (PaddockClient, paddock_client, G_TYPE_OBJECT)
 typedef struct
 {
   PaddockMessageType  type;
-  guint               timeout_source;
+  GSource            *timeout;     /* on the client's context, or NULL */
 } Request;
+
+static void
+request_clear_timeout (Request *request)
+{
+  if (request->timeout != NULL)
+    {
+      g_source_destroy (request->timeout);
+      g_clear_pointer (&request->timeout, g_source_unref);
+    }
+}
 
 static void read_more (PaddockClient *self);
 static gboolean start_reading (gpointer user_data);
 static void write_next (PaddockClient *self);
 static void finish_requests (PaddockClient *self,
                              const GError  *error);
+
+/* Attaches @source to the client's context, where everything it does runs. */
+static guint
+add_source (PaddockClient  *self,
+            GSource        *source,
+            GSourceFunc     func,
+            gpointer        data,
+            GDestroyNotify  destroy)
+{
+  guint id;
+
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, func, data, destroy);
+  id = g_source_attach (source, self->context);
+  g_source_unref (source);
+  return id;
+}
+
+static void
+clear_source (PaddockClient *self,
+              guint         *id)
+{
+  GSource *source = *id != 0 ? g_main_context_find_source_by_id (self->context, *id) : NULL;
+
+  if (source != NULL)
+    g_source_destroy (source);
+  *id = 0;
+}
 
 /* Anything from a session goes through this before a person sees it. */
 static char *
@@ -123,7 +161,7 @@ set_closed (PaddockClient *self,
     }
   self->closed = TRUE;
   g_cancellable_cancel (self->cancellable);
-  g_clear_handle_id (&self->start_source, g_source_remove);
+  clear_source (self, &self->start_source);
   if (self->connection != NULL)
     g_io_stream_close (G_IO_STREAM (self->connection), NULL, NULL);
   g_queue_clear_full (&self->writes, g_free);
@@ -133,7 +171,7 @@ set_closed (PaddockClient *self,
     {
       g_autoptr(GTask) task = g_steal_pointer (&self->connecting);
 
-      g_clear_handle_id (&self->hello_timeout, g_source_remove);
+      clear_source (self, &self->hello_timeout);
       if (error != NULL)
         g_task_return_error (task, g_error_copy (error));
       else
@@ -245,7 +283,7 @@ confirm_request (PaddockClient        *self,
   task = link->data;
   g_queue_delete_link (&self->requests, link);
   request = g_task_get_task_data (task);
-  g_clear_handle_id (&request->timeout_source, g_source_remove);
+  request_clear_timeout (request);
   if (message->type == PADDOCK_MESSAGE_ERROR)
     {
       g_autofree char *text = display (message->message);
@@ -267,7 +305,7 @@ finish_requests (PaddockClient *self,
     {
       Request *request = g_task_get_task_data (task);
 
-      g_clear_handle_id (&request->timeout_source, g_source_remove);
+      request_clear_timeout (request);
       /* A kill ends the session, and with it the connection. */
       if (request->type == PADDOCK_MESSAGE_KILL && (error == NULL || self->ended ||
                                                     g_error_matches (error, PADDOCK_CLIENT_ERROR,
@@ -310,7 +348,7 @@ dispatch (PaddockClient        *self,
         }
       take_state (self, message);
       task = g_steal_pointer (&self->connecting);
-      g_clear_handle_id (&self->hello_timeout, g_source_remove);
+      clear_source (self, &self->hello_timeout);
       /* Whoever gets the client connects its handlers before anything
        * more is read: the rest waits for the next iteration. */
       self->dispatching = FALSE;
@@ -388,6 +426,10 @@ read_cb (GObject      *object,
   self->reading = FALSE;
   if (self->closed)
     return;
+  /* A session that ends with a request of ours unread resets the
+   * connection: an end like any other, what came before it still counts. */
+  if (n < 0 && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED))
+    n = 0;
   if (n < 0)
     {
       set_closed (self, g_error_new (PADDOCK_CLIENT_ERROR, PADDOCK_CLIENT_ERROR_BROKEN,
@@ -401,7 +443,7 @@ read_cb (GObject      *object,
       /* Stopped for a caller that gets the client now: the rest, and the
        * end of the stream, next time. */
       if (!self->closed && self->start_source == 0)
-        self->start_source = g_idle_add_full (G_PRIORITY_DEFAULT, start_reading, self, NULL);
+        self->start_source = add_source (self, g_idle_source_new (), start_reading, self, NULL);
       return;
     }
   if (n > 0)
@@ -429,7 +471,7 @@ read_more (PaddockClient *self)
   if (!dispatch_lines (self))
     {
       if (!self->closed)
-        self->start_source = g_idle_add_full (G_PRIORITY_DEFAULT, start_reading, self, NULL);
+        self->start_source = add_source (self, g_idle_source_new (), start_reading, self, NULL);
       return;
     }
   input = g_io_stream_get_input_stream (G_IO_STREAM (self->connection));
@@ -531,7 +573,7 @@ request_timed_out (gpointer user_data)
   PaddockClient *self = g_task_get_source_object (task);
   Request *request = g_task_get_task_data (task);
 
-  request->timeout_source = 0;
+  g_clear_pointer (&request->timeout, g_source_unref);
   g_queue_remove (&self->requests, task);
   g_task_return_new_error (task, PADDOCK_CLIENT_ERROR, PADDOCK_CLIENT_ERROR_TIMED_OUT,
                            "session %s did not confirm the %s in time", self->session_id,
@@ -543,7 +585,7 @@ request_timed_out (gpointer user_data)
 static void
 request_free (Request *request)
 {
-  g_clear_handle_id (&request->timeout_source, g_source_remove);
+  request_clear_timeout (request);
   g_free (request);
 }
 
@@ -576,8 +618,11 @@ paddock_client_request_async (PaddockClient       *self,
   request->type = type;
   g_task_set_task_data (task, request, (GDestroyNotify) request_free);
   if (timeout_ms > 0)
-    request->timeout_source = g_timeout_add_full (G_PRIORITY_DEFAULT, timeout_ms, request_timed_out,
-                                                  g_object_ref (task), g_object_unref);
+    {
+      request->timeout = g_timeout_source_new (timeout_ms);
+      g_source_set_callback (request->timeout, request_timed_out, g_object_ref (task), g_object_unref);
+      g_source_attach (request->timeout, self->context);
+    }
   g_queue_push_tail (&self->requests, g_steal_pointer (&task));
 }
 
@@ -642,7 +687,7 @@ client_new (GSocketConnection *connection,
 
   self->connection = connection;
   self->session_id = g_strdup (session_id);
-  self->start_source = g_idle_add_full (G_PRIORITY_DEFAULT, start_reading, self, NULL);
+  self->start_source = add_source (self, g_idle_source_new (), start_reading, self, NULL);
   return self;
 }
 
@@ -752,7 +797,7 @@ connect_cb (GObject      *object,
     }
   /* The wait for the greeting holds the client until it ends. */
   self->hello_timeout_ms = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (task), "timeout"));
-  self->hello_timeout = g_timeout_add (self->hello_timeout_ms, hello_timed_out, self);
+  self->hello_timeout = add_source (self, g_timeout_source_new (self->hello_timeout_ms), hello_timed_out, self, NULL);
   self->connecting = g_steal_pointer (&task);
   g_steal_pointer (&self);
 }
@@ -884,8 +929,8 @@ paddock_client_dispose (GObject *object)
       /* No signals from a client going away; just let go. */
       self->closed = TRUE;
       g_cancellable_cancel (self->cancellable);
-      g_clear_handle_id (&self->start_source, g_source_remove);
-      g_clear_handle_id (&self->hello_timeout, g_source_remove);
+      clear_source (self, &self->start_source);
+      clear_source (self, &self->hello_timeout);
       if (self->connection != NULL)
         g_io_stream_close (G_IO_STREAM (self->connection), NULL, NULL);
     }
@@ -901,6 +946,7 @@ paddock_client_finalize (GObject *object)
   g_assert (self->connecting == NULL);
   g_assert (g_queue_is_empty (&self->requests));
   g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_pointer (&self->buffer, g_free);
   g_clear_pointer (&self->reader, paddock_line_reader_free);
   g_queue_clear_full (&self->writes, g_free);
@@ -991,6 +1037,7 @@ paddock_client_class_init (PaddockClientClass *klass)
 static void
 paddock_client_init (PaddockClient *self)
 {
+  self->context = g_main_context_ref_thread_default ();
   self->cancellable = g_cancellable_new ();
   self->buffer = g_malloc (READ_SIZE);
   self->reader = paddock_line_reader_new (PADDOCK_PROTOCOL_MAX_EVENT_LINE);
