@@ -30,6 +30,7 @@ int paddock_fuzz_policy (const guint8 *data, size_t size);
 int paddock_fuzz_match (const guint8 *data, size_t size);
 int paddock_fuzz_audit (const guint8 *data, size_t size);
 int paddock_fuzz_protocol (const guint8 *data, size_t size);
+int paddock_fuzz_client (const guint8 *data, size_t size);
 int paddock_fuzz_settings (const guint8 *data, size_t size);
 
 typedef int (*FuzzTarget) (const guint8 *data, size_t size);
@@ -274,6 +275,7 @@ main (int    argc,
     { "match", paddock_fuzz_match },
     { "audit", paddock_fuzz_audit },
     { "protocol", paddock_fuzz_protocol },
+    { "client", paddock_fuzz_client },
     { "settings", paddock_fuzz_settings },
   };
   const char *base = g_getenv ("TMPDIR");
