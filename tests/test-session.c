@@ -473,6 +473,35 @@ session_disconnect (Session *s)
 }
 
 void
+store_result (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  GAsyncResult **slot = user_data;
+
+  g_assert_null (*slot);
+  *slot = g_object_ref (result);
+}
+
+GAsyncResult *
+wait_for_result (GAsyncResult **slot)
+{
+  while (*slot == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return *slot;
+}
+
+void
+run_main_context (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, set_flag, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+void
 client_close_and_free (PaddockClient **client)
 {
   PaddockClient *gone = g_steal_pointer (client);
@@ -490,7 +519,8 @@ client_close_and_free (PaddockClient **client)
   while (gone != NULL && !timed_out)
     g_main_context_iteration (NULL, TRUE);
   if (gone != NULL)
-    g_error ("a client was still held %d s after it was closed", TEST_SESSION_WAIT_SECONDS);
+    g_error ("a client was still held %d s after it was closed (by a request's GAsyncResult?)",
+             TEST_SESSION_WAIT_SECONDS);
   g_source_remove (timeout);
 }
 
@@ -712,16 +742,6 @@ ctl_run (Session            *s,
   return session_run (s, (const char * const *) argv->pdata);
 }
 
-static void
-store_result (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
-
 void
 session_connect (Session *s)
 {
@@ -734,9 +754,7 @@ session_connect (Session *s)
   session_disconnect (s);
   /* The wait for the greeting has its own end: this loop does too. */
   paddock_client_connect_async (path, TEST_SESSION_WAIT_SECONDS * 1000, NULL, store_result, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  client = paddock_client_connect_finish (result, &error);
+  client = paddock_client_connect_finish (wait_for_result (&result), &error);
   g_assert_no_error (error);
   /* Nothing after the greeting is read before the context runs again:
    * the stream reads from its start, as on --control-fd. */

@@ -147,9 +147,21 @@ void            session_send_raw   (Session        *s,
  * client that goes away does; whatever it had not read is dropped. */
 void            session_disconnect (Session        *s);
 
+/* A GAsyncReadyCallback that keeps the result in the GAsyncResult * at
+ * @user_data, for wait_for_result(). */
+void            store_result       (GObject        *object,
+                                    GAsyncResult   *result,
+                                    gpointer        user_data);
+/* Runs the default main context until *@slot holds a result; returns it. */
+GAsyncResult   *wait_for_result    (GAsyncResult  **slot);
+/* Runs the default main context for @ms milliseconds: for a test that
+ * measures what a session does meanwhile, never to wait for an event. */
+void            run_main_context   (guint           ms);
+
 /* Closes *@client, waits for its pending reads and writes to end (the
  * default main context runs meanwhile) and lets it go; *@client becomes
- * NULL. For a test's own clients, which must be gone before it ends. */
+ * NULL. For a test's own clients, which must be gone before it ends; a
+ * request's GAsyncResult holds its client, and must be let go first. */
 void            client_close_and_free (PaddockClient **client);
 
 /* --- what the agent and paddock-run left ------------------------------------ */
