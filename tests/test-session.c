@@ -82,8 +82,8 @@ client_closed_cb (PaddockClient *client,
                   const GError  *error,
                   Session       *s)
 {
-  if (error != NULL && s->closed == NULL)
-    s->closed = g_error_copy (error);
+  if (error != NULL && s->closed_error == NULL)
+    s->closed_error = g_error_copy (error);
 }
 
 /* @s reads what @client (taken) tells from now on. */
@@ -364,8 +364,8 @@ session_expect (Session           *s,
 
       if (message == NULL)
         g_error ("expected a %s message, the session said nothing more%s%s",
-                 paddock_message_type_to_string (type), s->closed != NULL ? ": " : "",
-                 s->closed != NULL ? s->closed->message : "");
+                 paddock_message_type_to_string (type), s->closed_error != NULL ? ": " : "",
+                 s->closed_error != NULL ? s->closed_error->message : "");
       if (message->type == type)
         return message;
       paddock_message_free (message);
@@ -469,7 +469,7 @@ session_disconnect (Session *s)
     close (s->raw_fd);
   s->raw_fd = -1;
   g_queue_clear_full (&s->messages, (GDestroyNotify) paddock_message_free);
-  g_clear_error (&s->closed);
+  g_clear_error (&s->closed_error);
 }
 
 void

@@ -43,7 +43,7 @@ typedef struct
   PaddockClient     *client;       /* on our end of --control-fd, or session_connect()'s; or NULL */
   int                raw_fd;       /* a dup of --control-fd's end, for session_send_raw() alone; or -1 */
   GQueue             messages;     /* PaddockMessage *, what the client told and was not read yet */
-  GError            *closed;       /* why the client closed, where it did with an error */
+  GError            *closed_error; /* why the client closed, where it did with an error */
   GPtrArray         *seen;         /* every message read */
 } Session;
 
@@ -119,12 +119,13 @@ PaddockMessage *session_expect  (Session           *s,
                                  PaddockMessageType type);
 /* Sends a kill, pause, resume or lock-status request; the session's
  * reply (an echo, a lock-status) comes to session_read(). On return it
- * is written, as are the client's earlier requests. */
+ * is in the socket, as are the client's earlier requests (unless the
+ * socket is full: the session has stopped reading). */
 void            session_request (Session           *s,
                                  PaddockMessageType type);
 /* Answers the ask @id with @decision ("allow" or "deny"), remembered as
  * @remember says ("once", "session", "project"; NULL: once), through
- * the client; written on return. */
+ * the client; in the socket on return, as with session_request(). */
 void session_decide_remember (Session    *s,
                               gint64      id,
                               const char *decision,
