@@ -340,6 +340,32 @@ test_attach_answer_for_gone_question (void)
     g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (decisions, i), "decision"), ==, "deny");
 }
 
+/* What a client was told up to the session's reply to its lock-status. */
+typedef struct
+{
+  gsize    bytes;
+  guint    n_long;
+  gboolean answered;
+} Replay;
+
+static void
+count_replay (PaddockClient        *client,
+              const PaddockMessage *message,
+              Replay               *replay)
+{
+  /* The session writes each message as paddock_message_to_line() does:
+   * the same line, the same length as on the wire. */
+  g_autofree char *line = paddock_message_to_line (message);
+
+  if (replay->answered)
+    return;
+  replay->bytes += strlen (line);
+  if (message->type == PADDOCK_MESSAGE_EXEC && strlen (line) > 1000000)
+    replay->n_long++;
+  if (message->type == PADDOCK_MESSAGE_LOCK_STATUS)
+    replay->answered = TRUE;
+}
+
 /* A session whose timeline holds long command lines of control
  * characters (six bytes each on the wire) can still be attached to: the
  * replay counted as falling behind, and a client that did not read it
@@ -358,14 +384,13 @@ test_attach_after_long_lines (void)
   g_autofree char *session = wait_for_socket (s);
   g_autofree char *done = out_file (s, "long-done");
   g_autofree char *socket_path = g_strdup_printf ("%s/paddock/%s.sock", s->runtime, session);
-  g_autoptr(GSocketClient) client = g_socket_client_new ();
-  g_autoptr(GSocketAddress) address = g_unix_socket_address_new (socket_path);
-  g_autoptr(GSocketConnection) connection = NULL;
-  g_autoptr(GDataInputStream) in = NULL;
+  g_autofree char *hello_line = NULL;
+  PaddockClient *client = NULL;
+  g_autoptr(GAsyncResult) connected = NULL;
+  g_autoptr(GAsyncResult) replied = NULL;
+  g_autoptr(PaddockMessage) reply = NULL;
   g_autoptr(GError) error = NULL;
-  const char request[] = "{\"type\":\"lock-status\"}\n";
-  guint n_long = 0;
-  gsize bytes = 0;
+  Replay replay = { 0 };
 
   g_free (wait_for_lines (done, "long", 1));
   g_assert_true (g_file_test (done, G_FILE_TEST_EXISTS));
@@ -373,36 +398,32 @@ test_attach_after_long_lines (void)
    * the timeline the session keeps: the replay is all that comes. */
   wait_for_records (s, "exit", 48);
 
-  /* Attached, and not reading for a moment: the replay waits queued. */
-  connection = g_socket_client_connect (client, G_SOCKET_CONNECTABLE (address), NULL, &error);
+  /* Attached, and not reading for a moment (the context does not run):
+   * the replay waits queued. The client read at most one buffer of it
+   * with the greeting, and tells it only when the context runs. */
+  paddock_client_connect_async (socket_path, TEST_SESSION_WAIT_SECONDS * 1000, NULL, store_result, &connected);
+  client = paddock_client_connect_finish (wait_for_result (&connected), &error);
   g_assert_no_error (error);
+  hello_line = paddock_message_to_line (paddock_client_get_hello (client));
+  replay.bytes = strlen (hello_line);
+  g_signal_connect (client, "message", G_CALLBACK (count_replay), &replay);
   g_usleep (500 * 1000);
-  g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (connection)), request, strlen (request),
-                             NULL, NULL, &error);
-  g_assert_no_error (error);
-
-  in = g_data_input_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (connection)));
-  for (;;)
-    {
-      gsize length = 0;
-      g_autofree char *line = g_data_input_stream_read_line (in, &length, NULL, &error);
-
-      g_assert_no_error (error);
-      if (line == NULL)
-        g_error ("the session closed the connection after %zu bytes, %u long runs", bytes, n_long);
-      bytes += length + 1;
-      if (g_str_has_prefix (line, "{\"type\":\"exec\"") && length > 1000000)
-        n_long++;
-      if (g_str_has_prefix (line, "{\"type\":\"lock-status\""))
-        break;
-    }
-  g_test_message ("replayed %u long runs, %zu bytes", n_long, bytes);
-  g_assert_cmpuint (n_long, >, 0);
+  paddock_client_request_async (client, PADDOCK_MESSAGE_LOCK_STATUS, TEST_SESSION_WAIT_SECONDS * 1000, NULL,
+                                store_result, &replied);
+  reply = paddock_client_request_finish (client, wait_for_result (&replied), &error);
+  if (error != NULL)
+    g_error ("no lock-status after %zu bytes, %u long runs: %s", replay.bytes, replay.n_long, error->message);
+  g_assert_true (replay.answered);
+  g_test_message ("replayed %u long runs, %zu bytes", replay.n_long, replay.bytes);
+  g_assert_cmpuint (replay.n_long, >, 0);
   /* The backlog is bounded by what it sends: half what a client may lag. */
-  g_assert_cmpuint (bytes, <=, 8 * 1024 * 1024 + 64 * 1024);
+  g_assert_cmpuint (replay.bytes, <=, 8 * 1024 * 1024 + 64 * 1024);
 
   session_go (s);
   g_assert_cmpint (session_wait (s), ==, 0);
+  /* The request's result holds the client. */
+  g_clear_object (&replied);
+  client_close_and_free (&client);
 }
 
 /* The line of @text that holds @needle, or NULL. */
@@ -849,13 +870,10 @@ test_connect_without_descriptors (void)
   SpawnLimit given = { RLIMIT_NOFILE, { .rlim_cur = 64, .rlim_max = 64 } };
   g_autoptr(Session) s = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GSocketClient) client = g_socket_client_new ();
-  g_autoptr(GSocketConnection) connection = NULL;
-  g_autoptr(GSocketAddress) address = NULL;
-  g_autoptr(GDataInputStream) in = NULL;
+  PaddockClient *client = NULL;
+  g_autoptr(GAsyncResult) connected = NULL;
   g_autofree char *session = NULL;
   g_autofree char *socket_path = NULL;
-  g_autofree char *line = NULL;
   g_autofree char *err = NULL;
   g_autofree char *pids_text = NULL;
   g_auto(GStrv) pids = NULL;
@@ -877,25 +895,30 @@ test_connect_without_descriptors (void)
   g_assert_cmpuint (g_strv_length (pids), ==, n);
 
   socket_path = g_strdup_printf ("%s/paddock/%s.sock", s->runtime, session);
-  address = g_unix_socket_address_new (socket_path);
-  connection = g_socket_client_connect (client, G_SOCKET_CONNECTABLE (address), NULL, &error);
-  g_assert_no_error (error);
+  /* Connected at once; the greeting may take as long as the test does. */
+  paddock_client_connect_async (socket_path, TEST_SESSION_WAIT_SECONDS * 1000, NULL, store_result, &connected);
 
   /* A second's wait costs it next to nothing: spinning, it would be a second. */
   ticks = process_cpu_ticks (pid);
-  g_usleep (G_USEC_PER_SEC);
+  run_main_context (1000);
   g_assert_cmpuint (process_cpu_ticks (pid) - ticks, <, (guint64) hz / 4);
+  /* Out of descriptors, it has not taken the connection: no greeting yet. */
+  if (connected != NULL)
+    {
+      client = paddock_client_connect_finish (connected, &error);
+      g_error ("the client connected while paddock-run was out of descriptors: %s",
+               error != NULL ? error->message : "it was greeted");
+    }
 
   for (guint i = 0; pids[i] != NULL; i++)
     g_assert_cmpint (kill (atoi (pids[i]), SIGKILL), ==, 0);
-  in = g_data_input_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (connection)));
-  line = g_data_input_stream_read_line (in, NULL, NULL, &error);
+  client = paddock_client_connect_finish (wait_for_result (&connected), &error);
   g_assert_no_error (error);
-  g_assert_nonnull (line);
-  g_assert_true (g_str_has_prefix (line, "{\"type\":\"hello\""));
+  g_assert_nonnull (paddock_client_get_hello (client));
 
   session_go (s);
   g_assert_cmpint (session_wait (s), ==, 0);
+  client_close_and_free (&client);
   g_free (err);
   err = runner_err_text (s);
   g_assert_nonnull (strstr (err, "cannot take a control connection now: Too many open files"));

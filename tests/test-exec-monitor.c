@@ -121,7 +121,7 @@ test_without_monitor (void)
   g_autoptr(TestResult) run = NULL;
 
   s = g_new0 (Session, 1);
-  s->client = -1;
+  s->raw_fd = -1;
   s->seen = g_ptr_array_new ();
   s->dir = g_dir_make_tmp ("paddock-exec-XXXXXX", &error);
   s->out = g_build_filename (s->dir, "out", NULL);

@@ -32,7 +32,7 @@ test_kill_while_held (void)
   g_autoptr(GPtrArray) kills = NULL;
   g_autofree char *log = NULL;
 
-  session_send (s, "{\"type\":\"kill\"}\n");
+  session_request (s, PADDOCK_MESSAGE_KILL);
   killed = session_expect (s, PADDOCK_MESSAGE_KILL);
   g_assert_cmpint (session_wait (s), ==, 128 + SIGKILL);
   log = out_text (s, "log");
@@ -60,7 +60,7 @@ test_kill_comes_last (void)
 
   for (guint i = 0; i < 50; i++)
     paddock_message_free (session_expect (s, PADDOCK_MESSAGE_EXEC));
-  session_send (s, "{\"type\":\"kill\"}\n");
+  session_request (s, PADDOCK_MESSAGE_KILL);
   for (;;)
     {
       g_autoptr(PaddockMessage) message = session_read (s, 20000);

@@ -7,8 +7,8 @@
  * test's own) under a small test policy: touch of a "denied" file is
  * denied, of an "asked" file asked. A test looks at what the agent left
  * behind in its folder, what the protocol said and what the audit log
- * holds, and talks to the session as a client does: on --control-fd, or
- * through paddockctl on its control socket.
+ * holds, and talks to the session as a client does: with PaddockClient
+ * on --control-fd or on its control socket, or through paddockctl.
  */
 #include "config.h"
 
@@ -17,6 +17,8 @@
 #include "paddock-audit.h"
 #include "test-util.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -50,6 +52,52 @@ static const char test_policy[] =
   "  ]\n"
   "}\n";
 
+static gboolean
+set_flag (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+client_message_cb (PaddockClient        *client,
+                   const PaddockMessage *message,
+                   Session              *s)
+{
+  g_queue_push_tail (&s->messages, paddock_message_copy (message));
+}
+
+/* As the hand-written reader did, a line that is no message, or one over
+ * the cap, fails the test: paddock-run must never send one. */
+static void
+client_bad_message_cb (PaddockClient *client,
+                       const GError  *error,
+                       Session       *s)
+{
+  g_error ("%s", error->message);
+}
+
+static void
+client_closed_cb (PaddockClient *client,
+                  const GError  *error,
+                  Session       *s)
+{
+  if (error != NULL && s->closed_error == NULL)
+    s->closed_error = g_error_copy (error);
+}
+
+/* @s reads what @client (taken) tells from now on. */
+static void
+session_take_client (Session       *s,
+                     PaddockClient *client)
+{
+  g_assert_null (s->client);
+  s->client = client;
+  g_signal_connect (client, "message", G_CALLBACK (client_message_cb), s);
+  g_signal_connect (client, "bad-message", G_CALLBACK (client_bad_message_cb), s);
+  g_signal_connect (client, "closed", G_CALLBACK (client_closed_cb), s);
+}
+
 void
 session_free (Session *s)
 {
@@ -59,9 +107,7 @@ session_free (Session *s)
       g_subprocess_wait (s->run, NULL, NULL);
     }
   g_clear_object (&s->run);
-  if (s->client >= 0)
-    close (s->client);
-  paddock_line_reader_free (s->reader);
+  session_disconnect (s);
   g_ptr_array_unref (s->seen);
   test_remove_tree (s->dir);
   g_free (s->dir);
@@ -180,11 +226,11 @@ session_start_command (const char          *scenario,
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_autoptr(GPtrArray) expanded_args = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *policy = NULL;
+  PaddockClient *client;
   int pair[2];
 
-  s->client = -1;
+  s->raw_fd = -1;
   s->seen = g_ptr_array_new_with_free_func ((GDestroyNotify) paddock_message_free);
-  s->reader = paddock_line_reader_new (PADDOCK_PROTOCOL_MAX_EVENT_LINE);
   s->dir = g_dir_make_tmp ("paddock-exec-XXXXXX", &error);
   g_assert_no_error (error);
   s->out = g_build_filename (s->dir, "out", NULL);
@@ -217,7 +263,11 @@ session_start_command (const char          *scenario,
   if (with_client)
     {
       g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair), ==, 0);
-      s->client = pair[0];
+      s->raw_fd = fcntl (pair[0], F_DUPFD_CLOEXEC, 3);
+      g_assert_cmpint (s->raw_fd, >=, 0);
+      client = paddock_client_new_for_fd (pair[0], &error);
+      g_assert_no_error (error);
+      session_take_client (s, client);
       g_subprocess_launcher_take_fd (launcher, pair[1], 3);
       g_ptr_array_add (argv, "--control-fd");
       g_ptr_array_add (argv, "3");
@@ -286,37 +336,22 @@ PaddockMessage *
 session_read (Session *s,
               int      timeout_ms)
 {
-  gint64 deadline = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+  PaddockMessage *message;
 
-  for (;;)
+  if (g_queue_is_empty (&s->messages) && s->client != NULL && !paddock_client_get_closed (s->client))
     {
-      const char *line;
-      gsize length;
-      PaddockLineResult result = paddock_line_reader_next (s->reader, &line, &length);
-      struct pollfd fds = { .fd = s->client, .events = POLLIN };
-      char buffer[65536];
-      gint64 remaining;
-      ssize_t n;
+      gboolean timed_out = FALSE;
+      guint timeout = g_timeout_add (MAX (timeout_ms, 0), set_flag, &timed_out);
 
-      if (result == PADDOCK_LINE_OK)
-        {
-          g_autoptr(GError) error = NULL;
-          PaddockMessage *message = paddock_message_parse (line, length, &error);
-
-          g_assert_no_error (error);
-          g_ptr_array_add (s->seen, paddock_message_copy (message));
-          return message;
-        }
-      g_assert_cmpint (result, ==, PADDOCK_LINE_NONE);
-
-      remaining = (deadline - g_get_monotonic_time ()) / 1000;
-      if (remaining <= 0 || poll (&fds, 1, (int) remaining) <= 0)
-        return NULL;
-      n = recv (s->client, buffer, sizeof buffer, 0);
-      if (n <= 0)
-        return NULL;
-      paddock_line_reader_feed (s->reader, buffer, n);
+      while (g_queue_is_empty (&s->messages) && !paddock_client_get_closed (s->client) && !timed_out)
+        g_main_context_iteration (NULL, TRUE);
+      if (!timed_out)
+        g_source_remove (timeout);
     }
+  message = g_queue_pop_head (&s->messages);
+  if (message != NULL)
+    g_ptr_array_add (s->seen, paddock_message_copy (message));
+  return message;
 }
 
 PaddockMessage *
@@ -328,27 +363,40 @@ session_expect (Session           *s,
       PaddockMessage *message = session_read (s, TEST_SESSION_WAIT_SECONDS * 1000);
 
       if (message == NULL)
-        g_error ("expected a %s message, the session said nothing more",
-                 paddock_message_type_to_string (type));
+        g_error ("expected a %s message, the session said nothing more%s%s",
+                 paddock_message_type_to_string (type), s->closed_error != NULL ? ": " : "",
+                 s->closed_error != NULL ? s->closed_error->message : "");
       if (message->type == type)
         return message;
       paddock_message_free (message);
     }
 }
 
-void
-session_send (Session    *s,
-              const char *line)
+/* PaddockClient writes a request at once where the socket takes it, and
+ * the next one only once the context has run the first one's callback.
+ * Running all that is ready leaves nothing of ours unwritten, so a test
+ * may then wait on the session without running the context (in
+ * g_subprocess_wait(), on paddockctl's output). */
+static void
+session_flush (void)
 {
-  gsize length = strlen (line);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
 
-  for (gsize done = 0; done < length;)
-    {
-      ssize_t n = send (s->client, line + done, length - done, MSG_NOSIGNAL);
+void
+session_request (Session           *s,
+                 PaddockMessageType type)
+{
+  g_autoptr(PaddockMessage) request = paddock_message_new (type);
+  g_autoptr(GError) error = NULL;
+  gboolean sent;
 
-      g_assert_cmpint (n, >, 0);
-      done += n;
-    }
+  g_assert_nonnull (s->client);
+  sent = paddock_client_send (s->client, request, &error);
+  g_assert_no_error (error);
+  g_assert_true (sent);
+  session_flush ();
 }
 
 void
@@ -357,11 +405,25 @@ session_decide_remember (Session    *s,
                          const char *decision,
                          const char *remember)
 {
-  g_autofree char *line = g_strdup_printf ("{\"type\":\"decide\",\"id\":%" G_GINT64_FORMAT
-                                           ",\"decision\":\"%s\"%s%s%s}\n", id, decision,
-                                           remember != NULL ? ",\"remember\":\"" : "",
-                                           remember != NULL ? remember : "", remember != NULL ? "\"" : "");
-  session_send (s, line);
+  g_autoptr(GError) error = NULL;
+  PaddockDecision value;
+  PaddockRemember kept;
+  gboolean sent;
+
+  g_assert_true (paddock_decision_from_string (decision, &value));
+  if (remember == NULL || strcmp (remember, "once") == 0)
+    kept = PADDOCK_REMEMBER_ONCE;
+  else if (strcmp (remember, "session") == 0)
+    kept = PADDOCK_REMEMBER_SESSION;
+  else if (strcmp (remember, "project") == 0)
+    kept = PADDOCK_REMEMBER_PROJECT;
+  else
+    g_error ("no way to remember an answer is called %s", remember);
+  g_assert_nonnull (s->client);
+  sent = paddock_client_decide (s->client, id, value, kept, &error);
+  g_assert_no_error (error);
+  g_assert_true (sent);
+  session_flush ();
 }
 
 void
@@ -370,6 +432,96 @@ session_decide (Session    *s,
                 const char *decision)
 {
   session_decide_remember (s, id, decision, NULL);
+}
+
+void
+session_send_raw (Session    *s,
+                  const char *bytes)
+{
+  gsize length = strlen (bytes);
+
+  g_assert_cmpint (s->raw_fd, >=, 0);
+  for (gsize done = 0; done < length;)
+    {
+      ssize_t n = send (s->raw_fd, bytes + done, length - done, MSG_NOSIGNAL);
+
+      /* The client's GSocket made the socket, which both descriptors
+       * share, non-blocking: wait for room as send() would have. */
+      if (n < 0 && (errno == EAGAIN || errno == EINTR))
+        {
+          struct pollfd fds = { .fd = s->raw_fd, .events = POLLOUT };
+
+          g_assert_cmpint (poll (&fds, 1, TEST_SESSION_WAIT_SECONDS * 1000), ==, 1);
+          continue;
+        }
+      g_assert_cmpint (n, >, 0);
+      done += n;
+    }
+}
+
+void
+session_disconnect (Session *s)
+{
+  if (s->client != NULL)
+    g_signal_handlers_disconnect_by_data (s->client, s);
+  client_close_and_free (&s->client);
+  if (s->raw_fd >= 0)
+    close (s->raw_fd);
+  s->raw_fd = -1;
+  g_queue_clear_full (&s->messages, (GDestroyNotify) paddock_message_free);
+  g_clear_error (&s->closed_error);
+}
+
+void
+store_result (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  GAsyncResult **slot = user_data;
+
+  g_assert_null (*slot);
+  *slot = g_object_ref (result);
+}
+
+GAsyncResult *
+wait_for_result (GAsyncResult **slot)
+{
+  while (*slot == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return *slot;
+}
+
+void
+run_main_context (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, set_flag, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+void
+client_close_and_free (PaddockClient **client)
+{
+  PaddockClient *gone = g_steal_pointer (client);
+  gboolean timed_out = FALSE;
+  guint timeout;
+
+  if (gone == NULL)
+    return;
+  /* Its pending read and write hold it until the context runs their
+   * callbacks, cancelled by the close. */
+  g_object_add_weak_pointer (G_OBJECT (gone), (gpointer *) &gone);
+  paddock_client_close (gone);
+  g_object_unref (gone);
+  timeout = g_timeout_add_seconds (TEST_SESSION_WAIT_SECONDS, set_flag, &timed_out);
+  while (gone != NULL && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  if (gone != NULL)
+    g_error ("a client was still held %d s after it was closed (by a request's GAsyncResult?)",
+             TEST_SESSION_WAIT_SECONDS);
+  g_source_remove (timeout);
 }
 
 char *
@@ -594,16 +746,20 @@ void
 session_connect (Session *s)
 {
   g_autofree char *session = wait_for_socket (s);
-  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  g_autofree char *path = g_strdup_printf ("%s/paddock/%s.sock", s->runtime, session);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  PaddockClient *client;
 
-  if (s->client >= 0)
-    close (s->client);
-  g_snprintf (addr.sun_path, sizeof addr.sun_path, "%s/paddock/%s.sock", s->runtime, session);
-  s->client = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  g_assert_cmpint (s->client, >=, 0);
-  g_assert_cmpint (connect (s->client, (struct sockaddr *) &addr, sizeof addr), ==, 0);
-  paddock_line_reader_free (s->reader);
-  s->reader = paddock_line_reader_new (PADDOCK_PROTOCOL_MAX_EVENT_LINE);
+  session_disconnect (s);
+  /* The wait for the greeting has its own end: this loop does too. */
+  paddock_client_connect_async (path, TEST_SESSION_WAIT_SECONDS * 1000, NULL, store_result, &result);
+  client = paddock_client_connect_finish (wait_for_result (&result), &error);
+  g_assert_no_error (error);
+  /* Nothing after the greeting is read before the context runs again:
+   * the stream reads from its start, as on --control-fd. */
+  g_queue_push_tail (&s->messages, paddock_message_copy (paddock_client_get_hello (client)));
+  session_take_client (s, client);
 }
 
 char *

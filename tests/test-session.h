@@ -11,6 +11,7 @@
  */
 #pragma once
 
+#include "paddock-client.h"
 #include "paddock-protocol.h"
 #include "test-util.h"
 
@@ -39,8 +40,10 @@ typedef struct
   char              *audit;
   char              *runtime;
   GSubprocess       *run;
-  int                client;       /* our end of --control-fd, or -1 */
-  PaddockLineReader *reader;
+  PaddockClient     *client;       /* on our end of --control-fd, or session_connect()'s; or NULL */
+  int                raw_fd;       /* a dup of --control-fd's end, for session_send_raw() alone; or -1 */
+  GQueue             messages;     /* PaddockMessage *, what the client told and was not read yet */
+  GError            *closed_error; /* why the client closed, where it did with an error */
   GPtrArray         *seen;         /* every message read */
 } Session;
 
@@ -99,23 +102,30 @@ void session_go    (Session    *s);
 void session_go_on (Session    *s,
                     const char *name);
 
-/* --- the client on --control-fd --------------------------------------------- */
+/* --- the client ------------------------------------------------------------ */
 
-/* The next message on the control fd, or NULL after @timeout_ms or at its end. */
-PaddockMessage *session_read   (Session           *s,
-                                int                timeout_ms);
+/* The session's PaddockClient: every message it tells is queued, and
+ * read from the queue in order. It reads only while the default main
+ * context runs: in session_read(), or wherever else a test iterates it. */
+
+/* The next message, or NULL after @timeout_ms or once the client is
+ * closed and all it told has been read. Fails the test on a line that
+ * is not a message. */
+PaddockMessage *session_read    (Session           *s,
+                                 int                timeout_ms);
 /* The next message of @type, the ones before it skipped
  * (TEST_SESSION_WAIT_SECONDS at most). */
-PaddockMessage *session_expect (Session           *s,
-                                PaddockMessageType type);
-/* Sends @line, all of it: any bytes, a line or not. */
-void            session_send   (Session           *s,
-                                const char        *line);
-/* Connects to the session's control socket, as paddockctl does, in
- * place of the client @s had (closed, if still open). */
-void            session_connect (Session          *s);
-/* Answers the ask @id with @decision, remembered as @remember says (NULL:
- * as the protocol's default, once). */
+PaddockMessage *session_expect  (Session           *s,
+                                 PaddockMessageType type);
+/* Sends a kill, pause, resume or lock-status request; the session's
+ * reply (an echo, a lock-status) comes to session_read(). On return it
+ * is in the socket, as are the client's earlier requests (unless the
+ * socket is full: the session has stopped reading). */
+void            session_request (Session           *s,
+                                 PaddockMessageType type);
+/* Answers the ask @id with @decision ("allow" or "deny"), remembered as
+ * @remember says ("once", "session", "project"; NULL: once), through
+ * the client; in the socket on return, as with session_request(). */
 void session_decide_remember (Session    *s,
                               gint64      id,
                               const char *decision,
@@ -123,6 +133,37 @@ void session_decide_remember (Session    *s,
 void session_decide          (Session    *s,
                               gint64      id,
                               const char *decision);
+/* Connects to the session's control socket, as paddockctl does, in
+ * place of the client @s had (closed, if still open). The greeting the
+ * client waited for is the first message read. */
+void            session_connect    (Session        *s);
+
+/* Only for tests of what paddock-run does with bytes no client sends
+ * (garbage, a line cut short, a line of 10 MB): PaddockClient writes
+ * whole, valid requests only. Sends @bytes, all of them, on the socket
+ * of --control-fd, beside the client. */
+void            session_send_raw   (Session        *s,
+                                    const char     *bytes);
+/* Closes the connection, the client's descriptor and the raw one, as a
+ * client that goes away does; whatever it had not read is dropped. */
+void            session_disconnect (Session        *s);
+
+/* A GAsyncReadyCallback that keeps the result in the GAsyncResult * at
+ * @user_data, for wait_for_result(). */
+void            store_result       (GObject        *object,
+                                    GAsyncResult   *result,
+                                    gpointer        user_data);
+/* Runs the default main context until *@slot holds a result; returns it. */
+GAsyncResult   *wait_for_result    (GAsyncResult  **slot);
+/* Runs the default main context for @ms milliseconds: for a test that
+ * measures what a session does meanwhile, never to wait for an event. */
+void            run_main_context   (guint           ms);
+
+/* Closes *@client, waits for its pending reads and writes to end (the
+ * default main context runs meanwhile) and lets it go; *@client becomes
+ * NULL. For a test's own clients, which must be gone before it ends; a
+ * request's GAsyncResult holds its client, and must be let go first. */
+void            client_close_and_free (PaddockClient **client);
 
 /* --- what the agent and paddock-run left ------------------------------------ */
 
