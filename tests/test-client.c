@@ -794,6 +794,61 @@ test_own_context (void)
   g_main_context_pop_thread_default (context);
 }
 
+/* A flush is done once what was queued before it is in the socket: more
+ * than the socket holds goes out as the peer reads, and a flush after a
+ * close fails. */
+static void
+test_flush (void)
+{
+  int pair[2];
+  g_autoptr(PaddockClient) client = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GString) got = g_string_new (NULL);
+  guint n_requests = 20000;
+  char buffer[65536];
+
+  g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair), ==, 0);
+  client = paddock_client_new_for_fd (pair[0], &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < n_requests; i++)
+    g_assert_true (paddock_client_decide (client, i, PADDOCK_DECISION_DENY, PADDOCK_REMEMBER_ONCE, &error));
+  paddock_client_flush_async (client, NULL, result_cb, &result);
+  /* The socket holds less than all of it: not done until the peer reads. */
+  while (result == NULL)
+    {
+      gssize n = recv (pair[1], buffer, sizeof buffer, MSG_DONTWAIT);
+
+      if (n > 0)
+        g_string_append_len (got, buffer, n);
+      g_main_context_iteration (NULL, n <= 0);
+    }
+  g_assert_true (paddock_client_flush_finish (client, result, &error));
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  /* Everything queued before it is in the socket now. */
+  for (gssize n; (n = recv (pair[1], buffer, sizeof buffer, MSG_DONTWAIT)) > 0;)
+    g_string_append_len (got, buffer, n);
+  {
+    guint lines = 0;
+
+    for (gsize i = 0; i < got->len; i++)
+      lines += got->str[i] == '\n';
+    g_assert_cmpuint (lines, ==, n_requests);
+  }
+
+  /* Nothing queued: done at once. */
+  paddock_client_flush_async (client, NULL, result_cb, &result);
+  g_assert_true (paddock_client_flush_finish (client, wait_for_result (&result), &error));
+  g_clear_object (&result);
+
+  paddock_client_close (client);
+  paddock_client_flush_async (client, NULL, result_cb, &result);
+  g_assert_false (paddock_client_flush_finish (client, wait_for_result (&result), &error));
+  g_assert_error (error, PADDOCK_CLIENT_ERROR, PADDOCK_CLIENT_ERROR_CLOSED);
+  close (pair[1]);
+}
+
 /* What is not a Unix stream socket is refused, and the descriptor closed. */
 static void
 test_not_a_socket (void)
@@ -832,6 +887,7 @@ main (int   argc,
   g_test_add_func ("/paddock/client/bad-messages", test_bad_messages);
   g_test_add_func ("/paddock/client/not-a-socket", test_not_a_socket);
   g_test_add_func ("/paddock/client/own-context", test_own_context);
+  g_test_add_func ("/paddock/client/flush", test_flush);
   if (g_getenv ("PADDOCK_RUN") != NULL)
     {
       g_test_add_func ("/paddock/client/inherited-fd", test_inherited_fd);

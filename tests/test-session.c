@@ -372,16 +372,18 @@ session_expect (Session           *s,
     }
 }
 
-/* PaddockClient writes a request at once where the socket takes it, and
- * the next one only once the context has run the first one's callback.
- * Running all that is ready leaves nothing of ours unwritten, so a test
- * may then wait on the session without running the context (in
+/* Waits until every request queued on @s's client is in the socket, so a
+ * test may then wait on the session without running the context (in
  * g_subprocess_wait(), on paddockctl's output). */
 static void
-session_flush (void)
+session_flush (Session *s)
 {
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  paddock_client_flush_async (s->client, NULL, store_result, &result);
+  paddock_client_flush_finish (s->client, wait_for_result (&result), &error);
+  g_assert_no_error (error);
 }
 
 void
@@ -396,7 +398,7 @@ session_request (Session           *s,
   sent = paddock_client_send (s->client, request, &error);
   g_assert_no_error (error);
   g_assert_true (sent);
-  session_flush ();
+  session_flush (s);
 }
 
 void
@@ -423,7 +425,7 @@ session_decide_remember (Session    *s,
   sent = paddock_client_decide (s->client, id, value, kept, &error);
   g_assert_no_error (error);
   g_assert_true (sent);
-  session_flush ();
+  session_flush (s);
 }
 
 void

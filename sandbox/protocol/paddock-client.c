@@ -42,6 +42,7 @@ struct _PaddockClient
   GQueue              writes;          /* char *, lines not yet written, the first one being */
   gsize               written;         /* of the first */
   gboolean            writing;
+  GQueue              flushes;         /* GTask *, waiting for the writes before them */
 
   PaddockMessage     *hello;
   char               *session_id;      /* from hello, or the socket's name until then */
@@ -113,6 +114,8 @@ static gboolean start_reading (gpointer user_data);
 static void write_next (PaddockClient *self);
 static void finish_requests (PaddockClient *self,
                              const GError  *error);
+static void finish_flushes  (PaddockClient *self,
+                             const GError  *error);
 
 /* Attaches @source to the client's context, where everything it does runs. */
 static guint
@@ -181,6 +184,15 @@ set_closed (PaddockClient *self,
       g_object_unref (self);
     }
   finish_requests (self, error);
+  if (!g_queue_is_empty (&self->flushes))
+    {
+      g_autoptr(GError) unsent = g_error_new (PADDOCK_CLIENT_ERROR, PADDOCK_CLIENT_ERROR_CLOSED,
+                                              "the connection to session %s closed before all was sent%s%s",
+                                              self->session_id, error != NULL ? ": " : "",
+                                              error != NULL ? error->message : "");
+
+      finish_flushes (self, unsent);
+    }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CLOSED]);
   g_signal_emit (self, signals[SIGNAL_CLOSED], 0, error);
   g_clear_error (&error);
@@ -516,12 +528,31 @@ write_cb (GObject      *object,
   write_next (self);
 }
 
+/* Every flush waits for all that was queued before it: done when nothing is. */
+static void
+finish_flushes (PaddockClient *self,
+                const GError  *error)
+{
+  GTask *task;
+
+  while ((task = g_queue_pop_head (&self->flushes)) != NULL)
+    {
+      if (error != NULL)
+        g_task_return_error (task, g_error_copy (error));
+      else
+        g_task_return_boolean (task, TRUE);
+      g_object_unref (task);
+    }
+}
+
 static void
 write_next (PaddockClient *self)
 {
   const char *line = g_queue_peek_head (&self->writes);
   GOutputStream *output;
 
+  if (line == NULL && !self->writing && !self->closed)
+    finish_flushes (self, NULL);
   if (line == NULL || self->writing || self->closed)
     return;
   output = g_io_stream_get_output_stream (G_IO_STREAM (self->connection));
@@ -634,6 +665,38 @@ paddock_client_request_finish (PaddockClient  *self,
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+void
+paddock_client_flush_async (PaddockClient       *self,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (PADDOCK_IS_CLIENT (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, paddock_client_flush_async);
+  if (self->closed)
+    {
+      g_task_return_new_error (task, PADDOCK_CLIENT_ERROR, PADDOCK_CLIENT_ERROR_CLOSED,
+                               "the connection to session %s is closed", self->session_id);
+      return;
+    }
+  g_queue_push_tail (&self->flushes, g_steal_pointer (&task));
+  write_next (self);
+}
+
+gboolean
+paddock_client_flush_finish (PaddockClient  *self,
+                             GAsyncResult   *result,
+                             GError        **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 void
@@ -945,6 +1008,7 @@ paddock_client_finalize (GObject *object)
 
   g_assert (self->connecting == NULL);
   g_assert (g_queue_is_empty (&self->requests));
+  g_assert (g_queue_is_empty (&self->flushes));
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_pointer (&self->buffer, g_free);
@@ -1043,4 +1107,5 @@ paddock_client_init (PaddockClient *self)
   self->reader = paddock_line_reader_new (PADDOCK_PROTOCOL_MAX_EVENT_LINE);
   g_queue_init (&self->writes);
   g_queue_init (&self->requests);
+  g_queue_init (&self->flushes);
 }

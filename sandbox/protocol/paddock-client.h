@@ -110,6 +110,17 @@ PaddockMessage       *paddock_client_request_finish    (PaddockClient        *se
                                                         GAsyncResult         *result,
                                                         GError              **error);
 
+/* Done once everything queued before it is written to the socket (not
+ * yet read by the session); fails with _CLOSED where the connection
+ * closed first. */
+void                  paddock_client_flush_async       (PaddockClient        *self,
+                                                        GCancellable         *cancellable,
+                                                        GAsyncReadyCallback   callback,
+                                                        gpointer              user_data);
+gboolean              paddock_client_flush_finish      (PaddockClient        *self,
+                                                        GAsyncResult         *result,
+                                                        GError              **error);
+
 /* Closes the connection; "closed" is emitted with no error. */
 void                  paddock_client_close             (PaddockClient        *self);
 
