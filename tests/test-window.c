@@ -393,15 +393,45 @@ assert_reported_lock (PaddockSessionPage *page,
     }
 }
 
-/* The window follows its tabs, and answers no asks yet: a command the
- * policy asks about is refused at once, as with nobody attached, not held
- * for an answer that cannot come. */
 static void
-test_asks_left_to_others (void)
+keep_ask_cb (PaddockClient         *client,
+             const PaddockMessage  *message,
+             PaddockMessage       **ask)
+{
+  if (*ask == NULL)
+    *ask = paddock_message_copy (message);
+}
+
+static gboolean
+message_kept (gpointer data)
+{
+  return *(PaddockMessage **) data != NULL;
+}
+
+static void
+assert_terminal_lacks (VteTerminal *terminal,
+                       const char  *needle)
+{
+  g_autofree char *text = vte_terminal_get_text (terminal, NULL, NULL, NULL);
+
+  if (text != NULL && strstr (text, needle) != NULL)
+    {
+      g_test_message ("the terminal shows \"%s\":\n%s", needle, text);
+      g_assert_not_reached ();
+    }
+}
+
+/* The window answers asks: a command the policy asks about waits for it,
+ * never refused as with nobody attached. */
+static void
+test_asks_wait_for_window (void)
 {
   g_autoptr(PaddockApplication) app = NULL;
+  g_autoptr(PaddockMessage) ask = NULL;
+  g_autoptr(GError) error = NULL;
   g_autofree char *dir = NULL;
   PaddockSessionPage *page;
+  PaddockClient *client;
   VteTerminal *terminal;
 
   if (skip_without_display ())
@@ -410,12 +440,22 @@ test_asks_left_to_others (void)
   app = create_application ();
   dir = make_project_dir ();
   open_session (app, dir, &terminal, &page);
-  g_assert_true (wait_for (lock_reported, page, "the session's hello"));
+  client = paddock_session_page_get_client (page);
+  g_signal_connect (client, "ask", G_CALLBACK (keep_ask_cb), &ask);
   feed (terminal, "git push --force nowhere main; echo \"status=$?.\"\n");
-  assert_terminal_shows (terminal, "nobody is attached to give one");
+  g_assert_true (wait_for (message_kept, &ask, "the ask"));
+  g_assert_cmpstr (ask->argv[0], ==, "git");
+  g_assert_cmpint (ask->deadline, >, g_get_real_time ());
+  assert_terminal_lacks (terminal, "status=");
+  assert_terminal_lacks (terminal, "nobody is attached");
+
+  /* Answered by the window's own connection, it goes on. */
+  g_assert_true (paddock_client_decide (client, ask->id, PADDOCK_DECISION_DENY, PADDOCK_REMEMBER_ONCE, &error));
+  g_assert_no_error (error);
   assert_terminal_shows (terminal, "status=");
-  /* The window's connection is still there. */
-  g_assert_false (paddock_client_get_closed (paddock_session_page_get_client (page)));
+  assert_terminal_lacks (terminal, "paddock-run:");
+  g_assert_false (paddock_client_get_closed (client));
+  g_signal_handlers_disconnect_by_data (client, &ask);
 
   destroy_windows (app);
   g_rmdir (dir);
@@ -1366,7 +1406,7 @@ main (int   argc,
   g_test_add_func ("/paddock/window/usage", test_usage);
   g_test_add_func ("/paddock/window/shell-runs-under-paddock-run", test_shell_runs_under_paddock_run);
   g_test_add_func ("/paddock/window/failed-exit-keeps-tab", test_failed_exit_keeps_tab);
-  g_test_add_func ("/paddock/window/asks-left-to-others", test_asks_left_to_others);
+  g_test_add_func ("/paddock/window/asks-wait-for-window", test_asks_wait_for_window);
   g_test_add_func ("/paddock/window/new-tab", test_new_tab);
   g_test_add_func ("/paddock/window/missing-directory", test_missing_directory);
   g_test_add_func ("/paddock/window/command-line-exit-status", test_command_line_exit_status);

@@ -275,8 +275,8 @@ paddock_session_page_start (PaddockSessionPage *self)
       return;
     }
 
-  /* The session's end of a socket pair becomes its --watch-fd: the tab
-   * follows the session over it, and answers no asks (yet). */
+  /* The session's end of a socket pair becomes its --control-fd: the tab
+   * follows the session over it and answers its asks, from the first. */
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
     {
       int saved_errno = errno;
