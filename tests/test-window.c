@@ -446,7 +446,7 @@ test_asks_wait_for_window (void)
   g_assert_true (wait_for (message_kept, &ask, "the ask"));
   g_assert_cmpstr (ask->argv[0], ==, "git");
   g_assert_cmpint (ask->deadline, >, g_get_real_time ());
-  assert_terminal_lacks (terminal, "status=");
+  assert_terminal_lacks (terminal, "status=1");
   assert_terminal_lacks (terminal, "nobody is attached");
 
   /* Answered by the window's own connection, it goes on. */
@@ -456,6 +456,184 @@ test_asks_wait_for_window (void)
   assert_terminal_lacks (terminal, "paddock-run:");
   g_assert_false (paddock_client_get_closed (client));
   g_signal_handlers_disconnect_by_data (client, &ask);
+
+  destroy_windows (app);
+  g_rmdir (dir);
+}
+
+static gboolean
+ask_shown (gpointer data)
+{
+  PaddockApprovalBar *bar = paddock_session_page_get_approval_bar (PADDOCK_SESSION_PAGE (data));
+
+  return paddock_approval_bar_get_current (bar) != NULL;
+}
+
+static gboolean
+no_ask_shown (gpointer data)
+{
+  return !ask_shown (data);
+}
+
+typedef struct
+{
+  PaddockSessionPage *page;
+  guint               n;
+} WaitingWait;
+
+static gboolean
+n_waiting_is (gpointer data)
+{
+  WaitingWait *wait = data;
+
+  return paddock_approval_bar_get_n_waiting (paddock_session_page_get_approval_bar (wait->page)) == wait->n;
+}
+
+/* Runs @command in @page's shell, waits for the approval bar to show
+ * it, and returns the ask shown. */
+static const PaddockMessage *
+run_asked (PaddockSessionPage *page,
+           VteTerminal        *terminal,
+           const char         *command)
+{
+  PaddockApprovalBar *bar = paddock_session_page_get_approval_bar (page);
+  g_autofree char *line = g_strdup_printf ("%s; echo \"status=$?.\"\n", command);
+  LabelWait shown = { GTK_WIDGET (bar), command };
+
+  feed (terminal, line);
+  g_assert_true (wait_for (ask_shown, page, "the approval bar"));
+  g_assert_true (wait_for (label_shown, &shown, command));
+  return paddock_approval_bar_get_current (bar);
+}
+
+/* Nothing paddock-run says about asks lands in the terminal. */
+static void
+assert_runner_quiet (VteTerminal *terminal)
+{
+  assert_terminal_lacks (terminal, "paddock-run");
+  assert_terminal_lacks (terminal, "nobody is attached");
+}
+
+static void
+test_approval_allow (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *cwd = NULL;
+  const PaddockMessage *ask;
+  PaddockApprovalBar *bar;
+  PaddockSessionPage *page;
+  VteTerminal *terminal;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  open_session (app, dir, &terminal, &page);
+  bar = paddock_session_page_get_approval_bar (page);
+  /* With nothing waiting, it does nothing. */
+  gtk_widget_activate_action (GTK_WIDGET (page), "session.allow", NULL);
+  g_assert_null (paddock_approval_bar_get_current (bar));
+
+  ask = run_asked (page, terminal, "git push --force nowhere main");
+  g_assert_cmpstr (ask->argv[0], ==, "git");
+  /* Where, why, and how long it waits. */
+  {
+    LabelWait where = { GTK_WIDGET (bar), NULL };
+    LabelWait rule = { GTK_WIDGET (bar), ask->rule };
+    LabelWait countdown = { GTK_WIDGET (bar), "Refused in " };
+
+    cwd = g_strdup_printf ("in %s", dir);
+    where.needle = cwd;
+    g_assert_nonnull (ask->rule);
+    g_assert_true (find_label_containing (GTK_WIDGET (bar), where.needle));
+    g_assert_true (find_label_containing (GTK_WIDGET (bar), rule.needle));
+    g_assert_true (find_label_containing (GTK_WIDGET (bar), countdown.needle));
+  }
+  /* One ask: no count. */
+  g_assert_false (find_label_containing (GTK_WIDGET (bar), " of "));
+  assert_terminal_lacks (terminal, "status=1");
+
+  /* Allow Once: git runs, and fails outside a repository. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "session.allow", NULL));
+  assert_terminal_shows (terminal, "status=128.");
+  g_assert_true (wait_for (no_ask_shown, page, "the bar to empty"));
+  assert_runner_quiet (terminal);
+
+  destroy_windows (app);
+  g_rmdir (dir);
+}
+
+static void
+test_approval_deny_queue (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *dir = NULL;
+  PaddockApprovalBar *bar;
+  PaddockSessionPage *page;
+  VteTerminal *terminal;
+  gint64 first;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  open_session (app, dir, &terminal, &page);
+  bar = paddock_session_page_get_approval_bar (page);
+
+  /* Two at once queue, with a count. */
+  feed (terminal, "git push --force one main & git push --force two main; wait; echo \"both=$?.\"\n");
+  {
+    WaitingWait two = { page, 2 };
+    LabelWait count = { GTK_WIDGET (bar), "1 of 2" };
+
+    g_assert_true (wait_for (n_waiting_is, &two, "two asks"));
+    g_assert_true (wait_for (label_shown, &count, "the count"));
+  }
+  first = paddock_approval_bar_get_current (bar)->id;
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "session.deny", NULL));
+  /* The next one shows at once. */
+  g_assert_cmpint (paddock_approval_bar_get_current (bar)->id, !=, first);
+  g_assert_false (find_label_containing (GTK_WIDGET (bar), "1 of 2"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "session.deny", NULL));
+  assert_terminal_shows (terminal, "both=");
+  assert_terminal_shows (terminal, "Permission denied");
+  g_assert_true (wait_for (no_ask_shown, page, "the bar to empty"));
+
+  /* Deny refuses a single one too. */
+  run_asked (page, terminal, "git push --force three main");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "session.deny", NULL));
+  assert_terminal_shows (terminal, "status=126.");
+  assert_runner_quiet (terminal);
+
+  destroy_windows (app);
+  g_rmdir (dir);
+}
+
+static void
+test_approval_deadline (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *dir = NULL;
+  PaddockSessionPage *page;
+  VteTerminal *terminal;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  g_setenv ("PADDOCK_ASK_TIMEOUT", "2", TRUE);
+  open_session (app, dir, &terminal, &page);
+  g_unsetenv ("PADDOCK_ASK_TIMEOUT");
+
+  run_asked (page, terminal, "git push --force late main");
+  /* Unanswered, it is refused at its deadline, and leaves the bar. */
+  assert_terminal_shows (terminal, "status=126.");
+  g_assert_true (wait_for (no_ask_shown, page, "the bar to empty"));
+  assert_runner_quiet (terminal);
 
   destroy_windows (app);
   g_rmdir (dir);
@@ -1407,6 +1585,9 @@ main (int   argc,
   g_test_add_func ("/paddock/window/shell-runs-under-paddock-run", test_shell_runs_under_paddock_run);
   g_test_add_func ("/paddock/window/failed-exit-keeps-tab", test_failed_exit_keeps_tab);
   g_test_add_func ("/paddock/window/asks-wait-for-window", test_asks_wait_for_window);
+  g_test_add_func ("/paddock/window/approval-allow", test_approval_allow);
+  g_test_add_func ("/paddock/window/approval-deny-queue", test_approval_deny_queue);
+  g_test_add_func ("/paddock/window/approval-deadline", test_approval_deadline);
   g_test_add_func ("/paddock/window/new-tab", test_new_tab);
   g_test_add_func ("/paddock/window/missing-directory", test_missing_directory);
   g_test_add_func ("/paddock/window/command-line-exit-status", test_command_line_exit_status);

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "paddock-approval-bar.h"
 #include "paddock-client.h"
 #include "paddock-session-command.h"
 #include "paddock-terminal-palette.h"
@@ -41,8 +42,9 @@ struct _PaddockSessionPage
   PaddockClient     *client;
   PaddockLockStatus *reported_lock;  /* from its hello or lock-status; NULL until then */
 
-  GtkStack       *stack;
-  VteTerminal    *terminal;
+  GtkStack           *stack;
+  PaddockApprovalBar *approval_bar;
+  VteTerminal        *terminal;
   GtkActionBar   *exit_bar;
   GtkLabel       *exit_label;
   GtkLabel       *exit_detail_label;
@@ -74,12 +76,20 @@ G_DEFINE_FINAL_TYPE (PaddockSessionPage, paddock_session_page, GTK_TYPE_WIDGET)
 static void
 update_actions (PaddockSessionPage *self)
 {
-  gboolean running = paddock_session_page_get_running (self);
+  gboolean running;
 
   if (self->disposed)
     return;
+  running = paddock_session_page_get_running (self);
+
+  gboolean asked = paddock_approval_bar_get_current (self->approval_bar) != NULL;
+  gboolean connected = self->client != NULL && !paddock_client_get_closed (self->client);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "session.restart", !running);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "session.allow", asked);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "session.allow-always", asked);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "session.deny", asked);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "session.kill", running && connected);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "session.copy",
                                  vte_terminal_get_has_selection (self->terminal));
 }
@@ -165,13 +175,44 @@ client_bad_message_cb (PaddockSessionPage *self,
 }
 
 static void
+client_ask_cb (PaddockSessionPage   *self,
+               const PaddockMessage *message,
+               PaddockClient        *client)
+{
+  paddock_approval_bar_add_ask (self->approval_bar, message);
+}
+
+static void
+client_decided_cb (PaddockSessionPage   *self,
+                   const PaddockMessage *message,
+                   PaddockClient        *client)
+{
+  /* Whoever decided it: the user here, another client, the deadline, or
+   * the process being gone. */
+  paddock_approval_bar_remove_ask (self->approval_bar, message->id);
+}
+
+static void
+client_refused_cb (PaddockSessionPage   *self,
+                   const PaddockMessage *message,
+                   PaddockClient        *client)
+{
+  /* A decision that came too late (the ask was decided meanwhile) is
+   * refused; its decided has come or comes, and clears the bar. */
+  g_debug ("session %s refused a request: %s", paddock_client_get_session_id (client), message->message);
+}
+
+static void
 client_closed_cb (PaddockSessionPage *self,
                   const GError       *error,
                   PaddockClient      *client)
 {
-  /* The session ended (or its paddock-run did): the tab keeps what it said. */
+  /* The session ended (or its paddock-run did): the tab keeps what it said,
+   * and nothing waits for an answer any more. */
   if (error != NULL)
     g_debug ("%s", error->message);
+  paddock_approval_bar_clear (self->approval_bar);
+  update_actions (self);
 }
 
 static void
@@ -191,8 +232,16 @@ set_client (PaddockSessionPage *self,
       self->client = g_object_ref (client);
       g_signal_connect_object (client, "hello", G_CALLBACK (client_status_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (client, "lock-status", G_CALLBACK (client_status_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (client, "ask", G_CALLBACK (client_ask_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (client, "decided", G_CALLBACK (client_decided_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (client, "refused", G_CALLBACK (client_refused_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (client, "bad-message", G_CALLBACK (client_bad_message_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (client, "closed", G_CALLBACK (client_closed_cb), self, G_CONNECT_SWAPPED);
+    }
+  if (!self->disposed)
+    {
+      paddock_approval_bar_clear (self->approval_bar);
+      update_actions (self);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CLIENT]);
 }
@@ -427,6 +476,14 @@ terminal_selection_changed_cb (PaddockSessionPage *self,
 }
 
 static void
+approval_bar_n_waiting_cb (PaddockSessionPage *self,
+                           GParamSpec         *pspec,
+                           PaddockApprovalBar *bar)
+{
+  update_actions (self);
+}
+
+static void
 style_dark_cb (PaddockSessionPage *self,
                GParamSpec         *pspec,
                AdwStyleManager    *style_manager)
@@ -469,6 +526,49 @@ zoom_action (GtkWidget  *widget,
     scale = 1.0;
 
   vte_terminal_set_font_scale (self->terminal, CLAMP (scale, FONT_SCALE_MIN, FONT_SCALE_MAX));
+}
+
+static void
+decide_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  PaddockSessionPage *self = PADDOCK_SESSION_PAGE (widget);
+  const PaddockMessage *ask = paddock_approval_bar_get_current (self->approval_bar);
+  gboolean allow = !g_str_equal (action_name, "session.deny");
+  gboolean always = g_str_equal (action_name, "session.allow-always");
+
+  if (ask == NULL)
+    return;
+  paddock_session_page_decide (self, ask->id,
+                               allow ? PADDOCK_DECISION_ALLOW : PADDOCK_DECISION_DENY,
+                               always ? PADDOCK_REMEMBER_PROJECT : PADDOCK_REMEMBER_ONCE);
+}
+
+static void
+kill_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(PaddockMessage) reply = NULL;
+  g_autoptr(GError) error = NULL;
+
+  reply = paddock_client_request_finish (PADDOCK_CLIENT (object), result, &error);
+  /* The session's end shows in the tab; a kill that failed says why in the debug log. */
+  if (error != NULL)
+    g_debug ("cannot kill the session: %s", error->message);
+}
+
+static void
+kill_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  PaddockSessionPage *self = PADDOCK_SESSION_PAGE (widget);
+
+  if (self->client == NULL || paddock_client_get_closed (self->client))
+    return;
+  paddock_client_request_async (self->client, PADDOCK_MESSAGE_KILL, 10000, NULL, kill_cb, NULL);
 }
 
 static void
@@ -667,10 +767,12 @@ paddock_session_page_class_init (PaddockSessionPageClass *klass)
                                 G_TYPE_NONE, 1, G_TYPE_INT);
 
   g_type_ensure (VTE_TYPE_TERMINAL);
+  g_type_ensure (PADDOCK_TYPE_APPROVAL_BAR);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/paddock/Paddock/paddock-session-page.ui");
   gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, stack);
+  gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, approval_bar);
   gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, terminal);
   gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, exit_bar);
   gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, exit_label);
@@ -679,6 +781,7 @@ paddock_session_page_class_init (PaddockSessionPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, terminal_child_exited_cb);
   gtk_widget_class_bind_template_callback (widget_class, terminal_window_title_cb);
   gtk_widget_class_bind_template_callback (widget_class, terminal_selection_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, approval_bar_n_waiting_cb);
 
   gtk_widget_class_install_action (widget_class, "session.copy", NULL, copy_action);
   gtk_widget_class_install_action (widget_class, "session.paste", NULL, paste_action);
@@ -686,6 +789,11 @@ paddock_session_page_class_init (PaddockSessionPageClass *klass)
   gtk_widget_class_install_action (widget_class, "session.zoom-out", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "session.zoom-reset", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "session.restart", NULL, restart_action);
+  /* The approval bar's buttons, on the ask it shows. */
+  gtk_widget_class_install_action (widget_class, "session.allow", NULL, decide_action);
+  gtk_widget_class_install_action (widget_class, "session.allow-always", NULL, decide_action);
+  gtk_widget_class_install_action (widget_class, "session.deny", NULL, decide_action);
+  gtk_widget_class_install_action (widget_class, "session.kill", NULL, kill_action);
 
   gtk_widget_class_set_css_name (widget_class, "paddock-session");
 }
@@ -789,4 +897,48 @@ paddock_session_page_get_running (PaddockSessionPage *self)
   g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), FALSE);
 
   return self->runner_pid > 0 || self->starting;
+}
+
+/* The approval bar above the terminal. */
+PaddockApprovalBar *
+paddock_session_page_get_approval_bar (PaddockSessionPage *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), NULL);
+
+  return self->approval_bar;
+}
+
+/**
+ * paddock_session_page_decide:
+ * @self: a session page
+ * @ask_id: the id of an ask of its session
+ * @decision: %PADDOCK_DECISION_ALLOW or %PADDOCK_DECISION_DENY
+ * @remember: how long the session should remember it
+ *
+ * Answers the ask @ask_id, if it still waits for an answer from here, and
+ * takes it out of the approval bar; it leaves the bar for good when the
+ * session says it was decided.
+ *
+ * Returns: whether the ask waited and the answer was sent
+ */
+gboolean
+paddock_session_page_decide (PaddockSessionPage *self,
+                             gint64              ask_id,
+                             PaddockDecision     decision,
+                             PaddockRemember     remember)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), FALSE);
+  g_return_val_if_fail (decision == PADDOCK_DECISION_ALLOW || decision == PADDOCK_DECISION_DENY, FALSE);
+
+  if (self->client == NULL || !paddock_approval_bar_is_waiting (self->approval_bar, ask_id))
+    return FALSE;
+  if (!paddock_client_decide (self->client, ask_id, decision, remember, &error))
+    {
+      g_debug ("cannot answer ask %" G_GINT64_FORMAT ": %s", ask_id, error->message);
+      return FALSE;
+    }
+  paddock_approval_bar_set_answered (self->approval_bar, ask_id);
+  return TRUE;
 }
