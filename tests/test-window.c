@@ -502,7 +502,14 @@ run_asked (PaddockSessionPage *page,
 
   feed (terminal, line);
   g_assert_true (wait_for (ask_shown, page, "the approval bar"));
-  g_assert_true (wait_for (label_shown, &shown, command));
+  /* A tab in the background has its bar ready, unmapped. */
+  if (gtk_widget_get_mapped (GTK_WIDGET (page)))
+    g_assert_true (wait_for (label_shown, &shown, command));
+  {
+    g_autofree char *argv = g_strjoinv (" ", paddock_approval_bar_get_current (bar)->argv);
+
+    g_assert_cmpstr (argv, ==, command);
+  }
   return paddock_approval_bar_get_current (bar);
 }
 
@@ -634,6 +641,89 @@ test_approval_deadline (void)
   assert_terminal_shows (terminal, "status=126.");
   g_assert_true (wait_for (no_ask_shown, page, "the bar to empty"));
   assert_runner_quiet (terminal);
+
+  destroy_windows (app);
+  g_rmdir (dir);
+}
+
+static void
+activate_decide (PaddockApplication *app,
+                 const char         *session_id,
+                 gint64              ask_id,
+                 const char         *answer)
+{
+  g_action_group_activate_action (G_ACTION_GROUP (app), "decide",
+                                  g_variant_new ("(sxs)", session_id, ask_id, answer));
+}
+
+/* app.decide, as a notification's buttons use it, answers the right ask in
+ * the right one of two tabs; app.show-session brings a tab forward. */
+static void
+test_app_decide (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *first_session = NULL;
+  g_autofree char *second_session = NULL;
+  PaddockSessionPage *first, *second;
+  VteTerminal *first_terminal, *second_terminal;
+  AdwTabView *tab_view;
+  GtkWindow *window;
+  gint64 first_ask, second_ask;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  window = open_session (app, dir, &first_terminal, &first);
+  tab_view = paddock_window_get_tab_view (PADDOCK_WINDOW (window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.new-tab", NULL));
+  second = PADDOCK_SESSION_PAGE (adw_tab_page_get_child (adw_tab_view_get_selected_page (tab_view)));
+  g_assert_true (second != first);
+  second_terminal = paddock_session_page_get_terminal (second);
+  g_assert_true (wait_for (session_running, second, "the second session"));
+  g_assert_true (wait_for (terminal_has_prompt, second_terminal, "the second shell's prompt"));
+  g_assert_true (wait_for (lock_reported, first, "the first session's hello"));
+  g_assert_true (wait_for (lock_reported, second, "the second session's hello"));
+  first_session = g_strdup (paddock_client_get_session_id (paddock_session_page_get_client (first)));
+  second_session = g_strdup (paddock_client_get_session_id (paddock_session_page_get_client (second)));
+  g_assert_cmpstr (first_session, !=, second_session);
+
+  first_ask = run_asked (first, first_terminal, "git push --force first main")->id;
+  second_ask = run_asked (second, second_terminal, "git push --force second main")->id;
+
+  /* What names nothing waiting is ignored: an unknown session, an unknown
+   * ask, an answer that is neither allow nor deny, another tab's ask. */
+  activate_decide (app, "no-such-session", first_ask, "allow");
+  activate_decide (app, first_session, first_ask + second_ask + 1000, "allow");
+  activate_decide (app, first_session, first_ask, "maybe");
+  if (first_ask != second_ask)
+    activate_decide (app, first_session, second_ask, "allow");
+  g_assert_true (ask_shown (first));
+  g_assert_true (ask_shown (second));
+
+  /* The second tab's ask, allowed: only it runs. */
+  activate_decide (app, second_session, second_ask, "allow");
+  assert_terminal_shows (second_terminal, "status=128.");
+  g_assert_true (wait_for (no_ask_shown, second, "the second bar to empty"));
+  g_assert_true (ask_shown (first));
+  g_assert_cmpint (paddock_approval_bar_get_current (paddock_session_page_get_approval_bar (first))->id, ==, first_ask);
+  assert_terminal_lacks (first_terminal, "status=1");
+
+  /* The first tab's, denied. */
+  activate_decide (app, first_session, first_ask, "deny");
+  assert_terminal_shows (first_terminal, "status=126.");
+  g_assert_true (wait_for (no_ask_shown, first, "the first bar to empty"));
+  assert_runner_quiet (first_terminal);
+  assert_runner_quiet (second_terminal);
+
+  /* Showing a session selects its tab; an unknown one changes nothing. */
+  g_assert_true (adw_tab_view_get_selected_page (tab_view) == adw_tab_view_get_page (tab_view, GTK_WIDGET (second)));
+  g_action_group_activate_action (G_ACTION_GROUP (app), "show-session", g_variant_new_string ("no-such-session"));
+  g_assert_true (adw_tab_view_get_selected_page (tab_view) == adw_tab_view_get_page (tab_view, GTK_WIDGET (second)));
+  g_action_group_activate_action (G_ACTION_GROUP (app), "show-session", g_variant_new_string (first_session));
+  g_assert_true (adw_tab_view_get_selected_page (tab_view) == adw_tab_view_get_page (tab_view, GTK_WIDGET (first)));
 
   destroy_windows (app);
   g_rmdir (dir);
@@ -1588,6 +1678,7 @@ main (int   argc,
   g_test_add_func ("/paddock/window/approval-allow", test_approval_allow);
   g_test_add_func ("/paddock/window/approval-deny-queue", test_approval_deny_queue);
   g_test_add_func ("/paddock/window/approval-deadline", test_approval_deadline);
+  g_test_add_func ("/paddock/window/app-decide", test_app_decide);
   g_test_add_func ("/paddock/window/new-tab", test_new_tab);
   g_test_add_func ("/paddock/window/missing-directory", test_missing_directory);
   g_test_add_func ("/paddock/window/command-line-exit-status", test_command_line_exit_status);
