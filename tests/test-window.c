@@ -36,6 +36,121 @@ static char *lock_base;
 
 typedef gboolean (*Condition) (gpointer data);
 
+/* A notification server of our own on the test's private bus, which
+ * keeps what it is asked to show and to close. */
+typedef struct
+{
+  guint32   id;
+  char     *summary;
+  char     *body;
+  char    **actions;
+  gboolean  closed;
+} Notification;
+
+static GPtrArray *notifications;
+
+static const char notifications_xml[] =
+  "<node>"
+  "  <interface name='org.freedesktop.Notifications'>"
+  "    <method name='Notify'>"
+  "      <arg type='s' direction='in'/><arg type='u' direction='in'/><arg type='s' direction='in'/>"
+  "      <arg type='s' direction='in'/><arg type='s' direction='in'/><arg type='as' direction='in'/>"
+  "      <arg type='a{sv}' direction='in'/><arg type='i' direction='in'/><arg type='u' direction='out'/>"
+  "    </method>"
+  "    <method name='CloseNotification'><arg type='u' direction='in'/></method>"
+  "  </interface>"
+  "</node>";
+
+static void
+notification_free (gpointer data)
+{
+  Notification *notification = data;
+
+  g_free (notification->summary);
+  g_free (notification->body);
+  g_strfreev (notification->actions);
+  g_free (notification);
+}
+
+static void
+notifications_method_call (GDBusConnection       *connection,
+                           const char            *sender,
+                           const char            *object_path,
+                           const char            *interface_name,
+                           const char            *method_name,
+                           GVariant              *parameters,
+                           GDBusMethodInvocation *invocation,
+                           gpointer               user_data)
+{
+  if (g_str_equal (method_name, "Notify"))
+    {
+      Notification *notification = g_new0 (Notification, 1);
+
+      g_variant_get (parameters, "(&su&sss^as@a{sv}i)", NULL, NULL, NULL,
+                     &notification->summary, &notification->body, &notification->actions, NULL, NULL);
+      notification->id = notifications->len + 1;
+      g_ptr_array_add (notifications, notification);
+      g_dbus_method_invocation_return_value (invocation, g_variant_new ("(u)", notification->id));
+    }
+  else
+    {
+      guint32 id;
+
+      g_variant_get (parameters, "(u)", &id);
+      if (id >= 1 && id <= notifications->len)
+        ((Notification *) g_ptr_array_index (notifications, id - 1))->closed = TRUE;
+      g_dbus_method_invocation_return_value (invocation, NULL);
+    }
+}
+
+static void
+serve_notifications (void)
+{
+  static const GDBusInterfaceVTable vtable = { notifications_method_call, NULL, NULL, { 0 } };
+  g_autoptr(GDBusNodeInfo) info = NULL;
+  g_autoptr(GDBusConnection) bus = NULL;
+  g_autoptr(GError) error = NULL;
+
+  notifications = g_ptr_array_new_with_free_func (notification_free);
+  bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, &error);
+  g_assert_no_error (error);
+  info = g_dbus_node_info_new_for_xml (notifications_xml, &error);
+  g_assert_no_error (error);
+  g_dbus_connection_register_object (bus, "/org/freedesktop/Notifications", info->interfaces[0],
+                                     &vtable, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_bus_own_name_on_connection (bus, "org.freedesktop.Notifications", G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE,
+                                NULL, NULL, NULL, NULL);
+}
+
+/* The last notification whose body is @body, or NULL. */
+static Notification *
+find_notification (const char *body)
+{
+  for (guint i = notifications->len; i > 0; i--)
+    {
+      Notification *notification = g_ptr_array_index (notifications, i - 1);
+
+      if (g_strcmp0 (notification->body, body) == 0)
+        return notification;
+    }
+  return NULL;
+}
+
+static gboolean
+notification_sent (gpointer data)
+{
+  return find_notification (data) != NULL;
+}
+
+static gboolean
+notification_closed (gpointer data)
+{
+  Notification *notification = find_notification (data);
+
+  return notification != NULL && notification->closed;
+}
+
 static gboolean
 wake_up (gpointer data)
 {
@@ -693,6 +808,21 @@ test_app_decide (void)
   first_ask = run_asked (first, first_terminal, "git push --force first main")->id;
   second_ask = run_asked (second, second_terminal, "git push --force second main")->id;
 
+  /* The first tab is out of sight: a notification tells of its ask, with
+   * buttons that answer it and a click that shows the tab. */
+  g_assert_true (wait_for (notification_sent, (gpointer) "git push --force first main", "the notification"));
+  {
+    Notification *notification = find_notification ("git push --force first main");
+    g_autofree char *allow = g_strdup_printf ("app.decide(('%s', int64 %" G_GINT64_FORMAT ", 'allow'))", first_session, first_ask);
+    g_autofree char *deny = g_strdup_printf ("app.decide(('%s', int64 %" G_GINT64_FORMAT ", 'deny'))", first_session, first_ask);
+
+    g_assert_nonnull (strstr (notification->summary, "A Command Waits in "));
+    g_assert_true (g_strv_contains ((const char * const *) notification->actions, "default"));
+    g_assert_true (g_strv_contains ((const char * const *) notification->actions, allow));
+    g_assert_true (g_strv_contains ((const char * const *) notification->actions, deny));
+    g_assert_false (notification->closed);
+  }
+
   /* What names nothing waiting is ignored: an unknown session, an unknown
    * ask, an answer that is neither allow nor deny, another tab's ask. */
   activate_decide (app, "no-such-session", first_ask, "allow");
@@ -715,6 +845,8 @@ test_app_decide (void)
   activate_decide (app, first_session, first_ask, "deny");
   assert_terminal_shows (first_terminal, "status=126.");
   g_assert_true (wait_for (no_ask_shown, first, "the first bar to empty"));
+  /* Decided, its notification is withdrawn. */
+  g_assert_true (wait_for (notification_closed, (gpointer) "git push --force first main", "the notification to close"));
   assert_runner_quiet (first_terminal);
   assert_runner_quiet (second_terminal);
 
@@ -1670,6 +1802,10 @@ main (int   argc,
 
   have_display = (g_getenv ("DISPLAY") != NULL || g_getenv ("WAYLAND_DISPLAY") != NULL) &&
                  gtk_init_check ();
+  /* Tabs out of sight notify of their asks; the tests' own server takes
+   * the notifications, as a desktop's would. */
+  if (have_display)
+    serve_notifications ();
 
   g_test_add_func ("/paddock/window/usage", test_usage);
   g_test_add_func ("/paddock/window/shell-runs-under-paddock-run", test_shell_runs_under_paddock_run);
@@ -1692,6 +1828,7 @@ main (int   argc,
   g_test_add_func ("/paddock/window/lock-failure-keeps-tab", test_lock_failure_keeps_tab);
 
   status = g_test_run ();
+  g_clear_pointer (&notifications, g_ptr_array_unref);
   if (lock_base != NULL)
     test_remove_tree (lock_base);
   g_free (lock_base);

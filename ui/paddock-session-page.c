@@ -42,6 +42,11 @@ struct _PaddockSessionPage
   PaddockClient     *client;
   PaddockLockStatus *reported_lock;  /* from its hello or lock-status; NULL until then */
 
+  /* Asks told of in a notification, while the tab was out of sight:
+   * gint64 ask id -> the notification's id, withdrawn once it is decided. */
+  GHashTable        *notified;
+  GApplication      *notifying_app;  /* weak */
+
   GtkStack           *stack;
   PaddockApprovalBar *approval_bar;
   VteTerminal        *terminal;
@@ -174,12 +179,96 @@ client_bad_message_cb (PaddockSessionPage *self,
   g_debug ("%s", error->message);
 }
 
+/* Whether the user sees this tab: its window has the focus and it is the
+ * selected tab. */
+static gboolean
+is_in_sight (PaddockSessionPage *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *tab_view = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TAB_VIEW);
+  AdwTabPage *selected;
+
+  if (!GTK_IS_WINDOW (root) || !gtk_window_is_active (GTK_WINDOW (root)))
+    return FALSE;
+  if (tab_view == NULL)
+    return TRUE;
+  selected = adw_tab_view_get_selected_page (ADW_TAB_VIEW (tab_view));
+  return selected != NULL && adw_tab_page_get_child (selected) == GTK_WIDGET (self);
+}
+
+/* Tells of @ask in a notification whose buttons answer it (app.decide)
+ * and whose click brings this tab forward (app.show-session). */
+static void
+notify_ask (PaddockSessionPage   *self,
+            const PaddockMessage *ask)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  const char *session_id = paddock_client_get_session_id (self->client);
+  GtkApplication *app = GTK_IS_WINDOW (root) ? gtk_window_get_application (GTK_WINDOW (root)) : NULL;
+  g_autoptr(GNotification) notification = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *line = NULL;
+
+  if (app == NULL || session_id == NULL)
+    return;
+  if (self->notifying_app != G_APPLICATION (app))
+    g_set_weak_pointer (&self->notifying_app, G_APPLICATION (app));
+
+  /* TRANSLATORS: a notification's title; %s is the project's name */
+  title = g_strdup_printf (_("A Command Waits in %s"), paddock_project_get_name (self->project));
+  line = paddock_exec_display_line (ask->path, ask->exe, ask->interpreter, ask->pipeline,
+                                    (const char * const *) ask->argv);
+  notification = g_notification_new (title);
+  g_notification_set_body (notification, line);
+  g_notification_set_priority (notification, G_NOTIFICATION_PRIORITY_HIGH);
+  g_notification_set_default_action_and_target (notification, "app.show-session", "s", session_id);
+  /* TRANSLATORS: a notification's button: let the command that waits run */
+  g_notification_add_button_with_target (notification, _("Allow"), "app.decide", "(sxs)",
+                                         session_id, ask->id, "allow");
+  /* TRANSLATORS: a notification's button: refuse the command that waits */
+  g_notification_add_button_with_target (notification, _("Deny"), "app.decide", "(sxs)",
+                                         session_id, ask->id, "deny");
+
+  id = g_strdup_printf ("ask-%s-%" G_GINT64_FORMAT, session_id, ask->id);
+  g_application_send_notification (G_APPLICATION (app), id, notification);
+  g_hash_table_insert (self->notified, g_memdup2 (&ask->id, sizeof ask->id), g_steal_pointer (&id));
+}
+
+static void
+withdraw_notification (PaddockSessionPage *self,
+                       gint64              ask_id)
+{
+  const char *id = g_hash_table_lookup (self->notified, &ask_id);
+
+  if (id == NULL)
+    return;
+  if (self->notifying_app != NULL)
+    g_application_withdraw_notification (self->notifying_app, id);
+  g_hash_table_remove (self->notified, &ask_id);
+}
+
+static void
+withdraw_notifications (PaddockSessionPage *self)
+{
+  GHashTableIter iter;
+  const char *id;
+
+  g_hash_table_iter_init (&iter, self->notified);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &id))
+    if (self->notifying_app != NULL)
+      g_application_withdraw_notification (self->notifying_app, id);
+  g_hash_table_remove_all (self->notified);
+}
+
 static void
 client_ask_cb (PaddockSessionPage   *self,
                const PaddockMessage *message,
                PaddockClient        *client)
 {
   paddock_approval_bar_add_ask (self->approval_bar, message);
+  if (!is_in_sight (self))
+    notify_ask (self, message);
 }
 
 static void
@@ -190,6 +279,7 @@ client_decided_cb (PaddockSessionPage   *self,
   /* Whoever decided it: the user here, another client, the deadline, or
    * the process being gone. */
   paddock_approval_bar_remove_ask (self->approval_bar, message->id);
+  withdraw_notification (self, message->id);
 }
 
 static void
@@ -212,6 +302,7 @@ client_closed_cb (PaddockSessionPage *self,
   if (error != NULL)
     g_debug ("%s", error->message);
   paddock_approval_bar_clear (self->approval_bar);
+  withdraw_notifications (self);
   update_actions (self);
 }
 
@@ -238,6 +329,7 @@ set_client (PaddockSessionPage *self,
       g_signal_connect_object (client, "bad-message", G_CALLBACK (client_bad_message_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (client, "closed", G_CALLBACK (client_closed_cb), self, G_CONNECT_SWAPPED);
     }
+  withdraw_notifications (self);
   if (!self->disposed)
     {
       paddock_approval_bar_clear (self->approval_bar);
@@ -641,6 +733,8 @@ paddock_session_page_finalize (GObject *object)
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->start_failure, g_free);
   g_clear_pointer (&self->reported_lock, paddock_lock_status_free);
+  g_clear_pointer (&self->notified, g_hash_table_unref);
+  g_clear_weak_pointer (&self->notifying_app);
 
   G_OBJECT_CLASS (paddock_session_page_parent_class)->finalize (object);
 }
@@ -801,6 +895,7 @@ paddock_session_page_class_init (PaddockSessionPageClass *klass)
 static void
 paddock_session_page_init (PaddockSessionPage *self)
 {
+  self->notified = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   gtk_widget_init_template (GTK_WIDGET (self));
   update_actions (self);
 }
