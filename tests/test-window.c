@@ -734,6 +734,35 @@ test_approval_deny_queue (void)
   g_rmdir (dir);
 }
 
+/* Kill Agent ends the session, and with it what waited. */
+static void
+test_approval_kill (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *dir = NULL;
+  PaddockSessionPage *page;
+  VteTerminal *terminal;
+  GPid runner;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  open_session (app, dir, &terminal, &page);
+  runner = paddock_session_page_get_runner_pid (page);
+
+  run_asked (page, terminal, "git push --force doomed main");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "session.kill", NULL));
+  g_assert_true (wait_for (session_stopped, page, "the session to end"));
+  g_assert_true (wait_for (process_gone, GINT_TO_POINTER (runner), "paddock-run to be reaped"));
+  g_assert_true (wait_for (no_ask_shown, page, "the bar to empty"));
+  assert_terminal_lacks (terminal, "status=1");
+
+  destroy_windows (app);
+  g_rmdir (dir);
+}
+
 static void
 test_approval_deadline (void)
 {
@@ -1814,6 +1843,7 @@ main (int   argc,
   g_test_add_func ("/paddock/window/approval-allow", test_approval_allow);
   g_test_add_func ("/paddock/window/approval-deny-queue", test_approval_deny_queue);
   g_test_add_func ("/paddock/window/approval-deadline", test_approval_deadline);
+  g_test_add_func ("/paddock/window/approval-kill", test_approval_kill);
   g_test_add_func ("/paddock/window/app-decide", test_app_decide);
   g_test_add_func ("/paddock/window/new-tab", test_new_tab);
   g_test_add_func ("/paddock/window/missing-directory", test_missing_directory);
