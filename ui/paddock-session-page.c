@@ -50,10 +50,10 @@ struct _PaddockSessionPage
   GtkStack           *stack;
   PaddockApprovalBar *approval_bar;
   VteTerminal        *terminal;
-  GtkActionBar   *exit_bar;
-  GtkLabel       *exit_label;
-  GtkLabel       *exit_detail_label;
-  AdwStatusPage  *error_page;
+  GtkActionBar       *exit_bar;
+  GtkLabel           *exit_label;
+  GtkLabel           *exit_detail_label;
+  AdwStatusPage      *error_page;
 };
 
 enum {
@@ -81,14 +81,13 @@ G_DEFINE_FINAL_TYPE (PaddockSessionPage, paddock_session_page, GTK_TYPE_WIDGET)
 static void
 update_actions (PaddockSessionPage *self)
 {
-  gboolean running;
+  gboolean running, asked, connected;
 
   if (self->disposed)
     return;
   running = paddock_session_page_get_running (self);
-
-  gboolean asked = paddock_approval_bar_get_current (self->approval_bar) != NULL;
-  gboolean connected = self->client != NULL && !paddock_client_get_closed (self->client);
+  asked = paddock_approval_bar_get_current (self->approval_bar) != NULL;
+  connected = self->client != NULL && !paddock_client_get_closed (self->client);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "session.restart", !running);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "session.allow", asked);
