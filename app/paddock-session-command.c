@@ -119,14 +119,24 @@ paddock_session_command_dup_user_shell (void)
  * @runner: the absolute path of paddock-run
  * @project: the project the session runs in
  * @lock: whether the session runs under the folder lock
- * @watch_fd: the descriptor paddock-run will find the window's socket on
- *   (--watch-fd), or -1 for none
+ * @control_fd: the descriptor paddock-run will find the window's socket on
+ *   (--control-fd), or -1 for none
  * @command: (nullable) (array zero-terminated=1): the command and its
  *   arguments, or %NULL for the user's shell as a login shell
  *
  * The lock is always asked for explicitly, --lock or --no-lock, so that the
  * session runs as the window showed when it started, whatever the saved
  * choice says by the time paddock-run reads it.
+ *
+ * The window's socket is a --control-fd, whose client answers asks from
+ * the agent's first exec on: with --watch-fd the window would count as
+ * one only once its first request was read, and an exec racing it (a
+ * login shell's profile) would be refused as with nobody attached.
+ *
+ * $PADDOCK_ASK_TIMEOUT, a number of seconds from 1 to 86400, becomes
+ * --ask-timeout (how long an ask waits for an answer before it is
+ * refused); anything else there is ignored, and paddock-run's default
+ * holds. The tests use it for a deadline they can wait for.
  *
  * Returns: (transfer full): the argument vector that runs @command in
  *   @project under paddock-run
@@ -135,9 +145,10 @@ char **
 paddock_session_command_build_argv (const char         *runner,
                                     PaddockProject     *project,
                                     gboolean            lock,
-                                    int                 watch_fd,
+                                    int                 control_fd,
                                     const char * const *command)
 {
+  const char *ask_timeout = g_getenv ("PADDOCK_ASK_TIMEOUT");
   GPtrArray *argv;
 
   g_return_val_if_fail (runner != NULL, NULL);
@@ -148,10 +159,20 @@ paddock_session_command_build_argv (const char         *runner,
   g_ptr_array_add (argv, g_strdup ("--project"));
   g_ptr_array_add (argv, g_strdup (paddock_project_get_path (project)));
   g_ptr_array_add (argv, g_strdup (lock ? "--lock" : "--no-lock"));
-  if (watch_fd >= 0)
+  if (control_fd >= 0)
     {
-      g_ptr_array_add (argv, g_strdup ("--watch-fd"));
-      g_ptr_array_add (argv, g_strdup_printf ("%d", watch_fd));
+      g_ptr_array_add (argv, g_strdup ("--control-fd"));
+      g_ptr_array_add (argv, g_strdup_printf ("%d", control_fd));
+    }
+  if (ask_timeout != NULL)
+    {
+      guint64 seconds;
+
+      if (g_ascii_string_to_unsigned (ask_timeout, 10, 1, 24 * 3600, &seconds, NULL))
+        {
+          g_ptr_array_add (argv, g_strdup ("--ask-timeout"));
+          g_ptr_array_add (argv, g_strdup_printf ("%" G_GUINT64_FORMAT, seconds));
+        }
     }
   g_ptr_array_add (argv, g_strdup ("--"));
 

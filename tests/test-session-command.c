@@ -118,6 +118,7 @@ test_build_argv (void)
   g_assert_no_error (error);
 
   g_setenv ("SHELL", "/bin/sh", TRUE);
+  g_unsetenv ("PADDOCK_ASK_TIMEOUT");
   argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, FALSE, -1, NULL);
   g_assert_cmpuint (g_strv_length (argv), ==, 7);
   g_assert_cmpstr (argv[0], ==, "/usr/bin/paddock-run");
@@ -138,12 +139,33 @@ test_build_argv (void)
   g_assert_cmpstr (argv[6], ==, "--resume");
   g_clear_pointer (&argv, g_strfreev);
 
-  /* The window's socket: watched, not answering asks. */
+  /* The window's socket: a client that answers asks from the start. */
   argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, TRUE, 3, command);
   g_assert_cmpuint (g_strv_length (argv), ==, 9);
-  g_assert_cmpstr (argv[4], ==, "--watch-fd");
+  g_assert_cmpstr (argv[4], ==, "--control-fd");
   g_assert_cmpstr (argv[5], ==, "3");
   g_assert_cmpstr (argv[6], ==, "--");
+  g_clear_pointer (&argv, g_strfreev);
+
+  /* $PADDOCK_ASK_TIMEOUT, when it is a number of seconds paddock-run takes. */
+  g_setenv ("PADDOCK_ASK_TIMEOUT", "7", TRUE);
+  argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, FALSE, 3, command);
+  g_assert_cmpuint (g_strv_length (argv), ==, 11);
+  g_assert_cmpstr (argv[6], ==, "--ask-timeout");
+  g_assert_cmpstr (argv[7], ==, "7");
+  g_assert_cmpstr (argv[8], ==, "--");
+  g_clear_pointer (&argv, g_strfreev);
+
+  for (guint i = 0; i < 4; i++)
+    {
+      const char *ignored[] = { "", "0", "seven", "86401" };
+
+      g_setenv ("PADDOCK_ASK_TIMEOUT", ignored[i], TRUE);
+      argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, FALSE, -1, command);
+      g_assert_false (g_strv_contains ((const char * const *) argv, "--ask-timeout"));
+      g_clear_pointer (&argv, g_strfreev);
+    }
+  g_unsetenv ("PADDOCK_ASK_TIMEOUT");
 }
 
 static void

@@ -13,6 +13,7 @@
 
 #include "paddock-escape.h"
 #include "paddock-project.h"
+#include "paddock-session-page.h"
 #include "paddock-window.h"
 
 #define EXIT_USAGE 2
@@ -240,8 +241,97 @@ quit_action (GSimpleAction *action,
   g_list_free_full (windows, g_object_unref);
 }
 
+/* The tab whose session has the id @session_id, in any window; NULL when
+ * none has (it ended and its tab closed, or it never was). */
+static PaddockSessionPage *
+find_session (PaddockApplication *self,
+              const char         *session_id)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    {
+      AdwTabView *tab_view;
+      int n_pages;
+
+      if (!PADDOCK_IS_WINDOW (l->data))
+        continue;
+      tab_view = paddock_window_get_tab_view (l->data);
+      n_pages = adw_tab_view_get_n_pages (tab_view);
+      for (int i = 0; i < n_pages; i++)
+        {
+          GtkWidget *child = adw_tab_page_get_child (adw_tab_view_get_nth_page (tab_view, i));
+          PaddockClient *client;
+
+          if (!PADDOCK_IS_SESSION_PAGE (child))
+            continue;
+          client = paddock_session_page_get_client (PADDOCK_SESSION_PAGE (child));
+          if (client != NULL && g_strcmp0 (paddock_client_get_session_id (client), session_id) == 0)
+            return PADDOCK_SESSION_PAGE (child);
+        }
+    }
+  return NULL;
+}
+
+/* app.decide (session id, ask id, "allow" or "deny"): answers an ask from
+ * anywhere, a notification's buttons included. What names nothing that
+ * waits (a session gone, an ask decided meanwhile) is ignored. */
+static void
+decide_action (GSimpleAction *action,
+               GVariant      *parameter,
+               gpointer       user_data)
+{
+  PaddockApplication *self = user_data;
+  PaddockSessionPage *page;
+  PaddockDecision decision = PADDOCK_DECISION_NONE;
+  const char *session_id;
+  const char *answer;
+  gint64 ask_id;
+
+  g_variant_get (parameter, "(&sx&s)", &session_id, &ask_id, &answer);
+  if (!paddock_decision_from_string (answer, &decision) ||
+      (decision != PADDOCK_DECISION_ALLOW && decision != PADDOCK_DECISION_DENY))
+    {
+      g_debug ("app.decide: \"%s\" is neither allow nor deny", answer);
+      return;
+    }
+  page = find_session (self, session_id);
+  if (page == NULL)
+    {
+      g_debug ("app.decide: no tab follows session %s", session_id);
+      return;
+    }
+  if (!paddock_session_page_decide (page, ask_id, decision, PADDOCK_REMEMBER_ONCE))
+    g_debug ("app.decide: ask %" G_GINT64_FORMAT " of session %s does not wait", ask_id, session_id);
+}
+
+/* app.show-session (session id): brings its tab forward. */
+static void
+show_session_action (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  PaddockApplication *self = user_data;
+  const char *session_id = g_variant_get_string (parameter, NULL);
+  PaddockSessionPage *page = find_session (self, session_id);
+  AdwTabView *tab_view;
+  GtkRoot *root;
+
+  if (page == NULL)
+    {
+      g_debug ("app.show-session: no tab follows session %s", session_id);
+      return;
+    }
+  tab_view = ADW_TAB_VIEW (gtk_widget_get_ancestor (GTK_WIDGET (page), ADW_TYPE_TAB_VIEW));
+  adw_tab_view_set_selected_page (tab_view, adw_tab_view_get_page (tab_view, GTK_WIDGET (page)));
+  root = gtk_widget_get_root (GTK_WIDGET (page));
+  if (GTK_IS_WINDOW (root))
+    gtk_window_present (GTK_WINDOW (root));
+  gtk_widget_grab_focus (GTK_WIDGET (page));
+}
+
 static const GActionEntry app_actions[] = {
   { "new-window", new_window_action },
+  { "decide", decide_action, "(sxs)" },
+  { "show-session", show_session_action, "s" },
   { "about", about_action },
   { "quit", quit_action },
 };

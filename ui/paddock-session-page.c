@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "paddock-approval-bar.h"
 #include "paddock-client.h"
 #include "paddock-session-command.h"
 #include "paddock-terminal-palette.h"
@@ -41,12 +42,18 @@ struct _PaddockSessionPage
   PaddockClient     *client;
   PaddockLockStatus *reported_lock;  /* from its hello or lock-status; NULL until then */
 
-  GtkStack       *stack;
-  VteTerminal    *terminal;
-  GtkActionBar   *exit_bar;
-  GtkLabel       *exit_label;
-  GtkLabel       *exit_detail_label;
-  AdwStatusPage  *error_page;
+  /* Asks told of in a notification, while the tab was out of sight:
+   * gint64 ask id -> the notification's id, withdrawn once it is decided. */
+  GHashTable        *notified;
+  GApplication      *notifying_app;  /* weak */
+
+  GtkStack           *stack;
+  PaddockApprovalBar *approval_bar;
+  VteTerminal        *terminal;
+  GtkActionBar       *exit_bar;
+  GtkLabel           *exit_label;
+  GtkLabel           *exit_detail_label;
+  AdwStatusPage      *error_page;
 };
 
 enum {
@@ -74,12 +81,19 @@ G_DEFINE_FINAL_TYPE (PaddockSessionPage, paddock_session_page, GTK_TYPE_WIDGET)
 static void
 update_actions (PaddockSessionPage *self)
 {
-  gboolean running = paddock_session_page_get_running (self);
+  gboolean running, asked, connected;
 
   if (self->disposed)
     return;
+  running = paddock_session_page_get_running (self);
+  asked = paddock_approval_bar_get_current (self->approval_bar) != NULL;
+  connected = self->client != NULL && !paddock_client_get_closed (self->client);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "session.restart", !running);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "session.allow", asked);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "session.allow-always", asked);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "session.deny", asked);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "session.kill", running && connected);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "session.copy",
                                  vte_terminal_get_has_selection (self->terminal));
 }
@@ -164,14 +178,131 @@ client_bad_message_cb (PaddockSessionPage *self,
   g_debug ("%s", error->message);
 }
 
+/* Whether the user sees this tab: its window has the focus and it is the
+ * selected tab. */
+static gboolean
+is_in_sight (PaddockSessionPage *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *tab_view = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TAB_VIEW);
+  AdwTabPage *selected;
+
+  if (!GTK_IS_WINDOW (root) || !gtk_window_is_active (GTK_WINDOW (root)))
+    return FALSE;
+  if (tab_view == NULL)
+    return TRUE;
+  selected = adw_tab_view_get_selected_page (ADW_TAB_VIEW (tab_view));
+  return selected != NULL && adw_tab_page_get_child (selected) == GTK_WIDGET (self);
+}
+
+/* Tells of @ask in a notification whose buttons answer it (app.decide)
+ * and whose click brings this tab forward (app.show-session). */
+static void
+notify_ask (PaddockSessionPage   *self,
+            const PaddockMessage *ask)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  const char *session_id = paddock_client_get_session_id (self->client);
+  GtkApplication *app = GTK_IS_WINDOW (root) ? gtk_window_get_application (GTK_WINDOW (root)) : NULL;
+  g_autoptr(GNotification) notification = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *line = NULL;
+
+  if (app == NULL || session_id == NULL)
+    return;
+  if (self->notifying_app != G_APPLICATION (app))
+    g_set_weak_pointer (&self->notifying_app, G_APPLICATION (app));
+
+  /* TRANSLATORS: a notification's title; %s is the project's name */
+  title = g_strdup_printf (_("A Command Waits in %s"), paddock_project_get_name (self->project));
+  line = paddock_exec_display_line (ask->path, ask->exe, ask->interpreter, ask->pipeline,
+                                    (const char * const *) ask->argv);
+  notification = g_notification_new (title);
+  g_notification_set_body (notification, line);
+  g_notification_set_priority (notification, G_NOTIFICATION_PRIORITY_HIGH);
+  g_notification_set_default_action_and_target (notification, "app.show-session", "s", session_id);
+  /* TRANSLATORS: a notification's button: let the command that waits run */
+  g_notification_add_button_with_target (notification, _("Allow"), "app.decide", "(sxs)",
+                                         session_id, ask->id, "allow");
+  /* TRANSLATORS: a notification's button: refuse the command that waits */
+  g_notification_add_button_with_target (notification, _("Deny"), "app.decide", "(sxs)",
+                                         session_id, ask->id, "deny");
+
+  id = g_strdup_printf ("ask-%s-%" G_GINT64_FORMAT, session_id, ask->id);
+  g_application_send_notification (G_APPLICATION (app), id, notification);
+  g_hash_table_insert (self->notified, g_memdup2 (&ask->id, sizeof ask->id), g_steal_pointer (&id));
+}
+
+static void
+withdraw_notification (PaddockSessionPage *self,
+                       gint64              ask_id)
+{
+  const char *id = g_hash_table_lookup (self->notified, &ask_id);
+
+  if (id == NULL)
+    return;
+  if (self->notifying_app != NULL)
+    g_application_withdraw_notification (self->notifying_app, id);
+  g_hash_table_remove (self->notified, &ask_id);
+}
+
+static void
+withdraw_notifications (PaddockSessionPage *self)
+{
+  GHashTableIter iter;
+  const char *id;
+
+  g_hash_table_iter_init (&iter, self->notified);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &id))
+    if (self->notifying_app != NULL)
+      g_application_withdraw_notification (self->notifying_app, id);
+  g_hash_table_remove_all (self->notified);
+}
+
+static void
+client_ask_cb (PaddockSessionPage   *self,
+               const PaddockMessage *message,
+               PaddockClient        *client)
+{
+  paddock_approval_bar_add_ask (self->approval_bar, message);
+  if (!is_in_sight (self))
+    notify_ask (self, message);
+}
+
+static void
+client_decided_cb (PaddockSessionPage   *self,
+                   const PaddockMessage *message,
+                   PaddockClient        *client)
+{
+  /* Whoever decided it: the user here, another client, the deadline, or
+   * the process being gone. */
+  paddock_approval_bar_remove_ask (self->approval_bar, message->id);
+  withdraw_notification (self, message->id);
+}
+
+static void
+client_refused_cb (PaddockSessionPage   *self,
+                   const PaddockMessage *message,
+                   PaddockClient        *client)
+{
+  /* A decision that came too late (the ask was decided meanwhile) is
+   * refused; its decided has come or comes, and clears the bar. */
+  g_debug ("session %s refused a request: %s", paddock_client_get_session_id (client), message->message);
+}
+
 static void
 client_closed_cb (PaddockSessionPage *self,
                   const GError       *error,
                   PaddockClient      *client)
 {
-  /* The session ended (or its paddock-run did): the tab keeps what it said. */
+  /* The session ended (or its paddock-run did): the tab keeps what it said,
+   * and nothing waits for an answer any more. */
   if (error != NULL)
     g_debug ("%s", error->message);
+  paddock_approval_bar_clear (self->approval_bar);
+  withdraw_notifications (self);
+  update_actions (self);
 }
 
 static void
@@ -191,8 +322,17 @@ set_client (PaddockSessionPage *self,
       self->client = g_object_ref (client);
       g_signal_connect_object (client, "hello", G_CALLBACK (client_status_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (client, "lock-status", G_CALLBACK (client_status_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (client, "ask", G_CALLBACK (client_ask_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (client, "decided", G_CALLBACK (client_decided_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (client, "refused", G_CALLBACK (client_refused_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (client, "bad-message", G_CALLBACK (client_bad_message_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (client, "closed", G_CALLBACK (client_closed_cb), self, G_CONNECT_SWAPPED);
+    }
+  withdraw_notifications (self);
+  if (!self->disposed)
+    {
+      paddock_approval_bar_clear (self->approval_bar);
+      update_actions (self);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CLIENT]);
 }
@@ -275,8 +415,8 @@ paddock_session_page_start (PaddockSessionPage *self)
       return;
     }
 
-  /* The session's end of a socket pair becomes its --watch-fd: the tab
-   * follows the session over it, and answers no asks (yet). */
+  /* The session's end of a socket pair becomes its --control-fd: the tab
+   * follows the session over it and answers its asks, from the first. */
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
     {
       int saved_errno = errno;
@@ -427,6 +567,14 @@ terminal_selection_changed_cb (PaddockSessionPage *self,
 }
 
 static void
+approval_bar_n_waiting_cb (PaddockSessionPage *self,
+                           GParamSpec         *pspec,
+                           PaddockApprovalBar *bar)
+{
+  update_actions (self);
+}
+
+static void
 style_dark_cb (PaddockSessionPage *self,
                GParamSpec         *pspec,
                AdwStyleManager    *style_manager)
@@ -469,6 +617,49 @@ zoom_action (GtkWidget  *widget,
     scale = 1.0;
 
   vte_terminal_set_font_scale (self->terminal, CLAMP (scale, FONT_SCALE_MIN, FONT_SCALE_MAX));
+}
+
+static void
+decide_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  PaddockSessionPage *self = PADDOCK_SESSION_PAGE (widget);
+  const PaddockMessage *ask = paddock_approval_bar_get_current (self->approval_bar);
+  gboolean allow = !g_str_equal (action_name, "session.deny");
+  gboolean always = g_str_equal (action_name, "session.allow-always");
+
+  if (ask == NULL)
+    return;
+  paddock_session_page_decide (self, ask->id,
+                               allow ? PADDOCK_DECISION_ALLOW : PADDOCK_DECISION_DENY,
+                               always ? PADDOCK_REMEMBER_PROJECT : PADDOCK_REMEMBER_ONCE);
+}
+
+static void
+kill_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(PaddockMessage) reply = NULL;
+  g_autoptr(GError) error = NULL;
+
+  reply = paddock_client_request_finish (PADDOCK_CLIENT (object), result, &error);
+  /* The session's end shows in the tab; a kill that failed says why in the debug log. */
+  if (error != NULL)
+    g_debug ("cannot kill the session: %s", error->message);
+}
+
+static void
+kill_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  PaddockSessionPage *self = PADDOCK_SESSION_PAGE (widget);
+
+  if (self->client == NULL || paddock_client_get_closed (self->client))
+    return;
+  paddock_client_request_async (self->client, PADDOCK_MESSAGE_KILL, 10000, NULL, kill_cb, NULL);
 }
 
 static void
@@ -541,6 +732,8 @@ paddock_session_page_finalize (GObject *object)
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->start_failure, g_free);
   g_clear_pointer (&self->reported_lock, paddock_lock_status_free);
+  g_clear_pointer (&self->notified, g_hash_table_unref);
+  g_clear_weak_pointer (&self->notifying_app);
 
   G_OBJECT_CLASS (paddock_session_page_parent_class)->finalize (object);
 }
@@ -667,10 +860,12 @@ paddock_session_page_class_init (PaddockSessionPageClass *klass)
                                 G_TYPE_NONE, 1, G_TYPE_INT);
 
   g_type_ensure (VTE_TYPE_TERMINAL);
+  g_type_ensure (PADDOCK_TYPE_APPROVAL_BAR);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/paddock/Paddock/paddock-session-page.ui");
   gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, stack);
+  gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, approval_bar);
   gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, terminal);
   gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, exit_bar);
   gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, exit_label);
@@ -679,6 +874,7 @@ paddock_session_page_class_init (PaddockSessionPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, terminal_child_exited_cb);
   gtk_widget_class_bind_template_callback (widget_class, terminal_window_title_cb);
   gtk_widget_class_bind_template_callback (widget_class, terminal_selection_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, approval_bar_n_waiting_cb);
 
   gtk_widget_class_install_action (widget_class, "session.copy", NULL, copy_action);
   gtk_widget_class_install_action (widget_class, "session.paste", NULL, paste_action);
@@ -686,6 +882,11 @@ paddock_session_page_class_init (PaddockSessionPageClass *klass)
   gtk_widget_class_install_action (widget_class, "session.zoom-out", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "session.zoom-reset", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "session.restart", NULL, restart_action);
+  /* The approval bar's buttons, on the ask it shows. */
+  gtk_widget_class_install_action (widget_class, "session.allow", NULL, decide_action);
+  gtk_widget_class_install_action (widget_class, "session.allow-always", NULL, decide_action);
+  gtk_widget_class_install_action (widget_class, "session.deny", NULL, decide_action);
+  gtk_widget_class_install_action (widget_class, "session.kill", NULL, kill_action);
 
   gtk_widget_class_set_css_name (widget_class, "paddock-session");
 }
@@ -693,6 +894,7 @@ paddock_session_page_class_init (PaddockSessionPageClass *klass)
 static void
 paddock_session_page_init (PaddockSessionPage *self)
 {
+  self->notified = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   gtk_widget_init_template (GTK_WIDGET (self));
   update_actions (self);
 }
@@ -789,4 +991,48 @@ paddock_session_page_get_running (PaddockSessionPage *self)
   g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), FALSE);
 
   return self->runner_pid > 0 || self->starting;
+}
+
+/* The approval bar above the terminal. */
+PaddockApprovalBar *
+paddock_session_page_get_approval_bar (PaddockSessionPage *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), NULL);
+
+  return self->approval_bar;
+}
+
+/**
+ * paddock_session_page_decide:
+ * @self: a session page
+ * @ask_id: the id of an ask of its session
+ * @decision: %PADDOCK_DECISION_ALLOW or %PADDOCK_DECISION_DENY
+ * @remember: how long the session should remember it
+ *
+ * Answers the ask @ask_id, if it still waits for an answer from here, and
+ * takes it out of the approval bar; it leaves the bar for good when the
+ * session says it was decided.
+ *
+ * Returns: whether the ask waited and the answer was sent
+ */
+gboolean
+paddock_session_page_decide (PaddockSessionPage *self,
+                             gint64              ask_id,
+                             PaddockDecision     decision,
+                             PaddockRemember     remember)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), FALSE);
+  g_return_val_if_fail (decision == PADDOCK_DECISION_ALLOW || decision == PADDOCK_DECISION_DENY, FALSE);
+
+  if (self->client == NULL || !paddock_approval_bar_is_waiting (self->approval_bar, ask_id))
+    return FALSE;
+  if (!paddock_client_decide (self->client, ask_id, decision, remember, &error))
+    {
+      g_debug ("cannot answer ask %" G_GINT64_FORMAT ": %s", ask_id, error->message);
+      return FALSE;
+    }
+  paddock_approval_bar_set_answered (self->approval_bar, ask_id);
+  return TRUE;
 }

@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 #include <vte/vte.h>
 
+#include "paddock-approval-bar.h"
 #include "paddock-client.h"
 #include "paddock-lock-status.h"
 #include "paddock-project.h"
@@ -29,5 +30,10 @@ const char         *paddock_session_page_get_start_failure (PaddockSessionPage *
 PaddockClient      *paddock_session_page_get_client     (PaddockSessionPage *self);
 PaddockLockStatus  *paddock_session_page_get_reported_lock (PaddockSessionPage *self);
 void                paddock_session_page_start          (PaddockSessionPage *self);
+PaddockApprovalBar *paddock_session_page_get_approval_bar (PaddockSessionPage *self);
+gboolean            paddock_session_page_decide         (PaddockSessionPage *self,
+                                                         gint64              ask_id,
+                                                         PaddockDecision     decision,
+                                                         PaddockRemember     remember);
 
 G_END_DECLS
