@@ -1,0 +1,89 @@
+/* paddock-timeline.h: one session's timeline, a list of its execs and session events
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A GListModel of PaddockTimelineEvent, in the order the session reported
+ * them, fed with the session's messages on one thread (the one whose
+ * context follows the client). An exec appends a row; an ask updates its
+ * exec's row in place (or makes the row, where it comes first), and so do
+ * its decided and the exec's exit, each with items-changed (position, 1,
+ * 1) for that row only; kill, pause, resume and the session's end append
+ * session rows. Other messages (hello, net, secret, errors, requests) and
+ * ones that refer to no row are ignored.
+ *
+ * Folding: the shell's own prompt helpers are marked "folded", for a view
+ * to hide by default. A row is folded when all of these hold:
+ *   - the policy allowed it outright (by "rule" or "default"): nothing
+ *     asked about, denied or decided otherwise is ever folded;
+ *   - its parent is an interactive shell of this timeline: the process's
+ *     latest exec was bash, zsh, sh, dash, ksh, mksh, ash, yash or fish
+ *     (the exe's name) with options only, no -c or -s, no script operand,
+ *     and not reading its script from a pipe; this is how a prompt runs
+ *     `$(…)`, never how an agent runs a command (`bash -c …`);
+ *   - its exe lies under a system prefix (/usr/, /bin/, /opt/, /nix/store/,
+ *     /app/, …), which the agent cannot write to, and its argv was not cut;
+ *   - it is one of: `vte-urlencode-cwd` (what /etc/profile.d/vte-2.91.sh
+ *     runs every prompt), or a read-only git query of the kind __git_ps1
+ *     and shell themes run: rev-parse, symbolic-ref REF (one operand, no
+ *     -d), describe, rev-list, ls-files, diff --quiet, status --porcelain,
+ *     config reading one key (-z, --get*, --bool, --int, --path, --local,
+ *     --global only); git's global options -C DIR, --no-pager and
+ *     --no-optional-locks are allowed before it, -c (which can run
+ *     programs) is not.
+ * A prompt helper run in a pipeline inside `$(…)` has a forked subshell,
+ * not the shell, as its parent, and stays unfolded: the rule prefers
+ * showing a helper to hiding a command.
+ *
+ * Cost: a row is one object plus its argv in one block; other strings are
+ * kept once per timeline. 100,000 execs take well under a second and under
+ * 60 MB (tests/bench-timeline.c prints the figures).
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "paddock-client.h"
+#include "paddock-protocol.h"
+#include "paddock-timeline-event.h"
+
+G_BEGIN_DECLS
+
+#define PADDOCK_TYPE_TIMELINE (paddock_timeline_get_type ())
+
+G_DECLARE_FINAL_TYPE (PaddockTimeline, paddock_timeline, PADDOCK, TIMELINE, GObject)
+
+PaddockTimeline      *paddock_timeline_new            (void);
+
+/* A past session's timeline, read from its audit log: nothing can be
+ * added to it. */
+gboolean              paddock_timeline_get_read_only  (PaddockTimeline       *self);
+
+/* Adds one message; not for a read-only timeline. */
+void                  paddock_timeline_add_message    (PaddockTimeline       *self,
+                                                       const PaddockMessage  *message);
+/* Adds @n_messages in order, and says so with one items-changed for the
+ * rows appended and one for each run of earlier rows that changed. */
+void                  paddock_timeline_add_messages   (PaddockTimeline       *self,
+                                                       const PaddockMessage * const *messages,
+                                                       guint                  n_messages);
+/* Adds every message @client emits from now on, until the timeline is
+ * finalized. */
+void                  paddock_timeline_follow         (PaddockTimeline       *self,
+                                                       PaddockClient         *client);
+
+/* The exec row of @seq (an ask's id), or NULL; not a new reference. */
+PaddockTimelineEvent *paddock_timeline_lookup         (PaddockTimeline       *self,
+                                                       gint64                 seq);
+
+/* Reads the audit log @file in a thread into a read-only timeline. Fails
+ * where the file cannot be read; lines that are not records, and records
+ * that make no row, are skipped as add_message() skips messages. */
+void                  paddock_timeline_load_audit_async  (GFile               *file,
+                                                          GCancellable        *cancellable,
+                                                          GAsyncReadyCallback  callback,
+                                                          gpointer             user_data);
+PaddockTimeline      *paddock_timeline_load_audit_finish (GAsyncResult        *result,
+                                                          GError             **error);
+
+G_END_DECLS
