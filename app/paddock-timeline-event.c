@@ -427,13 +427,14 @@ gboolean
 paddock_timeline_event_decide (PaddockTimelineEvent *self,
                                const PaddockMessage *decided)
 {
-  const char *by = paddock_timeline_strings_add (self->strings, decided->by);
+  const char *by;
 
   /* Only an ask waits for a decision; any other is not this row's. */
   if (self->decision != PADDOCK_TIMELINE_DECISION_ASKING)
     return FALSE;
   if (decided->decision != PADDOCK_DECISION_ALLOW && decided->decision != PADDOCK_DECISION_DENY)
     return FALSE;
+  by = paddock_timeline_strings_add (self->strings, decided->by);
 
   g_object_freeze_notify (G_OBJECT (self));
   self->decision = decided->decision == PADDOCK_DECISION_ALLOW ? PADDOCK_TIMELINE_DECISION_ASKED_ALLOWED
@@ -488,17 +489,6 @@ paddock_timeline_event_end (PaddockTimelineEvent *self,
     }
   g_object_thaw_notify (object);
   return TRUE;
-}
-
-void
-paddock_timeline_event_set_folded (PaddockTimelineEvent *self,
-                                   gboolean              folded)
-{
-  folded = !!folded;
-  if (self->folded == (guint) folded)
-    return;
-  self->folded = folded;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLDED]);
 }
 
 PaddockTimelineEventKind

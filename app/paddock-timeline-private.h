@@ -53,7 +53,7 @@ struct _PaddockTimelineEvent
   guint                    truncated : 1;
   guint                    replaced : 1;
   guint                    ended : 1;
-  guint                    folded : 1;
+  guint                    folded : 1;   /* set before the row is appended, never after */
   guint                    changed : 1;  /* in a batch: updated after it was announced */
 };
 
@@ -70,7 +70,5 @@ gboolean              paddock_timeline_event_decide       (PaddockTimelineEvent 
                                                            const PaddockMessage   *decided);
 gboolean              paddock_timeline_event_end          (PaddockTimelineEvent   *self,
                                                            const PaddockMessage   *exit);
-void                  paddock_timeline_event_set_folded   (PaddockTimelineEvent   *self,
-                                                           gboolean                folded);
 
 G_END_DECLS

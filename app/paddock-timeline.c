@@ -27,6 +27,7 @@ struct _PaddockTimeline
   guint                   n_announced;
   GArray                 *changed;    /* guint positions */
 
+  gboolean                session_ended;
   gboolean                read_only;
 };
 
@@ -394,6 +395,10 @@ add_one (PaddockTimeline      *self,
     case PADDOCK_MESSAGE_EXIT:
       if (message->session_end)
         {
+          /* A session ends once; a replay of its end is no second row. */
+          if (self->session_ended)
+            break;
+          self->session_ended = TRUE;
           append_row (self, paddock_timeline_event_new_session (self->strings, message));
           g_hash_table_remove_all (self->shells);
           break;

@@ -456,6 +456,10 @@ test_session_rows (void)
   end->signal = 9;
   paddock_timeline_add_message (timeline, end);
   ASSERT_CHANGES (&changes, 0, 0, 1, 1, 0, 1, 2, 0, 1, 3, 0, 1, 4, 0, 1);
+  /* Its end again (a replay) is no second row. */
+  paddock_timeline_add_message (timeline, end);
+  ASSERT_NO_CHANGES (&changes);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (timeline)), ==, 5);
 
   for (guint i = 0; i < G_N_ELEMENTS (types); i++)
     {
