@@ -705,6 +705,23 @@ test_audit_log (void)
   g_assert_cmpint (paddock_timeline_event_get_kind (row), ==, PADDOCK_TIMELINE_EVENT_SESSION_END);
   g_assert_cmpint (paddock_timeline_event_get_signal (row), ==, 9);
 
+  /* Cancelled before it ran: cancelled, and no timeline. */
+  {
+    g_autoptr(GFile) file = g_file_new_for_path (path);
+    g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+    g_autoptr(GAsyncResult) result = NULL;
+    g_autoptr(GError) cancelled = NULL;
+    g_autoptr(PaddockTimeline) none = NULL;
+
+    g_cancellable_cancel (cancellable);
+    paddock_timeline_load_audit_async (file, cancellable, result_cb, &result);
+    while (result == NULL)
+      g_main_context_iteration (NULL, TRUE);
+    none = paddock_timeline_load_audit_finish (result, &cancelled);
+    g_assert_null (none);
+    g_assert_error (cancelled, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  }
+
   /* A log that is not there is an error, in words. */
   g_clear_object (&timeline);
   timeline = load_audit (missing, &error);
