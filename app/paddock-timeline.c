@@ -21,11 +21,13 @@ struct _PaddockTimeline
   GHashTable             *by_seq;     /* &row->seq → row, exec rows */
   GHashTable             *shells;     /* pid → row, interactive shells running now */
 
-  /* In a batch: rows from n_announced on are not announced yet, and the
-   * earlier rows that changed wait in changed. */
-  gboolean                in_batch;
+  /* What the list's users were told: rows from n_announced on are not
+   * announced yet (nor counted by get_n_items), and the announced rows
+   * that changed since wait in changed. flush() tells them. */
   guint                   n_announced;
   GArray                 *changed;    /* guint positions */
+  GSource                *flush_source; /* following a client: a flush is due */
+  gint64                  flush_due;    /* monotonic: when it is due at the latest */
 
   gboolean                session_ended;
   gboolean                read_only;
@@ -55,7 +57,7 @@ paddock_timeline_get_item_type (GListModel *model)
 static guint
 paddock_timeline_get_n_items (GListModel *model)
 {
-  return PADDOCK_TIMELINE (model)->rows->len;
+  return PADDOCK_TIMELINE (model)->n_announced;
 }
 
 static gpointer
@@ -64,7 +66,7 @@ paddock_timeline_get_item (GListModel *model,
 {
   PaddockTimeline *self = PADDOCK_TIMELINE (model);
 
-  if (position >= self->rows->len)
+  if (position >= self->n_announced)
     return NULL;
   return g_object_ref (g_ptr_array_index (self->rows, position));
 }
@@ -82,6 +84,9 @@ paddock_timeline_finalize (GObject *object)
 {
   PaddockTimeline *self = PADDOCK_TIMELINE (object);
 
+  if (self->flush_source != NULL)
+    g_source_destroy (self->flush_source);
+  g_clear_pointer (&self->flush_source, g_source_unref);
   g_clear_pointer (&self->by_seq, g_hash_table_unref);
   g_clear_pointer (&self->shells, g_hash_table_unref);
   g_clear_pointer (&self->rows, g_ptr_array_unref);
@@ -102,7 +107,7 @@ paddock_timeline_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_N_ITEMS:
-      g_value_set_uint (value, self->rows->len);
+      g_value_set_uint (value, self->n_announced);
       break;
     case PROP_READ_ONLY:
       g_value_set_boolean (value, self->read_only);
@@ -308,36 +313,19 @@ is_prompt_helper (PaddockTimeline      *self,
 /* --- adding -------------------------------------------------------------- */
 
 static void
-announce (PaddockTimeline *self,
-          guint            position,
-          guint            removed,
-          guint            added)
-{
-  g_list_model_items_changed (G_LIST_MODEL (self), position, removed, added);
-}
-
-static void
 append_row (PaddockTimeline      *self,
             PaddockTimelineEvent *row)
 {
   row->position = self->rows->len;
   g_ptr_array_add (self->rows, row);
-  if (!self->in_batch)
-    {
-      self->n_announced = self->rows->len;
-      announce (self, row->position, 0, 1);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
-    }
 }
 
 static void
 row_changed (PaddockTimeline      *self,
              PaddockTimelineEvent *row)
 {
-  if (!self->in_batch)
-    announce (self, row->position, 1, 1);
   /* A row not yet announced is announced as it is now. */
-  else if (row->position < self->n_announced && !row->changed)
+  if (row->position < self->n_announced && !row->changed)
     {
       row->changed = TRUE;
       g_array_append_val (self->changed, row->position);
@@ -434,23 +422,30 @@ compare_positions (gconstpointer a,
 }
 
 static void
-batch_begin (PaddockTimeline *self)
+announce (PaddockTimeline *self,
+          guint            position,
+          guint            removed,
+          guint            added)
 {
-  g_assert (!self->in_batch);
-  self->in_batch = TRUE;
-  self->n_announced = self->rows->len;
+  g_list_model_items_changed (G_LIST_MODEL (self), position, removed, added);
 }
 
-/* The rows appended first, so every later signal sees them counted; then
- * the earlier rows that changed, a run of neighbours as one range. */
+/* Tells what changed since the last flush: the rows appended first, so
+ * every later signal sees them counted; then the earlier rows that
+ * changed, a run of neighbours as one range. */
 static void
-batch_end (PaddockTimeline *self)
+flush (PaddockTimeline *self)
 {
   guint first_new = self->n_announced;
   guint n_new = self->rows->len - first_new;
   guint i = 0;
 
-  self->in_batch = FALSE;
+  if (self->flush_source != NULL)
+    {
+      g_source_destroy (self->flush_source);
+      g_clear_pointer (&self->flush_source, g_source_unref);
+    }
+
   self->n_announced = self->rows->len;
   if (n_new > 0)
     {
@@ -481,9 +476,9 @@ paddock_timeline_add_message (PaddockTimeline      *self,
   g_return_if_fail (PADDOCK_IS_TIMELINE (self));
   g_return_if_fail (message != NULL);
   g_return_if_fail (!self->read_only);
-  g_return_if_fail (!self->in_batch);
 
   add_one (self, message);
+  flush (self);
 }
 
 void
@@ -494,21 +489,57 @@ paddock_timeline_add_messages (PaddockTimeline              *self,
   g_return_if_fail (PADDOCK_IS_TIMELINE (self));
   g_return_if_fail (messages != NULL || n_messages == 0);
   g_return_if_fail (!self->read_only);
-  g_return_if_fail (!self->in_batch);
 
-  batch_begin (self);
   for (guint i = 0; i < n_messages; i++)
     if (messages[i] != NULL)
       add_one (self, messages[i]);
-  batch_end (self);
+  flush (self);
 }
 
+/* While a flood of messages keeps the context busy, idle never comes:
+ * what waits is announced once this many rows, or this long, have. */
+#define MAX_UNANNOUNCED 4096
+#define MAX_UNANNOUNCED_US (50 * 1000)
+
+static gboolean
+flush_cb (gpointer user_data)
+{
+  flush (PADDOCK_TIMELINE (user_data));
+  return G_SOURCE_REMOVE;
+}
+
+/* A client emits every message of a read (up to 64 KiB, hundreds of
+ * execs) in one go: they are announced together, once the context is
+ * idle, which it is before it draws. */
 static void
 on_client_message (PaddockClient        *client,
                    const PaddockMessage *message,
                    gpointer              user_data)
 {
-  paddock_timeline_add_message (PADDOCK_TIMELINE (user_data), message);
+  PaddockTimeline *self = PADDOCK_TIMELINE (user_data);
+
+  add_one (self, message);
+  if (self->flush_source != NULL &&
+      (self->rows->len - self->n_announced >= MAX_UNANNOUNCED || g_get_monotonic_time () >= self->flush_due))
+    flush (self);
+  else if (self->flush_source == NULL && (self->rows->len > self->n_announced || self->changed->len > 0))
+    {
+      self->flush_due = g_get_monotonic_time () + MAX_UNANNOUNCED_US;
+      self->flush_source = g_idle_source_new ();
+      g_source_set_priority (self->flush_source, G_PRIORITY_HIGH_IDLE);
+      g_source_set_callback (self->flush_source, flush_cb, self, NULL);
+      g_source_set_static_name (self->flush_source, "[paddock] timeline flush");
+      g_source_attach (self->flush_source, g_main_context_get_thread_default ());
+    }
+}
+
+/* The session's last words are not left waiting for idle. */
+static void
+on_client_closed (PaddockClient *client,
+                  const GError  *error,
+                  gpointer       user_data)
+{
+  flush (PADDOCK_TIMELINE (user_data));
 }
 
 void
@@ -520,6 +551,7 @@ paddock_timeline_follow (PaddockTimeline *self,
   g_return_if_fail (!self->read_only);
 
   g_signal_connect_object (client, "message", G_CALLBACK (on_client_message), self, 0);
+  g_signal_connect_object (client, "closed", G_CALLBACK (on_client_closed), self, 0);
 }
 
 /* --- a past session, from its audit log ------------------------------------ */
@@ -692,15 +724,13 @@ load_audit_thread (GTask        *task,
                                "cannot read the audit log %s: it is not a local file", uri);
       return;
     }
-  /* Nobody watches the timeline yet: one announcement at the end, to nobody. */
-  batch_begin (timeline);
   if (!paddock_audit_foreach (path, NULL, load_record, &load, NULL, &error))
     {
-      batch_end (timeline);
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
-  batch_end (timeline);
+  /* Nobody watches the timeline yet: one announcement, to nobody. */
+  flush (timeline);
   if (g_task_return_error_if_cancelled (task))
     return;
   timeline->read_only = TRUE;

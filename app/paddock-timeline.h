@@ -12,6 +12,12 @@
  * session rows. Other messages (hello, net, secret, errors, requests) and
  * ones that refer to no row are ignored.
  *
+ * What changed is announced before the call that added it returns; a
+ * client followed is announced when its context is next idle (which is
+ * before GTK draws), so a read of hundreds of execs is one items-changed
+ * for the rows appended, then one for each run of earlier rows updated.
+ * Until then the new rows are not counted by get_n_items().
+ *
  * Folding: the shell's own prompt helpers are marked "folded", for a view
  * to hide by default. A row is folded when all of these hold:
  *   - the policy allowed it outright (by "rule" or "default"): nothing
@@ -68,11 +74,15 @@ void                  paddock_timeline_add_messages   (PaddockTimeline       *se
                                                        const PaddockMessage * const *messages,
                                                        guint                  n_messages);
 /* Adds every message @client emits from now on, until the timeline is
- * finalized. */
+ * finalized, and announces them at idle priority (G_PRIORITY_HIGH_IDLE)
+ * on the thread-default context, or at once when 4096 rows or 50 ms have
+ * waited (a flood keeps the context from ever being idle), or when the
+ * connection closes. */
 void                  paddock_timeline_follow         (PaddockTimeline       *self,
                                                        PaddockClient         *client);
 
-/* The exec row of @seq (an ask's id), or NULL; not a new reference. */
+/* The exec row of @seq (an ask's id), or NULL; not a new reference. A
+ * row a followed client just added may not be announced yet. */
 PaddockTimelineEvent *paddock_timeline_lookup         (PaddockTimeline       *self,
                                                        gint64                 seq);
 

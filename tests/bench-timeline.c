@@ -15,6 +15,9 @@
  *   batched     add_messages() 256 at a time (a client's read holds many)
  *   with-exits  one-by-one, each exec followed by its exit (the update
  *               path: a row found by seq, notified, announced)
+ *   followed    the execs and exits as JSON lines through a socket to a
+ *               PaddockClient the timeline follows (parsing included; the
+ *               lines are written by a thread)
  *   audit       the same 100,000 execs and exits read back from an audit
  *               log by paddock_timeline_load_audit_async(), after the
  *               audit reader alone on it (audit-read: parsing each line)
@@ -28,6 +31,7 @@
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -156,6 +160,97 @@ run_messages (const char *name)
   report (name, elapsed, before, rss_bytes (), messages->len, g_list_model_get_n_items (G_LIST_MODEL (timeline)), n_signals);
 }
 
+typedef struct
+{
+  int      fd;
+  GString *lines;
+} Writer;
+
+static gpointer
+write_lines (gpointer data)
+{
+  Writer *writer = data;
+  gsize done = 0;
+
+  while (done < writer->lines->len)
+    {
+      gssize n = write (writer->fd, writer->lines->str + done, writer->lines->len - done);
+
+      if (n <= 0)
+        break;
+      done += n;
+    }
+  close (writer->fd);
+  return NULL;
+}
+
+static void
+on_closed (PaddockClient *client,
+           const GError  *error,
+           gboolean      *closed)
+{
+  *closed = TRUE;
+}
+
+static void
+run_followed (void)
+{
+  g_autoptr(GString) lines = g_string_new (
+    "{\"type\":\"hello\",\"version\":1,\"session\":\"b0b\",\"project\":\"/p\",\"command\":[\"sh\"],"
+    "\"agent_pid\":1,\"lock\":\"off\",\"network\":\"off\",\"features\":[],\"paused\":false}\n");
+  g_autoptr(PaddockClient) client = NULL;
+  g_autoptr(PaddockTimeline) timeline = NULL;
+  g_autoptr(GError) error = NULL;
+  Writer writer;
+  GThread *thread;
+  gboolean closed = FALSE;
+  guint n_signals = 0;
+  int pair[2];
+  gsize before;
+  gint64 start, elapsed;
+
+  for (guint i = 0; i < N_EXECS; i++)
+    {
+      g_autoptr(PaddockMessage) exec = exec_message (i);
+      g_autoptr(PaddockMessage) exit = exit_message (i);
+      g_autofree char *exec_line = paddock_message_to_line (exec);
+      g_autofree char *exit_line = paddock_message_to_line (exit);
+
+      g_string_append (lines, exec_line);
+      g_string_append (lines, exit_line);
+    }
+  g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair), ==, 0);
+
+  before = rss_bytes ();
+  start = g_get_monotonic_time ();
+  client = paddock_client_new_for_fd (pair[0], &error);
+  g_assert_no_error (error);
+  timeline = paddock_timeline_new ();
+  paddock_timeline_follow (timeline, client);
+  g_signal_connect (timeline, "items-changed", G_CALLBACK (on_items_changed), &n_signals);
+  g_signal_connect (client, "closed", G_CALLBACK (on_closed), &closed);
+  writer = (Writer) { pair[1], lines };
+  thread = g_thread_new ("writer", write_lines, &writer);
+  while (!closed)
+    g_main_context_iteration (NULL, TRUE);
+  elapsed = g_get_monotonic_time () - start;
+  g_thread_join (thread);
+  report ("followed", elapsed, before, rss_bytes (), 2 * N_EXECS,
+          g_list_model_get_n_items (G_LIST_MODEL (timeline)), n_signals);
+
+  /* paddock_message_parse() alone on the same lines, after the run (its
+   * memory freed would hide the run's), for what the client's share is. */
+  {
+    g_auto(GStrv) split = g_strsplit (lines->str, "\n", -1);
+
+    start = g_get_monotonic_time ();
+    for (guint i = 0; split[i] != NULL && split[i][0] != '\0'; i++)
+      paddock_message_free (paddock_message_parse (split[i], strlen (split[i]), NULL));
+    g_print ("%-12s %6u lines parsed in %7.1f ms by paddock_message_parse() alone\n", "parse",
+             g_strv_length (split) - 1, (g_get_monotonic_time () - start) / 1000.0);
+  }
+}
+
 static void
 result_cb (GObject      *object,
            GAsyncResult *result,
@@ -237,7 +332,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  const char *runs[] = { "one-by-one", "batched", "with-exits", "audit" };
+  const char *runs[] = { "one-by-one", "batched", "with-exits", "followed", "audit" };
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("paddock-bench-timeline-XXXXXX", &error);
 
@@ -253,6 +348,8 @@ main (int   argc,
         {
           if (strcmp (runs[i], "audit") == 0)
             run_audit (dir);
+          else if (strcmp (runs[i], "followed") == 0)
+            run_followed ();
           else
             run_messages (runs[i]);
           fflush (stdout);

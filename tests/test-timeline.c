@@ -887,10 +887,29 @@ test_follow (void)
   last = row_at (timeline, n - 1);
   g_assert_cmpint (paddock_timeline_event_get_kind (last), ==, PADDOCK_TIMELINE_EVENT_SESSION_END);
   g_assert_cmpint (paddock_timeline_event_get_exit_code (last), ==, 0);
-  /* Every appended row announced, in order, one at a time. */
-  for (guint i = 0, appended = 0; i < changes.changes->len; i += 3)
-    if (g_array_index (changes.changes, guint, i + 2) == 1 && g_array_index (changes.changes, guint, i + 1) == 0)
-      g_assert_cmpuint (g_array_index (changes.changes, guint, i), ==, appended++);
+  /* Every row announced once, in order; an update only of rows announced. */
+  {
+    guint appended = 0;
+
+    for (guint i = 0; i < changes.changes->len; i += 3)
+      {
+        guint position = g_array_index (changes.changes, guint, i);
+        guint removed = g_array_index (changes.changes, guint, i + 1);
+        guint added = g_array_index (changes.changes, guint, i + 2);
+
+        if (removed == 0)
+          {
+            g_assert_cmpuint (position, ==, appended);
+            appended += added;
+          }
+        else
+          {
+            g_assert_cmpuint (removed, ==, added);
+            g_assert_cmpuint (position + removed, <=, appended);
+          }
+      }
+    g_assert_cmpuint (appended, ==, n);
+  }
 
   /* The audit log tells the same story. */
   past = load_audit (session->audit, &error);
@@ -914,6 +933,95 @@ test_follow (void)
     }
 }
 
+static void
+on_n_items (GObject    *object,
+            GParamSpec *pspec,
+            guint      *n_notified)
+{
+  (*n_notified)++;
+}
+
+/* Execs a client reads together are announced together: a burst of
+ * 2,000 execs and their exits, written at once, is a few items-changed,
+ * each consistent with the rows counted when it comes. */
+static void
+test_follow_burst (void)
+{
+  int pair[2];
+  g_autoptr(PaddockClient) client = NULL;
+  g_autoptr(PaddockTimeline) timeline = paddock_timeline_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) lines = g_string_new (
+    "{\"type\":\"hello\",\"version\":1,\"session\":\"b0b\",\"project\":\"/p\",\"command\":[\"sh\"],"
+    "\"agent_pid\":1,\"lock\":\"off\",\"network\":\"off\",\"features\":[],\"paused\":false}\n");
+  g_auto(Changes) changes = { 0 };
+  gboolean closed = FALSE;
+  guint n_notified = 0, appended = 0;
+  gsize done = 0;
+  const guint n_execs = 2000;
+
+  for (guint i = 1; i <= n_execs; i++)
+    {
+      g_autoptr(PaddockMessage) exec = allowed_new (i, 1000 + i, 1, "/usr/bin/cat", "cat src/file.c");
+      g_autoptr(PaddockMessage) exit = paddock_message_new (PADDOCK_MESSAGE_EXIT);
+      g_autofree char *exec_line = paddock_message_to_line (exec);
+      g_autofree char *exit_line = NULL;
+
+      exit->seq = i;
+      exit->pid = 1000 + i;
+      exit->time = exec->time + 10;
+      exit->exit_code = 0;
+      exit->duration = 10;
+      exit_line = paddock_message_to_line (exit);
+      g_string_append (lines, exec_line);
+      g_string_append (lines, exit_line);
+    }
+
+  g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair), ==, 0);
+  client = paddock_client_new_for_fd (pair[0], &error);
+  g_assert_no_error (error);
+  paddock_timeline_follow (timeline, client);
+  changes_watch (&changes, timeline);
+  g_signal_connect (timeline, "notify::n-items", G_CALLBACK (on_n_items), &n_notified);
+  g_signal_connect (client, "closed", G_CALLBACK (on_closed), &closed);
+  while (done < lines->len)
+    {
+      gssize n = send (pair[1], lines->str + done, lines->len - done, MSG_NOSIGNAL | MSG_DONTWAIT);
+
+      if (n > 0)
+        done += n;
+      else
+        g_main_context_iteration (NULL, FALSE);
+    }
+  close (pair[1]);
+  /* What was left is announced when the connection closes. */
+  while (!closed)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (timeline)), ==, n_execs);
+  for (guint i = 0; i < n_execs; i++)
+    g_assert_true (paddock_timeline_event_get_ended (row_at (timeline, i)));
+  g_test_message ("%u items-changed for %u execs and their exits", changes.changes->len / 3, n_execs);
+  g_assert_cmpuint (changes.changes->len / 3, <, n_execs / 10);
+  for (guint i = 0; i < changes.changes->len; i += 3)
+    {
+      guint position = g_array_index (changes.changes, guint, i);
+      guint removed = g_array_index (changes.changes, guint, i + 1);
+      guint added = g_array_index (changes.changes, guint, i + 2);
+
+      if (removed == 0)
+        {
+          g_assert_cmpuint (position, ==, appended);
+          appended += added;
+        }
+      else
+        g_assert_cmpuint (position + removed, <=, appended);
+    }
+  g_assert_cmpuint (appended, ==, n_execs);
+  g_assert_cmpuint (n_notified, >, 0);
+  g_assert_cmpuint (n_notified, <, n_execs / 10);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -931,6 +1039,7 @@ main (int   argc,
   g_test_add_func ("/paddock/timeline/bad-messages", test_bad_messages);
   g_test_add_func ("/paddock/timeline/batch", test_batch);
   g_test_add_func ("/paddock/timeline/audit-log", test_audit_log);
+  g_test_add_func ("/paddock/timeline/follow-burst", test_follow_burst);
   if (g_getenv ("PADDOCK_RUN") != NULL)
     g_test_add_func ("/paddock/timeline/follow", test_follow);
   status = g_test_run ();
