@@ -432,12 +432,14 @@ announce (PaddockTimeline *self,
 
 /* Tells what changed since the last flush: the rows appended first, so
  * every later signal sees them counted; then the earlier rows that
- * changed, a run of neighbours as one range. */
+ * changed, a run of neighbours as one range. A handler may add more:
+ * what it adds is its own call's to tell. */
 static void
 flush (PaddockTimeline *self)
 {
   guint first_new = self->n_announced;
   guint n_new = self->rows->len - first_new;
+  g_autoptr(GArray) changed = NULL;
   guint i = 0;
 
   if (self->flush_source != NULL)
@@ -453,20 +455,23 @@ flush (PaddockTimeline *self)
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
     }
 
-  g_array_sort (self->changed, compare_positions);
-  while (i < self->changed->len)
+  if (self->changed->len == 0)
+    return;
+  changed = g_steal_pointer (&self->changed);
+  self->changed = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_array_sort (changed, compare_positions);
+  for (guint j = 0; j < changed->len; j++)
+    PADDOCK_TIMELINE_EVENT (g_ptr_array_index (self->rows, g_array_index (changed, guint, j)))->changed = FALSE;
+  while (i < changed->len)
     {
-      guint start = g_array_index (self->changed, guint, i);
+      guint start = g_array_index (changed, guint, i);
       guint n = 1;
 
-      while (i + n < self->changed->len && g_array_index (self->changed, guint, i + n) == start + n)
+      while (i + n < changed->len && g_array_index (changed, guint, i + n) == start + n)
         n++;
-      for (guint j = 0; j < n; j++)
-        PADDOCK_TIMELINE_EVENT (g_ptr_array_index (self->rows, start + j))->changed = FALSE;
       i += n;
       announce (self, start, n, n);
     }
-  g_array_set_size (self->changed, 0);
 }
 
 void
