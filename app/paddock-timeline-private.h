@@ -54,7 +54,8 @@ struct _PaddockTimelineEvent
   guint                    replaced : 1;
   guint                    ended : 1;
   guint                    folded : 1;   /* set before the row is appended, never after */
-  guint                    changed : 1;  /* in a batch: updated after it was announced */
+  guint                    changed : 1;  /* updated since it was announced, not yet said */
+  guint                    busy : 1;     /* running, and neither a prompt helper nor a shell */
 };
 
 /* A row for an exec (or an ask that came first: then ASKING) or a

@@ -20,6 +20,8 @@ struct _PaddockTimeline
   GPtrArray              *rows;       /* PaddockTimelineEvent* */
   GHashTable             *by_seq;     /* &row->seq → row, exec rows */
   GHashTable             *shells;     /* pid → row, interactive shells running now */
+  GHashTable             *pids;       /* every pid that ran a program here */
+  guint                   n_busy;     /* rows running that are no shell or prompt helper */
 
   /* What the list's users were told: rows from n_announced on are not
    * announced yet (nor counted by get_n_items), and the announced rows
@@ -89,6 +91,7 @@ paddock_timeline_finalize (GObject *object)
   g_clear_pointer (&self->flush_source, g_source_unref);
   g_clear_pointer (&self->by_seq, g_hash_table_unref);
   g_clear_pointer (&self->shells, g_hash_table_unref);
+  g_clear_pointer (&self->pids, g_hash_table_unref);
   g_clear_pointer (&self->rows, g_ptr_array_unref);
   g_clear_pointer (&self->changed, g_array_unref);
   g_clear_pointer (&self->strings, paddock_timeline_strings_unref);
@@ -142,6 +145,7 @@ paddock_timeline_init (PaddockTimeline *self)
   self->rows = g_ptr_array_new_with_free_func (g_object_unref);
   self->by_seq = g_hash_table_new (g_int64_hash, g_int64_equal);
   self->shells = g_hash_table_new (NULL, NULL);
+  self->pids = g_hash_table_new (NULL, NULL);
   self->changed = g_array_new (FALSE, FALSE, sizeof (guint));
 }
 
@@ -300,7 +304,13 @@ is_prompt_helper (PaddockTimeline      *self,
   if (row->truncated || row->interpreter != NULL || row->pipeline != NULL || row->argv[0] == NULL ||
       !is_system_program (row->exe))
     return FALSE;
-  if (g_hash_table_lookup (self->shells, GINT_TO_POINTER (row->ppid)) == NULL)
+  /* The shell runs `$(helper)` in a fork, which often forks again for
+   * `$(helper 2>/dev/null)`: a parent that never ran a program here is
+   * such a fork, the shell's where it is at its prompt, nothing else
+   * running; the fork of a command that runs is that command's. */
+  if (g_hash_table_lookup (self->shells, GINT_TO_POINTER (row->ppid)) == NULL &&
+      (g_hash_table_contains (self->pids, GINT_TO_POINTER (row->ppid)) ||
+       g_hash_table_size (self->shells) == 0 || self->n_busy > 0))
     return FALSE;
   program = base_name (row->exe);
   if (strcmp (program, "vte-urlencode-cwd") == 0)
@@ -332,6 +342,28 @@ row_changed (PaddockTimeline      *self,
     }
 }
 
+/* @row runs now: counted unless it is a shell or a prompt helper. */
+static void
+row_runs (PaddockTimeline      *self,
+          PaddockTimelineEvent *row)
+{
+  if (row->busy || row->folded || g_hash_table_lookup (self->shells, GINT_TO_POINTER (row->pid)) == row)
+    return;
+  row->busy = TRUE;
+  self->n_busy++;
+}
+
+static void
+row_ends (PaddockTimeline      *self,
+          PaddockTimelineEvent *row)
+{
+  if (!row->busy)
+    return;
+  row->busy = FALSE;
+  if (self->n_busy > 0)
+    self->n_busy--;
+}
+
 static void
 add_exec (PaddockTimeline      *self,
           const PaddockMessage *message)
@@ -358,6 +390,9 @@ add_exec (PaddockTimeline      *self,
   row->folded = is_prompt_helper (self, row);
   if (row->decision == PADDOCK_TIMELINE_DECISION_ALLOWED && is_interactive_shell (row))
     g_hash_table_insert (self->shells, GINT_TO_POINTER (row->pid), row);
+  g_hash_table_add (self->pids, GINT_TO_POINTER (row->pid));
+  if (row->decision == PADDOCK_TIMELINE_DECISION_ALLOWED || row->decision == PADDOCK_TIMELINE_DECISION_ASKED_ALLOWED)
+    row_runs (self, row);
   append_row (self, row);
 }
 
@@ -377,7 +412,11 @@ add_one (PaddockTimeline      *self,
     case PADDOCK_MESSAGE_DECIDED:
       row = message->id >= 0 ? g_hash_table_lookup (self->by_seq, &message->id) : NULL;
       if (row != NULL && paddock_timeline_event_decide (row, message))
-        row_changed (self, row);
+        {
+          if (row->decision == PADDOCK_TIMELINE_DECISION_ASKED_ALLOWED)
+            row_runs (self, row);
+          row_changed (self, row);
+        }
       break;
 
     case PADDOCK_MESSAGE_EXIT:
@@ -389,11 +428,13 @@ add_one (PaddockTimeline      *self,
           self->session_ended = TRUE;
           append_row (self, paddock_timeline_event_new_session (self->strings, message));
           g_hash_table_remove_all (self->shells);
+          self->n_busy = 0;
           break;
         }
       row = message->seq >= 0 ? g_hash_table_lookup (self->by_seq, &message->seq) : NULL;
       if (row == NULL || !paddock_timeline_event_end (row, message))
         break;
+      row_ends (self, row);
       /* A pid that ended may come back as another process. */
       if (!row->replaced && g_hash_table_lookup (self->shells, GINT_TO_POINTER (row->pid)) == row)
         g_hash_table_remove (self->shells, GINT_TO_POINTER (row->pid));

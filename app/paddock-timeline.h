@@ -26,7 +26,13 @@
  *     latest exec was bash, zsh, sh, dash, ksh, mksh, ash, yash or fish
  *     (the exe's name) with options only, no -c or -s, no script operand,
  *     and not reading its script from a pipe; this is how a prompt runs
- *     `$(…)`, never how an agent runs a command (`bash -c …`);
+ *     `$(…)`, never how an agent runs a command (`bash -c …`). Or its
+ *     parent is a fork that never ran a program here (bash runs
+ *     `$(git … 2>/dev/null)` from a fork of a fork), while an interactive
+ *     shell is at its prompt: every process this timeline saw start and
+ *     not end is such a shell or a helper. A fork inside a running
+ *     command (an agent's `bash -c`, or anything it starts) is that
+ *     command's, and folds nothing;
  *   - its exe lies under a system prefix (/usr/, /bin/, /opt/, /nix/store/,
  *     /app/, …), which the agent cannot write to, and its argv was not cut;
  *   - it is one of: `vte-urlencode-cwd` (what /etc/profile.d/vte-2.91.sh
@@ -37,9 +43,10 @@
  *     --global only); git's global options -C DIR, --no-pager and
  *     --no-optional-locks are allowed before it, -c (which can run
  *     programs) is not.
- * A prompt helper run in a pipeline inside `$(…)` has a forked subshell,
- * not the shell, as its parent, and stays unfolded: the rule prefers
- * showing a helper to hiding a command.
+ * The rule prefers showing a helper to hiding a command: where the exit
+ * of the command before a prompt reaches the timeline after the prompt's
+ * helpers (exits are noticed apart from execs), those helpers stay
+ * unfolded.
  *
  * Cost: a row is one object plus its argv in one block; other strings are
  * kept once per timeline. 100,000 execs take well under a second and under

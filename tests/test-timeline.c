@@ -426,6 +426,67 @@ test_folded (void)
   g_assert_false (folded (timeline, seq++));
 }
 
+static void
+add_exit (PaddockTimeline *timeline,
+          gint64           seq)
+{
+  g_autoptr(PaddockMessage) exit = paddock_message_new (PADDOCK_MESSAGE_EXIT);
+
+  exit->seq = seq;
+  exit->exit_code = 0;
+  exit->duration = 100;
+  paddock_timeline_add_message (timeline, exit);
+}
+
+/* bash runs `$(git … 2>/dev/null)` from a fork (of a fork), which never
+ * runs a program of its own: such a parent counts as the shell's while
+ * the shell is at its prompt, and as the running command's otherwise. */
+static void
+test_folded_forks (void)
+{
+  g_autoptr(PaddockTimeline) timeline = paddock_timeline_new ();
+  g_autoptr(PaddockMessage) decided = paddock_message_new (PADDOCK_MESSAGE_DECIDED);
+
+  /* No interactive shell yet: nothing is at a prompt. */
+  add_take (timeline, allowed_new (1, 90, 1, "/usr/bin/git", "git rev-parse --git-dir"));
+  g_assert_false (folded (timeline, 1));
+  add_exit (timeline, 1);
+
+  add_take (timeline, allowed_new (2, 100, 1, "/usr/bin/bash", "bash --norc -i"));
+  add_take (timeline, allowed_new (3, 152, 151, "/usr/bin/git", "git rev-parse --git-dir"));
+  g_assert_true (folded (timeline, 3));
+  add_exit (timeline, 3);
+
+  /* A command runs: a fork's helper is the command's. */
+  add_take (timeline, allowed_new (4, 160, 100, "/usr/bin/make", "make"));
+  add_take (timeline, allowed_new (5, 172, 171, "/usr/bin/git", "git rev-parse --git-dir"));
+  g_assert_false (folded (timeline, 5));
+  add_exit (timeline, 5);
+  add_exit (timeline, 4);
+  add_take (timeline, allowed_new (6, 182, 181, "/usr/bin/git", "git symbolic-ref HEAD"));
+  g_assert_true (folded (timeline, 6));
+  add_exit (timeline, 6);
+
+  /* Nor while an asked command that was allowed runs; a parent that ran a
+   * program here is that program, never a fork of the shell. */
+  add_take (timeline, exec_new (7, 190, 100, "/usr/bin/bash", PADDOCK_DECISION_ASK, "rule", "bash -c x"));
+  add_take (timeline, allowed_new (8, 192, 191, "/usr/bin/git", "git rev-parse --git-dir"));
+  g_assert_true (folded (timeline, 8));
+  decided->id = 7;
+  decided->decision = PADDOCK_DECISION_ALLOW;
+  decided->by = g_strdup ("user");
+  paddock_timeline_add_message (timeline, decided);
+  add_take (timeline, allowed_new (9, 194, 193, "/usr/bin/git", "git rev-parse --git-dir"));
+  g_assert_false (folded (timeline, 9));
+  add_exit (timeline, 9);
+  add_exit (timeline, 7);
+  add_take (timeline, allowed_new (10, 196, 190, "/usr/bin/git", "git rev-parse --git-dir"));
+  g_assert_false (folded (timeline, 10));
+  add_exit (timeline, 10);
+  add_take (timeline, allowed_new (11, 198, 197, "/usr/libexec/vte-urlencode-cwd", "vte-urlencode-cwd"));
+  g_assert_true (folded (timeline, 11));
+}
+
 /* Pause, resume, kill and the session's end are rows of their own. */
 static void
 test_session_rows (void)
@@ -1035,6 +1096,7 @@ main (int   argc,
   g_test_add_func ("/paddock/timeline/ask-decided", test_ask_decided);
   g_test_add_func ("/paddock/timeline/exit", test_exit);
   g_test_add_func ("/paddock/timeline/folded", test_folded);
+  g_test_add_func ("/paddock/timeline/folded-forks", test_folded_forks);
   g_test_add_func ("/paddock/timeline/session-rows", test_session_rows);
   g_test_add_func ("/paddock/timeline/bad-messages", test_bad_messages);
   g_test_add_func ("/paddock/timeline/batch", test_batch);
