@@ -1083,6 +1083,91 @@ test_follow_burst (void)
   g_assert_cmpuint (n_notified, <, n_execs / 10);
 }
 
+/* A real interactive bash under paddock-run, its prompt running git as
+ * __git_ps1 does, read back from the session's audit log: the prompt's
+ * queries fold, the typed commands and what an agent's `bash -c` runs
+ * do not. */
+static void
+test_folded_real_prompt (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("paddock-timeline-XXXXXX", &error);
+  g_autofree char *audit = g_build_filename (dir, "audit.jsonl", NULL);
+  g_autoptr(GSubprocess) run = NULL;
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(PaddockTimeline) timeline = NULL;
+  g_autoptr(GBytes) input = g_bytes_new_static (
+    "PROMPT_COMMAND='x=$(git rev-parse --git-dir 2>/dev/null); y=$(git symbolic-ref HEAD 2>/dev/null)'\n"
+    "ls >/dev/null\n"
+    "bash -c 'z=$(git rev-parse --git-dir 2>/dev/null)'\n"
+    "exit\n", strlen (
+    "PROMPT_COMMAND='x=$(git rev-parse --git-dir 2>/dev/null); y=$(git symbolic-ref HEAD 2>/dev/null)'\n"
+    "ls >/dev/null\n"
+    "bash -c 'z=$(git rev-parse --git-dir 2>/dev/null)'\n"
+    "exit\n"));
+  const char * const init[] = { "git", "init", "-q", dir, NULL };
+  PaddockTimelineEvent *shell = NULL, *agent_shell = NULL;
+  guint n, n_folded = 0;
+
+  g_assert_no_error (error);
+  if (g_find_program_in_path ("git") == NULL || g_find_program_in_path ("bash") == NULL)
+    {
+      g_test_skip ("needs git and bash");
+      test_remove_tree (dir);
+      return;
+    }
+  {
+    g_autoptr(TestResult) result = test_run (init);
+
+    g_assert_cmpint (result->status, ==, 0);
+  }
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
+                                        G_SUBPROCESS_FLAGS_STDERR_SILENCE);
+  g_subprocess_launcher_set_cwd (launcher, dir);
+  run = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("PADDOCK_RUN"), "--project", dir,
+                                     "--audit", audit, "--", "bash", "--norc", "--noprofile", "-i", NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate (run, input, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (run));
+  g_assert_cmpint (g_subprocess_get_exit_status (run), ==, 0);
+
+  timeline = load_audit (audit, &error);
+  g_assert_no_error (error);
+  n = g_list_model_get_n_items (G_LIST_MODEL (timeline));
+  for (guint i = 0; i < n; i++)
+    {
+      PaddockTimelineEvent *row = row_at (timeline, i);
+      g_autofree char *line = paddock_timeline_event_dup_display_line (row);
+      const char * const *argv = paddock_timeline_event_get_argv (row);
+
+      g_test_message ("#%" G_GINT64_FORMAT " pid %d ppid %d %s%s", paddock_timeline_event_get_seq (row),
+                      paddock_timeline_event_get_pid (row), paddock_timeline_event_get_ppid (row), line,
+                      paddock_timeline_event_get_folded (row) ? " (folded)" : "");
+      if (paddock_timeline_event_get_kind (row) != PADDOCK_TIMELINE_EVENT_EXEC)
+        continue;
+      if (g_strcmp0 (argv[1], "--norc") == 0)
+        shell = row;
+      else if (g_strcmp0 (argv[1], "-c") == 0)
+        agent_shell = row;
+      else if (g_strcmp0 (argv[0], "ls") == 0)
+        g_assert_false (paddock_timeline_event_get_folded (row));
+      n_folded += paddock_timeline_event_get_folded (row);
+    }
+  g_assert_nonnull (shell);
+  g_assert_nonnull (agent_shell);
+  g_assert_false (paddock_timeline_event_get_folded (shell));
+  g_assert_false (paddock_timeline_event_get_folded (agent_shell));
+  /* The first prompt after PROMPT_COMMAND is set follows no command. */
+  g_assert_true (paddock_timeline_event_get_folded (paddock_timeline_lookup (timeline, paddock_timeline_event_get_seq (shell) + 1)));
+  g_assert_true (paddock_timeline_event_get_folded (paddock_timeline_lookup (timeline, paddock_timeline_event_get_seq (shell) + 2)));
+  /* What the agent's shell ran is the agent's. */
+  g_assert_false (paddock_timeline_event_get_folded (paddock_timeline_lookup (timeline, paddock_timeline_event_get_seq (agent_shell) + 1)));
+  g_assert_cmpuint (n_folded, >=, 2);
+  test_remove_tree (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1103,7 +1188,10 @@ main (int   argc,
   g_test_add_func ("/paddock/timeline/audit-log", test_audit_log);
   g_test_add_func ("/paddock/timeline/follow-burst", test_follow_burst);
   if (g_getenv ("PADDOCK_RUN") != NULL)
-    g_test_add_func ("/paddock/timeline/follow", test_follow);
+    {
+      g_test_add_func ("/paddock/timeline/follow", test_follow);
+      g_test_add_func ("/paddock/timeline/folded-real-prompt", test_folded_real_prompt);
+    }
   status = g_test_run ();
   test_home_remove (g_steal_pointer (&home));
   return status;
