@@ -1096,21 +1096,20 @@ test_folded_real_prompt (void)
   g_autoptr(GSubprocess) run = NULL;
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(PaddockTimeline) timeline = NULL;
-  g_autoptr(GBytes) input = g_bytes_new_static (
+  static const char typed[] =
     "PROMPT_COMMAND='x=$(git rev-parse --git-dir 2>/dev/null); y=$(git symbolic-ref HEAD 2>/dev/null)'\n"
     "ls >/dev/null\n"
     "bash -c 'z=$(git rev-parse --git-dir 2>/dev/null)'\n"
-    "exit\n", strlen (
-    "PROMPT_COMMAND='x=$(git rev-parse --git-dir 2>/dev/null); y=$(git symbolic-ref HEAD 2>/dev/null)'\n"
-    "ls >/dev/null\n"
-    "bash -c 'z=$(git rev-parse --git-dir 2>/dev/null)'\n"
-    "exit\n"));
+    "exit\n";
+  g_autoptr(GBytes) input = g_bytes_new_static (typed, strlen (typed));
+  g_autofree char *git = g_find_program_in_path ("git");
+  g_autofree char *bash = g_find_program_in_path ("bash");
   const char * const init[] = { "git", "init", "-q", dir, NULL };
   PaddockTimelineEvent *shell = NULL, *agent_shell = NULL;
   guint n, n_folded = 0;
 
   g_assert_no_error (error);
-  if (g_find_program_in_path ("git") == NULL || g_find_program_in_path ("bash") == NULL)
+  if (git == NULL || bash == NULL)
     {
       g_test_skip ("needs git and bash");
       test_remove_tree (dir);
