@@ -84,7 +84,8 @@ void                  paddock_timeline_add_messages   (PaddockTimeline       *se
  * finalized, and announces them at idle priority (G_PRIORITY_HIGH_IDLE)
  * on the thread-default context, or at once when 4096 rows or 50 ms have
  * waited (a flood keeps the context from ever being idle), or when the
- * connection closes. */
+ * connection closes. Follow a client once: its session rows would come
+ * twice. */
 void                  paddock_timeline_follow         (PaddockTimeline       *self,
                                                        PaddockClient         *client);
 
