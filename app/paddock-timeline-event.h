@@ -1,0 +1,97 @@
+/* paddock-timeline-event.h: one row of a session's timeline, an exec or a session event
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Rows are made and updated only by their PaddockTimeline, on the thread
+ * that feeds it; a list item binds to their properties, each notified when
+ * it changes (an ask's decision, an exec's exit). Strings are the bytes the
+ * session reported, not necessarily UTF-8: escape them before showing them
+ * (paddock_escape_for_display()), or use the dup_ functions, which do.
+ * They live as long as the row: rows of one timeline share one store of
+ * strings, so the getters' results are never freed by the caller.
+ */
+#pragma once
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  PADDOCK_TIMELINE_EVENT_EXEC,
+  PADDOCK_TIMELINE_EVENT_PAUSE,
+  PADDOCK_TIMELINE_EVENT_RESUME,
+  PADDOCK_TIMELINE_EVENT_KILL,
+  PADDOCK_TIMELINE_EVENT_SESSION_END,
+} PaddockTimelineEventKind;
+
+/* How an exec was decided. "by" says who decided: for ALLOWED and DENIED
+ * the policy ("rule", "default"), an answer given before ("remembered"),
+ * or a recent refusal of the same command ("repeat"); for the ASKED_ ones
+ * the user, "timeout", "no-client" (nobody was attached to ask),
+ * "remembered", "gone" (the process went away while it waited). */
+typedef enum
+{
+  PADDOCK_TIMELINE_DECISION_NONE,           /* a session row */
+  PADDOCK_TIMELINE_DECISION_ALLOWED,
+  PADDOCK_TIMELINE_DECISION_DENIED,
+  PADDOCK_TIMELINE_DECISION_ASKING,         /* waiting for an answer */
+  PADDOCK_TIMELINE_DECISION_ASKED_ALLOWED,
+  PADDOCK_TIMELINE_DECISION_ASKED_DENIED,
+} PaddockTimelineDecision;
+
+#define PADDOCK_TYPE_TIMELINE_EVENT_KIND (paddock_timeline_event_kind_get_type ())
+GType paddock_timeline_event_kind_get_type (void) G_GNUC_CONST;
+#define PADDOCK_TYPE_TIMELINE_DECISION (paddock_timeline_decision_get_type ())
+GType paddock_timeline_decision_get_type (void) G_GNUC_CONST;
+
+#define PADDOCK_TYPE_TIMELINE_EVENT (paddock_timeline_event_get_type ())
+
+G_DECLARE_FINAL_TYPE (PaddockTimelineEvent, paddock_timeline_event, PADDOCK, TIMELINE_EVENT, GObject)
+
+PaddockTimelineEventKind paddock_timeline_event_get_kind        (PaddockTimelineEvent *self);
+/* The exec's seq (an ask's id), -1 for a session row. */
+gint64                   paddock_timeline_event_get_seq         (PaddockTimelineEvent *self);
+/* Wall clock, µs since the epoch. */
+gint64                   paddock_timeline_event_get_time        (PaddockTimelineEvent *self);
+int                      paddock_timeline_event_get_pid         (PaddockTimelineEvent *self);
+int                      paddock_timeline_event_get_ppid        (PaddockTimelineEvent *self);
+const char              *paddock_timeline_event_get_cwd         (PaddockTimelineEvent *self);
+const char              *paddock_timeline_event_get_exe         (PaddockTimelineEvent *self);
+const char              *paddock_timeline_event_get_path        (PaddockTimelineEvent *self);
+const char * const      *paddock_timeline_event_get_argv        (PaddockTimelineEvent *self);
+gint64                   paddock_timeline_event_get_argc        (PaddockTimelineEvent *self);
+gboolean                 paddock_timeline_event_get_truncated   (PaddockTimelineEvent *self);
+const char              *paddock_timeline_event_get_interpreter (PaddockTimelineEvent *self);
+const char              *paddock_timeline_event_get_pipeline    (PaddockTimelineEvent *self);
+const char              *paddock_timeline_event_get_rule        (PaddockTimelineEvent *self);
+const char              *paddock_timeline_event_get_reason      (PaddockTimelineEvent *self);
+PaddockTimelineDecision  paddock_timeline_event_get_decision    (PaddockTimelineEvent *self);
+/* Who decided (see PaddockTimelineDecision); for a session row, "user"
+ * (a client asked) or "signal" (paddock-run was sent one). */
+const char              *paddock_timeline_event_get_by          (PaddockTimelineEvent *self);
+/* An ask's deadline (wall clock), -1 when none came. */
+gint64                   paddock_timeline_event_get_deadline    (PaddockTimelineEvent *self);
+/* Whether the exec's exit (or the session's end) came. */
+gboolean                 paddock_timeline_event_get_ended       (PaddockTimelineEvent *self);
+/* -1 when unknown or ended by a signal. */
+int                      paddock_timeline_event_get_exit_code   (PaddockTimelineEvent *self);
+/* -1 when none. */
+int                      paddock_timeline_event_get_signal      (PaddockTimelineEvent *self);
+/* µs from the exec to its exit, -1 until it ends or when unknown. */
+gint64                   paddock_timeline_event_get_duration    (PaddockTimelineEvent *self);
+/* The process went on to run another program: this one ended by exec. */
+gboolean                 paddock_timeline_event_get_replaced    (PaddockTimelineEvent *self);
+/* One of the shell's own prompt helpers (see paddock-timeline.h), which
+ * a view hides by default. */
+gboolean                 paddock_timeline_event_get_folded      (PaddockTimelineEvent *self);
+
+/* The real program's file name (the exe's last component), escaped for
+ * display; "" for a session row. Never the name argv[0] chose. */
+char                    *paddock_timeline_event_dup_program     (PaddockTimelineEvent *self);
+/* The command line as paddock_exec_display_line() shows it; "" for a
+ * session row. */
+char                    *paddock_timeline_event_dup_display_line (PaddockTimelineEvent *self);
+
+G_END_DECLS

@@ -1,0 +1,75 @@
+/* paddock-timeline-private.h: what the timeline and its rows share
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "paddock-protocol.h"
+#include "paddock-timeline-event.h"
+
+G_BEGIN_DECLS
+
+/* The strings of one timeline's rows, each kept once (a session repeats
+ * its cwd, exe, rule and reason thousands of times), freed with the last
+ * row or timeline that holds a reference. Used from one thread at a time. */
+typedef struct _PaddockTimelineStrings PaddockTimelineStrings;
+
+PaddockTimelineStrings *paddock_timeline_strings_new   (void);
+PaddockTimelineStrings *paddock_timeline_strings_ref   (PaddockTimelineStrings *strings);
+void                    paddock_timeline_strings_unref (PaddockTimelineStrings *strings);
+/* @string kept once; NULL for NULL. */
+const char             *paddock_timeline_strings_add   (PaddockTimelineStrings *strings,
+                                                        const char             *string);
+
+struct _PaddockTimelineEvent
+{
+  GObject                  parent_instance;
+
+  PaddockTimelineStrings  *strings;
+  char                   **argv;         /* one block: the pointers, then the bytes */
+  const char              *cwd;          /* the others are in strings */
+  const char              *exe;
+  const char              *path;
+  const char              *interpreter;
+  const char              *pipeline;
+  const char              *rule;
+  const char              *reason;
+  const char              *by;
+
+  gint64                   seq;
+  gint64                   time;
+  gint64                   deadline;
+  gint64                   duration;
+  gint64                   argc;
+  int                      pid;
+  int                      ppid;
+  int                      exit_code;
+  int                      signal;
+
+  guint                    position;     /* in the timeline: rows are only appended */
+  guint8                   kind;
+  guint8                   decision;
+  guint                    truncated : 1;
+  guint                    replaced : 1;
+  guint                    ended : 1;
+  guint                    folded : 1;   /* set before the row is appended, never after */
+  guint                    changed : 1;  /* updated since it was announced, not yet said */
+  guint                    busy : 1;     /* running, and neither a prompt helper nor a shell */
+};
+
+/* A row for an exec (or an ask that came first: then ASKING) or a
+ * session event; NULL for a message that makes no row. */
+PaddockTimelineEvent *paddock_timeline_event_new_exec     (PaddockTimelineStrings *strings,
+                                                           const PaddockMessage   *message);
+PaddockTimelineEvent *paddock_timeline_event_new_session  (PaddockTimelineStrings *strings,
+                                                           const PaddockMessage   *message);
+/* Each returns whether the row changed, and notifies what did. */
+gboolean              paddock_timeline_event_ask          (PaddockTimelineEvent   *self,
+                                                           const PaddockMessage   *ask);
+gboolean              paddock_timeline_event_decide       (PaddockTimelineEvent   *self,
+                                                           const PaddockMessage   *decided);
+gboolean              paddock_timeline_event_end          (PaddockTimelineEvent   *self,
+                                                           const PaddockMessage   *exit);
+
+G_END_DECLS
