@@ -1371,6 +1371,110 @@ open_tab (GtkWindow *window)
 }
 
 static gboolean
+tab_busy (gpointer data)
+{
+  g_autofree char *program = paddock_session_page_dup_busy_program (PADDOCK_SESSION_PAGE (data));
+
+  return program != NULL;
+}
+
+typedef struct
+{
+  const char       *heading;
+  AdwMessageDialog *dialog;
+} DialogWait;
+
+/* A message dialog with @heading is showing: one answered a moment ago
+ * may still be there until it is gone. */
+static gboolean
+dialog_shown (gpointer data)
+{
+  DialogWait *wait = data;
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) toplevel = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (toplevel) && gtk_widget_get_visible (GTK_WIDGET (toplevel)) &&
+          toplevel != (GObject *) wait->dialog &&
+          g_strcmp0 (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (toplevel)), wait->heading) == 0)
+        {
+          wait->dialog = ADW_MESSAGE_DIALOG (toplevel);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static int
+n_pages_of (GtkWindow *window)
+{
+  return adw_tab_view_get_n_pages (paddock_window_get_tab_view (PADDOCK_WINDOW (window)));
+}
+
+static gboolean
+one_page_left (gpointer data)
+{
+  return n_pages_of (GTK_WINDOW (data)) == 1;
+}
+
+/* Closing a tab whose shell runs a program, or the window, asks first and
+ * can be taken back, as in GNOME Console; a tab at its prompt just goes. */
+static void
+test_close_running_asks (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *dir = NULL;
+  DialogWait tab_question = { "Close Running Tab?", NULL };
+  DialogWait window_question = { "Close Window?", NULL };
+  PaddockSessionPage *first, *second;
+  VteTerminal *terminal;
+  GtkWindow *window;
+  gboolean destroyed = FALSE;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  window = open_session (app, dir, &terminal, &first);
+  second = open_tab (window);
+  feed (paddock_session_page_get_terminal (second), "sleep 1000\n");
+  g_assert_true (wait_for (tab_busy, second, "sleep to run in the second tab"));
+  g_assert_false (tab_busy (first));
+
+  /* The busy tab: asked, kept on Cancel, closed on Close. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.close-tab", NULL));
+  g_assert_true (wait_for (dialog_shown, &tab_question, "the question"));
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (tab_question.dialog), "sleep"));
+  /* A response closes the dialog itself. */
+  adw_message_dialog_response (tab_question.dialog, "cancel");
+  g_assert_cmpint (n_pages_of (window), ==, 2);
+  g_assert_true (tab_busy (second));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.close-tab", NULL));
+  g_assert_true (wait_for (dialog_shown, &tab_question, "the question again"));
+  adw_message_dialog_response (tab_question.dialog, "close");
+  g_assert_true (wait_for (one_page_left, window, "the busy tab to close"));
+
+  /* The window, with a program running in its last tab. */
+  feed (terminal, "sleep 1000\n");
+  g_assert_true (wait_for (tab_busy, first, "sleep to run in the first tab"));
+  g_signal_connect_swapped (window, "destroy", G_CALLBACK (set_flag), &destroyed);
+  gtk_window_close (window);
+  g_assert_true (wait_for (dialog_shown, &window_question, "the window's question"));
+  adw_message_dialog_response (window_question.dialog, "cancel");
+  g_assert_false (destroyed);
+  gtk_window_close (window);
+  g_assert_true (wait_for (dialog_shown, &window_question, "the window's question again"));
+  adw_message_dialog_response (window_question.dialog, "close");
+  g_assert_true (wait_for (flag_set, &destroyed, "the window to close"));
+
+  destroy_windows (app);
+  g_rmdir (dir);
+}
+
+static gboolean
 terminal_shows_either (gpointer data)
 {
   TextWait *waits = data;
@@ -1839,6 +1943,7 @@ main (int   argc,
   g_test_add_func ("/paddock/window/usage", test_usage);
   g_test_add_func ("/paddock/window/shell-runs-under-paddock-run", test_shell_runs_under_paddock_run);
   g_test_add_func ("/paddock/window/failed-exit-keeps-tab", test_failed_exit_keeps_tab);
+  g_test_add_func ("/paddock/window/close-running-asks", test_close_running_asks);
   g_test_add_func ("/paddock/window/asks-wait-for-window", test_asks_wait_for_window);
   g_test_add_func ("/paddock/window/approval-allow", test_approval_allow);
   g_test_add_func ("/paddock/window/approval-deny-queue", test_approval_deny_queue);

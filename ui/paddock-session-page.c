@@ -1036,3 +1036,42 @@ paddock_session_page_decide (PaddockSessionPage *self,
   paddock_approval_bar_set_answered (self->approval_bar, ask_id);
   return TRUE;
 }
+
+/**
+ * paddock_session_page_dup_busy_program:
+ * @self: a session page
+ *
+ * What the session's shell is running in the foreground, as GNOME Console
+ * asks before closing a busy tab: the terminal's foreground process group
+ * is then another than the shell's. A tab at its shell's prompt, one not
+ * running, or one whose shell has not said who it is yet, is not busy.
+ *
+ * Returns: (transfer full) (nullable): the foreground program's name, or
+ *   %NULL when the tab can close without asking
+ */
+char *
+paddock_session_page_dup_busy_program (PaddockSessionPage *self)
+{
+  const PaddockMessage *hello;
+  VtePty *pty;
+  pid_t foreground, shell_group;
+  g_autofree char *comm_path = NULL;
+  g_autofree char *comm = NULL;
+
+  g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), NULL);
+
+  if (self->runner_pid <= 0 || self->client == NULL)
+    return NULL;
+  hello = paddock_client_get_hello (self->client);
+  pty = vte_terminal_get_pty (self->terminal);
+  if (hello == NULL || hello->agent_pid <= 0 || pty == NULL)
+    return NULL;
+  foreground = tcgetpgrp (vte_pty_get_fd (pty));
+  shell_group = getpgid (hello->agent_pid);
+  if (foreground <= 0 || shell_group <= 0 || foreground == shell_group)
+    return NULL;
+  comm_path = g_strdup_printf ("/proc/%d/comm", (int) foreground);
+  if (!g_file_get_contents (comm_path, &comm, NULL, NULL))
+    return g_strdup (_("A program"));
+  return g_strdup (g_strchomp (comm));
+}

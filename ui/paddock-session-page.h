@@ -28,6 +28,7 @@ gboolean            paddock_session_page_get_running    (PaddockSessionPage *sel
 gboolean            paddock_session_page_get_locked     (PaddockSessionPage *self);
 const char         *paddock_session_page_get_start_failure (PaddockSessionPage *self);
 PaddockClient      *paddock_session_page_get_client     (PaddockSessionPage *self);
+char               *paddock_session_page_dup_busy_program (PaddockSessionPage *self);
 PaddockLockStatus  *paddock_session_page_get_reported_lock (PaddockSessionPage *self);
 void                paddock_session_page_start          (PaddockSessionPage *self);
 PaddockApprovalBar *paddock_session_page_get_approval_bar (PaddockSessionPage *self);

@@ -24,6 +24,7 @@ struct _PaddockWindow
   char                 *held_denial;  /* why not, where it holds a folder the lock keeps from the agent */
   GSettings            *settings;
   gboolean              closing;
+  gboolean              close_confirmed;  /* the user said to close while programs ran */
   GCancellable         *cancellable;
   PaddockLockStatus    *lock_status;       /* what the lock can do here, once known */
   char                 *lock_status_error; /* why that is not known */
@@ -632,10 +633,123 @@ save_window_state (PaddockWindow *self)
   g_settings_apply (self->settings);
 }
 
+/* What runs in the window's tabs that closing would end: one program's
+ * name (*@program) and how many tabs run one. */
+static guint
+count_busy_tabs (PaddockWindow  *self,
+                 char          **program)
+{
+  guint busy = 0;
+
+  for (int i = 0; i < adw_tab_view_get_n_pages (self->tab_view); i++)
+    {
+      AdwTabPage *page = adw_tab_view_get_nth_page (self->tab_view, i);
+      g_autofree char *name = paddock_session_page_dup_busy_program (PADDOCK_SESSION_PAGE (adw_tab_page_get_child (page)));
+
+      if (name == NULL)
+        continue;
+      if (busy++ == 0 && program != NULL)
+        *program = g_steal_pointer (&name);
+    }
+  return busy;
+}
+
+static void
+close_page_response_cb (AdwMessageDialog *dialog,
+                        const char       *response,
+                        AdwTabPage       *page)
+{
+  GtkWidget *child = adw_tab_page_get_child (page);
+  AdwTabView *tab_view = ADW_TAB_VIEW (gtk_widget_get_ancestor (child, ADW_TYPE_TAB_VIEW));
+
+  if (tab_view != NULL)
+    adw_tab_view_close_page_finish (tab_view, page, g_strcmp0 (response, "close") == 0);
+  /* Back to the terminal the dialog took the keyboard from. */
+  if (g_strcmp0 (response, "close") != 0)
+    gtk_widget_grab_focus (child);
+}
+
+/* A tab whose shell runs a program asks first, as GNOME Console's does:
+ * closing it ends that program and everything the agent started. */
+static gboolean
+close_page_cb (PaddockWindow *self,
+               AdwTabPage    *page,
+               AdwTabView    *tab_view)
+{
+  PaddockSessionPage *session = PADDOCK_SESSION_PAGE (adw_tab_page_get_child (page));
+  g_autofree char *program = paddock_session_page_dup_busy_program (session);
+  AdwMessageDialog *dialog;
+  g_autofree char *body = NULL;
+
+  if (program == NULL || self->closing)
+    {
+      adw_tab_view_close_page_finish (tab_view, page, TRUE);
+      return GDK_EVENT_STOP;
+    }
+  /* TRANSLATORS: %s is the name of the program running in the tab, e.g. "claude" */
+  body = g_strdup_printf (_("%s is still running. Closing the tab ends it, and everything the agent started."),
+                          program);
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), _("Close Running Tab?"), body));
+  adw_message_dialog_add_responses (dialog, "cancel", _("_Cancel"), "close", _("C_lose Tab"), NULL);
+  adw_message_dialog_set_response_appearance (dialog, "close", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (dialog, "cancel");
+  adw_message_dialog_set_close_response (dialog, "cancel");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (close_page_response_cb), page, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+  return GDK_EVENT_STOP;
+}
+
+static gboolean
+close_confirmed_window (gpointer data)
+{
+  g_autoptr(PaddockWindow) self = data;
+
+  self->close_confirmed = TRUE;
+  gtk_window_close (GTK_WINDOW (self));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+close_window_response_cb (PaddockWindow    *self,
+                          const char       *response,
+                          AdwMessageDialog *dialog)
+{
+  /* Once the dialog, transient for the window, is done with it. */
+  if (g_strcmp0 (response, "close") == 0)
+    g_idle_add (close_confirmed_window, g_object_ref (self));
+}
+
 static gboolean
 paddock_window_close_request (GtkWindow *window)
 {
   PaddockWindow *self = PADDOCK_WINDOW (window);
+  g_autofree char *program = NULL;
+  guint busy;
+
+  if (!self->close_confirmed && (busy = count_busy_tabs (self, &program)) > 0)
+    {
+      g_autofree char *body = NULL;
+      AdwMessageDialog *dialog;
+
+      if (busy == 1)
+        /* TRANSLATORS: %s is the name of the program running in a tab, e.g. "claude" */
+        body = g_strdup_printf (_("%s is still running in a tab. Closing the window ends it, and everything "
+                                  "the agents started."), program);
+      else
+        /* TRANSLATORS: %u is how many tabs run a program (two or more) */
+        body = g_strdup_printf (ngettext ("%u tab is still running a program. Closing the window ends them, and "
+                                          "everything the agents started.",
+                                          "%u tabs are still running programs. Closing the window ends them, and "
+                                          "everything the agents started.", busy), busy);
+      dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (window, _("Close Window?"), body));
+      adw_message_dialog_add_responses (dialog, "cancel", _("_Cancel"), "close", _("C_lose Window"), NULL);
+      adw_message_dialog_set_response_appearance (dialog, "close", ADW_RESPONSE_DESTRUCTIVE);
+      adw_message_dialog_set_default_response (dialog, "cancel");
+      adw_message_dialog_set_close_response (dialog, "cancel");
+      g_signal_connect_object (dialog, "response", G_CALLBACK (close_window_response_cb), self, G_CONNECT_SWAPPED);
+      gtk_window_present (GTK_WINDOW (dialog));
+      return TRUE;
+    }
 
   self->closing = TRUE;
   save_window_state (self);
@@ -758,6 +872,7 @@ paddock_window_class_init (PaddockWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, selected_page_cb);
   gtk_widget_class_bind_template_callback (widget_class, n_pages_cb);
   gtk_widget_class_bind_template_callback (widget_class, page_attached_cb);
+  gtk_widget_class_bind_template_callback (widget_class, close_page_cb);
   gtk_widget_class_bind_template_callback (widget_class, page_detached_cb);
   gtk_widget_class_bind_template_callback (widget_class, create_window_cb);
 
