@@ -225,6 +225,22 @@ find_descendant (GtkWidget *widget,
   return NULL;
 }
 
+static GtkWidget *
+find_button_for_action (GtkWidget  *widget,
+                        const char *action)
+{
+  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_button_for_action (child, action);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static gboolean
 find_label_containing (GtkWidget  *widget,
                        const char *needle)
@@ -923,8 +939,17 @@ test_failed_exit_keeps_tab (void)
     g_assert_true (wait_for (label_shown, &wait, "the exit status to show"));
   }
 
-  /* Restarting runs a new session in the same tab. */
+  /* Restarting, from the bar's button, runs a new session in the same tab
+   * and gives the keyboard back to the terminal. */
+  {
+    GtkWidget *restart = find_button_for_action (GTK_WIDGET (page), "session.restart");
+
+    g_assert_nonnull (restart);
+    gtk_widget_grab_focus (restart);
+    g_assert_false (gtk_widget_is_focus (GTK_WIDGET (terminal)));
+  }
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "session.restart", NULL));
+  g_assert_true (gtk_widget_is_focus (GTK_WIDGET (terminal)));
   g_assert_true (wait_for (session_running, page, "the restarted session"));
   second = paddock_session_page_get_runner_pid (page);
   g_assert_cmpint (second, !=, first);

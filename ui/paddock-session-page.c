@@ -675,6 +675,10 @@ restart_action (GtkWidget  *widget,
   vte_terminal_reset (self->terminal, TRUE, TRUE);
   set_title (self, NULL);
   paddock_session_page_start (self);
+  /* The Restart button that had the keyboard is going away with its bar:
+   * typing goes to the new session, not nowhere. */
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "terminal") == 0)
+    gtk_widget_grab_focus (GTK_WIDGET (self->terminal));
 }
 
 static gboolean
