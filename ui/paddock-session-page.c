@@ -70,6 +70,7 @@ enum {
 
 enum {
   EXITED,
+  PROGRAM_DENIED,
   N_SIGNALS
 };
 
@@ -168,6 +169,21 @@ client_status_cb (PaddockSessionPage   *self,
   /* What the session says it runs under is the truth about it. */
   set_locked (self, paddock_lock_status_get_available (status));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORTED_LOCK]);
+}
+
+/* A program the policy refused outright: the tab says which rule, where
+ * the program itself may say only "Permission denied". */
+static void
+client_exec_cb (PaddockSessionPage   *self,
+                const PaddockMessage *message,
+                PaddockClient        *client)
+{
+  g_autofree char *program = NULL;
+
+  if (message->decision != PADDOCK_DECISION_DENY || message->rule == NULL)
+    return;
+  program = g_path_get_basename (message->exe != NULL ? message->exe : message->path != NULL ? message->path : "?");
+  g_signal_emit (self, signals[PROGRAM_DENIED], 0, program, message->rule, message->reason);
 }
 
 static void
@@ -323,6 +339,7 @@ set_client (PaddockSessionPage *self,
       g_signal_connect_object (client, "hello", G_CALLBACK (client_status_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (client, "lock-status", G_CALLBACK (client_status_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (client, "ask", G_CALLBACK (client_ask_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (client, "exec", G_CALLBACK (client_exec_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (client, "decided", G_CALLBACK (client_decided_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (client, "refused", G_CALLBACK (client_refused_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (client, "bad-message", G_CALLBACK (client_bad_message_cb), self, G_CONNECT_SWAPPED);
@@ -862,6 +879,19 @@ paddock_session_page_class_init (PaddockSessionPageClass *klass)
                                 G_CALLBACK (paddock_session_page_real_exited),
                                 NULL, NULL, NULL,
                                 G_TYPE_NONE, 1, G_TYPE_INT);
+
+  /**
+   * PaddockSessionPage::program-denied:
+   * @self: the page
+   * @program: the refused program's name (not escaped for display)
+   * @rule: the rule that refused it
+   * @reason: (nullable): the rule's reason
+   *
+   * The policy refused a program the session started.
+   */
+  signals[PROGRAM_DENIED] =
+    g_signal_new ("program-denied", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING);
 
   g_type_ensure (VTE_TYPE_TERMINAL);
   g_type_ensure (PADDOCK_TYPE_APPROVAL_BAR);

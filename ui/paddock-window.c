@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 #include <sys/wait.h>
 
+#include "paddock-escape.h"
 #include "paddock-lock.h"
 #include "paddock-lock-status.h"
 #include "paddock-session-command.h"
@@ -25,6 +26,8 @@ struct _PaddockWindow
   GSettings            *settings;
   gboolean              closing;
   gboolean              close_confirmed;  /* the user said to close while programs ran */
+  AdwToast             *denied_toast;     /* the note on refused programs, while it shows */
+  guint                 n_denied;         /* how many it tells of */
   GCancellable         *cancellable;
   PaddockLockStatus    *lock_status;       /* what the lock can do here, once known */
   char                 *lock_status_error; /* why that is not known */
@@ -458,6 +461,50 @@ session_lock_state_cb (PaddockWindow      *self,
 }
 
 static void
+denied_toast_dismissed_cb (PaddockWindow *self,
+                           AdwToast      *toast)
+{
+  if (self->denied_toast == toast)
+    {
+      self->denied_toast = NULL;
+      self->n_denied = 0;
+    }
+}
+
+/* One note for a run of refusals, not a toast each: an agent that retries
+ * would queue them for minutes. */
+static void
+session_program_denied_cb (PaddockWindow      *self,
+                           const char         *program,
+                           const char         *rule,
+                           const char         *reason,
+                           PaddockSessionPage *session)
+{
+  g_autofree char *shown_program = paddock_escape_for_display (program, -1);
+  g_autofree char *shown_rule = paddock_escape_for_display (rule, -1);
+  g_autofree char *title = NULL;
+
+  self->n_denied++;
+  if (self->n_denied == 1)
+    /* TRANSLATORS: the first %s is a program's name, the second a policy rule's */
+    title = g_strdup_printf (_("%s was refused by rule “%s”"), shown_program, shown_rule);
+  else
+    /* TRANSLATORS: %u is how many programs were refused (two or more); then a program's name and a rule's */
+    title = g_strdup_printf (ngettext ("%u program was refused, the last %s by rule “%s”",
+                                       "%u programs were refused, the last %s by rule “%s”", self->n_denied),
+                             self->n_denied, shown_program, shown_rule);
+  if (self->denied_toast != NULL)
+    {
+      adw_toast_set_title (self->denied_toast, title);
+      return;
+    }
+  self->denied_toast = adw_toast_new (title);
+  g_signal_connect_object (self->denied_toast, "dismissed", G_CALLBACK (denied_toast_dismissed_cb), self,
+                           G_CONNECT_SWAPPED);
+  adw_toast_overlay_add_toast (self->toast_overlay, self->denied_toast);
+}
+
+static void
 session_exited_cb (PaddockWindow      *self,
                    int                 wait_status,
                    PaddockSessionPage *session)
@@ -502,6 +549,8 @@ page_attached_cb (PaddockWindow *self,
                            G_CALLBACK (session_lock_state_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "exited",
                            G_CALLBACK (session_exited_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "program-denied",
+                           G_CALLBACK (session_program_denied_cb), self, G_CONNECT_SWAPPED);
 }
 
 static void

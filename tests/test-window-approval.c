@@ -1,0 +1,335 @@
+/* test-window-approval.c: the window answers asks: the approval bar, its actions, app.decide and the notifications
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vte/vte.h>
+
+#include "paddock-application.h"
+#include "paddock-project-config.h"
+#include "paddock-session-page.h"
+#include "paddock-settings.h"
+#include "paddock-window.h"
+#include "test-util.h"
+#include "test-window-util.h"
+
+/* The window answers asks: a command the policy asks about waits for it,
+ * never refused as with nobody attached. */
+static void
+test_asks_wait_for_window (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autoptr(PaddockMessage) ask = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  PaddockSessionPage *page;
+  PaddockClient *client;
+  VteTerminal *terminal;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  open_session (app, dir, &terminal, &page);
+  client = paddock_session_page_get_client (page);
+  g_signal_connect (client, "ask", G_CALLBACK (keep_ask_cb), &ask);
+  feed (terminal, "git push --force nowhere main; echo \"status=$?.\"\n");
+  g_assert_true (wait_for (message_kept, &ask, "the ask"));
+  g_assert_cmpstr (ask->argv[0], ==, "git");
+  g_assert_cmpint (ask->deadline, >, g_get_real_time ());
+  assert_terminal_lacks (terminal, "status=1");
+  assert_terminal_lacks (terminal, "nobody is attached");
+
+  /* Answered by the window's own connection, it goes on. */
+  g_assert_true (paddock_client_decide (client, ask->id, PADDOCK_DECISION_DENY, PADDOCK_REMEMBER_ONCE, &error));
+  g_assert_no_error (error);
+  assert_terminal_shows (terminal, "status=");
+  assert_terminal_lacks (terminal, "paddock-run:");
+  g_assert_false (paddock_client_get_closed (client));
+  g_signal_handlers_disconnect_by_data (client, &ask);
+
+  destroy_windows (app);
+  g_rmdir (dir);
+}
+
+static void
+test_approval_allow (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *cwd = NULL;
+  const PaddockMessage *ask;
+  PaddockApprovalBar *bar;
+  PaddockSessionPage *page;
+  VteTerminal *terminal;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  open_session (app, dir, &terminal, &page);
+  bar = paddock_session_page_get_approval_bar (page);
+  /* With nothing waiting, it does nothing. */
+  gtk_widget_activate_action (GTK_WIDGET (page), "session.allow", NULL);
+  g_assert_null (paddock_approval_bar_get_current (bar));
+
+  ask = run_asked (page, terminal, "git push --force nowhere main");
+  g_assert_cmpstr (ask->argv[0], ==, "git");
+  /* Where, why, and how long it waits. */
+  {
+    LabelWait where = { GTK_WIDGET (bar), NULL };
+    LabelWait rule = { GTK_WIDGET (bar), ask->rule };
+    LabelWait countdown = { GTK_WIDGET (bar), "Refused in " };
+
+    cwd = g_strdup_printf ("in %s", dir);
+    where.needle = cwd;
+    g_assert_nonnull (ask->rule);
+    g_assert_true (find_label_containing (GTK_WIDGET (bar), where.needle));
+    g_assert_true (find_label_containing (GTK_WIDGET (bar), rule.needle));
+    g_assert_true (find_label_containing (GTK_WIDGET (bar), countdown.needle));
+  }
+  /* One ask: no count. */
+  g_assert_false (find_label_containing (GTK_WIDGET (bar), " of "));
+  assert_terminal_lacks (terminal, "status=1");
+
+  /* Allow Once: git runs, and fails outside a repository. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "session.allow", NULL));
+  assert_terminal_shows (terminal, "status=128.");
+  g_assert_true (wait_for (no_ask_shown, page, "the bar to empty"));
+  assert_runner_quiet (terminal);
+
+  destroy_windows (app);
+  g_rmdir (dir);
+}
+
+static void
+test_approval_deny_queue (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *dir = NULL;
+  PaddockApprovalBar *bar;
+  PaddockSessionPage *page;
+  VteTerminal *terminal;
+  gint64 first;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  open_session (app, dir, &terminal, &page);
+  bar = paddock_session_page_get_approval_bar (page);
+
+  /* Two at once queue, with a count. */
+  feed (terminal, "git push --force one main & git push --force two main; wait; echo \"both=$?.\"\n");
+  {
+    WaitingWait two = { page, 2 };
+    LabelWait count = { GTK_WIDGET (bar), "1 of 2" };
+
+    g_assert_true (wait_for (n_waiting_is, &two, "two asks"));
+    g_assert_true (wait_for (label_shown, &count, "the count"));
+  }
+  first = paddock_approval_bar_get_current (bar)->id;
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "session.deny", NULL));
+  /* The next one shows at once. */
+  g_assert_cmpint (paddock_approval_bar_get_current (bar)->id, !=, first);
+  g_assert_false (find_label_containing (GTK_WIDGET (bar), "1 of 2"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "session.deny", NULL));
+  assert_terminal_shows (terminal, "both=");
+  assert_terminal_shows (terminal, "Permission denied");
+  g_assert_true (wait_for (no_ask_shown, page, "the bar to empty"));
+
+  /* Deny refuses a single one too. */
+  run_asked (page, terminal, "git push --force three main");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "session.deny", NULL));
+  assert_terminal_shows (terminal, "status=126.");
+  assert_runner_quiet (terminal);
+
+  destroy_windows (app);
+  g_rmdir (dir);
+}
+
+static void
+test_approval_deadline (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *dir = NULL;
+  PaddockSessionPage *page;
+  VteTerminal *terminal;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  g_setenv ("PADDOCK_ASK_TIMEOUT", "2", TRUE);
+  open_session (app, dir, &terminal, &page);
+  g_unsetenv ("PADDOCK_ASK_TIMEOUT");
+
+  run_asked (page, terminal, "git push --force late main");
+  /* Unanswered, it is refused at its deadline, and leaves the bar. */
+  assert_terminal_shows (terminal, "status=126.");
+  g_assert_true (wait_for (no_ask_shown, page, "the bar to empty"));
+  assert_runner_quiet (terminal);
+
+  destroy_windows (app);
+  g_rmdir (dir);
+}
+
+/* Kill Agent ends the session, and with it what waited. */
+static void
+test_approval_kill (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *dir = NULL;
+  PaddockSessionPage *page;
+  VteTerminal *terminal;
+  GPid runner;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  open_session (app, dir, &terminal, &page);
+  runner = paddock_session_page_get_runner_pid (page);
+
+  run_asked (page, terminal, "git push --force doomed main");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "session.kill", NULL));
+  g_assert_true (wait_for (session_stopped, page, "the session to end"));
+  g_assert_true (wait_for (process_gone, GINT_TO_POINTER (runner), "paddock-run to be reaped"));
+  g_assert_true (wait_for (no_ask_shown, page, "the bar to empty"));
+  assert_terminal_lacks (terminal, "status=1");
+
+  destroy_windows (app);
+  g_rmdir (dir);
+}
+
+/* app.decide, as a notification's buttons use it, answers the right ask in
+ * the right one of two tabs; app.show-session brings a tab forward. */
+static void
+test_app_decide (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *first_session = NULL;
+  g_autofree char *second_session = NULL;
+  PaddockSessionPage *first, *second;
+  VteTerminal *first_terminal, *second_terminal;
+  AdwTabView *tab_view;
+  GtkWindow *window;
+  gint64 first_ask, second_ask;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  window = open_session (app, dir, &first_terminal, &first);
+  tab_view = paddock_window_get_tab_view (PADDOCK_WINDOW (window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.new-tab", NULL));
+  second = PADDOCK_SESSION_PAGE (adw_tab_page_get_child (adw_tab_view_get_selected_page (tab_view)));
+  g_assert_true (second != first);
+  second_terminal = paddock_session_page_get_terminal (second);
+  g_assert_true (wait_for (session_running, second, "the second session"));
+  g_assert_true (wait_for (terminal_has_prompt, second_terminal, "the second shell's prompt"));
+  g_assert_true (wait_for (lock_reported, first, "the first session's hello"));
+  g_assert_true (wait_for (lock_reported, second, "the second session's hello"));
+  first_session = g_strdup (paddock_client_get_session_id (paddock_session_page_get_client (first)));
+  second_session = g_strdup (paddock_client_get_session_id (paddock_session_page_get_client (second)));
+  g_assert_cmpstr (first_session, !=, second_session);
+
+  first_ask = run_asked (first, first_terminal, "git push --force first main")->id;
+  second_ask = run_asked (second, second_terminal, "git push --force second main")->id;
+
+  /* The first tab is out of sight: a notification tells of its ask, with
+   * buttons that answer it and a click that shows the tab. */
+  g_assert_true (wait_for (notification_sent, (gpointer) "git push --force first main", "the notification"));
+  {
+    Notification *notification = find_notification ("git push --force first main");
+    g_autofree char *allow = g_strdup_printf ("app.decide(('%s', int64 %" G_GINT64_FORMAT ", 'allow'))", first_session, first_ask);
+    g_autofree char *deny = g_strdup_printf ("app.decide(('%s', int64 %" G_GINT64_FORMAT ", 'deny'))", first_session, first_ask);
+
+    g_assert_nonnull (strstr (notification->summary, "A Command Waits in "));
+    g_assert_true (g_strv_contains ((const char * const *) notification->actions, "default"));
+    g_assert_true (g_strv_contains ((const char * const *) notification->actions, allow));
+    g_assert_true (g_strv_contains ((const char * const *) notification->actions, deny));
+    g_assert_false (notification->closed);
+  }
+
+  /* What names nothing waiting is ignored: an unknown session, an unknown
+   * ask, an answer that is neither allow nor deny, another tab's ask. */
+  activate_decide (app, "no-such-session", first_ask, "allow");
+  activate_decide (app, first_session, first_ask + second_ask + 1000, "allow");
+  activate_decide (app, first_session, first_ask, "maybe");
+  if (first_ask != second_ask)
+    activate_decide (app, first_session, second_ask, "allow");
+  g_assert_true (ask_shown (first));
+  g_assert_true (ask_shown (second));
+
+  /* The second tab's ask, allowed: only it runs. */
+  activate_decide (app, second_session, second_ask, "allow");
+  assert_terminal_shows (second_terminal, "status=128.");
+  g_assert_true (wait_for (no_ask_shown, second, "the second bar to empty"));
+  g_assert_true (ask_shown (first));
+  g_assert_cmpint (paddock_approval_bar_get_current (paddock_session_page_get_approval_bar (first))->id, ==, first_ask);
+  assert_terminal_lacks (first_terminal, "status=1");
+
+  /* The first tab's, denied. */
+  activate_decide (app, first_session, first_ask, "deny");
+  assert_terminal_shows (first_terminal, "status=126.");
+  g_assert_true (wait_for (no_ask_shown, first, "the first bar to empty"));
+  /* Decided, its notification is withdrawn. */
+  g_assert_true (wait_for (notification_closed, (gpointer) "git push --force first main", "the notification to close"));
+  assert_runner_quiet (first_terminal);
+  assert_runner_quiet (second_terminal);
+
+  /* Showing a session selects its tab; an unknown one changes nothing. */
+  g_assert_true (adw_tab_view_get_selected_page (tab_view) == adw_tab_view_get_page (tab_view, GTK_WIDGET (second)));
+  g_action_group_activate_action (G_ACTION_GROUP (app), "show-session", g_variant_new_string ("no-such-session"));
+  g_assert_true (adw_tab_view_get_selected_page (tab_view) == adw_tab_view_get_page (tab_view, GTK_WIDGET (second)));
+  g_action_group_activate_action (G_ACTION_GROUP (app), "show-session", g_variant_new_string (first_session));
+  g_assert_true (adw_tab_view_get_selected_page (tab_view) == adw_tab_view_get_page (tab_view, GTK_WIDGET (first)));
+
+  destroy_windows (app);
+  g_rmdir (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  test_window_init (&argc, &argv);
+  /* Tabs out of sight notify of their asks; this program's own server
+   * takes the notifications, as a desktop's would. Only this one of the
+   * window's test programs, which may run side by side on one bus, asks. */
+  if (have_display)
+    serve_notifications ();
+  g_test_add_func ("/paddock/window/asks-wait-for-window", test_asks_wait_for_window);
+  g_test_add_func ("/paddock/window/approval-allow", test_approval_allow);
+  g_test_add_func ("/paddock/window/approval-deny-queue", test_approval_deny_queue);
+  g_test_add_func ("/paddock/window/approval-deadline", test_approval_deadline);
+  g_test_add_func ("/paddock/window/approval-kill", test_approval_kill);
+  g_test_add_func ("/paddock/window/app-decide", test_app_decide);
+
+  status = g_test_run ();
+  test_window_cleanup ();
+  return status;
+}

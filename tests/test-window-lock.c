@@ -1,0 +1,311 @@
+/* test-window-lock.c: the window's folder lock: the switch saves the project's choice for the tabs opened after it, each tab says which lock its session runs under
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vte/vte.h>
+
+#include "paddock-application.h"
+#include "paddock-project-config.h"
+#include "paddock-session-page.h"
+#include "paddock-settings.h"
+#include "paddock-window.h"
+#include "test-util.h"
+#include "test-window-util.h"
+
+static void
+test_lock_action (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *project = NULL;
+  g_autofree char *outside = NULL;
+  g_autofree char *toast_on = NULL;
+  g_autofree char *toast_off = NULL;
+  PaddockSessionPage *unlocked, *locked, *after;
+  VteTerminal *terminal;
+  GtkWidget *lock_switch;
+  GtkWindow *window;
+  gboolean lock;
+
+  if (skip_without_lock_base ())
+    return;
+
+  app = create_application ();
+  base = make_lock_dir ("lock-action");
+  project = g_build_filename (base, "project", NULL);
+  outside = g_build_filename (base, "outside", NULL);
+  g_assert_cmpint (g_mkdir (project, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir (outside, 0755), ==, 0);
+  g_assert_cmpint (saved_lock (project), ==, -1);
+
+  /* Off by default: the first tab asks paddock-run for no lock, and can write anywhere. */
+  window = open_session (app, project, &terminal, &unlocked);
+  g_object_get (window, "lock", &lock, NULL);
+  g_assert_false (lock);
+  assert_runner_lock_flag (unlocked, "--no-lock", "--lock");
+  g_assert_false (paddock_session_page_get_locked (unlocked));
+  g_assert_null (indicator_icon_name (unlocked));
+  g_assert_true (tab_writes (unlocked, outside, "first-tab"));
+
+  /* The lock's switch and the action share one state. */
+  lock_switch = find_descendant (GTK_WIDGET (window), GTK_TYPE_SWITCH, FALSE);
+  g_assert_nonnull (lock_switch);
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (lock_switch)));
+
+  /* Turning it on saves the project's choice, where paddock-run reads it, and says so. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.lock", NULL));
+  {
+    SavedWait wait = { project, 1 };
+    LabelWait toast = { GTK_WIDGET (window), NULL };
+
+    g_assert_true (wait_for (lock_saved_as, &wait, "the lock choice to be saved"));
+    toast_on = g_strdup_printf ("Folder lock on for new tabs in %s", "project");
+    toast.needle = toast_on;
+    g_assert_true (wait_for (label_shown, &toast, "the toast"));
+  }
+  g_object_get (window, "lock", &lock, NULL);
+  g_assert_true (lock);
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (lock_switch)));
+
+  /* The open tab keeps how it started. */
+  g_assert_false (paddock_session_page_get_locked (unlocked));
+  g_assert_null (indicator_icon_name (unlocked));
+
+  /* A new tab runs paddock-run --lock, says so, and cannot write outside the project. */
+  locked = open_tab (window);
+  assert_runner_lock_flag (locked, "--lock", "--no-lock");
+  g_assert_true (paddock_session_page_get_locked (locked));
+  g_assert_cmpstr (indicator_icon_name (locked), ==, "changes-prevent-symbolic");
+  /* Each tab hears from its own session which lock it runs under. */
+  g_assert_true (wait_for (lock_reported, locked, "the locked session's hello"));
+  g_assert_true (wait_for (lock_reported, unlocked, "the unlocked session's hello"));
+  assert_reported_lock (locked, TRUE);
+  assert_reported_lock (unlocked, FALSE);
+  g_assert_false (tab_writes (locked, outside, "locked-tab"));
+  g_assert_true (tab_writes (locked, project, "inside-project"));
+
+  /* The unlocked tab still can. */
+  g_assert_true (tab_writes (unlocked, outside, "first-tab-again"));
+
+  /* Turning it off: saved, and the next tab is unlocked again. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.lock", NULL));
+  {
+    SavedWait wait = { project, 0 };
+    LabelWait toast = { GTK_WIDGET (window), NULL };
+
+    g_assert_true (wait_for (lock_saved_as, &wait, "the lock choice to be saved"));
+    toast_off = g_strdup_printf ("Folder lock off for new tabs in %s", "project");
+    toast.needle = toast_off;
+    g_assert_true (wait_for (label_shown, &toast, "the toast"));
+  }
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (lock_switch)));
+  g_assert_true (paddock_session_page_get_locked (locked));
+  g_assert_cmpstr (indicator_icon_name (locked), ==, "changes-prevent-symbolic");
+
+  after = open_tab (window);
+  assert_runner_lock_flag (after, "--no-lock", "--lock");
+  g_assert_null (indicator_icon_name (after));
+  g_assert_true (tab_writes (after, outside, "after-tab"));
+
+  destroy_windows (app);
+  test_remove_tree (base);
+}
+
+static void
+test_lock_popover (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *project = NULL;
+  PaddockSessionPage *page;
+  VteTerminal *terminal;
+  GtkWidget *lock_switch;
+  GtkWidget *popover;
+  GtkWindow *window;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  project = make_project_dir ();
+  window = open_session (app, project, &terminal, &page);
+
+  /* The popover says what enforces the lock here, from paddock-run --lock-status. */
+  lock_switch = find_descendant (GTK_WIDGET (window), GTK_TYPE_SWITCH, FALSE);
+  popover = gtk_widget_get_ancestor (lock_switch, GTK_TYPE_POPOVER);
+  g_assert_nonnull (popover);
+  gtk_popover_popup (GTK_POPOVER (popover));
+  {
+    LabelWait mechanism = { popover, "Enforced by the kernel: Landlock, ABI " };
+    LabelWait files = { popover, "Files outside the project" };
+    LabelWait tab = { popover, "This tab runs without the folder lock" };
+
+    g_assert_true (wait_for (label_shown, &mechanism, "the lock's mechanism"));
+    g_assert_true (find_label_containing (popover, files.needle));
+    g_assert_true (find_label_containing (popover, tab.needle));
+  }
+  gtk_popover_popdown (GTK_POPOVER (popover));
+
+  destroy_windows (app);
+  g_rmdir (project);
+}
+
+static void
+test_lock_home (void)
+{
+  if (skip_without_display ())
+    return;
+  assert_cannot_lock (g_get_home_dir (), (const char *[]) {
+    "holds your home folder, so a lock here would still let the agent change", NULL });
+}
+
+/* A folder that holds one the lock keeps from the agent (~/.config holds
+ * ~/.config/gh): the popover says which. */
+static void
+test_lock_holds_denied (void)
+{
+  g_autofree char *config = g_build_filename (g_get_home_dir (), ".config", NULL);
+
+  if (skip_without_display ())
+    return;
+  g_assert_cmpint (g_mkdir_with_parents (config, 0700), ==, 0);
+  assert_cannot_lock (config, (const char *[]) {
+    ".config holds ~/.config/", "which a locked agent must not reach", NULL });
+}
+
+static void
+test_lock_follows_saved_choice (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *project = NULL;
+  PaddockSessionPage *page, *locked;
+  VteTerminal *terminal;
+  GtkWindow *window;
+
+  if (skip_without_lock_base ())
+    return;
+
+  app = create_application ();
+  base = make_lock_dir ("lock-follows");
+  project = g_build_filename (base, "project", NULL);
+  g_assert_cmpint (g_mkdir (project, 0755), ==, 0);
+  window = open_session (app, project, &terminal, &page);
+
+  /* Another program (paddockctl lock on) changes the choice: the window follows. */
+  g_assert_true (paddock_project_config_save_lock (project, TRUE, &error));
+  g_assert_no_error (error);
+  {
+    LockWait wait = { G_OBJECT (window), TRUE };
+
+    g_assert_true (wait_for (window_lock_is, &wait, "the window to follow the saved choice"));
+  }
+  locked = open_tab (window);
+  assert_runner_lock_flag (locked, "--lock", "--no-lock");
+  g_assert_false (paddock_session_page_get_locked (page));
+
+  destroy_windows (app);
+  test_remove_tree (base);
+}
+
+static void
+test_lock_failure_keeps_tab (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *project = NULL;
+  g_autofree char *settings = NULL;
+  g_autofree char *settings_dir = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *missing_grant = NULL;
+  PaddockSessionPage *page;
+  AdwTabView *tab_view;
+  GtkWidget *terminal;
+  GtkWindow *window;
+
+  if (skip_without_lock_base ())
+    return;
+
+  app = create_application ();
+  base = make_lock_dir ("lock-failure");
+  project = g_build_filename (base, "project", NULL);
+  missing_grant = g_build_filename (base, "no-such-grant", NULL);
+  g_assert_cmpint (g_mkdir (project, 0755), ==, 0);
+
+  /* Saved on, with a grant paddock-run refuses: the lock cannot be applied. */
+  settings = paddock_project_config_path (project);
+  settings_dir = g_path_get_dirname (settings);
+  g_assert_cmpint (g_mkdir_with_parents (settings_dir, 0700), ==, 0);
+  json = g_strdup_printf ("{ \"path\": \"%s\", \"lock\": true, \"grants\": [\"%s\"] }\n", project, missing_grant);
+  g_file_set_contents (settings, json, -1, &error);
+  g_assert_no_error (error);
+
+  window = paddock_application_open_directory (app, project, &error);
+  g_assert_no_error (error);
+  tab_view = paddock_window_get_tab_view (PADDOCK_WINDOW (window));
+  terminal = find_descendant (GTK_WIDGET (window), VTE_TYPE_TERMINAL, FALSE);
+  page = PADDOCK_SESSION_PAGE (gtk_widget_get_ancestor (terminal, PADDOCK_TYPE_SESSION_PAGE));
+  g_assert_true (paddock_session_page_get_locked (page));
+
+  /* paddock-run says why in the terminal and exits; the tab stays and says so too. */
+  g_assert_true (wait_for (session_stopped, page, "paddock-run to give up"));
+  assert_terminal_shows (VTE_TERMINAL (terminal), "paddock-run: ");
+  g_assert_cmpint (adw_tab_view_get_n_pages (tab_view), ==, 1);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window)));
+  {
+    LabelWait heading = { GTK_WIDGET (page), "could not start under the folder lock" };
+    LabelWait reason = { GTK_WIDGET (page), "no-such-grant" };
+
+    g_assert_true (wait_for (label_shown, &heading, "the failure to show"));
+    g_assert_true (wait_for (label_shown, &reason, "paddock-run's reason to show"));
+  }
+  g_assert_nonnull (strstr (paddock_session_page_get_start_failure (page), "no-such-grant"));
+  g_assert_cmpstr (indicator_icon_name (page), ==, "dialog-warning-symbolic");
+
+  /* Once the choice is off, restarting the tab runs it, unlocked. */
+  g_assert_true (paddock_project_config_save_lock (project, FALSE, &error));
+  g_assert_no_error (error);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "session.restart", NULL));
+  g_assert_true (wait_for (session_running, page, "the restarted session"));
+  g_assert_false (paddock_session_page_get_locked (page));
+  g_assert_null (paddock_session_page_get_start_failure (page));
+  g_assert_null (indicator_icon_name (page));
+  assert_runner_lock_flag (page, "--no-lock", "--lock");
+
+  destroy_windows (app);
+  test_remove_tree (base);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  test_window_init (&argc, &argv);
+  g_test_add_func ("/paddock/window/lock-action", test_lock_action);
+  g_test_add_func ("/paddock/window/lock-popover", test_lock_popover);
+  g_test_add_func ("/paddock/window/lock-home", test_lock_home);
+  g_test_add_func ("/paddock/window/lock-holds-denied", test_lock_holds_denied);
+  g_test_add_func ("/paddock/window/lock-follows-saved-choice", test_lock_follows_saved_choice);
+  g_test_add_func ("/paddock/window/lock-failure-keeps-tab", test_lock_failure_keeps_tab);
+
+  status = g_test_run ();
+  test_window_cleanup ();
+  return status;
+}
