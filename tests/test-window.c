@@ -454,6 +454,41 @@ test_remembers_size (void)
   g_rmdir (dir);
 }
 
+/* A program the policy refuses says only "Permission denied" itself: the
+ * window names the rule, in one note for a run of them. */
+static void
+test_denied_names_rule (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *dir = NULL;
+  PaddockSessionPage *page;
+  VteTerminal *terminal;
+  GtkWindow *window;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  window = open_session (app, dir, &terminal, &page);
+  feed (terminal, "dd if=/dev/zero of=/dev/sdz count=0; echo \"status=$?.\"\n");
+  assert_terminal_shows (terminal, "status=126.");
+  {
+    LabelWait note = { GTK_WIDGET (window), "dd was refused by rule “dd-to-device”" };
+
+    g_assert_true (wait_for (label_shown, &note, "the note naming the rule"));
+  }
+  feed (terminal, "dd if=/dev/zero of=/dev/sdz count=0; dd if=/dev/zero of=/dev/sdy count=0; echo again\n");
+  {
+    LabelWait note = { GTK_WIDGET (window), "3 programs were refused, the last dd by rule “dd-to-device”" };
+
+    g_assert_true (wait_for (label_shown, &note, "the note counting them"));
+  }
+
+  destroy_windows (app);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -465,6 +500,7 @@ main (int   argc,
   g_test_add_func ("/paddock/window/shell-runs-under-paddock-run", test_shell_runs_under_paddock_run);
   g_test_add_func ("/paddock/window/failed-exit-keeps-tab", test_failed_exit_keeps_tab);
   g_test_add_func ("/paddock/window/close-running-asks", test_close_running_asks);
+  g_test_add_func ("/paddock/window/denied-names-rule", test_denied_names_rule);
   g_test_add_func ("/paddock/window/new-tab", test_new_tab);
   g_test_add_func ("/paddock/window/missing-directory", test_missing_directory);
   g_test_add_func ("/paddock/window/command-line-exit-status", test_command_line_exit_status);
