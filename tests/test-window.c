@@ -60,6 +60,12 @@ test_usage (void)
   }
 }
 
+static gboolean
+window_title_is (gpointer data)
+{
+  return g_strcmp0 (gtk_window_get_title (GTK_WINDOW (data)), "hello-title") == 0;
+}
+
 static void
 test_shell_runs_under_paddock_run (void)
 {
@@ -105,13 +111,17 @@ test_shell_runs_under_paddock_run (void)
   expect_cwd = g_strdup_printf ("cwd=%s.", dir);
   assert_terminal_shows (terminal, expect_cwd);
 
-  /* The tab and the window take the title the terminal is given. */
+  /* The window takes the title the terminal is given; the tab is named by
+   * the project and the agent, which tell tabs apart. */
   feed (terminal, "printf '\\033]0;hello-title\\007'\n");
   {
-    TitleWait wait = { tab_view, "hello-title" };
+    g_autofree char *name = g_path_get_basename (dir);
+    g_autofree char *tab_title = g_strdup_printf ("%s · Shell", name);
+    TitleWait wait = { tab_view, tab_title };
 
-    g_assert_true (wait_for (tab_title_is, &wait, "the tab title"));
-    g_assert_cmpstr (gtk_window_get_title (window), ==, "hello-title");
+    g_assert_true (wait_for (window_title_is, (gpointer) window, "the window's title"));
+    g_assert_true (tab_title_is (&wait));
+    g_assert_nonnull (strstr (adw_tab_page_get_tooltip (adw_tab_view_get_selected_page (tab_view)), "hello-title"));
   }
 
   /* A clean exit closes the tab, and with the last tab the window. */

@@ -62,6 +62,7 @@ enum {
   PROP_0,
   PROP_PROJECT,
   PROP_TITLE,
+  PROP_TAB_TITLE,
   PROP_RUNNING,
   PROP_LOCKED,
   PROP_START_FAILURE,
@@ -788,6 +789,10 @@ paddock_session_page_get_property (GObject    *object,
       g_value_set_string (value, self->title);
       break;
 
+    case PROP_TAB_TITLE:
+      g_value_take_string (value, paddock_session_page_dup_tab_title (self));
+      break;
+
     case PROP_RUNNING:
       g_value_set_boolean (value, paddock_session_page_get_running (self));
       break;
@@ -850,9 +855,15 @@ paddock_session_page_class_init (PaddockSessionPageClass *klass)
     g_param_spec_object ("project", NULL, NULL,
                          PADDOCK_TYPE_PROJECT,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /* The terminal's title (what the shell or the program sets), else the project's name. */
   properties[PROP_TITLE] =
     g_param_spec_string ("title", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* What the tab is called: the project and the agent ("app · Shell"),
+   * which tell tabs apart where every shell's title reads the same. */
+  properties[PROP_TAB_TITLE] =
+    g_param_spec_string ("tab-title", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_RUNNING] =
     g_param_spec_boolean ("running", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
@@ -1119,4 +1130,19 @@ paddock_session_page_dup_busy_program (PaddockSessionPage *self)
   if (!g_file_get_contents (comm_path, &comm, NULL, NULL))
     return g_strdup (_("A program"));
   return g_strdup (g_strchomp (comm));
+}
+
+/**
+ * paddock_session_page_dup_tab_title:
+ * @self: a session page
+ *
+ * Returns: (transfer full): the tab's name: the project and the agent
+ */
+char *
+paddock_session_page_dup_tab_title (PaddockSessionPage *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), NULL);
+
+  /* TRANSLATORS: a tab's title: the project's name, then the agent's (here the user's shell) */
+  return g_strdup_printf (_("%s · %s"), paddock_project_get_name (self->project), _("Shell"));
 }

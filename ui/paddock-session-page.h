@@ -22,6 +22,7 @@ G_DECLARE_FINAL_TYPE (PaddockSessionPage, paddock_session_page, PADDOCK, SESSION
 PaddockSessionPage *paddock_session_page_new            (PaddockProject     *project);
 PaddockProject     *paddock_session_page_get_project    (PaddockSessionPage *self);
 const char         *paddock_session_page_get_title      (PaddockSessionPage *self);
+char               *paddock_session_page_dup_tab_title  (PaddockSessionPage *self);
 VteTerminal        *paddock_session_page_get_terminal   (PaddockSessionPage *self);
 GPid                paddock_session_page_get_runner_pid (PaddockSessionPage *self);
 gboolean            paddock_session_page_get_running    (PaddockSessionPage *self);

@@ -106,6 +106,7 @@ update_page_lock (PaddockWindow *self,
                                                 : dup_mechanism (self);
   g_autofree char *state = NULL;
   g_autofree char *tooltip = NULL;
+  g_autofree char *tab_title = NULL;
 
   if (failure != NULL)
     /* TRANSLATORS: %s is paddock-run's reason, e.g. "cannot lock the folder: …" */
@@ -117,7 +118,9 @@ update_page_lock (PaddockWindow *self,
   else
     state = g_strdup (locked ? _("Folder lock on") : _("Folder lock off"));
 
-  tooltip = g_markup_printf_escaped ("%s\n<small>%s</small>", paddock_session_page_get_title (session), state);
+  tab_title = paddock_session_page_dup_tab_title (session);
+  tooltip = g_markup_printf_escaped ("%s\n%s\n<small>%s</small>", tab_title,
+                                     paddock_session_page_get_title (session), state);
   adw_tab_page_set_tooltip (page, tooltip);
 
   if (locked || failure != NULL)
@@ -534,7 +537,7 @@ page_attached_cb (PaddockWindow *self,
   if (self->project == NULL)
     set_project (self, paddock_session_page_get_project (session));
 
-  g_object_bind_property (session, "title", page, "title", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (session, "tab-title", page, "title", G_BINDING_SYNC_CREATE);
   update_page_lock (self, page);
 
   g_signal_connect_object (session, "notify::title",
