@@ -158,6 +158,8 @@ test_lock_popover (void)
     g_assert_true (find_label_containing (popover, tab.needle));
   }
   gtk_popover_popdown (GTK_POPOVER (popover));
+  /* The keyboard is the terminal's again. */
+  g_assert_true (gtk_widget_is_focus (GTK_WIDGET (terminal)));
 
   destroy_windows (app);
   g_rmdir (project);

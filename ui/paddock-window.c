@@ -706,6 +706,17 @@ count_busy_tabs (PaddockWindow  *self,
   return busy;
 }
 
+/* The keyboard goes back to the terminal the popover took it from. */
+static void
+lock_popover_closed_cb (PaddockWindow *self,
+                        GtkPopover    *popover)
+{
+  PaddockSessionPage *session = get_selected_session (self);
+
+  if (session != NULL)
+    gtk_widget_grab_focus (GTK_WIDGET (session));
+}
+
 static void
 close_page_response_cb (AdwMessageDialog *dialog,
                         const char       *response,
@@ -925,6 +936,7 @@ paddock_window_class_init (PaddockWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, n_pages_cb);
   gtk_widget_class_bind_template_callback (widget_class, page_attached_cb);
   gtk_widget_class_bind_template_callback (widget_class, close_page_cb);
+  gtk_widget_class_bind_template_callback (widget_class, lock_popover_closed_cb);
   gtk_widget_class_bind_template_callback (widget_class, page_detached_cb);
   gtk_widget_class_bind_template_callback (widget_class, create_window_cb);
 
