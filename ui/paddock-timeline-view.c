@@ -228,6 +228,22 @@ set_escaped (GtkLabel   *label,
   gtk_label_set_label (label, text != NULL ? text : "—");
 }
 
+/* Who decided, in words, where the decision's own words do not say it. */
+static const char *
+describe_by (const char *by)
+{
+  if (g_strcmp0 (by, "rule") == 0)
+    /* TRANSLATORS: who decided a timeline row's program */
+    return _("by a rule of the policy");
+  if (g_strcmp0 (by, "default") == 0)
+    /* TRANSLATORS: who decided a timeline row's program: no rule matched */
+    return _("by the policy’s default");
+  if (g_strcmp0 (by, "repeat") == 0)
+    /* TRANSLATORS: who decided a timeline row's program */
+    return _("as the same command just was");
+  return NULL;
+}
+
 static void
 update_details (PaddockTimelineView *self)
 {
@@ -253,10 +269,10 @@ update_details (PaddockTimelineView *self)
   gtk_label_set_label (self->pid_label, pid);
   set_escaped (self->exe_label, paddock_timeline_event_get_exe (event));
 
-  by = paddock_timeline_event_get_by (event);
-  if (by != NULL && *by != '\0')
-    /* TRANSLATORS: a decision and who made it, e.g. "Denied (by: timeout)" */
-    decision = g_strdup_printf (_("%s (by: %s)"), paddock_timeline_describe_decision (event, NULL, NULL), by);
+  by = describe_by (paddock_timeline_event_get_by (event));
+  if (by != NULL)
+    /* TRANSLATORS: a decision and who made it, e.g. "Allowed, by a rule of the policy" */
+    decision = g_strdup_printf (_("%s, %s"), paddock_timeline_describe_decision (event, NULL, NULL), by);
   else
     decision = g_strdup (paddock_timeline_describe_decision (event, NULL, NULL));
   gtk_label_set_label (self->decision_label, decision);
