@@ -1,6 +1,7 @@
 /* test-window-timeline.c: each tab's timeline, in process: a shell's
  * commands appear as rows in order, an ask's row turns allowed or denied
  * as the user answers, two tabs never mix rows, a restart starts afresh,
+ * the shell's prompt helpers hide until asked for,
  * F9's action hides and shows the pane in every tab and the setting
  * follows, and 100,000 rows appended while the view is mapped keep few
  * row widgets and leave the view at the end
@@ -413,6 +414,66 @@ test_tabs_apart_and_toggle (void)
   g_rmdir (dir);
 }
 
+static PaddockMessage *
+allowed_new (gint64      seq,
+             int         pid,
+             int         ppid,
+             const char *exe,
+             const char *args)
+{
+  PaddockMessage *message = paddock_message_new (PADDOCK_MESSAGE_EXEC);
+
+  message->seq = seq;
+  message->time = 1700000000000000 + seq;
+  message->pid = pid;
+  message->ppid = ppid;
+  message->cwd = g_strdup ("/home/me/proj");
+  message->exe = g_strdup (exe);
+  message->path = g_strdup (exe);
+  message->argv = g_strsplit (args, " ", -1);
+  message->argc = g_strv_length (message->argv);
+  message->decision = PADDOCK_DECISION_ALLOW;
+  message->by = g_strdup ("default");
+  return message;
+}
+
+/* The shell's prompt helpers hide until the toggle (its action) shows them. */
+static void
+test_folded_hidden (void)
+{
+  g_autoptr(PaddockTimeline) timeline = paddock_timeline_new ();
+  g_autoptr(PaddockMessage) shell = allowed_new (1, 100, 1, "/usr/bin/bash", "-bash -i");
+  g_autoptr(PaddockMessage) helper = allowed_new (2, 101, 100, "/usr/libexec/vte-urlencode-cwd", "vte-urlencode-cwd");
+  g_autoptr(PaddockMessage) command = allowed_new (3, 102, 100, "/usr/bin/make", "make -j2");
+  const PaddockMessage *messages[] = { shell, helper, command };
+  GtkWidget *view;
+  GListModel *shown;
+  gboolean shows;
+
+  if (skip_without_display ())
+    return;
+
+  view = g_object_ref_sink (paddock_timeline_view_new ());
+  shown = paddock_timeline_view_get_model (PADDOCK_TIMELINE_VIEW (view));
+  paddock_timeline_add_messages (timeline, messages, G_N_ELEMENTS (messages));
+  g_assert_true (paddock_timeline_event_get_folded (paddock_timeline_lookup (timeline, 2)));
+  paddock_timeline_view_set_timeline (PADDOCK_TIMELINE_VIEW (view), timeline);
+
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 2);
+  g_assert_cmpint (find_row (shown, "vte-urlencode-cwd"), ==, -1);
+  g_assert_cmpint (find_row (shown, "make -j2"), ==, 1);
+
+  g_assert_true (gtk_widget_activate_action (view, "timeline.show-folded", NULL));
+  g_object_get (view, "show-folded", &shows, NULL);
+  g_assert_true (shows);
+  g_assert_cmpint (find_row (shown, "vte-urlencode-cwd"), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 3);
+  g_assert_true (gtk_widget_activate_action (view, "timeline.show-folded", NULL));
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 2);
+
+  g_object_unref (view);
+}
+
 static gboolean
 idle_done (gpointer data)
 {
@@ -575,6 +636,7 @@ main (int   argc,
   g_test_add_func ("/paddock/window-timeline/rows-in-order", test_rows_in_order);
   g_test_add_func ("/paddock/window-timeline/asked-rows", test_asked_rows);
   g_test_add_func ("/paddock/window-timeline/tabs-apart-and-toggle", test_tabs_apart_and_toggle);
+  g_test_add_func ("/paddock/window-timeline/folded-hidden", test_folded_hidden);
   g_test_add_func ("/paddock/window-timeline/flood", test_flood);
 
   status = g_test_run ();
