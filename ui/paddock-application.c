@@ -350,6 +350,7 @@ paddock_application_startup (GApplication *app)
     { "win.close-tab", { "<Control><Shift>w", NULL } },
     { "win.next-tab", { "<Control>Page_Down", NULL } },
     { "win.previous-tab", { "<Control>Page_Up", NULL } },
+    { "win.toggle-timeline", { "F9", NULL } },
   };
 
   G_APPLICATION_CLASS (paddock_application_parent_class)->startup (app);

@@ -20,6 +20,7 @@
 #include "paddock-client.h"
 #include "paddock-session-command.h"
 #include "paddock-terminal-palette.h"
+#include "paddock-timeline.h"
 
 #define FONT_SCALE_STEP 1.1
 #define FONT_SCALE_MIN  0.5
@@ -56,6 +57,7 @@ struct _PaddockSessionPage
   GtkLabel           *exit_label;
   GtkLabel           *exit_detail_label;
   AdwStatusPage      *error_page;
+  PaddockTimelineView *timeline_view;
 };
 
 enum {
@@ -68,6 +70,7 @@ enum {
   PROP_START_FAILURE,
   PROP_CLIENT,
   PROP_REPORTED_LOCK,
+  PROP_SHOW_TIMELINE,
   N_PROPS
 };
 
@@ -464,6 +467,13 @@ paddock_session_page_start (PaddockSessionPage *self)
       return;
     }
   set_client (self, client);
+  /* Each start is a new session: its timeline starts empty. */
+  {
+    g_autoptr(PaddockTimeline) timeline = paddock_timeline_new ();
+
+    paddock_timeline_follow (timeline, client);
+    paddock_timeline_view_set_timeline (self->timeline_view, timeline);
+  }
 
   gtk_stack_set_visible_child_name (self->stack, "terminal");
 
@@ -813,6 +823,10 @@ paddock_session_page_get_property (GObject    *object,
       g_value_set_string (value, self->start_failure);
       break;
 
+    case PROP_SHOW_TIMELINE:
+      g_value_set_boolean (value, paddock_session_page_get_show_timeline (self));
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -830,6 +844,10 @@ paddock_session_page_set_property (GObject      *object,
     {
     case PROP_PROJECT:
       self->project = g_value_dup_object (value);
+      break;
+
+    case PROP_SHOW_TIMELINE:
+      paddock_session_page_set_show_timeline (self, g_value_get_boolean (value));
       break;
 
     default:
@@ -884,6 +902,10 @@ paddock_session_page_class_init (PaddockSessionPageClass *klass)
   properties[PROP_REPORTED_LOCK] =
     g_param_spec_pointer ("reported-lock", NULL, NULL,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* Whether the session's timeline shows beside its terminal. */
+  properties[PROP_SHOW_TIMELINE] =
+    g_param_spec_boolean ("show-timeline", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -917,6 +939,7 @@ paddock_session_page_class_init (PaddockSessionPageClass *klass)
 
   g_type_ensure (VTE_TYPE_TERMINAL);
   g_type_ensure (PADDOCK_TYPE_APPROVAL_BAR);
+  g_type_ensure (PADDOCK_TYPE_TIMELINE_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/paddock/Paddock/paddock-session-page.ui");
@@ -927,6 +950,7 @@ paddock_session_page_class_init (PaddockSessionPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, exit_label);
   gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, exit_detail_label);
   gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, error_page);
+  gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, timeline_view);
   gtk_widget_class_bind_template_callback (widget_class, terminal_child_exited_cb);
   gtk_widget_class_bind_template_callback (widget_class, terminal_window_title_cb);
   gtk_widget_class_bind_template_callback (widget_class, terminal_selection_changed_cb);
@@ -1145,4 +1169,44 @@ paddock_session_page_dup_tab_title (PaddockSessionPage *self)
 
   /* TRANSLATORS: a tab's title: the project's name, then the agent's (here the user's shell) */
   return g_strdup_printf (_("%s · %s"), paddock_project_get_name (self->project), _("Shell"));
+}
+
+/* The view of the session's timeline, beside the terminal. */
+PaddockTimelineView *
+paddock_session_page_get_timeline_view (PaddockSessionPage *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), NULL);
+
+  return self->timeline_view;
+}
+
+/* The timeline of the session started last, or NULL before it starts. */
+PaddockTimeline *
+paddock_session_page_get_timeline (PaddockSessionPage *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), NULL);
+
+  return paddock_timeline_view_get_timeline (self->timeline_view);
+}
+
+gboolean
+paddock_session_page_get_show_timeline (PaddockSessionPage *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), FALSE);
+
+  return gtk_widget_get_visible (GTK_WIDGET (self->timeline_view));
+}
+
+/* Shows or hides the timeline pane; the terminal takes the room. */
+void
+paddock_session_page_set_show_timeline (PaddockSessionPage *self,
+                                        gboolean            show_timeline)
+{
+  g_return_if_fail (PADDOCK_IS_SESSION_PAGE (self));
+
+  show_timeline = !!show_timeline;
+  if (paddock_session_page_get_show_timeline (self) == show_timeline)
+    return;
+  gtk_widget_set_visible (GTK_WIDGET (self->timeline_view), show_timeline);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_TIMELINE]);
 }

@@ -12,6 +12,7 @@
 #include "paddock-client.h"
 #include "paddock-lock-status.h"
 #include "paddock-project.h"
+#include "paddock-timeline-view.h"
 
 G_BEGIN_DECLS
 
@@ -37,5 +38,10 @@ gboolean            paddock_session_page_decide         (PaddockSessionPage *sel
                                                          gint64              ask_id,
                                                          PaddockDecision     decision,
                                                          PaddockRemember     remember);
+PaddockTimelineView *paddock_session_page_get_timeline_view (PaddockSessionPage *self);
+PaddockTimeline    *paddock_session_page_get_timeline   (PaddockSessionPage *self);
+gboolean            paddock_session_page_get_show_timeline (PaddockSessionPage *self);
+void                paddock_session_page_set_show_timeline (PaddockSessionPage *self,
+                                                            gboolean            show_timeline);
 
 G_END_DECLS

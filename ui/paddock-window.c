@@ -24,6 +24,7 @@ struct _PaddockWindow
   gboolean              lockable;     /* the project can be locked to (paddock_lock_check_project) */
   char                 *held_denial;  /* why not, where it holds a folder the lock keeps from the agent */
   GSettings            *settings;
+  gboolean              show_timeline;
   gboolean              closing;
   gboolean              close_confirmed;  /* the user said to close while programs ran */
   AdwToast             *denied_toast;     /* the note on refused programs, while it shows */
@@ -50,6 +51,7 @@ enum {
   PROP_0,
   PROP_PROJECT,
   PROP_LOCK,
+  PROP_SHOW_TIMELINE,
   N_PROPS
 };
 
@@ -538,6 +540,10 @@ page_attached_cb (PaddockWindow *self,
     set_project (self, paddock_session_page_get_project (session));
 
   g_object_bind_property (session, "tab-title", page, "title", G_BINDING_SYNC_CREATE);
+  /* Every tab of the window shows its timeline, or none does. */
+  g_object_set_data (G_OBJECT (session), "paddock-show-timeline-binding",
+                     g_object_bind_property (self, "show-timeline", session, "show-timeline",
+                                             G_BINDING_SYNC_CREATE));
   update_page_lock (self, page);
 
   g_signal_connect_object (session, "notify::title",
@@ -562,7 +568,13 @@ page_detached_cb (PaddockWindow *self,
                   int            position,
                   AdwTabView    *tab_view)
 {
-  g_signal_handlers_disconnect_by_data (adw_tab_page_get_child (page), self);
+  GObject *session = G_OBJECT (adw_tab_page_get_child (page));
+  GBinding *binding = g_object_steal_data (session, "paddock-show-timeline-binding");
+
+  /* A tab dragged to another window follows that one. */
+  if (binding != NULL)
+    g_binding_unbind (binding);
+  g_signal_handlers_disconnect_by_data (session, self);
 }
 
 static void
@@ -867,6 +879,10 @@ paddock_window_get_property (GObject    *object,
       g_value_set_boolean (value, self->project != NULL && paddock_project_get_lock (self->project));
       break;
 
+    case PROP_SHOW_TIMELINE:
+      g_value_set_boolean (value, self->show_timeline);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -884,6 +900,14 @@ paddock_window_set_property (GObject      *object,
     {
     case PROP_LOCK:
       set_lock (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_SHOW_TIMELINE:
+      if (self->show_timeline != g_value_get_boolean (value))
+        {
+          self->show_timeline = g_value_get_boolean (value);
+          g_object_notify_by_pspec (object, pspec);
+        }
       break;
 
     default:
@@ -912,6 +936,11 @@ paddock_window_class_init (PaddockWindowClass *klass)
   /* The project's saved folder-lock choice: setting it saves it for new tabs. */
   properties[PROP_LOCK] =
     g_param_spec_boolean ("lock", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* Whether the tabs show their session's timeline beside the terminal
+   * (the "show-timeline" setting, where the schema is installed). */
+  properties[PROP_SHOW_TIMELINE] =
+    g_param_spec_boolean ("show-timeline", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -945,6 +974,7 @@ paddock_window_class_init (PaddockWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.next-tab", NULL, switch_tab_action);
   gtk_widget_class_install_action (widget_class, "win.previous-tab", NULL, switch_tab_action);
   gtk_widget_class_install_property_action (widget_class, "win.lock", "lock");
+  gtk_widget_class_install_property_action (widget_class, "win.toggle-timeline", "show-timeline");
 }
 
 static void
@@ -953,7 +983,10 @@ paddock_window_init (PaddockWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->cancellable = g_cancellable_new ();
+  self->show_timeline = TRUE;
   self->settings = paddock_settings_new ();
+  if (self->settings != NULL)
+    g_settings_bind (self->settings, "show-timeline", self, "show-timeline", G_SETTINGS_BIND_DEFAULT);
   restore_window_state (self);
   update_actions (self);
   update_lock (self);

@@ -1,0 +1,633 @@
+/* test-window-timeline.c: each tab's timeline, in process: a shell's
+ * commands appear as rows in order, an ask's row turns allowed or denied
+ * as the user answers, two tabs never mix rows, a restart starts afresh,
+ * the shell's prompt helpers hide until asked for,
+ * F9's action hides and shows the pane in every tab and the setting
+ * follows, and 100,000 rows appended while the view is mapped keep few
+ * row widgets and leave the view at the end
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "paddock-settings.h"
+#include "paddock-timeline-row.h"
+#include "paddock-timeline-view.h"
+#include "paddock-window.h"
+#include "test-util.h"
+#include "test-window-util.h"
+
+#define N_FLOOD 100000
+
+/* The position in @model of the first exec row whose argv, joined by
+ * spaces, is @command; -1 where there is none. */
+static int
+find_row (GListModel *model,
+          const char *command)
+{
+  guint n = g_list_model_get_n_items (model);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(PaddockTimelineEvent) event = g_list_model_get_item (model, i);
+      const char * const *argv = paddock_timeline_event_get_argv (event);
+      g_autofree char *line = NULL;
+
+      if (argv == NULL)
+        continue;
+      line = g_strjoinv (" ", (char **) argv);
+      if (g_str_equal (line, command))
+        return i;
+    }
+  return -1;
+}
+
+/* Says what @model holds, for a test that fails on it. */
+static void
+dump_rows (GListModel *model)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(PaddockTimelineEvent) event = g_list_model_get_item (model, i);
+      g_autofree char *line = paddock_timeline_event_dup_display_line (event);
+
+      g_test_message ("row %u: seq %" G_GINT64_FORMAT ", %s, decision %d by %s", i,
+                      paddock_timeline_event_get_seq (event), line,
+                      paddock_timeline_event_get_decision (event), paddock_timeline_event_get_by (event));
+    }
+}
+
+/* Whether every row of @model passes @filter. */
+static gboolean
+all_rows_are (GListModel            *model,
+              PaddockTimelineFilter  filter)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(PaddockTimelineEvent) event = g_list_model_get_item (model, i);
+      PaddockTimelineDecision decision = paddock_timeline_event_get_decision (event);
+
+      if (filter == PADDOCK_TIMELINE_FILTER_DENIED &&
+          decision != PADDOCK_TIMELINE_DECISION_DENIED && decision != PADDOCK_TIMELINE_DECISION_ASKED_DENIED)
+        return FALSE;
+      if (filter == PADDOCK_TIMELINE_FILTER_ASKED &&
+          decision != PADDOCK_TIMELINE_DECISION_ASKING && decision != PADDOCK_TIMELINE_DECISION_ASKED_ALLOWED &&
+          decision != PADDOCK_TIMELINE_DECISION_ASKED_DENIED)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static GListModel *
+shown_rows (PaddockSessionPage *page)
+{
+  return paddock_timeline_view_get_model (paddock_session_page_get_timeline_view (page));
+}
+
+typedef struct
+{
+  PaddockSessionPage *page;
+  const char         *command;
+} RowWait;
+
+static gboolean
+row_shown (gpointer data)
+{
+  RowWait *wait = data;
+
+  return find_row (shown_rows (wait->page), wait->command) >= 0;
+}
+
+static gboolean
+row_ended (gpointer data)
+{
+  RowWait *wait = data;
+  GListModel *model = shown_rows (wait->page);
+  int position = find_row (model, wait->command);
+  g_autoptr(PaddockTimelineEvent) event = NULL;
+
+  if (position < 0)
+    return FALSE;
+  event = g_list_model_get_item (model, position);
+  return paddock_timeline_event_get_ended (event);
+}
+
+static void
+assert_row_shown (PaddockSessionPage *page,
+                  const char         *command)
+{
+  RowWait wait = { page, command };
+
+  g_assert_true (wait_for (row_shown, &wait, command));
+}
+
+typedef struct
+{
+  PaddockSessionPage     *page;
+  gint64                  seq;
+  PaddockTimelineDecision decision;
+} DecisionWait;
+
+static gboolean
+decision_is (gpointer data)
+{
+  DecisionWait *wait = data;
+  PaddockTimeline *timeline = paddock_session_page_get_timeline (wait->page);
+  PaddockTimelineEvent *event = paddock_timeline_lookup (timeline, wait->seq);
+
+  return event != NULL && paddock_timeline_event_get_decision (event) == wait->decision;
+}
+
+static gboolean
+timeline_ask_shown (gpointer data)
+{
+  PaddockApprovalBar *bar = paddock_session_page_get_approval_bar (PADDOCK_SESSION_PAGE (data));
+
+  return paddock_approval_bar_get_current (bar) != NULL;
+}
+
+typedef struct
+{
+  GtkWidget *widget;
+  gboolean   visible;
+} VisibleWait;
+
+static gboolean
+visible_is (gpointer data)
+{
+  VisibleWait *wait = data;
+
+  return gtk_widget_get_visible (wait->widget) == wait->visible;
+}
+
+static void
+read_text_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  char **text = user_data;
+  g_autoptr(GError) error = NULL;
+
+  *text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (object), result, &error);
+  g_assert_no_error (error);
+}
+
+static gboolean
+pointer_set (gpointer data)
+{
+  return *(gpointer *) data != NULL;
+}
+
+static void
+test_rows_in_order (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *copied = NULL;
+  PaddockSessionPage *page;
+  PaddockTimelineView *view;
+  PaddockTimeline *first;
+  VteTerminal *terminal;
+  GtkListView *list_view;
+  RowWait echo_ended = { NULL, "/bin/echo hi" };
+  int true_row, echo_row;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  open_session (app, dir, &terminal, &page);
+  view = paddock_session_page_get_timeline_view (page);
+  list_view = paddock_timeline_view_get_list_view (view);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (view)));
+  first = paddock_session_page_get_timeline (page);
+  g_assert_nonnull (first);
+
+  feed (terminal, "/bin/true; /bin/echo hi\n");
+  assert_terminal_shows (terminal, "hi");
+  assert_row_shown (page, "/bin/echo hi");
+  true_row = find_row (shown_rows (page), "/bin/true");
+  echo_row = find_row (shown_rows (page), "/bin/echo hi");
+  g_assert_cmpint (true_row, >=, 0);
+  g_assert_cmpint (true_row, <, echo_row);
+  /* The list shows them, with the program's name. */
+  {
+    LabelWait echo = { GTK_WIDGET (list_view), "echo" };
+
+    g_assert_true (wait_for (label_shown, &echo, "a row showing echo"));
+  }
+  /* Its duration once it exited. */
+  echo_ended.page = page;
+  g_assert_true (wait_for (row_ended, &echo_ended, "echo's exit"));
+
+  /* Selected, it shows its details, and copies its command. */
+  gtk_selection_model_select_item (gtk_list_view_get_model (list_view), echo_row, TRUE);
+  {
+    LabelWait argv = { GTK_WIDGET (view), "/bin/echo hi" };
+    LabelWait cwd = { GTK_WIDGET (view), dir };
+
+    g_assert_true (wait_for (label_shown, &argv, "the details' command"));
+    g_assert_true (wait_for (label_shown, &cwd, "the details' folder"));
+  }
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "timeline.copy-command", NULL));
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (view)), NULL, read_text_cb, &copied);
+  g_assert_true (wait_for (pointer_set, &copied, "the clipboard"));
+  g_assert_cmpstr (copied, ==, "/bin/echo hi");
+
+  /* The search narrows, and the filters. */
+  paddock_timeline_view_set_search (view, "ECHO H");
+  g_assert_cmpint (find_row (shown_rows (page), "/bin/echo hi"), ==, 0);
+  g_assert_cmpint (find_row (shown_rows (page), "/bin/true"), ==, -1);
+  paddock_timeline_view_set_search (view, NULL);
+  paddock_timeline_view_set_filter (view, PADDOCK_TIMELINE_FILTER_DENIED);
+  g_assert_cmpuint (g_list_model_get_n_items (shown_rows (page)), ==, 0);
+  {
+    LabelWait none = { GTK_WIDGET (view), "No Matching Programs" };
+
+    g_assert_true (wait_for (label_shown, &none, "the no-match state"));
+  }
+  paddock_timeline_view_set_filter (view, PADDOCK_TIMELINE_FILTER_ALL);
+  g_assert_cmpint (find_row (shown_rows (page), "/bin/true"), ==, true_row);
+
+  /* A restart is a new session, with a timeline of its own (a failed
+   * exit keeps the tab). */
+  feed (terminal, "exit 3\n");
+  g_assert_true (wait_for (session_stopped, page, "the session's end"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "session.restart", NULL));
+  g_assert_true (wait_for (session_running, page, "paddock-run to start again"));
+  g_assert_true (paddock_session_page_get_timeline (page) != first);
+  g_assert_cmpint (find_row (shown_rows (page), "/bin/echo hi"), ==, -1);
+
+  destroy_windows (app);
+  g_rmdir (dir);
+}
+
+static gint64
+run_asked_for_id (PaddockSessionPage *page,
+           VteTerminal        *terminal,
+           const char         *command)
+{
+  PaddockApprovalBar *bar = paddock_session_page_get_approval_bar (page);
+  g_autofree char *line = g_strdup_printf ("%s; echo \"status=$?.\"\n", command);
+  DecisionWait asking = { page, 0, PADDOCK_TIMELINE_DECISION_ASKING };
+
+  feed (terminal, line);
+  g_assert_true (wait_for (timeline_ask_shown, page, "the approval bar"));
+  asking.seq = paddock_approval_bar_get_current (bar)->id;
+  g_assert_true (wait_for (decision_is, &asking, "an asking row"));
+  return asking.seq;
+}
+
+static void
+test_asked_rows (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *dir = NULL;
+  PaddockSessionPage *page;
+  PaddockTimelineView *view;
+  VteTerminal *terminal;
+  DecisionWait allowed = { NULL, 0, PADDOCK_TIMELINE_DECISION_ASKED_ALLOWED };
+  DecisionWait denied = { NULL, 0, PADDOCK_TIMELINE_DECISION_ASKED_DENIED };
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  open_session (app, dir, &terminal, &page);
+  view = paddock_session_page_get_timeline_view (page);
+
+  allowed.page = denied.page = page;
+  allowed.seq = run_asked_for_id (page, terminal, "git push --force nowhere main");
+  {
+    LabelWait asking = { GTK_WIDGET (paddock_timeline_view_get_list_view (view)), "git push --force" };
+
+    g_assert_true (wait_for (label_shown, &asking, "the asking row"));
+  }
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "session.allow", NULL));
+  g_assert_true (wait_for (decision_is, &allowed, "the row allowed"));
+  g_assert_cmpstr (paddock_timeline_event_get_by (paddock_timeline_lookup (paddock_session_page_get_timeline (page),
+                                                                            allowed.seq)), ==, "user");
+  assert_terminal_shows (terminal, "status=128.");
+
+  denied.seq = run_asked_for_id (page, terminal, "git push --force nowhere other");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "session.deny", NULL));
+  g_assert_true (wait_for (decision_is, &denied, "the row denied"));
+  g_assert_cmpstr (paddock_timeline_event_get_by (paddock_timeline_lookup (paddock_session_page_get_timeline (page),
+                                                                            denied.seq)), ==, "user");
+
+  /* Asked: both; denied: the one (once announced: lookup finds rows first). */
+  assert_row_shown (page, "git push --force nowhere other");
+  paddock_timeline_view_set_filter (view, PADDOCK_TIMELINE_FILTER_ASKED);
+  if (!all_rows_are (shown_rows (page), PADDOCK_TIMELINE_FILTER_ASKED) ||
+      find_row (shown_rows (page), "git push --force nowhere main") < 0 ||
+      find_row (shown_rows (page), "git push --force nowhere other") < 0)
+    {
+      dump_rows (G_LIST_MODEL (paddock_session_page_get_timeline (page)));
+      g_assert_not_reached ();
+    }
+  paddock_timeline_view_set_filter (view, PADDOCK_TIMELINE_FILTER_DENIED);
+  if (!all_rows_are (shown_rows (page), PADDOCK_TIMELINE_FILTER_DENIED) ||
+      find_row (shown_rows (page), "git push --force nowhere main") >= 0 ||
+      find_row (shown_rows (page), "git push --force nowhere other") != 0)
+    {
+      dump_rows (G_LIST_MODEL (paddock_session_page_get_timeline (page)));
+      g_assert_not_reached ();
+    }
+  {
+    LabelWait by_you = { GTK_WIDGET (view), "Denied by you" };
+
+    gtk_selection_model_select_item (gtk_list_view_get_model (paddock_timeline_view_get_list_view (view)), 0, TRUE);
+    g_assert_true (wait_for (label_shown, &by_you, "the denied row's details"));
+  }
+
+  destroy_windows (app);
+  g_rmdir (dir);
+}
+
+static void
+test_tabs_apart_and_toggle (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autoptr(GSettings) settings = paddock_settings_new ();
+  g_autofree char *dir = NULL;
+  PaddockSessionPage *one, *two;
+  VteTerminal *terminal_one, *terminal_two;
+  GtkWindow *window;
+  VisibleWait hidden_one = { NULL, FALSE }, hidden_two = { NULL, FALSE };
+  VisibleWait shown_one = { NULL, TRUE }, shown_two = { NULL, TRUE };
+
+  if (skip_without_display ())
+    return;
+  g_assert_nonnull (settings);
+  g_assert_true (g_settings_get_boolean (settings, "show-timeline"));
+
+  app = create_application ();
+  dir = make_project_dir ();
+  window = open_session (app, dir, &terminal_one, &one);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.new-tab", NULL));
+  {
+    AdwTabView *tab_view = paddock_window_get_tab_view (PADDOCK_WINDOW (window));
+
+    two = PADDOCK_SESSION_PAGE (adw_tab_page_get_child (adw_tab_view_get_selected_page (tab_view)));
+  }
+  g_assert_true (two != one);
+  terminal_two = paddock_session_page_get_terminal (two);
+  g_assert_true (wait_for (session_running, two, "the second tab's paddock-run"));
+  g_assert_true (wait_for (terminal_has_prompt, terminal_two, "the second tab's prompt"));
+
+  feed (terminal_one, "/bin/echo tab-one\n");
+  feed (terminal_two, "/bin/echo tab-two\n");
+  assert_row_shown (one, "/bin/echo tab-one");
+  assert_row_shown (two, "/bin/echo tab-two");
+  g_assert_cmpint (find_row (shown_rows (one), "/bin/echo tab-two"), ==, -1);
+  g_assert_cmpint (find_row (shown_rows (two), "/bin/echo tab-one"), ==, -1);
+  g_assert_true (paddock_session_page_get_timeline (one) != paddock_session_page_get_timeline (two));
+
+  /* F9's action: every tab, and the setting. */
+  hidden_one.widget = shown_one.widget = GTK_WIDGET (paddock_session_page_get_timeline_view (one));
+  hidden_two.widget = shown_two.widget = GTK_WIDGET (paddock_session_page_get_timeline_view (two));
+  g_assert_true (visible_is (&shown_one) && visible_is (&shown_two));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-timeline", NULL));
+  g_assert_true (visible_is (&hidden_one) && visible_is (&hidden_two));
+  g_assert_false (paddock_session_page_get_show_timeline (one));
+  g_assert_true (wait_for ((Condition) visible_is, &hidden_two, "the pane hidden"));
+  g_assert_false (g_settings_get_boolean (settings, "show-timeline"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.toggle-timeline", NULL));
+  g_assert_true (visible_is (&shown_one) && visible_is (&shown_two));
+  g_assert_true (g_settings_get_boolean (settings, "show-timeline"));
+
+  /* The setting changed elsewhere: the window follows. */
+  g_settings_set_boolean (settings, "show-timeline", FALSE);
+  g_assert_true (wait_for (visible_is, &hidden_one, "the pane hidden by the setting"));
+  g_assert_true (visible_is (&hidden_two));
+  g_settings_set_boolean (settings, "show-timeline", TRUE);
+  g_assert_true (wait_for (visible_is, &shown_one, "the pane shown by the setting"));
+  g_assert_true (visible_is (&shown_two));
+
+  destroy_windows (app);
+  g_rmdir (dir);
+}
+
+static PaddockMessage *
+allowed_new (gint64      seq,
+             int         pid,
+             int         ppid,
+             const char *exe,
+             const char *args)
+{
+  PaddockMessage *message = paddock_message_new (PADDOCK_MESSAGE_EXEC);
+
+  message->seq = seq;
+  message->time = 1700000000000000 + seq;
+  message->pid = pid;
+  message->ppid = ppid;
+  message->cwd = g_strdup ("/home/me/proj");
+  message->exe = g_strdup (exe);
+  message->path = g_strdup (exe);
+  message->argv = g_strsplit (args, " ", -1);
+  message->argc = g_strv_length (message->argv);
+  message->decision = PADDOCK_DECISION_ALLOW;
+  message->by = g_strdup ("default");
+  return message;
+}
+
+/* The shell's prompt helpers hide until the toggle (its action) shows them. */
+static void
+test_folded_hidden (void)
+{
+  g_autoptr(PaddockTimeline) timeline = paddock_timeline_new ();
+  g_autoptr(PaddockMessage) shell = allowed_new (1, 100, 1, "/usr/bin/bash", "-bash -i");
+  g_autoptr(PaddockMessage) helper = allowed_new (2, 101, 100, "/usr/libexec/vte-urlencode-cwd", "vte-urlencode-cwd");
+  g_autoptr(PaddockMessage) command = allowed_new (3, 102, 100, "/usr/bin/make", "make -j2");
+  const PaddockMessage *messages[] = { shell, helper, command };
+  GtkWidget *view;
+  GListModel *shown;
+  gboolean shows;
+
+  if (skip_without_display ())
+    return;
+
+  view = g_object_ref_sink (paddock_timeline_view_new ());
+  shown = paddock_timeline_view_get_model (PADDOCK_TIMELINE_VIEW (view));
+  paddock_timeline_add_messages (timeline, messages, G_N_ELEMENTS (messages));
+  g_assert_true (paddock_timeline_event_get_folded (paddock_timeline_lookup (timeline, 2)));
+  paddock_timeline_view_set_timeline (PADDOCK_TIMELINE_VIEW (view), timeline);
+
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 2);
+  g_assert_cmpint (find_row (shown, "vte-urlencode-cwd"), ==, -1);
+  g_assert_cmpint (find_row (shown, "make -j2"), ==, 1);
+
+  g_assert_true (gtk_widget_activate_action (view, "timeline.show-folded", NULL));
+  g_object_get (view, "show-folded", &shows, NULL);
+  g_assert_true (shows);
+  g_assert_cmpint (find_row (shown, "vte-urlencode-cwd"), ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 3);
+  g_assert_true (gtk_widget_activate_action (view, "timeline.show-folded", NULL));
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 2);
+
+  g_object_unref (view);
+}
+
+static gboolean
+idle_done (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main context until it has nothing more urgent than idle work. */
+static void
+drain (void)
+{
+  gboolean done = FALSE;
+
+  g_idle_add_full (G_PRIORITY_LOW, idle_done, &done, NULL);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static guint
+count_rows (GtkWidget *widget)
+{
+  guint n = PADDOCK_IS_TIMELINE_ROW (widget) ? 1 : 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    n += count_rows (child);
+  return n;
+}
+
+static gboolean
+at_end (gpointer data)
+{
+  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (data));
+
+  return gtk_adjustment_get_value (adjustment) + gtk_adjustment_get_page_size (adjustment) >=
+         gtk_adjustment_get_upper (adjustment) - 1;
+}
+
+static void
+test_flood (void)
+{
+  g_autoptr(PaddockTimeline) timeline = paddock_timeline_new ();
+  GtkWidget *window;
+  GtkWidget *view;
+  GtkListView *list_view;
+  GtkAdjustment *adjustment;
+  gint64 start, in_view, elapsed = 0, elapsed_view = 0;
+  const guint batch = 4096;
+
+  if (skip_without_display ())
+    return;
+
+  window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 500, 600);
+  view = paddock_timeline_view_new ();
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  paddock_timeline_view_set_timeline (PADDOCK_TIMELINE_VIEW (view), timeline);
+  gtk_window_present (GTK_WINDOW (window));
+  list_view = paddock_timeline_view_get_list_view (PADDOCK_TIMELINE_VIEW (view));
+  {
+    LabelWait empty = { view, "No Programs Yet" };
+
+    g_assert_true (wait_for (label_shown, &empty, "the empty state"));
+  }
+
+  for (guint done = 0; done < N_FLOOD; done += batch)
+    {
+      guint n = MIN (batch, N_FLOOD - done);
+      g_autoptr(GPtrArray) messages = g_ptr_array_new_with_free_func ((GDestroyNotify) paddock_message_free);
+
+      for (guint i = 0; i < n; i++)
+        {
+          PaddockMessage *message = paddock_message_new (PADDOCK_MESSAGE_EXEC);
+          gint64 seq = done + i + 1;
+
+          message->seq = seq;
+          message->time = 1700000000000000 + seq * 1000;
+          message->pid = 1000 + seq;
+          message->ppid = 999;
+          message->cwd = g_strdup ("/home/me/proj");
+          message->exe = g_strdup ("/usr/bin/make");
+          message->path = g_strdup ("/usr/bin/make");
+          message->argv = g_strdupv ((char *[]) { "make", "-C", "src", NULL });
+          message->argc = 3;
+          message->decision = PADDOCK_DECISION_ALLOW;
+          message->by = g_strdup ("rule");
+          g_ptr_array_add (messages, message);
+        }
+      start = g_get_monotonic_time ();
+      paddock_timeline_add_messages (timeline, (const PaddockMessage * const *) messages->pdata, n);
+      in_view = g_get_monotonic_time ();
+      /* The view's work for the batch, before the next comes. */
+      drain ();
+      elapsed += g_get_monotonic_time () - start;
+      elapsed_view += g_get_monotonic_time () - in_view;
+    }
+  g_test_message ("%u rows appended while mapped, in batches of %u: %.0f ms in the timeline and the view, "
+                  "%.0f ms of it after the timeline announced them (filter, selection, list view, frames)",
+                  N_FLOOD, batch, elapsed / 1000.0, elapsed_view / 1000.0);
+
+  g_assert_cmpuint (g_list_model_get_n_items (paddock_timeline_view_get_model (PADDOCK_TIMELINE_VIEW (view))), ==, N_FLOOD);
+  /* Rows for what is in sight, not for every event. */
+  g_assert_cmpuint (count_rows (GTK_WIDGET (list_view)), >, 0);
+  g_assert_cmpuint (count_rows (GTK_WIDGET (list_view)), <, 500);
+  g_assert_true (paddock_timeline_view_get_following (PADDOCK_TIMELINE_VIEW (view)));
+  adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (list_view));
+  g_assert_true (wait_for (at_end, list_view, "the view at the end"));
+
+  /* Scrolled up, it stays put as rows come. */
+  gtk_adjustment_set_value (adjustment, 0);
+  g_assert_false (paddock_timeline_view_get_following (PADDOCK_TIMELINE_VIEW (view)));
+  {
+    g_autoptr(PaddockMessage) message = paddock_message_new (PADDOCK_MESSAGE_EXEC);
+
+    message->seq = N_FLOOD + 1;
+    message->time = 1700000000000000;
+    message->pid = 7;
+    message->ppid = 999;
+    message->exe = g_strdup ("/usr/bin/true");
+    message->path = g_strdup ("/usr/bin/true");
+    message->argv = g_strdupv ((char *[]) { "true", NULL });
+    message->argc = 1;
+    message->decision = PADDOCK_DECISION_ALLOW;
+    message->by = g_strdup ("rule");
+    paddock_timeline_add_message (timeline, message);
+  }
+  drain ();
+  g_assert_false (at_end (list_view));
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), <, 1.0);
+  /* Back at the end, it follows again. */
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+  g_assert_true (paddock_timeline_view_get_following (PADDOCK_TIMELINE_VIEW (view)));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  test_window_init (&argc, &argv);
+  /* A tab asks with a notification where its window is not active. */
+  if (have_display)
+    serve_notifications ();
+
+  g_test_add_func ("/paddock/window-timeline/rows-in-order", test_rows_in_order);
+  g_test_add_func ("/paddock/window-timeline/asked-rows", test_asked_rows);
+  g_test_add_func ("/paddock/window-timeline/tabs-apart-and-toggle", test_tabs_apart_and_toggle);
+  g_test_add_func ("/paddock/window-timeline/folded-hidden", test_folded_hidden);
+  g_test_add_func ("/paddock/window-timeline/flood", test_flood);
+
+  status = g_test_run ();
+  test_window_cleanup ();
+  return status;
+}

@@ -1,0 +1,688 @@
+/* paddock-timeline-view.c: a session's timeline, shown: its programs in a list, searchable, with one's details
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "paddock-timeline-view.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "paddock-escape.h"
+#include "paddock-timeline-row.h"
+
+/* How near the end, in pixels, still counts as at the end. */
+#define AT_END_SLACK 8.0
+
+#define PLAIN_CHARACTERS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+=/.,:@%"
+
+struct _PaddockTimelineView
+{
+  GtkWidget             parent_instance;
+
+  PaddockTimeline      *timeline;
+  GtkFilterListModel   *filter_model;
+  GtkCustomFilter      *filter;
+  GtkSingleSelection   *selection;
+  PaddockTimelineEvent *selected;  /* followed while it shows in the details */
+
+  char                 *search;    /* casefolded, NULL when empty */
+  PaddockTimelineFilter decisions;
+  gboolean              show_folded;
+  gboolean              following;
+  double                last_value;
+
+  GtkSearchEntry       *search_entry;
+  GtkDropDown          *filter_dropdown;
+  GtkStack             *content_stack;
+  GtkScrolledWindow    *scroller;
+  GtkListView          *list_view;
+  GtkWidget            *details;
+  GtkLabel             *argv_label;
+  GtkLabel             *cwd_label;
+  GtkLabel             *pid_label;
+  GtkLabel             *exe_label;
+  GtkLabel             *decision_label;
+  GtkLabel             *rule_label;
+};
+
+enum {
+  PROP_0,
+  PROP_TIMELINE,
+  PROP_SHOW_FOLDED,
+  PROP_FOLLOWING,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (PaddockTimelineView, paddock_timeline_view, GTK_TYPE_WIDGET)
+
+static gboolean
+is_asked (PaddockTimelineDecision decision)
+{
+  return decision == PADDOCK_TIMELINE_DECISION_ASKING ||
+         decision == PADDOCK_TIMELINE_DECISION_ASKED_ALLOWED ||
+         decision == PADDOCK_TIMELINE_DECISION_ASKED_DENIED;
+}
+
+static gboolean
+row_visible (gpointer item,
+             gpointer user_data)
+{
+  PaddockTimelineView *self = user_data;
+  PaddockTimelineEvent *event = item;
+  PaddockTimelineDecision decision = paddock_timeline_event_get_decision (event);
+
+  if (!self->show_folded && paddock_timeline_event_get_folded (event))
+    return FALSE;
+
+  switch (self->decisions)
+    {
+    case PADDOCK_TIMELINE_FILTER_ASKED:
+      if (!is_asked (decision))
+        return FALSE;
+      break;
+
+    case PADDOCK_TIMELINE_FILTER_DENIED:
+      if (decision != PADDOCK_TIMELINE_DECISION_DENIED && decision != PADDOCK_TIMELINE_DECISION_ASKED_DENIED)
+        return FALSE;
+      break;
+
+    case PADDOCK_TIMELINE_FILTER_ALL:
+    default:
+      break;
+    }
+
+  if (self->search != NULL)
+    {
+      g_autofree char *line = NULL;
+      g_autofree char *folded = NULL;
+
+      if (paddock_timeline_event_get_kind (event) != PADDOCK_TIMELINE_EVENT_EXEC)
+        return FALSE;
+      line = paddock_timeline_event_dup_display_line (event);
+      folded = g_utf8_casefold (line, -1);
+      return strstr (folded, self->search) != NULL;
+    }
+
+  return TRUE;
+}
+
+static void
+update_stack (PaddockTimelineView *self)
+{
+  guint n_all = self->timeline != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->timeline)) : 0;
+  guint n_shown = g_list_model_get_n_items (G_LIST_MODEL (self->filter_model));
+  const char *name = n_all == 0 ? "empty" : n_shown == 0 ? "no-match" : "list";
+
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->content_stack), name) != 0)
+    gtk_stack_set_visible_child_name (self->content_stack, name);
+}
+
+static void
+set_following (PaddockTimelineView *self,
+               gboolean             following)
+{
+  if (self->following == following)
+    return;
+  self->following = following;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLLOWING]);
+}
+
+static void
+scroll_to_end (PaddockTimelineView *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->filter_model));
+
+  if (n > 0)
+    gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", n - 1);
+}
+
+static void
+shown_items_changed_cb (PaddockTimelineView *self,
+                        guint                position,
+                        guint                removed,
+                        guint                added,
+                        GListModel          *model)
+{
+  update_stack (self);
+  /* Only rows added at the end move the view; one updated in place never does. */
+  if (self->following && added > removed && position + added == g_list_model_get_n_items (model))
+    scroll_to_end (self);
+}
+
+static void
+timeline_items_changed_cb (PaddockTimelineView *self,
+                           guint                position,
+                           guint                removed,
+                           guint                added,
+                           GListModel          *model)
+{
+  update_stack (self);
+}
+
+/* The user scrolling up stops following; reaching the end again resumes
+ * it. Rows added below never move the value, so only a move up stops it. */
+static void
+scroll_value_cb (PaddockTimelineView *self,
+                 GtkAdjustment       *adjustment)
+{
+  double value = gtk_adjustment_get_value (adjustment);
+  double end = gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment);
+
+  if (value >= end - AT_END_SLACK)
+    set_following (self, TRUE);
+  else if (value < self->last_value)
+    set_following (self, FALSE);
+  self->last_value = value;
+}
+
+/* The argv as a shell would take it back: an argument quoted only where
+ * it holds more than letters, digits and harmless punctuation. */
+/* The list view learns its rows' true size only as it lays them out: once
+ * it knows more, a view that follows goes to the very end again. */
+static void
+scroll_range_cb (PaddockTimelineView *self,
+                 GtkAdjustment       *adjustment)
+{
+  double end = gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment);
+
+  if (self->following && gtk_adjustment_get_value (adjustment) < end)
+    gtk_adjustment_set_value (adjustment, end);
+}
+
+static char *
+dup_command (PaddockTimelineEvent *event)
+{
+  const char * const *argv = paddock_timeline_event_get_argv (event);
+  g_autoptr(GString) command = g_string_new (NULL);
+
+  for (guint i = 0; argv != NULL && argv[i] != NULL; i++)
+    {
+      const char *arg = argv[i];
+
+      if (i > 0)
+        g_string_append_c (command, ' ');
+      if (*arg != '\0' && strspn (arg, PLAIN_CHARACTERS) == strlen (arg))
+        g_string_append (command, arg);
+      else
+        {
+          g_autofree char *quoted = g_shell_quote (arg);
+
+          g_string_append (command, quoted);
+        }
+    }
+  return g_string_free (g_steal_pointer (&command), FALSE);
+}
+
+static void
+set_escaped (GtkLabel   *label,
+             const char *bytes)
+{
+  g_autofree char *text = bytes != NULL ? paddock_escape_for_display (bytes, -1) : NULL;
+
+  gtk_label_set_label (label, text != NULL ? text : "—");
+}
+
+/* Who decided, in words, where the decision's own words do not say it. */
+static const char *
+describe_by (const char *by)
+{
+  if (g_strcmp0 (by, "rule") == 0)
+    /* TRANSLATORS: who decided a timeline row's program */
+    return _("by a rule of the policy");
+  if (g_strcmp0 (by, "default") == 0)
+    /* TRANSLATORS: who decided a timeline row's program: no rule matched */
+    return _("by the policy’s default");
+  if (g_strcmp0 (by, "repeat") == 0)
+    /* TRANSLATORS: who decided a timeline row's program */
+    return _("as the same command just was");
+  return NULL;
+}
+
+static void
+update_details (PaddockTimelineView *self)
+{
+  PaddockTimelineEvent *event = self->selected;
+  gboolean exec = event != NULL && paddock_timeline_event_get_kind (event) == PADDOCK_TIMELINE_EVENT_EXEC;
+  g_autofree char *command = NULL;
+  g_autofree char *pid = NULL;
+  g_autofree char *decision = NULL;
+  g_autofree char *rule = NULL;
+  const char *by, *reason;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.copy-command", exec);
+  gtk_widget_set_visible (self->details, exec);
+  if (!exec)
+    return;
+
+  command = dup_command (event);
+  set_escaped (self->argv_label, command);
+  set_escaped (self->cwd_label, paddock_timeline_event_get_cwd (event));
+  /* TRANSLATORS: a process id and its parent's, in a timeline row's details */
+  pid = g_strdup_printf (_("%d (parent %d)"), paddock_timeline_event_get_pid (event),
+                         paddock_timeline_event_get_ppid (event));
+  gtk_label_set_label (self->pid_label, pid);
+  set_escaped (self->exe_label, paddock_timeline_event_get_exe (event));
+
+  by = describe_by (paddock_timeline_event_get_by (event));
+  if (by != NULL)
+    /* TRANSLATORS: a decision and who made it, e.g. "Allowed, by a rule of the policy" */
+    decision = g_strdup_printf (_("%s, %s"), paddock_timeline_describe_decision (event, NULL, NULL), by);
+  else
+    decision = g_strdup (paddock_timeline_describe_decision (event, NULL, NULL));
+  gtk_label_set_label (self->decision_label, decision);
+
+  reason = paddock_timeline_event_get_reason (event);
+  if (paddock_timeline_event_get_rule (event) == NULL)
+    rule = NULL;
+  else if (reason != NULL && *reason != '\0')
+    /* TRANSLATORS: a policy rule's name and the reason it gives */
+    rule = g_strdup_printf (_("%s: %s"), paddock_timeline_event_get_rule (event), reason);
+  else
+    rule = g_strdup (paddock_timeline_event_get_rule (event));
+  set_escaped (self->rule_label, rule);
+}
+
+static void
+selected_notify_cb (PaddockTimelineView  *self,
+                    GParamSpec           *pspec,
+                    PaddockTimelineEvent *event)
+{
+  update_details (self);
+}
+
+static void
+set_selected (PaddockTimelineView  *self,
+              PaddockTimelineEvent *event)
+{
+  if (self->selected == event)
+    return;
+  if (self->selected != NULL)
+    {
+      g_signal_handlers_disconnect_by_func (self->selected, selected_notify_cb, self);
+      g_clear_object (&self->selected);
+    }
+  if (event != NULL)
+    {
+      self->selected = g_object_ref (event);
+      g_signal_connect_object (event, "notify", G_CALLBACK (selected_notify_cb), self, G_CONNECT_SWAPPED);
+    }
+  update_details (self);
+}
+
+static void
+selected_item_cb (PaddockTimelineView *self,
+                  GParamSpec          *pspec,
+                  GtkSingleSelection  *selection)
+{
+  set_selected (self, gtk_single_selection_get_selected_item (selection));
+}
+
+static void
+refilter (PaddockTimelineView *self,
+          GtkFilterChange      change)
+{
+  gtk_filter_changed (GTK_FILTER (self->filter), change);
+  update_stack (self);
+  if (self->following)
+    scroll_to_end (self);
+}
+
+static void
+search_changed_cb (PaddockTimelineView *self,
+                   GtkSearchEntry      *entry)
+{
+  paddock_timeline_view_set_search (self, gtk_editable_get_text (GTK_EDITABLE (entry)));
+}
+
+static void
+filter_selected_cb (PaddockTimelineView *self,
+                    GParamSpec          *pspec,
+                    GtkDropDown         *dropdown)
+{
+  paddock_timeline_view_set_filter (self, gtk_drop_down_get_selected (dropdown));
+}
+
+static void
+factory_setup_cb (GtkSignalListItemFactory *factory,
+                  GtkListItem              *item)
+{
+  gtk_list_item_set_child (item, paddock_timeline_row_new ());
+}
+
+static void
+factory_bind_cb (GtkSignalListItemFactory *factory,
+                 GtkListItem              *item)
+{
+  paddock_timeline_row_set_event (PADDOCK_TIMELINE_ROW (gtk_list_item_get_child (item)),
+                                  gtk_list_item_get_item (item));
+}
+
+static void
+factory_unbind_cb (GtkSignalListItemFactory *factory,
+                   GtkListItem              *item)
+{
+  paddock_timeline_row_set_event (PADDOCK_TIMELINE_ROW (gtk_list_item_get_child (item)), NULL);
+}
+
+static void
+copy_command_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  PaddockTimelineView *self = PADDOCK_TIMELINE_VIEW (widget);
+  g_autofree char *command = NULL;
+  g_autofree char *text = NULL;
+
+  if (self->selected == NULL)
+    return;
+  command = dup_command (self->selected);
+  /* The clipboard takes text: bytes that are not UTF-8 cannot go as they are. */
+  text = g_utf8_make_valid (command, -1);
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text);
+}
+
+static void
+paddock_timeline_view_dispose (GObject *object)
+{
+  PaddockTimelineView *self = PADDOCK_TIMELINE_VIEW (object);
+  GtkWidget *child;
+
+  set_selected (self, NULL);
+  paddock_timeline_view_set_timeline (self, NULL);
+  gtk_widget_dispose_template (GTK_WIDGET (self), PADDOCK_TYPE_TIMELINE_VIEW);
+  /* The template's unnamed children too: the search bar and separators. */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->filter_model);
+  g_clear_object (&self->filter);
+
+  G_OBJECT_CLASS (paddock_timeline_view_parent_class)->dispose (object);
+}
+
+static void
+paddock_timeline_view_finalize (GObject *object)
+{
+  PaddockTimelineView *self = PADDOCK_TIMELINE_VIEW (object);
+
+  g_clear_pointer (&self->search, g_free);
+
+  G_OBJECT_CLASS (paddock_timeline_view_parent_class)->finalize (object);
+}
+
+static void
+paddock_timeline_view_get_property (GObject    *object,
+                                    guint       prop_id,
+                                    GValue     *value,
+                                    GParamSpec *pspec)
+{
+  PaddockTimelineView *self = PADDOCK_TIMELINE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_TIMELINE:
+      g_value_set_object (value, self->timeline);
+      break;
+
+    case PROP_SHOW_FOLDED:
+      g_value_set_boolean (value, self->show_folded);
+      break;
+
+    case PROP_FOLLOWING:
+      g_value_set_boolean (value, self->following);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+paddock_timeline_view_set_property (GObject      *object,
+                                    guint         prop_id,
+                                    const GValue *value,
+                                    GParamSpec   *pspec)
+{
+  PaddockTimelineView *self = PADDOCK_TIMELINE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_TIMELINE:
+      paddock_timeline_view_set_timeline (self, g_value_get_object (value));
+      break;
+
+    case PROP_SHOW_FOLDED:
+      paddock_timeline_view_set_show_folded (self, g_value_get_boolean (value));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+paddock_timeline_view_class_init (PaddockTimelineViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = paddock_timeline_view_dispose;
+  object_class->finalize = paddock_timeline_view_finalize;
+  object_class->get_property = paddock_timeline_view_get_property;
+  object_class->set_property = paddock_timeline_view_set_property;
+
+  properties[PROP_TIMELINE] =
+    g_param_spec_object ("timeline", NULL, NULL, PADDOCK_TYPE_TIMELINE,
+                         G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* Whether the shell's prompt helpers (folded rows) show. */
+  properties[PROP_SHOW_FOLDED] =
+    g_param_spec_boolean ("show-folded", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* Whether new rows scroll into sight. */
+  properties[PROP_FOLLOWING] =
+    g_param_spec_boolean ("following", NULL, NULL, TRUE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (PADDOCK_TYPE_TIMELINE_ROW);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/paddock/Paddock/paddock-timeline-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, PaddockTimelineView, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, PaddockTimelineView, filter_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, PaddockTimelineView, content_stack);
+  gtk_widget_class_bind_template_child (widget_class, PaddockTimelineView, scroller);
+  gtk_widget_class_bind_template_child (widget_class, PaddockTimelineView, list_view);
+  gtk_widget_class_bind_template_child (widget_class, PaddockTimelineView, details);
+  gtk_widget_class_bind_template_child (widget_class, PaddockTimelineView, argv_label);
+  gtk_widget_class_bind_template_child (widget_class, PaddockTimelineView, cwd_label);
+  gtk_widget_class_bind_template_child (widget_class, PaddockTimelineView, pid_label);
+  gtk_widget_class_bind_template_child (widget_class, PaddockTimelineView, exe_label);
+  gtk_widget_class_bind_template_child (widget_class, PaddockTimelineView, decision_label);
+  gtk_widget_class_bind_template_child (widget_class, PaddockTimelineView, rule_label);
+  gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, filter_selected_cb);
+  gtk_widget_class_bind_template_callback (widget_class, factory_setup_cb);
+  gtk_widget_class_bind_template_callback (widget_class, factory_bind_cb);
+  gtk_widget_class_bind_template_callback (widget_class, factory_unbind_cb);
+
+  gtk_widget_class_install_property_action (widget_class, "timeline.show-folded", "show-folded");
+  gtk_widget_class_install_action (widget_class, "timeline.copy-command", NULL, copy_command_action);
+
+  gtk_widget_class_set_css_name (widget_class, "paddock-timeline");
+}
+
+static void
+paddock_timeline_view_init (PaddockTimelineView *self)
+{
+  GtkAdjustment *vadjustment;
+
+  self->following = TRUE;
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->filter = gtk_custom_filter_new (row_visible, self, NULL);
+  self->filter_model = gtk_filter_list_model_new (NULL, g_object_ref (GTK_FILTER (self->filter)));
+  self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->filter_model)));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (self->selection));
+  /* After the list view's own handler, so that it knows of the new rows. */
+  g_signal_connect_object (self->selection, "items-changed",
+                           G_CALLBACK (shown_items_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->selection, "notify::selected-item",
+                           G_CALLBACK (selected_item_cb), self, G_CONNECT_SWAPPED);
+
+  vadjustment = gtk_scrolled_window_get_vadjustment (self->scroller);
+  g_signal_connect_object (vadjustment, "value-changed",
+                           G_CALLBACK (scroll_value_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (vadjustment, "changed",
+                           G_CALLBACK (scroll_range_cb), self, G_CONNECT_SWAPPED);
+
+  update_details (self);
+  update_stack (self);
+}
+
+GtkWidget *
+paddock_timeline_view_new (void)
+{
+  return g_object_new (PADDOCK_TYPE_TIMELINE_VIEW, NULL);
+}
+
+PaddockTimeline *
+paddock_timeline_view_get_timeline (PaddockTimelineView *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_TIMELINE_VIEW (self), NULL);
+
+  return self->timeline;
+}
+
+/* Shows @timeline (or nothing), from its end, following it. */
+void
+paddock_timeline_view_set_timeline (PaddockTimelineView *self,
+                                    PaddockTimeline     *timeline)
+{
+  g_return_if_fail (PADDOCK_IS_TIMELINE_VIEW (self));
+  g_return_if_fail (timeline == NULL || PADDOCK_IS_TIMELINE (timeline));
+
+  if (self->timeline == timeline)
+    return;
+  if (self->timeline != NULL)
+    {
+      g_signal_handlers_disconnect_by_func (self->timeline, timeline_items_changed_cb, self);
+      g_clear_object (&self->timeline);
+    }
+  if (timeline != NULL)
+    {
+      self->timeline = g_object_ref (timeline);
+      g_signal_connect_object (timeline, "items-changed",
+                               G_CALLBACK (timeline_items_changed_cb), self, G_CONNECT_SWAPPED);
+    }
+  if (self->filter_model != NULL)
+    {
+      set_following (self, TRUE);
+      self->last_value = 0;
+      gtk_filter_list_model_set_model (self->filter_model, G_LIST_MODEL (timeline));
+      update_stack (self);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIMELINE]);
+}
+
+GListModel *
+paddock_timeline_view_get_model (PaddockTimelineView *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_TIMELINE_VIEW (self), NULL);
+
+  return G_LIST_MODEL (self->filter_model);
+}
+
+GtkListView *
+paddock_timeline_view_get_list_view (PaddockTimelineView *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_TIMELINE_VIEW (self), NULL);
+
+  return self->list_view;
+}
+
+/* Shows only the programs whose command line holds @text, in any case. */
+void
+paddock_timeline_view_set_search (PaddockTimelineView *self,
+                                  const char          *text)
+{
+  g_autofree char *search = NULL;
+  GtkFilterChange change;
+
+  g_return_if_fail (PADDOCK_IS_TIMELINE_VIEW (self));
+
+  if (text != NULL && *text != '\0')
+    search = g_utf8_casefold (text, -1);
+  if (g_strcmp0 (search, self->search) == 0)
+    return;
+
+  if (self->search == NULL)
+    change = GTK_FILTER_CHANGE_MORE_STRICT;
+  else if (search == NULL)
+    change = GTK_FILTER_CHANGE_LESS_STRICT;
+  else if (strstr (search, self->search) != NULL)
+    change = GTK_FILTER_CHANGE_MORE_STRICT;
+  else if (strstr (self->search, search) != NULL)
+    change = GTK_FILTER_CHANGE_LESS_STRICT;
+  else
+    change = GTK_FILTER_CHANGE_DIFFERENT;
+
+  g_free (self->search);
+  self->search = g_steal_pointer (&search);
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)), text != NULL ? text : "") != 0)
+    gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text != NULL ? text : "");
+  refilter (self, change);
+}
+
+void
+paddock_timeline_view_set_filter (PaddockTimelineView   *self,
+                                  PaddockTimelineFilter  filter)
+{
+  GtkFilterChange change;
+
+  g_return_if_fail (PADDOCK_IS_TIMELINE_VIEW (self));
+  g_return_if_fail (filter <= PADDOCK_TIMELINE_FILTER_DENIED);
+
+  if (self->decisions == filter)
+    return;
+  if (self->decisions == PADDOCK_TIMELINE_FILTER_ALL)
+    change = GTK_FILTER_CHANGE_MORE_STRICT;
+  else if (filter == PADDOCK_TIMELINE_FILTER_ALL)
+    change = GTK_FILTER_CHANGE_LESS_STRICT;
+  else
+    change = GTK_FILTER_CHANGE_DIFFERENT;
+  self->decisions = filter;
+  if (gtk_drop_down_get_selected (self->filter_dropdown) != (guint) filter)
+    gtk_drop_down_set_selected (self->filter_dropdown, filter);
+  refilter (self, change);
+}
+
+void
+paddock_timeline_view_set_show_folded (PaddockTimelineView *self,
+                                       gboolean             show_folded)
+{
+  g_return_if_fail (PADDOCK_IS_TIMELINE_VIEW (self));
+
+  show_folded = !!show_folded;
+  if (self->show_folded == show_folded)
+    return;
+  self->show_folded = show_folded;
+  refilter (self, show_folded ? GTK_FILTER_CHANGE_LESS_STRICT : GTK_FILTER_CHANGE_MORE_STRICT);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_FOLDED]);
+}
+
+gboolean
+paddock_timeline_view_get_following (PaddockTimelineView *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_TIMELINE_VIEW (self), FALSE);
+
+  return self->following;
+}
