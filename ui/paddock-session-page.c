@@ -41,8 +41,7 @@ struct _PaddockSessionPage
 
   /* The session's own word on itself, over the socket it inherits. */
   PaddockClient     *client;
-  int                last_denied_pid;      /* the last refused exec, told of once */
-  char              *last_denied_command;
+  PaddockMessage    *last_denied;     /* the last refused exec, told of once */
   PaddockLockStatus *reported_lock;  /* from its hello or lock-status; NULL until then */
 
   /* Asks told of in a notification, while the tab was out of sight:
@@ -185,17 +184,16 @@ client_exec_cb (PaddockSessionPage   *self,
                 PaddockClient        *client)
 {
   g_autofree char *program = NULL;
-  g_autofree char *command = NULL;
+  gboolean retry;
 
   if (message->decision != PADDOCK_DECISION_DENY || message->rule == NULL)
     return;
   /* A shell refused at /usr/bin/dd tries /bin/dd next: one refusal. */
-  command = g_strjoinv ("\x1f", message->argv != NULL ? message->argv : (char *[]) { NULL });
-  if (message->pid == self->last_denied_pid && g_strcmp0 (command, self->last_denied_command) == 0)
+  retry = paddock_message_is_path_retry (self->last_denied, message);
+  g_clear_pointer (&self->last_denied, paddock_message_free);
+  self->last_denied = paddock_message_copy (message);
+  if (retry)
     return;
-  self->last_denied_pid = message->pid;
-  g_free (self->last_denied_command);
-  self->last_denied_command = g_steal_pointer (&command);
   program = g_path_get_basename (message->exe != NULL ? message->exe : message->path != NULL ? message->path : "?");
   g_signal_emit (self, signals[PROGRAM_DENIED], 0, program, message->rule, message->reason);
 }
@@ -774,7 +772,7 @@ paddock_session_page_finalize (GObject *object)
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->start_failure, g_free);
   g_clear_pointer (&self->reported_lock, paddock_lock_status_free);
-  g_clear_pointer (&self->last_denied_command, g_free);
+  g_clear_pointer (&self->last_denied, paddock_message_free);
   g_clear_pointer (&self->notified, g_hash_table_unref);
   g_clear_weak_pointer (&self->notifying_app);
 

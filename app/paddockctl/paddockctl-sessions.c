@@ -316,27 +316,6 @@ print_exec (const PaddockMessage *message)
            decision, command, message->truncated ? " …(truncated)" : "", note);
 }
 
-/* Whether @message is @denied's process trying the same command again
- * at another path of the same name, and denied again: a PATH search. */
-static gboolean
-is_next_on_path (const PaddockMessage *denied,
-                 const PaddockMessage *message)
-{
-  g_autofree char *denied_name = NULL;
-  g_autofree char *name = NULL;
-
-  if (denied == NULL || message->decision != PADDOCK_DECISION_DENY || message->pid != denied->pid ||
-      denied->path == NULL || message->path == NULL || strcmp (denied->path, message->path) == 0 ||
-      g_strcmp0 (denied->rule, message->rule) != 0)
-    return FALSE;
-  if (denied->argv == NULL || message->argv == NULL ||
-      !g_strv_equal ((const char * const *) denied->argv, (const char * const *) message->argv))
-    return FALSE;
-  denied_name = g_path_get_basename (denied->path);
-  name = g_path_get_basename (message->path);
-  return strcmp (denied_name, name) == 0;
-}
-
 /* Takes the answer line off the screen before anything else is printed:
  * on a terminal it is erased, to be drawn again below by prompt_next();
  * elsewhere what comes goes on a line of its own. */
@@ -566,7 +545,7 @@ handle_event (Attach               *attach,
   switch (message->type)
     {
     case PADDOCK_MESSAGE_EXEC:
-      if (is_next_on_path (attach->last_denial, message))
+      if (paddock_message_is_path_retry (attach->last_denial, message))
         {
           g_autofree char *path = display (message->path);
 

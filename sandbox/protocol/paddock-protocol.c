@@ -182,6 +182,25 @@ paddock_message_type_is_request (PaddockMessageType type)
   return spec != NULL && spec->request;
 }
 
+gboolean
+paddock_message_is_path_retry (const PaddockMessage *denied,
+                               const PaddockMessage *message)
+{
+  g_autofree char *denied_name = NULL;
+  g_autofree char *name = NULL;
+
+  if (denied == NULL || message->decision != PADDOCK_DECISION_DENY || message->pid != denied->pid ||
+      denied->path == NULL || message->path == NULL || strcmp (denied->path, message->path) == 0 ||
+      g_strcmp0 (denied->rule, message->rule) != 0)
+    return FALSE;
+  if (denied->argv == NULL || message->argv == NULL ||
+      !g_strv_equal ((const char * const *) denied->argv, (const char * const *) message->argv))
+    return FALSE;
+  denied_name = g_path_get_basename (denied->path);
+  name = g_path_get_basename (message->path);
+  return strcmp (denied_name, name) == 0;
+}
+
 const char *
 paddock_decision_to_string (PaddockDecision decision)
 {

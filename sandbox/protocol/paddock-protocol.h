@@ -179,6 +179,13 @@ char            *paddock_exec_display_line      (const char           *path,
 /* Whether a message of @type may come from a client. */
 gboolean         paddock_message_type_is_request (PaddockMessageType   type);
 
+/* Whether the exec @message is @denied's process trying the same command
+ * again at another path of the same name, and denied again by the same
+ * rule: a shell's PATH search (/usr/bin/dd, then /bin/dd on a merged
+ * /usr), one refusal to a person. @denied may be NULL. */
+gboolean         paddock_message_is_path_retry  (const PaddockMessage *denied,
+                                                 const PaddockMessage *message);
+
 /* Splits a byte stream into lines no longer than a cap. Lines over the cap
  * are dropped whole (up to their newline) and reported once each. */
 typedef struct _PaddockLineReader PaddockLineReader;
