@@ -19,6 +19,7 @@
 #include "config.h"
 
 #include "bench-run.h"
+#include "paddock-process-tree.h"
 #include "test-util.h"
 
 #include <X11/Xlib.h>
@@ -99,63 +100,29 @@ wait_for_map (Display *display,
     }
 }
 
+static guint64
+process_pss (pid_t pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/smaps_rollup", (int) pid);
+  g_autofree char *text = NULL;
+  const char *pss;
+
+  if (g_file_get_contents (path, &text, NULL, NULL) && (pss = strstr (text, "\nPss:")) != NULL)
+    return g_ascii_strtoull (pss + strlen ("\nPss:"), NULL, 10);
+  return 0;
+}
+
 /* The PSS of @root and all below it, in KiB. */
 static guint64
 tree_pss (pid_t root)
 {
-  g_autoptr(GDir) proc = g_dir_open ("/proc", 0, NULL);
-  g_autoptr(GHashTable) parents = g_hash_table_new (NULL, NULL);
-  g_autoptr(GHashTable) in_tree = g_hash_table_new (NULL, NULL);
-  const char *name;
-  guint64 total = 0;
-  gboolean grew = TRUE;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) below = paddock_process_tree_list (root, &error);
+  guint64 total = process_pss (root);
 
-  while ((name = g_dir_read_name (proc)) != NULL)
-    {
-      g_autofree char *path = NULL;
-      g_autofree char *stat = NULL;
-      char *close_paren;
-      int pid = atoi (name), ppid;
-      char state;
-
-      if (pid <= 0)
-        continue;
-      path = g_strdup_printf ("/proc/%d/stat", pid);
-      if (!g_file_get_contents (path, &stat, NULL, NULL) || (close_paren = strrchr (stat, ')')) == NULL ||
-          sscanf (close_paren + 1, " %c %d", &state, &ppid) != 2)
-        continue;
-      g_hash_table_insert (parents, GINT_TO_POINTER (pid), GINT_TO_POINTER (ppid));
-    }
-  g_hash_table_add (in_tree, GINT_TO_POINTER (root));
-  while (grew)
-    {
-      GHashTableIter iter;
-      gpointer pid, ppid;
-
-      grew = FALSE;
-      g_hash_table_iter_init (&iter, parents);
-      while (g_hash_table_iter_next (&iter, &pid, &ppid))
-        if (!g_hash_table_contains (in_tree, pid) && g_hash_table_contains (in_tree, ppid))
-          {
-            g_hash_table_add (in_tree, pid);
-            grew = TRUE;
-          }
-    }
-  {
-    GHashTableIter iter;
-    gpointer pid;
-
-    g_hash_table_iter_init (&iter, in_tree);
-    while (g_hash_table_iter_next (&iter, &pid, NULL))
-      {
-        g_autofree char *path = g_strdup_printf ("/proc/%d/smaps_rollup", GPOINTER_TO_INT (pid));
-        g_autofree char *text = NULL;
-        const char *pss;
-
-        if (g_file_get_contents (path, &text, NULL, NULL) && (pss = strstr (text, "\nPss:")) != NULL)
-          total += g_ascii_strtoull (pss + strlen ("\nPss:"), NULL, 10);
-      }
-  }
+  g_assert_no_error (error);
+  for (guint i = 0; i < below->len; i++)
+    total += process_pss (g_array_index (below, pid_t, i));
   return total;
 }
 
