@@ -32,4 +32,8 @@ gboolean     paddock_lock_check_canonical      (const char          *real,
                                                 char               **held_denial,
                                                 GError             **error);
 
+/* What a lock with @backend enforces here, in the protocol's words (see
+ * paddock_lock_list_features()), without choosing the backend again. */
+char       **paddock_lock_features_for         (PaddockLockBackend   backend);
+
 G_END_DECLS

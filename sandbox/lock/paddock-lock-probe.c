@@ -274,19 +274,38 @@ report_clear (Report *report)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Report, report_clear)
 
+/* What a lock with @backend enforces here: what its features are told from. */
+static void
+probe_lock (PaddockLockBackend  backend,
+            Report             *report)
+{
+  report->have_backend = TRUE;
+  report->backend = backend;
+  paddock_landlock_probe (&report->landlock);
+  /* Landlock does not govern connect() on a named Unix socket: only the
+   * private /tmp, /run and runtime dir keep the session's services away. */
+  if (backend == PADDOCK_LOCK_BACKEND_LANDLOCK)
+    report->have_places = paddock_namespaces_probe (PADDOCK_NAMESPACES_PRIVATE_PLACES, &report->places_errno,
+                                                    &report->places_what);
+  report->seccomp = prctl (PR_GET_SECCOMP, 0, 0, 0, 0) >= 0;
+}
+
+/* All of it, for the words of --lock-status: which lock @backend (NULL:
+ * the best) would be, and what else the kernel has. */
 static void
 probe (const char *backend,
        Report     *report)
 {
-  paddock_landlock_probe (&report->landlock);
+  PaddockLockBackend chosen;
+
+  if (paddock_lock_choose_backend (backend, &chosen, &report->unavailable))
+    probe_lock (chosen, report);
+  else
+    {
+      paddock_landlock_probe (&report->landlock);
+      report->seccomp = prctl (PR_GET_SECCOMP, 0, 0, 0, 0) >= 0;
+    }
   report->have_namespaces = paddock_namespaces_probe (PADDOCK_NAMESPACES_LOCK, &report->namespaces_errno, NULL);
-  report->have_backend = paddock_lock_choose_backend (backend, &report->backend, &report->unavailable);
-  /* Landlock does not govern connect() on a named Unix socket: only the
-   * private /tmp, /run and runtime dir keep the session's services away. */
-  if (report->have_backend && report->backend == PADDOCK_LOCK_BACKEND_LANDLOCK)
-    report->have_places = paddock_namespaces_probe (PADDOCK_NAMESPACES_PRIVATE_PLACES, &report->places_errno,
-                                                    &report->places_what);
-  report->seccomp = prctl (PR_GET_SECCOMP, 0, 0, 0, 0) >= 0;
 }
 
 void
@@ -375,20 +394,25 @@ report_features (const Report *report)
 }
 
 char **
+paddock_lock_features_for (PaddockLockBackend backend)
+{
+  g_auto(Report) report = { 0 };
+
+  probe_lock (backend, &report);
+  return report_features (&report);
+}
+
+char **
 paddock_lock_list_features (const char  *backend,
                             char       **mechanism,
                             GError     **error)
 {
-  g_auto(Report) report = { 0 };
+  PaddockLockBackend chosen;
 
-  probe (backend, &report);
-  if (!report.have_backend)
-    {
-      g_propagate_error (error, g_steal_pointer (&report.unavailable));
-      return NULL;
-    }
+  if (!paddock_lock_choose_backend (backend, &chosen, error))
+    return NULL;
   if (mechanism != NULL)
-    *mechanism = g_strdup (report.backend == PADDOCK_LOCK_BACKEND_LANDLOCK ? "landlock" : "namespaces");
-  return report_features (&report);
+    *mechanism = g_strdup (chosen == PADDOCK_LOCK_BACKEND_LANDLOCK ? "landlock" : "namespaces");
+  return paddock_lock_features_for (chosen);
 }
 

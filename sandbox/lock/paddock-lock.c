@@ -324,10 +324,7 @@ paddock_lock_new (const PaddockLockOptions *options,
   if (!paddock_lock_choose_backend (options->backend, &lock->backend, error))
     return NULL;
   /* What the session tells its clients the lock enforces. */
-  lock->features = paddock_lock_list_features (lock->backend == PADDOCK_LOCK_BACKEND_LANDLOCK
-                                               ? "landlock" : "namespaces", NULL, error);
-  if (lock->features == NULL)
-    return NULL;
+  lock->features = paddock_lock_features_for (lock->backend);
 
   for (guint i = 0; i < G_N_ELEMENTS (system_roots); i++)
     add_root (roots, system_roots[i], PADDOCK_ACCESS_READ_ONLY);
