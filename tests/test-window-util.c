@@ -740,6 +740,16 @@ tab_busy (gpointer data)
   return program != NULL;
 }
 
+/* The tab's foreground program is sleep(1): the shell's child is still
+ * called after the shell until the supervisor lets its exec through. */
+gboolean
+tab_runs_sleep (gpointer data)
+{
+  g_autofree char *program = paddock_session_page_dup_busy_program (PADDOCK_SESSION_PAGE (data));
+
+  return g_strcmp0 (program, "sleep") == 0;
+}
+
 /* A message dialog with @heading is showing: one answered a moment ago
  * may still be there until it is gone. */
 gboolean

@@ -211,6 +211,7 @@ const char *indicator_icon_name (PaddockSessionPage *page);
 PaddockSessionPage *open_tab (GtkWindow *window);
 
 gboolean tab_busy (gpointer data);
+gboolean tab_runs_sleep (gpointer data);
 
 /* A message dialog with @heading is showing: one answered a moment ago
  * may still be there until it is gone. */

@@ -224,7 +224,7 @@ test_close_running_asks (void)
   window = open_session (app, dir, &terminal, &first);
   second = open_tab (window);
   feed (paddock_session_page_get_terminal (second), "sleep 1000\n");
-  g_assert_true (wait_for (tab_busy, second, "sleep to run in the second tab"));
+  g_assert_true (wait_for (tab_runs_sleep, second, "sleep to run in the second tab"));
   g_assert_false (tab_busy (first));
 
   /* The busy tab: asked, kept on Cancel, closed on Close. */
@@ -242,7 +242,7 @@ test_close_running_asks (void)
 
   /* The window, with a program running in its last tab. */
   feed (terminal, "sleep 1000\n");
-  g_assert_true (wait_for (tab_busy, first, "sleep to run in the first tab"));
+  g_assert_true (wait_for (tab_runs_sleep, first, "sleep to run in the first tab"));
   g_signal_connect_swapped (window, "destroy", G_CALLBACK (set_flag), &destroyed);
   gtk_window_close (window);
   g_assert_true (wait_for (dialog_shown, &window_question, "the window's question"));
