@@ -56,3 +56,58 @@ paddock_settings_new (void)
 
   return g_settings_new_full (schema, NULL, NULL);
 }
+
+#define MAX_RECENT_PROJECTS 10
+
+/**
+ * paddock_settings_dup_recent_projects:
+ * @settings: (nullable): the app's settings
+ *
+ * The project folders sessions last ran in, the most recent first, less
+ * the ones that are no longer folders.
+ *
+ * Returns: (transfer full): the folders' paths
+ */
+GStrv
+paddock_settings_dup_recent_projects (GSettings *settings)
+{
+  g_auto(GStrv) saved = NULL;
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  if (settings == NULL)
+    return g_strv_builder_end (builder);
+  saved = g_settings_get_strv (settings, "recent-projects");
+  for (guint i = 0; saved[i] != NULL; i++)
+    if (g_file_test (saved[i], G_FILE_TEST_IS_DIR))
+      g_strv_builder_add (builder, saved[i]);
+  return g_strv_builder_end (builder);
+}
+
+/* Puts @path first in the recent projects, once. */
+void
+paddock_settings_add_recent_project (GSettings  *settings,
+                                     const char *path)
+{
+  g_auto(GStrv) saved = NULL;
+  g_autoptr(GStrvBuilder) builder = NULL;
+  g_auto(GStrv) recent = NULL;
+  guint n = 1;
+
+  g_return_if_fail (path != NULL);
+
+  if (settings == NULL)
+    return;
+  saved = g_settings_get_strv (settings, "recent-projects");
+  if (saved[0] != NULL && g_str_equal (saved[0], path))
+    return;
+  builder = g_strv_builder_new ();
+  g_strv_builder_add (builder, path);
+  for (guint i = 0; saved[i] != NULL && n < MAX_RECENT_PROJECTS; i++)
+    if (!g_str_equal (saved[i], path))
+      {
+        g_strv_builder_add (builder, saved[i]);
+        n++;
+      }
+  recent = g_strv_builder_end (builder);
+  g_settings_set_strv (settings, "recent-projects", (const char * const *) recent);
+}

@@ -9,6 +9,9 @@
 
 G_BEGIN_DECLS
 
-GSettings *paddock_settings_new (void);
+GSettings *paddock_settings_new                 (void);
+GStrv      paddock_settings_dup_recent_projects (GSettings  *settings);
+void       paddock_settings_add_recent_project  (GSettings  *settings,
+                                                 const char *path);
 
 G_END_DECLS

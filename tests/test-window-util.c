@@ -948,6 +948,15 @@ test_window_init (int    *argc,
 
   have_display = (g_getenv ("DISPLAY") != NULL || g_getenv ("WAYLAND_DISPLAY") != NULL) &&
                  gtk_init_check ();
+
+  /* Each test opens what it opens, not what the one before it left open;
+   * the test of restoring turns it back on. */
+  {
+    g_autoptr(GSettings) settings = paddock_settings_new ();
+
+    if (settings != NULL)
+      g_settings_set_boolean (settings, "restore-sessions", FALSE);
+  }
 }
 
 void

@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "paddock-agent.h"
 #include "paddock-escape.h"
 #include "paddock-project.h"
 #include "paddock-session-page.h"
+#include "paddock-settings.h"
 #include "paddock-window.h"
 
 #define EXIT_USAGE 2
@@ -23,28 +25,58 @@ struct _PaddockApplication
   AdwApplication  parent_instance;
 
   int             exit_status;
+  GSettings      *settings;
+  GHashTable     *projects;       /* path -> PaddockProject: one object per folder */
+  guint           save_id;        /* the idle saving the open sessions */
+  gboolean        keep_sessions;  /* quitting: what is open stays saved */
 };
 
 G_DEFINE_FINAL_TYPE (PaddockApplication, paddock_application, ADW_TYPE_APPLICATION)
 
+/* What the command line asks for. */
+typedef struct
+{
+  gboolean  version;
+  gboolean  lock;
+  gboolean  no_lock;
+  char     *agent;
+  GStrv     directories;
+} Options;
+
+static void
+options_clear (Options *options)
+{
+  g_free (options->agent);
+  g_strfreev (options->directories);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
+
 static GOptionContext *
-create_option_context (gboolean  *version,
-                       char    ***directories)
+create_option_context (Options *options)
 {
   GOptionContext *context;
   const GOptionEntry entries[] = {
-    { "version", 0, 0, G_OPTION_ARG_NONE, version,
+    { "agent", 'a', 0, G_OPTION_ARG_STRING, &options->agent,
+      N_("Run the agent NAME: claude, codex, gemini, opencode, aider or shell"), N_("NAME") },
+    { "lock", 0, 0, G_OPTION_ARG_NONE, &options->lock,
+      N_("Run the session under the folder lock"), NULL },
+    { "no-lock", 0, 0, G_OPTION_ARG_NONE, &options->no_lock,
+      N_("Run the session without the folder lock"), NULL },
+    { "version", 0, 0, G_OPTION_ARG_NONE, &options->version,
       N_("Show the version and exit"), NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, directories,
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &options->directories,
       NULL, NULL },
     { NULL }
   };
 
-  /* TRANSLATORS: the argument in "paddock [OPTION…] [DIR]"; keep DIR as is */
-  context = g_option_context_new (_("[DIR]"));
+  /* TRANSLATORS: the arguments in "paddock [OPTION…] [DIR] [-- COMMAND…]"; keep DIR and COMMAND as they are */
+  context = g_option_context_new (_("[DIR] [-- COMMAND…]"));
   g_option_context_set_summary (context,
-                                _("Opens the project folder DIR (default: the current directory) "
-                                  "in a Paddock window."));
+                                _("Opens a session in the project folder DIR (default: the current directory) "
+                                  "in the running Paddock, or starts it. The session runs the agent NAME, "
+                                  "COMMAND, or else the default agent; locked as --lock or --no-lock says, "
+                                  "else as the project’s saved choice."));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
 
@@ -61,10 +93,27 @@ usage_error (GOptionContext *context,
   return EXIT_USAGE;
 }
 
+/* Splits @arguments at the first "--": what follows is the command. */
+static GStrv
+split_command (char **arguments)
+{
+  for (guint i = 1; arguments[i] != NULL; i++)
+    if (g_str_equal (arguments[i], "--"))
+      {
+        GStrv command = g_strdupv (arguments + i + 1);
+
+        for (guint j = i; arguments[j] != NULL; j++)
+          g_clear_pointer (&arguments[j], g_free);
+        return command;
+      }
+  return NULL;
+}
+
 /* Checks the command line in the invoking process, so that a usage error
  * exits 2 with the usage (GApplication would exit 1 with only the message),
  * and resolves DIR against this process's current directory before it is
- * handed, possibly, to an instance already running elsewhere. */
+ * handed, possibly, to an instance already running elsewhere: as
+ * [argv0, DIR, AGENT or "", "lock" or "no-lock" or "", COMMAND…]. */
 static gboolean
 paddock_application_local_command_line (GApplication   *app,
                                         char         ***arguments,
@@ -73,14 +122,16 @@ paddock_application_local_command_line (GApplication   *app,
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) args = NULL;
-  g_auto(GStrv) directories = NULL;
-  gboolean version = FALSE;
+  g_auto(GStrv) command = NULL;
+  g_auto(Options) options = { 0 };
+  g_autoptr(PaddockAgent) agent = NULL;
   g_autofree char *cwd = NULL;
   g_autofree char *directory = NULL;
-  char **forwarded;
+  g_autoptr(GStrvBuilder) forwarded = g_strv_builder_new ();
 
-  context = create_option_context (&version, &directories);
+  context = create_option_context (&options);
   args = g_strdupv (*arguments);
+  command = split_command (args);
 
   if (!g_option_context_parse_strv (context, &args, &error))
     {
@@ -88,56 +139,119 @@ paddock_application_local_command_line (GApplication   *app,
       return TRUE;
     }
 
-  if (version)
+  if (options.version)
     {
       g_print ("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
       *exit_status = EXIT_SUCCESS;
       return TRUE;
     }
 
-  if (directories != NULL && g_strv_length (directories) > 1)
+  if (options.directories != NULL && g_strv_length (options.directories) > 1)
     {
       *exit_status = usage_error (context, _("Only one DIR may be given"));
       return TRUE;
     }
+  if (options.lock && options.no_lock)
+    {
+      *exit_status = usage_error (context, _("--lock and --no-lock cannot both be given"));
+      return TRUE;
+    }
+  if (command != NULL && command[0] == NULL)
+    g_clear_pointer (&command, g_strfreev);
+  if (command != NULL && options.agent != NULL)
+    {
+      *exit_status = usage_error (context, _("--agent and a COMMAND cannot both be given"));
+      return TRUE;
+    }
+  if (options.agent != NULL && (agent = paddock_agent_lookup (options.agent, &error)) == NULL)
+    {
+      *exit_status = usage_error (context, error->message);
+      return TRUE;
+    }
 
   cwd = g_get_current_dir ();
-  if (directories == NULL || directories[0] == NULL)
+  if (options.directories == NULL || options.directories[0] == NULL)
     directory = g_strdup (cwd);
-  else if (g_path_is_absolute (directories[0]))
-    directory = g_strdup (directories[0]);
+  else if (g_path_is_absolute (options.directories[0]))
+    directory = g_strdup (options.directories[0]);
   else
-    directory = g_build_filename (cwd, directories[0], NULL);
+    directory = g_build_filename (cwd, options.directories[0], NULL);
 
-  forwarded = g_new0 (char *, 3);
-  forwarded[0] = g_strdup ((*arguments)[0] != NULL ? (*arguments)[0] : PACKAGE_NAME);
-  forwarded[1] = g_steal_pointer (&directory);
+  g_strv_builder_add (forwarded, (*arguments)[0] != NULL ? (*arguments)[0] : PACKAGE_NAME);
+  g_strv_builder_add (forwarded, directory);
+  g_strv_builder_add (forwarded, options.agent != NULL ? options.agent : "");
+  g_strv_builder_add (forwarded, options.lock ? "lock" : options.no_lock ? "no-lock" : "");
+  if (command != NULL)
+    g_strv_builder_addv (forwarded, (const char **) command);
   g_strfreev (*arguments);
-  *arguments = forwarded;
+  *arguments = g_strv_builder_end (forwarded);
 
   return G_APPLICATION_CLASS (paddock_application_parent_class)->local_command_line (app, arguments, exit_status);
 }
 
+/* The agent a forwarded command line names: NULL for the default one. */
+static PaddockAgent *
+agent_from_arguments (PaddockApplication  *self,
+                      char               **arguments,
+                      int                  argc,
+                      GError             **error)
+{
+  g_autofree char *fallback = NULL;
+
+  if (argc > 4)
+    return paddock_agent_new_command ((const char * const *) arguments + 4);
+  if (argc > 2 && *arguments[2] != '\0')
+    return paddock_agent_lookup (arguments[2], error);
+  if (self->settings != NULL)
+    fallback = g_settings_get_string (self->settings, "default-agent");
+  return paddock_agent_lookup (fallback != NULL ? fallback : "shell", error);
+}
+
+static PaddockLockChoice
+lock_choice_from_argument (const char *argument)
+{
+  if (g_strcmp0 (argument, "lock") == 0)
+    return PADDOCK_LOCK_CHOICE_LOCK;
+  if (g_strcmp0 (argument, "no-lock") == 0)
+    return PADDOCK_LOCK_CHOICE_NO_LOCK;
+  return PADDOCK_LOCK_CHOICE_PROJECT;
+}
+
+/* Opens what a command line asks for: in the running instance's window,
+ * after the sessions saved at the last quit when this is the first. */
 static int
 paddock_application_command_line (GApplication            *app,
                                   GApplicationCommandLine *command_line)
 {
   PaddockApplication *self = PADDOCK_APPLICATION (app);
   g_autoptr(GError) error = NULL;
+  g_autoptr(PaddockAgent) agent = NULL;
   g_auto(GStrv) arguments = NULL;
   g_autofree char *directory = NULL;
-  GtkWindow *window;
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+  gboolean restored = FALSE;
   int argc;
 
   arguments = g_application_command_line_get_arguments (command_line, &argc);
-  if (argc >= 2)
+  if (window == NULL)
+    restored = paddock_application_restore_sessions (self) > 0;
+  if (argc >= 2 && *arguments[1] != '\0')
     directory = g_strdup (arguments[1]);
+  else if (restored)
+    return EXIT_SUCCESS;
   else
     directory = g_strdup (g_application_command_line_get_cwd (command_line));
   if (directory == NULL)
     directory = g_get_current_dir ();
 
-  window = paddock_application_open_directory (self, directory, &error);
+  agent = agent_from_arguments (self, arguments, argc, &error);
+  if (agent != NULL)
+    window = paddock_application_open_session (self, gtk_application_get_active_window (GTK_APPLICATION (app)),
+                                               directory, agent,
+                                               lock_choice_from_argument (argc > 3 ? arguments[3] : NULL),
+                                               &error);
+  else
+    window = paddock_application_open_session (self, NULL, directory, NULL, PADDOCK_LOCK_CHOICE_PROJECT, NULL);
 
   if (error == NULL)
     return EXIT_SUCCESS;
@@ -162,15 +276,18 @@ paddock_application_command_line (GApplication            *app,
   return EXIT_FAILURE;
 }
 
+/* Launched from the desktop, or activated over D-Bus: the sessions saved
+ * at the last quit, else a window to start one from. */
 static void
 paddock_application_activate (GApplication *app)
 {
+  PaddockApplication *self = PADDOCK_APPLICATION (app);
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
 
   if (window != NULL)
     gtk_window_present (window);
-  else
-    paddock_application_open_directory (PADDOCK_APPLICATION (app), g_get_home_dir (), NULL);
+  else if (paddock_application_restore_sessions (self) == 0)
+    gtk_window_present (GTK_WINDOW (paddock_window_new (self)));
 }
 
 static void
@@ -180,20 +297,17 @@ new_window_action (GSimpleAction *action,
 {
   PaddockApplication *self = user_data;
   GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (self));
-  PaddockProject *project = NULL;
-  PaddockWindow *window;
+  PaddockSessionPage *session = NULL;
+  PaddockWindow *window = paddock_window_new (self);
 
+  /* Another of the selected tab's session, as a new tab would be; else
+   * a window to start one from. */
   if (PADDOCK_IS_WINDOW (active))
-    project = paddock_window_get_project (PADDOCK_WINDOW (active));
-
-  if (project == NULL)
-    {
-      paddock_application_open_directory (self, g_get_home_dir (), NULL);
-      return;
-    }
-
-  window = paddock_window_new (self);
-  paddock_window_add_session (window, project);
+    session = paddock_window_get_selected_session (PADDOCK_WINDOW (active));
+  if (session != NULL)
+    paddock_window_add_session (window, paddock_session_page_get_project (session),
+                                paddock_session_page_get_agent (session),
+                                paddock_session_page_get_lock_choice (session));
   gtk_window_present (GTK_WINDOW (window));
 }
 
@@ -232,6 +346,8 @@ quit_action (GSimpleAction *action,
   GtkApplication *app = user_data;
   GList *windows = g_list_copy (gtk_application_get_windows (app));
 
+  /* What is open now comes back at the next start. */
+  paddock_application_keep_sessions (PADDOCK_APPLICATION (app));
   /* Close each window as the user would, so that each saves its state. */
   for (GList *l = windows; l != NULL; l = l->next)
     g_object_ref (l->data);
@@ -366,9 +482,23 @@ paddock_application_startup (GApplication *app)
 }
 
 static void
+paddock_application_finalize (GObject *object)
+{
+  PaddockApplication *self = PADDOCK_APPLICATION (object);
+
+  g_clear_handle_id (&self->save_id, g_source_remove);
+  g_clear_object (&self->settings);
+  g_clear_pointer (&self->projects, g_hash_table_unref);
+
+  G_OBJECT_CLASS (paddock_application_parent_class)->finalize (object);
+}
+
+static void
 paddock_application_class_init (PaddockApplicationClass *klass)
 {
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->finalize = paddock_application_finalize;
 
   app_class->local_command_line = paddock_application_local_command_line;
   app_class->command_line = paddock_application_command_line;
@@ -379,6 +509,8 @@ paddock_application_class_init (PaddockApplicationClass *klass)
 static void
 paddock_application_init (PaddockApplication *self)
 {
+  self->settings = paddock_settings_new ();
+  self->projects = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
 }
 
 /**
@@ -402,14 +534,96 @@ paddock_application_new (const char        *application_id,
 }
 
 /**
+ * paddock_application_lookup_project:
+ * @self: the application
+ * @directory: a project folder
+ * @error: return location for why @directory cannot be a project
+ *
+ * The one #PaddockProject for @directory: every tab in that folder shares
+ * it, so that its lock choice, changed in one window, shows in all.
+ *
+ * Returns: (transfer full) (nullable): the project
+ */
+PaddockProject *
+paddock_application_lookup_project (PaddockApplication  *self,
+                                    const char          *directory,
+                                    GError             **error)
+{
+  g_autoptr(PaddockProject) project = NULL;
+  PaddockProject *known;
+
+  g_return_val_if_fail (PADDOCK_IS_APPLICATION (self), NULL);
+  g_return_val_if_fail (directory != NULL, NULL);
+
+  project = paddock_project_new_for_path (directory, error);
+  if (project == NULL)
+    return NULL;
+  known = g_hash_table_lookup (self->projects, paddock_project_get_path (project));
+  if (known != NULL)
+    return g_object_ref (known);
+  g_hash_table_insert (self->projects, g_strdup (paddock_project_get_path (project)), g_object_ref (project));
+  return g_steal_pointer (&project);
+}
+
+/**
+ * paddock_application_open_session:
+ * @self: the application
+ * @window: (nullable): the window to open it in; %NULL for a new one
+ * @directory: the project folder
+ * @agent: (nullable): what the session runs; %NULL for the user's shell
+ * @lock_choice: whether it runs locked, or as the project's saved choice says
+ * @error: return location for the reason @directory cannot be opened
+ *
+ * Opens a tab with a session of @agent in @directory. When the folder
+ * cannot be opened, a new window opens showing why (or @window shows it,
+ * when it has no tabs), and @error is set so that the caller can also
+ * report it and fail.
+ *
+ * Returns: (transfer none): the window, already presented
+ */
+GtkWindow *
+paddock_application_open_session (PaddockApplication  *self,
+                                  GtkWindow           *window,
+                                  const char          *directory,
+                                  PaddockAgent        *agent,
+                                  PaddockLockChoice    lock_choice,
+                                  GError             **error)
+{
+  g_autoptr(PaddockProject) project = NULL;
+  g_autoptr(GError) local_error = NULL;
+
+  g_return_val_if_fail (PADDOCK_IS_APPLICATION (self), NULL);
+  g_return_val_if_fail (window == NULL || PADDOCK_IS_WINDOW (window), NULL);
+  g_return_val_if_fail (directory != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  project = paddock_application_lookup_project (self, directory, &local_error);
+  if (window == NULL ||
+      (project == NULL && adw_tab_view_get_n_pages (paddock_window_get_tab_view (PADDOCK_WINDOW (window))) > 0))
+    window = GTK_WINDOW (paddock_window_new (self));
+
+  if (project != NULL)
+    paddock_window_add_session (PADDOCK_WINDOW (window), project, agent, lock_choice);
+  else
+    paddock_window_show_error (PADDOCK_WINDOW (window), directory, local_error);
+
+  gtk_window_present (window);
+
+  if (local_error != NULL)
+    g_propagate_error (error, g_steal_pointer (&local_error));
+
+  return window;
+}
+
+/**
  * paddock_application_open_directory:
  * @self: the application
  * @directory: the project folder
  * @error: return location for the reason @directory cannot be opened
  *
- * Opens a window on @directory with a session in its first tab. When the
- * folder cannot be opened the window still opens, showing why, and @error
- * is set so that the caller can also report it and fail.
+ * Opens a new window on @directory with a session of the user's shell in
+ * its first tab, locked as the project's saved choice says; see
+ * paddock_application_open_session().
  *
  * Returns: (transfer none): the new window, already presented
  */
@@ -418,28 +632,147 @@ paddock_application_open_directory (PaddockApplication  *self,
                                     const char          *directory,
                                     GError             **error)
 {
-  g_autoptr(PaddockProject) project = NULL;
-  g_autoptr(GError) local_error = NULL;
-  PaddockWindow *window;
+  return paddock_application_open_session (self, NULL, directory, NULL, PADDOCK_LOCK_CHOICE_PROJECT, error);
+}
 
-  g_return_val_if_fail (PADDOCK_IS_APPLICATION (self), NULL);
-  g_return_val_if_fail (directory != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+static GVariant *
+describe_session (guint               window_index,
+                  PaddockSessionPage *session)
+{
+  PaddockAgent *agent = paddock_session_page_get_agent (session);
+  const char * const *command = paddock_agent_get_command (agent);
+  const char * const none[] = { NULL };
 
-  window = paddock_window_new (self);
-  project = paddock_project_new_for_path (directory, &local_error);
+  return g_variant_new ("(uss^asi)", window_index,
+                        paddock_project_get_path (paddock_session_page_get_project (session)),
+                        paddock_agent_get_id (agent),
+                        command != NULL ? command : none,
+                        (gint32) paddock_session_page_get_lock_choice (session));
+}
 
-  if (project != NULL)
-    paddock_window_add_session (window, project);
-  else
-    paddock_window_show_error (window, directory, local_error);
+static gboolean
+save_sessions (gpointer data)
+{
+  PaddockApplication *self = data;
+  GVariantBuilder builder;
+  guint window_index = 0;
 
-  gtk_window_present (GTK_WINDOW (window));
+  self->save_id = 0;
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("a(ussasi)"));
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l != NULL; l = l->next)
+    {
+      AdwTabView *tab_view;
 
-  if (local_error != NULL)
-    g_propagate_error (error, g_steal_pointer (&local_error));
+      if (!PADDOCK_IS_WINDOW (l->data))
+        continue;
+      tab_view = paddock_window_get_tab_view (l->data);
+      for (int i = 0; i < adw_tab_view_get_n_pages (tab_view); i++)
+        g_variant_builder_add_value (&builder,
+                                     describe_session (window_index,
+                                                       PADDOCK_SESSION_PAGE (adw_tab_page_get_child (adw_tab_view_get_nth_page (tab_view, i)))));
+      window_index++;
+    }
+  g_settings_set_value (self->settings, "sessions", g_variant_builder_end (&builder));
+  return G_SOURCE_REMOVE;
+}
 
-  return GTK_WINDOW (window);
+/**
+ * paddock_application_sessions_changed:
+ * @self: the application
+ *
+ * A tab opened or closed: what is open is saved, to come back at the next
+ * start, unless the application is quitting (then what was open stays).
+ */
+void
+paddock_application_sessions_changed (PaddockApplication *self)
+{
+  g_return_if_fail (PADDOCK_IS_APPLICATION (self));
+
+  if (self->settings == NULL || self->keep_sessions || self->save_id != 0)
+    return;
+  self->save_id = g_idle_add (save_sessions, self);
+}
+
+/**
+ * paddock_application_keep_sessions:
+ * @self: the application
+ *
+ * The application is about to quit (its last window closes): the sessions
+ * open now are the ones the next start brings back, not the none left
+ * once the windows are gone.
+ */
+void
+paddock_application_keep_sessions (PaddockApplication *self)
+{
+  g_return_if_fail (PADDOCK_IS_APPLICATION (self));
+
+  if (self->settings == NULL || self->keep_sessions)
+    return;
+  g_clear_handle_id (&self->save_id, g_source_remove);
+  save_sessions (self);
+  self->keep_sessions = TRUE;
+}
+
+/* Opens one saved session in @windows' window @window_index; a project or
+ * agent gone since shows in its window in words. */
+static void
+restore_session (PaddockApplication *self,
+                 GPtrArray          *windows,
+                 GVariant           *saved)
+{
+  g_autoptr(PaddockAgent) agent = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree const char **command = NULL;
+  const char *directory, *agent_id;
+  guint32 window_index;
+  gint32 lock_choice;
+  GtkWindow *window;
+
+  g_variant_get (saved, "(u&s&s^a&si)", &window_index, &directory, &agent_id, &command, &lock_choice);
+  agent = paddock_agent_new_saved (agent_id, command, &error);
+  if (agent == NULL)
+    {
+      g_warning ("Cannot restore a session in %s: %s", directory, error->message);
+      return;
+    }
+  if (lock_choice < PADDOCK_LOCK_CHOICE_PROJECT || lock_choice > PADDOCK_LOCK_CHOICE_NO_LOCK)
+    lock_choice = PADDOCK_LOCK_CHOICE_PROJECT;
+  window = window_index < windows->len ? g_ptr_array_index (windows, window_index) : NULL;
+  window = paddock_application_open_session (self, window, directory, agent, lock_choice, NULL);
+  while (windows->len <= window_index)
+    g_ptr_array_add (windows, window);
+}
+
+/**
+ * paddock_application_restore_sessions:
+ * @self: the application
+ *
+ * Opens again the sessions that were open when the application last quit,
+ * in as many windows, when the "restore-sessions" setting says to.
+ *
+ * Returns: how many sessions it opened
+ */
+guint
+paddock_application_restore_sessions (PaddockApplication *self)
+{
+  g_autoptr(GVariant) sessions = NULL;
+  g_autoptr(GPtrArray) windows = g_ptr_array_new ();
+  gsize n;
+
+  g_return_val_if_fail (PADDOCK_IS_APPLICATION (self), 0);
+
+  if (self->settings == NULL || !g_settings_get_boolean (self->settings, "restore-sessions"))
+    return 0;
+  sessions = g_settings_get_value (self->settings, "sessions");
+  n = g_variant_n_children (sessions);
+  self->keep_sessions = FALSE;
+  for (gsize i = 0; i < n; i++)
+    {
+      g_autoptr(GVariant) saved = g_variant_get_child_value (sessions, i);
+
+      restore_session (self, windows, saved);
+    }
+  return n;
 }
 
 /* EXIT_FAILURE when a window opened by the local command line could not open

@@ -31,6 +31,8 @@ struct _PaddockSessionPage
   GtkWidget       parent_instance;
 
   PaddockProject *project;
+  PaddockAgent   *agent;
+  PaddockLockChoice lock_choice;
   char           *title;
   GCancellable   *spawn_cancellable;
   GPid            runner_pid;
@@ -62,6 +64,8 @@ struct _PaddockSessionPage
 enum {
   PROP_0,
   PROP_PROJECT,
+  PROP_AGENT,
+  PROP_LOCK_CHOICE,
   PROP_TITLE,
   PROP_TAB_TITLE,
   PROP_RUNNING,
@@ -403,13 +407,24 @@ spawn_cb (VteTerminal *terminal,
   set_runner_pid (self, pid, FALSE);
 }
 
+/* What the next start asks for: the session's own choice, else the
+ * project's saved one as it is now, even if another program just changed it. */
+static gboolean
+dup_lock_wanted (PaddockSessionPage *self)
+{
+  if (self->lock_choice != PADDOCK_LOCK_CHOICE_PROJECT)
+    return self->lock_choice == PADDOCK_LOCK_CHOICE_LOCK;
+  paddock_project_reload_lock (self->project);
+  return paddock_project_get_lock (self->project);
+}
+
 /**
  * paddock_session_page_start:
  * @self: a session page that is not running
  *
- * Starts the user's login shell in the project, under paddock-run, in the
- * page's terminal, locked to the project when the project's saved choice
- * says so at this moment. Failures show in the page, with a way to try
+ * Starts the page's agent in the project, under paddock-run, in the
+ * page's terminal, locked to the project when the page's lock choice, or
+ * else the project's saved choice at this moment, says so. Failures show in the page, with a way to try
  * again.
  */
 void
@@ -418,6 +433,7 @@ paddock_session_page_start (PaddockSessionPage *self)
   g_autoptr(GError) error = NULL;
   g_autofree char *runner = NULL;
   g_autofree char *shell = NULL;
+  g_auto(GStrv) command = NULL;
   g_auto(GStrv) argv = NULL;
   g_auto(GStrv) envp = NULL;
   g_autoptr(PaddockClient) client = NULL;
@@ -439,6 +455,13 @@ paddock_session_page_start (PaddockSessionPage *self)
 
   runner = paddock_session_command_find_runner (&error);
   if (runner == NULL)
+    {
+      show_start_error (self, error);
+      return;
+    }
+  /* Looked for now: an agent installed since the last start is found. */
+  command = paddock_agent_dup_argv (self->agent, &error);
+  if (command == NULL)
     {
       show_start_error (self, error);
       return;
@@ -475,12 +498,11 @@ paddock_session_page_start (PaddockSessionPage *self)
 
   gtk_stack_set_visible_child_name (self->stack, "terminal");
 
-  /* The saved choice as it is now, even if another program just changed it. */
-  paddock_project_reload_lock (self->project);
-  set_locked (self, paddock_project_get_lock (self->project));
+  set_locked (self, dup_lock_wanted (self));
 
   shell = paddock_session_command_dup_user_shell ();
-  argv = paddock_session_command_build_argv (runner, self->project, self->locked, session_fd, NULL);
+  argv = paddock_session_command_build_argv (runner, self->project, self->locked, session_fd,
+                                             (const char * const *) command);
   envp = paddock_session_command_build_environ (shell);
 
   g_clear_object (&self->spawn_cancellable);
@@ -737,6 +759,8 @@ paddock_session_page_constructed (GObject *object)
   G_OBJECT_CLASS (paddock_session_page_parent_class)->constructed (object);
 
   g_assert (PADDOCK_IS_PROJECT (self->project));
+  if (self->agent == NULL)
+    self->agent = paddock_agent_lookup ("shell", NULL);
 
   set_title (self, NULL);
 
@@ -769,6 +793,7 @@ paddock_session_page_finalize (GObject *object)
   PaddockSessionPage *self = PADDOCK_SESSION_PAGE (object);
 
   g_clear_object (&self->project);
+  g_clear_object (&self->agent);
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->start_failure, g_free);
   g_clear_pointer (&self->reported_lock, paddock_lock_status_free);
@@ -791,6 +816,14 @@ paddock_session_page_get_property (GObject    *object,
     {
     case PROP_PROJECT:
       g_value_set_object (value, self->project);
+      break;
+
+    case PROP_AGENT:
+      g_value_set_object (value, self->agent);
+      break;
+
+    case PROP_LOCK_CHOICE:
+      g_value_set_int (value, self->lock_choice);
       break;
 
     case PROP_TITLE:
@@ -844,6 +877,14 @@ paddock_session_page_set_property (GObject      *object,
       self->project = g_value_dup_object (value);
       break;
 
+    case PROP_AGENT:
+      self->agent = g_value_dup_object (value);
+      break;
+
+    case PROP_LOCK_CHOICE:
+      paddock_session_page_set_lock_choice (self, g_value_get_int (value));
+      break;
+
     case PROP_SHOW_TIMELINE:
       paddock_session_page_set_show_timeline (self, g_value_get_boolean (value));
       break;
@@ -871,6 +912,16 @@ paddock_session_page_class_init (PaddockSessionPageClass *klass)
     g_param_spec_object ("project", NULL, NULL,
                          PADDOCK_TYPE_PROJECT,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /* What the session runs; the user's shell when constructed without one. */
+  properties[PROP_AGENT] =
+    g_param_spec_object ("agent", NULL, NULL,
+                         PADDOCK_TYPE_AGENT,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /* A PaddockLockChoice: whether the next start is locked, or follows the project. */
+  properties[PROP_LOCK_CHOICE] =
+    g_param_spec_int ("lock-choice", NULL, NULL,
+                      PADDOCK_LOCK_CHOICE_PROJECT, PADDOCK_LOCK_CHOICE_NO_LOCK, PADDOCK_LOCK_CHOICE_PROJECT,
+                      G_PARAM_READWRITE | G_PARAM_CONSTRUCT | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   /* The terminal's title (what the shell or the program sets), else the project's name. */
   properties[PROP_TITLE] =
     g_param_spec_string ("title", NULL, NULL, NULL,
@@ -980,16 +1031,62 @@ paddock_session_page_init (PaddockSessionPage *self)
 /**
  * paddock_session_page_new:
  * @project: the project the session runs in
+ * @agent: (nullable): what it runs; %NULL for the user's shell
+ * @lock_choice: whether it runs locked, or as the project's saved choice says
  *
  * Returns: (transfer floating): a new page; call paddock_session_page_start()
  *   to start its session
  */
 PaddockSessionPage *
-paddock_session_page_new (PaddockProject *project)
+paddock_session_page_new (PaddockProject    *project,
+                          PaddockAgent      *agent,
+                          PaddockLockChoice  lock_choice)
 {
   g_return_val_if_fail (PADDOCK_IS_PROJECT (project), NULL);
+  g_return_val_if_fail (agent == NULL || PADDOCK_IS_AGENT (agent), NULL);
 
-  return g_object_new (PADDOCK_TYPE_SESSION_PAGE, "project", project, NULL);
+  return g_object_new (PADDOCK_TYPE_SESSION_PAGE,
+                       "project", project,
+                       "agent", agent,
+                       "lock-choice", lock_choice,
+                       NULL);
+}
+
+PaddockAgent *
+paddock_session_page_get_agent (PaddockSessionPage *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), NULL);
+
+  return self->agent;
+}
+
+PaddockLockChoice
+paddock_session_page_get_lock_choice (PaddockSessionPage *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), PADDOCK_LOCK_CHOICE_PROJECT);
+
+  return self->lock_choice;
+}
+
+/**
+ * paddock_session_page_set_lock_choice:
+ * @self: a session page
+ * @lock_choice: the lock its next start asks for
+ *
+ * A running session keeps the lock it started with: the choice holds from
+ * its next start (a restart).
+ */
+void
+paddock_session_page_set_lock_choice (PaddockSessionPage *self,
+                                      PaddockLockChoice   lock_choice)
+{
+  g_return_if_fail (PADDOCK_IS_SESSION_PAGE (self));
+  g_return_if_fail (lock_choice <= PADDOCK_LOCK_CHOICE_NO_LOCK);
+
+  if (self->lock_choice == lock_choice)
+    return;
+  self->lock_choice = lock_choice;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOCK_CHOICE]);
 }
 
 PaddockProject *
@@ -1165,8 +1262,9 @@ paddock_session_page_dup_tab_title (PaddockSessionPage *self)
 {
   g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), NULL);
 
-  /* TRANSLATORS: a tab's title: the project's name, then the agent's (here the user's shell) */
-  return g_strdup_printf (_("%s · %s"), paddock_project_get_name (self->project), _("Shell"));
+  /* TRANSLATORS: a tab's title: the project's name, then the agent's ("Claude Code", "Shell") */
+  return g_strdup_printf (_("%s · %s"), paddock_project_get_name (self->project),
+                          paddock_agent_get_name (self->agent));
 }
 
 /* The view of the session's timeline, beside the terminal. */

@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 #include <vte/vte.h>
 
+#include "paddock-agent.h"
 #include "paddock-approval-bar.h"
 #include "paddock-client.h"
 #include "paddock-lock-status.h"
@@ -16,11 +17,24 @@
 
 G_BEGIN_DECLS
 
+/* Whether a session runs under the folder lock. */
+typedef enum {
+  PADDOCK_LOCK_CHOICE_PROJECT,   /* as the project's saved choice says when it starts */
+  PADDOCK_LOCK_CHOICE_LOCK,
+  PADDOCK_LOCK_CHOICE_NO_LOCK,
+} PaddockLockChoice;
+
 #define PADDOCK_TYPE_SESSION_PAGE (paddock_session_page_get_type ())
 
 G_DECLARE_FINAL_TYPE (PaddockSessionPage, paddock_session_page, PADDOCK, SESSION_PAGE, GtkWidget)
 
-PaddockSessionPage *paddock_session_page_new            (PaddockProject     *project);
+PaddockSessionPage *paddock_session_page_new            (PaddockProject     *project,
+                                                         PaddockAgent       *agent,
+                                                         PaddockLockChoice   lock_choice);
+PaddockAgent       *paddock_session_page_get_agent      (PaddockSessionPage *self);
+PaddockLockChoice   paddock_session_page_get_lock_choice (PaddockSessionPage *self);
+void                paddock_session_page_set_lock_choice (PaddockSessionPage *self,
+                                                          PaddockLockChoice   lock_choice);
 PaddockProject     *paddock_session_page_get_project    (PaddockSessionPage *self);
 const char         *paddock_session_page_get_title      (PaddockSessionPage *self);
 char               *paddock_session_page_dup_tab_title  (PaddockSessionPage *self);

@@ -1,4 +1,4 @@
-/* paddock-window.c: a Paddock window: a project's sessions in tabs
+/* paddock-window.c: a Paddock window: agent sessions in tabs, each in its project
  *
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -20,7 +20,7 @@ struct _PaddockWindow
 {
   AdwApplicationWindow  parent_instance;
 
-  PaddockProject       *project;
+  PaddockProject       *project;      /* the selected tab's */
   gboolean              lockable;     /* the project can be locked to (paddock_lock_check_project) */
   char                 *held_denial;  /* why not, where it holds a folder the lock keeps from the agent */
   GSettings            *settings;
@@ -528,6 +528,16 @@ session_exited_cb (PaddockWindow      *self,
     adw_tab_page_set_needs_attention (page, TRUE);
 }
 
+/* What is open is saved, to come back at the next start. */
+static void
+sessions_changed (PaddockWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  if (PADDOCK_IS_APPLICATION (app))
+    paddock_application_sessions_changed (PADDOCK_APPLICATION (app));
+}
+
 static void
 page_attached_cb (PaddockWindow *self,
                   AdwTabPage    *page,
@@ -560,6 +570,7 @@ page_attached_cb (PaddockWindow *self,
                            G_CALLBACK (session_exited_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "program-denied",
                            G_CALLBACK (session_program_denied_cb), self, G_CONNECT_SWAPPED);
+  sessions_changed (self);
 }
 
 static void
@@ -575,6 +586,7 @@ page_detached_cb (PaddockWindow *self,
   if (binding != NULL)
     g_binding_unbind (binding);
   g_signal_handlers_disconnect_by_data (session, self);
+  sessions_changed (self);
 }
 
 static void
@@ -587,6 +599,8 @@ selected_page_cb (PaddockWindow *self,
   if (session == NULL)
     return;
 
+  /* The lock button and its popover are the selected tab's project's. */
+  set_project (self, paddock_session_page_get_project (session));
   adw_tab_page_set_needs_attention (adw_tab_view_get_selected_page (tab_view), FALSE);
   update_title (self);
   update_session_lock (self);
@@ -622,9 +636,13 @@ new_tab_action (GtkWidget  *widget,
                 GVariant   *parameter)
 {
   PaddockWindow *self = PADDOCK_WINDOW (widget);
+  PaddockSessionPage *session = get_selected_session (self);
 
-  if (self->project != NULL)
-    paddock_window_add_session (self, self->project);
+  /* Another of the selected tab's: the same project, agent and lock. */
+  if (session != NULL)
+    paddock_window_add_session (self, paddock_session_page_get_project (session),
+                                paddock_session_page_get_agent (session),
+                                paddock_session_page_get_lock_choice (session));
 }
 
 static void
@@ -828,6 +846,10 @@ paddock_window_close_request (GtkWindow *window)
 
   self->closing = TRUE;
   save_window_state (self);
+  /* The last window closing quits: its sessions come back next time. */
+  if (PADDOCK_IS_APPLICATION (gtk_window_get_application (window)) &&
+      g_list_length (gtk_application_get_windows (gtk_window_get_application (window))) == 1)
+    paddock_application_keep_sessions (PADDOCK_APPLICATION (gtk_window_get_application (window)));
 
   return GTK_WINDOW_CLASS (paddock_window_parent_class)->close_request (window);
 }
@@ -1001,7 +1023,16 @@ paddock_window_new (PaddockApplication *application)
   return g_object_new (PADDOCK_TYPE_WINDOW, "application", application, NULL);
 }
 
-/* The project the window's sessions run in, or NULL when it has none yet. */
+/* The selected tab's session, or NULL when the window has none. */
+PaddockSessionPage *
+paddock_window_get_selected_session (PaddockWindow *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_WINDOW (self), NULL);
+
+  return get_selected_session (self);
+}
+
+/* The selected tab's project, or NULL when the window has none. */
 PaddockProject *
 paddock_window_get_project (PaddockWindow *self)
 {
@@ -1022,14 +1053,19 @@ paddock_window_get_tab_view (PaddockWindow *self)
  * paddock_window_add_session:
  * @self: a window
  * @project: the project to run the session in
+ * @agent: (nullable): what the session runs; %NULL for the user's shell
+ * @lock_choice: whether it runs locked, or as the project's saved choice says
  *
- * Opens a new tab with a session of @project, selects it and starts it.
+ * Opens a new tab with a session of @agent in @project, selects it and
+ * starts it.
  *
  * Returns: (transfer none): the new session's page
  */
 PaddockSessionPage *
-paddock_window_add_session (PaddockWindow  *self,
-                            PaddockProject *project)
+paddock_window_add_session (PaddockWindow     *self,
+                            PaddockProject    *project,
+                            PaddockAgent      *agent,
+                            PaddockLockChoice  lock_choice)
 {
   PaddockSessionPage *session;
   AdwTabPage *page;
@@ -1039,8 +1075,9 @@ paddock_window_add_session (PaddockWindow  *self,
 
   set_project (self, project);
   gtk_stack_set_visible_child_name (self->stack, "sessions");
+  paddock_settings_add_recent_project (self->settings, paddock_project_get_path (project));
 
-  session = paddock_session_page_new (project);
+  session = paddock_session_page_new (project, agent, lock_choice);
   page = adw_tab_view_append (self->tab_view, GTK_WIDGET (session));
   adw_tab_view_set_selected_page (self->tab_view, page);
   paddock_session_page_start (session);

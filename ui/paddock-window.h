@@ -19,9 +19,12 @@ G_DECLARE_FINAL_TYPE (PaddockWindow, paddock_window, PADDOCK, WINDOW, AdwApplica
 
 PaddockWindow      *paddock_window_new          (PaddockApplication *application);
 PaddockProject     *paddock_window_get_project  (PaddockWindow      *self);
+PaddockSessionPage *paddock_window_get_selected_session (PaddockWindow *self);
 AdwTabView         *paddock_window_get_tab_view (PaddockWindow      *self);
 PaddockSessionPage *paddock_window_add_session  (PaddockWindow      *self,
-                                                 PaddockProject     *project);
+                                                 PaddockProject     *project,
+                                                 PaddockAgent       *agent,
+                                                 PaddockLockChoice   lock_choice);
 void                paddock_window_show_error   (PaddockWindow      *self,
                                                  const char         *directory,
                                                  const GError       *error);
