@@ -32,6 +32,9 @@ test_usage (void)
   const char *unknown[] = { "--no-such-option", NULL };
   const char *two_dirs[] = { "/tmp", "/usr", NULL };
   const char *version[] = { "--version", NULL };
+  const char *unknown_agent[] = { "--agent", "no-such-agent", "/tmp", NULL };
+  const char *both_locks[] = { "--lock", "--no-lock", "/tmp", NULL };
+  const char *agent_and_command[] = { "--agent", "shell", "/tmp", "--", "vim", NULL };
   int status;
 
   /* Bad command lines fail before any window opens, so no display is needed. */
@@ -57,6 +60,29 @@ test_usage (void)
     run_paddock (version, &status, &out, &err);
     g_assert_cmpint (status, ==, 0);
     g_assert_cmpstr (out, ==, PACKAGE_NAME " " PACKAGE_VERSION "\n");
+  }
+  {
+    g_autofree char *out = NULL, *err = NULL;
+
+    /* Named, with the agents there are. */
+    run_paddock (unknown_agent, &status, &out, &err);
+    g_assert_cmpint (status, ==, 2);
+    g_assert_nonnull (strstr (err, "no-such-agent"));
+    g_assert_nonnull (strstr (err, "claude, codex, gemini, opencode, aider, shell"));
+  }
+  {
+    g_autofree char *out = NULL, *err = NULL;
+
+    run_paddock (both_locks, &status, &out, &err);
+    g_assert_cmpint (status, ==, 2);
+    g_assert_nonnull (strstr (err, "--lock and --no-lock"));
+  }
+  {
+    g_autofree char *out = NULL, *err = NULL;
+
+    run_paddock (agent_and_command, &status, &out, &err);
+    g_assert_cmpint (status, ==, 2);
+    g_assert_nonnull (strstr (err, "--agent and a COMMAND"));
   }
 }
 

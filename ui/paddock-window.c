@@ -13,6 +13,7 @@
 #include "paddock-escape.h"
 #include "paddock-lock.h"
 #include "paddock-lock-status.h"
+#include "paddock-new-session-dialog.h"
 #include "paddock-session-command.h"
 #include "paddock-settings.h"
 
@@ -40,6 +41,7 @@ struct _PaddockWindow
   AdwToastOverlay      *toast_overlay;
   AdwTabView           *tab_view;
   AdwStatusPage        *error_page;
+  AdwStatusPage        *empty_page;
   GtkLabel             *lock_description;
   GtkImage             *session_lock_icon;
   GtkLabel             *session_lock_label;
@@ -645,6 +647,89 @@ new_tab_action (GtkWidget  *widget,
                                 paddock_session_page_get_lock_choice (session));
 }
 
+/* win.new-session opens the New Session dialog; win.choose-project the
+ * same, with its folder chooser open. */
+static void
+new_session_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  PaddockNewSessionDialog *dialog = paddock_new_session_dialog_new (PADDOCK_WINDOW (widget));
+
+  gtk_window_present (GTK_WINDOW (dialog));
+  if (g_str_equal (action_name, "win.choose-project"))
+    gtk_widget_activate_action (GTK_WIDGET (dialog), "dialog.choose-folder", NULL);
+}
+
+/* win.open-project (folder): the default agent in it, as its saved lock
+ * choice says; for the recent projects of the empty and error pages. */
+static void
+open_project_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  PaddockWindow *self = PADDOCK_WINDOW (widget);
+  PaddockApplication *app = PADDOCK_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+  g_autofree char *default_agent = NULL;
+  g_autoptr(PaddockAgent) agent = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (self->settings != NULL)
+    default_agent = g_settings_get_string (self->settings, "default-agent");
+  agent = paddock_agent_lookup (default_agent != NULL ? default_agent : "shell", NULL);
+  if (paddock_application_open_session (app, GTK_WINDOW (self), g_variant_get_string (parameter, NULL),
+                                        agent, PADDOCK_LOCK_CHOICE_PROJECT, &error) != GTK_WINDOW (self))
+    g_debug ("%s", error != NULL ? error->message : "opened elsewhere");
+}
+
+/* The recent projects to start in, and the buttons to choose another: on
+ * the empty page and on the one saying a project cannot be opened. */
+static GtkWidget *
+create_start_box (PaddockWindow *self)
+{
+  g_auto(GStrv) recent = paddock_settings_dup_recent_projects (self->settings);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 18);
+  GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *button;
+
+  gtk_widget_set_halign (box, GTK_ALIGN_CENTER);
+  if (recent[0] != NULL)
+    {
+      GtkWidget *list = gtk_list_box_new ();
+
+      gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
+      gtk_widget_add_css_class (list, "boxed-list");
+      for (guint i = 0; recent[i] != NULL && i < 5; i++)
+        {
+          g_autofree char *name = g_path_get_basename (recent[i]);
+          g_autofree char *shown = paddock_display_path (recent[i]);
+          GtkWidget *row = adw_action_row_new ();
+
+          adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
+          adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (row), shown);
+          adw_action_row_add_suffix (ADW_ACTION_ROW (row), gtk_image_new_from_icon_name ("go-next-symbolic"));
+          gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
+          gtk_actionable_set_action_name (GTK_ACTIONABLE (row), "win.open-project");
+          gtk_actionable_set_action_target (GTK_ACTIONABLE (row), "s", recent[i]);
+          gtk_list_box_append (GTK_LIST_BOX (list), row);
+        }
+      gtk_box_append (GTK_BOX (box), list);
+    }
+  gtk_widget_set_halign (buttons, GTK_ALIGN_CENTER);
+  button = gtk_button_new_with_mnemonic (_("_New Session…"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "win.new-session");
+  gtk_widget_add_css_class (button, "pill");
+  gtk_widget_add_css_class (button, "suggested-action");
+  gtk_box_append (GTK_BOX (buttons), button);
+  button = gtk_button_new_with_mnemonic (_("_Open Folder…"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "win.choose-project");
+  gtk_widget_add_css_class (button, "pill");
+  gtk_box_append (GTK_BOX (buttons), button);
+  gtk_box_append (GTK_BOX (box), buttons);
+  return box;
+}
+
 static void
 close_tab_action (GtkWidget  *widget,
                   const char *action_name,
@@ -983,6 +1068,7 @@ paddock_window_class_init (PaddockWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, mechanism_label);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, tab_view);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, error_page);
+  gtk_widget_class_bind_template_child (widget_class, PaddockWindow, empty_page);
   gtk_widget_class_bind_template_callback (widget_class, selected_page_cb);
   gtk_widget_class_bind_template_callback (widget_class, n_pages_cb);
   gtk_widget_class_bind_template_callback (widget_class, page_attached_cb);
@@ -992,6 +1078,9 @@ paddock_window_class_init (PaddockWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, create_window_cb);
 
   gtk_widget_class_install_action (widget_class, "win.new-tab", NULL, new_tab_action);
+  gtk_widget_class_install_action (widget_class, "win.new-session", NULL, new_session_action);
+  gtk_widget_class_install_action (widget_class, "win.choose-project", NULL, new_session_action);
+  gtk_widget_class_install_action (widget_class, "win.open-project", "s", open_project_action);
   gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, close_tab_action);
   gtk_widget_class_install_action (widget_class, "win.next-tab", NULL, switch_tab_action);
   gtk_widget_class_install_action (widget_class, "win.previous-tab", NULL, switch_tab_action);
@@ -1013,6 +1102,9 @@ paddock_window_init (PaddockWindow *self)
   update_actions (self);
   update_lock (self);
   load_lock_status (self);
+  adw_status_page_set_child (self->empty_page, create_start_box (self));
+  adw_status_page_set_child (self->error_page, create_start_box (self));
+  gtk_stack_set_visible_child_name (self->stack, "empty");
 }
 
 PaddockWindow *
