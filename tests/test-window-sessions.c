@@ -261,6 +261,83 @@ test_restore_sessions (void)
   g_rmdir (other_dir);
 }
 
+static char
+process_state (pid_t pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
+  g_autofree char *stat = NULL;
+  const char *after_comm;
+
+  if (!g_file_get_contents (path, &stat, NULL, NULL) || (after_comm = strrchr (stat, ')')) == NULL)
+    return '?';
+  return after_comm[2];
+}
+
+static gboolean
+page_paused (gpointer data)
+{
+  return paddock_session_page_get_paused (data);
+}
+
+static gboolean
+page_resumed (gpointer data)
+{
+  return !paddock_session_page_get_paused (data);
+}
+
+static gboolean
+page_stopped (gpointer data)
+{
+  return !paddock_session_page_get_running (data);
+}
+
+/* The header's Pause stops the agent's programs and Resume lets them go
+ * on; Kill asks, and then ends the session, the tab staying to say so. */
+static void
+test_pause_resume_kill (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *dir = NULL;
+  DialogWait question = { "Kill the Agent?", NULL };
+  const PaddockMessage *hello;
+  PaddockSessionPage *page;
+  VteTerminal *terminal;
+  GtkWindow *window;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  window = open_session (app, dir, &terminal, &page);
+  hello = paddock_client_get_hello (paddock_session_page_get_client (page));
+  g_assert_nonnull (hello);
+  g_assert_cmpint (process_state (hello->agent_pid), !=, 'T');
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.pause-session", NULL));
+  g_assert_true (wait_for (page_paused, page, "the agent to be paused"));
+  g_assert_cmpint (process_state (hello->agent_pid), ==, 'T');
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.resume-session", NULL));
+  g_assert_true (wait_for (page_resumed, page, "the agent to be resumed"));
+  g_assert_cmpint (process_state (hello->agent_pid), !=, 'T');
+  feed (terminal, "echo resumed-$((4+4))\n");
+  assert_terminal_shows (terminal, "resumed-8");
+
+  /* Cancel keeps it; Kill ends it. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.kill-session", NULL));
+  g_assert_true (wait_for (dialog_shown, &question, "the question"));
+  adw_message_dialog_response (question.dialog, "cancel");
+  g_assert_true (paddock_session_page_get_running (page));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.kill-session", NULL));
+  g_assert_true (wait_for (dialog_shown, &question, "the question again"));
+  adw_message_dialog_response (question.dialog, "kill");
+  g_assert_true (wait_for (page_stopped, page, "the session to end"));
+  g_assert_cmpint (adw_tab_view_get_n_pages (paddock_window_get_tab_view (PADDOCK_WINDOW (window))), ==, 1);
+
+  destroy_windows (app);
+  g_rmdir (dir);
+}
+
 /* The paddock-run processes whose parent is @parent. */
 static guint
 count_runners (GPid parent)
@@ -363,6 +440,7 @@ main (int   argc,
   g_test_add_func ("/paddock/window/new-session-dialog", test_new_session_dialog);
   g_test_add_func ("/paddock/window/agent-not-installed", test_agent_not_installed);
   g_test_add_func ("/paddock/window/restore-sessions", test_restore_sessions);
+  g_test_add_func ("/paddock/window/pause-resume-kill", test_pause_resume_kill);
   g_test_add_func ("/paddock/window/command-line-joins-instance", test_command_line_joins_instance);
 
   status = g_test_run ();

@@ -74,12 +74,14 @@ enum {
   PROP_CLIENT,
   PROP_REPORTED_LOCK,
   PROP_SHOW_TIMELINE,
+  PROP_PAUSED,
   N_PROPS
 };
 
 enum {
   EXITED,
   PROGRAM_DENIED,
+  NOTICE,
   N_SIGNALS
 };
 
@@ -104,6 +106,10 @@ update_actions (PaddockSessionPage *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "session.allow-always", asked);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "session.deny", asked);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "session.kill", running && connected);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "session.pause",
+                                 running && connected && !paddock_client_get_paused (self->client));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "session.resume",
+                                 running && connected && paddock_client_get_paused (self->client));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "session.copy",
                                  vte_terminal_get_has_selection (self->terminal));
 }
@@ -335,6 +341,16 @@ client_closed_cb (PaddockSessionPage *self,
   paddock_approval_bar_clear (self->approval_bar);
   withdraw_notifications (self);
   update_actions (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAUSED]);
+}
+
+static void
+client_paused_cb (PaddockSessionPage *self,
+                  GParamSpec         *pspec,
+                  PaddockClient      *client)
+{
+  update_actions (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAUSED]);
 }
 
 static void
@@ -360,6 +376,7 @@ set_client (PaddockSessionPage *self,
       g_signal_connect_object (client, "refused", G_CALLBACK (client_refused_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (client, "bad-message", G_CALLBACK (client_bad_message_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (client, "closed", G_CALLBACK (client_closed_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (client, "notify::paused", G_CALLBACK (client_paused_cb), self, G_CONNECT_SWAPPED);
     }
   withdraw_notifications (self);
   if (!self->disposed)
@@ -368,6 +385,7 @@ set_client (PaddockSessionPage *self,
       update_actions (self);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CLIENT]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAUSED]);
 }
 
 static void
@@ -709,6 +727,42 @@ kill_cb (GObject      *object,
 }
 
 static void
+pause_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  g_autoptr(PaddockSessionPage) self = user_data;
+  g_autoptr(PaddockMessage) reply = NULL;
+  g_autoptr(GError) error = NULL;
+
+  reply = paddock_client_request_finish (PADDOCK_CLIENT (object), result, &error);
+  if (error != NULL && !self->disposed)
+    {
+      g_autofree char *title = NULL;
+
+      /* TRANSLATORS: %s is the session's own reason, e.g. "the agent has ended" */
+      title = g_strdup_printf (_("Cannot pause or resume the agent: %s"), error->message);
+      g_signal_emit (self, signals[NOTICE], 0, title);
+    }
+}
+
+/* session.pause and session.resume: every program of the agent's stops
+ * (SIGSTOP, through the session) or goes on; the state shows in the tab. */
+static void
+pause_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  PaddockSessionPage *self = PADDOCK_SESSION_PAGE (widget);
+  PaddockMessageType type = g_str_equal (action_name, "session.pause") ? PADDOCK_MESSAGE_PAUSE
+                                                                         : PADDOCK_MESSAGE_RESUME;
+
+  if (self->client == NULL || paddock_client_get_closed (self->client))
+    return;
+  paddock_client_request_async (self->client, type, 10000, NULL, pause_cb, g_object_ref (self));
+}
+
+static void
 kill_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
@@ -858,6 +912,10 @@ paddock_session_page_get_property (GObject    *object,
       g_value_set_boolean (value, paddock_session_page_get_show_timeline (self));
       break;
 
+    case PROP_PAUSED:
+      g_value_set_boolean (value, paddock_session_page_get_paused (self));
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -956,6 +1014,11 @@ paddock_session_page_class_init (PaddockSessionPageClass *klass)
     g_param_spec_boolean ("show-timeline", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
+  /* Whether the session says the agent is paused. */
+  properties[PROP_PAUSED] =
+    g_param_spec_boolean ("paused", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -985,6 +1048,15 @@ paddock_session_page_class_init (PaddockSessionPageClass *klass)
   signals[PROGRAM_DENIED] =
     g_signal_new ("program-denied", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING);
+
+  /**
+   * PaddockSessionPage::notice:
+   * @self: the page
+   * @text: a one-line note for the user, e.g. why a request failed
+   */
+  signals[NOTICE] =
+    g_signal_new ("notice", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
 
   g_type_ensure (VTE_TYPE_TERMINAL);
   g_type_ensure (PADDOCK_TYPE_APPROVAL_BAR);
@@ -1016,6 +1088,8 @@ paddock_session_page_class_init (PaddockSessionPageClass *klass)
   gtk_widget_class_install_action (widget_class, "session.allow-always", NULL, decide_action);
   gtk_widget_class_install_action (widget_class, "session.deny", NULL, decide_action);
   gtk_widget_class_install_action (widget_class, "session.kill", NULL, kill_action);
+  gtk_widget_class_install_action (widget_class, "session.pause", NULL, pause_action);
+  gtk_widget_class_install_action (widget_class, "session.resume", NULL, pause_action);
 
   gtk_widget_class_set_css_name (widget_class, "paddock-session");
 }
@@ -1210,6 +1284,16 @@ paddock_session_page_decide (PaddockSessionPage *self,
     }
   paddock_approval_bar_set_answered (self->approval_bar, ask_id);
   return TRUE;
+}
+
+/* Whether the session says the agent is paused (every program of its stopped). */
+gboolean
+paddock_session_page_get_paused (PaddockSessionPage *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), FALSE);
+
+  return self->client != NULL && !paddock_client_get_closed (self->client) &&
+         paddock_client_get_paused (self->client);
 }
 
 /**

@@ -38,6 +38,8 @@ struct _PaddockWindow
   AdwWindowTitle       *window_title;
   GtkButton            *new_tab_button;
   GtkMenuButton        *lock_button;
+  GtkButton            *pause_button;
+  GtkButton            *resume_button;
   AdwToastOverlay      *toast_overlay;
   AdwTabView           *tab_view;
   AdwStatusPage        *error_page;
@@ -72,6 +74,22 @@ get_selected_session (PaddockWindow *self)
   return PADDOCK_SESSION_PAGE (adw_tab_page_get_child (page));
 }
 
+/* Pause / Resume and Kill act on the selected tab's agent while it runs. */
+static void
+update_control (PaddockWindow *self)
+{
+  PaddockSessionPage *session = get_selected_session (self);
+  gboolean running = session != NULL && paddock_session_page_get_running (session) &&
+                     paddock_session_page_get_client (session) != NULL;
+  gboolean paused = session != NULL && paddock_session_page_get_paused (session);
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.pause-session", running && !paused);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.resume-session", running && paused);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.kill-session", running);
+  gtk_widget_set_visible (GTK_WIDGET (self->pause_button), !paused);
+  gtk_widget_set_visible (GTK_WIDGET (self->resume_button), paused);
+}
+
 static void
 update_actions (PaddockWindow *self)
 {
@@ -85,6 +103,7 @@ update_actions (PaddockWindow *self)
                                  self->project != NULL &&
                                  (self->lockable || paddock_project_get_lock (self->project)));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.close-tab", has_pages);
+  update_control (self);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.next-tab", several);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.previous-tab", several);
 }
@@ -127,7 +146,15 @@ update_page_lock (PaddockWindow *self,
                                      paddock_session_page_get_title (session), state);
   adw_tab_page_set_tooltip (page, tooltip);
 
-  if (locked || failure != NULL)
+  if (paddock_session_page_get_paused (session))
+    {
+      g_autoptr(GIcon) icon = g_themed_icon_new ("media-playback-pause-symbolic");
+
+      adw_tab_page_set_indicator_icon (page, icon);
+      /* TRANSLATORS: a tab's indicator: its agent is paused */
+      adw_tab_page_set_indicator_tooltip (page, _("Paused"));
+    }
+  else if (locked || failure != NULL)
     {
       g_autoptr(GIcon) icon = g_themed_icon_new (failure != NULL ? "dialog-warning-symbolic"
                                                                  : "changes-prevent-symbolic");
@@ -464,7 +491,18 @@ session_lock_state_cb (PaddockWindow      *self,
   if (page != NULL)
     update_page_lock (self, page);
   if (session == get_selected_session (self))
-    update_session_lock (self);
+    {
+      update_session_lock (self);
+      update_control (self);
+    }
+}
+
+static void
+session_notice_cb (PaddockWindow      *self,
+                   const char         *text,
+                   PaddockSessionPage *session)
+{
+  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (text));
 }
 
 static void
@@ -570,6 +608,12 @@ page_attached_cb (PaddockWindow *self,
                            G_CALLBACK (session_lock_state_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "exited",
                            G_CALLBACK (session_exited_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::paused",
+                           G_CALLBACK (session_lock_state_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::client",
+                           G_CALLBACK (session_lock_state_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notice",
+                           G_CALLBACK (session_notice_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "program-denied",
                            G_CALLBACK (session_program_denied_cb), self, G_CONNECT_SWAPPED);
   sessions_changed (self);
@@ -606,6 +650,7 @@ selected_page_cb (PaddockWindow *self,
   adw_tab_page_set_needs_attention (adw_tab_view_get_selected_page (tab_view), FALSE);
   update_title (self);
   update_session_lock (self);
+  update_control (self);
   gtk_widget_grab_focus (GTK_WIDGET (session));
 }
 
@@ -728,6 +773,56 @@ create_start_box (PaddockWindow *self)
   gtk_box_append (GTK_BOX (buttons), button);
   gtk_box_append (GTK_BOX (box), buttons);
   return box;
+}
+
+static void
+pause_session_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  PaddockSessionPage *session = get_selected_session (PADDOCK_WINDOW (widget));
+
+  if (session != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (session),
+                                g_str_equal (action_name, "win.pause-session") ? "session.pause" : "session.resume",
+                                NULL);
+}
+
+static void
+kill_response_cb (PaddockSessionPage *session,
+                  const char         *response,
+                  AdwMessageDialog   *dialog)
+{
+  if (g_strcmp0 (response, "kill") == 0)
+    gtk_widget_activate_action (GTK_WIDGET (session), "session.kill", NULL);
+  else
+    gtk_widget_grab_focus (GTK_WIDGET (session));
+}
+
+/* win.kill-session: asks first, as it ends everything the agent started. */
+static void
+kill_session_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  PaddockSessionPage *session = get_selected_session (PADDOCK_WINDOW (widget));
+  g_autofree char *tab_title = NULL;
+  g_autofree char *body = NULL;
+  AdwMessageDialog *dialog;
+
+  if (session == NULL)
+    return;
+  tab_title = paddock_session_page_dup_tab_title (session);
+  /* TRANSLATORS: %s is the tab's title, e.g. "app · Claude Code" */
+  body = g_strdup_printf (_("Everything the agent in “%s” runs ends now, and any command it was waiting on. "
+                            "The tab stays open to show what happened."), tab_title);
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (widget), _("Kill the Agent?"), body));
+  adw_message_dialog_add_responses (dialog, "cancel", _("_Cancel"), "kill", _("_Kill Agent"), NULL);
+  adw_message_dialog_set_response_appearance (dialog, "kill", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (dialog, "cancel");
+  adw_message_dialog_set_close_response (dialog, "cancel");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (kill_response_cb), session, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 static void
@@ -1060,6 +1155,8 @@ paddock_window_class_init (PaddockWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, new_tab_button);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, lock_button);
+  gtk_widget_class_bind_template_child (widget_class, PaddockWindow, pause_button);
+  gtk_widget_class_bind_template_child (widget_class, PaddockWindow, resume_button);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, lock_description);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, session_lock_icon);
@@ -1078,6 +1175,9 @@ paddock_window_class_init (PaddockWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, create_window_cb);
 
   gtk_widget_class_install_action (widget_class, "win.new-tab", NULL, new_tab_action);
+  gtk_widget_class_install_action (widget_class, "win.pause-session", NULL, pause_session_action);
+  gtk_widget_class_install_action (widget_class, "win.resume-session", NULL, pause_session_action);
+  gtk_widget_class_install_action (widget_class, "win.kill-session", NULL, kill_session_action);
   gtk_widget_class_install_action (widget_class, "win.new-session", NULL, new_session_action);
   gtk_widget_class_install_action (widget_class, "win.choose-project", NULL, new_session_action);
   gtk_widget_class_install_action (widget_class, "win.open-project", "s", open_project_action);
