@@ -81,7 +81,13 @@ test_lock_action (void)
   g_assert_true (lock);
   g_assert_true (gtk_switch_get_active (GTK_SWITCH (lock_switch)));
 
-  /* The open tab keeps how it started. */
+  /* The open tab keeps how it started, when the user says to. */
+  {
+    DialogWait question = { "Restart Locked?", NULL };
+
+    g_assert_true (wait_for (dialog_shown, &question, "the offer to restart locked"));
+    adw_message_dialog_response (question.dialog, "keep");
+  }
   g_assert_false (paddock_session_page_get_locked (unlocked));
   g_assert_null (indicator_icon_name (unlocked));
 
@@ -113,6 +119,12 @@ test_lock_action (void)
     g_assert_true (wait_for (label_shown, &toast, "the toast"));
   }
   g_assert_false (gtk_switch_get_active (GTK_SWITCH (lock_switch)));
+  {
+    DialogWait question = { "Restart Unlocked?", NULL };
+
+    g_assert_true (wait_for (dialog_shown, &question, "the offer to restart unlocked"));
+    adw_message_dialog_response (question.dialog, "keep");
+  }
   g_assert_true (paddock_session_page_get_locked (locked));
   g_assert_cmpstr (indicator_icon_name (locked), ==, "changes-prevent-symbolic");
 
@@ -120,6 +132,53 @@ test_lock_action (void)
   assert_runner_lock_flag (after, "--no-lock", "--lock");
   g_assert_null (indicator_icon_name (after));
   g_assert_true (tab_writes (after, outside, "after-tab"));
+
+  destroy_windows (app);
+  test_remove_tree (base);
+}
+
+/* Turning the lock on under a running session offers to restart it
+ * locked; it then runs locked, and says so. */
+static void
+test_lock_restart_locked (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *project = NULL;
+  g_autofree char *outside = NULL;
+  DialogWait question = { "Restart Locked?", NULL };
+  PaddockSessionPage *page;
+  VteTerminal *terminal;
+  GtkWindow *window;
+  GPid first;
+
+  if (skip_without_lock_base ())
+    return;
+
+  app = create_application ();
+  base = make_lock_dir ("lock-restart");
+  project = g_build_filename (base, "project", NULL);
+  outside = g_build_filename (base, "outside", NULL);
+  g_assert_cmpint (g_mkdir (project, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir (outside, 0755), ==, 0);
+
+  window = open_session (app, project, &terminal, &page);
+  g_assert_true (tab_writes (page, outside, "before"));
+  first = paddock_session_page_get_runner_pid (page);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.lock", NULL));
+  g_assert_true (wait_for (dialog_shown, &question, "the offer to restart locked"));
+  adw_message_dialog_response (question.dialog, "restart");
+  g_assert_true (wait_for (process_gone, GINT_TO_POINTER (first), "the unlocked session to end"));
+  g_assert_true (wait_for (session_running, page, "the locked session"));
+  g_assert_true (wait_for (terminal_has_prompt, terminal, "the locked shell's prompt"));
+  g_assert_true (paddock_session_page_get_locked (page));
+  assert_runner_lock_flag (page, "--lock", "--no-lock");
+  g_assert_true (wait_for (lock_reported, page, "the locked session's hello"));
+  assert_reported_lock (page, TRUE);
+  g_assert_cmpstr (indicator_icon_name (page), ==, "changes-prevent-symbolic");
+  g_assert_false (tab_writes (page, outside, "after"));
+  g_assert_cmpint (adw_tab_view_get_n_pages (paddock_window_get_tab_view (PADDOCK_WINDOW (window))), ==, 1);
 
   destroy_windows (app);
   test_remove_tree (base);
@@ -301,6 +360,7 @@ main (int   argc,
 
   test_window_init (&argc, &argv);
   g_test_add_func ("/paddock/window/lock-action", test_lock_action);
+  g_test_add_func ("/paddock/window/lock-restart-locked", test_lock_restart_locked);
   g_test_add_func ("/paddock/window/lock-popover", test_lock_popover);
   g_test_add_func ("/paddock/window/lock-home", test_lock_home);
   g_test_add_func ("/paddock/window/lock-holds-denied", test_lock_holds_denied);

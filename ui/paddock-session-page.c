@@ -40,6 +40,7 @@ struct _PaddockSessionPage
   gboolean        locked;
   char           *start_failure;
   gboolean        disposed;
+  gboolean        restart_pending;  /* killed to be started again */
 
   /* The session's own word on itself, over the socket it inherits. */
   PaddockClient     *client;
@@ -622,6 +623,13 @@ terminal_child_exited_cb (PaddockSessionPage *self,
 {
   set_runner_pid (self, 0, FALSE);
 
+  /* Killed to start again: no end to tell of. */
+  if (self->restart_pending && !self->disposed)
+    {
+      self->restart_pending = FALSE;
+      gtk_widget_activate_action (GTK_WIDGET (self), "session.restart", NULL);
+      return;
+    }
   /* The terminal reports its child's end as it goes away with the page. */
   if (!self->disposed)
     g_signal_emit (self, signals[EXITED], 0, wait_status);
@@ -1284,6 +1292,30 @@ paddock_session_page_decide (PaddockSessionPage *self,
     }
   paddock_approval_bar_set_answered (self->approval_bar, ask_id);
   return TRUE;
+}
+
+/**
+ * paddock_session_page_restart:
+ * @self: a session page
+ *
+ * Starts the session again, with the page's lock choice as it is now:
+ * at once when it has ended, else once the running one, killed, has.
+ */
+void
+paddock_session_page_restart (PaddockSessionPage *self)
+{
+  g_return_if_fail (PADDOCK_IS_SESSION_PAGE (self));
+
+  if (!paddock_session_page_get_running (self))
+    {
+      gtk_widget_activate_action (GTK_WIDGET (self), "session.restart", NULL);
+      return;
+    }
+  self->restart_pending = TRUE;
+  if (self->client != NULL && !paddock_client_get_closed (self->client))
+    paddock_client_request_async (self->client, PADDOCK_MESSAGE_KILL, 10000, NULL, kill_cb, NULL);
+  else if (self->runner_pid > 0)
+    kill (self->runner_pid, SIGTERM);
 }
 
 /* Whether the session says the agent is paused (every program of its stopped). */

@@ -48,6 +48,7 @@ PaddockClient      *paddock_session_page_get_client     (PaddockSessionPage *sel
 char               *paddock_session_page_dup_busy_program (PaddockSessionPage *self);
 PaddockLockStatus  *paddock_session_page_get_reported_lock (PaddockSessionPage *self);
 void                paddock_session_page_start          (PaddockSessionPage *self);
+void                paddock_session_page_restart        (PaddockSessionPage *self);
 PaddockApprovalBar *paddock_session_page_get_approval_bar (PaddockSessionPage *self);
 gboolean            paddock_session_page_decide         (PaddockSessionPage *self,
                                                          gint64              ask_id,

@@ -409,6 +409,104 @@ load_lock_status (PaddockWindow *self)
   paddock_lock_status_load_async (runner, self->cancellable, lock_status_cb, g_object_ref (self));
 }
 
+/* The running sessions of @project, in every window, that do not run as
+ * its saved lock choice now says. */
+static GPtrArray *
+list_sessions_to_restart (PaddockWindow  *self,
+                          PaddockProject *project)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  GPtrArray *sessions = g_ptr_array_new_with_free_func (g_object_unref);
+  gboolean lock = paddock_project_get_lock (project);
+
+  for (GList *l = app != NULL ? gtk_application_get_windows (app) : NULL; l != NULL; l = l->next)
+    {
+      AdwTabView *tab_view;
+
+      if (!PADDOCK_IS_WINDOW (l->data))
+        continue;
+      tab_view = PADDOCK_WINDOW (l->data)->tab_view;
+      for (int i = 0; i < adw_tab_view_get_n_pages (tab_view); i++)
+        {
+          PaddockSessionPage *session = PADDOCK_SESSION_PAGE (adw_tab_page_get_child (adw_tab_view_get_nth_page (tab_view, i)));
+
+          if (paddock_session_page_get_project (session) == project &&
+              paddock_session_page_get_running (session) &&
+              paddock_session_page_get_locked (session) != lock)
+            g_ptr_array_add (sessions, g_object_ref (session));
+        }
+    }
+  return sessions;
+}
+
+static void
+free_sessions (gpointer  data,
+               GClosure *closure)
+{
+  g_ptr_array_unref (data);
+}
+
+static void
+restart_response_cb (GPtrArray        *sessions,
+                     const char       *response,
+                     AdwMessageDialog *dialog)
+{
+  if (g_strcmp0 (response, "restart") != 0)
+    return;
+  for (guint i = 0; i < sessions->len; i++)
+    {
+      PaddockSessionPage *session = g_ptr_array_index (sessions, i);
+
+      /* As the project says from now on, whatever it was started with. */
+      paddock_session_page_set_lock_choice (session, PADDOCK_LOCK_CHOICE_PROJECT);
+      paddock_session_page_restart (session);
+    }
+}
+
+/* A lock cannot change inside a running program: when the project's
+ * choice changed under running sessions, offers to restart them as it
+ * now says. */
+static void
+offer_restart (PaddockWindow  *self,
+               PaddockProject *project)
+{
+  g_autoptr(GPtrArray) sessions = list_sessions_to_restart (self, project);
+  gboolean lock = paddock_project_get_lock (project);
+  g_autofree char *body = NULL;
+  AdwMessageDialog *dialog;
+
+  if (sessions->len == 0)
+    return;
+  if (lock)
+    /* TRANSLATORS: %u is how many sessions run, %s the project folder's name */
+    body = g_strdup_printf (ngettext ("New tabs in %2$s run under the folder lock. %1$u session there is running "
+                                      "unlocked: a running program cannot be locked. Restart it locked? What it "
+                                      "runs now ends.",
+                                      "New tabs in %2$s run under the folder lock. %1$u sessions there are running "
+                                      "unlocked: a running program cannot be locked. Restart them locked? What "
+                                      "they run now ends.", sessions->len),
+                            sessions->len, paddock_project_get_name (project));
+  else
+    body = g_strdup_printf (ngettext ("New tabs in %2$s run without the folder lock. %1$u session there is still "
+                                      "locked, and stays so until it restarts. Restart it unlocked? What it runs "
+                                      "now ends.",
+                                      "New tabs in %2$s run without the folder lock. %1$u sessions there are still "
+                                      "locked, and stay so until they restart. Restart them unlocked? What they "
+                                      "run now ends.", sessions->len),
+                            sessions->len, paddock_project_get_name (project));
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self),
+                                                       lock ? _("Restart Locked?") : _("Restart Unlocked?"), body));
+  adw_message_dialog_add_responses (dialog, "keep", _("_Keep Running"),
+                                    "restart", lock ? _("_Restart Locked") : _("_Restart Unlocked"), NULL);
+  adw_message_dialog_set_response_appearance (dialog, "restart",
+                                              lock ? ADW_RESPONSE_SUGGESTED : ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (dialog, "restart");
+  adw_message_dialog_set_close_response (dialog, "keep");
+  g_signal_connect_data (dialog, "response", G_CALLBACK (restart_response_cb),
+                         g_ptr_array_ref (sessions), free_sessions, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 static void
 lock_saved_cb (GObject      *object,
                GAsyncResult *result,
@@ -437,6 +535,7 @@ lock_saved_cb (GObject      *object,
     ? adw_toast_new_format (_("Folder lock on for new tabs in %s"), paddock_project_get_name (project))
     : adw_toast_new_format (_("Folder lock off for new tabs in %s"), paddock_project_get_name (project));
   adw_toast_overlay_add_toast (self->toast_overlay, g_steal_pointer (&toast));
+  offer_restart (self, project);
 }
 
 /* The user's choice, from the win.lock action: saved for new tabs. */
