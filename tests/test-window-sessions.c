@@ -338,6 +338,92 @@ test_pause_resume_kill (void)
   g_rmdir (dir);
 }
 
+static gboolean
+set_flag_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Lets the main loop run for @ms, for what must not happen meanwhile. */
+static void
+run_main_loop_for (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, set_flag_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static gboolean
+tab_needs_attention (gpointer data)
+{
+  GtkWidget *session = data;
+  AdwTabView *tab_view = ADW_TAB_VIEW (gtk_widget_get_ancestor (session, ADW_TYPE_TAB_VIEW));
+
+  return adw_tab_page_get_needs_attention (adw_tab_view_get_page (tab_view, session));
+}
+
+static void
+set_quiet_seconds (int seconds)
+{
+  g_autoptr(GSettings) settings = paddock_settings_new ();
+
+  g_settings_set_int (settings, "quiet-seconds", seconds);
+}
+
+static void
+select_tab (GtkWindow          *window,
+            PaddockSessionPage *session)
+{
+  AdwTabView *tab_view = paddock_window_get_tab_view (PADDOCK_WINDOW (window));
+
+  adw_tab_view_set_selected_page (tab_view, adw_tab_view_get_page (tab_view, GTK_WIDGET (session)));
+}
+
+/* A tab out of sight whose program rings the bell, or goes quiet after
+ * output, is marked; selecting it clears the mark. */
+static void
+test_attention (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *dir = NULL;
+  PaddockSessionPage *first, *second;
+  VteTerminal *terminal;
+  GtkWindow *window;
+
+  if (skip_without_display ())
+    return;
+
+  set_quiet_seconds (0);
+  app = create_application ();
+  dir = make_project_dir ();
+  window = open_session (app, dir, &terminal, &first);
+  second = open_tab (window);
+
+  /* The bell. */
+  feed (terminal, "sleep 1; printf '\\a'\n");
+  g_assert_false (tab_needs_attention (first));
+  g_assert_true (wait_for (tab_needs_attention, first, "the bell to mark the tab"));
+  select_tab (window, first);
+  g_assert_false (tab_needs_attention (first));
+
+  /* Output, then quiet: with the setting off, nothing; on, the mark. */
+  feed (paddock_session_page_get_terminal (second), "sleep 1; echo some-output\n");
+  assert_terminal_shows (paddock_session_page_get_terminal (second), "some-output");
+  run_main_loop_for (1500);
+  g_assert_false (tab_needs_attention (second));
+  set_quiet_seconds (1);
+  feed (paddock_session_page_get_terminal (second), "sleep 1; echo more-output\n");
+  g_assert_true (wait_for (tab_needs_attention, second, "quiet after output to mark the tab"));
+  g_assert_false (tab_needs_attention (first));
+  set_quiet_seconds (0);
+
+  destroy_windows (app);
+  g_rmdir (dir);
+}
+
 /* The paddock-run processes whose parent is @parent. */
 static guint
 count_runners (GPid parent)
@@ -441,6 +527,7 @@ main (int   argc,
   g_test_add_func ("/paddock/window/agent-not-installed", test_agent_not_installed);
   g_test_add_func ("/paddock/window/restore-sessions", test_restore_sessions);
   g_test_add_func ("/paddock/window/pause-resume-kill", test_pause_resume_kill);
+  g_test_add_func ("/paddock/window/attention", test_attention);
   g_test_add_func ("/paddock/window/command-line-joins-instance", test_command_line_joins_instance);
 
   status = g_test_run ();

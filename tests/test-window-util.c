@@ -955,7 +955,11 @@ test_window_init (int    *argc,
     g_autoptr(GSettings) settings = paddock_settings_new ();
 
     if (settings != NULL)
-      g_settings_set_boolean (settings, "restore-sessions", FALSE);
+      {
+        g_settings_set_boolean (settings, "restore-sessions", FALSE);
+        /* Nor does a tab call for attention unless a test asks it to. */
+        g_settings_set_int (settings, "quiet-seconds", 0);
+      }
   }
 }
 

@@ -19,12 +19,16 @@
 #include "paddock-approval-bar.h"
 #include "paddock-client.h"
 #include "paddock-session-command.h"
+#include "paddock-settings.h"
 #include "paddock-terminal-palette.h"
 #include "paddock-timeline.h"
 
 #define FONT_SCALE_STEP 1.1
 #define FONT_SCALE_MIN  0.5
 #define FONT_SCALE_MAX  4.0
+
+/* Output this soon after a keystroke is its echo, not the agent's. */
+#define ECHO_WINDOW_US  (300 * G_TIME_SPAN_MILLISECOND)
 
 struct _PaddockSessionPage
 {
@@ -41,6 +45,12 @@ struct _PaddockSessionPage
   char           *start_failure;
   gboolean        disposed;
   gboolean        restart_pending;  /* killed to be started again */
+
+  /* Attention: the agent went quiet after output, or rang the bell. */
+  GSettings      *settings;
+  gint64          last_input;      /* monotonic µs of the last keystroke */
+  gint64          last_output;     /* and of the last output that was not its echo */
+  guint           quiet_id;
 
   /* The session's own word on itself, over the socket it inherits. */
   PaddockClient     *client;
@@ -83,6 +93,7 @@ enum {
   EXITED,
   PROGRAM_DENIED,
   NOTICE,
+  ATTENTION,
   N_SIGNALS
 };
 
@@ -299,6 +310,36 @@ withdraw_notifications (PaddockSessionPage *self)
   g_hash_table_remove_all (self->notified);
 }
 
+/* Tells of the tab wanting the user, when it is out of sight: the tab is
+ * marked (by the window, on ::attention) and, with its window unfocused,
+ * a notification (the same one again replacing it) brings it forward. */
+static void
+call_attention (PaddockSessionPage *self,
+                const char         *reason)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkApplication *app = GTK_IS_WINDOW (root) ? gtk_window_get_application (GTK_WINDOW (root)) : NULL;
+  const char *session_id = self->client != NULL ? paddock_client_get_session_id (self->client) : NULL;
+  g_autoptr(GNotification) notification = NULL;
+  g_autofree char *tab_title = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *id = NULL;
+
+  if (is_in_sight (self))
+    return;
+  g_signal_emit (self, signals[ATTENTION], 0, reason);
+  if (app == NULL || session_id == NULL || gtk_window_is_active (GTK_WINDOW (root)))
+    return;
+  tab_title = paddock_session_page_dup_tab_title (self);
+  /* TRANSLATORS: a notification's title; %s is a tab's title, e.g. "app · Claude Code" */
+  title = g_strdup_printf (_("%s Is Waiting for Input"), tab_title);
+  notification = g_notification_new (title);
+  g_notification_set_body (notification, reason);
+  g_notification_set_default_action_and_target (notification, "app.show-session", "s", session_id);
+  id = g_strdup_printf ("attention-%s", session_id);
+  g_application_send_notification (G_APPLICATION (app), id, notification);
+}
+
 static void
 client_ask_cb (PaddockSessionPage   *self,
                const PaddockMessage *message,
@@ -306,7 +347,11 @@ client_ask_cb (PaddockSessionPage   *self,
 {
   paddock_approval_bar_add_ask (self->approval_bar, message);
   if (!is_in_sight (self))
-    notify_ask (self, message);
+    {
+      /* TRANSLATORS: why a tab wants attention */
+      g_signal_emit (self, signals[ATTENTION], 0, _("A command waits for an answer"));
+      notify_ask (self, message);
+    }
 }
 
 static void
@@ -644,6 +689,73 @@ terminal_window_title_cb (PaddockSessionPage *self,
 }
 
 static void
+terminal_bell_cb (PaddockSessionPage *self,
+                  VteTerminal        *terminal)
+{
+  /* TRANSLATORS: why a tab wants attention: the program in it rang the terminal's bell */
+  call_attention (self, _("The terminal’s bell rang"));
+}
+
+static void
+terminal_commit_cb (PaddockSessionPage *self,
+                    const char         *text,
+                    guint               size,
+                    VteTerminal        *terminal)
+{
+  self->last_input = g_get_monotonic_time ();
+  g_clear_handle_id (&self->quiet_id, g_source_remove);
+}
+
+static int
+get_quiet_seconds (PaddockSessionPage *self)
+{
+  return self->settings != NULL ? g_settings_get_int (self->settings, "quiet-seconds") : 0;
+}
+
+/* Quiet for the "quiet-seconds" setting since its last output: the agent
+ * probably waits for the user. */
+static gboolean
+quiet_cb (gpointer data)
+{
+  PaddockSessionPage *self = data;
+  gint64 quiet_for = g_get_monotonic_time () - self->last_output;
+  gint64 wanted = (gint64) get_quiet_seconds (self) * G_TIME_SPAN_SECOND;
+
+  self->quiet_id = 0;
+  if (wanted <= 0 || !paddock_session_page_get_running (self))
+    return G_SOURCE_REMOVE;
+  if (quiet_for < wanted)
+    {
+      self->quiet_id = g_timeout_add ((wanted - quiet_for) / G_TIME_SPAN_MILLISECOND + 1, quiet_cb, self);
+      return G_SOURCE_REMOVE;
+    }
+  {
+    g_autofree char *reason = NULL;
+
+    /* TRANSLATORS: why a tab wants attention; %d is a number of seconds */
+    reason = g_strdup_printf (ngettext ("Quiet for %d second after its output",
+                                        "Quiet for %d seconds after its output", get_quiet_seconds (self)),
+                              get_quiet_seconds (self));
+    call_attention (self, reason);
+  }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+terminal_contents_changed_cb (PaddockSessionPage *self,
+                              VteTerminal        *terminal)
+{
+  gint64 now = g_get_monotonic_time ();
+  int quiet_seconds;
+
+  if (now - self->last_input < ECHO_WINDOW_US || (quiet_seconds = get_quiet_seconds (self)) <= 0)
+    return;
+  self->last_output = now;
+  if (self->quiet_id == 0)
+    self->quiet_id = g_timeout_add_seconds (quiet_seconds, quiet_cb, self);
+}
+
+static void
 terminal_selection_changed_cb (PaddockSessionPage *self,
                                VteTerminal        *terminal)
 {
@@ -823,6 +935,7 @@ paddock_session_page_constructed (GObject *object)
   g_assert (PADDOCK_IS_PROJECT (self->project));
   if (self->agent == NULL)
     self->agent = paddock_agent_lookup ("shell", NULL);
+  self->settings = paddock_settings_new ();
 
   set_title (self, NULL);
 
@@ -837,6 +950,7 @@ paddock_session_page_dispose (GObject *object)
   PaddockSessionPage *self = PADDOCK_SESSION_PAGE (object);
 
   self->disposed = TRUE;
+  g_clear_handle_id (&self->quiet_id, g_source_remove);
 
   g_cancellable_cancel (self->spawn_cancellable);
   g_clear_object (&self->spawn_cancellable);
@@ -856,6 +970,7 @@ paddock_session_page_finalize (GObject *object)
 
   g_clear_object (&self->project);
   g_clear_object (&self->agent);
+  g_clear_object (&self->settings);
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->start_failure, g_free);
   g_clear_pointer (&self->reported_lock, paddock_lock_status_free);
@@ -1062,6 +1177,10 @@ paddock_session_page_class_init (PaddockSessionPageClass *klass)
    * @self: the page
    * @text: a one-line note for the user, e.g. why a request failed
    */
+  signals[ATTENTION] =
+    g_signal_new ("attention", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
+
   signals[NOTICE] =
     g_signal_new ("notice", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_STRING);
@@ -1084,6 +1203,9 @@ paddock_session_page_class_init (PaddockSessionPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, terminal_window_title_cb);
   gtk_widget_class_bind_template_callback (widget_class, terminal_selection_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, approval_bar_n_waiting_cb);
+  gtk_widget_class_bind_template_callback (widget_class, terminal_bell_cb);
+  gtk_widget_class_bind_template_callback (widget_class, terminal_commit_cb);
+  gtk_widget_class_bind_template_callback (widget_class, terminal_contents_changed_cb);
 
   gtk_widget_class_install_action (widget_class, "session.copy", NULL, copy_action);
   gtk_widget_class_install_action (widget_class, "session.paste", NULL, paste_action);

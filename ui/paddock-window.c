@@ -596,6 +596,18 @@ session_lock_state_cb (PaddockWindow      *self,
     }
 }
 
+/* A tab out of sight wants the user: an ask, the bell, quiet after output. */
+static void
+session_attention_cb (PaddockWindow      *self,
+                      const char         *reason,
+                      PaddockSessionPage *session)
+{
+  AdwTabPage *page = adw_tab_view_get_page (self->tab_view, GTK_WIDGET (session));
+
+  if (page != NULL && page != adw_tab_view_get_selected_page (self->tab_view))
+    adw_tab_page_set_needs_attention (page, TRUE);
+}
+
 static void
 session_notice_cb (PaddockWindow      *self,
                    const char         *text,
@@ -711,6 +723,8 @@ page_attached_cb (PaddockWindow *self,
                            G_CALLBACK (session_lock_state_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::client",
                            G_CALLBACK (session_lock_state_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "attention",
+                           G_CALLBACK (session_attention_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notice",
                            G_CALLBACK (session_notice_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "program-denied",
