@@ -406,6 +406,9 @@ test_attention (void)
   feed (terminal, "sleep 1; printf '\\a'\n");
   g_assert_false (tab_needs_attention (first));
   g_assert_true (wait_for (tab_needs_attention, first, "the bell to mark the tab"));
+  /* With the window unfocused, a notification says so too. */
+  if (!gtk_window_is_active (window))
+    g_assert_true (wait_for (notification_sent, (gpointer) "The terminal’s bell rang", "the bell's notification"));
   select_tab (window, first);
   g_assert_false (tab_needs_attention (first));
 
@@ -522,6 +525,10 @@ main (int   argc,
   int status;
 
   test_window_init (&argc, &argv);
+  /* Tabs that want attention notify; this program serves them, alone on
+   * its bus (the test runs by itself). */
+  if (have_display)
+    serve_notifications ();
   install_fake_claude ();
   g_test_add_func ("/paddock/window/new-session-dialog", test_new_session_dialog);
   g_test_add_func ("/paddock/window/agent-not-installed", test_agent_not_installed);

@@ -51,6 +51,7 @@ struct _PaddockSessionPage
   gint64          last_input;      /* monotonic µs of the last keystroke */
   gint64          last_output;     /* and of the last output that was not its echo */
   guint           quiet_id;
+  guint           save_width_id;
 
   /* The session's own word on itself, over the socket it inherits. */
   PaddockClient     *client;
@@ -63,6 +64,7 @@ struct _PaddockSessionPage
   GApplication      *notifying_app;  /* weak */
 
   GtkStack           *stack;
+  GtkPaned           *paned;
   PaddockApprovalBar *approval_bar;
   VteTerminal        *terminal;
   GtkActionBar       *exit_bar;
@@ -748,11 +750,37 @@ terminal_contents_changed_cb (PaddockSessionPage *self,
   gint64 now = g_get_monotonic_time ();
   int quiet_seconds;
 
-  if (now - self->last_input < ECHO_WINDOW_US || (quiet_seconds = get_quiet_seconds (self)) <= 0)
+  if (self->disposed || now - self->last_input < ECHO_WINDOW_US ||
+      (quiet_seconds = get_quiet_seconds (self)) <= 0)
     return;
   self->last_output = now;
   if (self->quiet_id == 0)
     self->quiet_id = g_timeout_add_seconds (quiet_seconds, quiet_cb, self);
+}
+
+static gboolean
+save_timeline_width (gpointer data)
+{
+  PaddockSessionPage *self = data;
+  int width = gtk_widget_get_width (GTK_WIDGET (self->paned)) - gtk_paned_get_position (self->paned);
+
+  self->save_width_id = 0;
+  if (self->settings != NULL && width > 0 && gtk_widget_get_visible (GTK_WIDGET (self->timeline_view)))
+    g_settings_set_int (self->settings, "timeline-width", width);
+  return G_SOURCE_REMOVE;
+}
+
+/* The timeline's width, as the user leaves it, is the next tab's; saved
+ * once the dragging stops. */
+static void
+paned_position_cb (PaddockSessionPage *self,
+                   GParamSpec         *pspec,
+                   GtkPaned           *paned)
+{
+  if (self->disposed || !gtk_widget_get_mapped (GTK_WIDGET (paned)) || self->settings == NULL)
+    return;
+  g_clear_handle_id (&self->save_width_id, g_source_remove);
+  self->save_width_id = g_timeout_add (500, save_timeline_width, self);
 }
 
 static void
@@ -936,6 +964,10 @@ paddock_session_page_constructed (GObject *object)
   if (self->agent == NULL)
     self->agent = paddock_agent_lookup ("shell", NULL);
   self->settings = paddock_settings_new ();
+  /* The width the user last gave the timeline; it can be dragged narrower. */
+  if (self->settings != NULL && g_settings_get_int (self->settings, "timeline-width") > 0)
+    gtk_widget_set_size_request (GTK_WIDGET (self->timeline_view),
+                                 g_settings_get_int (self->settings, "timeline-width"), -1);
 
   set_title (self, NULL);
 
@@ -951,6 +983,7 @@ paddock_session_page_dispose (GObject *object)
 
   self->disposed = TRUE;
   g_clear_handle_id (&self->quiet_id, g_source_remove);
+  g_clear_handle_id (&self->save_width_id, g_source_remove);
 
   g_cancellable_cancel (self->spawn_cancellable);
   g_clear_object (&self->spawn_cancellable);
@@ -1192,6 +1225,7 @@ paddock_session_page_class_init (PaddockSessionPageClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/paddock/Paddock/paddock-session-page.ui");
   gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, stack);
+  gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, paned);
   gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, approval_bar);
   gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, terminal);
   gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, exit_bar);
@@ -1204,6 +1238,7 @@ paddock_session_page_class_init (PaddockSessionPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, terminal_selection_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, approval_bar_n_waiting_cb);
   gtk_widget_class_bind_template_callback (widget_class, terminal_bell_cb);
+  gtk_widget_class_bind_template_callback (widget_class, paned_position_cb);
   gtk_widget_class_bind_template_callback (widget_class, terminal_commit_cb);
   gtk_widget_class_bind_template_callback (widget_class, terminal_contents_changed_cb);
 
