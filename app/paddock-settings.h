@@ -9,6 +9,12 @@
 
 G_BEGIN_DECLS
 
-GSettings *paddock_settings_new (void);
+/* The terminal font when the desktop's is unknown, as GNOME Console's. */
+#define PADDOCK_SETTINGS_FALLBACK_FONT "Monospace 11"
+
+GSettings *paddock_settings_new                   (void);
+GSettings *paddock_settings_new_desktop_interface (void);
+char      *paddock_settings_dup_font              (GSettings *settings,
+                                                   GSettings *desktop_interface);
 
 G_END_DECLS
