@@ -11,6 +11,7 @@
 #include "paddock-session-command.h"
 
 #include "paddock-build-tree.h"
+#include "paddock-settings.h"
 
 #include <gio/gio.h>
 #include <glib/gi18n.h>
@@ -133,10 +134,13 @@ paddock_session_command_dup_user_shell (void)
  * one only once its first request was read, and an exec racing it (a
  * login shell's profile) would be refused as with nobody attached.
  *
- * $PADDOCK_ASK_TIMEOUT, a number of seconds from 1 to 86400, becomes
- * --ask-timeout (how long an ask waits for an answer before it is
- * refused); anything else there is ignored, and paddock-run's default
- * holds. The tests use it for a deadline they can wait for.
+ * How asks go is the user's choice in the preferences, at this moment:
+ * --ask-timeout from ask-timeout (how long an ask waits for an answer
+ * before it is refused), --on-ask from unattended-asks (what an ask gets
+ * while no window follows the session). $PADDOCK_ASK_TIMEOUT, a number
+ * of seconds from 1 to 86400, comes before the preference; anything else
+ * there is ignored. The tests use it for a deadline they can wait for.
+ * Without the settings schema, paddock-run's defaults hold.
  *
  * Returns: (transfer full): the argument vector that runs @command in
  *   @project under paddock-run
@@ -149,6 +153,8 @@ paddock_session_command_build_argv (const char         *runner,
                                     const char * const *command)
 {
   const char *ask_timeout = g_getenv ("PADDOCK_ASK_TIMEOUT");
+  g_autoptr(GSettings) settings = paddock_settings_new ();
+  guint64 seconds = 0;
   GPtrArray *argv;
 
   g_return_val_if_fail (runner != NULL, NULL);
@@ -164,15 +170,17 @@ paddock_session_command_build_argv (const char         *runner,
       g_ptr_array_add (argv, g_strdup ("--control-fd"));
       g_ptr_array_add (argv, g_strdup_printf ("%d", control_fd));
     }
-  if (ask_timeout != NULL)
+  if (ask_timeout == NULL || !g_ascii_string_to_unsigned (ask_timeout, 10, 1, 24 * 3600, &seconds, NULL))
+    seconds = settings != NULL ? (guint64) g_settings_get_int (settings, "ask-timeout") : 0;
+  if (seconds > 0)
     {
-      guint64 seconds;
-
-      if (g_ascii_string_to_unsigned (ask_timeout, 10, 1, 24 * 3600, &seconds, NULL))
-        {
-          g_ptr_array_add (argv, g_strdup ("--ask-timeout"));
-          g_ptr_array_add (argv, g_strdup_printf ("%" G_GUINT64_FORMAT, seconds));
-        }
+      g_ptr_array_add (argv, g_strdup ("--ask-timeout"));
+      g_ptr_array_add (argv, g_strdup_printf ("%" G_GUINT64_FORMAT, seconds));
+    }
+  if (settings != NULL)
+    {
+      g_ptr_array_add (argv, g_strdup ("--on-ask"));
+      g_ptr_array_add (argv, g_settings_get_string (settings, "unattended-asks"));
     }
   g_ptr_array_add (argv, g_strdup ("--"));
 

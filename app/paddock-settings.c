@@ -111,3 +111,52 @@ paddock_settings_add_recent_project (GSettings  *settings,
   recent = g_strv_builder_end (builder);
   g_settings_set_strv (settings, "recent-projects", (const char * const *) recent);
 }
+
+/**
+ * paddock_settings_new_desktop_interface:
+ *
+ * The desktop's own settings (org.gnome.desktop.interface), where its
+ * monospace font is, when that schema is installed.
+ *
+ * Returns: (transfer full) (nullable): the settings, or %NULL without the schema
+ */
+GSettings *
+paddock_settings_new_desktop_interface (void)
+{
+  GSettingsSchemaSource *installed = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (installed != NULL)
+    schema = g_settings_schema_source_lookup (installed, "org.gnome.desktop.interface", TRUE);
+  if (schema == NULL || !g_settings_schema_has_key (schema, "monospace-font-name"))
+    return NULL;
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+/**
+ * paddock_settings_dup_font:
+ * @settings: (nullable): the app's settings
+ * @desktop_interface: (nullable): the desktop's, from
+ *   paddock_settings_new_desktop_interface()
+ *
+ * The terminal font, as a Pango font description: the desktop's monospace
+ * font while use-system-font is on, else the font key; where either is
+ * missing or empty, %PADDOCK_SETTINGS_FALLBACK_FONT.
+ *
+ * Returns: (transfer full): the font's description
+ */
+char *
+paddock_settings_dup_font (GSettings *settings,
+                           GSettings *desktop_interface)
+{
+  g_autofree char *font = NULL;
+
+  if (settings != NULL && !g_settings_get_boolean (settings, "use-system-font"))
+    font = g_settings_get_string (settings, "font");
+  else if (desktop_interface != NULL)
+    font = g_settings_get_string (desktop_interface, "monospace-font-name");
+
+  if (font == NULL || *g_strstrip (font) == '\0')
+    return g_strdup (PADDOCK_SETTINGS_FALLBACK_FONT);
+  return g_steal_pointer (&font);
+}

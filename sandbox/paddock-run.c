@@ -170,7 +170,8 @@ main (int   argc,
     { "ask-timeout", 0, 0, G_OPTION_ARG_INT, &ask_timeout,
       "Deny a program held for an answer after SECONDS (default: 120)", "SECONDS" },
     { "on-ask", 0, 0, G_OPTION_ARG_STRING, &on_ask,
-      "What a program that needs an answer gets when no client is attached: deny (the default) or allow", "deny|allow" },
+      "What a program that needs an answer gets when no client is attached: deny (the default), allow, "
+      "or wait for one to attach until --ask-timeout", "deny|allow|wait" },
     { "control-fd", 0, 0, G_OPTION_ARG_INT, &control_fd,
       "Serve the control protocol on the inherited socket N too; its client answers asks", "N" },
     { "watch-fd", 0, 0, G_OPTION_ARG_INT, &watch_fd,
@@ -218,8 +219,9 @@ main (int   argc,
     if (no_monitor && (policy_file != NULL || audit_file != NULL || on_ask != NULL || journal || control_fd >= 0))
       return usage_error ("--no-monitor cannot be used with --policy, --audit, --on-ask, --journal, --control-fd "
                           "or --watch-fd");
-    if (on_ask != NULL && strcmp (on_ask, "deny") != 0 && strcmp (on_ask, "allow") != 0)
-      return usage_error ("--on-ask takes deny or allow");
+    if (on_ask != NULL && strcmp (on_ask, "deny") != 0 && strcmp (on_ask, "allow") != 0 &&
+        strcmp (on_ask, "wait") != 0)
+      return usage_error ("--on-ask takes deny, allow or wait");
     if (ask_timeout < 1 || ask_timeout > 24 * 3600)
       return usage_error ("--ask-timeout takes 1 to 86400 seconds");
     if (control_fd >= 0)
@@ -376,7 +378,8 @@ main (int   argc,
   options.policy_file = g_steal_pointer (&policy_file);
   options.audit_file = g_steal_pointer (&audit_file);
   options.ask_timeout = ask_timeout;
-  options.on_ask_allow = g_strcmp0 (on_ask, "allow") == 0;
+  options.on_ask = g_strcmp0 (on_ask, "allow") == 0 ? PADDOCK_ON_ASK_ALLOW :
+                   g_strcmp0 (on_ask, "wait") == 0 ? PADDOCK_ON_ASK_WAIT : PADDOCK_ON_ASK_DENY;
   options.control_fd = control_fd;
   options.journal = journal;
 

@@ -76,6 +76,58 @@ test_on_ask_allow (void)
   g_assert_cmpstr (json_object_get_string_member (record, "by"), ==, "no-client");
 }
 
+/* --on-ask=wait: with nobody attached, the ask is held as with a client;
+ * the terminal says how to answer it, and one who attaches later sees it
+ * and answers. */
+static void
+test_on_ask_wait (void)
+{
+  g_autoptr(Session) s = session_start ("basic", FALSE, (const char *[]) { "--on-ask=wait", NULL });
+  g_autoptr(PaddockMessage) ask = NULL;
+  g_autoptr(GPtrArray) starts = NULL;
+  g_autoptr(GPtrArray) decisions = NULL;
+  g_autofree char *runner_err = NULL;
+  g_autofree char *attach = NULL;
+
+  session_connect (s);
+  ask = session_expect (s, PADDOCK_MESSAGE_ASK);
+  g_assert_cmpstr (ask->argv[0], ==, "touch");
+  g_assert_nonnull (strstr (ask->argv[1], "asked-marker"));
+  g_assert_false (out_exists (s, "asked-marker"));
+  session_decide (s, ask->id, "allow");
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_assert_true (out_exists (s, "asked-marker"));
+  g_assert_false (out_exists (s, "denied-marker"));
+
+  starts = audit_records (s, "session-start");
+  g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (starts, 0), "on_ask"), ==, "wait");
+  runner_err = runner_err_text (s);
+  attach = g_strdup_printf ("touch needs an answer (rule test-ask) and nobody is attached to give one, "
+                            "so it waits until its deadline; answer it with: paddockctl attach %s",
+                            json_object_get_string_member (g_ptr_array_index (starts, 0), "session"));
+  g_assert_nonnull (strstr (runner_err, attach));
+  decisions = audit_records (s, "decision");
+  g_assert_cmpuint (decisions->len, ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (decisions, 0), "by"), ==, "user");
+  g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (decisions, 0), "decision"), ==, "allow");
+  assert_chain_holds (s);
+}
+
+/* --on-ask=wait with nobody ever attached: refused at its deadline. */
+static void
+test_on_ask_wait_deadline (void)
+{
+  g_autoptr(Session) s = session_start ("basic", FALSE, (const char *[]) { "--on-ask=wait", "--ask-timeout=1", NULL });
+  g_autoptr(GPtrArray) decisions = NULL;
+
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_assert_false (out_exists (s, "asked-marker"));
+  decisions = audit_records (s, "decision");
+  g_assert_cmpuint (decisions->len, ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (decisions, 0), "by"), ==, "timeout");
+  g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (decisions, 0), "decision"), ==, "deny");
+}
+
 static void
 run_ask (const char *decision)
 {
@@ -972,6 +1024,8 @@ main (int   argc,
   test_session_init (&argc, &argv);
 
   g_test_add_func ("/paddock/asks/on-ask-allow", test_on_ask_allow);
+  g_test_add_func ("/paddock/asks/on-ask-wait", test_on_ask_wait);
+  g_test_add_func ("/paddock/asks/on-ask-wait-deadline", test_on_ask_wait_deadline);
   g_test_add_func ("/paddock/asks/ask-allow", test_ask_allow);
   g_test_add_func ("/paddock/asks/ask-first-exec", test_ask_first_exec);
   g_test_add_func ("/paddock/asks/ask-deny", test_ask_deny);

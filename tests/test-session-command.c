@@ -13,6 +13,7 @@
 
 #include "paddock-build-tree.h"
 #include "paddock-session-command.h"
+#include "paddock-settings.h"
 
 static char *
 expected_passwd_shell (void)
@@ -106,54 +107,86 @@ test_find_runner (void)
     g_unsetenv ("PADDOCK_RUN");
 }
 
+/* The argument after @option before the command, or NULL. */
+static const char *
+option_value (char       **argv,
+              const char  *option)
+{
+  for (guint i = 0; argv[i] != NULL && !g_str_equal (argv[i], "--"); i++)
+    if (g_str_equal (argv[i], option))
+      return argv[i + 1];
+  return NULL;
+}
+
+/* Where the command starts, after "--". */
+static guint
+command_index (char **argv)
+{
+  for (guint i = 0; argv[i] != NULL; i++)
+    if (g_str_equal (argv[i], "--"))
+      return i + 1;
+  g_assert_not_reached ();
+}
+
 static void
 test_build_argv (void)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(PaddockProject) project = NULL;
+  g_autoptr(GSettings) settings = paddock_settings_new ();
   g_auto(GStrv) argv = NULL;
   const char *command[] = { "claude", "--resume", NULL };
+  guint at;
 
   project = paddock_project_new_for_path ("/", &error);
   g_assert_no_error (error);
+  /* The tests run from the build folder, beside the compiled schema. */
+  g_assert_nonnull (settings);
 
   g_setenv ("SHELL", "/bin/sh", TRUE);
   g_unsetenv ("PADDOCK_ASK_TIMEOUT");
   argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, FALSE, -1, NULL);
-  g_assert_cmpuint (g_strv_length (argv), ==, 7);
   g_assert_cmpstr (argv[0], ==, "/usr/bin/paddock-run");
   g_assert_cmpstr (argv[1], ==, "--project");
   g_assert_cmpstr (argv[2], ==, "/");
   g_assert_cmpstr (argv[3], ==, "--no-lock");
-  g_assert_cmpstr (argv[4], ==, "--");
-  g_assert_cmpstr (argv[5], ==, "/bin/sh");
-  g_assert_cmpstr (argv[6], ==, "-l");
+  g_assert_null (option_value (argv, "--control-fd"));
+  at = command_index (argv);
+  g_assert_cmpuint (g_strv_length (argv), ==, at + 2);
+  g_assert_cmpstr (argv[at], ==, "/bin/sh");
+  g_assert_cmpstr (argv[at + 1], ==, "-l");
+  /* How asks go, as the preferences say by default. */
+  g_assert_cmpstr (option_value (argv, "--ask-timeout"), ==, "120");
+  g_assert_cmpstr (option_value (argv, "--on-ask"), ==, "deny");
   g_clear_pointer (&argv, g_strfreev);
 
   /* The lock is asked for explicitly either way, never left to the saved choice. */
   argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, TRUE, -1, command);
-  g_assert_cmpuint (g_strv_length (argv), ==, 7);
   g_assert_cmpstr (argv[3], ==, "--lock");
-  g_assert_cmpstr (argv[4], ==, "--");
-  g_assert_cmpstr (argv[5], ==, "claude");
-  g_assert_cmpstr (argv[6], ==, "--resume");
+  at = command_index (argv);
+  g_assert_cmpuint (g_strv_length (argv), ==, at + 2);
+  g_assert_cmpstr (argv[at], ==, "claude");
+  g_assert_cmpstr (argv[at + 1], ==, "--resume");
   g_clear_pointer (&argv, g_strfreev);
 
   /* The window's socket: a client that answers asks from the start. */
   argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, TRUE, 3, command);
-  g_assert_cmpuint (g_strv_length (argv), ==, 9);
   g_assert_cmpstr (argv[4], ==, "--control-fd");
   g_assert_cmpstr (argv[5], ==, "3");
-  g_assert_cmpstr (argv[6], ==, "--");
   g_clear_pointer (&argv, g_strfreev);
 
-  /* $PADDOCK_ASK_TIMEOUT, when it is a number of seconds paddock-run takes. */
+  /* The preferences, as they are when the session starts. */
+  g_settings_set_int (settings, "ask-timeout", 45);
+  g_settings_set_string (settings, "unattended-asks", "wait");
+  argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, FALSE, 3, command);
+  g_assert_cmpstr (option_value (argv, "--ask-timeout"), ==, "45");
+  g_assert_cmpstr (option_value (argv, "--on-ask"), ==, "wait");
+  g_clear_pointer (&argv, g_strfreev);
+
+  /* $PADDOCK_ASK_TIMEOUT, when it is a number of seconds paddock-run takes, comes first. */
   g_setenv ("PADDOCK_ASK_TIMEOUT", "7", TRUE);
   argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, FALSE, 3, command);
-  g_assert_cmpuint (g_strv_length (argv), ==, 11);
-  g_assert_cmpstr (argv[6], ==, "--ask-timeout");
-  g_assert_cmpstr (argv[7], ==, "7");
-  g_assert_cmpstr (argv[8], ==, "--");
+  g_assert_cmpstr (option_value (argv, "--ask-timeout"), ==, "7");
   g_clear_pointer (&argv, g_strfreev);
 
   for (guint i = 0; i < 4; i++)
@@ -162,10 +195,12 @@ test_build_argv (void)
 
       g_setenv ("PADDOCK_ASK_TIMEOUT", ignored[i], TRUE);
       argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, FALSE, -1, command);
-      g_assert_false (g_strv_contains ((const char * const *) argv, "--ask-timeout"));
+      g_assert_cmpstr (option_value (argv, "--ask-timeout"), ==, "45");
       g_clear_pointer (&argv, g_strfreev);
     }
   g_unsetenv ("PADDOCK_ASK_TIMEOUT");
+  g_settings_reset (settings, "ask-timeout");
+  g_settings_reset (settings, "unattended-asks");
 }
 
 static void

@@ -13,6 +13,7 @@
 
 #include "paddock-agent.h"
 #include "paddock-escape.h"
+#include "paddock-preferences-window.h"
 #include "paddock-project.h"
 #include "paddock-session-page.h"
 #include "paddock-settings.h"
@@ -339,6 +340,16 @@ about_action (GSimpleAction *action,
 }
 
 static void
+preferences_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+
+  gtk_window_present (GTK_WINDOW (paddock_preferences_window_new (parent)));
+}
+
+static void
 quit_action (GSimpleAction *action,
              GVariant      *parameter,
              gpointer       user_data)
@@ -448,9 +459,27 @@ static const GActionEntry app_actions[] = {
   { "new-window", new_window_action },
   { "decide", decide_action, "(sxs)" },
   { "show-session", show_session_action, "s" },
+  { "preferences", preferences_action },
   { "about", about_action },
   { "quit", quit_action },
 };
+
+/* The style key's choices as libadwaita's colour schemes. */
+static gboolean
+style_to_color_scheme (GValue   *value,
+                       GVariant *variant,
+                       gpointer  user_data)
+{
+  const char *style = g_variant_get_string (variant, NULL);
+
+  if (g_str_equal (style, "light"))
+    g_value_set_enum (value, ADW_COLOR_SCHEME_FORCE_LIGHT);
+  else if (g_str_equal (style, "dark"))
+    g_value_set_enum (value, ADW_COLOR_SCHEME_FORCE_DARK);
+  else
+    g_value_set_enum (value, ADW_COLOR_SCHEME_DEFAULT);
+  return TRUE;
+}
 
 static void
 paddock_application_startup (GApplication *app)
@@ -467,7 +496,9 @@ paddock_application_startup (GApplication *app)
     { "win.next-tab", { "<Control>Page_Down", NULL } },
     { "win.previous-tab", { "<Control>Page_Up", NULL } },
     { "win.toggle-timeline", { "F9", NULL } },
+    { "app.preferences", { "<Control>comma", NULL } },
   };
+  g_autoptr(GSettings) settings = NULL;
 
   G_APPLICATION_CLASS (paddock_application_parent_class)->startup (app);
 
@@ -479,6 +510,12 @@ paddock_application_startup (GApplication *app)
                                            accels[i].action, accels[i].accels);
 
   gtk_window_set_default_icon_name (APPLICATION_ID);
+
+  /* Light or dark as the preferences say; the terminals follow the style. */
+  settings = paddock_settings_new ();
+  if (settings != NULL)
+    g_settings_bind_with_mapping (settings, "style", adw_style_manager_get_default (), "color-scheme",
+                                  G_SETTINGS_BIND_GET, style_to_color_scheme, NULL, NULL, NULL);
 }
 
 static void

@@ -47,7 +47,6 @@ struct _PaddockSessionPage
   gboolean        restart_pending;  /* killed to be started again */
 
   /* Attention: the agent went quiet after output, or rang the bell. */
-  GSettings      *settings;
   gint64          last_input;      /* monotonic µs of the last keystroke */
   gint64          last_output;     /* and of the last output that was not its echo */
   guint           quiet_id;
@@ -62,6 +61,10 @@ struct _PaddockSessionPage
    * gint64 ask id -> the notification's id, withdrawn once it is decided. */
   GHashTable        *notified;
   GApplication      *notifying_app;  /* weak */
+
+  /* The preferences (NULL without their schemas), applied as they change. */
+  GSettings          *settings;
+  GSettings          *desktop_interface;
 
   GtkStack           *stack;
   GtkPaned           *paned;
@@ -262,6 +265,8 @@ notify_ask (PaddockSessionPage   *self,
   g_autofree char *line = NULL;
 
   if (app == NULL || session_id == NULL)
+    return;
+  if (self->settings != NULL && !g_settings_get_boolean (self->settings, "notifications"))
     return;
   if (self->notifying_app != G_APPLICATION (app))
     g_set_weak_pointer (&self->notifying_app, G_APPLICATION (app));
@@ -806,6 +811,22 @@ style_dark_cb (PaddockSessionPage *self,
   paddock_terminal_palette_apply (self->terminal, adw_style_manager_get_dark (style_manager));
 }
 
+/* The preferences that shape the terminal: its font and its scrollback,
+ * applied at the start and again whenever one of them, or the desktop's
+ * monospace font, changes. */
+static void
+settings_changed_cb (PaddockSessionPage *self,
+                     const char         *key,
+                     GSettings          *settings)
+{
+  g_autofree char *font = paddock_settings_dup_font (self->settings, self->desktop_interface);
+  g_autoptr(PangoFontDescription) font_desc = pango_font_description_from_string (font);
+
+  vte_terminal_set_font (self->terminal, font_desc);
+  if (self->settings != NULL)
+    vte_terminal_set_scrollback_lines (self->terminal, g_settings_get_int (self->settings, "scrollback-lines"));
+}
+
 static void
 copy_action (GtkWidget  *widget,
              const char *action_name,
@@ -963,17 +984,26 @@ paddock_session_page_constructed (GObject *object)
   g_assert (PADDOCK_IS_PROJECT (self->project));
   if (self->agent == NULL)
     self->agent = paddock_agent_lookup ("shell", NULL);
-  self->settings = paddock_settings_new ();
-  /* The width the user last gave the timeline; it can be dragged narrower. */
-  if (self->settings != NULL && g_settings_get_int (self->settings, "timeline-width") > 0)
-    gtk_widget_set_size_request (GTK_WIDGET (self->timeline_view),
-                                 g_settings_get_int (self->settings, "timeline-width"), -1);
 
   set_title (self, NULL);
 
   g_signal_connect_object (style_manager, "notify::dark",
                            G_CALLBACK (style_dark_cb), self, G_CONNECT_SWAPPED);
   style_dark_cb (self, NULL, style_manager);
+
+  self->settings = paddock_settings_new ();
+  self->desktop_interface = paddock_settings_new_desktop_interface ();
+  /* The width the user last gave the timeline; it can be dragged narrower. */
+  if (self->settings != NULL && g_settings_get_int (self->settings, "timeline-width") > 0)
+    gtk_widget_set_size_request (GTK_WIDGET (self->timeline_view),
+                                 g_settings_get_int (self->settings, "timeline-width"), -1);
+  if (self->settings != NULL)
+    g_signal_connect_object (self->settings, "changed",
+                             G_CALLBACK (settings_changed_cb), self, G_CONNECT_SWAPPED);
+  if (self->desktop_interface != NULL)
+    g_signal_connect_object (self->desktop_interface, "changed::monospace-font-name",
+                             G_CALLBACK (settings_changed_cb), self, G_CONNECT_SWAPPED);
+  settings_changed_cb (self, NULL, NULL);
 }
 
 static void
@@ -988,6 +1018,9 @@ paddock_session_page_dispose (GObject *object)
   g_cancellable_cancel (self->spawn_cancellable);
   g_clear_object (&self->spawn_cancellable);
   set_client (self, NULL);
+  /* Nothing the preferences say applies to a terminal going away. */
+  g_clear_object (&self->settings);
+  g_clear_object (&self->desktop_interface);
 
   /* Closing the tab ends the session: the terminal, going away, hangs up on
    * paddock-run, which passes the hangup on to the command. */

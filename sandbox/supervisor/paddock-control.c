@@ -175,6 +175,15 @@ paddock_control_set_monitor (PaddockControl     *self,
     paddock_exec_monitor_set_deciders (monitor, n_deciders);
 }
 
+static gboolean
+has_decider (PaddockControl *self)
+{
+  for (guint i = 0; i < self->clients->len; i++)
+    if (((Client *) g_ptr_array_index (self->clients, i))->decider)
+      return TRUE;
+  return FALSE;
+}
+
 static void
 update_deciders (PaddockControl *self)
 {
@@ -971,29 +980,43 @@ paddock_control_broadcast_take (PaddockControl *self,
     paddock_message_free (message);
 }
 
+/* Says once, in the session's terminal, that a program needed an answer
+ * nobody was attached to give: @what became of it, and how to be there. */
+static void
+tell_no_client (PaddockControl       *self,
+                const PaddockMessage *message,
+                const char           *what,
+                const char           *how)
+{
+  const char *program = message->argv != NULL && message->argv[0] != NULL ? message->argv[0]
+                                                                         : message->path;
+  g_autofree char *shown = paddock_escape_for_display (program, -1);
+  g_autofree char *rule = message->rule != NULL ? paddock_escape_for_display (message->rule, -1) : NULL;
+  g_autofree char *why = rule != NULL ? g_strdup_printf ("rule %s", rule) : g_strdup ("the policy's default");
+  g_autofree char *next = self->socket_path != NULL ?
+    g_strdup_printf ("%s: paddockctl attach %s", how, self->session_id) :
+    g_strdup ("this session has no control socket to attach to");
+
+  self->told_no_client = TRUE;
+  paddock_printerr ("%s needs an answer (%s) and nobody is attached to give one, "
+                    "so %s; %s", shown, why, what, next);
+}
+
 void
 paddock_control_monitor_func (PaddockMessage *message,
                               gpointer        user_data)
 {
   PaddockControl *self = user_data;
 
-  /* A program that needed an answer was refused because nobody could give
-   * one: say once, in the session's terminal, how to be there next time. */
-  if (message->type == PADDOCK_MESSAGE_EXEC && message->decision == PADDOCK_DECISION_DENY &&
-      g_strcmp0 (message->by, "no-client") == 0 && !self->told_no_client)
+  if (!self->told_no_client)
     {
-      const char *program = message->argv != NULL && message->argv[0] != NULL ? message->argv[0]
-                                                                             : message->path;
-      g_autofree char *shown = paddock_escape_for_display (program, -1);
-      g_autofree char *rule = message->rule != NULL ? paddock_escape_for_display (message->rule, -1) : NULL;
-      g_autofree char *why = rule != NULL ? g_strdup_printf ("rule %s", rule) : g_strdup ("the policy's default");
-      g_autofree char *next_time = self->socket_path != NULL ?
-        g_strdup_printf ("answer such programs with: paddockctl attach %s", self->session_id) :
-        g_strdup ("this session has no control socket to attach to");
-
-      self->told_no_client = TRUE;
-      paddock_printerr ("%s needs an answer (%s) and nobody is attached to give one, "
-                        "so it was refused; %s", shown, why, next_time);
+      /* Refused for want of a client (--on-ask=deny). */
+      if (message->type == PADDOCK_MESSAGE_EXEC && message->decision == PADDOCK_DECISION_DENY &&
+          g_strcmp0 (message->by, "no-client") == 0)
+        tell_no_client (self, message, "it was refused", "answer such programs with");
+      /* Held for one to come (--on-ask=wait). */
+      else if (message->type == PADDOCK_MESSAGE_ASK && !has_decider (self))
+        tell_no_client (self, message, "it waits until its deadline", "answer it with");
     }
   paddock_control_broadcast_take (self, message);
 }

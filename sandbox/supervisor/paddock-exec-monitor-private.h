@@ -177,7 +177,7 @@ struct _PaddockExecMonitor
   char                    *project;
   char                    *home;          /* resolved, for the policy */
   int                      ask_timeout;
-  gboolean                 on_ask_allow;
+  PaddockOnAsk             on_ask;
 
   GMainContext            *context;
   PaddockExecMonitorFunc   func;

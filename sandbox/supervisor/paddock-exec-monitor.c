@@ -107,7 +107,7 @@ paddock_exec_monitor_new (int                             notify_fd,
   self->project = g_strdup (config->project);
   self->home = paddock_policy_dup_home ();
   self->ask_timeout = MAX (config->ask_timeout, 1);
-  self->on_ask_allow = config->on_ask_allow;
+  self->on_ask = config->on_ask;
   self->context = context != NULL ? g_main_context_ref (context) : g_main_context_ref_thread_default ();
   self->func = func;
   self->user_data = user_data;
@@ -398,9 +398,10 @@ handle_notification (PaddockExecMonitor   *self,
       decision = PADDOCK_DECISION_DENY;
       by = "repeat";
     }
-  if (decision == PADDOCK_DECISION_ASK && g_atomic_int_get (&self->n_deciders) == 0)
+  if (decision == PADDOCK_DECISION_ASK && self->on_ask != PADDOCK_ON_ASK_WAIT &&
+      g_atomic_int_get (&self->n_deciders) == 0)
     {
-      decision = self->on_ask_allow ? PADDOCK_DECISION_ALLOW : PADDOCK_DECISION_DENY;
+      decision = self->on_ask == PADDOCK_ON_ASK_ALLOW ? PADDOCK_DECISION_ALLOW : PADDOCK_DECISION_DENY;
       by = "no-client";
     }
 

@@ -68,13 +68,23 @@ int       paddock_exec_filter_receive  (int                socket_fd,
 
 typedef struct _PaddockExecMonitor PaddockExecMonitor;
 
+/* What an ask becomes while no client that can decide is attached
+ * (--on-ask): refused or let through at once, or held as with one,
+ * until a client attaches and answers or its deadline passes. */
+typedef enum
+{
+  PADDOCK_ON_ASK_DENY,
+  PADDOCK_ON_ASK_ALLOW,
+  PADDOCK_ON_ASK_WAIT,
+} PaddockOnAsk;
+
 typedef struct
 {
   PaddockPolicy *policy;          /* required; remembered decisions are added to it */
   PaddockAudit  *audit;           /* may be NULL */
   const char    *project;         /* canonical project root, or NULL */
   int            ask_timeout;     /* seconds an ask may be held before it is denied */
-  gboolean       on_ask_allow;    /* what an ask becomes with no client that can decide */
+  PaddockOnAsk   on_ask;          /* what an ask becomes with no client that can decide */
 } PaddockExecMonitorConfig;
 
 /* Called on the monitor's main context for every exec, ask, decided and
@@ -105,8 +115,8 @@ void                paddock_exec_monitor_flush    (PaddockExecMonitor  *self);
 /* Kernel features in use, for hello and the audit log's session start. */
 const char * const *paddock_exec_monitor_get_features (PaddockExecMonitor *self);
 
-/* How many attached clients can answer asks; with none, asks are decided
- * by --on-ask at once. Thread-safe. */
+/* How many attached clients can answer asks; with none, asks go as
+ * --on-ask says. Thread-safe. */
 void                paddock_exec_monitor_set_deciders (PaddockExecMonitor *self,
                                                        guint               n_deciders);
 

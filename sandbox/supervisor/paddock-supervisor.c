@@ -621,7 +621,7 @@ start_supervision (PaddockSupervisor *self)
     .audit = self->audit,
     .project = options->project,
     .ask_timeout = options->ask_timeout,
-    .on_ask_allow = options->on_ask_allow,
+    .on_ask = options->on_ask,
   };
   guint flags = 0;
   int notify_fd;
@@ -649,7 +649,9 @@ start_supervision (PaddockSupervisor *self)
                                 strv_to_json_array (paddock_exec_monitor_get_features (self->monitor)));
   json_object_set_string_member (fields, "policy", options->policy_file != NULL ? options->policy_file : "default");
   json_object_set_int_member (fields, "ask_timeout", options->ask_timeout);
-  json_object_set_string_member (fields, "on_ask", options->on_ask_allow ? "allow" : "deny");
+  json_object_set_string_member (fields, "on_ask",
+                                 options->on_ask == PADDOCK_ON_ASK_ALLOW ? "allow" :
+                                 options->on_ask == PADDOCK_ON_ASK_WAIT ? "wait" : "deny");
   if (!paddock_audit_append (self->audit, PADDOCK_AUDIT_SESSION_START, fields, NULL, &error))
     {
       paddock_audit_print_error (error);

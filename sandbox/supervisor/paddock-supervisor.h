@@ -7,6 +7,8 @@
 
 #include <glib.h>
 
+#include "paddock-exec-monitor.h"
+
 G_BEGIN_DECLS
 
 /* What paddock-run was asked to do, already checked. */
@@ -25,7 +27,7 @@ typedef struct
   char      *policy_file;
   char      *audit_file;
   int        ask_timeout;      /* seconds */
-  gboolean   on_ask_allow;     /* what an ask becomes with no client attached */
+  PaddockOnAsk on_ask;         /* what an ask becomes with no client attached */
   int        control_fd;       /* -1 when none was inherited */
   gboolean   control_fd_answers; /* its client answers asks from the start (--control-fd),
                                     or once it says it will (--watch-fd) */
