@@ -31,6 +31,9 @@ reset_settings (void)
   keys = g_settings_schema_list_keys (schema);
   for (guint i = 0; keys[i] != NULL; i++)
     g_settings_reset (settings, keys[i]);
+  /* As test_window_init() left them. */
+  g_settings_set_boolean (settings, "restore-sessions", FALSE);
+  g_settings_set_int (settings, "quiet-seconds", 0);
 }
 
 static PaddockPreferencesWindow *
@@ -141,6 +144,16 @@ test_open (void)
 
     g_assert_cmpstr (unattended, ==, "wait");
   }
+
+  widget = find_row_widget (root, "_Restore Sessions", GTK_TYPE_SWITCH);
+  gtk_switch_set_active (GTK_SWITCH (widget), TRUE);
+  g_assert_true (g_settings_get_boolean (settings, "restore-sessions"));
+  gtk_switch_set_active (GTK_SWITCH (widget), FALSE);
+  g_assert_false (g_settings_get_boolean (settings, "restore-sessions"));
+
+  widget = find_row_widget (root, "_Waiting for Input After", GTK_TYPE_SPIN_BUTTON);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (widget), 42);
+  g_assert_cmpint (g_settings_get_int (settings, "quiet-seconds"), ==, 42);
 
   widget = find_row_widget (root, "_Notifications", GTK_TYPE_SWITCH);
   g_assert_true (gtk_switch_get_active (GTK_SWITCH (widget)));

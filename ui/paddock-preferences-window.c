@@ -18,6 +18,8 @@ struct _PaddockPreferencesWindow
 
   AdwPreferencesPage *page;
   AdwComboRow     *default_agent_row;
+  GtkSwitch       *restore_sessions_switch;
+  GtkSpinButton   *quiet_seconds_spin;
   GtkSpinButton   *ask_timeout_spin;
   AdwComboRow     *unattended_asks_row;
   GtkSwitch       *notifications_switch;
@@ -122,6 +124,10 @@ paddock_preferences_window_constructed (GObject *object)
     }
 
   bind_choice (self, "default-agent", self->default_agent_row, agent_ids);
+  g_settings_bind (self->settings, "restore-sessions", self->restore_sessions_switch, "active",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "quiet-seconds", gtk_spin_button_get_adjustment (self->quiet_seconds_spin),
+                   "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "ask-timeout",
                    gtk_spin_button_get_adjustment (self->ask_timeout_spin), "value",
                    G_SETTINGS_BIND_DEFAULT);
@@ -164,6 +170,8 @@ paddock_preferences_window_class_init (PaddockPreferencesWindowClass *klass)
                                                "/org/paddock/Paddock/paddock-preferences-window.ui");
   gtk_widget_class_bind_template_child (widget_class, PaddockPreferencesWindow, page);
   gtk_widget_class_bind_template_child (widget_class, PaddockPreferencesWindow, default_agent_row);
+  gtk_widget_class_bind_template_child (widget_class, PaddockPreferencesWindow, restore_sessions_switch);
+  gtk_widget_class_bind_template_child (widget_class, PaddockPreferencesWindow, quiet_seconds_spin);
   gtk_widget_class_bind_template_child (widget_class, PaddockPreferencesWindow, ask_timeout_spin);
   gtk_widget_class_bind_template_child (widget_class, PaddockPreferencesWindow, unattended_asks_row);
   gtk_widget_class_bind_template_child (widget_class, PaddockPreferencesWindow, notifications_switch);
