@@ -335,7 +335,8 @@ call_attention (PaddockSessionPage *self,
   if (is_in_sight (self))
     return;
   g_signal_emit (self, signals[ATTENTION], 0, reason);
-  if (app == NULL || session_id == NULL || gtk_window_is_active (GTK_WINDOW (root)))
+  if (app == NULL || session_id == NULL || gtk_window_is_active (GTK_WINDOW (root)) ||
+      (self->settings != NULL && !g_settings_get_boolean (self->settings, "notifications")))
     return;
   tab_title = paddock_session_page_dup_tab_title (self);
   /* TRANSLATORS: a notification's title; %s is a tab's title, e.g. "app · Claude Code" */
