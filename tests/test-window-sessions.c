@@ -412,6 +412,18 @@ test_attention (void)
   select_tab (window, first);
   g_assert_false (tab_needs_attention (first));
 
+  /* A tab left with an ask waiting is marked until it is seen again. */
+  {
+    gint64 ask_id = run_asked (first, terminal, "git push --force nowhere main")->id;
+
+    select_tab (window, second);
+    g_assert_true (tab_needs_attention (first));
+    select_tab (window, first);
+    g_assert_false (tab_needs_attention (first));
+    g_assert_true (paddock_session_page_decide (first, ask_id, PADDOCK_DECISION_DENY, PADDOCK_REMEMBER_ONCE));
+    assert_terminal_shows (terminal, "status=");
+  }
+
   /* Output, then quiet: with the setting off, nothing; on, the mark. */
   feed (paddock_session_page_get_terminal (second), "sleep 1; echo some-output\n");
   assert_terminal_shows (paddock_session_page_get_terminal (second), "some-output");

@@ -748,6 +748,23 @@ page_detached_cb (PaddockWindow *self,
   sessions_changed (self);
 }
 
+/* A tab left with an ask waiting stays marked until it is seen again. */
+static void
+mark_waiting_tabs (PaddockWindow *self)
+{
+  AdwTabPage *selected = adw_tab_view_get_selected_page (self->tab_view);
+
+  for (int i = 0; i < adw_tab_view_get_n_pages (self->tab_view); i++)
+    {
+      AdwTabPage *page = adw_tab_view_get_nth_page (self->tab_view, i);
+      PaddockSessionPage *session = PADDOCK_SESSION_PAGE (adw_tab_page_get_child (page));
+
+      if (page != selected &&
+          paddock_approval_bar_get_n_waiting (paddock_session_page_get_approval_bar (session)) > 0)
+        adw_tab_page_set_needs_attention (page, TRUE);
+    }
+}
+
 static void
 selected_page_cb (PaddockWindow *self,
                   GParamSpec    *pspec,
@@ -761,6 +778,7 @@ selected_page_cb (PaddockWindow *self,
   /* The lock button and its popover are the selected tab's project's. */
   set_project (self, paddock_session_page_get_project (session));
   adw_tab_page_set_needs_attention (adw_tab_view_get_selected_page (tab_view), FALSE);
+  mark_waiting_tabs (self);
   update_title (self);
   update_session_lock (self);
   update_control (self);
