@@ -170,9 +170,11 @@ paddock_application_local_command_line (GApplication   *app,
       return TRUE;
     }
 
+  /* No DIR: "", for the sessions saved at the last quit, else the
+   * current directory (the invoking one, which the remote end knows). */
   cwd = g_get_current_dir ();
   if (options.directories == NULL || options.directories[0] == NULL)
-    directory = g_strdup (cwd);
+    directory = g_strdup ("");
   else if (g_path_is_absolute (options.directories[0]))
     directory = g_strdup (options.directories[0]);
   else
@@ -218,6 +220,17 @@ lock_choice_from_argument (const char *argument)
   return PADDOCK_LOCK_CHOICE_PROJECT;
 }
 
+/* A bare `paddock`: no DIR, agent, lock or command. */
+static gboolean
+asks_for_nothing (char **arguments,
+                  int    argc)
+{
+  for (int i = 1; i < argc; i++)
+    if (*arguments[i] != '\0')
+      return FALSE;
+  return TRUE;
+}
+
 /* Opens what a command line asks for: in the running instance's window,
  * after the sessions saved at the last quit when this is the first. */
 static int
@@ -238,7 +251,7 @@ paddock_application_command_line (GApplication            *app,
     restored = paddock_application_restore_sessions (self) > 0;
   if (argc >= 2 && *arguments[1] != '\0')
     directory = g_strdup (arguments[1]);
-  else if (restored)
+  else if (restored && asks_for_nothing (arguments, argc))
     return EXIT_SUCCESS;
   else
     directory = g_strdup (g_application_command_line_get_cwd (command_line));
