@@ -18,6 +18,7 @@
 
 #include "paddock-approval-bar.h"
 #include "paddock-client.h"
+#include "paddock-escape.h"
 #include "paddock-session-command.h"
 #include "paddock-terminal-palette.h"
 #include "paddock-timeline.h"
@@ -198,6 +199,27 @@ client_exec_cb (PaddockSessionPage   *self,
   g_signal_emit (self, signals[PROGRAM_DENIED], 0, program, message->rule, message->reason);
 }
 
+/* What paddock-run would have printed on the terminal, among the agent's
+ * output, had the window not been attached: a note in the window. */
+static void
+client_notice_cb (PaddockSessionPage   *self,
+                  const PaddockMessage *message,
+                  PaddockClient        *client)
+{
+  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
+  g_autofree char *shown = paddock_escape_for_display (message->message, -1);
+  g_autofree char *title = NULL;
+  AdwToast *toast;
+
+  g_debug ("session %s: %s", paddock_client_get_session_id (client), shown);
+  if (overlay == NULL)
+    return;
+  /* TRANSLATORS: a note in the window; %s is what the session's supervisor said, in English */
+  title = g_strdup_printf (_("The session says: %s"), shown);
+  toast = adw_toast_new (title);
+  adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), toast);
+}
+
 static void
 client_bad_message_cb (PaddockSessionPage *self,
                        const GError       *error,
@@ -354,6 +376,7 @@ set_client (PaddockSessionPage *self,
       g_signal_connect_object (client, "exec", G_CALLBACK (client_exec_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (client, "decided", G_CALLBACK (client_decided_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (client, "refused", G_CALLBACK (client_refused_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (client, "notice", G_CALLBACK (client_notice_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (client, "bad-message", G_CALLBACK (client_bad_message_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (client, "closed", G_CALLBACK (client_closed_cb), self, G_CONNECT_SWAPPED);
     }
