@@ -38,6 +38,8 @@ struct _PaddockSessionPage
   gboolean        starting;
   gboolean        locked;
   char           *start_failure;
+  char          **command;           /* the agent's command line, or NULL for the user's shell */
+  gboolean        told_bad_message;  /* this session's client skipped a line, and the window said so */
   gboolean        disposed;
 
   /* The session's own word on itself, over the socket it inherits. */
@@ -199,6 +201,17 @@ client_exec_cb (PaddockSessionPage   *self,
   g_signal_emit (self, signals[PROGRAM_DENIED], 0, program, message->rule, message->reason);
 }
 
+/* A note in the window about this session, where the page is in one. */
+static void
+add_note (PaddockSessionPage *self,
+          const char         *title)
+{
+  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
+
+  if (overlay != NULL)
+    adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), adw_toast_new (title));
+}
+
 /* What paddock-run would have printed on the terminal, among the agent's
  * output, had the window not been attached: a note in the window. */
 static void
@@ -206,26 +219,42 @@ client_notice_cb (PaddockSessionPage   *self,
                   const PaddockMessage *message,
                   PaddockClient        *client)
 {
-  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
   g_autofree char *shown = paddock_escape_for_display (message->message, -1);
   g_autofree char *title = NULL;
-  AdwToast *toast;
 
   g_debug ("session %s: %s", paddock_client_get_session_id (client), shown);
-  if (overlay == NULL)
-    return;
   /* TRANSLATORS: a note in the window; %s is what the session's supervisor said, in English */
   title = g_strdup_printf (_("The session says: %s"), shown);
-  toast = adw_toast_new (title);
-  adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), toast);
+  add_note (self, title);
 }
 
+/* A line from paddock-run that is no message: skipped, and said once, as
+ * what follows it is read as before. */
 static void
 client_bad_message_cb (PaddockSessionPage *self,
                        const GError       *error,
                        PaddockClient      *client)
 {
   g_debug ("%s", error->message);
+  if (self->told_bad_message)
+    return;
+  self->told_bad_message = TRUE;
+  add_note (self, _("The window could not read a message from the session’s supervisor, and skipped it"));
+}
+
+/* The connection to paddock-run broke before the session said it ended:
+ * the tab no longer follows the session, nor answers its asks. */
+static void
+tell_connection_lost (PaddockSessionPage *self,
+                      const GError       *error)
+{
+  g_autofree char *shown = paddock_escape_for_display (error->message, -1);
+  g_autofree char *title = NULL;
+
+  /* TRANSLATORS: a note in the window; %s is why, in English */
+  title = g_strdup_printf (_("The window lost its connection to the session’s supervisor: "
+                             "its timeline stops here, and its asks cannot be answered (%s)"), shown);
+  add_note (self, title);
 }
 
 /* Whether the user sees this tab: its window has the focus and it is the
@@ -350,6 +379,8 @@ client_closed_cb (PaddockSessionPage *self,
    * and nothing waits for an answer any more. */
   if (error != NULL)
     g_debug ("%s", error->message);
+  if (error != NULL && !self->disposed)
+    tell_connection_lost (self, error);
   paddock_approval_bar_clear (self->approval_bar);
   withdraw_notifications (self);
   update_actions (self);
@@ -426,6 +457,40 @@ spawn_cb (VteTerminal *terminal,
   set_runner_pid (self, pid, FALSE);
 }
 
+/* The project's folder may have gone since the window opened on it: say
+ * so, rather than have paddock-run fail to find it in the terminal. */
+static gboolean
+check_project_folder (PaddockSessionPage  *self,
+                      GError             **error)
+{
+  const char *path = paddock_project_get_path (self->project);
+
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    return TRUE;
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+               _("The project folder %s no longer exists: make it again, or open another project"), path);
+  return FALSE;
+}
+
+/**
+ * paddock_session_page_set_command:
+ * @self: a session page
+ * @command: (nullable) (array zero-terminated=1): the agent's program and
+ *   its arguments, looked up along PATH by paddock-run; %NULL for the
+ *   user's login shell
+ *
+ * What the session runs from its next start on.
+ */
+void
+paddock_session_page_set_command (PaddockSessionPage *self,
+                                  const char * const *command)
+{
+  g_return_if_fail (PADDOCK_IS_SESSION_PAGE (self));
+
+  g_strfreev (self->command);
+  self->command = command != NULL && command[0] != NULL ? g_strdupv ((char **) command) : NULL;
+}
+
 /**
  * paddock_session_page_start:
  * @self: a session page that is not running
@@ -454,12 +519,18 @@ paddock_session_page_start (PaddockSessionPage *self)
   gtk_action_bar_set_revealed (self->exit_bar, FALSE);
   set_start_failure (self, NULL);
   set_client (self, NULL);
+  self->told_bad_message = FALSE;
   if (self->reported_lock != NULL)
     {
       g_clear_pointer (&self->reported_lock, paddock_lock_status_free);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORTED_LOCK]);
     }
 
+  if (!check_project_folder (self, &error))
+    {
+      show_start_error (self, error);
+      return;
+    }
   runner = paddock_session_command_find_runner (&error);
   if (runner == NULL)
     {
@@ -503,7 +574,8 @@ paddock_session_page_start (PaddockSessionPage *self)
   set_locked (self, paddock_project_get_lock (self->project));
 
   shell = paddock_session_command_dup_user_shell ();
-  argv = paddock_session_command_build_argv (runner, self->project, self->locked, session_fd, NULL);
+  argv = paddock_session_command_build_argv (runner, self->project, self->locked, session_fd,
+                                             (const char * const *) self->command);
   envp = paddock_session_command_build_environ (shell);
 
   g_clear_object (&self->spawn_cancellable);
@@ -547,6 +619,19 @@ describe_exit (int wait_status)
   return g_strdup (_("The session ended"));
 }
 
+/* What paddock-run's death by a signal means for the session: the agent's
+ * supervisor is gone, so the kernel refuses every program it starts (its
+ * filter fails closed), and nothing more reaches the timeline or the
+ * audit log. NULL for any other end. */
+static char *
+describe_runner_killed (int wait_status)
+{
+  if (!WIFSIGNALED (wait_status))
+    return NULL;
+  return g_strdup (_("paddock-run, the session’s supervisor, is gone: the agent is no longer supervised, "
+                     "every program it starts now fails, and nothing more is logged. Restart for a new session."));
+}
+
 /* paddock-run's own complaint, when it is the terminal's last line: why it
  * could not start the session (a lock that cannot be applied, a command
  * that cannot run), as opposed to the session's program failing. */
@@ -572,6 +657,7 @@ paddock_session_page_real_exited (PaddockSessionPage *self,
 {
   g_autofree char *message = NULL;
   g_autofree char *complaint = NULL;
+  g_autofree char *meaning = NULL;
   g_autofree char *status = NULL;
 
   if (WIFEXITED (wait_status) && WEXITSTATUS (wait_status) == 0)
@@ -586,9 +672,10 @@ paddock_session_page_real_exited (PaddockSessionPage *self,
   else if (complaint != NULL)
     message = g_strdup (_("The session could not start"));
   status = describe_exit (wait_status);
+  meaning = complaint != NULL ? g_strdup (complaint) : describe_runner_killed (wait_status);
   gtk_label_set_label (self->exit_label, message != NULL ? message : status);
-  gtk_label_set_label (self->exit_detail_label, complaint != NULL ? complaint : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->exit_detail_label), complaint != NULL);
+  gtk_label_set_label (self->exit_detail_label, meaning != NULL ? meaning : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->exit_detail_label), meaning != NULL);
   if (complaint != NULL)
     gtk_widget_add_css_class (GTK_WIDGET (self->exit_label), "heading");
   else
@@ -794,6 +881,7 @@ paddock_session_page_finalize (GObject *object)
   g_clear_object (&self->project);
   g_clear_pointer (&self->title, g_free);
   g_clear_pointer (&self->start_failure, g_free);
+  g_clear_pointer (&self->command, g_strfreev);
   g_clear_pointer (&self->reported_lock, paddock_lock_status_free);
   g_clear_pointer (&self->last_denied, paddock_message_free);
   g_clear_pointer (&self->notified, g_hash_table_unref);

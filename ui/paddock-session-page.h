@@ -32,6 +32,8 @@ const char         *paddock_session_page_get_start_failure (PaddockSessionPage *
 PaddockClient      *paddock_session_page_get_client     (PaddockSessionPage *self);
 char               *paddock_session_page_dup_busy_program (PaddockSessionPage *self);
 PaddockLockStatus  *paddock_session_page_get_reported_lock (PaddockSessionPage *self);
+void                paddock_session_page_set_command    (PaddockSessionPage *self,
+                                                         const char * const *command);
 void                paddock_session_page_start          (PaddockSessionPage *self);
 PaddockApprovalBar *paddock_session_page_get_approval_bar (PaddockSessionPage *self);
 gboolean            paddock_session_page_decide         (PaddockSessionPage *self,
