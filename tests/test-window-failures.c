@@ -250,6 +250,8 @@ test_agent_not_installed (void)
   g_assert_true (wait_for (session_stopped, page, "the agent's session to end"));
   assert_says (GTK_WIDGET (page), "paddock-test-no-such-agent: command not found");
   g_assert_false (find_label_containing (GTK_WIDGET (page), "status 127"));
+  /* It never started: no connection to have lost. */
+  g_assert_false (find_label_containing (GTK_WIDGET (window), "lost its connection"));
 
   assert_bystander_works (&bystander);
   feed (terminal, "echo \"first-$((2 + 2))\"\n");

@@ -379,7 +379,8 @@ client_closed_cb (PaddockSessionPage *self,
    * and nothing waits for an answer any more. */
   if (error != NULL)
     g_debug ("%s", error->message);
-  if (error != NULL && !self->disposed)
+  /* One that never greeted never started: its end says why. */
+  if (error != NULL && !self->disposed && paddock_client_get_hello (client) != NULL)
     tell_connection_lost (self, error);
   paddock_approval_bar_clear (self->approval_bar);
   withdraw_notifications (self);
