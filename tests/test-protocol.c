@@ -129,6 +129,35 @@ test_requests (void)
   }
 }
 
+/* A notice: what paddock-run says to its clients in words, in place of
+ * its terminal; an event, not a request, and its words are required. */
+static void
+test_notice (void)
+{
+  g_autoptr(PaddockMessage) notice = paddock_message_new (PADDOCK_MESSAGE_NOTICE);
+  g_autoptr(PaddockMessage) parsed = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+  const char *wordless = "{\"type\":\"notice\",\"time\":5}";
+
+  notice->time = 1234;
+  notice->message = g_strdup ("the project's rules changed, and cannot be read");
+  line = paddock_message_to_line (notice);
+  g_assert_true (g_str_has_prefix (line, "{\"type\":\"notice\""));
+  parsed = paddock_message_parse (line, strlen (line) - 1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (parsed->type, ==, PADDOCK_MESSAGE_NOTICE);
+  g_assert_cmpint (parsed->time, ==, 1234);
+  g_assert_cmpstr (parsed->message, ==, notice->message);
+  g_assert_false (paddock_message_type_is_request (PADDOCK_MESSAGE_NOTICE));
+  g_assert_cmpstr (paddock_message_type_to_string (PADDOCK_MESSAGE_NOTICE), ==, "notice");
+
+  g_clear_pointer (&parsed, paddock_message_free);
+  parsed = paddock_message_parse (wordless, strlen (wordless), &error);
+  g_assert_null (parsed);
+  g_assert_error (error, PADDOCK_PROTOCOL_ERROR, PADDOCK_PROTOCOL_ERROR_INVALID);
+}
+
 static void
 test_strict (void)
 {
@@ -468,6 +497,7 @@ main (int   argc,
 
   g_test_add_func ("/paddock/protocol/round-trip", test_round_trip);
   g_test_add_func ("/paddock/protocol/requests", test_requests);
+  g_test_add_func ("/paddock/protocol/notice", test_notice);
   g_test_add_func ("/paddock/protocol/strict", test_strict);
   g_test_add_func ("/paddock/protocol/line-reader", test_line_reader);
   g_test_add_func ("/paddock/protocol/escape", test_escape);

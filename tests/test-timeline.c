@@ -550,7 +550,8 @@ test_bad_messages (void)
   g_autoptr(PaddockTimeline) timeline = paddock_timeline_new ();
   g_auto(Changes) changes = { 0 };
   PaddockMessageType ignored[] = { PADDOCK_MESSAGE_HELLO, PADDOCK_MESSAGE_NET, PADDOCK_MESSAGE_SECRET,
-                                   PADDOCK_MESSAGE_ERROR, PADDOCK_MESSAGE_DECIDE, PADDOCK_MESSAGE_LOCK_STATUS };
+                                   PADDOCK_MESSAGE_ERROR, PADDOCK_MESSAGE_DECIDE, PADDOCK_MESSAGE_LOCK_STATUS,
+                                   PADDOCK_MESSAGE_NOTICE };
   const char *lines[] = {
     "{\"type\":\"exec\",\"seq\":-5,\"decision\":\"allow\"}",
     "{\"type\":\"decided\",\"id\":77,\"decision\":\"allow\",\"by\":\"user\"}",

@@ -18,6 +18,7 @@
 
 #include "paddock-approval-bar.h"
 #include "paddock-client.h"
+#include "paddock-escape.h"
 #include "paddock-session-command.h"
 #include "paddock-settings.h"
 #include "paddock-terminal-palette.h"
@@ -43,6 +44,7 @@ struct _PaddockSessionPage
   gboolean        starting;
   gboolean        locked;
   char           *start_failure;
+  gboolean        told_bad_message;  /* this session's client skipped a line, and the window said so */
   gboolean        disposed;
   gboolean        restart_pending;  /* killed to be started again */
 
@@ -225,12 +227,60 @@ client_exec_cb (PaddockSessionPage   *self,
   g_signal_emit (self, signals[PROGRAM_DENIED], 0, program, message->rule, message->reason);
 }
 
+/* A note in the window about this session, where the page is in one. */
+static void
+add_note (PaddockSessionPage *self,
+          const char         *title)
+{
+  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
+
+  if (overlay != NULL)
+    adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), adw_toast_new (title));
+}
+
+/* What paddock-run would have printed on the terminal, among the agent's
+ * output, had the window not been attached: a note in the window. */
+static void
+client_notice_cb (PaddockSessionPage   *self,
+                  const PaddockMessage *message,
+                  PaddockClient        *client)
+{
+  g_autofree char *shown = paddock_escape_for_display (message->message, -1);
+  g_autofree char *title = NULL;
+
+  g_debug ("session %s: %s", paddock_client_get_session_id (client), shown);
+  /* TRANSLATORS: a note in the window; %s is what the session's supervisor said, in English */
+  title = g_strdup_printf (_("The session says: %s"), shown);
+  add_note (self, title);
+}
+
+/* A line from paddock-run that is no message: skipped, and said once, as
+ * what follows it is read as before. */
 static void
 client_bad_message_cb (PaddockSessionPage *self,
                        const GError       *error,
                        PaddockClient      *client)
 {
   g_debug ("%s", error->message);
+  if (self->told_bad_message)
+    return;
+  self->told_bad_message = TRUE;
+  add_note (self, _("The window could not read a message from the session’s supervisor, and skipped it"));
+}
+
+/* The connection to paddock-run broke before the session said it ended:
+ * the tab no longer follows the session, nor answers its asks. */
+static void
+tell_connection_lost (PaddockSessionPage *self,
+                      const GError       *error)
+{
+  g_autofree char *shown = paddock_escape_for_display (error->message, -1);
+  g_autofree char *title = NULL;
+
+  /* TRANSLATORS: a note in the window; %s is why, in English */
+  title = g_strdup_printf (_("The window lost its connection to the session’s supervisor: "
+                             "its timeline stops here, and its asks cannot be answered (%s)"), shown);
+  add_note (self, title);
 }
 
 /* Whether the user sees this tab: its window has the focus and it is the
@@ -392,6 +442,9 @@ client_closed_cb (PaddockSessionPage *self,
    * and nothing waits for an answer any more. */
   if (error != NULL)
     g_debug ("%s", error->message);
+  /* One that never greeted never started: its end says why. */
+  if (error != NULL && !self->disposed && paddock_client_get_hello (client) != NULL)
+    tell_connection_lost (self, error);
   paddock_approval_bar_clear (self->approval_bar);
   withdraw_notifications (self);
   update_actions (self);
@@ -428,6 +481,7 @@ set_client (PaddockSessionPage *self,
       g_signal_connect_object (client, "exec", G_CALLBACK (client_exec_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (client, "decided", G_CALLBACK (client_decided_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (client, "refused", G_CALLBACK (client_refused_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (client, "notice", G_CALLBACK (client_notice_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (client, "bad-message", G_CALLBACK (client_bad_message_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (client, "closed", G_CALLBACK (client_closed_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (client, "notify::paused", G_CALLBACK (client_paused_cb), self, G_CONNECT_SWAPPED);
@@ -490,6 +544,21 @@ dup_lock_wanted (PaddockSessionPage *self)
   return paddock_project_get_lock (self->project);
 }
 
+/* The project's folder may have gone since the window opened on it: say
+ * so, rather than have paddock-run fail to find it in the terminal. */
+static gboolean
+check_project_folder (PaddockSessionPage  *self,
+                      GError             **error)
+{
+  const char *path = paddock_project_get_path (self->project);
+
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    return TRUE;
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+               _("The project folder %s no longer exists: make it again, or open another project"), path);
+  return FALSE;
+}
+
 /**
  * paddock_session_page_start:
  * @self: a session page that is not running
@@ -519,12 +588,18 @@ paddock_session_page_start (PaddockSessionPage *self)
   gtk_action_bar_set_revealed (self->exit_bar, FALSE);
   set_start_failure (self, NULL);
   set_client (self, NULL);
+  self->told_bad_message = FALSE;
   if (self->reported_lock != NULL)
     {
       g_clear_pointer (&self->reported_lock, paddock_lock_status_free);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORTED_LOCK]);
     }
 
+  if (!check_project_folder (self, &error))
+    {
+      show_start_error (self, error);
+      return;
+    }
   runner = paddock_session_command_find_runner (&error);
   if (runner == NULL)
     {
@@ -618,6 +693,19 @@ describe_exit (int wait_status)
   return g_strdup (_("The session ended"));
 }
 
+/* What paddock-run's death by a signal means for the session: the agent's
+ * supervisor is gone, so the kernel refuses every program it starts (its
+ * filter fails closed), and nothing more reaches the timeline or the
+ * audit log. NULL for any other end. */
+static char *
+describe_runner_killed (int wait_status)
+{
+  if (!WIFSIGNALED (wait_status))
+    return NULL;
+  return g_strdup (_("paddock-run, the session’s supervisor, is gone: the agent is no longer supervised, "
+                     "every program it starts now fails, and nothing more is logged. Restart for a new session."));
+}
+
 /* paddock-run's own complaint, when it is the terminal's last line: why it
  * could not start the session (a lock that cannot be applied, a command
  * that cannot run), as opposed to the session's program failing. */
@@ -643,6 +731,7 @@ paddock_session_page_real_exited (PaddockSessionPage *self,
 {
   g_autofree char *message = NULL;
   g_autofree char *complaint = NULL;
+  g_autofree char *meaning = NULL;
   g_autofree char *status = NULL;
 
   if (WIFEXITED (wait_status) && WEXITSTATUS (wait_status) == 0)
@@ -657,9 +746,10 @@ paddock_session_page_real_exited (PaddockSessionPage *self,
   else if (complaint != NULL)
     message = g_strdup (_("The session could not start"));
   status = describe_exit (wait_status);
+  meaning = complaint != NULL ? g_strdup (complaint) : describe_runner_killed (wait_status);
   gtk_label_set_label (self->exit_label, message != NULL ? message : status);
-  gtk_label_set_label (self->exit_detail_label, complaint != NULL ? complaint : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->exit_detail_label), complaint != NULL);
+  gtk_label_set_label (self->exit_detail_label, meaning != NULL ? meaning : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->exit_detail_label), meaning != NULL);
   if (complaint != NULL)
     gtk_widget_add_css_class (GTK_WIDGET (self->exit_label), "heading");
   else

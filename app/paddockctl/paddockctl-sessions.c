@@ -652,6 +652,14 @@ handle_event (Attach               *attach,
       print_status (message);
       break;
 
+    case PADDOCK_MESSAGE_NOTICE:
+      {
+        g_autofree char *text = display (message->message);
+
+        g_print ("%s  the session says: %s\n", time, text);
+      }
+      break;
+
     case PADDOCK_MESSAGE_ERROR:
       {
         paddock_printerr ("the session says: %s", message->message);

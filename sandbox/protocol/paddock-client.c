@@ -81,6 +81,7 @@ enum
   SIGNAL_KILL,
   SIGNAL_PAUSE,
   SIGNAL_RESUME,
+  SIGNAL_NOTICE,
   SIGNAL_REFUSED,
   SIGNAL_BAD_MESSAGE,
   SIGNAL_CLOSED,
@@ -255,6 +256,7 @@ signal_of (PaddockMessageType type)
     case PADDOCK_MESSAGE_KILL:        return signals[SIGNAL_KILL];
     case PADDOCK_MESSAGE_PAUSE:       return signals[SIGNAL_PAUSE];
     case PADDOCK_MESSAGE_RESUME:      return signals[SIGNAL_RESUME];
+    case PADDOCK_MESSAGE_NOTICE:      return signals[SIGNAL_NOTICE];
     case PADDOCK_MESSAGE_ERROR:       return signals[SIGNAL_REFUSED];
     case PADDOCK_MESSAGE_DECIDE:
     default:                          return 0;
@@ -1089,6 +1091,7 @@ paddock_client_class_init (PaddockClientClass *klass)
   signals[SIGNAL_KILL] = new_message_signal ("kill");
   signals[SIGNAL_PAUSE] = new_message_signal ("pause");
   signals[SIGNAL_RESUME] = new_message_signal ("resume");
+  signals[SIGNAL_NOTICE] = new_message_signal ("notice");
   signals[SIGNAL_REFUSED] = new_message_signal ("refused");
   signals[SIGNAL_BAD_MESSAGE] =
     g_signal_new ("bad-message", PADDOCK_TYPE_CLIENT, G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,

@@ -11,9 +11,9 @@
  * Every message the session sends is emitted once as "message" (in the
  * order it came, whatever its type) and then on the signal of its type:
  * "hello", "exec", "ask", "decided", "net", "secret", "exit",
- * "lock-status", "kill", "pause", "resume", and "refused" for an error
- * reply. A line that is not a valid message is reported on "bad-message"
- * and skipped: the connection goes on. The end of the connection is
+ * "lock-status", "kill", "pause", "resume", "notice", and "refused" for
+ * an error reply. A line that is not a valid message is reported on
+ * "bad-message" and skipped: the connection goes on. The end of the connection is
  * "closed", once, with NULL where the session said it ended (or the
  * client was closed here) and an error naming the session otherwise.
  */

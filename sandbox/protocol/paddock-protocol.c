@@ -130,6 +130,8 @@ static const TypeSpec types[] = {
     { "?time", "?by", NULL } },
   { PADDOCK_MESSAGE_LOCK_STATUS, "lock-status", TRUE,
     { "?session", "?lock", "?reason", "?network", "?features", "?paused", NULL } },
+  { PADDOCK_MESSAGE_NOTICE, "notice", FALSE,
+    { "time", "message", NULL } },
 };
 
 static const TypeSpec *

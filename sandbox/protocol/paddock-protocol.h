@@ -5,9 +5,11 @@
  *
  * JSON, one object per line, over unix stream sockets; every message has a
  * "type". paddock-run sends hello, exec, ask, decided, net, secret, exit,
- * error, and lock-status (the reply to a lock-status, pause or resume
- * request, with the state the session is in); it echoes kill, pause and
- * resume to every client once done. Clients send decide, kill, pause,
+ * error, notice (what it would otherwise print on the session's terminal:
+ * rules it cannot read, an answer it cannot remember), and lock-status
+ * (the reply to a lock-status, pause or resume request, with the state the
+ * session is in); it echoes kill, pause and resume to every client once
+ * done. Clients send decide, kill, pause,
  * resume and lock-status; one that sends decide or lock-status counts as
  * one who answers asks. Parsing is strict: a message with an
  * unknown type or field, a field of the wrong type, or a required field
@@ -50,6 +52,7 @@ typedef enum
   PADDOCK_MESSAGE_PAUSE,
   PADDOCK_MESSAGE_RESUME,
   PADDOCK_MESSAGE_LOCK_STATUS,
+  PADDOCK_MESSAGE_NOTICE,
 } PaddockMessageType;
 
 typedef enum
@@ -136,7 +139,7 @@ typedef struct
   char            *name;
   char            *program;
 
-  /* error */
+  /* error, notice */
   char            *message;
 } PaddockMessage;
 

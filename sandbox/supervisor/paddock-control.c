@@ -53,6 +53,7 @@ typedef struct
   gsize              max_output;     /* unwritten bytes past which it has fallen behind */
   PaddockLineReader *reader;
   pid_t              pid;
+  gboolean           inherited;      /* on --control-fd: whoever shows the session's terminal */
   gboolean           decider;
   guint              n_errors;
 } Client;
@@ -358,17 +359,18 @@ broadcast_control (PaddockControl     *self,
   paddock_control_broadcast (self, message);
 }
 
-/* A kill, pause or resume that could not find the whole tree, said on
- * the terminal and to the client who asked, if any: what was found was
+/* A kill, pause or resume that could not find the whole tree, said as a
+ * notice and to the client who asked, if any: what was found was
  * reached, but some of the agent's processes may be left as they were. */
 static void
-report_tree_error (Client       *client,
-                   const char   *verb,
-                   const GError *error)
+report_tree_error (PaddockControl *self,
+                   Client         *client,
+                   const char     *verb,
+                   const GError   *error)
 {
   g_autofree char *text = g_strdup_printf ("cannot %s every process of the agent: %s", verb, error->message);
 
-  paddock_printerr ("%s", text);
+  paddock_control_notice (self, text);
   if (client != NULL)
     client_send_error (client, text);
 }
@@ -385,7 +387,7 @@ kill_tree (PaddockControl *self,
   g_autoptr(GError) error = NULL;
 
   if (!paddock_process_tree_kill (self->tree_root, &error))
-    report_tree_error (from, "kill", error);
+    report_tree_error (self, from, "kill", error);
   broadcast_control (self, PADDOCK_MESSAGE_KILL, from, signal);
 }
 
@@ -397,7 +399,7 @@ resume (PaddockControl *self,
   g_autoptr(GError) error = NULL;
 
   if (!paddock_process_tree_thaw (self->tree_root, &error))
-    report_tree_error (client, "resume", error);
+    report_tree_error (self, client, "resume", error);
   self->paused = FALSE;
 }
 
@@ -446,7 +448,7 @@ handle_request (Client         *client,
           /* Set first: the supervisor sees the agent stop and must leave it so. */
           self->paused = TRUE;
           if (!paddock_process_tree_freeze (self->tree_root, &error))
-            report_tree_error (client, "pause", error);
+            report_tree_error (self, client, "pause", error);
           broadcast_control (self, PADDOCK_MESSAGE_PAUSE, client, NULL);
         }
       else if (request->type == PADDOCK_MESSAGE_RESUME && self->paused && !self->ended)
@@ -628,6 +630,7 @@ paddock_control_add_client_fd (PaddockControl  *self,
                                GError         **error)
 {
   paddock_autofd int owned = fd;
+  Client *client;
 
   if (!paddock_control_check_client_fd (fd, error))
     return FALSE;
@@ -635,7 +638,9 @@ paddock_control_add_client_fd (PaddockControl  *self,
     return FALSE;
   fcntl (fd, F_SETFD, FD_CLOEXEC);
   /* Handed over by whoever started us: it may decide from the start. */
-  client_new (self, paddock_steal_fd (&owned), -1, answers);
+  client = client_new (self, paddock_steal_fd (&owned), -1, answers);
+  if (client != NULL)
+    client->inherited = TRUE;
   return TRUE;
 }
 
@@ -1003,10 +1008,39 @@ tell_no_client (PaddockControl       *self,
 }
 
 void
+paddock_control_notice (PaddockControl *self,
+                        const char     *text)
+{
+  g_autoptr(PaddockMessage) message = NULL;
+  gboolean shown = FALSE;
+
+  g_return_if_fail (text != NULL);
+
+  for (guint i = 0; self != NULL && i < self->clients->len; i++)
+    shown |= ((Client *) g_ptr_array_index (self->clients, i))->inherited;
+  if (!shown)
+    paddock_printerr ("%s", text);
+  if (self == NULL)
+    return;
+  message = paddock_message_new (PADDOCK_MESSAGE_NOTICE);
+  message->time = g_get_real_time ();
+  message->message = g_strdup (text);
+  send_to_clients (self, message);
+}
+
+void
 paddock_control_monitor_func (PaddockMessage *message,
                               gpointer        user_data)
 {
   PaddockControl *self = user_data;
+
+  /* The monitor's notices are said here, where the clients are. */
+  if (message->type == PADDOCK_MESSAGE_NOTICE)
+    {
+      paddock_control_notice (self, message->message);
+      paddock_message_free (message);
+      return;
+    }
 
   if (!self->told_no_client)
     {

@@ -75,6 +75,14 @@ void            paddock_control_broadcast         (PaddockControl               
 /* The same, and takes @message. */
 void            paddock_control_broadcast_take    (PaddockControl               *self,
                                                    PaddockMessage               *message);
+/* Says @text, something the session's user should know (rules it cannot
+ * read, an answer it cannot remember), to every client as a notice; and
+ * on the session's terminal (paddock-run's stderr) unless the client on
+ * --control-fd is attached: that one (the window) shows the terminal,
+ * and says it there instead of among the agent's output. @self may be
+ * NULL (nobody to tell but the terminal). Main thread. */
+void            paddock_control_notice            (PaddockControl               *self,
+                                                   const char                   *text);
 /* Usable directly as a PaddockExecMonitorFunc with the control as user data. */
 void            paddock_control_monitor_func      (PaddockMessage               *message,
                                                    gpointer                      user_data);

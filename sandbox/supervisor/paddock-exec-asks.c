@@ -175,8 +175,12 @@ remember_answer (PaddockExecMonitor *self,
   if (rules == NULL || rules->len == 0)
     {
       if (error != NULL)
-        paddock_printerr ("cannot remember the decision on #%" G_GINT64_FORMAT ", only take it this once: %s",
-                          ask->id, error->message);
+        {
+          g_autofree char *text = g_strdup_printf ("cannot remember the decision on #%" G_GINT64_FORMAT
+                                                   ", only take it this once: %s", ask->id, error->message);
+
+          emit_notice (self, text);
+        }
       *remember = PADDOCK_REMEMBER_ONCE;
       return NULL;
     }
@@ -184,8 +188,10 @@ remember_answer (PaddockExecMonitor *self,
   for (guint i = 0; *remember == PADDOCK_REMEMBER_PROJECT && i < rules->len; i++)
     if (!paddock_policy_remember_in_project (self->project, g_ptr_array_index (rules, i), &error))
       {
-        paddock_printerr ("cannot remember the decision for the project, "
-                          "only for this session: %s", error->message);
+        g_autofree char *text = g_strdup_printf ("cannot remember the decision for the project, "
+                                                 "only for this session: %s", error->message);
+
+        emit_notice (self, text);
         g_clear_error (&error);
         *remember = PADDOCK_REMEMBER_SESSION;
         g_clear_pointer (&rules, g_ptr_array_unref);

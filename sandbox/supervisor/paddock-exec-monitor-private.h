@@ -25,6 +25,7 @@
 #pragma once
 
 #include "paddock-cpu-idle.h"
+#include "paddock-escape.h"
 #include "paddock-exec-monitor.h"
 
 #include <errno.h>
@@ -333,6 +334,25 @@ emit (PaddockExecMonitor *self,
     self->func (message, self->user_data);
   else
     paddock_message_free (message);
+}
+
+/* Says @text to the session's user as a notice, where the clients are
+ * (see paddock_control_notice()); on stderr with nobody to emit to. */
+static inline void
+emit_notice (PaddockExecMonitor *self,
+             const char         *text)
+{
+  PaddockMessage *message;
+
+  if (self->func == NULL)
+    {
+      paddock_printerr ("%s", text);
+      return;
+    }
+  message = paddock_message_new (PADDOCK_MESSAGE_NOTICE);
+  message->time = g_get_real_time ();
+  message->message = g_strdup (text);
+  emit (self, message);
 }
 
 /* Who decided, as the audit log and the protocol say it: the policy's

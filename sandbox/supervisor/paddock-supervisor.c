@@ -422,8 +422,10 @@ reload_project_rules (PaddockSupervisor *self)
   overrides = paddock_policy_load_project (self->options->project, &error);
   if (overrides == NULL)
     {
-      paddock_printerr ("the project's rules changed, and cannot be read; the session keeps the rules it had: %s",
-                        error->message);
+      g_autofree char *text = g_strdup_printf ("the project's rules changed, and cannot be read; "
+                                               "the session keeps the rules it had: %s", error->message);
+
+      paddock_control_notice (self->control, text);
       json_object_set_string_member (fields, "error", error->message);
     }
   else
@@ -501,8 +503,13 @@ on_project_rules_changed (PaddockSupervisor *self)
   if (self->project_rules_dirs[0] < 0)
     return;
   if (!watch_project_rules_folders (self, &error))
-    paddock_printerr ("the project's rules are no longer watched: answers remembered for it elsewhere, "
-                      "or taken back, count from the next session: %s", error->message);
+    {
+      g_autofree char *text = g_strdup_printf ("the project's rules are no longer watched: answers remembered "
+                                               "for it elsewhere, or taken back, count from the next session: %s",
+                                               error->message);
+
+      paddock_control_notice (self->control, text);
+    }
   reload_project_rules (self);
 }
 
@@ -521,8 +528,11 @@ watch_project_rules (PaddockSupervisor *self)
     return;
   if (!watch_project_rules_folders (self, &error))
     {
-      paddock_printerr ("the project's rules are not watched: answers remembered for it elsewhere, "
-                        "or taken back, count from the next session: %s", error->message);
+      g_autofree char *text = g_strdup_printf ("the project's rules are not watched: answers remembered for it "
+                                               "elsewhere, or taken back, count from the next session: %s",
+                                               error->message);
+
+      paddock_control_notice (self->control, text);
       return;
     }
   reload_project_rules (self);
