@@ -773,8 +773,10 @@ message_of_record (const PaddockAuditRecord *record)
 
 typedef struct
 {
-  PaddockTimeline *timeline;
-  GCancellable    *cancellable;
+  PaddockTimeline        *timeline;
+  GCancellable           *cancellable;
+  PaddockAuditRecordFunc  func;
+  gpointer                user_data;
 } Load;
 
 static gboolean
@@ -786,8 +788,37 @@ load_record (const PaddockAuditRecord *record,
 
   if (message != NULL)
     add_one (load->timeline, message);
+  if (load->func != NULL)
+    load->func (record, load->user_data);
   /* Checked now and then: a check takes a lock. */
   return (record->line % 1024) != 0 || !g_cancellable_is_cancelled (load->cancellable);
+}
+
+PaddockTimeline *
+paddock_timeline_load_audit_file (const char                *path,
+                                  PaddockAuditRecordFunc     func,
+                                  gpointer                   user_data,
+                                  PaddockAuditVerification  *verification,
+                                  GCancellable              *cancellable,
+                                  GError                   **error)
+{
+  g_autoptr(PaddockTimeline) timeline = paddock_timeline_new ();
+  Load load = { timeline, cancellable, func, user_data };
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!paddock_audit_foreach (path, NULL, load_record, &load, verification, error))
+    return NULL;
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    {
+      if (verification != NULL)
+        paddock_audit_verification_clear (verification);
+      return NULL;
+    }
+  /* Nobody watches the timeline yet: one announcement, to nobody. */
+  flush (timeline);
+  timeline->read_only = TRUE;
+  return g_steal_pointer (&timeline);
 }
 
 static void
@@ -797,10 +828,9 @@ load_audit_thread (GTask        *task,
                    GCancellable *cancellable)
 {
   GFile *file = task_data;
-  g_autoptr(PaddockTimeline) timeline = paddock_timeline_new ();
+  g_autoptr(PaddockTimeline) timeline = NULL;
   g_autofree char *path = g_file_get_path (file);
-  g_autoptr(GError) error = NULL;
-  Load load = { timeline, cancellable };
+  GError *error = NULL;
 
   if (path == NULL)
     {
@@ -810,17 +840,11 @@ load_audit_thread (GTask        *task,
                                "cannot read the audit log %s: it is not a local file", uri);
       return;
     }
-  if (!paddock_audit_foreach (path, NULL, load_record, &load, NULL, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  /* Nobody watches the timeline yet: one announcement, to nobody. */
-  flush (timeline);
-  if (g_task_return_error_if_cancelled (task))
-    return;
-  timeline->read_only = TRUE;
-  g_task_return_pointer (task, g_steal_pointer (&timeline), g_object_unref);
+  timeline = paddock_timeline_load_audit_file (path, NULL, NULL, NULL, cancellable, &error);
+  if (timeline == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, g_steal_pointer (&timeline), g_object_unref);
 }
 
 void
