@@ -747,8 +747,8 @@ test_always_allow_undo (void)
   test_remove_tree (dir);
 }
 
-/* The project's file is locked by another program: the details say so in
- * words, nothing is written, nothing crashes. */
+/* The project's file is locked by another program, or broken: the
+ * details say so in words, nothing is written, nothing crashes. */
 static void
 test_always_deny_locked (void)
 {
@@ -794,7 +794,21 @@ test_always_deny_locked (void)
   close (fd);
   g_assert_cmpuint (n_project_rules (dir), ==, 0);
 
+  /* A broken file: said, naming it, and left as it was. */
+  g_assert_true (g_file_set_contents (file, "{ \"rules\": [ oops", -1, NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "timeline.always-deny", NULL));
+  {
+    g_autofree char *needle = g_strdup_printf ("Cannot remember this command line for the project: %s:1:", file);
+    LabelWait said = { GTK_WIDGET (view), needle };
+    g_autofree char *contents = NULL;
+
+    g_assert_true (wait_for (label_shown, &said, "the broken file under the details"));
+    g_assert_true (g_file_get_contents (file, &contents, NULL, NULL));
+    g_assert_cmpstr (contents, ==, "{ \"rules\": [ oops");
+  }
+
   destroy_windows (app);
+  g_unlink (file);
   g_unlink (lock);
   test_remove_tree (dir);
 }
