@@ -237,21 +237,14 @@ take_verification (PaddockPastSession       *self,
                                        "cut short after its last record."), name);
 }
 
-/* The canonical project folder, as paddock-run resolves --project. */
+/* The canonical project folder, as paddock-run resolves --project (GLib
+ * allocates with malloc, so the result is g_free()d like any other). */
 static char *
 resolve_project (const char *project)
 {
   char *resolved = realpath (project, NULL);
 
-  if (resolved == NULL)
-    return g_canonicalize_filename (project, NULL);
-  /* From libc's allocator into GLib's. */
-  {
-    char *copy = g_strdup (resolved);
-
-    free (resolved);
-    return copy;
-  }
+  return resolved != NULL ? resolved : g_canonicalize_filename (project, NULL);
 }
 
 static gboolean
