@@ -524,29 +524,39 @@ session_log (PaddockSessionPage *page)
 }
 
 static gboolean
-count_record (const PaddockAuditRecord *record,
-              gpointer                  user_data)
+keep_last_sha256 (const PaddockAuditRecord *record,
+                  gpointer                  user_data)
 {
-  (*(guint *) user_data)++;
+  char **sha256 = user_data;
+
+  g_free (*sha256);
+  *sha256 = g_strdup (json_object_get_string_member_with_default (record->object, "sha256", ""));
   return TRUE;
 }
 
 typedef struct
 {
   const char *log;
-  guint       n;
-} PolicyWait;
+  const char *project;
+} TakenWait;
 
-/* The session read the project's file again @n times: it logs each. */
+/* The session read the project's file as it is now: its log's last
+ * record of a change to the project's rules names these bytes. */
 static gboolean
-policy_reloads_are (gpointer data)
+session_took_file (gpointer data)
 {
-  PolicyWait *wait = data;
+  TakenWait *wait = data;
   PaddockAuditFilter filter = { .type = PADDOCK_AUDIT_POLICY };
-  guint n = 0;
+  g_autofree char *file = paddock_policy_project_file (wait->project, NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *taken = NULL;
+  gsize length;
 
-  g_assert_true (paddock_audit_foreach (wait->log, &filter, count_record, &n, NULL, NULL));
-  return n >= wait->n;
+  g_assert_true (g_file_get_contents (file, &contents, &length, NULL));
+  expected = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) contents, length);
+  g_assert_true (paddock_audit_foreach (wait->log, &filter, keep_last_sha256, &taken, NULL, NULL));
+  return g_strcmp0 (taken, expected) == 0;
 }
 
 static guint
@@ -570,6 +580,12 @@ project_rule_name (const char *project)
   rule = paddock_policy_get_rule (overrides, 0);
   g_assert_nonnull (rule);
   return g_strdup (paddock_policy_rule_get_name (rule));
+}
+
+static gboolean
+one_project_rule (gpointer data)
+{
+  return n_project_rules (data) == 1;
 }
 
 /* The button labelled @label under @widget, or NULL. */
@@ -623,7 +639,7 @@ test_always_deny (void)
   NthWait allowed = { NULL, "/bin/echo deny-me", 0, PADDOCK_TIMELINE_DECISION_ALLOWED };
   /* The shell may try the path again once refused: that row is refused too. */
   NthWait denied = { NULL, "/bin/echo deny-me", LAST_ROW, PADDOCK_TIMELINE_DECISION_DENIED };
-  PolicyWait reloaded = { NULL, 1 };
+  TakenWait taken = { NULL, NULL };
 
   if (skip_without_display ())
     return;
@@ -634,7 +650,8 @@ test_always_deny (void)
   view = paddock_session_page_get_timeline_view (page);
   allowed.page = denied.page = page;
   log = session_log (page);
-  reloaded.log = log;
+  taken.log = log;
+  taken.project = dir;
 
   feed (terminal, "/bin/echo deny-me; echo \"first=$?.\"\n");
   assert_terminal_shows (terminal, "first=0.");
@@ -655,7 +672,7 @@ test_always_deny (void)
   g_assert_true (find_label_containing (GTK_WIDGET (window), toast));
 
   /* The session read the file again; the same command line is refused. */
-  g_assert_true (wait_for (policy_reloads_are, &reloaded, "the session to read the project's file"));
+  g_assert_true (wait_for (session_took_file, &taken, "the session to read the project's file"));
   feed (terminal, "/bin/echo deny-me; echo \"second=$?.\"\n");
   assert_terminal_shows (terminal, "second=126.");
   g_assert_true (wait_for (nth_row_decided, &denied, "the refused row"));
@@ -669,9 +686,9 @@ test_always_deny (void)
   test_remove_tree (dir);
 }
 
-/* Always Allow on a command that asked (and was denied): the session lets
- * it run without asking; the toast's Undo takes the rule out of the file,
- * and it asks again. */
+/* Always Allow on a command that asked (and was denied): the toast's Undo
+ * takes the rule out of the file, and the session asks again; allowed
+ * again, the session lets it run without asking. */
 static void
 test_always_allow_undo (void)
 {
@@ -687,7 +704,7 @@ test_always_allow_undo (void)
   NthWait asked = { NULL, "git push --force nowhere main", 0, PADDOCK_TIMELINE_DECISION_ASKED_DENIED };
   /* After the refused one, and the shell's retry of it, refused again. */
   NthWait allowed = { NULL, "git push --force nowhere main", LAST_ROW, PADDOCK_TIMELINE_DECISION_ALLOWED };
-  PolicyWait reloaded = { NULL, 1 };
+  TakenWait taken = { NULL, NULL };
   ButtonWait undo = { NULL, "_Undo" };
 
   if (skip_without_display ())
@@ -699,7 +716,8 @@ test_always_allow_undo (void)
   view = paddock_session_page_get_timeline_view (page);
   asked.page = allowed.page = page;
   log = session_log (page);
-  reloaded.log = log;
+  taken.log = log;
+  taken.project = dir;
   undo.root = GTK_WIDGET (window);
 
   run_asked_for_id (page, terminal, command);
@@ -708,17 +726,37 @@ test_always_allow_undo (void)
   assert_row_shown (page, command);
   select_row (page, command);
 
+  /* Always Allow, then at once the toast's Undo (the toast goes by
+   * itself after a while): the rule is in the file, then out of it. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "timeline.always-allow", NULL));
-  {
-    LabelWait shown = { GTK_WIDGET (window), "git always allowed in this project, by rule remembered-" };
-
-    g_assert_true (wait_for (label_shown, &shown, "the toast"));
-  }
+  g_assert_true (wait_for (button_shown, &undo, "the toast's Undo"));
+  g_assert_true (find_label_containing (GTK_WIDGET (window),
+                                        "git always allowed in this project, by rule remembered-"));
   g_assert_cmpuint (n_project_rules (dir), ==, 1);
   name = project_rule_name (dir);
+  g_signal_emit_by_name (find_button_labelled (GTK_WIDGET (window), "_Undo"), "clicked");
+  {
+    LabelWait shown = { GTK_WIDGET (window), "git no longer remembered for this project" };
 
-  /* No ask this time: git runs, and fails to find the remote. */
-  g_assert_true (wait_for (policy_reloads_are, &reloaded, "the session to read the project's file"));
+    g_assert_true (wait_for (label_shown, &shown, "the Undo's toast"));
+  }
+  g_assert_cmpuint (n_project_rules (dir), ==, 0);
+  /* The session follows: it asks again. */
+  g_assert_true (wait_for (session_took_file, &taken, "the session to read the project's file"));
+  {
+    DecisionWait again = { page, 0, PADDOCK_TIMELINE_DECISION_ASKED_DENIED };
+
+    again.seq = run_asked_for_id (page, terminal, command);
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "session.deny", NULL));
+    g_assert_true (wait_for (decision_is, &again, "the row denied again"));
+  }
+
+  /* Always Allow again (the first toast may still be on its way out, so
+   * the file says when it is done): no ask this time; git runs, and fails
+   * to find the remote. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "timeline.always-allow", NULL));
+  g_assert_true (wait_for (one_project_rule, dir, "the rule in the project's file"));
+  g_assert_true (wait_for (session_took_file, &taken, "the session to read the project's file again"));
   feed (terminal, "git push --force nowhere main; echo \"allowed=$?.\"\n");
   assert_terminal_shows (terminal, "allowed=128.");
   if (!wait_for (nth_row_decided, &allowed, "the allowed row"))
@@ -728,20 +766,6 @@ test_always_allow_undo (void)
     }
   g_assert_cmpstr (paddock_timeline_event_get_rule (nth_row (page, command, LAST_ROW)), ==, name);
   g_assert_true (no_ask_shown (page));
-
-  /* Undo: out of the file, and the session asks again. */
-  g_assert_true (wait_for (button_shown, &undo, "the toast's Undo"));
-  g_signal_emit_by_name (find_button_labelled (GTK_WIDGET (window), "_Undo"), "clicked");
-  {
-    LabelWait shown = { GTK_WIDGET (window), "git no longer remembered for this project" };
-
-    g_assert_true (wait_for (label_shown, &shown, "the Undo's toast"));
-  }
-  g_assert_cmpuint (n_project_rules (dir), ==, 0);
-  reloaded.n = 2;
-  g_assert_true (wait_for (policy_reloads_are, &reloaded, "the session to read the project's file again"));
-  run_asked_for_id (page, terminal, command);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "session.deny", NULL));
 
   destroy_windows (app);
   test_remove_tree (dir);
