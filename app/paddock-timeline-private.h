@@ -5,7 +5,11 @@
  */
 #pragma once
 
+#include <gio/gio.h>
+
+#include "paddock-audit.h"
 #include "paddock-protocol.h"
+#include "paddock-timeline.h"
 #include "paddock-timeline-event.h"
 
 G_BEGIN_DECLS
@@ -71,5 +75,18 @@ gboolean              paddock_timeline_event_decide       (PaddockTimelineEvent 
                                                            const PaddockMessage   *decided);
 gboolean              paddock_timeline_event_end          (PaddockTimelineEvent   *self,
                                                            const PaddockMessage   *exit);
+
+/* Reads the audit log @path into a new read-only timeline on the calling
+ * thread (what paddock_timeline_load_audit_async() runs in its thread).
+ * @func, where given, sees every record as well, in file order; where
+ * @verification is given, the chain is checked as the lines are read
+ * (see paddock_audit_foreach()). NULL with @error where the file cannot
+ * be read, or @cancellable was cancelled. */
+PaddockTimeline      *paddock_timeline_load_audit_file    (const char                *path,
+                                                           PaddockAuditRecordFunc     func,
+                                                           gpointer                   user_data,
+                                                           PaddockAuditVerification  *verification,
+                                                           GCancellable              *cancellable,
+                                                           GError                   **error);
 
 G_END_DECLS

@@ -31,6 +31,7 @@ struct _PaddockTimeline
   GSource                *flush_source; /* following a client: a flush is due */
   gint64                  flush_due;    /* monotonic: when it is due at the latest */
 
+  char                   *project;    /* as the session's hello or start record said */
   gboolean                session_ended;
   gboolean                read_only;
 };
@@ -45,6 +46,7 @@ enum
   PROP_0,
   PROP_N_ITEMS,
   PROP_READ_ONLY,
+  PROP_PROJECT,
   N_PROPS
 };
 
@@ -95,6 +97,7 @@ paddock_timeline_finalize (GObject *object)
   g_clear_pointer (&self->rows, g_ptr_array_unref);
   g_clear_pointer (&self->changed, g_array_unref);
   g_clear_pointer (&self->strings, paddock_timeline_strings_unref);
+  g_clear_pointer (&self->project, g_free);
 
   G_OBJECT_CLASS (paddock_timeline_parent_class)->finalize (object);
 }
@@ -115,6 +118,9 @@ paddock_timeline_get_property (GObject    *object,
     case PROP_READ_ONLY:
       g_value_set_boolean (value, self->read_only);
       break;
+    case PROP_PROJECT:
+      g_value_set_string (value, self->project);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -134,6 +140,9 @@ paddock_timeline_class_init (PaddockTimelineClass *klass)
   properties[PROP_READ_ONLY] =
     g_param_spec_boolean ("read-only", NULL, "A past session's, from its audit log", FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_PROJECT] =
+    g_param_spec_string ("project", NULL, "The session's project, once it said", NULL,
+                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -160,6 +169,24 @@ paddock_timeline_get_read_only (PaddockTimeline *self)
 {
   g_return_val_if_fail (PADDOCK_IS_TIMELINE (self), FALSE);
   return self->read_only;
+}
+
+const char *
+paddock_timeline_get_project (PaddockTimeline *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_TIMELINE (self), NULL);
+  return self->project;
+}
+
+/* A session has one project: the first greeting names it. */
+static void
+set_project (PaddockTimeline *self,
+             const char      *project)
+{
+  if (self->project != NULL || project == NULL || *project == '\0')
+    return;
+  self->project = g_strdup (project);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROJECT]);
 }
 
 PaddockTimelineEvent *
@@ -447,8 +474,12 @@ add_one (PaddockTimeline      *self,
       append_row (self, paddock_timeline_event_new_session (self->strings, message));
       break;
 
+    case PADDOCK_MESSAGE_HELLO:
+      set_project (self, message->project);
+      break;
+
     default:
-      /* hello, net, secret, error, lock-status, requests: no row of their own. */
+      /* net, secret, error, lock-status, requests: no row of their own. */
       break;
     }
 }
@@ -596,6 +627,9 @@ paddock_timeline_follow (PaddockTimeline *self,
   g_return_if_fail (PADDOCK_IS_CLIENT (client));
   g_return_if_fail (!self->read_only);
 
+  /* A client that connected has its greeting already. */
+  if (paddock_client_get_hello (client) != NULL)
+    set_project (self, paddock_client_get_hello (client)->project);
   g_signal_connect_object (client, "message", G_CALLBACK (on_client_message), self, 0);
   g_signal_connect_object (client, "closed", G_CALLBACK (on_client_closed), self, 0);
 }
@@ -673,7 +707,13 @@ message_of_record (const PaddockAuditRecord *record)
   g_autoptr(PaddockMessage) message = NULL;
   const char *type = record->type;
 
-  if (g_strcmp0 (type, PADDOCK_AUDIT_EXEC) == 0)
+  if (g_strcmp0 (type, PADDOCK_AUDIT_SESSION_START) == 0)
+    {
+      message = paddock_message_new (PADDOCK_MESSAGE_HELLO);
+      message->session = member_string (object, "session");
+      message->project = member_string (object, "project");
+    }
+  else if (g_strcmp0 (type, PADDOCK_AUDIT_EXEC) == 0)
     {
       message = paddock_message_new (PADDOCK_MESSAGE_EXEC);
       message->seq = member_int (object, "event", -1);
@@ -733,8 +773,10 @@ message_of_record (const PaddockAuditRecord *record)
 
 typedef struct
 {
-  PaddockTimeline *timeline;
-  GCancellable    *cancellable;
+  PaddockTimeline        *timeline;
+  GCancellable           *cancellable;
+  PaddockAuditRecordFunc  func;
+  gpointer                user_data;
 } Load;
 
 static gboolean
@@ -746,8 +788,37 @@ load_record (const PaddockAuditRecord *record,
 
   if (message != NULL)
     add_one (load->timeline, message);
+  if (load->func != NULL)
+    load->func (record, load->user_data);
   /* Checked now and then: a check takes a lock. */
   return (record->line % 1024) != 0 || !g_cancellable_is_cancelled (load->cancellable);
+}
+
+PaddockTimeline *
+paddock_timeline_load_audit_file (const char                *path,
+                                  PaddockAuditRecordFunc     func,
+                                  gpointer                   user_data,
+                                  PaddockAuditVerification  *verification,
+                                  GCancellable              *cancellable,
+                                  GError                   **error)
+{
+  g_autoptr(PaddockTimeline) timeline = paddock_timeline_new ();
+  Load load = { timeline, cancellable, func, user_data };
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!paddock_audit_foreach (path, NULL, load_record, &load, verification, error))
+    return NULL;
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    {
+      if (verification != NULL)
+        paddock_audit_verification_clear (verification);
+      return NULL;
+    }
+  /* Nobody watches the timeline yet: one announcement, to nobody. */
+  flush (timeline);
+  timeline->read_only = TRUE;
+  return g_steal_pointer (&timeline);
 }
 
 static void
@@ -757,10 +828,9 @@ load_audit_thread (GTask        *task,
                    GCancellable *cancellable)
 {
   GFile *file = task_data;
-  g_autoptr(PaddockTimeline) timeline = paddock_timeline_new ();
+  g_autoptr(PaddockTimeline) timeline = NULL;
   g_autofree char *path = g_file_get_path (file);
-  g_autoptr(GError) error = NULL;
-  Load load = { timeline, cancellable };
+  GError *error = NULL;
 
   if (path == NULL)
     {
@@ -770,17 +840,11 @@ load_audit_thread (GTask        *task,
                                "cannot read the audit log %s: it is not a local file", uri);
       return;
     }
-  if (!paddock_audit_foreach (path, NULL, load_record, &load, NULL, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  /* Nobody watches the timeline yet: one announcement, to nobody. */
-  flush (timeline);
-  if (g_task_return_error_if_cancelled (task))
-    return;
-  timeline->read_only = TRUE;
-  g_task_return_pointer (task, g_steal_pointer (&timeline), g_object_unref);
+  timeline = paddock_timeline_load_audit_file (path, NULL, NULL, NULL, cancellable, &error);
+  if (timeline == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, g_steal_pointer (&timeline), g_object_unref);
 }
 
 void

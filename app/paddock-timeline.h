@@ -9,8 +9,9 @@
  * exec's row in place (or makes the row, where it comes first), and so do
  * its decided and the exec's exit, each with items-changed (position, 1,
  * 1) for that row only; kill, pause, resume and the session's end append
- * session rows. Other messages (hello, net, secret, errors, requests) and
- * ones that refer to no row are ignored.
+ * session rows. A hello (or a log's session-start record) names the
+ * project; other messages (net, secret, errors, requests) and ones that
+ * refer to no row are ignored.
  *
  * What changed is announced before the call that added it returns; a
  * client followed is announced when its context is next idle (which is
@@ -71,6 +72,10 @@ PaddockTimeline      *paddock_timeline_new            (void);
 /* A past session's timeline, read from its audit log: nothing can be
  * added to it. */
 gboolean              paddock_timeline_get_read_only  (PaddockTimeline       *self);
+
+/* The session's project as its greeting (or its log's session-start
+ * record) named it, NULL until then; "project" is notified when it comes. */
+const char           *paddock_timeline_get_project    (PaddockTimeline       *self);
 
 /* Adds one message; not for a read-only timeline. */
 void                  paddock_timeline_add_message    (PaddockTimeline       *self,

@@ -577,6 +577,8 @@ test_bad_messages (void)
       message->seq = 1;
       paddock_timeline_add_message (timeline, message);
     }
+  /* A greeting that names no project names none. */
+  g_assert_null (paddock_timeline_get_project (timeline));
   /* A type no version of the protocol has. */
   strange->type = 99;
   paddock_timeline_add_message (timeline, strange);
@@ -745,6 +747,8 @@ test_audit_log (void)
   g_object_get (timeline, "read-only", &read_only, NULL);
   g_assert_true (read_only);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (timeline)), ==, 8);
+  /* The session-start record names the project. */
+  g_assert_cmpstr (paddock_timeline_get_project (timeline), ==, "/p");
 
   row = row_at (timeline, 1);
   g_assert_cmpint (paddock_timeline_event_get_seq (row), ==, 2);
@@ -1080,6 +1084,8 @@ test_follow_burst (void)
         g_assert_cmpuint (position + removed, <=, appended);
     }
   g_assert_cmpuint (appended, ==, n_execs);
+  /* The greeting named the project. */
+  g_assert_cmpstr (paddock_timeline_get_project (timeline), ==, "/p");
   g_assert_cmpuint (n_notified, >, 0);
   g_assert_cmpuint (n_notified, <, n_execs / 10);
 }

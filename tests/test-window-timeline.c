@@ -3,7 +3,8 @@
  * as the user answers, two tabs never mix rows, a restart starts afresh,
  * the shell's prompt helpers hide until asked for,
  * F9's action hides and shows the pane in every tab and the setting
- * follows, and 100,000 rows appended while the view is mapped keep few
+ * follows, a row's Always Deny and Always Allow write the project's rule
+ * and the running session follows it (and its Undo), and 100,000 rows appended while the view is mapped keep few
  * row widgets and leave the view at the end
  *
  * Copyright 2026 The Paddock authors
@@ -11,15 +12,21 @@
  */
 #include "config.h"
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
+#include "paddock-audit.h"
+#include "paddock-policy.h"
 #include "paddock-settings.h"
 #include "paddock-timeline-row.h"
 #include "paddock-timeline-view.h"
 #include "paddock-window.h"
 #include "test-util.h"
 #include "test-window-util.h"
+#include "paddock-xdg.h"
 
 #define N_FLOOD 100000
 
@@ -414,6 +421,422 @@ test_tabs_apart_and_toggle (void)
   g_rmdir (dir);
 }
 
+/* --- Always Allow, Always Deny ------------------------------------------ */
+
+/* The position in @model of the @nth (from 0) exec row of @command,
+ * or of the last one for LAST_ROW. */
+#define LAST_ROW G_MAXUINT
+
+static int
+find_nth_row (GListModel *model,
+              const char *command,
+              guint       nth)
+{
+  guint n = g_list_model_get_n_items (model);
+  int last = -1;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(PaddockTimelineEvent) event = g_list_model_get_item (model, i);
+      const char * const *argv = paddock_timeline_event_get_argv (event);
+      g_autofree char *line = NULL;
+
+      if (argv == NULL)
+        continue;
+      line = g_strjoinv (" ", (char **) argv);
+      if (!g_str_equal (line, command))
+        continue;
+      if (nth == LAST_ROW)
+        last = i;
+      else if (nth-- == 0)
+        return i;
+    }
+  return last;
+}
+
+typedef struct
+{
+  PaddockSessionPage     *page;
+  const char             *command;
+  guint                   nth;
+  PaddockTimelineDecision decision;
+} NthWait;
+
+static gboolean
+nth_row_decided (gpointer data)
+{
+  NthWait *wait = data;
+  GListModel *model = G_LIST_MODEL (paddock_session_page_get_timeline (wait->page));
+  int position = find_nth_row (model, wait->command, wait->nth);
+  g_autoptr(PaddockTimelineEvent) event = NULL;
+
+  if (position < 0)
+    return FALSE;
+  event = g_list_model_get_item (model, position);
+  return paddock_timeline_event_get_decision (event) == wait->decision;
+}
+
+static PaddockTimelineEvent *
+nth_row (PaddockSessionPage *page,
+         const char         *command,
+         guint               nth)
+{
+  GListModel *model = G_LIST_MODEL (paddock_session_page_get_timeline (page));
+  int position = find_nth_row (model, command, nth);
+  g_autoptr(PaddockTimelineEvent) event = NULL;
+
+  g_assert_cmpint (position, >=, 0);
+  event = g_list_model_get_item (model, position);
+  /* The timeline keeps its own reference. */
+  return event;
+}
+
+/* Selects the first shown row of @command, and waits for its details. */
+static void
+select_row (PaddockSessionPage *page,
+            const char         *command)
+{
+  PaddockTimelineView *view = paddock_session_page_get_timeline_view (page);
+  GtkListView *list_view = paddock_timeline_view_get_list_view (view);
+  int position = find_row (shown_rows (page), command);
+  LabelWait details = { GTK_WIDGET (view), command };
+
+  g_assert_cmpint (position, >=, 0);
+  gtk_selection_model_select_item (gtk_list_view_get_model (list_view), position, TRUE);
+  g_assert_true (wait_for (label_shown, &details, "the row's details"));
+}
+
+/* The page's session's audit log, named by its id. */
+static char *
+session_log (PaddockSessionPage *page)
+{
+  const char *id = paddock_client_get_session_id (paddock_session_page_get_client (page));
+  g_autofree char *folder = g_build_filename (paddock_user_state_dir (), "paddock", NULL);
+  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+  g_autofree char *suffix = g_strdup_printf ("-%s.jsonl", id);
+  const char *name;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_suffix (name, suffix))
+      return g_build_filename (folder, name, NULL);
+  g_assert_not_reached ();
+}
+
+static gboolean
+keep_last_sha256 (const PaddockAuditRecord *record,
+                  gpointer                  user_data)
+{
+  char **sha256 = user_data;
+
+  g_free (*sha256);
+  *sha256 = g_strdup (json_object_get_string_member_with_default (record->object, "sha256", ""));
+  return TRUE;
+}
+
+typedef struct
+{
+  const char *log;
+  const char *project;
+} TakenWait;
+
+/* The session read the project's file as it is now: its log's last
+ * record of a change to the project's rules names these bytes. */
+static gboolean
+session_took_file (gpointer data)
+{
+  TakenWait *wait = data;
+  PaddockAuditFilter filter = { .type = PADDOCK_AUDIT_POLICY };
+  g_autofree char *file = paddock_policy_project_file (wait->project, NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *taken = NULL;
+  gsize length;
+
+  g_assert_true (g_file_get_contents (file, &contents, &length, NULL));
+  expected = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) contents, length);
+  g_assert_true (paddock_audit_foreach (wait->log, &filter, keep_last_sha256, &taken, NULL, NULL));
+  return g_strcmp0 (taken, expected) == 0;
+}
+
+static guint
+n_project_rules (const char *project)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PaddockPolicy) overrides = paddock_policy_load_project (project, &error);
+
+  g_assert_no_error (error);
+  return paddock_policy_get_n_rules (overrides);
+}
+
+static char *
+project_rule_name (const char *project)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PaddockPolicy) overrides = paddock_policy_load_project (project, &error);
+  g_autoptr(PaddockPolicyRule) rule = NULL;
+
+  g_assert_no_error (error);
+  rule = paddock_policy_get_rule (overrides, 0);
+  g_assert_nonnull (rule);
+  return g_strdup (paddock_policy_rule_get_name (rule));
+}
+
+static gboolean
+one_project_rule (gpointer data)
+{
+  return n_project_rules (data) == 1;
+}
+
+/* The button labelled @label under @widget, or NULL. */
+static GtkWidget *
+find_button_labelled (GtkWidget  *widget,
+                      const char *label)
+{
+  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0 &&
+      gtk_widget_get_mapped (widget))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_button_labelled (child, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+typedef struct
+{
+  GtkWidget  *root;
+  const char *label;
+} ButtonWait;
+
+static gboolean
+button_shown (gpointer data)
+{
+  ButtonWait *wait = data;
+
+  return find_button_labelled (wait->root, wait->label) != NULL;
+}
+
+/* Always Deny on a row the policy allowed: the project's file has the
+ * rule, a toast names it, and the session, which follows the file,
+ * refuses the same command line next time, by that rule. */
+static void
+test_always_deny (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *toast = NULL;
+  PaddockSessionPage *page;
+  PaddockTimelineView *view;
+  VteTerminal *terminal;
+  GtkWindow *window;
+  NthWait allowed = { NULL, "/bin/echo deny-me", 0, PADDOCK_TIMELINE_DECISION_ALLOWED };
+  /* The shell may try the path again once refused: that row is refused too. */
+  NthWait denied = { NULL, "/bin/echo deny-me", LAST_ROW, PADDOCK_TIMELINE_DECISION_DENIED };
+  TakenWait taken = { NULL, NULL };
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  window = open_session (app, dir, &terminal, &page);
+  view = paddock_session_page_get_timeline_view (page);
+  allowed.page = denied.page = page;
+  log = session_log (page);
+  taken.log = log;
+  taken.project = dir;
+
+  feed (terminal, "/bin/echo deny-me; echo \"first=$?.\"\n");
+  assert_terminal_shows (terminal, "first=0.");
+  g_assert_true (wait_for (nth_row_decided, &allowed, "the allowed row"));
+  assert_row_shown (page, "/bin/echo deny-me");
+  select_row (page, "/bin/echo deny-me");
+
+  g_assert_cmpuint (n_project_rules (dir), ==, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "timeline.always-deny", NULL));
+  {
+    LabelWait shown = { GTK_WIDGET (window), "echo always denied in this project, by rule remembered-" };
+
+    g_assert_true (wait_for (label_shown, &shown, "the toast"));
+  }
+  g_assert_cmpuint (n_project_rules (dir), ==, 1);
+  name = project_rule_name (dir);
+  toast = g_strdup_printf ("echo always denied in this project, by rule %s", name);
+  g_assert_true (find_label_containing (GTK_WIDGET (window), toast));
+
+  /* The session read the file again; the same command line is refused. */
+  g_assert_true (wait_for (session_took_file, &taken, "the session to read the project's file"));
+  feed (terminal, "/bin/echo deny-me; echo \"second=$?.\"\n");
+  assert_terminal_shows (terminal, "second=126.");
+  g_assert_true (wait_for (nth_row_decided, &denied, "the refused row"));
+  g_assert_cmpstr (paddock_timeline_event_get_rule (nth_row (page, "/bin/echo deny-me", 1)), ==, name);
+  g_assert_cmpstr (paddock_timeline_event_get_by (nth_row (page, "/bin/echo deny-me", 1)), !=, "repeat");
+  /* Another command line is not. */
+  feed (terminal, "/bin/echo deny-me too; echo \"third=$?.\"\n");
+  assert_terminal_shows (terminal, "third=0.");
+
+  destroy_windows (app);
+  test_remove_tree (dir);
+}
+
+/* Always Allow on a command that asked (and was denied): the toast's Undo
+ * takes the rule out of the file, and the session asks again; allowed
+ * again, the session lets it run without asking. */
+static void
+test_always_allow_undo (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *name = NULL;
+  PaddockSessionPage *page;
+  PaddockTimelineView *view;
+  VteTerminal *terminal;
+  GtkWindow *window;
+  const char *command = "git push --force nowhere main";
+  NthWait asked = { NULL, "git push --force nowhere main", 0, PADDOCK_TIMELINE_DECISION_ASKED_DENIED };
+  /* After the refused one, and the shell's retry of it, refused again. */
+  NthWait allowed = { NULL, "git push --force nowhere main", LAST_ROW, PADDOCK_TIMELINE_DECISION_ALLOWED };
+  TakenWait taken = { NULL, NULL };
+  ButtonWait undo = { NULL, "_Undo" };
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  window = open_session (app, dir, &terminal, &page);
+  view = paddock_session_page_get_timeline_view (page);
+  asked.page = allowed.page = page;
+  log = session_log (page);
+  taken.log = log;
+  taken.project = dir;
+  undo.root = GTK_WIDGET (window);
+
+  run_asked_for_id (page, terminal, command);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "session.deny", NULL));
+  g_assert_true (wait_for (nth_row_decided, &asked, "the row denied"));
+  assert_row_shown (page, command);
+  select_row (page, command);
+
+  /* Always Allow, then at once the toast's Undo (the toast goes by
+   * itself after a while): the rule is in the file, then out of it. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "timeline.always-allow", NULL));
+  g_assert_true (wait_for (button_shown, &undo, "the toast's Undo"));
+  g_assert_true (find_label_containing (GTK_WIDGET (window),
+                                        "git always allowed in this project, by rule remembered-"));
+  g_assert_cmpuint (n_project_rules (dir), ==, 1);
+  name = project_rule_name (dir);
+  g_signal_emit_by_name (find_button_labelled (GTK_WIDGET (window), "_Undo"), "clicked");
+  {
+    LabelWait shown = { GTK_WIDGET (window), "git no longer remembered for this project" };
+
+    g_assert_true (wait_for (label_shown, &shown, "the Undo's toast"));
+  }
+  g_assert_cmpuint (n_project_rules (dir), ==, 0);
+  /* The session follows: it asks again. */
+  g_assert_true (wait_for (session_took_file, &taken, "the session to read the project's file"));
+  {
+    DecisionWait again = { page, 0, PADDOCK_TIMELINE_DECISION_ASKED_DENIED };
+
+    again.seq = run_asked_for_id (page, terminal, command);
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "session.deny", NULL));
+    g_assert_true (wait_for (decision_is, &again, "the row denied again"));
+  }
+
+  /* Always Allow again (the first toast may still be on its way out, so
+   * the file says when it is done): no ask this time; git runs, and fails
+   * to find the remote. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "timeline.always-allow", NULL));
+  g_assert_true (wait_for (one_project_rule, dir, "the rule in the project's file"));
+  g_assert_true (wait_for (session_took_file, &taken, "the session to read the project's file again"));
+  feed (terminal, "git push --force nowhere main; echo \"allowed=$?.\"\n");
+  assert_terminal_shows (terminal, "allowed=128.");
+  if (!wait_for (nth_row_decided, &allowed, "the allowed row"))
+    {
+      dump_rows (G_LIST_MODEL (paddock_session_page_get_timeline (page)));
+      g_assert_not_reached ();
+    }
+  g_assert_cmpstr (paddock_timeline_event_get_rule (nth_row (page, command, LAST_ROW)), ==, name);
+  g_assert_true (no_ask_shown (page));
+
+  destroy_windows (app);
+  test_remove_tree (dir);
+}
+
+/* The project's file is locked by another program, or broken: the
+ * details say so in words, nothing is written, nothing crashes. */
+static void
+test_always_deny_locked (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *file = NULL;
+  g_autofree char *lock = NULL;
+  g_autofree char *folder = NULL;
+  PaddockSessionPage *page;
+  PaddockTimelineView *view;
+  VteTerminal *terminal;
+  int fd;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  open_session (app, dir, &terminal, &page);
+  view = paddock_session_page_get_timeline_view (page);
+
+  feed (terminal, "/bin/echo locked-out\n");
+  assert_row_shown (page, "/bin/echo locked-out");
+  select_row (page, "/bin/echo locked-out");
+
+  file = paddock_policy_project_file (dir, &error);
+  g_assert_no_error (error);
+  folder = g_path_get_dirname (file);
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  lock = g_strconcat (file, ".lock", NULL);
+  fd = open (lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (flock (fd, LOCK_EX), ==, 0);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "timeline.always-deny", NULL));
+  {
+    LabelWait said = { GTK_WIDGET (view), "Cannot remember this command line for the project: cannot lock" };
+
+    g_assert_true (wait_for (label_shown, &said, "the error under the details"));
+    g_assert_true (find_label_containing (GTK_WIDGET (view), lock));
+  }
+  close (fd);
+  g_assert_cmpuint (n_project_rules (dir), ==, 0);
+
+  /* A broken file: said, naming it, and left as it was. */
+  g_assert_true (g_file_set_contents (file, "{ \"rules\": [ oops", -1, NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "timeline.always-deny", NULL));
+  {
+    g_autofree char *needle = g_strdup_printf ("Cannot remember this command line for the project: %s:1:", file);
+    LabelWait said = { GTK_WIDGET (view), needle };
+    g_autofree char *contents = NULL;
+
+    g_assert_true (wait_for (label_shown, &said, "the broken file under the details"));
+    g_assert_true (g_file_get_contents (file, &contents, NULL, NULL));
+    g_assert_cmpstr (contents, ==, "{ \"rules\": [ oops");
+  }
+
+  destroy_windows (app);
+  g_unlink (file);
+  g_unlink (lock);
+  test_remove_tree (dir);
+}
+
 static PaddockMessage *
 allowed_new (gint64      seq,
              int         pid,
@@ -625,6 +1048,9 @@ main (int   argc,
   g_test_add_func ("/paddock/window-timeline/asked-rows", test_asked_rows);
   g_test_add_func ("/paddock/window-timeline/tabs-apart-and-toggle", test_tabs_apart_and_toggle);
   g_test_add_func ("/paddock/window-timeline/folded-hidden", test_folded_hidden);
+  g_test_add_func ("/paddock/window-timeline/always-deny", test_always_deny);
+  g_test_add_func ("/paddock/window-timeline/always-allow-undo", test_always_allow_undo);
+  g_test_add_func ("/paddock/window-timeline/always-deny-locked", test_always_deny_locked);
   g_test_add_func ("/paddock/window-timeline/flood", test_flood);
 
   status = g_test_run ();

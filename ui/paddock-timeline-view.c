@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "paddock-escape.h"
+#include "paddock-project-rule.h"
 #include "paddock-timeline-row.h"
 
 /* How near the end, in pixels, still counts as at the end. */
@@ -47,6 +48,9 @@ struct _PaddockTimelineView
   GtkLabel             *exe_label;
   GtkLabel             *decision_label;
   GtkLabel             *rule_label;
+  GtkLabel             *rule_status_label;
+
+  GCancellable         *cancellable;  /* the rules being remembered or forgotten */
 };
 
 enum {
@@ -244,6 +248,43 @@ describe_by (const char *by)
   return NULL;
 }
 
+/* Rules are remembered for the project of a session that runs: a past
+ * session's timeline is read-only, and one that has not said its project
+ * yet has none to write to. */
+static void
+update_rule_actions (PaddockTimelineView *self)
+{
+  PaddockTimelineEvent *event = self->selected;
+  gboolean enabled = event != NULL && paddock_timeline_event_get_kind (event) == PADDOCK_TIMELINE_EVENT_EXEC &&
+                     self->timeline != NULL && !paddock_timeline_get_read_only (self->timeline) &&
+                     paddock_timeline_get_project (self->timeline) != NULL;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.always-allow", enabled);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.always-deny", enabled);
+}
+
+static void
+project_notify_cb (PaddockTimelineView *self,
+                   GParamSpec          *pspec,
+                   PaddockTimeline     *timeline)
+{
+  update_rule_actions (self);
+}
+
+/* Says @text under the row's details (NULL: nothing), as an error or not. */
+static void
+set_rule_status (PaddockTimelineView *self,
+                 const char          *text,
+                 gboolean             error)
+{
+  gtk_label_set_label (self->rule_status_label, text != NULL ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->rule_status_label), text != NULL);
+  if (error)
+    gtk_widget_add_css_class (GTK_WIDGET (self->rule_status_label), "error");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->rule_status_label), "error");
+}
+
 static void
 update_details (PaddockTimelineView *self)
 {
@@ -256,6 +297,7 @@ update_details (PaddockTimelineView *self)
   const char *by, *reason;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.copy-command", exec);
+  update_rule_actions (self);
   gtk_widget_set_visible (self->details, exec);
   if (!exec)
     return;
@@ -312,6 +354,8 @@ set_selected (PaddockTimelineView  *self,
       self->selected = g_object_ref (event);
       g_signal_connect_object (event, "notify", G_CALLBACK (selected_notify_cb), self, G_CONNECT_SWAPPED);
     }
+  /* What was said of the row before is not said of this one. */
+  set_rule_status (self, NULL, FALSE);
   update_details (self);
 }
 
@@ -387,12 +431,178 @@ copy_command_action (GtkWidget  *widget,
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text);
 }
 
+/* --- Always Allow, Always Deny ----------------------------------------- */
+
+typedef struct
+{
+  PaddockTimelineView  *view;     /* a reference, until the change is done */
+  PaddockTimelineEvent *event;
+  char                 *project;
+  char                 *program;  /* the row's, escaped */
+  PaddockPolicyAction   action;
+} RuleChange;
+
+static void
+rule_change_free (RuleChange *change)
+{
+  g_clear_object (&change->view);
+  g_clear_object (&change->event);
+  g_free (change->project);
+  g_free (change->program);
+  g_free (change);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RuleChange, rule_change_free)
+
+/* Where the window shows its toasts, or NULL (a view on its own). */
+static AdwToastOverlay *
+find_toast_overlay (PaddockTimelineView *self)
+{
+  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
+
+  return overlay != NULL ? ADW_TOAST_OVERLAY (overlay) : NULL;
+}
+
+static void
+rule_forgotten_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(RuleChange) change = user_data;
+  PaddockTimelineView *self = change->view;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  gboolean forgotten = paddock_project_rule_forget_finish (result, &error);
+  AdwToastOverlay *overlay;
+
+  /* The view is gone (its tab closed): the rule was taken back all the same. */
+  if (g_cancellable_is_cancelled (self->cancellable))
+    return;
+  if (forgotten)
+    /* TRANSLATORS: a toast once Undo took back an Always Allow or Always Deny; %s is the program */
+    text = g_strdup_printf (_("%s no longer remembered for this project"), change->program);
+  else
+    /* TRANSLATORS: %s says why, e.g. "cannot lock FILE: another program has held it for over 250 ms" */
+    text = g_strdup_printf (_("Cannot undo: %s"), error->message);
+
+  overlay = find_toast_overlay (self);
+  if (overlay != NULL)
+    adw_toast_overlay_add_toast (overlay, adw_toast_new (text));
+  else if (self->selected == change->event)
+    set_rule_status (self, text, error != NULL);
+}
+
+static void
+undo_clicked_cb (AdwToast   *toast,
+                 RuleChange *change)
+{
+  const char *name = g_object_get_data (G_OBJECT (toast), "rule-name");
+  RuleChange *undo = g_new0 (RuleChange, 1);
+
+  undo->view = g_object_ref (change->view);
+  undo->event = g_object_ref (change->event);
+  undo->project = g_strdup (change->project);
+  undo->program = g_strdup (change->program);
+  undo->action = change->action;
+  /* Not cancelled with the view: the user asked for it. */
+  paddock_project_rule_forget_async (change->project, name, NULL, rule_forgotten_cb, undo);
+}
+
+static void
+rule_remembered_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(RuleChange) change = user_data;
+  PaddockTimelineView *self = change->view;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = paddock_project_rule_remember_finish (result, &error);
+  g_autofree char *text = NULL;
+  AdwToastOverlay *overlay;
+  AdwToast *toast;
+
+  /* The view is gone: nobody is there to tell. */
+  if (g_cancellable_is_cancelled (self->cancellable))
+    return;
+  if (name == NULL)
+    {
+      /* TRANSLATORS: shown under a timeline row's details; %s says why, e.g. "cannot lock FILE: …" */
+      text = g_strdup_printf (_("Cannot remember this command line for the project: %s"), error->message);
+      if (self->selected == change->event)
+        set_rule_status (self, text, TRUE);
+      else if ((overlay = find_toast_overlay (self)) != NULL)
+        adw_toast_overlay_add_toast (overlay, adw_toast_new (text));
+      return;
+    }
+
+  if (change->action == PADDOCK_POLICY_ACTION_ALLOW)
+    /* TRANSLATORS: a toast after Always Allow; the first %s is the program, the second the rule's name */
+    text = g_strdup_printf (_("%s always allowed in this project, by rule %s"), change->program, name);
+  else
+    /* TRANSLATORS: a toast after Always Deny; the first %s is the program, the second the rule's name */
+    text = g_strdup_printf (_("%s always denied in this project, by rule %s"), change->program, name);
+
+  overlay = find_toast_overlay (self);
+  if (overlay == NULL)
+    {
+      if (self->selected == change->event)
+        set_rule_status (self, text, FALSE);
+      return;
+    }
+  toast = adw_toast_new (text);
+  adw_toast_set_button_label (toast, _("_Undo"));
+  /* Normal priority: a high one, pushing aside the window's note on a
+   * refused program, made libadwaita 1.2 abort in show_toast
+   * (!info->widget) once ours went (test-window-timeline, under ASan). */
+  g_object_set_data_full (G_OBJECT (toast), "rule-name", g_steal_pointer (&name), g_free);
+  g_signal_connect_data (toast, "button-clicked", G_CALLBACK (undo_clicked_cb), g_steal_pointer (&change),
+                         (GClosureNotify) (void (*) (void)) rule_change_free, 0);
+  adw_toast_overlay_add_toast (overlay, toast);
+}
+
+static void
+remember_rule (PaddockTimelineView *self,
+               PaddockPolicyAction  action)
+{
+  RuleChange *change;
+  const char *project;
+
+  if (self->selected == NULL || self->timeline == NULL ||
+      (project = paddock_timeline_get_project (self->timeline)) == NULL)
+    return;
+  change = g_new0 (RuleChange, 1);
+  change->view = g_object_ref (self);
+  change->event = g_object_ref (self->selected);
+  change->project = g_strdup (project);
+  change->program = paddock_timeline_event_dup_program (self->selected);
+  change->action = action;
+  set_rule_status (self, NULL, FALSE);
+  paddock_project_rule_remember_async (project, self->selected, action, self->cancellable, rule_remembered_cb, change);
+}
+
+static void
+always_allow_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  remember_rule (PADDOCK_TIMELINE_VIEW (widget), PADDOCK_POLICY_ACTION_ALLOW);
+}
+
+static void
+always_deny_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  remember_rule (PADDOCK_TIMELINE_VIEW (widget), PADDOCK_POLICY_ACTION_DENY);
+}
+
 static void
 paddock_timeline_view_dispose (GObject *object)
 {
   PaddockTimelineView *self = PADDOCK_TIMELINE_VIEW (object);
   GtkWidget *child;
 
+  g_cancellable_cancel (self->cancellable);
   set_selected (self, NULL);
   paddock_timeline_view_set_timeline (self, NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), PADDOCK_TYPE_TIMELINE_VIEW);
@@ -412,6 +622,7 @@ paddock_timeline_view_finalize (GObject *object)
   PaddockTimelineView *self = PADDOCK_TIMELINE_VIEW (object);
 
   g_clear_pointer (&self->search, g_free);
+  g_clear_object (&self->cancellable);
 
   G_OBJECT_CLASS (paddock_timeline_view_parent_class)->finalize (object);
 }
@@ -506,6 +717,7 @@ paddock_timeline_view_class_init (PaddockTimelineViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PaddockTimelineView, exe_label);
   gtk_widget_class_bind_template_child (widget_class, PaddockTimelineView, decision_label);
   gtk_widget_class_bind_template_child (widget_class, PaddockTimelineView, rule_label);
+  gtk_widget_class_bind_template_child (widget_class, PaddockTimelineView, rule_status_label);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, filter_selected_cb);
   gtk_widget_class_bind_template_callback (widget_class, factory_setup_cb);
@@ -514,6 +726,8 @@ paddock_timeline_view_class_init (PaddockTimelineViewClass *klass)
 
   gtk_widget_class_install_property_action (widget_class, "timeline.show-folded", "show-folded");
   gtk_widget_class_install_action (widget_class, "timeline.copy-command", NULL, copy_command_action);
+  gtk_widget_class_install_action (widget_class, "timeline.always-allow", NULL, always_allow_action);
+  gtk_widget_class_install_action (widget_class, "timeline.always-deny", NULL, always_deny_action);
 
   gtk_widget_class_set_css_name (widget_class, "paddock-timeline");
 }
@@ -524,6 +738,7 @@ paddock_timeline_view_init (PaddockTimelineView *self)
   GtkAdjustment *vadjustment;
 
   self->following = TRUE;
+  self->cancellable = g_cancellable_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->filter = gtk_custom_filter_new (row_visible, self, NULL);
@@ -575,6 +790,7 @@ paddock_timeline_view_set_timeline (PaddockTimelineView *self,
   if (self->timeline != NULL)
     {
       g_signal_handlers_disconnect_by_func (self->timeline, timeline_items_changed_cb, self);
+      g_signal_handlers_disconnect_by_func (self->timeline, project_notify_cb, self);
       g_clear_object (&self->timeline);
     }
   if (timeline != NULL)
@@ -582,7 +798,10 @@ paddock_timeline_view_set_timeline (PaddockTimelineView *self,
       self->timeline = g_object_ref (timeline);
       g_signal_connect_object (timeline, "items-changed",
                                G_CALLBACK (timeline_items_changed_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (timeline, "notify::project",
+                               G_CALLBACK (project_notify_cb), self, G_CONNECT_SWAPPED);
     }
+  update_rule_actions (self);
   if (self->filter_model != NULL)
     {
       set_following (self, TRUE);

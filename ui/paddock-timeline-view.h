@@ -10,6 +10,13 @@
  * for) narrow it through one GtkFilterListModel, which judges appended
  * rows only. It follows new rows unless the user scrolled up, and again
  * once they scroll back to the end. Used on the main thread only.
+ *
+ * The selected row's details offer its actions: timeline.copy-command,
+ * and, while its session runs in a project, timeline.always-allow and
+ * timeline.always-deny, which write a rule for exactly its command line
+ * in the project's file (paddock-project-rule.h) and say so in a toast
+ * of the window's AdwToastOverlay, with Undo; what goes wrong is said
+ * under the details.
  */
 #pragma once
 

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 
 #include "paddock-escape.h"
+#include "paddock-history-dialog.h"
 #include "paddock-lock.h"
 #include "paddock-lock-status.h"
 #include "paddock-new-session-dialog.h"
@@ -97,6 +98,7 @@ update_actions (PaddockWindow *self)
   gboolean several = adw_tab_view_get_n_pages (self->tab_view) > 1;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.new-tab", self->project != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.past-sessions", self->project != NULL);
   /* A project that cannot be locked to (see update_lock) can still have a
    * lock saved before: that one can be turned off. */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.lock",
@@ -956,6 +958,24 @@ kill_session_action (GtkWidget  *widget,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* The project's past sessions, from their audit logs, to open read-only. */
+static void
+past_sessions_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  PaddockWindow *self = PADDOCK_WINDOW (widget);
+  GtkWidget *dialog;
+
+  if (self->project == NULL)
+    return;
+  dialog = paddock_history_dialog_new (paddock_project_get_path (self->project));
+  gtk_window_set_transient_for (GTK_WINDOW (dialog), GTK_WINDOW (self));
+  gtk_window_set_modal (GTK_WINDOW (dialog), TRUE);
+  gtk_window_set_application (GTK_WINDOW (dialog), gtk_window_get_application (GTK_WINDOW (self)));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 static void
 close_tab_action (GtkWidget  *widget,
                   const char *action_name,
@@ -1313,6 +1333,7 @@ paddock_window_class_init (PaddockWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.choose-project", NULL, new_session_action);
   gtk_widget_class_install_action (widget_class, "win.open-project", "s", open_project_action);
   gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, close_tab_action);
+  gtk_widget_class_install_action (widget_class, "win.past-sessions", NULL, past_sessions_action);
   gtk_widget_class_install_action (widget_class, "win.next-tab", NULL, switch_tab_action);
   gtk_widget_class_install_action (widget_class, "win.previous-tab", NULL, switch_tab_action);
   gtk_widget_class_install_property_action (widget_class, "win.lock", "lock");
