@@ -33,6 +33,7 @@ struct _PaddockTimelineView
   PaddockTimelineFilter decisions;
   gboolean              show_folded;
   gboolean              following;
+  guint                 scroll_tick;  /* going to the end before the next frame */
   double                last_value;
 
   GtkSearchEntry       *search_entry;
@@ -142,6 +143,19 @@ scroll_to_end (PaddockTimelineView *self)
     gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", n - 1);
 }
 
+static gboolean
+scroll_to_end_tick (GtkWidget     *widget,
+                    GdkFrameClock *frame_clock,
+                    gpointer       user_data)
+{
+  PaddockTimelineView *self = PADDOCK_TIMELINE_VIEW (widget);
+
+  self->scroll_tick = 0;
+  if (self->following)
+    scroll_to_end (self);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 shown_items_changed_cb (PaddockTimelineView *self,
                         guint                position,
@@ -150,9 +164,13 @@ shown_items_changed_cb (PaddockTimelineView *self,
                         GListModel          *model)
 {
   update_stack (self);
-  /* Only rows added at the end move the view; one updated in place never does. */
-  if (self->following && added > removed && position + added == g_list_model_get_n_items (model))
-    scroll_to_end (self);
+  /* Only rows added at the end move the view; one updated in place never
+   * does. Once a frame, however many batches came: scrolling costs more
+   * than taking a batch of rows (measured: 115 of 350 ms for 100,000
+   * rows in 50 batches), and a frame shows only where the view ends up. */
+  if (self->following && added > removed && position + added == g_list_model_get_n_items (model) &&
+      self->scroll_tick == 0)
+    self->scroll_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), scroll_to_end_tick, NULL, NULL);
 }
 
 static void
@@ -393,6 +411,9 @@ paddock_timeline_view_dispose (GObject *object)
   PaddockTimelineView *self = PADDOCK_TIMELINE_VIEW (object);
   GtkWidget *child;
 
+  if (self->scroll_tick != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->scroll_tick);
+  self->scroll_tick = 0;
   set_selected (self, NULL);
   paddock_timeline_view_set_timeline (self, NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), PADDOCK_TYPE_TIMELINE_VIEW);
