@@ -127,14 +127,17 @@ read_integer (Cursor *c,
               gint64 *out)
 {
   gboolean negative = *c->p == '-';
-  const char *p = c->p + negative;
+  const char *first = c->p + negative;
+  const char *p = first;
   gint64 value = 0;
   guint digits = 0;
 
   for (; p < c->end && g_ascii_isdigit (*p); p++, digits++)
     if (digits < MAX_DIGITS)
       value = value * 10 + (*p - '0');
-  if (digits == 0 || digits > MAX_DIGITS || (p < c->end && (*p == '.' || *p == 'e' || *p == 'E')))
+  /* JSON writes no leading zero, and json-glib would read 010 as octal. */
+  if (digits == 0 || digits > MAX_DIGITS || (digits > 1 && *first == '0') ||
+      (p < c->end && (*p == '.' || *p == 'e' || *p == 'E')))
     return FALSE;
   *out = negative ? -value : value;
   c->p = (char *) p;

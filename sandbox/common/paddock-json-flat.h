@@ -12,9 +12,9 @@
  * exponent, a nested object, a list holding anything but strings, a name
  * given twice or a control character in a string makes it give up, and
  * the caller asks json-glib, so that what is accepted and how a refusal
- * reads stay json-glib's. Call it on text paddock_json_check_object_text()
- * accepted, which has refused what json-glib would read its own way.
- * Any thread; it keeps no state.
+ * reads stay json-glib's. What it reads is strict JSON: text it reads,
+ * paddock_json_check_object_text() accepts too, so that check is needed
+ * only before json-glib. Any thread; it keeps no state.
  */
 #pragma once
 

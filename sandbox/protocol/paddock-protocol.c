@@ -774,14 +774,15 @@ paddock_message_parse (const char *line,
     return invalid (error, "empty line"), NULL;
   if (!g_utf8_validate_len (line, length, NULL))
     return invalid (error, "not valid UTF-8 (or holds a NUL byte)"), NULL;
+  /* What the flat reader reads is strict JSON already: the checks are for
+   * what goes to json-glib. */
+  flat = paddock_json_flat_read (line, length);
+  if (flat != NULL)
+    return message_of_members (flat->members, flat->n_members, error);
   reason = paddock_json_check_object_text (line, length, MAX_DEPTH);
   if (reason != NULL)
     return invalid (error, "%s", reason), NULL;
-
-  flat = paddock_json_flat_read (line, length);
-  if (flat == NULL)
-    return message_of_tree (line, length, error);
-  return message_of_members (flat->members, flat->n_members, error);
+  return message_of_tree (line, length, error);
 }
 
 static gboolean
