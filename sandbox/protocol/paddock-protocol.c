@@ -148,6 +148,7 @@ typedef struct
 {
   GHashTable *by_name;                      /* name → Field, in fields[] */
   guint64     listed[G_N_ELEMENTS (types)]; /* a bit per field of fields[] */
+  guint64     required[G_N_ELEMENTS (types)];
 } FieldIndex;
 
 G_STATIC_ASSERT (G_N_ELEMENTS (fields) <= 64);
@@ -171,6 +172,8 @@ field_index (void)
 
             g_assert (field != NULL);
             index.listed[t] |= G_GUINT64_CONSTANT (1) << (field - fields);
+            if (entry[0] != '?')
+              index.required[t] |= G_GUINT64_CONSTANT (1) << (field - fields);
           }
       g_once_init_leave (&built, 1);
     }
@@ -658,9 +661,10 @@ message_of_members (const PaddockJsonFlatMember *members,
       seen |= field_bit (field);
     }
 
-  for (guint i = 0; spec->spec[i] != NULL; i++)
-    if (spec->spec[i][0] != '?' && (seen & field_bit (find_field (spec->spec[i]))) == 0)
-      return invalid (error, "the %s message needs a \"%s\" field", spec->name, spec->spec[i]), NULL;
+  if ((field_index ()->required[spec - types] & ~seen) != 0)
+    for (guint i = 0; spec->spec[i] != NULL; i++)
+      if (spec->spec[i][0] != '?' && (seen & field_bit (find_field (spec->spec[i]))) == 0)
+        return invalid (error, "the %s message needs a \"%s\" field", spec->name, spec->spec[i]), NULL;
 
   if (spec->type == PADDOCK_MESSAGE_DECIDE &&
       message->decision != PADDOCK_DECISION_ALLOW && message->decision != PADDOCK_DECISION_DENY)
@@ -942,7 +946,7 @@ paddock_message_to_line (const PaddockMessage *message)
 struct _PaddockLineReader
 {
   GByteArray *buffer;
-  gsize       consumed;     /* bytes of the last returned line, dropped on the next call */
+  gsize       consumed;     /* bytes of the lines returned, dropped on the next feed */
   gsize       max_line;
   gboolean    discarding;   /* inside a line that went over the cap */
 };
@@ -996,33 +1000,36 @@ paddock_line_reader_feed (PaddockLineReader *reader,
   g_byte_array_append (reader->buffer, (const guint8 *) data, length);
 }
 
+/* Lines are taken where they are, and the buffer moved up once a feed:
+ * moving it up once a line moved a read's 64 KiB hundreds of times. */
 PaddockLineResult
 paddock_line_reader_next (PaddockLineReader *reader,
                           const char       **line,
                           gsize             *length)
 {
-  const guint8 *newline;
+  const guint8 *start = reader->buffer->data + reader->consumed;
+  gsize available = reader->buffer->len - reader->consumed;
+  const guint8 *newline = available > 0 ? memchr (start, '\n', available) : NULL;
   gsize line_length;
 
-  drop_consumed (reader);
-  newline = reader->buffer->len > 0 ? memchr (reader->buffer->data, '\n', reader->buffer->len) : NULL;
   if (newline == NULL)
     {
-      if (reader->buffer->len > reader->max_line)
+      if (available > reader->max_line)
         {
           g_byte_array_set_size (reader->buffer, 0);
+          reader->consumed = 0;
           reader->discarding = TRUE;
           return PADDOCK_LINE_TOO_LONG;
         }
       return PADDOCK_LINE_NONE;
     }
 
-  line_length = newline - reader->buffer->data;
-  reader->consumed = line_length + 1;
+  line_length = newline - start;
+  reader->consumed += line_length + 1;
   if (line_length > reader->max_line)
     return PADDOCK_LINE_TOO_LONG;
 
-  *line = (const char *) reader->buffer->data;
+  *line = (const char *) start;
   *length = line_length;
   return PADDOCK_LINE_OK;
 }
