@@ -113,12 +113,32 @@ row_visible (gpointer item,
   return TRUE;
 }
 
+/* Built the first time a search or a filter leaves nothing to show: most
+ * sessions never need it, and every tab would pay for it (55 KiB). */
+static void
+ensure_no_match_page (PaddockTimelineView *self)
+{
+  GtkWidget *page;
+
+  if (gtk_stack_get_child_by_name (self->content_stack, "no-match") != NULL)
+    return;
+  page = adw_status_page_new ();
+  adw_status_page_set_icon_name (ADW_STATUS_PAGE (page), "edit-find-symbolic");
+  /* TRANSLATORS: the timeline shows nothing for the search and filter chosen */
+  adw_status_page_set_title (ADW_STATUS_PAGE (page), _("No Matching Programs"));
+  gtk_widget_add_css_class (page, "compact");
+  gtk_stack_add_named (self->content_stack, page, "no-match");
+}
+
 static void
 update_stack (PaddockTimelineView *self)
 {
   guint n_all = self->timeline != NULL ? g_list_model_get_n_items (G_LIST_MODEL (self->timeline)) : 0;
   guint n_shown = g_list_model_get_n_items (G_LIST_MODEL (self->filter_model));
   const char *name = n_all == 0 ? "empty" : n_shown == 0 ? "no-match" : "list";
+
+  if (n_all > 0 && n_shown == 0)
+    ensure_no_match_page (self);
 
   if (g_strcmp0 (gtk_stack_get_visible_child_name (self->content_stack), name) != 0)
     gtk_stack_set_visible_child_name (self->content_stack, name);
