@@ -11,13 +11,11 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
-#include "paddock-escape.h"
+#include "paddock-timeline-details.h"
 #include "paddock-timeline-row.h"
 
 /* How near the end, in pixels, still counts as at the end. */
 #define AT_END_SLACK 8.0
-
-#define PLAIN_CHARACTERS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+=/.,:@%"
 
 struct _PaddockTimelineView
 {
@@ -41,13 +39,7 @@ struct _PaddockTimelineView
   GtkStack             *content_stack;
   GtkScrolledWindow    *scroller;
   GtkListView          *list_view;
-  GtkWidget            *details;
-  GtkLabel             *argv_label;
-  GtkLabel             *cwd_label;
-  GtkLabel             *pid_label;
-  GtkLabel             *exe_label;
-  GtkLabel             *decision_label;
-  GtkLabel             *rule_label;
+  GtkWidget            *details;   /* built when a program is first selected */
 };
 
 enum {
@@ -219,8 +211,6 @@ scroll_value_cb (PaddockTimelineView *self,
   self->last_value = value;
 }
 
-/* The argv as a shell would take it back: an argument quoted only where
- * it holds more than letters, digits and harmless punctuation. */
 /* The list view learns its rows' true size only as it lays them out: once
  * it knows more, a view that follows goes to the very end again. */
 static void
@@ -233,97 +223,23 @@ scroll_range_cb (PaddockTimelineView *self,
     gtk_adjustment_set_value (adjustment, end);
 }
 
-static char *
-dup_command (PaddockTimelineEvent *event)
-{
-  const char * const *argv = paddock_timeline_event_get_argv (event);
-  g_autoptr(GString) command = g_string_new (NULL);
-
-  for (guint i = 0; argv != NULL && argv[i] != NULL; i++)
-    {
-      const char *arg = argv[i];
-
-      if (i > 0)
-        g_string_append_c (command, ' ');
-      if (*arg != '\0' && strspn (arg, PLAIN_CHARACTERS) == strlen (arg))
-        g_string_append (command, arg);
-      else
-        {
-          g_autofree char *quoted = g_shell_quote (arg);
-
-          g_string_append (command, quoted);
-        }
-    }
-  return g_string_free (g_steal_pointer (&command), FALSE);
-}
-
-static void
-set_escaped (GtkLabel   *label,
-             const char *bytes)
-{
-  g_autofree char *text = bytes != NULL ? paddock_escape_for_display (bytes, -1) : NULL;
-
-  gtk_label_set_label (label, text != NULL ? text : "—");
-}
-
-/* Who decided, in words, where the decision's own words do not say it. */
-static const char *
-describe_by (const char *by)
-{
-  if (g_strcmp0 (by, "rule") == 0)
-    /* TRANSLATORS: who decided a timeline row's program */
-    return _("by a rule of the policy");
-  if (g_strcmp0 (by, "default") == 0)
-    /* TRANSLATORS: who decided a timeline row's program: no rule matched */
-    return _("by the policy’s default");
-  if (g_strcmp0 (by, "repeat") == 0)
-    /* TRANSLATORS: who decided a timeline row's program */
-    return _("as the same command just was");
-  return NULL;
-}
-
 static void
 update_details (PaddockTimelineView *self)
 {
   PaddockTimelineEvent *event = self->selected;
   gboolean exec = event != NULL && paddock_timeline_event_get_kind (event) == PADDOCK_TIMELINE_EVENT_EXEC;
-  g_autofree char *command = NULL;
-  g_autofree char *pid = NULL;
-  g_autofree char *decision = NULL;
-  g_autofree char *rule = NULL;
-  const char *by, *reason;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.copy-command", exec);
-  gtk_widget_set_visible (self->details, exec);
-  if (!exec)
+  if (self->details == NULL && exec)
+    {
+      self->details = paddock_timeline_details_new ();
+      gtk_widget_insert_before (self->details, GTK_WIDGET (self), NULL);
+    }
+  if (self->details == NULL)
     return;
-
-  command = dup_command (event);
-  set_escaped (self->argv_label, command);
-  set_escaped (self->cwd_label, paddock_timeline_event_get_cwd (event));
-  /* TRANSLATORS: a process id and its parent's, in a timeline row's details */
-  pid = g_strdup_printf (_("%d (parent %d)"), paddock_timeline_event_get_pid (event),
-                         paddock_timeline_event_get_ppid (event));
-  gtk_label_set_label (self->pid_label, pid);
-  set_escaped (self->exe_label, paddock_timeline_event_get_exe (event));
-
-  by = describe_by (paddock_timeline_event_get_by (event));
-  if (by != NULL)
-    /* TRANSLATORS: a decision and who made it, e.g. "Allowed, by a rule of the policy" */
-    decision = g_strdup_printf (_("%s, %s"), paddock_timeline_describe_decision (event, NULL, NULL), by);
-  else
-    decision = g_strdup (paddock_timeline_describe_decision (event, NULL, NULL));
-  gtk_label_set_label (self->decision_label, decision);
-
-  reason = paddock_timeline_event_get_reason (event);
-  if (paddock_timeline_event_get_rule (event) == NULL)
-    rule = NULL;
-  else if (reason != NULL && *reason != '\0')
-    /* TRANSLATORS: a policy rule's name and the reason it gives */
-    rule = g_strdup_printf (_("%s: %s"), paddock_timeline_event_get_rule (event), reason);
-  else
-    rule = g_strdup (paddock_timeline_event_get_rule (event));
-  set_escaped (self->rule_label, rule);
+  gtk_widget_set_visible (self->details, exec);
+  if (exec)
+    paddock_timeline_details_set_event (PADDOCK_TIMELINE_DETAILS (self->details), event);
 }
 
 static void
@@ -419,7 +335,7 @@ copy_command_action (GtkWidget  *widget,
 
   if (self->selected == NULL)
     return;
-  command = dup_command (self->selected);
+  command = paddock_timeline_dup_command (self->selected);
   /* The clipboard takes text: bytes that are not UTF-8 cannot go as they are. */
   text = g_utf8_make_valid (command, -1);
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text);
@@ -540,13 +456,6 @@ paddock_timeline_view_class_init (PaddockTimelineViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PaddockTimelineView, content_stack);
   gtk_widget_class_bind_template_child (widget_class, PaddockTimelineView, scroller);
   gtk_widget_class_bind_template_child (widget_class, PaddockTimelineView, list_view);
-  gtk_widget_class_bind_template_child (widget_class, PaddockTimelineView, details);
-  gtk_widget_class_bind_template_child (widget_class, PaddockTimelineView, argv_label);
-  gtk_widget_class_bind_template_child (widget_class, PaddockTimelineView, cwd_label);
-  gtk_widget_class_bind_template_child (widget_class, PaddockTimelineView, pid_label);
-  gtk_widget_class_bind_template_child (widget_class, PaddockTimelineView, exe_label);
-  gtk_widget_class_bind_template_child (widget_class, PaddockTimelineView, decision_label);
-  gtk_widget_class_bind_template_child (widget_class, PaddockTimelineView, rule_label);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, filter_selected_cb);
   gtk_widget_class_bind_template_callback (widget_class, factory_setup_cb);
