@@ -7,12 +7,17 @@
  * with one shell tab, and times it from the spawn to the later of two
  * events: its first window mapped (MapNotify, seen on the X server's
  * root) and the shell in its tab started (the shell, a script of ours,
- * writes to a FIFO first thing). Then it opens four more tabs with
+ * writes to a FIFO first thing). Then it gives the window Paddock's
+ * default size (900x600; Console opens at about 740x540, and a terminal's
+ * memory grows with its size), opens four more tabs with
  * Ctrl+Shift+T (XTEST, through xdotool), each waited for the same way,
  * and takes the proportional set size (PSS) of the app's whole process
  * tree, paddock-run and shells included, at one tab and at five, a
  * second after the last shell started. Prints the medians and Paddock's
- * ratio to Console; asserts nothing about time. Needs a display
+ * ratio to Console, and the floor beside them: bench-startup-floor's
+ * window of bare VteTerminals, alone and with each shell under
+ * paddock-run, so that a target below what any design with a supervisor
+ * per tab can reach shows as such. Asserts nothing about time. Needs a display
  * (`xvfb-run`), `kgx` and `xdotool`; says so and exits 0 without them.
  * PADDOCK_BENCH_ROUNDS sets the rounds (default 7).
  */
@@ -40,9 +45,12 @@
 typedef struct
 {
   const char *name;
+  const char *argv[5];
+  char      **envp;      /* not owned */
   GArray     *startup;   /* ms */
   GArray     *per_tab;   /* KiB of PSS per extra tab */
   GArray     *first;     /* KiB of PSS with one tab */
+  GArray     *per_tab_own; /* KiB of PSS per extra tab, the app's own process alone */
 } App;
 
 static double
@@ -141,15 +149,13 @@ stop_tree (GPid pid)
 
 /* One start of @app; FALSE where it did not come up. */
 static gboolean
-measure (App                *app,
-         const char * const *argv,
-         char              **envp,
-         Display            *display,
-         int                 fifo)
+measure (App     *app,
+         Display *display,
+         int      fifo)
 {
   g_autoptr(GError) error = NULL;
   double start, deadline, mapped = 0, shell = 0;
-  guint64 one, all;
+  guint64 one, all, one_own, all_own;
   GPid pid;
   Window window;
   gboolean ok = FALSE;
@@ -161,9 +167,9 @@ measure (App                *app,
 
   start = now_ms ();
   deadline = start + WAIT_MS;
-  if (!g_spawn_async (NULL, (char **) argv, envp, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
+  if (!g_spawn_async (NULL, (char **) app->argv, app->envp, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
                       G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &error))
-    g_error ("cannot start %s: %s", argv[0], error->message);
+    g_error ("cannot start %s: %s", app->argv[0], error->message);
 
   /* The two events, in whichever order they come. */
   {
@@ -190,8 +196,23 @@ measure (App                *app,
   }
   g_array_append_vals (app->startup, (double[]) { MAX (mapped, shell) - start }, 1);
 
+  /* Like for like: a terminal's memory grows with its size on screen
+   * (Console opens smaller than Paddock), so every app's window gets
+   * Paddock's default size before anything is measured. */
+  {
+    g_autofree char *id = g_strdup_printf ("%lu", (unsigned long) window);
+    const char *resize[] = { "xdotool", "windowsize", id, "900", "600", NULL };
+    BenchSample sample;
+
+    if (!bench_run (resize, NULL, NULL, &sample))
+      {
+        g_printerr ("%s: cannot resize its window\n", app->name);
+        goto out;
+      }
+  }
   g_usleep (G_USEC_PER_SEC);
   one = tree_pss (pid);
+  one_own = process_pss (pid);
   for (guint i = 0; i < EXTRA_TABS; i++)
     {
       g_autofree char *id = g_strdup_printf ("%lu", (unsigned long) window);
@@ -206,9 +227,11 @@ measure (App                *app,
     }
   g_usleep (G_USEC_PER_SEC);
   all = tree_pss (pid);
+  all_own = process_pss (pid);
   g_debug ("%s: pid %d, %" G_GUINT64_FORMAT " KiB at one tab, %" G_GUINT64_FORMAT " at %d", app->name, (int) pid, one, all, 1 + EXTRA_TABS);
   g_array_append_vals (app->first, (double[]) { (double) one }, 1);
   g_array_append_vals (app->per_tab, (double[]) { ((double) all - (double) one) / EXTRA_TABS }, 1);
+  g_array_append_vals (app->per_tab_own, (double[]) { ((double) all_own - (double) one_own) / EXTRA_TABS }, 1);
   ok = TRUE;
 
 out:
@@ -216,11 +239,21 @@ out:
   return ok;
 }
 
+static void
+clear_samples (App *app)
+{
+  g_array_set_size (app->startup, 0);
+  g_array_set_size (app->per_tab, 0);
+  g_array_set_size (app->first, 0);
+  g_array_set_size (app->per_tab_own, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   const char *paddock = g_getenv ("PADDOCK_APP");
+  const char *floor = g_getenv ("PADDOCK_BENCH_FLOOR");
   const char *rounds_text = g_getenv ("PADDOCK_BENCH_ROUNDS");
   guint rounds = rounds_text != NULL ? (guint) atoi (rounds_text) : 7;
   g_autofree char *kgx = g_find_program_in_path ("kgx");
@@ -232,13 +265,17 @@ main (int   argc,
   g_autofree char *kgx_config = NULL;
   g_auto(GStrv) envp = g_get_environ ();
   g_auto(GStrv) kgx_envp = NULL;
-  App apps[2] = { { .name = "paddock" }, { .name = "kgx" } };
+  /* Paddock, Console, and the floors: bare terminals, then bare
+   * terminals each running its shell under paddock-run. */
+  App apps[4] = { { .name = "paddock" }, { .name = "kgx" }, { .name = "floor" }, { .name = "floor+run" } };
+  enum { PADDOCK, KGX, FLOOR, FLOOR_RUN };
   Display *display;
   int fifo;
 
-  if (g_getenv ("DISPLAY") == NULL || kgx == NULL || xdotool == NULL || paddock == NULL)
+  if (g_getenv ("DISPLAY") == NULL || kgx == NULL || xdotool == NULL || paddock == NULL || floor == NULL)
     {
-      g_print ("startup: skipped: needs a display (xvfb-run), kgx (gnome-console), xdotool and PADDOCK_APP\n");
+      g_print ("startup: skipped: needs a display (xvfb-run), kgx (gnome-console), xdotool, PADDOCK_APP "
+               "and PADDOCK_BENCH_FLOOR\n");
       return 0;
     }
   display = XOpenDisplay (NULL);
@@ -281,56 +318,65 @@ main (int   argc,
   kgx_envp = g_environ_setenv (kgx_envp, "GSETTINGS_BACKEND", "keyfile", TRUE);
   kgx_envp = g_environ_setenv (kgx_envp, "XDG_CONFIG_HOME", kgx_config, TRUE);
 
+  apps[PADDOCK] = (App) { "paddock", { paddock, project, NULL }, envp };
+  apps[KGX] = (App) { "kgx", { kgx, "--working-directory", project, NULL }, kgx_envp };
+  apps[FLOOR] = (App) { "floor", { floor, project, NULL }, envp };
+  apps[FLOOR_RUN] = (App) { "floor+run", { floor, "--supervised", project, NULL }, envp };
   for (guint a = 0; a < G_N_ELEMENTS (apps); a++)
     {
       apps[a].startup = g_array_new (FALSE, FALSE, sizeof (double));
       apps[a].per_tab = g_array_new (FALSE, FALSE, sizeof (double));
       apps[a].first = g_array_new (FALSE, FALSE, sizeof (double));
+      apps[a].per_tab_own = g_array_new (FALSE, FALSE, sizeof (double));
     }
   for (guint r = 0; r < rounds + 1; r++)
     {
-      guint first = g_random_int_range (0, 2);
+      guint first = g_random_int_range (0, G_N_ELEMENTS (apps));
 
-      for (guint i = 0; i < 2; i++)
-        {
-          guint a = (first + i) % 2;
-          const char *paddock_argv[] = { paddock, project, NULL };
-          const char *kgx_argv[] = { kgx, "--working-directory", project, NULL };
-
-          measure (&apps[a], a == 0 ? paddock_argv : kgx_argv, a == 0 ? envp : kgx_envp, display, fifo);
-        }
-      /* The first round warms the page cache for both: not counted. */
+      for (guint i = 0; i < G_N_ELEMENTS (apps); i++)
+        measure (&apps[(first + i) % G_N_ELEMENTS (apps)], display, fifo);
+      /* The first round warms the page cache for all: not counted. */
       if (r == 0)
         for (guint a = 0; a < G_N_ELEMENTS (apps); a++)
-          {
-            g_array_set_size (apps[a].startup, 0);
-            g_array_set_size (apps[a].per_tab, 0);
-            g_array_set_size (apps[a].first, 0);
-          }
+          clear_samples (&apps[a]);
     }
 
-  if (apps[0].startup->len == 0 || apps[1].startup->len == 0 || apps[0].per_tab->len == 0 ||
-      apps[1].per_tab->len == 0)
-    {
-      g_printerr ("startup: an app did not come up in every round\n");
-      return 1;
-    }
+  for (guint a = 0; a < G_N_ELEMENTS (apps); a++)
+    if (apps[a].startup->len == 0 || apps[a].per_tab->len == 0)
+      {
+        g_printerr ("startup: %s did not come up in any round\n", apps[a].name);
+        return 1;
+      }
   {
-    double start[2], tab[2], first_tab[2];
+    double start[G_N_ELEMENTS (apps)], tab[G_N_ELEMENTS (apps)], first_tab[G_N_ELEMENTS (apps)];
+    double own[G_N_ELEMENTS (apps)];
 
-    for (guint a = 0; a < 2; a++)
+    for (guint a = 0; a < G_N_ELEMENTS (apps); a++)
       {
         start[a] = bench_median (apps[a].startup);
         tab[a] = bench_median (apps[a].per_tab);
         first_tab[a] = bench_median (apps[a].first);
+        own[a] = bench_median (apps[a].per_tab_own);
       }
     g_print ("start-up to the first window and shell, one tab, %u rounds (medians), side by side with GNOME Console:\n",
-             apps[0].startup->len);
-    g_print ("  paddock: %.0f ms; kgx: %.0f ms; ratio %.2fx (target <= 1.10x)\n", start[0], start[1], start[0] / start[1]);
+             apps[PADDOCK].startup->len);
+    g_print ("  paddock: %.0f ms; kgx: %.0f ms; ratio %.2fx (target <= 1.10x)\n", start[PADDOCK], start[KGX],
+             start[PADDOCK] / start[KGX]);
     g_print ("memory (PSS of the whole process tree, paddock-run and shells included):\n");
-    g_print ("  one tab: paddock %.1f MiB, kgx %.1f MiB\n", first_tab[0] / 1024, first_tab[1] / 1024);
+    g_print ("  one tab: paddock %.1f MiB, kgx %.1f MiB\n", first_tab[PADDOCK] / 1024, first_tab[KGX] / 1024);
     g_print ("  each of %d more tabs: paddock %.1f MiB, kgx %.1f MiB; ratio %.2fx (target <= 1.20x)\n",
-             EXTRA_TABS, tab[0] / 1024, tab[1] / 1024, tab[0] / tab[1]);
+             EXTRA_TABS, tab[PADDOCK] / 1024, tab[KGX] / 1024, tab[PADDOCK] / tab[KGX]);
+    g_print ("    of which the app's own process: paddock %.1f MiB, kgx %.1f MiB "
+             "(the rest: paddock-run and the shell, or the shell alone)\n", own[PADDOCK] / 1024, own[KGX] / 1024);
+    g_print ("  the floor, each more tab of a window of bare VteTerminals: %.1f MiB (%.2fx kgx); "
+             "each running its shell under paddock-run, as any design with a supervisor per tab does: "
+             "%.1f MiB (%.2fx kgx)\n", tab[FLOOR] / 1024, tab[FLOOR] / tab[KGX], tab[FLOOR_RUN] / 1024,
+             tab[FLOOR_RUN] / tab[KGX]);
+    /* What the supervisor adds to a tab, on top of Console's own tab: the
+     * least a tab with one can cost, next to the target. */
+    g_print ("  a supervisor per tab adds %.1f MiB (floor+run less floor): Console's tab with it, %.1f MiB, "
+             "is %.2fx kgx, the least any design with one reaches\n", (tab[FLOOR_RUN] - tab[FLOOR]) / 1024,
+             (tab[KGX] + tab[FLOOR_RUN] - tab[FLOOR]) / 1024, (tab[KGX] + tab[FLOOR_RUN] - tab[FLOOR]) / tab[KGX]);
   }
 
   close (fifo);

@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The issue's budget for the view is < 1 s and < 60 MB for 100,000 events;
- * this measures the model's share of it. Each way of appending runs in a
+ * "view" measures it, the others the model's share of it. Each way of appending runs in a
  * child process of its own, so memory one run gave back to malloc cannot
  * hide another's: the messages are made first (what the client would hold
  * anyway), then the clock and the resident set are read around the
@@ -18,19 +18,28 @@
  *   followed    the execs and exits as JSON lines through a socket to a
  *               PaddockClient the timeline follows (parsing included; the
  *               lines are written by a thread)
+ *   view        followed, with the timeline shown in a PaddockTimelineView
+ *               in a mapped window (500x600), until the rows are announced
+ *               and the view has nothing more to do: the issue's budget
+ *               (needs a display; skipped without one)
  *   audit       the same 100,000 execs and exits read back from an audit
  *               log by paddock_timeline_load_audit_async(), after the
  *               audit reader alone on it (audit-read: parsing each line)
- * Figures are printed; nothing is asserted about them.
+ * Figures are printed; nothing is asserted about them. Arguments name the
+ * runs to make, where not all ("bench-timeline view").
  */
 #include "config.h"
 
 #include "paddock-audit.h"
 #include "paddock-timeline.h"
+#include "paddock-timeline-view.h"
+
+#include <adwaita.h>
 
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -112,18 +121,31 @@ on_items_changed (GListModel *model,
   (*n_signals)++;
 }
 
+/* The process's CPU time so far, its threads' included, in ms: on a
+ * machine others share, steadier than the clock on the wall. */
+static double
+cpu_ms (void)
+{
+  struct rusage usage;
+
+  getrusage (RUSAGE_SELF, &usage);
+  return usage.ru_utime.tv_sec * 1000.0 + usage.ru_utime.tv_usec / 1000.0 +
+         usage.ru_stime.tv_sec * 1000.0 + usage.ru_stime.tv_usec / 1000.0;
+}
+
 static void
 report (const char *name,
         gint64      elapsed,
+        double      cpu,
         gsize       before,
         gsize       after,
         guint       n_messages,
         guint       n_rows,
         guint       n_signals)
 {
-  g_print ("%-12s %6u rows in %7.1f ms (%5.2f us a message), RSS +%5.1f MB (%4.0f bytes a row), "
+  g_print ("%-12s %6u rows in %7.1f ms (%5.2f us a message; CPU %7.1f ms), RSS +%5.1f MB (%4.0f bytes a row), "
            "%u items-changed\n",
-           name, n_rows, elapsed / 1000.0, (double) elapsed / n_messages,
+           name, n_rows, elapsed / 1000.0, (double) elapsed / n_messages, cpu,
            (after - before) / (1024.0 * 1024.0), (double) (after - before) / n_rows, n_signals);
 }
 
@@ -136,6 +158,7 @@ run_messages (const char *name)
   g_autoptr(PaddockTimeline) timeline = NULL;
   guint n_signals = 0;
   gsize before;
+  double cpu;
   gint64 start, elapsed;
 
   for (guint i = 0; i < N_EXECS; i++)
@@ -146,6 +169,7 @@ run_messages (const char *name)
     }
 
   before = rss_bytes ();
+  cpu = cpu_ms ();
   start = g_get_monotonic_time ();
   timeline = paddock_timeline_new ();
   g_signal_connect (timeline, "items-changed", G_CALLBACK (on_items_changed), &n_signals);
@@ -157,7 +181,7 @@ run_messages (const char *name)
     for (guint i = 0; i < messages->len; i++)
       paddock_timeline_add_message (timeline, g_ptr_array_index (messages, i));
   elapsed = g_get_monotonic_time () - start;
-  report (name, elapsed, before, rss_bytes (), messages->len, g_list_model_get_n_items (G_LIST_MODEL (timeline)), n_signals);
+  report (name, elapsed, cpu_ms () - cpu, before, rss_bytes (), messages->len, g_list_model_get_n_items (G_LIST_MODEL (timeline)), n_signals);
 }
 
 typedef struct
@@ -192,23 +216,70 @@ on_closed (PaddockClient *client,
   *closed = TRUE;
 }
 
+static gboolean
+idle_done (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main context until nothing more urgent than idle is left. */
 static void
-run_followed (void)
+drain (void)
+{
+  gboolean done = FALSE;
+
+  g_idle_add_full (G_PRIORITY_LOW, idle_done, &done, NULL);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* A mapped window showing @timeline, drawn once before the clock starts. */
+static GtkWidget *
+show_timeline (PaddockTimeline *timeline)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *view = paddock_timeline_view_new ();
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 500, 600);
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  paddock_timeline_view_set_timeline (PADDOCK_TIMELINE_VIEW (view), timeline);
+  gtk_window_present (GTK_WINDOW (window));
+  while (!gtk_widget_get_mapped (view))
+    g_main_context_iteration (NULL, TRUE);
+  drain ();
+  return window;
+}
+
+static void
+run_followed (gboolean with_view)
 {
   g_autoptr(GString) lines = g_string_new (
     "{\"type\":\"hello\",\"version\":1,\"session\":\"b0b\",\"project\":\"/p\",\"command\":[\"sh\"],"
     "\"agent_pid\":1,\"lock\":\"off\",\"network\":\"off\",\"features\":[],\"paused\":false}\n");
   g_autoptr(PaddockClient) client = NULL;
-  g_autoptr(PaddockTimeline) timeline = NULL;
+  g_autoptr(PaddockTimeline) timeline = paddock_timeline_new ();
   g_autoptr(GError) error = NULL;
+  GtkWidget *window = NULL;
   Writer writer;
   GThread *thread;
   gboolean closed = FALSE;
   guint n_signals = 0;
   int pair[2];
   gsize before;
+  double cpu;
   gint64 start, elapsed;
 
+  if (with_view)
+    {
+      if (!gtk_init_check ())
+        {
+          g_print ("%-12s skipped: needs a display\n", "view");
+          return;
+        }
+      adw_init ();
+      window = show_timeline (timeline);
+    }
   for (guint i = 0; i < N_EXECS; i++)
     {
       g_autoptr(PaddockMessage) exec = exec_message (i);
@@ -222,10 +293,10 @@ run_followed (void)
   g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair), ==, 0);
 
   before = rss_bytes ();
+  cpu = cpu_ms ();
   start = g_get_monotonic_time ();
   client = paddock_client_new_for_fd (pair[0], &error);
   g_assert_no_error (error);
-  timeline = paddock_timeline_new ();
   paddock_timeline_follow (timeline, client);
   g_signal_connect (timeline, "items-changed", G_CALLBACK (on_items_changed), &n_signals);
   g_signal_connect (client, "closed", G_CALLBACK (on_closed), &closed);
@@ -233,10 +304,17 @@ run_followed (void)
   thread = g_thread_new ("writer", write_lines, &writer);
   while (!closed)
     g_main_context_iteration (NULL, TRUE);
+  if (with_view)
+    drain ();
   elapsed = g_get_monotonic_time () - start;
   g_thread_join (thread);
-  report ("followed", elapsed, before, rss_bytes (), 2 * N_EXECS,
+  report (with_view ? "view" : "followed", elapsed, cpu_ms () - cpu, before, rss_bytes (), 2 * N_EXECS,
           g_list_model_get_n_items (G_LIST_MODEL (timeline)), n_signals);
+  if (with_view)
+    {
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
 
   /* paddock_message_parse() alone on the same lines, after the run (its
    * memory freed would hide the run's), for what the client's share is. */
@@ -277,6 +355,7 @@ run_audit (const char *dir)
   g_autoptr(PaddockTimeline) timeline = NULL;
   g_autoptr(GError) error = NULL;
   gsize before;
+  double cpu;
   gint64 start, elapsed;
   guint n_records = 0;
 
@@ -317,6 +396,7 @@ run_audit (const char *dir)
            (g_get_monotonic_time () - start) / 1000.0);
 
   before = rss_bytes ();
+  cpu = cpu_ms ();
   start = g_get_monotonic_time ();
   paddock_timeline_load_audit_async (file, NULL, result_cb, &result);
   while (result == NULL)
@@ -324,7 +404,7 @@ run_audit (const char *dir)
   timeline = paddock_timeline_load_audit_finish (result, &error);
   g_assert_no_error (error);
   elapsed = g_get_monotonic_time () - start;
-  report ("audit", elapsed, before, rss_bytes (), 2 * N_EXECS, g_list_model_get_n_items (G_LIST_MODEL (timeline)), 0);
+  report ("audit", elapsed, cpu_ms () - cpu, before, rss_bytes (), 2 * N_EXECS, g_list_model_get_n_items (G_LIST_MODEL (timeline)), 0);
   g_unlink (path);
 }
 
@@ -332,7 +412,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  const char *runs[] = { "one-by-one", "batched", "with-exits", "followed", "audit" };
+  const char *runs[] = { "one-by-one", "batched", "with-exits", "followed", "view", "audit" };
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("paddock-bench-timeline-XXXXXX", &error);
 
@@ -340,16 +420,21 @@ main (int   argc,
   g_print ("%u execs appended to a PaddockTimeline, each way in a process of its own:\n", N_EXECS);
   for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
     {
-      pid_t pid = fork ();
+      pid_t pid;
       int status;
+
+      /* Named runs only, where any are named. */
+      if (argc > 1 && !g_strv_contains ((const char * const *) argv + 1, runs[i]))
+        continue;
+      pid = fork ();
 
       g_assert_cmpint (pid, >=, 0);
       if (pid == 0)
         {
           if (strcmp (runs[i], "audit") == 0)
             run_audit (dir);
-          else if (strcmp (runs[i], "followed") == 0)
-            run_followed ();
+          else if (strcmp (runs[i], "followed") == 0 || strcmp (runs[i], "view") == 0)
+            run_followed (strcmp (runs[i], "view") == 0);
           else
             run_messages (runs[i]);
           fflush (stdout);

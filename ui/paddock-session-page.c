@@ -75,7 +75,7 @@ struct _PaddockSessionPage
   GtkActionBar       *exit_bar;
   GtkLabel           *exit_label;
   GtkLabel           *exit_detail_label;
-  AdwStatusPage      *error_page;
+  AdwStatusPage      *error_page;      /* built on the first failure to start */
   PaddockTimelineView *timeline_view;
 };
 
@@ -496,10 +496,33 @@ set_client (PaddockSessionPage *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAUSED]);
 }
 
+/* Built when a start first fails: a session that starts never needs it,
+ * and every tab would pay for it (about 50 KiB of a tab's memory). */
+static void
+ensure_error_page (PaddockSessionPage *self)
+{
+  GtkWidget *button;
+
+  if (self->error_page != NULL)
+    return;
+  self->error_page = ADW_STATUS_PAGE (adw_status_page_new ());
+  adw_status_page_set_icon_name (self->error_page, "dialog-error-symbolic");
+  /* TRANSLATORS: the title of a tab whose session could not start */
+  adw_status_page_set_title (self->error_page, _("Cannot Start the Session"));
+  /* TRANSLATORS: a button on a tab whose session could not start */
+  button = gtk_button_new_with_mnemonic (_("_Try Again"));
+  gtk_widget_set_halign (button, GTK_ALIGN_CENTER);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "session.restart");
+  gtk_widget_add_css_class (button, "pill");
+  adw_status_page_set_child (self->error_page, button);
+  gtk_stack_add_named (self->stack, GTK_WIDGET (self->error_page), "error");
+}
+
 static void
 show_start_error (PaddockSessionPage *self,
                   const GError       *error)
 {
+  ensure_error_page (self);
   adw_status_page_set_description (self->error_page, error->message);
   gtk_stack_set_visible_child_name (self->stack, "error");
 }
@@ -1355,7 +1378,6 @@ paddock_session_page_class_init (PaddockSessionPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, exit_bar);
   gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, exit_label);
   gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, exit_detail_label);
-  gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, error_page);
   gtk_widget_class_bind_template_child (widget_class, PaddockSessionPage, timeline_view);
   gtk_widget_class_bind_template_callback (widget_class, terminal_child_exited_cb);
   gtk_widget_class_bind_template_callback (widget_class, terminal_window_title_cb);

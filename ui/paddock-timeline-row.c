@@ -191,7 +191,6 @@ update_decision (PaddockTimelineRow *self)
   const char *text = paddock_timeline_describe_decision (self->event, &icon_name, &style_class);
 
   gtk_image_set_from_icon_name (self->decision_icon, icon_name);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->decision_icon), text);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->decision_icon),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
   if (self->style_class != NULL)
@@ -236,10 +235,40 @@ update_all (PaddockTimelineRow *self)
     }
   gtk_label_set_label (self->program_label, program);
   gtk_label_set_label (self->command_label, line);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->command_label), line);
 
   update_decision (self);
   update_duration (self);
+}
+
+static gboolean
+decision_query_tooltip_cb (PaddockTimelineRow *self,
+                           int                 x,
+                           int                 y,
+                           gboolean            keyboard_mode,
+                           GtkTooltip         *tooltip,
+                           GtkWidget          *icon)
+{
+  if (self->event == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, paddock_timeline_describe_decision (self->event, NULL, NULL));
+  return TRUE;
+}
+
+/* The whole command line, which the row may show cut short. */
+static gboolean
+command_query_tooltip_cb (PaddockTimelineRow *self,
+                          int                 x,
+                          int                 y,
+                          gboolean            keyboard_mode,
+                          GtkTooltip         *tooltip,
+                          GtkWidget          *label)
+{
+  const char *line = gtk_label_get_label (self->command_label);
+
+  if (self->event == NULL || *line == '\0')
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, line);
+  return TRUE;
 }
 
 static void
@@ -327,6 +356,8 @@ paddock_timeline_row_class_init (PaddockTimelineRowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PaddockTimelineRow, program_label);
   gtk_widget_class_bind_template_child (widget_class, PaddockTimelineRow, command_label);
   gtk_widget_class_bind_template_child (widget_class, PaddockTimelineRow, duration_label);
+  gtk_widget_class_bind_template_callback (widget_class, decision_query_tooltip_cb);
+  gtk_widget_class_bind_template_callback (widget_class, command_query_tooltip_cb);
 
   gtk_widget_class_set_css_name (widget_class, "paddock-timeline-row");
 }

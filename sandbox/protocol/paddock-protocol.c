@@ -11,6 +11,7 @@
 
 #include "paddock-escape.h"
 #include "paddock-protocol.h"
+#include "paddock-json-flat.h"
 #include "paddock-json-text.h"
 
 #include <glib-object.h>
@@ -143,29 +144,62 @@ find_type (PaddockMessageType type)
   return NULL;
 }
 
+/* Every member of every line is looked up by name: the fields by name,
+ * and which fields each type lists, are built once rather than searched. */
+typedef struct
+{
+  GHashTable *by_name;                      /* name → Field, in fields[] */
+  guint64     listed[G_N_ELEMENTS (types)]; /* a bit per field of fields[] */
+  guint64     required[G_N_ELEMENTS (types)];
+} FieldIndex;
+
+G_STATIC_ASSERT (G_N_ELEMENTS (fields) <= 64);
+
+static const FieldIndex *
+field_index (void)
+{
+  static FieldIndex index;
+  static gsize built;
+
+  if (g_once_init_enter (&built))
+    {
+      index.by_name = g_hash_table_new (g_str_hash, g_str_equal);
+      for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+        g_hash_table_insert (index.by_name, (gpointer) fields[i].name, (gpointer) &fields[i]);
+      for (guint t = 0; t < G_N_ELEMENTS (types); t++)
+        for (guint i = 0; types[t].spec[i] != NULL; i++)
+          {
+            const char *entry = types[t].spec[i];
+            const Field *field = g_hash_table_lookup (index.by_name, entry + (entry[0] == '?'));
+
+            g_assert (field != NULL);
+            index.listed[t] |= G_GUINT64_CONSTANT (1) << (field - fields);
+            if (entry[0] != '?')
+              index.required[t] |= G_GUINT64_CONSTANT (1) << (field - fields);
+          }
+      g_once_init_leave (&built, 1);
+    }
+  return &index;
+}
+
 static const Field *
 find_field (const char *name)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
-    if (strcmp (fields[i].name, name) == 0)
-      return &fields[i];
-  return NULL;
+  return g_hash_table_lookup (field_index ()->by_name, name);
 }
 
-/* Returns 0 when @spec does not list @name, 1 when optional, 2 when required. */
-static int
-spec_lists (const TypeSpec *spec,
-            const char     *name)
+static guint64
+field_bit (const Field *field)
 {
-  for (guint i = 0; spec->spec[i] != NULL; i++)
-    {
-      const char *entry = spec->spec[i];
-      gboolean optional = entry[0] == '?';
+  return G_GUINT64_CONSTANT (1) << (field - fields);
+}
 
-      if (strcmp (optional ? entry + 1 : entry, name) == 0)
-        return optional ? 1 : 2;
-    }
-  return 0;
+/* Whether @spec lists @field, as required or optional. */
+static gboolean
+spec_lists (const TypeSpec *spec,
+            const Field    *field)
+{
+  return (field_index ()->listed[spec - types] & field_bit (field)) != 0;
 }
 
 const char *
@@ -412,96 +446,81 @@ invalid (GError    **error,
 }
 
 static gboolean
-read_integer (JsonNode   *node,
-              const char *name,
-              gint64      min,
-              gint64      max,
-              gint64     *out,
-              GError    **error)
+read_integer (const PaddockJsonFlatMember *member,
+              const char                  *name,
+              gint64                       min,
+              gint64                       max,
+              gint64                      *out,
+              GError                     **error)
 {
-  gint64 value;
-
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64)
+  if (member->kind != PADDOCK_JSON_FLAT_INTEGER)
     return invalid (error, "field \"%s\" must be an integer", name);
-  value = json_node_get_int (node);
-  if (value < min || value > max)
+  if (member->integer < min || member->integer > max)
     return invalid (error, "field \"%s\" is out of range", name);
-  *out = value;
+  *out = member->integer;
   return TRUE;
 }
 
 static gboolean
-read_string (JsonNode   *node,
-             const char *name,
-             char      **out,
-             GError    **error)
+read_string (const PaddockJsonFlatMember  *member,
+             const char                   *name,
+             char                        **out,
+             GError                      **error)
 {
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+  if (member->kind != PADDOCK_JSON_FLAT_STRING)
     return invalid (error, "field \"%s\" must be a string", name);
-  *out = json_node_dup_string (node);
+  *out = g_strdup (member->string);
   return TRUE;
 }
 
 static gboolean
-read_field (PaddockMessage *message,
-            const Field    *field,
-            JsonNode       *node,
-            GError        **error)
+read_field (PaddockMessage              *message,
+            const Field                 *field,
+            const PaddockJsonFlatMember *member,
+            GError                     **error)
 {
   gpointer slot = G_STRUCT_MEMBER_P (message, field->offset);
   g_autofree char *text = NULL;
-  gint64 value;
+  gint64 value = 0;
 
   switch (field->kind)
     {
     case KIND_STRING:
-      return read_string (node, field->name, (char **) slot, error);
+      return read_string (member, field->name, (char **) slot, error);
 
     case KIND_STRV:
-      {
-        JsonArray *array;
-        g_autoptr(GPtrArray) strv = g_ptr_array_new_with_free_func (g_free);
-
-        if (!JSON_NODE_HOLDS_ARRAY (node))
-          return invalid (error, "field \"%s\" must be an array of strings", field->name);
-        array = json_node_get_array (node);
-        for (guint i = 0; i < json_array_get_length (array); i++)
-          {
-            char *item = NULL;
-
-            if (!read_string (json_array_get_element (array, i), field->name, &item, error))
-              return FALSE;
-            g_ptr_array_add (strv, item);
-          }
-        g_ptr_array_add (strv, NULL);
-        *(char ***) slot = (char **) g_ptr_array_free (g_steal_pointer (&strv), FALSE);
-        return TRUE;
-      }
+      /* A list's first string that is not one is what is wrong with it. */
+      if (member->kind == PADDOCK_JSON_FLAT_LIST)
+        return invalid (error, "field \"%s\" must be a string", field->name);
+      if (member->kind != PADDOCK_JSON_FLAT_STRINGS)
+        return invalid (error, "field \"%s\" must be an array of strings", field->name);
+      *(char ***) slot = g_strdupv ((char **) member->strings);
+      return TRUE;
 
     case KIND_INT:
-      if (!read_integer (node, field->name, -1, G_MAXINT, &value, error))
+      if (!read_integer (member, field->name, -1, G_MAXINT, &value, error))
         return FALSE;
       *(int *) slot = (int) value;
       return TRUE;
 
     case KIND_INT64:
-      return read_integer (node, field->name, -1, G_MAXINT64, (gint64 *) slot, error);
+      return read_integer (member, field->name, -1, G_MAXINT64, (gint64 *) slot, error);
 
     case KIND_BOOL:
-      if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+      if (member->kind != PADDOCK_JSON_FLAT_BOOLEAN)
         return invalid (error, "field \"%s\" must be true or false", field->name);
-      *(gboolean *) slot = json_node_get_boolean (node);
+      *(gboolean *) slot = member->boolean;
       return TRUE;
 
     case KIND_DECISION:
-      if (!read_string (node, field->name, &text, error))
+      if (!read_string (member, field->name, &text, error))
         return FALSE;
       if (!paddock_decision_from_string (text, (PaddockDecision *) slot))
         return invalid (error, "field \"decision\" must be \"allow\", \"deny\" or \"ask\"");
       return TRUE;
 
     case KIND_REMEMBER:
-      if (!read_string (node, field->name, &text, error))
+      if (!read_string (member, field->name, &text, error))
         return FALSE;
       if (!remember_from_string (text, (PaddockRemember *) slot))
         return invalid (error, "field \"remember\" must be \"once\", \"session\" or \"project\"");
@@ -574,21 +593,180 @@ unescape_fields (PaddockMessage *message,
   return TRUE;
 }
 
+/* @name as an error shows it: escaped, and cut short where long. */
+static char *
+shown_name (const char *name)
+{
+  char *shown = g_strescape (name, NULL);
+
+  if (strlen (shown) > 64)
+    strcpy (shown + 61, "...");
+  return shown;
+}
+
+static const TypeSpec *
+find_type_spec (const PaddockJsonFlatMember *members,
+                guint                        n_members,
+                GError                     **error)
+{
+  const PaddockJsonFlatMember *type = NULL;
+  g_autofree char *shown = NULL;
+
+  for (guint i = 0; i < n_members && type == NULL; i++)
+    if (strcmp (members[i].name, "type") == 0)
+      type = &members[i];
+  if (type == NULL)
+    return invalid (error, "no \"type\" field"), NULL;
+  if (type->kind != PADDOCK_JSON_FLAT_STRING)
+    return invalid (error, "field \"type\" must be a string"), NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (types); i++)
+    if (strcmp (types[i].name, type->string) == 0)
+      return &types[i];
+  shown = shown_name (type->string);
+  g_set_error (error, PADDOCK_PROTOCOL_ERROR, PADDOCK_PROTOCOL_ERROR_UNKNOWN_TYPE,
+               "unknown message type \"%s\"", shown);
+  return NULL;
+}
+
+/* The message @members make, whichever reader read them: each checked
+ * against its type's list, in the order they came. */
+static PaddockMessage *
+message_of_members (const PaddockJsonFlatMember *members,
+                    guint                        n_members,
+                    GError                     **error)
+{
+  g_autoptr(PaddockMessage) message = NULL;
+  const TypeSpec *spec = find_type_spec (members, n_members, error);
+  guint64 seen = 0;  /* a bit for each of fields[] */
+
+  if (spec == NULL)
+    return NULL;
+
+  message = paddock_message_new (spec->type);
+  for (guint i = 0; i < n_members; i++)
+    {
+      const char *name = members[i].name;
+      const Field *field;
+
+      if (strcmp (name, "type") == 0)
+        continue;
+      field = find_field (name);
+      /* Any message may be written escaped (see paddock_message_to_line). */
+      if (field == NULL || (strcmp (name, "escaped") != 0 && !spec_lists (spec, field)))
+        {
+          g_autofree char *shown = shown_name (name);
+
+          return invalid (error, "unknown field \"%s\" in a %s message", shown, spec->name), NULL;
+        }
+      if (!read_field (message, field, &members[i], error))
+        return NULL;
+      seen |= field_bit (field);
+    }
+
+  if ((field_index ()->required[spec - types] & ~seen) != 0)
+    for (guint i = 0; spec->spec[i] != NULL; i++)
+      if (spec->spec[i][0] != '?' && (seen & field_bit (find_field (spec->spec[i]))) == 0)
+        return invalid (error, "the %s message needs a \"%s\" field", spec->name, spec->spec[i]), NULL;
+
+  if (spec->type == PADDOCK_MESSAGE_DECIDE &&
+      message->decision != PADDOCK_DECISION_ALLOW && message->decision != PADDOCK_DECISION_DENY)
+    return invalid (error, "a decide message decides \"allow\" or \"deny\""), NULL;
+
+  if (message->escaped && !unescape_fields (message, spec, error))
+    return NULL;
+
+  return g_steal_pointer (&message);
+}
+
+/* json-glib's value @node as a member; a list's strings are kept in @keep. */
+static void
+member_of_node (PaddockJsonFlatMember *member,
+                JsonNode              *node,
+                GPtrArray             *keep)
+{
+  GType type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
+
+  member->kind = PADDOCK_JSON_FLAT_OTHER;
+  if (type == G_TYPE_STRING)
+    {
+      member->kind = PADDOCK_JSON_FLAT_STRING;
+      member->string = json_node_get_string (node);
+    }
+  else if (type == G_TYPE_INT64)
+    {
+      member->kind = PADDOCK_JSON_FLAT_INTEGER;
+      member->integer = json_node_get_int (node);
+    }
+  else if (type == G_TYPE_BOOLEAN)
+    {
+      member->kind = PADDOCK_JSON_FLAT_BOOLEAN;
+      member->boolean = json_node_get_boolean (node);
+    }
+  else if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *array = json_node_get_array (node);
+      GPtrArray *strings = g_ptr_array_new ();
+
+      g_ptr_array_add (keep, strings);
+      member->kind = PADDOCK_JSON_FLAT_STRINGS;
+      for (guint i = 0; i < json_array_get_length (array) && member->kind == PADDOCK_JSON_FLAT_STRINGS; i++)
+        {
+          JsonNode *element = json_array_get_element (array, i);
+
+          if (JSON_NODE_HOLDS_VALUE (element) && json_node_get_value_type (element) == G_TYPE_STRING)
+            g_ptr_array_add (strings, (gpointer) json_node_get_string (element));
+          else
+            member->kind = PADDOCK_JSON_FLAT_LIST;
+        }
+      g_ptr_array_add (strings, NULL);
+      member->strings = (const char * const *) strings->pdata;
+    }
+}
+
+/* What the flat reader leaves: json-glib's reading, and its words for
+ * what is wrong. */
+static PaddockMessage *
+message_of_tree (const char *line,
+                 gsize       length,
+                 GError    **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GList) names = NULL;
+  g_autoptr(GPtrArray) keep = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  g_autoptr(GArray) members = g_array_new (FALSE, TRUE, sizeof (PaddockJsonFlatMember));
+  JsonNode *root;
+  JsonObject *object;
+
+  if (!json_parser_load_from_data (parser, line, (gssize) length, &local_error))
+    {
+      g_autofree char *described = paddock_json_describe_parse_error (local_error);
+
+      return invalid (error, "not JSON: %s", described), NULL;
+    }
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return invalid (error, "not a JSON object"), NULL;
+  object = json_node_get_object (root);
+
+  names = json_object_get_members (object);
+  for (const GList *l = names; l != NULL; l = l->next)
+    {
+      PaddockJsonFlatMember member = { .name = l->data };
+
+      member_of_node (&member, json_object_get_member (object, l->data), keep);
+      g_array_append_val (members, member);
+    }
+  return message_of_members ((const PaddockJsonFlatMember *) (gpointer) members->data, members->len, error);
+}
+
 PaddockMessage *
 paddock_message_parse (const char *line,
                        gsize       length,
                        GError    **error)
 {
-  g_autoptr(JsonParser) parser = NULL;
-  g_autoptr(PaddockMessage) message = NULL;
-  g_autoptr(GError) local_error = NULL;
-  g_autoptr(GList) members = NULL;
+  g_autoptr(PaddockJsonFlat) flat = NULL;
   g_autofree char *reason = NULL;
-  JsonNode *root;
-  JsonObject *object;
-  JsonNode *type_node;
-  const char *type_name;
-  const TypeSpec *spec = NULL;
 
   g_return_val_if_fail (line != NULL || length == 0, NULL);
 
@@ -602,84 +780,15 @@ paddock_message_parse (const char *line,
     return invalid (error, "empty line"), NULL;
   if (!g_utf8_validate_len (line, length, NULL))
     return invalid (error, "not valid UTF-8 (or holds a NUL byte)"), NULL;
+  /* What the flat reader reads is strict JSON already: the checks are for
+   * what goes to json-glib. */
+  flat = paddock_json_flat_read (line, length);
+  if (flat != NULL)
+    return message_of_members (flat->members, flat->n_members, error);
   reason = paddock_json_check_object_text (line, length, MAX_DEPTH);
   if (reason != NULL)
     return invalid (error, "%s", reason), NULL;
-
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, line, (gssize) length, &local_error))
-    {
-      g_autofree char *described = paddock_json_describe_parse_error (local_error);
-
-      return invalid (error, "not JSON: %s", described), NULL;
-    }
-
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    return invalid (error, "not a JSON object"), NULL;
-  object = json_node_get_object (root);
-
-  type_node = json_object_get_member (object, "type");
-  if (type_node == NULL)
-    return invalid (error, "no \"type\" field"), NULL;
-  if (!JSON_NODE_HOLDS_VALUE (type_node) || json_node_get_value_type (type_node) != G_TYPE_STRING)
-    return invalid (error, "field \"type\" must be a string"), NULL;
-  type_name = json_node_get_string (type_node);
-  for (guint i = 0; i < G_N_ELEMENTS (types); i++)
-    if (strcmp (types[i].name, type_name) == 0)
-      spec = &types[i];
-  if (spec == NULL)
-    {
-      g_autofree char *shown = g_strescape (type_name, NULL);
-
-      if (strlen (shown) > 64)
-        strcpy (shown + 61, "...");
-      g_set_error (error, PADDOCK_PROTOCOL_ERROR, PADDOCK_PROTOCOL_ERROR_UNKNOWN_TYPE,
-                   "unknown message type \"%s\"", shown);
-      return NULL;
-    }
-
-  message = paddock_message_new (spec->type);
-  members = json_object_get_members (object);
-  for (const GList *l = members; l != NULL; l = l->next)
-    {
-      const char *name = l->data;
-      const Field *field;
-
-      if (strcmp (name, "type") == 0)
-        continue;
-      field = find_field (name);
-      /* Any message may be written escaped (see paddock_message_to_line). */
-      if (strcmp (name, "escaped") == 0)
-        {
-          if (!read_field (message, field, json_object_get_member (object, name), error))
-            return NULL;
-          continue;
-        }
-      if (field == NULL || spec_lists (spec, name) == 0)
-        {
-          g_autofree char *shown = g_strescape (name, NULL);
-
-          if (strlen (shown) > 64)
-            strcpy (shown + 61, "...");
-          return invalid (error, "unknown field \"%s\" in a %s message", shown, spec->name), NULL;
-        }
-      if (!read_field (message, field, json_object_get_member (object, name), error))
-        return NULL;
-    }
-
-  for (guint i = 0; spec->spec[i] != NULL; i++)
-    if (spec->spec[i][0] != '?' && !json_object_has_member (object, spec->spec[i]))
-      return invalid (error, "the %s message needs a \"%s\" field", spec->name, spec->spec[i]), NULL;
-
-  if (spec->type == PADDOCK_MESSAGE_DECIDE &&
-      message->decision != PADDOCK_DECISION_ALLOW && message->decision != PADDOCK_DECISION_DENY)
-    return invalid (error, "a decide message decides \"allow\" or \"deny\""), NULL;
-
-  if (message->escaped && !unescape_fields (message, spec, error))
-    return NULL;
-
-  return g_steal_pointer (&message);
+  return message_of_tree (line, length, error);
 }
 
 static gboolean
@@ -839,7 +948,7 @@ paddock_message_to_line (const PaddockMessage *message)
 struct _PaddockLineReader
 {
   GByteArray *buffer;
-  gsize       consumed;     /* bytes of the last returned line, dropped on the next call */
+  gsize       consumed;     /* bytes of the lines returned, dropped on the next feed */
   gsize       max_line;
   gboolean    discarding;   /* inside a line that went over the cap */
 };
@@ -893,33 +1002,36 @@ paddock_line_reader_feed (PaddockLineReader *reader,
   g_byte_array_append (reader->buffer, (const guint8 *) data, length);
 }
 
+/* Lines are taken where they are, and the buffer moved up once a feed:
+ * moving it up once a line moved a read's 64 KiB hundreds of times. */
 PaddockLineResult
 paddock_line_reader_next (PaddockLineReader *reader,
                           const char       **line,
                           gsize             *length)
 {
-  const guint8 *newline;
+  const guint8 *start = reader->buffer->data + reader->consumed;
+  gsize available = reader->buffer->len - reader->consumed;
+  const guint8 *newline = available > 0 ? memchr (start, '\n', available) : NULL;
   gsize line_length;
 
-  drop_consumed (reader);
-  newline = reader->buffer->len > 0 ? memchr (reader->buffer->data, '\n', reader->buffer->len) : NULL;
   if (newline == NULL)
     {
-      if (reader->buffer->len > reader->max_line)
+      if (available > reader->max_line)
         {
           g_byte_array_set_size (reader->buffer, 0);
+          reader->consumed = 0;
           reader->discarding = TRUE;
           return PADDOCK_LINE_TOO_LONG;
         }
       return PADDOCK_LINE_NONE;
     }
 
-  line_length = newline - reader->buffer->data;
-  reader->consumed = line_length + 1;
+  line_length = newline - start;
+  reader->consumed += line_length + 1;
   if (line_length > reader->max_line)
     return PADDOCK_LINE_TOO_LONG;
 
-  *line = (const char *) reader->buffer->data;
+  *line = (const char *) start;
   *length = line_length;
   return PADDOCK_LINE_OK;
 }
