@@ -505,6 +505,7 @@ paddock_application_startup (GApplication *app)
     { "app.new-window", { "<Control><Shift>n", NULL } },
     { "window.close", { "<Control><Shift>q", NULL } },
     { "win.new-session", { "<Control><Shift>t", NULL } },
+    { "win.new-tab", { "<Control><Shift><Alt>t", NULL } },
     { "win.close-tab", { "<Control><Shift>w", NULL } },
     { "win.next-tab", { "<Control>Page_Down", NULL } },
     { "win.previous-tab", { "<Control>Page_Up", NULL } },

@@ -29,6 +29,7 @@ struct _PaddockNewSessionDialog
   GtkFileChooserNative *chooser;
 
   AdwToastOverlay      *toast_overlay;
+  GtkWidget            *start_button;
   AdwPreferencesGroup  *project_group;
   AdwPreferencesGroup  *agent_group;
   AdwActionRow         *lock_row;
@@ -320,6 +321,7 @@ paddock_new_session_dialog_class_init (PaddockNewSessionDialogClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/paddock/Paddock/paddock-new-session-dialog.ui");
   gtk_widget_class_bind_template_child (widget_class, PaddockNewSessionDialog, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, PaddockNewSessionDialog, start_button);
   gtk_widget_class_bind_template_child (widget_class, PaddockNewSessionDialog, project_group);
   gtk_widget_class_bind_template_child (widget_class, PaddockNewSessionDialog, agent_group);
   gtk_widget_class_bind_template_child (widget_class, PaddockNewSessionDialog, lock_row);
@@ -336,6 +338,9 @@ paddock_new_session_dialog_init (PaddockNewSessionDialog *self)
   self->agent_checks = g_ptr_array_new ();
   self->project_checks = g_ptr_array_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* Ctrl+Shift+T, Return: another session like the selected tab's. */
+  gtk_window_set_default_widget (GTK_WINDOW (self), self->start_button);
+  gtk_window_set_focus (GTK_WINDOW (self), self->start_button);
 }
 
 /**
