@@ -973,6 +973,11 @@ test_socket_warning (void)
   status_run = run_without_user_namespaces (status_args);
   g_assert_cmpint (status_run->status, ==, 0);
   g_assert_nonnull (strstr (status_run->out, "\nnamed-unix-sockets: not confined ("));
+  /* What else only the mount namespace gives. */
+  g_assert_nonnull (strstr (status_run->out, "\ndenied-folders: not confined ("));
+  g_assert_nonnull (strstr (status_run->out, "\nmetadata: not confined ("));
+  g_assert_nonnull (strstr (status_run->out, "\nother-terminals: not confined ("));
+  g_assert_nonnull (strstr (locked_run->err, "~/.ssh"));
 }
 
 /* A project under /tmp stays the real one, and so do --grant paths there. */
@@ -1296,6 +1301,9 @@ test_lock_status (void)
   g_assert_nonnull (strstr (out, "tcp: "));
   g_assert_nonnull (strstr (out, "refer: "));
   g_assert_nonnull (strstr (out, "\nnamed-unix-sockets: "));
+  g_assert_nonnull (strstr (out, "\ndenied-folders: "));
+  g_assert_nonnull (strstr (out, "\nmetadata: "));
+  g_assert_nonnull (strstr (out, "\nother-terminals: "));
   g_assert_nonnull (strstr (out, abi >= 6 ? "\nabstract-unix-sockets: confined" : "\nabstract-unix-sockets: not confined"));
 }
 
