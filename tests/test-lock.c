@@ -756,9 +756,11 @@ test_stat_denied_folder (void)
 }
 
 /* A file of the user's, outside the project, whose metadata the probe
- * changes with @what: refused under the lock, done without it. */
+ * changes with @what: refused under the lock, done without it. With
+ * @setup, paddock-run runs as another user, who owns the file. */
 static void
-assert_metadata_only_unlocked (const char *what)
+assert_metadata_only_unlocked (const char           *what,
+                               GSpawnChildSetupFunc  setup)
 {
   g_autofree char *target = g_build_filename (home, "notes.txt", NULL);
   g_autofree char *script = g_strdup_printf ("'%s/lock-probe' %s '%s'", bindir, what, target);
@@ -769,8 +771,10 @@ assert_metadata_only_unlocked (const char *what)
 
   write_file (target, "notes\n");
   g_assert_cmpint (chmod (target, 0600), ==, 0);
+  if (setup != NULL)
+    g_assert_cmpint (chown (target, 65534, 65534), ==, 0);
 
-  locked_run = attempt (TRUE, script);
+  locked_run = attempt_as (TRUE, NULL, script, NULL, setup);
   g_assert_cmpint (locked_run->status, !=, 0);
   g_assert_cmpstr (locked_run->out, ==, "");
   g_assert_cmpint (stat (target, &st), ==, 0);
@@ -778,7 +782,7 @@ assert_metadata_only_unlocked (const char *what)
   g_assert_cmpint (st.st_mtime, !=, 0);
   g_assert_cmpint (getxattr (target, "user.paddock", value, sizeof value), <, 0);
 
-  free_run = attempt (FALSE, script);
+  free_run = attempt_as (FALSE, NULL, script, NULL, setup);
   g_assert_cmpint (free_run->status, ==, 0);
   g_assert_cmpstr (free_run->out, ==, "changed\n");
   g_assert_cmpint (stat (target, &st), ==, 0);
@@ -794,19 +798,31 @@ assert_metadata_only_unlocked (const char *what)
 static void
 test_chmod_outside (void)
 {
-  assert_metadata_only_unlocked ("chmod");
+  assert_metadata_only_unlocked ("chmod", NULL);
 }
 
 static void
 test_utime_outside (void)
 {
-  assert_metadata_only_unlocked ("utime");
+  assert_metadata_only_unlocked ("utime", NULL);
 }
 
 static void
 test_setxattr_outside (void)
 {
-  assert_metadata_only_unlocked ("setxattr");
+  assert_metadata_only_unlocked ("setxattr", NULL);
+}
+
+/* A user who is not root gets the read-only mounts through a user namespace. */
+static void
+test_chmod_unprivileged (void)
+{
+  if (geteuid () != 0)
+    {
+      g_test_skip ("switching to another user needs root (as a user, the other cases cover this)");
+      return;
+    }
+  assert_metadata_only_unlocked ("chmod", become_nobody);
 }
 
 /* A terminal of the user's other than the session's own. */
@@ -1518,6 +1534,7 @@ main (int   argc,
   add ("chmod-outside", test_chmod_outside);
   add ("utime-outside", test_utime_outside);
   add ("setxattr-outside", test_setxattr_outside);
+  add ("chmod-unprivileged", test_chmod_unprivileged);
   add ("other-terminal", test_other_terminal);
   add ("own-terminal", test_own_terminal);
   add ("project-under-tmp", test_project_under_tmp);
