@@ -25,6 +25,12 @@
  * where paddock-run lacks CAP_SYS_ADMIN. What the lock keeps visible that
  * lies in those places (a project under /tmp, say) is bound back in.
  *
+ * That mount namespace also gives the Landlock backend what its rules do
+ * not govern, as the namespaces backend has it: every mount read-only but
+ * the writable grants (chmod, chown, utimes, setxattr), the denied paths
+ * covered (connect() to a socket in them, stat, inotify), and a devpts of
+ * the agent's own (the user's other terminals).
+ *
  * The plan is made in the parent; the child only makes system calls.
  */
 #include "config.h"
