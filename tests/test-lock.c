@@ -856,18 +856,21 @@ test_other_terminal (void)
   close (master);
 }
 
-/* The session's own terminal stays the agent's: its size, /dev/tty, and
- * ptys of its own (script, tmux, an agent's shell tool). */
+/* The session's own terminal stays the agent's: its size, /dev/tty, its
+ * reopening through /proc/self/fd, and ptys of its own (script, tmux, an
+ * agent's shell tool). */
 static void
 test_own_terminal (void)
 {
   g_autoptr(TestResult) run = attempt_in_pty (TRUE, NULL,
-    "stty size && echo typed >/dev/tty && script -qec 'echo inner-$((6*7))' /dev/null && echo done",
+    "stty size && echo typed >/dev/tty && echo reopened >/dev/stdout && "
+    "script -qec 'echo inner-$((6*7))' /dev/null && echo done",
     NULL, NULL);
 
   g_assert_cmpint (run->status, ==, 0);
   g_assert_nonnull (strstr (run->out, "24 80\r\n"));
   g_assert_nonnull (strstr (run->out, "typed\r\n"));
+  g_assert_nonnull (strstr (run->out, "reopened\r\n"));
   g_assert_nonnull (strstr (run->out, "inner-42"));
   g_assert_nonnull (strstr (run->out, "done"));
 }
