@@ -9,6 +9,12 @@
  *   lock-probe connect PATH  connects to the Unix socket at PATH (@NAME: abstract)
  *   lock-probe listener      installs a seccomp filter that sends its execs
  *                            to a listener of its own (the exec monitor's way)
+ *   lock-probe stat PATH     learns that PATH is there, and its size
+ *   lock-probe chmod PATH    makes PATH readable by everyone
+ *   lock-probe utime PATH    sets PATH's times to the epoch
+ *   lock-probe setxattr PATH sets the extended attribute user.paddock on PATH
+ *   lock-probe terminal PATH opens the terminal at PATH for reading and
+ *                            writing, and writes to it
  *
  * Exits 0 when the attempt succeeded, 1 when it was refused.
  */
@@ -24,7 +30,10 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/xattr.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Under the sanitizer build: the setuid copy is not dumpable, so
@@ -130,6 +139,52 @@ take_listener (void)
   return 0;
 }
 
+/* Metadata that Landlock does not govern. */
+static int
+change_metadata (const char *what,
+                 const char *path)
+{
+  struct timespec epoch[2] = { { 0, 0 }, { 0, 0 } };
+  struct stat st;
+  int ret;
+
+  if (strcmp (what, "stat") == 0)
+    ret = stat (path, &st);
+  else if (strcmp (what, "chmod") == 0)
+    ret = chmod (path, 0644);
+  else if (strcmp (what, "utime") == 0)
+    ret = utimensat (AT_FDCWD, path, epoch, 0);
+  else
+    ret = setxattr (path, "user.paddock", "1", 1, 0);
+  if (ret != 0)
+    {
+      fprintf (stderr, "lock-probe: %s %s: %s\n", what, path, strerror (errno));
+      return 1;
+    }
+  if (strcmp (what, "stat") == 0)
+    printf ("size %lld\n", (long long) st.st_size);
+  else
+    printf ("changed\n");
+  return 0;
+}
+
+/* Another terminal: what the user types there could be read, and what
+ * shows there written. */
+static int
+open_terminal (const char *path)
+{
+  int fd = open (path, O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+  if (fd < 0 || write (fd, "X", 1) != 1)
+    {
+      fprintf (stderr, "lock-probe: terminal %s: %s\n", path, strerror (errno));
+      return 1;
+    }
+  close (fd);
+  printf ("opened\n");
+  return 0;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -156,7 +211,13 @@ main (int   argc,
     return connect_to (argv[2]);
   if (argc >= 2 && strcmp (argv[1], "listener") == 0)
     return take_listener ();
+  if (argc >= 3 && (strcmp (argv[1], "stat") == 0 || strcmp (argv[1], "chmod") == 0 ||
+                    strcmp (argv[1], "utime") == 0 || strcmp (argv[1], "setxattr") == 0))
+    return change_metadata (argv[1], argv[2]);
+  if (argc >= 3 && strcmp (argv[1], "terminal") == 0)
+    return open_terminal (argv[2]);
 
-  fprintf (stderr, "usage: lock-probe euid|tiocsti|read-mem PID|connect PATH|listener\n");
+  fprintf (stderr, "usage: lock-probe euid|tiocsti|read-mem PID|connect PATH|listener|stat PATH|chmod PATH|\n"
+                   "       utime PATH|setxattr PATH|terminal PATH\n");
   return 2;
 }

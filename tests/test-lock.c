@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <glib.h>
 #include <grp.h>
+#include <stdlib.h>
 #include <sched.h>
 #include <stddef.h>
 #include <glib/gstdio.h>
@@ -29,6 +30,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/syscall.h>
+#include <sys/xattr.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -721,6 +723,158 @@ test_socket_unprivileged (void)
   g_rmdir (dir);
 }
 
+/* --- what Landlock does not govern: denied folders' sockets and names,
+ * metadata, other terminals ------------------------------------------------ */
+
+/* gpg-agent in ~/.gnupg, an ssh ControlMaster in ~/.ssh: connecting signs
+ * with the user's key, or reaches their servers, without reading a key. */
+static void
+test_socket_denied_folder (void)
+{
+  g_autofree char *gnupg = g_build_filename (home, ".gnupg", NULL);
+  g_autofree char *gpg_socket = g_build_filename (gnupg, "S.gpg-agent", NULL);
+  g_autofree char *ssh_socket = g_build_filename (home, ".ssh", "cm-git@example.org:22", NULL);
+
+  g_assert_cmpint (g_mkdir_with_parents (gnupg, 0700), ==, 0);
+  assert_connect_only_unlocked (gpg_socket, NULL);
+  assert_connect_only_unlocked (ssh_socket, NULL);
+  g_rmdir (gnupg);
+}
+
+/* The names, sizes and times of what a denied folder holds. */
+static void
+test_stat_denied_folder (void)
+{
+  g_autofree char *script = g_strdup_printf ("'%s/lock-probe' stat \"$HOME/.ssh/id_ed25519\"", bindir);
+  g_autoptr(TestResult) free_run = attempt (FALSE, script);
+  g_autoptr(TestResult) locked_run = attempt (TRUE, script);
+
+  g_assert_cmpint (free_run->status, ==, 0);
+  g_assert_true (g_str_has_prefix (free_run->out, "size "));
+  g_assert_cmpint (locked_run->status, !=, 0);
+  g_assert_cmpstr (locked_run->out, ==, "");
+}
+
+/* A file of the user's, outside the project, whose metadata the probe
+ * changes with @what: refused under the lock, done without it. With
+ * @setup, paddock-run runs as another user, who owns the file. */
+static void
+assert_metadata_only_unlocked (const char           *what,
+                               GSpawnChildSetupFunc  setup)
+{
+  g_autofree char *target = g_build_filename (home, "notes.txt", NULL);
+  g_autofree char *script = g_strdup_printf ("'%s/lock-probe' %s '%s'", bindir, what, target);
+  g_autoptr(TestResult) locked_run = NULL;
+  g_autoptr(TestResult) free_run = NULL;
+  struct stat st;
+  char value[8];
+
+  write_file (target, "notes\n");
+  g_assert_cmpint (chmod (target, 0600), ==, 0);
+  if (setup != NULL)
+    g_assert_cmpint (chown (target, 65534, 65534), ==, 0);
+
+  locked_run = attempt_as (TRUE, NULL, script, NULL, setup);
+  g_assert_cmpint (locked_run->status, !=, 0);
+  g_assert_cmpstr (locked_run->out, ==, "");
+  g_assert_cmpint (stat (target, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 07777, ==, 0600);
+  g_assert_cmpint (st.st_mtime, !=, 0);
+  g_assert_cmpint (getxattr (target, "user.paddock", value, sizeof value), <, 0);
+
+  free_run = attempt_as (FALSE, NULL, script, NULL, setup);
+  g_assert_cmpint (free_run->status, ==, 0);
+  g_assert_cmpstr (free_run->out, ==, "changed\n");
+  g_assert_cmpint (stat (target, &st), ==, 0);
+  if (strcmp (what, "chmod") == 0)
+    g_assert_cmpint (st.st_mode & 07777, ==, 0644);
+  else if (strcmp (what, "utime") == 0)
+    g_assert_cmpint (st.st_mtime, ==, 0);
+  else
+    g_assert_cmpint (getxattr (target, "user.paddock", value, sizeof value), ==, 1);
+  g_unlink (target);
+}
+
+static void
+test_chmod_outside (void)
+{
+  assert_metadata_only_unlocked ("chmod", NULL);
+}
+
+static void
+test_utime_outside (void)
+{
+  assert_metadata_only_unlocked ("utime", NULL);
+}
+
+static void
+test_setxattr_outside (void)
+{
+  assert_metadata_only_unlocked ("setxattr", NULL);
+}
+
+/* A user who is not root gets the read-only mounts through a user namespace. */
+static void
+test_chmod_unprivileged (void)
+{
+  if (geteuid () != 0)
+    {
+      g_test_skip ("switching to another user needs root (as a user, the other cases cover this)");
+      return;
+    }
+  assert_metadata_only_unlocked ("chmod", become_nobody);
+}
+
+/* A terminal of the user's other than the session's own. */
+static void
+test_other_terminal (void)
+{
+  int master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
+  g_autofree char *script = NULL;
+  g_autoptr(TestResult) locked_run = NULL;
+  g_autoptr(TestResult) free_run = NULL;
+  struct pollfd pfd = { .events = POLLIN };
+  char byte = 0;
+
+  g_assert_cmpint (master, >=, 0);
+  g_assert_cmpint (grantpt (master), ==, 0);
+  g_assert_cmpint (unlockpt (master), ==, 0);
+  script = g_strdup_printf ("'%s/lock-probe' terminal '%s'", bindir, ptsname (master));
+
+  locked_run = attempt (TRUE, script);
+  g_assert_cmpint (locked_run->status, !=, 0);
+  g_assert_cmpstr (locked_run->out, ==, "");
+
+  free_run = attempt (FALSE, script);
+  g_assert_cmpint (free_run->status, ==, 0);
+  g_assert_cmpstr (free_run->out, ==, "opened\n");
+  /* What the probe wrote shows in the other terminal: the first byte there. */
+  pfd.fd = master;
+  g_assert_cmpint (poll (&pfd, 1, 60 * 1000), ==, 1);
+  g_assert_cmpint (read (master, &byte, 1), ==, 1);
+  g_assert_cmpint (byte, ==, 'X');
+  close (master);
+}
+
+/* The session's own terminal stays the agent's: its size, /dev/tty, its
+ * reopening through /proc/self/fd, and ptys of its own (script, tmux, an
+ * agent's shell tool). */
+static void
+test_own_terminal (void)
+{
+  g_autoptr(TestResult) run = attempt_in_pty (TRUE, NULL,
+    "stty size && echo typed >/dev/tty && echo reopened >/dev/stdout && "
+    "script -qec 'echo inner-$((6*7))' /dev/null && echo done",
+    NULL, NULL);
+
+  g_assert_cmpint (run->status, ==, 0);
+  g_assert_nonnull (strstr (run->out, "24 80\r\n"));
+  g_assert_nonnull (strstr (run->out, "typed\r\n"));
+  g_assert_nonnull (strstr (run->out, "reopened\r\n"));
+  g_assert_nonnull (strstr (run->out, "inner-42"));
+  g_assert_nonnull (strstr (run->out, "done"));
+}
+
 static void
 write_or_die (const char *path,
               const char *text)
@@ -838,6 +992,11 @@ test_socket_warning (void)
   status_run = run_without_user_namespaces (status_args);
   g_assert_cmpint (status_run->status, ==, 0);
   g_assert_nonnull (strstr (status_run->out, "\nnamed-unix-sockets: not confined ("));
+  /* What else only the mount namespace gives. */
+  g_assert_nonnull (strstr (status_run->out, "\ndenied-folders: not confined ("));
+  g_assert_nonnull (strstr (status_run->out, "\nmetadata: not confined ("));
+  g_assert_nonnull (strstr (status_run->out, "\nother-terminals: not confined ("));
+  g_assert_nonnull (strstr (locked_run->err, "~/.ssh"));
 }
 
 /* A project under /tmp stays the real one, and so do --grant paths there. */
@@ -1161,6 +1320,9 @@ test_lock_status (void)
   g_assert_nonnull (strstr (out, "tcp: "));
   g_assert_nonnull (strstr (out, "refer: "));
   g_assert_nonnull (strstr (out, "\nnamed-unix-sockets: "));
+  g_assert_nonnull (strstr (out, "\ndenied-folders: "));
+  g_assert_nonnull (strstr (out, "\nmetadata: "));
+  g_assert_nonnull (strstr (out, "\nother-terminals: "));
   g_assert_nonnull (strstr (out, abi >= 6 ? "\nabstract-unix-sockets: confined" : "\nabstract-unix-sockets: not confined"));
 }
 
@@ -1370,6 +1532,14 @@ main (int   argc,
   add ("socket-abstract", test_socket_abstract);
   add ("socket-unprivileged", test_socket_unprivileged);
   add ("socket-warning", test_socket_warning);
+  add ("socket-denied-folder", test_socket_denied_folder);
+  add ("stat-denied-folder", test_stat_denied_folder);
+  add ("chmod-outside", test_chmod_outside);
+  add ("utime-outside", test_utime_outside);
+  add ("setxattr-outside", test_setxattr_outside);
+  add ("chmod-unprivileged", test_chmod_unprivileged);
+  add ("other-terminal", test_other_terminal);
+  add ("own-terminal", test_own_terminal);
   add ("project-under-tmp", test_project_under_tmp);
   add ("build-and-run-c", test_build_and_run_c);
   add ("git", test_git);

@@ -282,8 +282,10 @@ probe_lock (PaddockLockBackend  backend,
   report->have_backend = TRUE;
   report->backend = backend;
   paddock_landlock_probe (&report->landlock);
-  /* Landlock does not govern connect() on a named Unix socket: only the
-   * private /tmp, /run and runtime dir keep the session's services away. */
+  /* Landlock does not govern connect() on a named Unix socket, stat() or
+   * the metadata calls: only the lock's mount namespace keeps the
+   * session's services, the denied folders' sockets and names, and the
+   * metadata of files outside the grants away. */
   if (backend == PADDOCK_LOCK_BACKEND_LANDLOCK)
     report->have_places = paddock_namespaces_probe (PADDOCK_NAMESPACES_PRIVATE_PLACES, &report->places_errno,
                                                     &report->places_what);
@@ -306,6 +308,43 @@ probe (const char *backend,
       report->seccomp = prctl (PR_GET_SECCOMP, 0, 0, 0, 0) >= 0;
     }
   report->have_namespaces = paddock_namespaces_probe (PADDOCK_NAMESPACES_LOCK, &report->namespaces_errno, NULL);
+}
+
+/* What only the lock's mount namespace gives under Landlock, which does
+ * not govern them: the lines after named-unix-sockets. */
+static void
+print_mount_namespace_status (FILE         *out,
+                              const Report *report)
+{
+  static const struct
+  {
+    const char *key;
+    const char *confined;
+    const char *missing;
+  } lines[] = {
+    { "denied-folders", "hidden (an empty read-only tmpfs over each",
+      "Landlock keeps their files from being read, not a socket in them (gpg-agent's, an ssh "
+      "ControlMaster's) from being connected to, nor their file names from being listed" },
+    { "metadata", "confined (every mount read-only outside the grants",
+      "Landlock does not govern chmod, chown, utimes or setxattr, so the modes, owners, times and "
+      "extended attributes of files outside the project can be changed" },
+    { "other-terminals", "confined (a devpts instance of the agent's own on /dev/pts",
+      "all of /dev/pts stays granted, so the agent can open the user's other terminals" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (lines); i++)
+    {
+      if (!report->have_backend)
+        fprintf (out, "%s: not confined (the lock cannot start here)\n", lines[i].key);
+      else if (report->backend == PADDOCK_LOCK_BACKEND_NAMESPACES)
+        fprintf (out, "%s: %s)\n", lines[i].key, lines[i].confined);
+      else if (report->have_places)
+        fprintf (out, "%s: %s, in a mount namespace)\n", lines[i].key, lines[i].confined);
+      else
+        fprintf (out, "%s: not confined (cannot %s: %s; %s)\n", lines[i].key,
+                 report->places_what != NULL ? report->places_what : "create a mount namespace",
+                 paddock_lock_namespace_error_text (report->places_errno), lines[i].missing);
+    }
 }
 
 void
@@ -352,6 +391,7 @@ paddock_lock_print_status (FILE       *out,
                   "them, so services listening in /tmp, /run and $XDG_RUNTIME_DIR stay reachable)\n",
              report.places_what != NULL ? report.places_what : "create a mount namespace",
              paddock_lock_namespace_error_text (report.places_errno));
+  print_mount_namespace_status (out, &report);
   if (ll->scope_abstract_unix_socket && report.have_backend)
     fprintf (out, "abstract-unix-sockets: confined (Landlock scoping)\n");
   else
@@ -385,7 +425,12 @@ report_features (const Report *report)
   if (ll->scope_abstract_unix_socket)
     g_ptr_array_add (features, g_strdup ("lock-abstract-unix-sockets"));
   if (!landlock || report->have_places)
-    g_ptr_array_add (features, g_strdup ("lock-named-unix-sockets"));
+    {
+      g_ptr_array_add (features, g_strdup ("lock-named-unix-sockets"));
+      g_ptr_array_add (features, g_strdup ("lock-denied-folders"));
+      g_ptr_array_add (features, g_strdup ("lock-metadata"));
+      g_ptr_array_add (features, g_strdup ("lock-terminals"));
+    }
   if (report->seccomp)
     g_ptr_array_add (features, g_strdup ("lock-seccomp"));
   g_ptr_array_add (features, g_strdup ("lock-no-new-privs"));

@@ -60,7 +60,9 @@ enum
 };
 
 #define SOCKETS_WARNING "paddock-run: warning: named Unix sockets outside the folder lock stay reachable " \
-                        "(in /tmp, /run, $XDG_RUNTIME_DIR): cannot "
+                        "(in /tmp, /run, $XDG_RUNTIME_DIR, and in the folders it denies, as ~/.ssh and " \
+                        "~/.gnupg, whose file names show too), metadata outside the project (modes, times, " \
+                        "extended attributes) can be changed, and other terminals opened: cannot "
 
 /* System trees: readable and executable, never writable. */
 static const char * const system_roots[] = {
@@ -497,8 +499,10 @@ warn_sockets_reachable (PaddockLock *lock,
   write_text ("\n");
 }
 
-/* Under Landlock: the agent's own /tmp, /run and runtime dir. Where no mount
- * namespace can be made, the lock goes on without them, and says so. */
+/* Under Landlock: the agent's own /tmp, /run, runtime dir and /dev/pts,
+ * read-only mounts outside the grants, the denied folders covered. Where
+ * no mount namespace can be made, the lock goes on without them, and says
+ * so. */
 static int
 enter_private_places (PaddockLock *lock,
                       int         *step)
@@ -607,7 +611,7 @@ paddock_lock_step_name (PaddockLock *lock,
     case STEP_LANDLOCK: return "cannot enter the folder lock: Landlock";
     case STEP_SECCOMP: return "cannot enter the folder lock: seccomp filter";
     case STEP_INIT: return "cannot enter the folder lock: starting the command in its PID namespace";
-    case STEP_PRIVATE_PLACES: return "cannot enter the folder lock: Landlock: granting the private /tmp and /run";
+    case STEP_PRIVATE_PLACES: return "cannot enter the folder lock: Landlock: granting the private /tmp, /run and /dev/pts";
     default:
       if (lock != NULL && lock->namespaces != NULL && step >= STEP_NAMESPACES)
         {

@@ -25,6 +25,12 @@
  * where paddock-run lacks CAP_SYS_ADMIN. What the lock keeps visible that
  * lies in those places (a project under /tmp, say) is bound back in.
  *
+ * That mount namespace also gives the Landlock backend what its rules do
+ * not govern, as the namespaces backend has it: every mount read-only but
+ * the writable grants (chmod, chown, utimes, setxattr), the denied paths
+ * covered (connect() to a socket in them, stat, inotify), and a devpts of
+ * the agent's own (the user's other terminals).
+ *
  * The plan is made in the parent; the child only makes system calls.
  */
 #include "config.h"
@@ -672,6 +678,75 @@ add_private_places (PaddockNamespaces           *ns,
   *binds_out = g_steal_pointer (&binds);
 }
 
+/* Binds the writable grants read-write over the read-only tree, parents
+ * before children so a child's bind stays on top. What lies in the private
+ * places was bound back with its own rights: the grants, made for the
+ * host's /tmp, would open too much. */
+static void
+add_writable_grants (PaddockNamespaces           *ns,
+                     const PaddockNamespacesSpec *spec,
+                     GPtrArray                   *places)
+{
+  g_autoptr(GPtrArray) writable = g_ptr_array_new ();
+
+  for (guint i = 0; i < spec->grants->len; i++)
+    {
+      PaddockGrant *grant = g_ptr_array_index (spec->grants, i);
+      struct stat st;
+
+      if (!(grant->access & PADDOCK_ACCESS_WRITE) ||
+          paddock_path_is_within (grant->path, "/dev") ||
+          find_place (places, grant->path) != NULL ||
+          lstat (grant->path, &st) != 0 || S_ISLNK (st.st_mode))
+        continue;
+      g_ptr_array_add (writable, grant);
+    }
+  g_ptr_array_sort (writable, compare_grants_by_path);
+  for (guint i = 0; i < writable->len; i++)
+    {
+      PaddockGrant *grant = g_ptr_array_index (writable, i);
+      g_autofree char *what = g_strdup_printf ("bind %s read-write", grant->path);
+
+      add_step (ns, STEP_BIND, grant->path, grant->path, what);
+      add_setattr (ns, grant->path, ATTR_NOSUID | ATTR_NODEV, ATTR_RDONLY, FALSE, what);
+    }
+}
+
+/* Under Landlock, what its rules do not govern. Metadata calls (chmod,
+ * chown, utimes, setxattr) are not: every mount is made read-only but the
+ * writable grants. Nor are connect() and stat(): the denied folders are
+ * covered, as in the namespaces backend. And /dev/pts, granted whole so
+ * the agent can make ptys, holds every other terminal: the agent gets a
+ * devpts instance of its own, as in the namespaces backend. Its own
+ * terminal it keeps open on 0, 1 and 2, and as /dev/tty; ttyname() says
+ * ENODEV for it, as in any container. */
+static void
+add_landlock_mounts (PaddockNamespaces           *ns,
+                     const PaddockNamespacesSpec *spec,
+                     GPtrArray                  **places,
+                     GPtrArray                  **binds)
+{
+  struct stat st;
+  Step *step;
+
+  add_setattr (ns, "/", ATTR_RDONLY | ATTR_NOSUID, 0, TRUE, "make every mount read-only");
+  step = add_step (ns, STEP_DEVPTS, NULL, "/dev/pts", "mount a devpts instance on /dev/pts");
+  step->data = g_strdup ("newinstance,ptmxmode=0666,mode=0620");
+  g_ptr_array_add (ns->fresh, paddock_grant_new ("/dev/pts", PADDOCK_ACCESS_READ | PADDOCK_ACCESS_WRITE |
+                                                             PADDOCK_ACCESS_DEVICE));
+  /* Landlock skips a mount point on its way up: the node bound over the
+   * host's /dev/ptmx needs a rule of its own. */
+  if (lstat ("/dev/ptmx", &st) == 0 && S_ISCHR (st.st_mode))
+    {
+      add_step (ns, STEP_BIND, "/dev/pts/ptmx", "/dev/ptmx", "make /dev/ptmx the new devpts instance's");
+      g_ptr_array_add (ns->fresh, paddock_grant_new ("/dev/ptmx", PADDOCK_ACCESS_READ | PADDOCK_ACCESS_WRITE |
+                                                                  PADDOCK_ACCESS_DEVICE));
+    }
+
+  add_private_places (ns, spec, places, binds);
+  add_writable_grants (ns, spec, *places);
+}
+
 /* The namespaces backend: read-only mounts, a minimal /dev, the private
  * places, the writable grants. */
 static void
@@ -680,7 +755,6 @@ add_lock_mounts (PaddockNamespaces           *ns,
                  GPtrArray                  **places,
                  GPtrArray                  **binds)
 {
-  g_autoptr(GPtrArray) writable = g_ptr_array_new ();
   static const char * const devices[] = { "null", "zero", "full", "random", "urandom", "tty" };
   /* New ptys come from a devpts instance of the namespace's own. */
   static const char * const links[][2] = {
@@ -712,30 +786,7 @@ add_lock_mounts (PaddockNamespaces           *ns,
 
   add_private_places (ns, spec, places, binds);
 
-  /* Writable grants, parents before children so a child's bind stays on
-   * top. What lies in the private places was bound back with its own
-   * rights: the grants, made for the host's /tmp, would open too much. */
-  for (guint i = 0; i < spec->grants->len; i++)
-    {
-      PaddockGrant *grant = g_ptr_array_index (spec->grants, i);
-      struct stat st;
-
-      if (!(grant->access & PADDOCK_ACCESS_WRITE) ||
-          paddock_path_is_within (grant->path, "/dev") ||
-          find_place (*places, grant->path) != NULL ||
-          lstat (grant->path, &st) != 0 || S_ISLNK (st.st_mode))
-        continue;
-      g_ptr_array_add (writable, grant);
-    }
-  g_ptr_array_sort (writable, compare_grants_by_path);
-  for (guint i = 0; i < writable->len; i++)
-    {
-      PaddockGrant *grant = g_ptr_array_index (writable, i);
-      g_autofree char *what = g_strdup_printf ("bind %s read-write", grant->path);
-
-      add_step (ns, STEP_BIND, grant->path, grant->path, what);
-      add_setattr (ns, grant->path, ATTR_NOSUID | ATTR_NODEV, ATTR_RDONLY, FALSE, what);
-    }
+  add_writable_grants (ns, spec, *places);
 }
 
 PaddockNamespaces *
@@ -752,17 +803,16 @@ paddock_namespaces_new (const PaddockNamespacesSpec *spec,
   if (spec->kind == PADDOCK_NAMESPACES_LOCK)
     add_lock_mounts (ns, spec, &places, &binds);
   else
-    add_private_places (ns, spec, &places, &binds);
+    add_landlock_mounts (ns, spec, &places, &binds);
 
-  /* Denied paths last, so nothing bound since covers them again. Under
-   * Landlock only those bound back into a place need it: the ruleset
-   * denies the rest. */
+  /* Denied paths last, so nothing bound since covers them again: empty,
+   * so that neither a socket in them (gpg-agent's, an ssh ControlMaster's)
+   * nor the names and times of what they hold show, under Landlock too. */
   for (guint i = 0; spec->denials != NULL && spec->denials[i] != NULL; i++)
     {
       const char *denial = spec->denials[i];
 
-      if (spec->kind == PADDOCK_NAMESPACES_LOCK ? is_visible (places, binds, denial)
-                                                : find_bind_back (binds, denial) != NULL)
+      if (is_visible (places, binds, denial))
         add_cover (ns, denial);
     }
 

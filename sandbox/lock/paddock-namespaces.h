@@ -16,7 +16,9 @@ typedef enum
    * read-only but the grants, a minimal /dev, the denied paths covered. */
   PADDOCK_NAMESPACES_LOCK,
   /* Under Landlock: a mount namespace (inside a user namespace where
-   * paddock-run lacks CAP_SYS_ADMIN) for the private places alone. */
+   * paddock-run lacks CAP_SYS_ADMIN) for what Landlock does not govern:
+   * the private places, every mount read-only but the writable grants,
+   * the denied paths covered, a devpts of the agent's own. */
   PADDOCK_NAMESPACES_PRIVATE_PLACES,
 } PaddockNamespacesKind;
 

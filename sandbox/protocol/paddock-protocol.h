@@ -94,7 +94,8 @@ typedef struct
                                    * "landlock-abi-N", "lock-files", "lock-truncate",
                                    * "lock-ioctl-dev", "lock-signals",
                                    * "lock-abstract-unix-sockets",
-                                   * "lock-named-unix-sockets", "lock-seccomp",
+                                   * "lock-named-unix-sockets", "lock-denied-folders",
+                                   * "lock-metadata", "lock-terminals", "lock-seccomp",
                                    * "lock-no-new-privs" */
   gboolean         paused;
 
