@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -242,6 +243,92 @@ test_link_of_another_name (void)
   g_assert_cmpstr (json_object_get_string_member (record, "exe"), ==, "/usr/bin/touch");
   g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "deny");
   g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "test-deny");
+}
+
+/* A copy of a program a rule names, under another name, is judged as
+ * that program: cp /usr/bin/touch x; ./x denied-marker ran (the rule
+ * goes by names). The record and the reason say what it is a copy of.
+ * The copy still runs where the rule does not hold. */
+static void
+test_copy_of_named_program (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    "cp /usr/bin/touch \"$1/mytool\" && \"$1/mytool\" \"$1/denied-marker\"; echo copy=$? >\"$1/log\"; "
+    "\"$1/mytool\" \"$1/allowed-marker\"; echo other=$? >>\"$1/log\"",
+    "sh", "@OUT@", NULL }, FALSE, NULL);
+  g_autoptr(GPtrArray) execs = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *copy = NULL;
+  g_autofree char *marker = NULL;
+  JsonObject *record;
+
+  g_assert_cmpint (session_wait (s), ==, 0);
+  log = out_text (s, "log");
+  g_assert_cmpstr (log, ==, "copy=126\nother=0\n");
+  g_assert_false (out_exists (s, "denied-marker"));
+  g_assert_true (out_exists (s, "allowed-marker"));
+
+  execs = audit_records (s, "exec");
+  copy = out_file (s, "mytool");
+  marker = out_file (s, "denied-marker");
+  record = audit_exec_with (execs, marker);
+  g_assert_nonnull (record);
+  g_assert_cmpstr (json_object_get_string_member (record, "path"), ==, copy);
+  g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "deny");
+  g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "test-deny");
+  g_assert_cmpstr (json_object_get_string_member (record, "known_as"), ==, "a copy of touch");
+}
+
+/* A hard link to a program a rule names by its path, in a folder of its
+ * own, is that program: same device, same inode. */
+static void
+test_hard_link_of_named_program (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("paddock-guarded-XXXXXX", &error);
+  g_autofree char *guarded = NULL;
+  g_autofree char *policy_file = NULL;
+  g_autofree char *policy = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *link = NULL;
+  g_autoptr(Session) s = NULL;
+  g_autoptr(GPtrArray) execs = NULL;
+  JsonObject *record;
+  gsize length;
+
+  g_assert_no_error (error);
+  guarded = g_build_filename (dir, "guarded", NULL);
+  g_file_get_contents ("/usr/bin/true", &contents, &length, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (guarded, contents, length, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (chmod (guarded, 0755), ==, 0);
+  policy = g_strdup_printf ("{ \"rules\": [ { \"name\": \"guarded\", \"match\": { \"program\": \"%s\" },"
+                            " \"action\": \"deny\", \"reason\": \"the test guards it\" } ] }", guarded);
+  policy_file = g_build_filename (dir, "policy.json", NULL);
+  g_file_set_contents (policy_file, policy, -1, &error);
+  g_assert_no_error (error);
+
+  s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c", "ln \"$2\" \"$1/other\" && \"$1/other\"; echo link=$? >\"$1/log\"; /bin/false; echo false=$? >>\"$1/log\"",
+    "sh", "@OUT@", guarded, NULL }, FALSE, (const char *[]) { "--policy", policy_file, NULL });
+  g_assert_cmpint (session_wait (s), ==, 0);
+  log = out_text (s, "log");
+  g_assert_cmpstr (log, ==, "link=126\nfalse=1\n");
+
+  execs = audit_records (s, "exec");
+  link = out_file (s, "other");
+  record = audit_exec_at (execs, link);
+  g_assert_nonnull (record);
+  g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "deny");
+  g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "guarded");
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (record, "known_as"), "a hard link to "));
+
+  g_unlink (guarded);
+  g_unlink (policy_file);
+  g_rmdir (dir);
 }
 
 /* A file without an execute bit and a folder are refused by exec itself,
@@ -1148,6 +1235,8 @@ main (int   argc,
   g_test_add_func ("/paddock/exec-monitor/not-executable", test_not_executable);
   g_test_add_func ("/paddock/exec-monitor/noexec-mount", test_noexec_mount);
   g_test_add_func ("/paddock/exec-monitor/link-of-another-name", test_link_of_another_name);
+  g_test_add_func ("/paddock/exec-monitor/copy-of-named-program", test_copy_of_named_program);
+  g_test_add_func ("/paddock/exec-monitor/hard-link-of-named-program", test_hard_link_of_named_program);
   g_test_add_func ("/paddock/exec-monitor/script-interpreter", test_script_interpreter);
   g_test_add_func ("/paddock/exec-monitor/script-interpreter-nested", test_script_interpreter_nested);
   g_test_add_func ("/paddock/exec-monitor/loader-runs", test_loader_runs);

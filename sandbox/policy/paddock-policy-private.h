@@ -56,6 +56,7 @@ struct _PaddockPolicy
   GArray              *unindexed;   /* indices of the rules any program may match */
   PaddockPolicyAction  default_action;
   gboolean             default_set;
+  gint                 generation;  /* one more each time the rules change (atomic) */
   /* Before a project's overrides took theirs: for when they no longer do. */
   gboolean             merged;
   PaddockPolicyAction  own_default_action;

@@ -192,6 +192,15 @@ const char          *paddock_policy_get_project          (PaddockPolicy       *s
  * evaluate. */
 void                 paddock_policy_set_project_overrides (PaddockPolicy       *self,
                                                            PaddockPolicy       *overrides);
+/* A number that changes whenever the rules do (a project's file read
+ * again, an answer remembered). Thread-safe. */
+gint                 paddock_policy_get_generation       (PaddockPolicy       *self);
+/* The programs the deny and ask rules name outright: their globs that
+ * are a plain name ("sudo") or an absolute path without wildcards, each
+ * once. For the supervisor to know those programs' files, and so their
+ * hard links and copies under other names (see paddock-exec-identity.c).
+ * Thread-safe. */
+GStrv                paddock_policy_dup_guarded_programs (PaddockPolicy       *self);
 /* Puts @rule first. Safe while other threads evaluate. */
 void                 paddock_policy_prepend_rule         (PaddockPolicy       *self,
                                                           PaddockPolicyRule   *rule);

@@ -26,6 +26,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/vfs.h>
@@ -389,6 +390,40 @@ paddock_exec_read_ppid (pid_t pid,
 
 /* The mount id is Linux 5.8's. */
 #define IDENTITY_MASK (STATX_TYPE | STATX_INO | STATX_CTIME | STATX_MNT_ID)
+/* ... and what paddock_exec_identify() and the check of what runs need. */
+#define FILE_MASK (IDENTITY_MASK | STATX_SIZE | STATX_MTIME | STATX_NLINK)
+
+/* Notes the file @info runs, @stx, by what it is: for the check of what
+ * runs once the exec is done, and a hard link or a copy of a program a
+ * rule names under another name (paddock-exec-identity.c). @fd, or
+ * @path_at from @dir_fd, is the file. */
+static void
+note_file (PaddockExecMonitor *self,
+           ExecInfo           *info,
+           int                 fd,
+           int                 dir_fd,
+           const char         *path_at,
+           const struct statx *stx)
+{
+  KnownProgram *known;
+  gboolean is_copy = FALSE;
+  const char *name;
+
+  if ((stx->stx_mask & STATX_INO) == 0)
+    return;
+  info->file_dev = makedev (stx->stx_dev_major, stx->stx_dev_minor);
+  info->file_ino = stx->stx_ino;
+  known = paddock_exec_identify (self, fd, dir_fd, path_at, stx, &is_copy);
+  if (known == NULL)
+    return;
+  name = paddock_exec_known_name (known);
+  /* The program itself, or a copy of its own name: its name says it. */
+  if (info->exe != NULL && strcmp (strrchr (info->exe, '/') != NULL ? strrchr (info->exe, '/') + 1 : info->exe,
+                                   strrchr (name, '/') != NULL ? strrchr (name, '/') + 1 : name) == 0)
+    return;
+  info->known_path = g_strdup (paddock_exec_known_path (known));
+  info->known_as = g_strdup_printf ("%s %s", is_copy ? "a copy of" : "a hard link to", name);
+}
 
 static gboolean
 identity_from_statx (const struct statx *stx,
@@ -549,10 +584,11 @@ find_executable (PaddockExecMonitor *self,
           ExeIdentity id;
 
           if (entry != NULL &&
-              statx (base_fd, info->path + strspn (info->path, "/"), 0, IDENTITY_MASK, &stx) == 0 &&
+              statx (base_fd, info->path + strspn (info->path, "/"), 0, FILE_MASK, &stx) == 0 &&
               identity_from_statx (&stx, &id) && same_identity (&id, &entry->identity))
             {
               info->exe = g_strdup (entry->exe);
+              note_file (self, info, -1, base_fd, info->path, &stx);
               if (entry->interpreter != NULL)
                 add_shebang (info, g_strdup (entry->interpreter), g_strdup (entry->interpreter_arg));
               return 0;
@@ -573,7 +609,7 @@ find_executable (PaddockExecMonitor *self,
   if (fd >= 0)
     {
       struct statx stx;
-      gboolean known = statx (fd, "", AT_EMPTY_PATH, IDENTITY_MASK | STATX_MODE, &stx) == 0 &&
+      gboolean known = statx (fd, "", AT_EMPTY_PATH, FILE_MASK | STATX_MODE, &stx) == 0 &&
                        (stx.stx_mask & (STATX_TYPE | STATX_MODE)) == (STATX_TYPE | STATX_MODE);
 
       /* What exec refuses whoever asks, root too: a folder, a device, a
@@ -596,6 +632,8 @@ find_executable (PaddockExecMonitor *self,
         }
       g_snprintf (self_path, sizeof self_path, "/proc/self/fd/%d", fd);
       info->exe = read_link_at (AT_FDCWD, self_path);
+      if (known && S_ISREG (stx.stx_mode) && info->exe != NULL)
+        note_file (self, info, fd, -1, NULL, &stx);
       if (cacheable && known && info->exe != NULL)
         remember_exe (self, info->path, &stx, info->exe, shebang (info, 0), shebang (info, 1));
       if (own_path != NULL)

@@ -32,6 +32,7 @@
 #include <glib.h>
 #include <linux/seccomp.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -90,6 +91,7 @@ typedef struct _PipeEnd     PipeEnd;
 typedef struct _ResolvedExe ResolvedExe;
 typedef struct _Refusal     Refusal;
 typedef struct _Running     Running;
+typedef struct _KnownProgram KnownProgram;
 
 typedef struct
 {
@@ -146,6 +148,11 @@ typedef struct
   const char *pipe_input;   /* ... and what it reads: "archive", "input" */
   gboolean    checks_out;  /* a git (or gh) clone, whose files have the time they were written */
   DownloadLook download_look; /* the policy's downloaded_data (query_downloads) */
+  guint64     file_dev;    /* the file exec runs (the script, for a script), or 0 */
+  guint64     file_ino;
+  char       *known_path;  /* where it is a program a deny or ask rule names under another
+                            * name (paddock-exec-identity.c): that program's file */
+  char       *known_as;    /* ... and what it is of it: "a copy of sudo" */
 } ExecInfo;
 
 /* Bytes of the caller's memory, within one page. */
@@ -224,6 +231,12 @@ struct _PaddockExecMonitor
   GString                 *exit_record;   /* the main context's, reused */
   ReadScratch             *scratch;       /* the thread's */
   GHashTable              *resolved;      /* path → ResolvedExe, the thread's */
+  /* The programs deny and ask rules name, by their files (paddock-exec-identity.c), the thread's: */
+  GPtrArray               *known;         /* KnownProgram, or NULL until learnt */
+  gint                     known_generation; /* the policy's, when they were */
+  GHashTable              *known_files;   /* by device and inode → KnownProgram */
+  GHashTable              *known_sizes;   /* their sizes */
+  GHashTable              *digests;       /* files hashed, by device and inode */
   GPtrArray               *readers;       /* PipeReader, oldest first, the thread's */
   RecentExec               recent[32];    /* the last execs let go on, the thread's */
   guint                    recent_next;
@@ -405,6 +418,24 @@ find_abi (PaddockExecMonitor *self,
     }
   return NULL;
 }
+
+/* paddock-exec-identity.c */
+
+/* The program a deny or ask rule names (as the policy is now) that the
+ * file @stx is: that very file (*@is_copy FALSE), or one of the same
+ * content (TRUE); else NULL. Reads the file, @fd (O_PATH will do) or
+ * @path_at under @dir_fd, only where its size is such a program's and
+ * it was not hashed as it is before. Valid until the next call. */
+KnownProgram *paddock_exec_identify          (PaddockExecMonitor         *self,
+                                              int                         fd,
+                                              int                         dir_fd,
+                                              const char                 *path_at,
+                                              const struct statx         *stx,
+                                              gboolean                   *is_copy);
+const char   *paddock_exec_known_path        (KnownProgram               *known);
+/* The name its rule gives it. */
+const char   *paddock_exec_known_name        (KnownProgram               *known);
+void          paddock_exec_identities_clear  (PaddockExecMonitor         *self);
 
 /* paddock-exec-caller.c */
 

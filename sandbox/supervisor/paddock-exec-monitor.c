@@ -67,6 +67,8 @@ paddock_exec_info_free (ExecInfo *info)
   g_free (info->lexical);
   g_free (info->exe);
   g_clear_pointer (&info->shebangs, g_ptr_array_unref);
+  g_free (info->known_path);
+  g_free (info->known_as);
   g_clear_pointer (&info->downloads, g_ptr_array_unref);
   g_free (info->saved_from);
   g_clear_pointer (&info->pipe_targets, g_ptr_array_unref);
@@ -232,6 +234,8 @@ audit_exec (PaddockExecMonitor *self,
     }
   if (info->pipeline != NULL)
     append_string_member (out, "pipeline", info->pipeline);
+  if (info->known_as != NULL)
+    append_string_member (out, "known_as", info->known_as);
   append_string_member (out, "decision", paddock_decision_to_string (decision));
   append_string_member (out, "by", by);
   if (rule != NULL)
@@ -318,7 +322,39 @@ paddock_exec_judge_levels (PaddockExecMonitor        *self,
   guint n = paddock_exec_level_queries (query, info->path, info->shebangs, &argvs, levels);
 
   n = paddock_exec_add_pipe_level (info, query, levels, n);
+  /* A hard link or a copy of a program a rule names: judged as it too. */
+  if (info->known_path != NULL && n < PADDOCK_EXEC_MAX_LEVELS)
+    {
+      levels[n] = *query;
+      levels[n].resolved = info->known_path;
+      n++;
+    }
   return paddock_policy_evaluate_levels (self->policy, levels, n, rule, NULL, &info->asked_levels);
+}
+
+/* @reason (taken), saying what the file is where @rule decided because
+ * it is a hard link or a copy of a program the rule names. */
+static char *
+identity_reason (PaddockExecMonitor       *self,
+                 const ExecInfo           *info,
+                 const PaddockPolicyQuery *query,
+                 PaddockPolicyRule        *rule,
+                 char                     *reason)
+{
+  g_autoptr(PaddockPolicyRule) by_identity = NULL;
+  PaddockPolicyQuery as_known = *query;
+  char *text;
+
+  if (info->known_as == NULL || rule == NULL)
+    return reason;
+  as_known.resolved = info->known_path;
+  paddock_policy_evaluate (self->policy, &as_known, &by_identity);
+  if (by_identity != rule)
+    return reason;
+  text = g_strdup_printf ("%s is %s.%s%s", info->exe, info->known_as,
+                          reason != NULL ? " " : "", reason != NULL ? reason : "");
+  g_free (reason);
+  return text;
 }
 
 static void
@@ -449,7 +485,8 @@ handle_notification (PaddockExecMonitor   *self,
       news->by = by;
       news->rule = g_strdup (rule_name);
       download = rule_download (&query, rule);
-      news->reason = paddock_exec_decision_reason (self, rule, download, news->info->tid);
+      news->reason = identity_reason (self, news->info, &query, rule,
+                                      paddock_exec_decision_reason (self, rule, download, news->info->tid));
       news->pidfd = pidfd;
       g_async_queue_push (self->news, news);
       g_atomic_int_set (&self->answering, 0);
@@ -481,7 +518,8 @@ handle_notification (PaddockExecMonitor   *self,
   message->by = g_strdup (by);
   message->rule = g_strdup (rule_name);
   download = rule_download (&query, rule);
-  message->reason = paddock_exec_decision_reason (self, rule, download, info->tid);
+  message->reason = identity_reason (self, info, &query, rule,
+                                     paddock_exec_decision_reason (self, rule, download, info->tid));
 
   ask_message = paddock_message_copy (message);
   ask_message->type = PADDOCK_MESSAGE_ASK;
@@ -798,6 +836,7 @@ paddock_exec_monitor_free (PaddockExecMonitor *self)
   g_string_free (self->exit_record, TRUE);
   g_free (self->scratch);
   g_hash_table_destroy (self->resolved);
+  paddock_exec_identities_clear (self);
   g_ptr_array_unref (self->readers);
   for (guint i = 0; i < G_N_ELEMENTS (self->recent); i++)
     recent_exec_clear (&self->recent[i]);
