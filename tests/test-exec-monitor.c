@@ -331,6 +331,61 @@ test_hard_link_of_named_program (void)
   g_rmdir (dir);
 }
 
+/* A thread that swaps the path between the supervisor's read and the
+ * kernel's ran the denied program about half the time, the audit log
+ * naming the allowed one. What runs is checked against what was judged
+ * once the exec is done: each run of the denied program is recorded as a
+ * mismatch and killed, and none gets away. */
+static void
+test_swapped_path (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *helper = g_build_filename (g_getenv ("PADDOCK_BUILD_DIR"), "tests", "swap-exec", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("paddock-swap-XXXXXX", &error);
+  g_autofree char *policy_file = NULL;
+  g_autofree char *result = NULL;
+  g_autoptr(Session) s = NULL;
+  g_autoptr(GPtrArray) execs = NULL;
+  unsigned allowed, refused, caught, escaped;
+  guint mismatches = 0;
+
+  g_assert_no_error (error);
+  policy_file = g_build_filename (dir, "policy.json", NULL);
+  g_file_set_contents (policy_file,
+                       "{ \"rules\": [ { \"name\": \"no-sleep\", \"match\": { \"program\": \"sleep\" },"
+                       " \"action\": \"deny\", \"reason\": \"the test denies sleep\" } ] }", -1, &error);
+  g_assert_no_error (error);
+
+  s = session_start_command (NULL, (const char *[]) {
+    helper, "2000", "/usr/bin/false", "/usr/bin/sleep", "@OUT@/result", NULL }, FALSE,
+    (const char *[]) { "--policy", policy_file, NULL });
+  g_assert_cmpint (session_wait (s), ==, 0);
+  result = out_text (s, "result");
+  g_test_message ("swap-exec: %s", result);
+  g_assert_cmpint (sscanf (result, "allowed %u refused %u caught %u escaped %u",
+                           &allowed, &refused, &caught, &escaped), ==, 4);
+  g_assert_cmpuint (escaped, ==, 0);
+
+  execs = audit_records (s, "exec");
+  for (guint i = 0; i < execs->len; i++)
+    {
+      JsonObject *record = g_ptr_array_index (execs, i);
+
+      if (g_strcmp0 (json_object_get_string_member_with_default (record, "by", ""), "mismatch") != 0)
+        continue;
+      mismatches++;
+      g_assert_cmpstr (json_object_get_string_member (record, "exe"), ==, "/usr/bin/sleep");
+      g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "deny");
+      g_assert_true (json_object_has_member (record, "judged"));
+    }
+  g_assert_cmpuint (mismatches, ==, caught);
+  if (caught == 0)
+    g_test_skip ("the kernel never read the swapped path in 2000 tries");
+
+  g_unlink (policy_file);
+  g_rmdir (dir);
+}
+
 /* A file without an execute bit and a folder are refused by exec itself,
  * root or not: no run is recorded for them (they were, as programs that
  * ran and exited 126), as none is for a PATH miss. */
@@ -1237,6 +1292,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec-monitor/link-of-another-name", test_link_of_another_name);
   g_test_add_func ("/paddock/exec-monitor/copy-of-named-program", test_copy_of_named_program);
   g_test_add_func ("/paddock/exec-monitor/hard-link-of-named-program", test_hard_link_of_named_program);
+  g_test_add_func ("/paddock/exec-monitor/swapped-path", test_swapped_path);
   g_test_add_func ("/paddock/exec-monitor/script-interpreter", test_script_interpreter);
   g_test_add_func ("/paddock/exec-monitor/script-interpreter-nested", test_script_interpreter_nested);
   g_test_add_func ("/paddock/exec-monitor/loader-runs", test_loader_runs);

@@ -275,7 +275,7 @@ finish_ask (PaddockExecMonitor *self,
     {
       replace_running (self, ask->info->pid);
       paddock_exec_start_running (self, ask->id, ask->info->pid, g_get_monotonic_time (),
-                     paddock_steal_fd (&ask->pidfd));
+                     paddock_steal_fd (&ask->pidfd), ask->info);
     }
 
   emit (self, g_steal_pointer (&message));

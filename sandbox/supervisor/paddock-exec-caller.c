@@ -668,6 +668,8 @@ follow_interpreters (PaddockExecMonitor *self,
       err = find_executable (self, pid, FALSE, AT_FDCWD, 0, level);
       if (err != 0)
         return err;
+      info->run_dev = level->file_dev;
+      info->run_ino = level->file_ino;
       if (level->shebangs == NULL)
         return 0;
       if (lines == PADDOCK_EXEC_MAX_SHEBANG_LINES)
@@ -741,6 +743,8 @@ paddock_exec_read_caller (PaddockExecMonitor        *self,
   info->path = g_strndup (exec_path->str, exec_path->len);
 
   err = find_executable (self, req->pid, is_execveat, dirfd, at_flags, info);
+  info->run_dev = info->file_dev;
+  info->run_ino = info->file_ino;
   if (err == 0 && info->shebangs != NULL)
     err = follow_interpreters (self, req->pid, info);
   if (err != 0)

@@ -153,6 +153,10 @@ typedef struct
   char       *known_path;  /* where it is a program a deny or ask rule names under another
                             * name (paddock-exec-identity.c): that program's file */
   char       *known_as;    /* ... and what it is of it: "a copy of sudo" */
+  guint64     run_dev;     /* the file /proc/PID/exe shows once the exec is done: the last */
+  guint64     run_ino;     /* interpreter's for a script, else the file's; or 0 */
+  guint64     old_dev;     /* ... and the one it shows before, for an exec let go on */
+  guint64     old_ino;
 } ExecInfo;
 
 /* Bytes of the caller's memory, within one page. */
@@ -574,11 +578,16 @@ void         paddock_exec_end_asks           (PaddockExecMonitor         *self);
 
 void         paddock_exec_running_free       (Running                    *running);
 int          paddock_exec_descriptor_ceiling (int                        *reserve);
+/* Also checks, once @info's exec is done, that what runs is the file
+ * that was judged (check_what_runs); a mismatch is recorded and ended. */
 void         paddock_exec_start_running      (PaddockExecMonitor         *self,
                                               gint64                      seq,
                                               pid_t                       pid,
                                               gint64                      start,
-                                              int                         pidfd);
+                                              int                         pidfd,
+                                              const ExecInfo             *info);
+/* Notes the image @info's caller runs now, which its exec replaces. */
+void         paddock_exec_note_image         (ExecInfo                   *info);
 void         paddock_exec_end_running        (PaddockExecMonitor         *self,
                                               Running                    *running,
                                               gboolean                    replaced);

@@ -456,7 +456,10 @@ handle_notification (PaddockExecMonitor   *self,
        * exit of this pid (see paddock_exec_on_exits). */
       paddock_exec_read_process (self, req->pid, info, decision == PADDOCK_DECISION_ALLOW ? &pidfd : NULL);
       if (decision == PADDOCK_DECISION_ALLOW)
-        paddock_exec_find_downloads (self, info);
+        {
+          paddock_exec_find_downloads (self, info);
+          paddock_exec_note_image (info);
+        }
       g_atomic_int_set (&self->answering, info->pid);
       /* Answered, the caller was still blocked in this exec: what was
        * read is its, and so is the pidfd. */
@@ -501,6 +504,7 @@ handle_notification (PaddockExecMonitor   *self,
    * whether the process waits on. */
   paddock_exec_read_process (self, req->pid, info, &pidfd);
   paddock_exec_find_downloads (self, info);
+  paddock_exec_note_image (info);
   /* Still the same process, blocked in this exec: what was read is its,
    * and so is the pidfd. */
   if (ioctl (self->notify_fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) != 0)
@@ -611,7 +615,7 @@ paddock_exec_drain_news (PaddockExecMonitor *self)
             {
               replace_running (self, message->pid);
               paddock_exec_start_running (self, message->seq, message->pid, news->start,
-                             paddock_steal_fd (&news->pidfd));
+                             paddock_steal_fd (&news->pidfd), news->info);
             }
         }
       else if (message->type == PADDOCK_MESSAGE_ASK)
