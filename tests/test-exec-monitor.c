@@ -386,6 +386,78 @@ test_swapped_path (void)
   g_rmdir (dir);
 }
 
+/* A program run from memory (memfd) or from a file deleted since it was
+ * opened has no name that says what it is: the policy's "unlinked" key
+ * judges it (ran before, whatever the rules). A file with a name, run
+ * through a descriptor too, is not such a file. */
+static const char unlinked_script[] =
+  "import errno, os, sys\n"
+  "out = sys.argv[1]\n"
+  "code = open('/usr/bin/true', 'rb').read()\n"
+  "def run(name, target):\n"
+  "    pid = os.fork()\n"
+  "    if pid == 0:\n"
+  "        try:\n"
+  "            os.execve(target, ['prog'], {})\n"
+  "        except OSError as e:\n"
+  "            os._exit(126 if e.errno == errno.EACCES else 127)\n"
+  "    _, status = os.waitpid(pid, 0)\n"
+  "    with open(os.path.join(out, 'log'), 'a') as log:\n"
+  "        log.write('%s=%d\\n' % (name, os.waitstatus_to_exitcode(status)))\n"
+  "m = os.memfd_create('prog')\n"
+  "os.write(m, code)\n"
+  "run('memfd', m)\n"
+  "run('memfd-proc', '/proc/self/fd/%d' % m)\n"
+  "path = os.path.join(out, 'prog')\n"
+  "with open(path, 'wb') as f:\n"
+  "    f.write(code)\n"
+  "os.chmod(path, 0o755)\n"
+  "d = os.open(path, os.O_RDONLY)\n"
+  "run('named', '/proc/self/fd/%d' % d)\n"
+  "os.unlink(path)\n"
+  "run('deleted', '/proc/self/fd/%d' % d)\n";
+
+static void
+test_unlinked_file (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("paddock-unlinked-XXXXXX", &error);
+  g_autofree char *policy_file = NULL;
+  g_autofree char *log = NULL;
+  g_autoptr(Session) s = NULL;
+  g_autoptr(GPtrArray) execs = NULL;
+  guint refused = 0;
+
+  g_assert_no_error (error);
+  policy_file = g_build_filename (dir, "policy.json", NULL);
+  g_file_set_contents (policy_file,
+                       "{ \"rules\": [ { \"name\": \"no-unlinked\", \"match\": { \"unlinked\": true },"
+                       " \"action\": \"deny\", \"reason\": \"the test denies it\" } ] }", -1, &error);
+  g_assert_no_error (error);
+
+  s = session_start_command (NULL, (const char *[]) { "python3", "-c", unlinked_script, "@OUT@", NULL }, FALSE,
+                             (const char *[]) { "--policy", policy_file, NULL });
+  g_assert_cmpint (session_wait (s), ==, 0);
+  log = out_text (s, "log");
+  g_assert_cmpstr (log, ==, "memfd=126\nmemfd-proc=126\nnamed=0\ndeleted=126\n");
+
+  execs = audit_records (s, "exec");
+  for (guint i = 0; i < execs->len; i++)
+    {
+      JsonObject *record = g_ptr_array_index (execs, i);
+
+      if (g_strcmp0 (json_object_get_string_member_with_default (record, "rule", ""), "no-unlinked") != 0)
+        continue;
+      refused++;
+      g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "deny");
+      g_assert_true (g_str_has_suffix (json_object_get_string_member (record, "exe"), " (deleted)"));
+    }
+  g_assert_cmpuint (refused, ==, 3);
+
+  g_unlink (policy_file);
+  g_rmdir (dir);
+}
+
 /* A file without an execute bit and a folder are refused by exec itself,
  * root or not: no run is recorded for them (they were, as programs that
  * ran and exited 126), as none is for a PATH miss. */
@@ -1293,6 +1365,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec-monitor/copy-of-named-program", test_copy_of_named_program);
   g_test_add_func ("/paddock/exec-monitor/hard-link-of-named-program", test_hard_link_of_named_program);
   g_test_add_func ("/paddock/exec-monitor/swapped-path", test_swapped_path);
+  g_test_add_func ("/paddock/exec-monitor/unlinked-file", test_unlinked_file);
   g_test_add_func ("/paddock/exec-monitor/script-interpreter", test_script_interpreter);
   g_test_add_func ("/paddock/exec-monitor/script-interpreter-nested", test_script_interpreter_nested);
   g_test_add_func ("/paddock/exec-monitor/loader-runs", test_loader_runs);

@@ -583,6 +583,17 @@ rule_matches (PaddockPolicyRule *rule,
               Match             *m,
               GString           *why)
 {
+  /* First: for every other exec it is the only key looked at. */
+  if (rule->unlinked)
+    {
+      if (why != NULL)
+        g_string_append_printf (why, "unlinked: the file that runs %s\n",
+                                m->query->unlinked ? "is in memory or deleted, with no name in any folder"
+                                                   : "has a name in a folder");
+      if (!m->query->unlinked)
+        return FALSE;
+    }
+
   if (rule->programs != NULL)
     {
       const char *name = NULL, *glob = NULL;
@@ -864,7 +875,8 @@ paddock_policy_explain (PaddockPolicy            *self,
         }
       else if (rule->programs != NULL ? program_holds (rule, &m, NULL, NULL)
                                       : ((rule->script_regex == NULL || paddock_policy_match_script (&m) != NULL) &&
-                                         (!rule->downloaded || query->downloaded_func != NULL)))
+                                         (!rule->downloaded || query->downloaded_func != NULL) &&
+                                         (!rule->unlinked || query->unlinked)))
         {
           g_auto(GStrv) lines = g_strsplit (why->str, "\n", -1);
           guint n = g_strv_length (lines);

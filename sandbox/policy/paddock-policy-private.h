@@ -41,6 +41,7 @@ struct _PaddockPolicyRule
   Where                cwd;
   Where                paths;
   gboolean             downloaded;
+  gboolean             unlinked;
   JsonNode            *match;     /* as written, for paddock_policy_to_data() */
 };
 

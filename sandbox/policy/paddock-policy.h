@@ -31,6 +31,9 @@
  *                                               script sources) was saved by curl or wget,
  *                                               or written by a git clone, earlier in the
  *                                               session (@downloaded_func)
+ *           "unlinked": true,                   the file that runs has no name in any folder: a
+ *                                               memfd, or a file deleted since it was opened,
+ *                                               exec'd through a descriptor (@unlinked)
  *           "paths": "inside" | "outside" | "project-root" | "home"
  *                                               the non-option arguments, as paths resolved from
  *                                               the working directory: "inside" = all of them
@@ -129,6 +132,10 @@ typedef struct
   gboolean          (*downloaded_func) (const char *path,
                                         gpointer    user_data);
   gpointer            downloaded_data;
+  /* For "unlinked": the file that runs has no name in any folder, a
+   * memfd (memfd_create) or a file deleted since it was opened, exec'd
+   * through a descriptor. */
+  gboolean            unlinked;
 } PaddockPolicyQuery;
 
 typedef struct _PaddockPolicy     PaddockPolicy;

@@ -110,6 +110,7 @@ ask_query (PaddockExecMonitor *self,
     .project = self->project,
     .home = self->home,
     .resolved = ask->info->exe,
+    .unlinked = ask->info->unlinked,
     .stdin_from = ask->info->stdin_from,
   };
 

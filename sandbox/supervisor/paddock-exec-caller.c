@@ -413,6 +413,9 @@ note_file (PaddockExecMonitor *self,
     return;
   info->file_dev = makedev (stx->stx_dev_major, stx->stx_dev_minor);
   info->file_ino = stx->stx_ino;
+  /* As the kernel names such a file: "/memfd:NAME (deleted)", "/tmp/x (deleted)". */
+  info->unlinked = (stx->stx_mask & STATX_NLINK) != 0 && stx->stx_nlink == 0 &&
+                   info->exe != NULL && g_str_has_suffix (info->exe, " (deleted)");
   known = paddock_exec_identify (self, fd, dir_fd, path_at, stx, &is_copy);
   if (known == NULL)
     return;

@@ -150,6 +150,7 @@ typedef struct
   DownloadLook download_look; /* the policy's downloaded_data (query_downloads) */
   guint64     file_dev;    /* the file exec runs (the script, for a script), or 0 */
   guint64     file_ino;
+  gboolean    unlinked;    /* it has no name in any folder: a memfd, a file deleted */
   char       *known_path;  /* where it is a program a deny or ask rule names under another
                             * name (paddock-exec-identity.c): that program's file */
   char       *known_as;    /* ... and what it is of it: "a copy of sudo" */

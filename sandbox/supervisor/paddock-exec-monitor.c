@@ -418,6 +418,7 @@ handle_notification (PaddockExecMonitor   *self,
     .cwd_func = paddock_exec_load_cwd,
     .cwd_data = info,
     .resolved = info->exe,
+    .unlinked = info->unlinked,
   };
   close_ended_clones (self);
   query_downloads (self, info, &query);
