@@ -458,6 +458,82 @@ test_unlinked_file (void)
   g_rmdir (dir);
 }
 
+/* A script given to a shell (`sh ./nuke.sh`) is judged as the script,
+ * as if it ran by its #! line: by its own path, and as the program a rule
+ * names that it is a copy or a hard link of; a binary given as a script
+ * too. A script no rule names still runs. */
+static void
+test_script_operand (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("paddock-script-XXXXXX", &error);
+  g_autofree char *nuke = NULL;
+  g_autofree char *policy_file = NULL;
+  g_autofree char *policy = NULL;
+  g_autofree char *log = NULL;
+  g_autoptr(Session) s = NULL;
+  g_autoptr(GPtrArray) execs = NULL;
+  JsonObject *record;
+  guint copies = 0;
+
+  g_assert_no_error (error);
+  nuke = g_build_filename (dir, "nuke.sh", NULL);
+  g_file_set_contents (nuke, "#!/bin/sh\necho ran >\"$1/ran-$2\"\n", -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (chmod (nuke, 0755), ==, 0);
+  policy = g_strdup_printf ("{ \"rules\": [ { \"name\": \"no-nuke\", \"match\": { \"program\": \"%s\" },"
+                            " \"action\": \"deny\", \"reason\": \"the test denies it\" },"
+                            " { \"name\": \"test-deny\", \"match\": { \"program\": \"touch\", \"argv\": \"denied-marker\" },"
+                            " \"action\": \"deny\" } ] }", nuke);
+  policy_file = g_build_filename (dir, "policy.json", NULL);
+  g_file_set_contents (policy_file, policy, -1, &error);
+  g_assert_no_error (error);
+
+  s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    "sh \"$2\" \"$1\" own; echo own=$? >\"$1/log\"; "
+    "cp \"$2\" \"$1/copy.sh\" && bash \"$1/copy.sh\" \"$1\" copy; echo copy=$? >>\"$1/log\"; "
+    "ln \"$2\" \"$1/link.sh\" && sh \"$1/link.sh\" \"$1\" link; echo link=$? >>\"$1/log\"; "
+    "cp /usr/bin/touch \"$1/t\" && sh \"$1/t\" \"$1/denied-marker\"; "
+    "printf 'echo ran >\"$1/ran-$2\"\\n' >\"$1/other.sh\" && sh \"$1/other.sh\" \"$1\" other; echo other=$? >>\"$1/log\"",
+    "sh", "@OUT@", nuke, NULL }, FALSE, (const char *[]) { "--policy", policy_file, NULL });
+  g_assert_cmpint (session_wait (s), ==, 0);
+  log = out_text (s, "log");
+  g_assert_cmpstr (log, ==, "own=126\ncopy=126\nlink=126\nother=0\n");
+  g_assert_false (out_exists (s, "ran-own"));
+  g_assert_false (out_exists (s, "ran-copy"));
+  g_assert_false (out_exists (s, "ran-link"));
+  g_assert_true (out_exists (s, "ran-other"));
+
+  execs = audit_records (s, "exec");
+  for (guint i = 0; i < execs->len; i++)
+    {
+      const char *known_as;
+
+      record = g_ptr_array_index (execs, i);
+      known_as = json_object_get_string_member_with_default (record, "script_known_as", NULL);
+      if (known_as == NULL)
+        continue;
+      g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "deny");
+      if (g_str_has_prefix (known_as, "a copy of "))
+        {
+          g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==,
+                           g_str_equal (known_as, "a copy of touch") ? "test-deny" : "no-nuke");
+          copies |= g_str_equal (known_as, "a copy of touch") ? 1 : 2;
+        }
+      else
+        {
+          g_assert_true (g_str_has_prefix (known_as, "a hard link to /") && g_str_has_suffix (known_as, "/nuke.sh"));
+          copies |= 4;
+        }
+    }
+  g_assert_cmpuint (copies, ==, 7);
+
+  g_unlink (nuke);
+  g_unlink (policy_file);
+  g_rmdir (dir);
+}
+
 /* A file without an execute bit and a folder are refused by exec itself,
  * root or not: no run is recorded for them (they were, as programs that
  * ran and exited 126), as none is for a PATH miss. */
@@ -1366,6 +1442,7 @@ main (int   argc,
   g_test_add_func ("/paddock/exec-monitor/hard-link-of-named-program", test_hard_link_of_named_program);
   g_test_add_func ("/paddock/exec-monitor/swapped-path", test_swapped_path);
   g_test_add_func ("/paddock/exec-monitor/unlinked-file", test_unlinked_file);
+  g_test_add_func ("/paddock/exec-monitor/script-operand", test_script_operand);
   g_test_add_func ("/paddock/exec-monitor/script-interpreter", test_script_interpreter);
   g_test_add_func ("/paddock/exec-monitor/script-interpreter-nested", test_script_interpreter_nested);
   g_test_add_func ("/paddock/exec-monitor/loader-runs", test_loader_runs);

@@ -226,6 +226,22 @@ paddock_policy_query_script_fd (const PaddockPolicyQuery *query)
   return fd;
 }
 
+guint
+paddock_policy_query_script_operand (const PaddockPolicyQuery *query)
+{
+  Match m;
+  guint command;
+  guint operand = 0;
+  int fd;
+
+  g_return_val_if_fail (query != NULL, 0);
+
+  paddock_policy_match_init (&m, query);
+  fd = script_fd_operand (&m, &command, &operand);
+  paddock_policy_match_clear (&m);
+  return fd < 0 ? operand : 0;
+}
+
 /* The SCRIPT of `sh [options] -c SCRIPT [name [args…]]`, or NULL. */
 static const char *
 shell_c_script (const Match *m)

@@ -160,6 +160,10 @@ PaddockPolicy       *paddock_policy_new                  (void);
  * node and their program. What writes to it, if a pipe, is the query's
  * @stdin_from. -1 for any other program or command line. */
 int                  paddock_policy_query_script_fd      (const PaddockPolicyQuery *query);
+/* The index in @query's argv of the script file that a shell, or python,
+ * perl, ruby or node, is given to run (`sh ./x.sh`, `python3 x.py`, through
+ * sudo, doas or env too); 0 for none, or a descriptor (/dev/fd/N). */
+guint                paddock_policy_query_script_operand (const PaddockPolicyQuery *query);
 /* The downloaded file (see @downloaded_func) that @query runs, as a
  * "downloaded" match finds it, or NULL. */
 char                *paddock_policy_query_downloaded     (const PaddockPolicyQuery *query);

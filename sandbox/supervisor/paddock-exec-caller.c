@@ -645,6 +645,54 @@ find_executable (PaddockExecMonitor *self,
   return 0;
 }
 
+void
+paddock_exec_read_script (PaddockExecMonitor *self,
+                          ExecInfo           *info,
+                          guint               operand)
+{
+  g_autoptr(ExecInfo) script = g_new0 (ExecInfo, 1);
+  const char *path = g_ptr_array_index (info->argv, operand);
+  struct open_how how = { .flags = O_PATH | O_CLOEXEC };
+  paddock_autofd int base = -1;
+  paddock_autofd int fd = -1;
+  char base_path[64];
+  char self_path[48];
+  struct statx stx;
+  int base_fd = -1;
+
+  /* As the caller sees it, as find_executable() looks a program up. */
+  if (path[0] == '/')
+    {
+      how.resolve = RESOLVE_IN_ROOT;
+      if (!self->roots_may_differ && self->root_fd >= 0)
+        base_fd = self->root_fd;
+      else
+        g_snprintf (base_path, sizeof base_path, "/proc/%d/root", (int) info->tid);
+    }
+  else
+    g_snprintf (base_path, sizeof base_path, "/proc/%d/cwd", (int) info->tid);
+  if (base_fd < 0)
+    {
+      base = open (base_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+      if (base < 0)
+        return;
+      base_fd = base;
+    }
+  fd = (int) syscall (SYS_openat2, base_fd, path, &how, sizeof how);
+  if (fd < 0 || statx (fd, "", AT_EMPTY_PATH, FILE_MASK | STATX_MODE, &stx) != 0 ||
+      (stx.stx_mask & STATX_TYPE) == 0 || !S_ISREG (stx.stx_mode))
+    return;
+  g_snprintf (self_path, sizeof self_path, "/proc/self/fd/%d", fd);
+  script->exe = read_link_at (AT_FDCWD, self_path);
+  if (script->exe == NULL)
+    return;
+  note_file (self, script, fd, -1, NULL, &stx);
+  info->script_operand = operand;
+  info->script_file = g_steal_pointer (&script->exe);
+  info->script_known_path = g_steal_pointer (&script->known_path);
+  info->script_known_as = g_steal_pointer (&script->known_as);
+}
+
 /* A script's interpreter may be a script itself. The kernel reads up to
  * five #! lines, the script's and four more (then fails with ELOOP), and
  * runs the last interpreter with every line's interpreter, argument and

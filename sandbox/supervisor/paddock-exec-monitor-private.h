@@ -154,6 +154,11 @@ typedef struct
   char       *known_path;  /* where it is a program a deny or ask rule names under another
                             * name (paddock-exec-identity.c): that program's file */
   char       *known_as;    /* ... and what it is of it: "a copy of sudo" */
+  guint       script_operand; /* for a shell or an interpreter given a script file, its index
+                               * in argv (paddock_exec_read_script), else 0 */
+  char       *script_file;    /* ... and the file, symlinks resolved */
+  char       *script_known_path; /* ... where it is a program a rule names, as known_path */
+  char       *script_known_as;
   guint64     run_dev;     /* the file /proc/PID/exe shows once the exec is done: the last */
   guint64     run_ino;     /* interpreter's for a script, else the file's; or 0 */
   guint64     old_dev;     /* ... and the one it shows before, for an exec let go on */
@@ -456,6 +461,12 @@ void         paddock_exec_read_process       (PaddockExecMonitor         *self,
                                               pid_t                       pid,
                                               ExecInfo                   *info,
                                               int                        *pidfd);
+/* For a shell or an interpreter given the script file argv[@operand]
+ * (`sh ./x.sh`): the file, as the caller sees it, and what it is (see
+ * paddock_exec_identify()), for it to be judged as a #! script is. */
+void         paddock_exec_read_script        (PaddockExecMonitor         *self,
+                                              ExecInfo                   *info,
+                                              guint                       operand);
 /* The caller's working directory (@data is its ExecInfo), read on first use. */
 const char  *paddock_exec_load_cwd           (gpointer                    data);
 pid_t        paddock_exec_read_ppid          (pid_t                       pid,

@@ -69,6 +69,9 @@ paddock_exec_info_free (ExecInfo *info)
   g_clear_pointer (&info->shebangs, g_ptr_array_unref);
   g_free (info->known_path);
   g_free (info->known_as);
+  g_free (info->script_file);
+  g_free (info->script_known_path);
+  g_free (info->script_known_as);
   g_clear_pointer (&info->downloads, g_ptr_array_unref);
   g_free (info->saved_from);
   g_clear_pointer (&info->pipe_targets, g_ptr_array_unref);
@@ -236,6 +239,8 @@ audit_exec (PaddockExecMonitor *self,
     append_string_member (out, "pipeline", info->pipeline);
   if (info->known_as != NULL)
     append_string_member (out, "known_as", info->known_as);
+  if (info->script_known_as != NULL)
+    append_string_member (out, "script_known_as", info->script_known_as);
   append_string_member (out, "decision", paddock_decision_to_string (decision));
   append_string_member (out, "by", by);
   if (rule != NULL)
@@ -329,6 +334,22 @@ paddock_exec_judge_levels (PaddockExecMonitor        *self,
       levels[n].resolved = info->known_path;
       n++;
     }
+  /* A script given to a shell or an interpreter, as if it ran by its #!
+   * line: its own command, and as the program it is a copy of. */
+  if (info->script_file != NULL && n < PADDOCK_EXEC_MAX_LEVELS)
+    {
+      levels[n] = *query;
+      levels[n].exe = info->script_file;
+      levels[n].resolved = info->script_file;
+      levels[n].argv = (const char * const *) info->argv->pdata + info->script_operand;
+      n++;
+      if (info->script_known_path != NULL && n < PADDOCK_EXEC_MAX_LEVELS)
+        {
+          levels[n] = levels[n - 1];
+          levels[n].resolved = info->script_known_path;
+          n++;
+        }
+    }
   return paddock_policy_evaluate_levels (self->policy, levels, n, rule, NULL, &info->asked_levels);
 }
 
@@ -343,15 +364,28 @@ identity_reason (PaddockExecMonitor       *self,
 {
   g_autoptr(PaddockPolicyRule) by_identity = NULL;
   PaddockPolicyQuery as_known = *query;
+  const char *file = info->exe;
+  const char *known_as = info->known_as;
   char *text;
 
-  if (info->known_as == NULL || rule == NULL)
+  if (rule == NULL)
     return reason;
-  as_known.resolved = info->known_path;
+  if (known_as != NULL)
+    as_known.resolved = info->known_path;
+  else if (info->script_known_as != NULL)
+    {
+      file = info->script_file;
+      known_as = info->script_known_as;
+      as_known.exe = info->script_file;
+      as_known.resolved = info->script_known_path;
+      as_known.argv = (const char * const *) info->argv->pdata + info->script_operand;
+    }
+  else
+    return reason;
   paddock_policy_evaluate (self->policy, &as_known, &by_identity);
   if (by_identity != rule)
     return reason;
-  text = g_strdup_printf ("%s is %s.%s%s", info->exe, info->known_as,
+  text = g_strdup_printf ("%s is %s.%s%s", file, known_as,
                           reason != NULL ? " " : "", reason != NULL ? reason : "");
   g_free (reason);
   return text;
@@ -420,6 +454,12 @@ handle_notification (PaddockExecMonitor   *self,
     .resolved = info->exe,
     .unlinked = info->unlinked,
   };
+  {
+    guint operand = paddock_policy_query_script_operand (&query);
+
+    if (operand > 0)
+      paddock_exec_read_script (self, info, operand);
+  }
   close_ended_clones (self);
   query_downloads (self, info, &query);
   paddock_exec_find_pipe_end (self, info, &query, mono);
