@@ -17,6 +17,7 @@
 #include <glib-unix.h>
 #include <signal.h>
 #include <poll.h>
+#include <string.h>
 #include <sys/epoll.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -338,6 +339,44 @@ mismatch (PaddockExecMonitor *self,
   emit (self, message);
 }
 
+/* Whether @st is an interpreter binfmt_misc runs files with (qemu-user
+ * for another architecture's programs, Wine, a JVM): there the kernel
+ * runs it, not the file judged, and /proc/PID/exe says so. Read when
+ * needed, which is rarely: the kernel's list can change. */
+static gboolean
+is_binfmt_interpreter (const struct stat *st)
+{
+  static const char dir_path[] = "/proc/sys/fs/binfmt_misc";
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  const char *name;
+
+  if (dir == NULL)
+    return FALSE;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      g_autofree char *text = NULL;
+      const char *line;
+
+      if (strcmp (name, "register") == 0 || strcmp (name, "status") == 0)
+        continue;
+      path = g_build_filename (dir_path, name, NULL);
+      if (!g_file_get_contents (path, &text, NULL, NULL))
+        continue;
+      line = strstr (text, "interpreter ");
+      if (line != NULL && (line == text || line[-1] == '\n'))
+        {
+          g_autofree char *interpreter = g_strndup (line + strlen ("interpreter "),
+                                                    strcspn (line + strlen ("interpreter "), "\n"));
+          struct stat its;
+
+          if (stat (interpreter, &its) == 0 && its.st_dev == st->st_dev && its.st_ino == st->st_ino)
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 typedef enum
 {
   CHECK_DONE,
@@ -374,6 +413,8 @@ check_what_runs (PaddockExecMonitor *self,
   /* A newer exec, answered and not yet in the news, may be what runs. */
   if (g_atomic_int_get (&self->answering) == running->pid || g_async_queue_length (self->news) > 0)
     return CHECK_LATER;
+  if (is_binfmt_interpreter (&st))
+    return CHECK_DONE;
   mismatch (self, running, path);
   return CHECK_DONE;
 }

@@ -3,7 +3,7 @@
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The exec monitor is one object in seven files, one idea each:
+ * The exec monitor is one object in eight files, one idea each:
  *   paddock-exec-monitor.c      the object, the answering thread, and the
  *                               queue from it to the main context
  *   paddock-exec-filter.c       the seccomp filter, the calls it hands over,
@@ -16,7 +16,10 @@
  *   paddock-exec-asks.c         asks: deadlines, decisions from clients,
  *                               remembered answers
  *   paddock-exec-exits.c        runs and their ends, pidfds, the ceiling
- *                               on the descriptors held for them
+ *                               on the descriptors held for them, and the
+ *                               check that what runs is what was judged
+ *   paddock-exec-identity.c     the programs deny and ask rules name, known
+ *                               by their files: hard links and copies
  * Which command lines an exec runs, and which decision holds, is the
  * policy's (paddock-command-line.h). Helpers on the answering thread's
  * path of every exec are static inline here, as they were static in one
