@@ -144,7 +144,7 @@ static void
 learn_identities (PaddockExecMonitor *self)
 {
   g_auto(GStrv) names = paddock_policy_dup_guarded_programs (self->policy);
-  g_auto(GStrv) path_dirs = g_strsplit (g_getenv ("PATH") != NULL ? g_getenv ("PATH") : "", ":", -1);
+  g_auto(GStrv) path_dirs = g_strsplit (self->search_path != NULL ? self->search_path : "", ":", -1);
   g_autoptr(GPtrArray) dirs = g_ptr_array_new ();
 
   paddock_exec_identities_clear (self);

@@ -244,6 +244,7 @@ struct _PaddockExecMonitor
   GString                 *exit_record;   /* the main context's, reused */
   ReadScratch             *scratch;       /* the thread's */
   GHashTable              *resolved;      /* path → ResolvedExe, the thread's */
+  char                    *search_path;   /* paddock-run's PATH, where rules' names are looked for */
   /* The programs deny and ask rules name, by their files (paddock-exec-identity.c), the thread's: */
   GPtrArray               *known;         /* KnownProgram, or NULL until learnt */
   gint                     known_generation; /* the policy's, when they were */

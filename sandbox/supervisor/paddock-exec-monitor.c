@@ -111,6 +111,8 @@ paddock_exec_monitor_new (int                             notify_fd,
   self->audit = config->audit;
   self->project = g_strdup (config->project);
   self->home = paddock_policy_dup_home ();
+  /* Read here, not on the thread: the environment is the main thread's. */
+  self->search_path = g_strdup (g_getenv ("PATH"));
   self->ask_timeout = MAX (config->ask_timeout, 1);
   self->on_ask = config->on_ask;
   self->context = context != NULL ? g_main_context_ref (context) : g_main_context_ref_thread_default ();
@@ -882,6 +884,7 @@ paddock_exec_monitor_free (PaddockExecMonitor *self)
   g_free (self->scratch);
   g_hash_table_destroy (self->resolved);
   paddock_exec_identities_clear (self);
+  g_free (self->search_path);
   g_ptr_array_unref (self->readers);
   for (guint i = 0; i < G_N_ELEMENTS (self->recent); i++)
     recent_exec_clear (&self->recent[i]);
