@@ -348,6 +348,8 @@ test_swapped_path (void)
   g_autoptr(GPtrArray) execs = NULL;
   unsigned allowed, refused, caught, escaped;
   guint mismatches = 0;
+  guint told = 0;
+  PaddockMessage *message;
 
   g_assert_no_error (error);
   policy_file = g_build_filename (dir, "policy.json", NULL);
@@ -357,8 +359,20 @@ test_swapped_path (void)
   g_assert_no_error (error);
 
   s = session_start_command (NULL, (const char *[]) {
-    helper, "2000", "/usr/bin/false", "/usr/bin/sleep", "@OUT@/result", NULL }, FALSE,
+    helper, "2000", "/usr/bin/false", "/usr/bin/sleep", "@OUT@/result", NULL }, TRUE,
     (const char *[]) { "--policy", policy_file, NULL });
+  /* Every message, until the session ends and the client with it. */
+  while ((message = session_read (s, TEST_SESSION_WAIT_SECONDS * 1000)) != NULL)
+    {
+      if (message->type == PADDOCK_MESSAGE_EXEC && g_strcmp0 (message->by, "mismatch") == 0)
+        {
+          g_assert_cmpint (message->decision, ==, PADDOCK_DECISION_DENY);
+          g_assert_cmpstr (message->exe, ==, "/usr/bin/sleep");
+          g_assert_nonnull (strstr (message->reason, "killed"));
+          told++;
+        }
+      paddock_message_free (message);
+    }
   g_assert_cmpint (session_wait (s), ==, 0);
   result = out_text (s, "result");
   g_test_message ("swap-exec: %s", result);
@@ -379,6 +393,7 @@ test_swapped_path (void)
       g_assert_true (json_object_has_member (record, "judged"));
     }
   g_assert_cmpuint (mismatches, ==, caught);
+  g_assert_cmpuint (told, ==, caught);
   if (caught == 0)
     g_test_skip ("the kernel never read the swapped path in 2000 tries");
 
