@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -242,6 +243,310 @@ test_link_of_another_name (void)
   g_assert_cmpstr (json_object_get_string_member (record, "exe"), ==, "/usr/bin/touch");
   g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "deny");
   g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "test-deny");
+}
+
+/* A copy of a program a rule names, under another name, is judged as
+ * that program: cp /usr/bin/touch x; ./x denied-marker ran (the rule
+ * goes by names). The record and the reason say what it is a copy of.
+ * The copy still runs where the rule does not hold. */
+static void
+test_copy_of_named_program (void)
+{
+  g_autoptr(Session) s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    "cp /usr/bin/touch \"$1/mytool\" && \"$1/mytool\" \"$1/denied-marker\"; echo copy=$? >\"$1/log\"; "
+    "\"$1/mytool\" \"$1/allowed-marker\"; echo other=$? >>\"$1/log\"",
+    "sh", "@OUT@", NULL }, FALSE, NULL);
+  g_autoptr(GPtrArray) execs = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *copy = NULL;
+  g_autofree char *marker = NULL;
+  JsonObject *record;
+
+  g_assert_cmpint (session_wait (s), ==, 0);
+  log = out_text (s, "log");
+  g_assert_cmpstr (log, ==, "copy=126\nother=0\n");
+  g_assert_false (out_exists (s, "denied-marker"));
+  g_assert_true (out_exists (s, "allowed-marker"));
+
+  execs = audit_records (s, "exec");
+  copy = out_file (s, "mytool");
+  marker = out_file (s, "denied-marker");
+  record = audit_exec_with (execs, marker);
+  g_assert_nonnull (record);
+  g_assert_cmpstr (json_object_get_string_member (record, "path"), ==, copy);
+  g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "deny");
+  g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "test-deny");
+  g_assert_cmpstr (json_object_get_string_member (record, "known_as"), ==, "a copy of touch");
+}
+
+/* A hard link to a program a rule names by its path, in a folder of its
+ * own, is that program: same device, same inode. */
+static void
+test_hard_link_of_named_program (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("paddock-guarded-XXXXXX", &error);
+  g_autofree char *guarded = NULL;
+  g_autofree char *policy_file = NULL;
+  g_autofree char *policy = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *link = NULL;
+  g_autoptr(Session) s = NULL;
+  g_autoptr(GPtrArray) execs = NULL;
+  JsonObject *record;
+  gsize length;
+
+  g_assert_no_error (error);
+  guarded = g_build_filename (dir, "guarded", NULL);
+  g_file_get_contents ("/usr/bin/true", &contents, &length, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (guarded, contents, length, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (chmod (guarded, 0755), ==, 0);
+  policy = g_strdup_printf ("{ \"rules\": [ { \"name\": \"guarded\", \"match\": { \"program\": \"%s\" },"
+                            " \"action\": \"deny\", \"reason\": \"the test guards it\" } ] }", guarded);
+  policy_file = g_build_filename (dir, "policy.json", NULL);
+  g_file_set_contents (policy_file, policy, -1, &error);
+  g_assert_no_error (error);
+
+  s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c", "ln \"$2\" \"$1/other\" && \"$1/other\"; echo link=$? >\"$1/log\"; /bin/false; echo false=$? >>\"$1/log\"",
+    "sh", "@OUT@", guarded, NULL }, FALSE, (const char *[]) { "--policy", policy_file, NULL });
+  g_assert_cmpint (session_wait (s), ==, 0);
+  log = out_text (s, "log");
+  g_assert_cmpstr (log, ==, "link=126\nfalse=1\n");
+
+  execs = audit_records (s, "exec");
+  link = out_file (s, "other");
+  record = audit_exec_at (execs, link);
+  g_assert_nonnull (record);
+  g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "deny");
+  g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==, "guarded");
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (record, "known_as"), "a hard link to "));
+
+  g_unlink (guarded);
+  g_unlink (policy_file);
+  g_rmdir (dir);
+}
+
+/* A thread that swaps the path between the supervisor's read and the
+ * kernel's ran the denied program about half the time, the audit log
+ * naming the allowed one. What runs is checked against what was judged
+ * once the exec is done: each run of the denied program is recorded as a
+ * mismatch and killed, and none gets away. */
+static void
+test_swapped_path (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *helper = g_build_filename (g_getenv ("PADDOCK_BUILD_DIR"), "tests", "swap-exec", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("paddock-swap-XXXXXX", &error);
+  g_autofree char *policy_file = NULL;
+  g_autofree char *result = NULL;
+  g_autoptr(Session) s = NULL;
+  g_autoptr(GPtrArray) execs = NULL;
+  unsigned allowed, refused, caught, escaped;
+  guint mismatches = 0;
+  guint told = 0;
+  PaddockMessage *message;
+
+  g_assert_no_error (error);
+  policy_file = g_build_filename (dir, "policy.json", NULL);
+  g_file_set_contents (policy_file,
+                       "{ \"rules\": [ { \"name\": \"no-sleep\", \"match\": { \"program\": \"sleep\" },"
+                       " \"action\": \"deny\", \"reason\": \"the test denies sleep\" } ] }", -1, &error);
+  g_assert_no_error (error);
+
+  s = session_start_command (NULL, (const char *[]) {
+    helper, "2000", "/usr/bin/false", "/usr/bin/sleep", "@OUT@/result", NULL }, TRUE,
+    (const char *[]) { "--policy", policy_file, NULL });
+  /* Every message, until the session ends and the client with it. */
+  while ((message = session_read (s, TEST_SESSION_WAIT_SECONDS * 1000)) != NULL)
+    {
+      if (message->type == PADDOCK_MESSAGE_EXEC && g_strcmp0 (message->by, "mismatch") == 0)
+        {
+          g_assert_cmpint (message->decision, ==, PADDOCK_DECISION_DENY);
+          g_assert_cmpstr (message->exe, ==, "/usr/bin/sleep");
+          g_assert_nonnull (strstr (message->reason, "killed"));
+          told++;
+        }
+      paddock_message_free (message);
+    }
+  g_assert_cmpint (session_wait (s), ==, 0);
+  result = out_text (s, "result");
+  g_test_message ("swap-exec: %s", result);
+  g_assert_cmpint (sscanf (result, "allowed %u refused %u caught %u escaped %u",
+                           &allowed, &refused, &caught, &escaped), ==, 4);
+  g_assert_cmpuint (escaped, ==, 0);
+
+  execs = audit_records (s, "exec");
+  for (guint i = 0; i < execs->len; i++)
+    {
+      JsonObject *record = g_ptr_array_index (execs, i);
+
+      if (g_strcmp0 (json_object_get_string_member_with_default (record, "by", ""), "mismatch") != 0)
+        continue;
+      mismatches++;
+      g_assert_cmpstr (json_object_get_string_member (record, "exe"), ==, "/usr/bin/sleep");
+      g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "deny");
+      g_assert_true (json_object_has_member (record, "judged"));
+    }
+  g_assert_cmpuint (mismatches, ==, caught);
+  g_assert_cmpuint (told, ==, caught);
+  if (caught == 0)
+    g_test_skip ("the kernel never read the swapped path in 2000 tries");
+
+  g_unlink (policy_file);
+  g_rmdir (dir);
+}
+
+/* A program run from memory (memfd) or from a file deleted since it was
+ * opened has no name that says what it is: the policy's "unlinked" key
+ * judges it (ran before, whatever the rules). A file with a name, run
+ * through a descriptor too, is not such a file. */
+static const char unlinked_script[] =
+  "import errno, os, sys\n"
+  "out = sys.argv[1]\n"
+  "code = open('/usr/bin/true', 'rb').read()\n"
+  "def run(name, target):\n"
+  "    pid = os.fork()\n"
+  "    if pid == 0:\n"
+  "        try:\n"
+  "            os.execve(target, ['prog'], {})\n"
+  "        except OSError as e:\n"
+  "            os._exit(126 if e.errno == errno.EACCES else 127)\n"
+  "    _, status = os.waitpid(pid, 0)\n"
+  "    with open(os.path.join(out, 'log'), 'a') as log:\n"
+  "        log.write('%s=%d\\n' % (name, os.waitstatus_to_exitcode(status)))\n"
+  "m = os.memfd_create('prog')\n"
+  "os.write(m, code)\n"
+  "run('memfd', m)\n"
+  "run('memfd-proc', '/proc/self/fd/%d' % m)\n"
+  "path = os.path.join(out, 'prog')\n"
+  "with open(path, 'wb') as f:\n"
+  "    f.write(code)\n"
+  "os.chmod(path, 0o755)\n"
+  "d = os.open(path, os.O_RDONLY)\n"
+  "run('named', '/proc/self/fd/%d' % d)\n"
+  "os.unlink(path)\n"
+  "run('deleted', '/proc/self/fd/%d' % d)\n";
+
+static void
+test_unlinked_file (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("paddock-unlinked-XXXXXX", &error);
+  g_autofree char *policy_file = NULL;
+  g_autofree char *log = NULL;
+  g_autoptr(Session) s = NULL;
+  g_autoptr(GPtrArray) execs = NULL;
+  guint refused = 0;
+
+  g_assert_no_error (error);
+  policy_file = g_build_filename (dir, "policy.json", NULL);
+  g_file_set_contents (policy_file,
+                       "{ \"rules\": [ { \"name\": \"no-unlinked\", \"match\": { \"unlinked\": true },"
+                       " \"action\": \"deny\", \"reason\": \"the test denies it\" } ] }", -1, &error);
+  g_assert_no_error (error);
+
+  s = session_start_command (NULL, (const char *[]) { "python3", "-c", unlinked_script, "@OUT@", NULL }, FALSE,
+                             (const char *[]) { "--policy", policy_file, NULL });
+  g_assert_cmpint (session_wait (s), ==, 0);
+  log = out_text (s, "log");
+  g_assert_cmpstr (log, ==, "memfd=126\nmemfd-proc=126\nnamed=0\ndeleted=126\n");
+
+  execs = audit_records (s, "exec");
+  for (guint i = 0; i < execs->len; i++)
+    {
+      JsonObject *record = g_ptr_array_index (execs, i);
+
+      if (g_strcmp0 (json_object_get_string_member_with_default (record, "rule", ""), "no-unlinked") != 0)
+        continue;
+      refused++;
+      g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "deny");
+      g_assert_true (g_str_has_suffix (json_object_get_string_member (record, "exe"), " (deleted)"));
+    }
+  g_assert_cmpuint (refused, ==, 3);
+
+  g_unlink (policy_file);
+  g_rmdir (dir);
+}
+
+/* A script given to a shell (`sh ./nuke.sh`) is judged as the script,
+ * as if it ran by its #! line: by its own path, and as the program a rule
+ * names that it is a copy or a hard link of; a binary given as a script
+ * too. A script no rule names still runs. */
+static void
+test_script_operand (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("paddock-script-XXXXXX", &error);
+  g_autofree char *nuke = NULL;
+  g_autofree char *policy_file = NULL;
+  g_autofree char *policy = NULL;
+  g_autofree char *log = NULL;
+  g_autoptr(Session) s = NULL;
+  g_autoptr(GPtrArray) execs = NULL;
+  JsonObject *record;
+  guint copies = 0;
+
+  g_assert_no_error (error);
+  nuke = g_build_filename (dir, "nuke.sh", NULL);
+  g_file_set_contents (nuke, "#!/bin/sh\necho ran >\"$1/ran-$2\"\n", -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (chmod (nuke, 0755), ==, 0);
+  policy = g_strdup_printf ("{ \"rules\": [ { \"name\": \"no-nuke\", \"match\": { \"program\": \"%s\" },"
+                            " \"action\": \"deny\", \"reason\": \"the test denies it\" },"
+                            " { \"name\": \"test-deny\", \"match\": { \"program\": \"touch\", \"argv\": \"denied-marker\" },"
+                            " \"action\": \"deny\" } ] }", nuke);
+  policy_file = g_build_filename (dir, "policy.json", NULL);
+  g_file_set_contents (policy_file, policy, -1, &error);
+  g_assert_no_error (error);
+
+  s = session_start_command (NULL, (const char *[]) {
+    "sh", "-c",
+    "sh \"$2\" \"$1\" own; echo own=$? >\"$1/log\"; "
+    "cp \"$2\" \"$1/copy.sh\" && bash \"$1/copy.sh\" \"$1\" copy; echo copy=$? >>\"$1/log\"; "
+    "ln \"$2\" \"$1/link.sh\" && sh \"$1/link.sh\" \"$1\" link; echo link=$? >>\"$1/log\"; "
+    "cp /usr/bin/touch \"$1/t\" && sh \"$1/t\" \"$1/denied-marker\"; "
+    "printf 'echo ran >\"$1/ran-$2\"\\n' >\"$1/other.sh\" && sh \"$1/other.sh\" \"$1\" other; echo other=$? >>\"$1/log\"",
+    "sh", "@OUT@", nuke, NULL }, FALSE, (const char *[]) { "--policy", policy_file, NULL });
+  g_assert_cmpint (session_wait (s), ==, 0);
+  log = out_text (s, "log");
+  g_assert_cmpstr (log, ==, "own=126\ncopy=126\nlink=126\nother=0\n");
+  g_assert_false (out_exists (s, "ran-own"));
+  g_assert_false (out_exists (s, "ran-copy"));
+  g_assert_false (out_exists (s, "ran-link"));
+  g_assert_true (out_exists (s, "ran-other"));
+
+  execs = audit_records (s, "exec");
+  for (guint i = 0; i < execs->len; i++)
+    {
+      const char *known_as;
+
+      record = g_ptr_array_index (execs, i);
+      known_as = json_object_get_string_member_with_default (record, "script_known_as", NULL);
+      if (known_as == NULL)
+        continue;
+      g_assert_cmpstr (json_object_get_string_member (record, "decision"), ==, "deny");
+      if (g_str_has_prefix (known_as, "a copy of "))
+        {
+          g_assert_cmpstr (json_object_get_string_member (record, "rule"), ==,
+                           g_str_equal (known_as, "a copy of touch") ? "test-deny" : "no-nuke");
+          copies |= g_str_equal (known_as, "a copy of touch") ? 1 : 2;
+        }
+      else
+        {
+          g_assert_true (g_str_has_prefix (known_as, "a hard link to /") && g_str_has_suffix (known_as, "/nuke.sh"));
+          copies |= 4;
+        }
+    }
+  g_assert_cmpuint (copies, ==, 7);
+
+  g_unlink (nuke);
+  g_unlink (policy_file);
+  g_rmdir (dir);
 }
 
 /* A file without an execute bit and a folder are refused by exec itself,
@@ -1148,6 +1453,11 @@ main (int   argc,
   g_test_add_func ("/paddock/exec-monitor/not-executable", test_not_executable);
   g_test_add_func ("/paddock/exec-monitor/noexec-mount", test_noexec_mount);
   g_test_add_func ("/paddock/exec-monitor/link-of-another-name", test_link_of_another_name);
+  g_test_add_func ("/paddock/exec-monitor/copy-of-named-program", test_copy_of_named_program);
+  g_test_add_func ("/paddock/exec-monitor/hard-link-of-named-program", test_hard_link_of_named_program);
+  g_test_add_func ("/paddock/exec-monitor/swapped-path", test_swapped_path);
+  g_test_add_func ("/paddock/exec-monitor/unlinked-file", test_unlinked_file);
+  g_test_add_func ("/paddock/exec-monitor/script-operand", test_script_operand);
   g_test_add_func ("/paddock/exec-monitor/script-interpreter", test_script_interpreter);
   g_test_add_func ("/paddock/exec-monitor/script-interpreter-nested", test_script_interpreter_nested);
   g_test_add_func ("/paddock/exec-monitor/loader-runs", test_loader_runs);

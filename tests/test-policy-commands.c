@@ -352,6 +352,23 @@ test_default_rules (void)
         g_hash_table_add (seen, (gpointer) cases[i].rule);
     }
 
+  /* A program from memory or a deleted file, whatever its name says. */
+  {
+    const char *argv[] = { "ls", "-l", NULL };
+    PaddockPolicyQuery query = { .exe = "/memfd:ls (deleted)", .argv = argv, .project = PROJECT,
+                                 .cwd = PROJECT, .resolved = "/memfd:ls (deleted)", .unlinked = TRUE };
+    g_autoptr(PaddockPolicyRule) rule = NULL;
+
+    g_assert_cmpint (paddock_policy_evaluate (policy, &query, &rule), ==, PADDOCK_POLICY_ACTION_ASK);
+    g_assert_nonnull (rule);
+    g_assert_cmpstr (paddock_policy_rule_get_name (rule), ==, "run-unlinked-file");
+    g_hash_table_add (seen, (gpointer) "run-unlinked-file");
+    g_clear_pointer (&rule, paddock_policy_rule_unref);
+    query.unlinked = FALSE;
+    query.exe = query.resolved = "/usr/bin/ls";
+    g_assert_cmpint (paddock_policy_evaluate (policy, &query, &rule), ==, PADDOCK_POLICY_ACTION_ALLOW);
+  }
+
   /* Each default rule has a case above. */
   for (guint i = 0; i < n_rules; i++)
     {

@@ -226,6 +226,22 @@ paddock_policy_query_script_fd (const PaddockPolicyQuery *query)
   return fd;
 }
 
+guint
+paddock_policy_query_script_operand (const PaddockPolicyQuery *query)
+{
+  Match m;
+  guint command;
+  guint operand = 0;
+  int fd;
+
+  g_return_val_if_fail (query != NULL, 0);
+
+  paddock_policy_match_init (&m, query);
+  fd = script_fd_operand (&m, &command, &operand);
+  paddock_policy_match_clear (&m);
+  return fd < 0 ? operand : 0;
+}
+
 /* The SCRIPT of `sh [options] -c SCRIPT [name [args…]]`, or NULL. */
 static const char *
 shell_c_script (const Match *m)
@@ -583,6 +599,17 @@ rule_matches (PaddockPolicyRule *rule,
               Match             *m,
               GString           *why)
 {
+  /* First: for every other exec it is the only key looked at. */
+  if (rule->unlinked)
+    {
+      if (why != NULL)
+        g_string_append_printf (why, "unlinked: the file that runs %s\n",
+                                m->query->unlinked ? "is in memory or deleted, with no name in any folder"
+                                                   : "has a name in a folder");
+      if (!m->query->unlinked)
+        return FALSE;
+    }
+
   if (rule->programs != NULL)
     {
       const char *name = NULL, *glob = NULL;
@@ -864,7 +891,8 @@ paddock_policy_explain (PaddockPolicy            *self,
         }
       else if (rule->programs != NULL ? program_holds (rule, &m, NULL, NULL)
                                       : ((rule->script_regex == NULL || paddock_policy_match_script (&m) != NULL) &&
-                                         (!rule->downloaded || query->downloaded_func != NULL)))
+                                         (!rule->downloaded || query->downloaded_func != NULL) &&
+                                         (!rule->unlinked || query->unlinked)))
         {
           g_auto(GStrv) lines = g_strsplit (why->str, "\n", -1);
           guint n = g_strv_length (lines);

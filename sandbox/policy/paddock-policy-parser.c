@@ -617,10 +617,11 @@ parse_match (PaddockPolicyRule *rule,
              ParseContext      *ctx,
              GError           **error)
 {
-  static const char * const known[] = { "program", "argv", "script", "cwd", "paths", "downloaded", NULL };
+  static const char * const known[] = { "program", "argv", "script", "cwd", "paths", "downloaded", "unlinked", NULL };
   JsonObject *match;
   JsonNode *program;
   JsonNode *downloaded;
+  JsonNode *unlinked;
   const char *text;
   GError *local_error = NULL;
 
@@ -751,6 +752,23 @@ parse_match (PaddockPolicyRule *rule,
           return FALSE;
         }
       rule->downloaded = TRUE;
+    }
+  unlinked = json_object_get_member (match, "unlinked");
+  if (unlinked != NULL)
+    {
+      if (!JSON_NODE_HOLDS_VALUE (unlinked) || json_node_get_value_type (unlinked) != G_TYPE_BOOLEAN)
+        {
+          set_invalid (error, ctx, pos_member (pos, "unlinked"), FALSE,
+                       "\"unlinked\" must be true, not %s", node_type_name (unlinked));
+          return FALSE;
+        }
+      if (!json_node_get_boolean (unlinked))
+        {
+          set_invalid (error, ctx, pos_member (pos, "unlinked"), FALSE,
+                       "\"unlinked\" can only be true (leave it out to match any file)");
+          return FALSE;
+        }
+      rule->unlinked = TRUE;
     }
   rule->match = json_node_copy (node);
   return TRUE;

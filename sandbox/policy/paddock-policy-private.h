@@ -41,6 +41,7 @@ struct _PaddockPolicyRule
   Where                cwd;
   Where                paths;
   gboolean             downloaded;
+  gboolean             unlinked;
   JsonNode            *match;     /* as written, for paddock_policy_to_data() */
 };
 
@@ -56,6 +57,7 @@ struct _PaddockPolicy
   GArray              *unindexed;   /* indices of the rules any program may match */
   PaddockPolicyAction  default_action;
   gboolean             default_set;
+  gint                 generation;  /* one more each time the rules change (atomic) */
   /* Before a project's overrides took theirs: for when they no longer do. */
   gboolean             merged;
   PaddockPolicyAction  own_default_action;

@@ -123,6 +123,7 @@ paddock_policy_rebuild_index (PaddockPolicy *self)
 {
   g_hash_table_remove_all (self->by_name);
   g_array_set_size (self->unindexed, 0);
+  g_atomic_int_inc (&self->generation);
   for (guint i = 0; i < self->rules->len; i++)
     {
       PaddockPolicyRule *rule = g_ptr_array_index (self->rules, i);
@@ -313,6 +314,45 @@ paddock_policy_prepend_rule (PaddockPolicy     *self,
   g_ptr_array_insert (self->rules, 0, paddock_policy_rule_ref (rule));
   paddock_policy_rebuild_index (self);
   g_rw_lock_writer_unlock (&self->lock);
+}
+
+gint
+paddock_policy_get_generation (PaddockPolicy *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return g_atomic_int_get (&self->generation);
+}
+
+/* A glob that is an absolute path and nothing but itself. */
+static gboolean
+is_literal_path (const char *glob)
+{
+  return glob[0] == '/' && strpbrk (glob, "*?[\\") == NULL;
+}
+
+GStrv
+paddock_policy_dup_guarded_programs (PaddockPolicy *self)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_rw_lock_reader_lock (&self->lock);
+  for (guint i = 0; i < self->rules->len; i++)
+    {
+      PaddockPolicyRule *rule = g_ptr_array_index (self->rules, i);
+
+      if (rule->action == PADDOCK_POLICY_ACTION_ALLOW || rule->programs == NULL)
+        continue;
+      for (guint g = 0; rule->programs[g] != NULL; g++)
+        if ((is_literal_name (rule->programs[g]) || is_literal_path (rule->programs[g])) &&
+            g_hash_table_add (seen, rule->programs[g]))
+          g_strv_builder_add (builder, rule->programs[g]);
+    }
+  g_rw_lock_reader_unlock (&self->lock);
+  return g_strv_builder_end (builder);
 }
 
 char *

@@ -31,6 +31,9 @@
  *                                               script sources) was saved by curl or wget,
  *                                               or written by a git clone, earlier in the
  *                                               session (@downloaded_func)
+ *           "unlinked": true,                   the file that runs has no name in any folder: a
+ *                                               memfd, or a file deleted since it was opened,
+ *                                               exec'd through a descriptor (@unlinked)
  *           "paths": "inside" | "outside" | "project-root" | "home"
  *                                               the non-option arguments, as paths resolved from
  *                                               the working directory: "inside" = all of them
@@ -129,6 +132,10 @@ typedef struct
   gboolean          (*downloaded_func) (const char *path,
                                         gpointer    user_data);
   gpointer            downloaded_data;
+  /* For "unlinked": the file that runs has no name in any folder, a
+   * memfd (memfd_create) or a file deleted since it was opened, exec'd
+   * through a descriptor. */
+  gboolean            unlinked;
 } PaddockPolicyQuery;
 
 typedef struct _PaddockPolicy     PaddockPolicy;
@@ -153,6 +160,10 @@ PaddockPolicy       *paddock_policy_new                  (void);
  * node and their program. What writes to it, if a pipe, is the query's
  * @stdin_from. -1 for any other program or command line. */
 int                  paddock_policy_query_script_fd      (const PaddockPolicyQuery *query);
+/* The index in @query's argv of the script file that a shell, or python,
+ * perl, ruby or node, is given to run (`sh ./x.sh`, `python3 x.py`, through
+ * sudo, doas or env too); 0 for none, or a descriptor (/dev/fd/N). */
+guint                paddock_policy_query_script_operand (const PaddockPolicyQuery *query);
 /* The downloaded file (see @downloaded_func) that @query runs, as a
  * "downloaded" match finds it, or NULL. */
 char                *paddock_policy_query_downloaded     (const PaddockPolicyQuery *query);
@@ -192,6 +203,15 @@ const char          *paddock_policy_get_project          (PaddockPolicy       *s
  * evaluate. */
 void                 paddock_policy_set_project_overrides (PaddockPolicy       *self,
                                                            PaddockPolicy       *overrides);
+/* A number that changes whenever the rules do (a project's file read
+ * again, an answer remembered). Thread-safe. */
+gint                 paddock_policy_get_generation       (PaddockPolicy       *self);
+/* The programs the deny and ask rules name outright: their globs that
+ * are a plain name ("sudo") or an absolute path without wildcards, each
+ * once. For the supervisor to know those programs' files, and so their
+ * hard links and copies under other names (see paddock-exec-identity.c).
+ * Thread-safe. */
+GStrv                paddock_policy_dup_guarded_programs (PaddockPolicy       *self);
 /* Puts @rule first. Safe while other threads evaluate. */
 void                 paddock_policy_prepend_rule         (PaddockPolicy       *self,
                                                           PaddockPolicyRule   *rule);

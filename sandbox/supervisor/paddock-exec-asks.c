@@ -110,6 +110,7 @@ ask_query (PaddockExecMonitor *self,
     .project = self->project,
     .home = self->home,
     .resolved = ask->info->exe,
+    .unlinked = ask->info->unlinked,
     .stdin_from = ask->info->stdin_from,
   };
 
@@ -275,7 +276,7 @@ finish_ask (PaddockExecMonitor *self,
     {
       replace_running (self, ask->info->pid);
       paddock_exec_start_running (self, ask->id, ask->info->pid, g_get_monotonic_time (),
-                     paddock_steal_fd (&ask->pidfd));
+                     paddock_steal_fd (&ask->pidfd), ask->info);
     }
 
   emit (self, g_steal_pointer (&message));

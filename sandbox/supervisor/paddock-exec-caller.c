@@ -26,6 +26,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/vfs.h>
@@ -389,6 +390,43 @@ paddock_exec_read_ppid (pid_t pid,
 
 /* The mount id is Linux 5.8's. */
 #define IDENTITY_MASK (STATX_TYPE | STATX_INO | STATX_CTIME | STATX_MNT_ID)
+/* ... and what paddock_exec_identify() and the check of what runs need. */
+#define FILE_MASK (IDENTITY_MASK | STATX_SIZE | STATX_MTIME | STATX_NLINK)
+
+/* Notes the file @info runs, @stx, by what it is: for the check of what
+ * runs once the exec is done, and a hard link or a copy of a program a
+ * rule names under another name (paddock-exec-identity.c). @fd, or
+ * @path_at from @dir_fd, is the file. */
+static void
+note_file (PaddockExecMonitor *self,
+           ExecInfo           *info,
+           int                 fd,
+           int                 dir_fd,
+           const char         *path_at,
+           const struct statx *stx)
+{
+  KnownProgram *known;
+  gboolean is_copy = FALSE;
+  const char *name;
+
+  if ((stx->stx_mask & STATX_INO) == 0)
+    return;
+  info->file_dev = makedev (stx->stx_dev_major, stx->stx_dev_minor);
+  info->file_ino = stx->stx_ino;
+  /* As the kernel names such a file: "/memfd:NAME (deleted)", "/tmp/x (deleted)". */
+  info->unlinked = (stx->stx_mask & STATX_NLINK) != 0 && stx->stx_nlink == 0 &&
+                   info->exe != NULL && g_str_has_suffix (info->exe, " (deleted)");
+  known = paddock_exec_identify (self, fd, dir_fd, path_at, stx, &is_copy);
+  if (known == NULL)
+    return;
+  name = paddock_exec_known_name (known);
+  /* The program itself, or a copy of its own name: its name says it. */
+  if (info->exe != NULL && strcmp (strrchr (info->exe, '/') != NULL ? strrchr (info->exe, '/') + 1 : info->exe,
+                                   strrchr (name, '/') != NULL ? strrchr (name, '/') + 1 : name) == 0)
+    return;
+  info->known_path = g_strdup (paddock_exec_known_path (known));
+  info->known_as = g_strdup_printf ("%s %s", is_copy ? "a copy of" : "a hard link to", name);
+}
 
 static gboolean
 identity_from_statx (const struct statx *stx,
@@ -549,10 +587,11 @@ find_executable (PaddockExecMonitor *self,
           ExeIdentity id;
 
           if (entry != NULL &&
-              statx (base_fd, info->path + strspn (info->path, "/"), 0, IDENTITY_MASK, &stx) == 0 &&
+              statx (base_fd, info->path + strspn (info->path, "/"), 0, FILE_MASK, &stx) == 0 &&
               identity_from_statx (&stx, &id) && same_identity (&id, &entry->identity))
             {
               info->exe = g_strdup (entry->exe);
+              note_file (self, info, -1, base_fd, info->path, &stx);
               if (entry->interpreter != NULL)
                 add_shebang (info, g_strdup (entry->interpreter), g_strdup (entry->interpreter_arg));
               return 0;
@@ -573,7 +612,7 @@ find_executable (PaddockExecMonitor *self,
   if (fd >= 0)
     {
       struct statx stx;
-      gboolean known = statx (fd, "", AT_EMPTY_PATH, IDENTITY_MASK | STATX_MODE, &stx) == 0 &&
+      gboolean known = statx (fd, "", AT_EMPTY_PATH, FILE_MASK | STATX_MODE, &stx) == 0 &&
                        (stx.stx_mask & (STATX_TYPE | STATX_MODE)) == (STATX_TYPE | STATX_MODE);
 
       /* What exec refuses whoever asks, root too: a folder, a device, a
@@ -596,12 +635,62 @@ find_executable (PaddockExecMonitor *self,
         }
       g_snprintf (self_path, sizeof self_path, "/proc/self/fd/%d", fd);
       info->exe = read_link_at (AT_FDCWD, self_path);
+      if (known && S_ISREG (stx.stx_mode) && info->exe != NULL)
+        note_file (self, info, fd, -1, NULL, &stx);
       if (cacheable && known && info->exe != NULL)
         remember_exe (self, info->path, &stx, info->exe, shebang (info, 0), shebang (info, 1));
       if (own_path != NULL)
         info->lexical = g_strdup (info->exe);
     }
   return 0;
+}
+
+void
+paddock_exec_read_script (PaddockExecMonitor *self,
+                          ExecInfo           *info,
+                          guint               operand)
+{
+  g_autoptr(ExecInfo) script = g_new0 (ExecInfo, 1);
+  const char *path = g_ptr_array_index (info->argv, operand);
+  struct open_how how = { .flags = O_PATH | O_CLOEXEC };
+  paddock_autofd int base = -1;
+  paddock_autofd int fd = -1;
+  char base_path[64];
+  char self_path[48];
+  struct statx stx;
+  int base_fd = -1;
+
+  /* As the caller sees it, as find_executable() looks a program up. */
+  if (path[0] == '/')
+    {
+      how.resolve = RESOLVE_IN_ROOT;
+      if (!self->roots_may_differ && self->root_fd >= 0)
+        base_fd = self->root_fd;
+      else
+        g_snprintf (base_path, sizeof base_path, "/proc/%d/root", (int) info->tid);
+    }
+  else
+    g_snprintf (base_path, sizeof base_path, "/proc/%d/cwd", (int) info->tid);
+  if (base_fd < 0)
+    {
+      base = open (base_path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+      if (base < 0)
+        return;
+      base_fd = base;
+    }
+  fd = (int) syscall (SYS_openat2, base_fd, path, &how, sizeof how);
+  if (fd < 0 || statx (fd, "", AT_EMPTY_PATH, FILE_MASK | STATX_MODE, &stx) != 0 ||
+      (stx.stx_mask & STATX_TYPE) == 0 || !S_ISREG (stx.stx_mode))
+    return;
+  g_snprintf (self_path, sizeof self_path, "/proc/self/fd/%d", fd);
+  script->exe = read_link_at (AT_FDCWD, self_path);
+  if (script->exe == NULL)
+    return;
+  note_file (self, script, fd, -1, NULL, &stx);
+  info->script_operand = operand;
+  info->script_file = g_steal_pointer (&script->exe);
+  info->script_known_path = g_steal_pointer (&script->known_path);
+  info->script_known_as = g_steal_pointer (&script->known_as);
 }
 
 /* A script's interpreter may be a script itself. The kernel reads up to
@@ -630,6 +719,8 @@ follow_interpreters (PaddockExecMonitor *self,
       err = find_executable (self, pid, FALSE, AT_FDCWD, 0, level);
       if (err != 0)
         return err;
+      info->run_dev = level->file_dev;
+      info->run_ino = level->file_ino;
       if (level->shebangs == NULL)
         return 0;
       if (lines == PADDOCK_EXEC_MAX_SHEBANG_LINES)
@@ -703,6 +794,8 @@ paddock_exec_read_caller (PaddockExecMonitor        *self,
   info->path = g_strndup (exec_path->str, exec_path->len);
 
   err = find_executable (self, req->pid, is_execveat, dirfd, at_flags, info);
+  info->run_dev = info->file_dev;
+  info->run_ino = info->file_ino;
   if (err == 0 && info->shebangs != NULL)
     err = follow_interpreters (self, req->pid, info);
   if (err != 0)

@@ -16,7 +16,11 @@
 
 #include <glib-unix.h>
 #include <signal.h>
+#include <poll.h>
+#include <string.h>
 #include <sys/epoll.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -36,7 +40,20 @@ struct _Running
   int                 signal;      /* likewise; else 0 */
   int                 pidfd;
   GSource            *source;      /* only when exit_fd could not take the pidfd */
+  /* The check of what runs (check_what_runs): */
+  guint64             run_dev;     /* the file judged, as /proc/PID/exe will show it; 0: no check */
+  guint64             run_ino;
+  guint64             old_dev;     /* the image the exec replaces */
+  guint64             old_ino;
+  GSource            *check_source;
+  guint               check_delay; /* ms */
+  gint64              check_until; /* monotonic */
 };
+
+/* How long a run's exec may take to be done, at most, before its check
+ * gives up (the exec failed, and the caller goes on as it was). */
+#define CHECK_WAIT_MS 10000
+#define CHECK_DELAY_MAX_MS 64
 
 /* A pidfd tells how a process ended (Linux 6.15) only once its parent has
  * reaped it, a moment after the exit the pidfd reports: an ended run
@@ -50,6 +67,7 @@ void
 paddock_exec_running_free (Running *running)
 {
   paddock_clear_source (&running->source);
+  paddock_clear_source (&running->check_source);
   paddock_close_fd (&running->pidfd);
   g_free (running);
 }
@@ -250,11 +268,191 @@ on_running_exit (int          fd,
 }
 
 void
+paddock_exec_note_image (ExecInfo *info)
+{
+  char path[48];
+  struct stat st;
+
+  g_snprintf (path, sizeof path, "/proc/%d/exe", (int) info->tid);
+  if (stat (path, &st) == 0)
+    {
+      info->old_dev = st.st_dev;
+      info->old_ino = st.st_ino;
+    }
+}
+
+/* What @running's process runs is not what was judged: recorded as such,
+ * and ended. @path is its /proc/PID/exe. */
+static void
+mismatch (PaddockExecMonitor *self,
+          Running            *running,
+          const char         *path)
+{
+  g_autofree char *exe = NULL;
+  g_autofree char *reason = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  PaddockMessage *message;
+  gint64 seq;
+  char target[4096];
+  ssize_t n = readlink (path, target, sizeof target - 1);
+
+  exe = n > 0 ? g_strndup (target, n) : g_strdup ("");
+  syscall (SYS_pidfd_send_signal, running->pidfd, SIGKILL, NULL, 0);
+  reason = g_strdup_printf ("Process %d runs %s, not the program exec #%" G_GINT64_FORMAT
+                            " was judged and allowed for (its path changed between the check"
+                            " and the exec): killed.", (int) running->pid, exe, running->seq);
+
+  g_mutex_lock (&self->lock);
+  seq = (gint64) ++self->next_seq;
+  g_mutex_unlock (&self->lock);
+
+  if (self->audit != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      append_int_member (out, "event", seq);
+      append_int_member (out, "pid", running->pid);
+      append_string_member (out, "path", exe);
+      append_string_member (out, "exe", exe);
+      g_string_append (out, ",\"argv\":[]");
+      append_int_member (out, "argc", 0);
+      append_string_member (out, "decision", paddock_decision_to_string (PADDOCK_DECISION_DENY));
+      append_string_member (out, "by", "mismatch");
+      append_int_member (out, "judged", running->seq);
+      append_string_member (out, "reason", reason);
+      if (!paddock_audit_append_members (self->audit, PADDOCK_AUDIT_EXEC, out->str, out->len, NULL, &error))
+        paddock_audit_print_error (error);
+    }
+
+  message = paddock_message_new (PADDOCK_MESSAGE_EXEC);
+  message->seq = seq;
+  message->time = g_get_real_time ();
+  message->mono = g_get_monotonic_time ();
+  message->pid = running->pid;
+  message->path = g_strdup (exe);
+  message->exe = g_strdup (exe);
+  message->cwd = g_strdup ("");
+  message->argv = g_new0 (char *, 1);
+  message->decision = PADDOCK_DECISION_DENY;
+  message->by = g_strdup ("mismatch");
+  message->reason = g_steal_pointer (&reason);
+  emit (self, message);
+}
+
+/* Whether @st is an interpreter binfmt_misc runs files with (qemu-user
+ * for another architecture's programs, Wine, a JVM): there the kernel
+ * runs it, not the file judged, and /proc/PID/exe says so. Read when
+ * needed, which is rarely: the kernel's list can change. */
+static gboolean
+is_binfmt_interpreter (const struct stat *st)
+{
+  static const char dir_path[] = "/proc/sys/fs/binfmt_misc";
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  const char *name;
+
+  if (dir == NULL)
+    return FALSE;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      g_autofree char *text = NULL;
+      const char *line;
+
+      if (strcmp (name, "register") == 0 || strcmp (name, "status") == 0)
+        continue;
+      path = g_build_filename (dir_path, name, NULL);
+      if (!g_file_get_contents (path, &text, NULL, NULL))
+        continue;
+      line = strstr (text, "interpreter ");
+      if (line != NULL && (line == text || line[-1] == '\n'))
+        {
+          g_autofree char *interpreter = g_strndup (line + strlen ("interpreter "),
+                                                    strcspn (line + strlen ("interpreter "), "\n"));
+          struct stat its;
+
+          if (stat (interpreter, &its) == 0 && its.st_dev == st->st_dev && its.st_ino == st->st_ino)
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+typedef enum
+{
+  CHECK_DONE,
+  CHECK_LATER,     /* the exec is not done yet, or a newer one may be */
+} Check;
+
+/* Whether @running's process runs the file that was judged: /proc/PID/exe
+ * is that file once the exec is done, the image it replaces until then.
+ * Anything else, where no newer exec of the process was let go on
+ * meanwhile, is a file put in the judged one's place (a path swapped in
+ * the caller's memory after it was read, a rename) and is ended. */
+static Check
+check_what_runs (PaddockExecMonitor *self,
+                 Running            *running)
+{
+  char path[48];
+  struct stat st;
+
+  /* Ended (most short programs have by the time their news is taken
+   * in): nothing to look at, and its pid may be another's. A poll costs
+   * a tenth of the stat (6 us here). */
+  if (poll (&(struct pollfd) { .fd = running->pidfd, .events = POLLIN }, 1, 0) != 0)
+    return CHECK_DONE;
+  g_snprintf (path, sizeof path, "/proc/%d/exe", (int) running->pid);
+  if (stat (path, &st) != 0)
+    return CHECK_DONE;
+  if (st.st_dev == running->run_dev && st.st_ino == running->run_ino)
+    return CHECK_DONE;
+  if (st.st_dev == running->old_dev && st.st_ino == running->old_ino)
+    return CHECK_LATER;
+  /* It may have ended since the poll. */
+  if (poll (&(struct pollfd) { .fd = running->pidfd, .events = POLLIN }, 1, 0) != 0)
+    return CHECK_DONE;
+  /* A newer exec, answered and not yet in the news, may be what runs. */
+  if (g_atomic_int_get (&self->answering) == running->pid || g_async_queue_length (self->news) > 0)
+    return CHECK_LATER;
+  if (is_binfmt_interpreter (&st))
+    return CHECK_DONE;
+  mismatch (self, running, path);
+  return CHECK_DONE;
+}
+
+static gboolean
+on_check (gpointer user_data)
+{
+  Running *running = user_data;
+  PaddockExecMonitor *self = running->monitor;
+  pid_t pid = running->pid;
+  gint64 seq = running->seq;
+
+  g_clear_pointer (&running->check_source, g_source_unref);
+  /* Newer execs first: one of this pid's ends this run and its check. */
+  if (g_async_queue_length (self->news) > 0)
+    {
+      paddock_exec_drain_news (self);
+      running = g_hash_table_lookup (self->running, GINT_TO_POINTER (pid));
+      if (running == NULL || running->seq != seq)
+        return G_SOURCE_REMOVE;
+    }
+  if (check_what_runs (self, running) == CHECK_LATER && g_get_monotonic_time () < running->check_until)
+    {
+      running->check_delay = MIN (running->check_delay * 2, CHECK_DELAY_MAX_MS);
+      running->check_source = g_timeout_source_new (running->check_delay);
+      g_source_set_callback (running->check_source, on_check, running, NULL);
+      g_source_attach (running->check_source, self->context);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+void
 paddock_exec_start_running (PaddockExecMonitor *self,
                             gint64              seq,
                             pid_t               pid,
                             gint64              start,
-                            int                 pidfd)
+                            int                 pidfd,
+                            const ExecInfo     *info)
 {
   Running *running;
 
@@ -282,6 +480,23 @@ paddock_exec_start_running (PaddockExecMonitor *self,
       g_source_attach (running->source, self->context);
     }
   g_hash_table_replace (self->running, GINT_TO_POINTER (pid), running);
+
+  running->run_dev = info->run_dev;
+  running->run_ino = info->run_ino;
+  running->old_dev = info->old_dev;
+  running->old_ino = info->old_ino;
+  /* An exec of the image the process has already would pass whatever runs. */
+  if (running->run_ino == 0 || running->old_ino == 0 ||
+      (running->run_dev == running->old_dev && running->run_ino == running->old_ino))
+    return;
+  running->check_until = g_get_monotonic_time () + CHECK_WAIT_MS * G_TIME_SPAN_MILLISECOND;
+  running->check_delay = 1;
+  if (check_what_runs (self, running) == CHECK_LATER)
+    {
+      running->check_source = g_timeout_source_new (running->check_delay);
+      g_source_set_callback (running->check_source, on_check, running, NULL);
+      g_source_attach (running->check_source, self->context);
+    }
 }
 
 gboolean

@@ -3,7 +3,7 @@
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The exec monitor is one object in seven files, one idea each:
+ * The exec monitor is one object in eight files, one idea each:
  *   paddock-exec-monitor.c      the object, the answering thread, and the
  *                               queue from it to the main context
  *   paddock-exec-filter.c       the seccomp filter, the calls it hands over,
@@ -16,7 +16,10 @@
  *   paddock-exec-asks.c         asks: deadlines, decisions from clients,
  *                               remembered answers
  *   paddock-exec-exits.c        runs and their ends, pidfds, the ceiling
- *                               on the descriptors held for them
+ *                               on the descriptors held for them, and the
+ *                               check that what runs is what was judged
+ *   paddock-exec-identity.c     the programs deny and ask rules name, known
+ *                               by their files: hard links and copies
  * Which command lines an exec runs, and which decision holds, is the
  * policy's (paddock-command-line.h). Helpers on the answering thread's
  * path of every exec are static inline here, as they were static in one
@@ -32,6 +35,7 @@
 #include <glib.h>
 #include <linux/seccomp.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -90,6 +94,7 @@ typedef struct _PipeEnd     PipeEnd;
 typedef struct _ResolvedExe ResolvedExe;
 typedef struct _Refusal     Refusal;
 typedef struct _Running     Running;
+typedef struct _KnownProgram KnownProgram;
 
 typedef struct
 {
@@ -146,6 +151,21 @@ typedef struct
   const char *pipe_input;   /* ... and what it reads: "archive", "input" */
   gboolean    checks_out;  /* a git (or gh) clone, whose files have the time they were written */
   DownloadLook download_look; /* the policy's downloaded_data (query_downloads) */
+  guint64     file_dev;    /* the file exec runs (the script, for a script), or 0 */
+  guint64     file_ino;
+  gboolean    unlinked;    /* it has no name in any folder: a memfd, a file deleted */
+  char       *known_path;  /* where it is a program a deny or ask rule names under another
+                            * name (paddock-exec-identity.c): that program's file */
+  char       *known_as;    /* ... and what it is of it: "a copy of sudo" */
+  guint       script_operand; /* for a shell or an interpreter given a script file, its index
+                               * in argv (paddock_exec_read_script), else 0 */
+  char       *script_file;    /* ... and the file, symlinks resolved */
+  char       *script_known_path; /* ... where it is a program a rule names, as known_path */
+  char       *script_known_as;
+  guint64     run_dev;     /* the file /proc/PID/exe shows once the exec is done: the last */
+  guint64     run_ino;     /* interpreter's for a script, else the file's; or 0 */
+  guint64     old_dev;     /* ... and the one it shows before, for an exec let go on */
+  guint64     old_ino;
 } ExecInfo;
 
 /* Bytes of the caller's memory, within one page. */
@@ -224,6 +244,13 @@ struct _PaddockExecMonitor
   GString                 *exit_record;   /* the main context's, reused */
   ReadScratch             *scratch;       /* the thread's */
   GHashTable              *resolved;      /* path → ResolvedExe, the thread's */
+  char                    *search_path;   /* paddock-run's PATH, where rules' names are looked for */
+  /* The programs deny and ask rules name, by their files (paddock-exec-identity.c), the thread's: */
+  GPtrArray               *known;         /* KnownProgram, or NULL until learnt */
+  gint                     known_generation; /* the policy's, when they were */
+  GHashTable              *known_files;   /* by device and inode → KnownProgram */
+  GHashTable              *known_sizes;   /* their sizes */
+  GHashTable              *digests;       /* files hashed, by device and inode */
   GPtrArray               *readers;       /* PipeReader, oldest first, the thread's */
   RecentExec               recent[32];    /* the last execs let go on, the thread's */
   guint                    recent_next;
@@ -406,6 +433,24 @@ find_abi (PaddockExecMonitor *self,
   return NULL;
 }
 
+/* paddock-exec-identity.c */
+
+/* The program a deny or ask rule names (as the policy is now) that the
+ * file @stx is: that very file (*@is_copy FALSE), or one of the same
+ * content (TRUE); else NULL. Reads the file, @fd (O_PATH will do) or
+ * @path_at under @dir_fd, only where its size is such a program's and
+ * it was not hashed as it is before. Valid until the next call. */
+KnownProgram *paddock_exec_identify          (PaddockExecMonitor         *self,
+                                              int                         fd,
+                                              int                         dir_fd,
+                                              const char                 *path_at,
+                                              const struct statx         *stx,
+                                              gboolean                   *is_copy);
+const char   *paddock_exec_known_path        (KnownProgram               *known);
+/* The name its rule gives it. */
+const char   *paddock_exec_known_name        (KnownProgram               *known);
+void          paddock_exec_identities_clear  (PaddockExecMonitor         *self);
+
 /* paddock-exec-caller.c */
 
 void         paddock_exec_resolved_exe_free  (ResolvedExe                *entry);
@@ -420,6 +465,12 @@ void         paddock_exec_read_process       (PaddockExecMonitor         *self,
                                               pid_t                       pid,
                                               ExecInfo                   *info,
                                               int                        *pidfd);
+/* For a shell or an interpreter given the script file argv[@operand]
+ * (`sh ./x.sh`): the file, as the caller sees it, and what it is (see
+ * paddock_exec_identify()), for it to be judged as a #! script is. */
+void         paddock_exec_read_script        (PaddockExecMonitor         *self,
+                                              ExecInfo                   *info,
+                                              guint                       operand);
 /* The caller's working directory (@data is its ExecInfo), read on first use. */
 const char  *paddock_exec_load_cwd           (gpointer                    data);
 pid_t        paddock_exec_read_ppid          (pid_t                       pid,
@@ -543,11 +594,16 @@ void         paddock_exec_end_asks           (PaddockExecMonitor         *self);
 
 void         paddock_exec_running_free       (Running                    *running);
 int          paddock_exec_descriptor_ceiling (int                        *reserve);
+/* Also checks, once @info's exec is done, that what runs is the file
+ * that was judged (check_what_runs); a mismatch is recorded and ended. */
 void         paddock_exec_start_running      (PaddockExecMonitor         *self,
                                               gint64                      seq,
                                               pid_t                       pid,
                                               gint64                      start,
-                                              int                         pidfd);
+                                              int                         pidfd,
+                                              const ExecInfo             *info);
+/* Notes the image @info's caller runs now, which its exec replaces. */
+void         paddock_exec_note_image         (ExecInfo                   *info);
 void         paddock_exec_end_running        (PaddockExecMonitor         *self,
                                               Running                    *running,
                                               gboolean                    replaced);

@@ -67,6 +67,11 @@ paddock_exec_info_free (ExecInfo *info)
   g_free (info->lexical);
   g_free (info->exe);
   g_clear_pointer (&info->shebangs, g_ptr_array_unref);
+  g_free (info->known_path);
+  g_free (info->known_as);
+  g_free (info->script_file);
+  g_free (info->script_known_path);
+  g_free (info->script_known_as);
   g_clear_pointer (&info->downloads, g_ptr_array_unref);
   g_free (info->saved_from);
   g_clear_pointer (&info->pipe_targets, g_ptr_array_unref);
@@ -106,6 +111,8 @@ paddock_exec_monitor_new (int                             notify_fd,
   self->audit = config->audit;
   self->project = g_strdup (config->project);
   self->home = paddock_policy_dup_home ();
+  /* Read here, not on the thread: the environment is the main thread's. */
+  self->search_path = g_strdup (g_getenv ("PATH"));
   self->ask_timeout = MAX (config->ask_timeout, 1);
   self->on_ask = config->on_ask;
   self->context = context != NULL ? g_main_context_ref (context) : g_main_context_ref_thread_default ();
@@ -232,6 +239,10 @@ audit_exec (PaddockExecMonitor *self,
     }
   if (info->pipeline != NULL)
     append_string_member (out, "pipeline", info->pipeline);
+  if (info->known_as != NULL)
+    append_string_member (out, "known_as", info->known_as);
+  if (info->script_known_as != NULL)
+    append_string_member (out, "script_known_as", info->script_known_as);
   append_string_member (out, "decision", paddock_decision_to_string (decision));
   append_string_member (out, "by", by);
   if (rule != NULL)
@@ -318,7 +329,68 @@ paddock_exec_judge_levels (PaddockExecMonitor        *self,
   guint n = paddock_exec_level_queries (query, info->path, info->shebangs, &argvs, levels);
 
   n = paddock_exec_add_pipe_level (info, query, levels, n);
+  /* A hard link or a copy of a program a rule names: judged as it too. */
+  if (info->known_path != NULL && n < PADDOCK_EXEC_MAX_LEVELS)
+    {
+      levels[n] = *query;
+      levels[n].resolved = info->known_path;
+      n++;
+    }
+  /* A script given to a shell or an interpreter, as if it ran by its #!
+   * line: its own command, and as the program it is a copy of. */
+  if (info->script_file != NULL && n < PADDOCK_EXEC_MAX_LEVELS)
+    {
+      levels[n] = *query;
+      levels[n].exe = info->script_file;
+      levels[n].resolved = info->script_file;
+      levels[n].argv = (const char * const *) info->argv->pdata + info->script_operand;
+      n++;
+      if (info->script_known_path != NULL && n < PADDOCK_EXEC_MAX_LEVELS)
+        {
+          levels[n] = levels[n - 1];
+          levels[n].resolved = info->script_known_path;
+          n++;
+        }
+    }
   return paddock_policy_evaluate_levels (self->policy, levels, n, rule, NULL, &info->asked_levels);
+}
+
+/* @reason (taken), saying what the file is where @rule decided because
+ * it is a hard link or a copy of a program the rule names. */
+static char *
+identity_reason (PaddockExecMonitor       *self,
+                 const ExecInfo           *info,
+                 const PaddockPolicyQuery *query,
+                 PaddockPolicyRule        *rule,
+                 char                     *reason)
+{
+  g_autoptr(PaddockPolicyRule) by_identity = NULL;
+  PaddockPolicyQuery as_known = *query;
+  const char *file = info->exe;
+  const char *known_as = info->known_as;
+  char *text;
+
+  if (rule == NULL)
+    return reason;
+  if (known_as != NULL)
+    as_known.resolved = info->known_path;
+  else if (info->script_known_as != NULL)
+    {
+      file = info->script_file;
+      known_as = info->script_known_as;
+      as_known.exe = info->script_file;
+      as_known.resolved = info->script_known_path;
+      as_known.argv = (const char * const *) info->argv->pdata + info->script_operand;
+    }
+  else
+    return reason;
+  paddock_policy_evaluate (self->policy, &as_known, &by_identity);
+  if (by_identity != rule)
+    return reason;
+  text = g_strdup_printf ("%s is %s.%s%s", file, known_as,
+                          reason != NULL ? " " : "", reason != NULL ? reason : "");
+  g_free (reason);
+  return text;
 }
 
 static void
@@ -382,7 +454,14 @@ handle_notification (PaddockExecMonitor   *self,
     .cwd_func = paddock_exec_load_cwd,
     .cwd_data = info,
     .resolved = info->exe,
+    .unlinked = info->unlinked,
   };
+  {
+    guint operand = paddock_policy_query_script_operand (&query);
+
+    if (operand > 0)
+      paddock_exec_read_script (self, info, operand);
+  }
   close_ended_clones (self);
   query_downloads (self, info, &query);
   paddock_exec_find_pipe_end (self, info, &query, mono);
@@ -420,7 +499,10 @@ handle_notification (PaddockExecMonitor   *self,
        * exit of this pid (see paddock_exec_on_exits). */
       paddock_exec_read_process (self, req->pid, info, decision == PADDOCK_DECISION_ALLOW ? &pidfd : NULL);
       if (decision == PADDOCK_DECISION_ALLOW)
-        paddock_exec_find_downloads (self, info);
+        {
+          paddock_exec_find_downloads (self, info);
+          paddock_exec_note_image (info);
+        }
       g_atomic_int_set (&self->answering, info->pid);
       /* Answered, the caller was still blocked in this exec: what was
        * read is its, and so is the pidfd. */
@@ -449,7 +531,8 @@ handle_notification (PaddockExecMonitor   *self,
       news->by = by;
       news->rule = g_strdup (rule_name);
       download = rule_download (&query, rule);
-      news->reason = paddock_exec_decision_reason (self, rule, download, news->info->tid);
+      news->reason = identity_reason (self, news->info, &query, rule,
+                                      paddock_exec_decision_reason (self, rule, download, news->info->tid));
       news->pidfd = pidfd;
       g_async_queue_push (self->news, news);
       g_atomic_int_set (&self->answering, 0);
@@ -464,6 +547,7 @@ handle_notification (PaddockExecMonitor   *self,
    * whether the process waits on. */
   paddock_exec_read_process (self, req->pid, info, &pidfd);
   paddock_exec_find_downloads (self, info);
+  paddock_exec_note_image (info);
   /* Still the same process, blocked in this exec: what was read is its,
    * and so is the pidfd. */
   if (ioctl (self->notify_fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) != 0)
@@ -481,7 +565,8 @@ handle_notification (PaddockExecMonitor   *self,
   message->by = g_strdup (by);
   message->rule = g_strdup (rule_name);
   download = rule_download (&query, rule);
-  message->reason = paddock_exec_decision_reason (self, rule, download, info->tid);
+  message->reason = identity_reason (self, info, &query, rule,
+                                     paddock_exec_decision_reason (self, rule, download, info->tid));
 
   ask_message = paddock_message_copy (message);
   ask_message->type = PADDOCK_MESSAGE_ASK;
@@ -573,7 +658,7 @@ paddock_exec_drain_news (PaddockExecMonitor *self)
             {
               replace_running (self, message->pid);
               paddock_exec_start_running (self, message->seq, message->pid, news->start,
-                             paddock_steal_fd (&news->pidfd));
+                             paddock_steal_fd (&news->pidfd), news->info);
             }
         }
       else if (message->type == PADDOCK_MESSAGE_ASK)
@@ -798,6 +883,8 @@ paddock_exec_monitor_free (PaddockExecMonitor *self)
   g_string_free (self->exit_record, TRUE);
   g_free (self->scratch);
   g_hash_table_destroy (self->resolved);
+  paddock_exec_identities_clear (self);
+  g_free (self->search_path);
   g_ptr_array_unref (self->readers);
   for (guint i = 0; i < G_N_ELEMENTS (self->recent); i++)
     recent_exec_clear (&self->recent[i]);
