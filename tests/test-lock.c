@@ -488,6 +488,43 @@ test_setuid (void)
   g_assert_cmpstr (locked_run->out, ==, "euid=0\n");
 }
 
+/* A file the launching shell left open, as "7>>file" would, outside the project. */
+static char *left_open_path;
+
+static void
+leave_fd_open (gpointer user_data)
+{
+  int fd = open (left_open_path, O_WRONLY | O_APPEND);
+
+  if (fd < 0 || dup2 (fd, 7) != 7)
+    _exit (125);
+  close (fd);
+}
+
+static void
+test_inherited_fd (void)
+{
+  g_autofree char *target = out_path ("left-open");
+  const char *script = "echo pwned >&7; echo pwned >> /proc/self/fd/7";
+  g_autofree char *after = NULL;
+  g_autoptr(TestResult) free_run = NULL, locked_run = NULL;
+
+  left_open_path = target;
+  write_file (target, "outside\n");
+  free_run = attempt_as (FALSE, NULL, script, NULL, leave_fd_open);
+  g_assert_cmpint (free_run->status, ==, 0);
+  after = read_file (target);
+  g_assert_cmpstr (after, ==, "outside\npwned\npwned\n");
+  g_clear_pointer (&after, g_free);
+
+  write_file (target, "outside\n");
+  locked_run = attempt_as (TRUE, NULL, script, NULL, leave_fd_open);
+  g_assert_cmpint (locked_run->status, !=, 0);
+  after = read_file (target);
+  g_assert_cmpstr (after, ==, "outside\n");
+  left_open_path = NULL;
+}
+
 static void
 test_unshare_user (void)
 {
@@ -1359,6 +1396,7 @@ main (int   argc,
   add ("proc-pid-environ", test_proc_environ);
   add ("proc-pid-mem", test_proc_mem);
   add ("setuid", test_setuid);
+  add ("inherited-fd", test_inherited_fd);
   add ("unshare-user", test_unshare_user);
   add ("tiocsti", test_tiocsti);
   add ("signal-supervisor", test_signal_supervisor);

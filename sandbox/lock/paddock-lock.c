@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -56,6 +57,7 @@ enum
   STEP_SECCOMP,
   STEP_INIT,
   STEP_PRIVATE_PLACES,
+  STEP_INHERITED_FDS,
   STEP_NAMESPACES,  /* + the namespace plan's own step */
 };
 
@@ -533,6 +535,42 @@ enter_private_places (PaddockLock *lock,
   return 0;
 }
 
+#ifndef __NR_close_range
+#define __NR_close_range 436
+#endif
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
+
+/* What paddock-run was started with beyond 0-2 (a file the launching shell
+ * left open, a make jobserver's pipe) is the launcher's, not the agent's:
+ * written through, it reaches past every grant. paddock-run's own
+ * descriptors are close-on-exec already; marking the rest so too keeps
+ * what the child still needs until its exec (the report pipe, the exec
+ * monitor's socket). Without the lock paddock-run passes them on, as env
+ * or nohup would. */
+static int
+close_inherited_fds (void)
+{
+  struct rlimit limit;
+
+  if (syscall (__NR_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
+    return 0;
+  if (errno != ENOSYS && errno != EINVAL)
+    return errno;
+  /* Before Linux 5.11: one descriptor at a time, up to the limit. */
+  if (getrlimit (RLIMIT_NOFILE, &limit) != 0)
+    return errno;
+  for (rlim_t fd = 3; fd < limit.rlim_cur && fd < (1 << 20); fd++)
+    {
+      int flags = fcntl ((int) fd, F_GETFD);
+
+      if (flags >= 0 && !(flags & FD_CLOEXEC) && fcntl ((int) fd, F_SETFD, flags | FD_CLOEXEC) != 0)
+        return errno;
+    }
+  return 0;
+}
+
 /* In the child, right after it entered the project: enters the lock. Only
  * system calls from here. Returns 0 in the process that goes on to run the
  * command, or an errno with *step set for paddock_lock_step_name(). */
@@ -542,6 +580,12 @@ paddock_lock_enter (PaddockLock *lock,
                     int         *step)
 {
   int err;
+
+  if ((err = close_inherited_fds ()) != 0)
+    {
+      *step = STEP_INHERITED_FDS;
+      return err;
+    }
 
   if (lock->backend == PADDOCK_LOCK_BACKEND_NAMESPACES)
     {
@@ -607,6 +651,7 @@ paddock_lock_step_name (PaddockLock *lock,
     case STEP_LANDLOCK: return "cannot enter the folder lock: Landlock";
     case STEP_SECCOMP: return "cannot enter the folder lock: seccomp filter";
     case STEP_INIT: return "cannot enter the folder lock: starting the command in its PID namespace";
+    case STEP_INHERITED_FDS: return "cannot enter the folder lock: closing inherited descriptors";
     case STEP_PRIVATE_PLACES: return "cannot enter the folder lock: Landlock: granting the private /tmp and /run";
     default:
       if (lock != NULL && lock->namespaces != NULL && step >= STEP_NAMESPACES)
