@@ -34,6 +34,29 @@ static const char * const home_denials[] = {
   ".cargo/credentials", ".cargo/credentials.toml", ".vault-token", ".local/share/kwalletd",
 };
 
+/* Files that hold the system's secrets: the lock grants /etc readable, and
+ * root, even without capabilities, owns them. */
+static const char * const system_denials[] = {
+  "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/sudoers", "/etc/sudoers.d",
+  "/etc/security/opasswd", "/etc/ssl/private", "/etc/libvirt/secrets", "/etc/NetworkManager/system-connections",
+  "/etc/wireguard", "/etc/krb5.keytab", "/var/lib/sss/secrets",
+};
+
+/* ssh's host keys: whoever holds one can pose as this machine. */
+static void
+add_ssh_host_keys (GPtrArray *denials)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/etc/ssh", 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_prefix (name, "ssh_host_") && g_str_has_suffix (name, "_key"))
+      {
+        g_autofree char *path = g_build_filename ("/etc/ssh", name, NULL);
+        paddock_lock_add_denial (denials, path);
+      }
+}
+
 /* realpath() for paths that may not exist yet: the longest existing prefix is
  * resolved, the rest appended. */
 char *
@@ -94,6 +117,9 @@ paddock_lock_build_denials (void)
   paddock_lock_add_denial (denials, keyrings);
   if (gnupg_home != NULL && g_path_is_absolute (gnupg_home))
     paddock_lock_add_denial (denials, gnupg_home);
+  for (guint i = 0; i < G_N_ELEMENTS (system_denials); i++)
+    paddock_lock_add_denial (denials, system_denials[i]);
+  add_ssh_host_keys (denials);
   g_ptr_array_add (denials, NULL);
   return denials;
 }

@@ -77,13 +77,6 @@ static const char * const device_roots[] = {
   "/dev/tty", "/dev/ptmx", "/dev/pts",
 };
 
-/* Capabilities that reach past the lock; root loses them under it. */
-static const int dangerous_caps[] = {
-  CAP_SYS_MODULE, CAP_SYS_RAWIO, CAP_SYS_BOOT, CAP_MKNOD, CAP_SYS_ADMIN, CAP_SYS_TIME,
-  CAP_MAC_ADMIN, CAP_MAC_OVERRIDE, CAP_SYSLOG, CAP_NET_ADMIN, CAP_LINUX_IMMUTABLE,
-  CAP_AUDIT_CONTROL, CAP_SYS_PACCT, 38 /* CAP_PERFMON */, 39 /* CAP_BPF */,
-};
-
 /* Paddock's own folders (settings, audit logs, control sockets) are made
  * before the lock is, where they are missing: the lock hides a folder that
  * is there, and one made later in a place the agent may write would be the
@@ -439,25 +432,22 @@ paddock_lock_fork (PaddockLock *lock)
   return fork ();
 }
 
+/* The agent needs no capability: run as root it would otherwise keep
+ * CAP_DAC_OVERRIDE (files of every user), CAP_CHOWN, CAP_FSETID and
+ * CAP_SETFCAP (setuid and file-capability programs left for later),
+ * CAP_NET_RAW (sniffing) and the rest. Every set is emptied: effective,
+ * permitted and inheritable here, bounding and ambient for what it execs.
+ * Where the bounding set may not be shrunk (EPERM: a user who is not
+ * root, outside a user namespace), no_new_privs still keeps any exec from
+ * gaining what the permitted set lost. */
 static int
-drop_capabilities (gboolean all)
+drop_capabilities (void)
 {
   struct __user_cap_header_struct header = { .version = _LINUX_CAPABILITY_VERSION_3 };
   struct __user_cap_data_struct data[2] = { { 0 } };
 
-  if (!all)
-    {
-      /* Root's commands get their capabilities from the bounding set at
-       * exec; a user who is not root has none to lose (EPERM). */
-      for (guint i = 0; i < G_N_ELEMENTS (dangerous_caps); i++)
-        if (prctl (PR_CAPBSET_DROP, dangerous_caps[i], 0, 0, 0) != 0 &&
-            errno != EINVAL && errno != EPERM)
-          return errno;
-      return 0;
-    }
-
   for (int cap = 0; cap < 64; cap++)
-    if (prctl (PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL)
+    if (prctl (PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL && errno != EPERM)
       return errno;
   prctl (PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
   if (syscall (__NR_capset, &header, data) != 0)
@@ -606,7 +596,7 @@ paddock_lock_enter (PaddockLock *lock,
       return errno;
     }
 
-  if ((err = drop_capabilities (lock->backend == PADDOCK_LOCK_BACKEND_NAMESPACES)) != 0)
+  if ((err = drop_capabilities ()) != 0)
     {
       *step = STEP_CAPABILITIES;
       return err;
