@@ -164,6 +164,8 @@ paddock_lock_status_list_protections (PaddockLockStatus *status)
     { "lock-abstract-unix-sockets", N_("Abstract Unix sockets"), NULL, 6, NULL },
     { "lock-named-unix-sockets", N_("Named Unix sockets"), NULL, 0,
       N_("Cannot create a mount namespace for a private /tmp and /run") },
+    { "lock-ipc", N_("Shared memory and message queues outside the lock"), NULL, 0,
+      N_("Cannot create an IPC namespace") },
     { "lock-seccomp", N_("Terminal injection and risky system calls"),
       N_("A seccomp filter refuses typing into the terminal (TIOCSTI), new user namespaces, "
          "mount, bpf, io_uring, keyctl and more"), 0, NULL },

@@ -14,7 +14,7 @@
 static const char landlock_7[] =
   "{\"type\":\"lock-status\",\"lock\":\"landlock\",\"features\":[\"landlock-abi-7\",\"lock-files\","
   "\"lock-truncate\",\"lock-ioctl-dev\",\"lock-signals\",\"lock-abstract-unix-sockets\","
-  "\"lock-named-unix-sockets\",\"lock-seccomp\",\"lock-no-new-privs\"]}";
+  "\"lock-named-unix-sockets\",\"lock-ipc\",\"lock-seccomp\",\"lock-no-new-privs\"]}";
 
 static const char landlock_3[] =
   "{\"type\":\"lock-status\",\"lock\":\"landlock\",\"features\":[\"landlock-abi-3\",\"lock-files\","
@@ -67,7 +67,7 @@ test_parse_landlock (void)
   g_assert_cmpstr (mechanism, ==, "Landlock, ABI 7");
 
   protections = paddock_lock_status_list_protections (status);
-  g_assert_cmpuint (protections->len, ==, 8);
+  g_assert_cmpuint (protections->len, ==, 9);
   for (guint i = 0; i < protections->len; i++)
     g_assert_true (((PaddockLockProtection *) g_ptr_array_index (protections, i))->active);
   /* The network is not something the folder lock claims. */
@@ -196,7 +196,7 @@ test_load_from_runner (void)
   else
     g_assert_true (g_str_has_prefix (out, "mechanism: none ("));
   protections = paddock_lock_status_list_protections (status);
-  g_assert_cmpuint (protections->len, ==, 8);
+  g_assert_cmpuint (protections->len, ==, 9);
   mechanism = paddock_lock_status_dup_mechanism (status);
   g_test_message ("%s", mechanism);
 }

@@ -30,6 +30,8 @@
 #include <sys/un.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <sys/shm.h>
+#include <mqueue.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -648,6 +650,73 @@ test_root_setcap (void)
   g_unlink (file);
 }
 
+/* --- IPC: named by keys, outside every file system ------------------------ */
+
+static void become_nobody (gpointer user_data);
+
+static void
+assert_shm_only_unlocked (GSpawnChildSetupFunc setup)
+{
+  key_t key = (key_t) (0x50AD0000 | (getpid () & 0xffff));
+  int id = shmget (key, 4096, IPC_CREAT | IPC_EXCL | 0666);
+  g_autofree char *script = g_strdup_printf ("'%s/lock-probe' shm %d", bindir, (int) key);
+  g_autoptr(TestResult) free_run = NULL, locked_run = NULL;
+  char *memory;
+
+  g_assert_cmpint (id, >=, 0);
+  memory = shmat (id, NULL, 0);
+  g_assert_true (memory != (void *) -1);
+  strcpy (memory, "OUTSIDE-SHM-MARKER");
+
+  free_run = attempt_as (FALSE, NULL, script, NULL, setup);
+  locked_run = attempt_as (TRUE, NULL, script, NULL, setup);
+  shmdt (memory);
+  shmctl (id, IPC_RMID, NULL);
+
+  g_assert_cmpint (free_run->status, ==, 0);
+  g_assert_nonnull (strstr (free_run->out, "OUTSIDE-SHM-MARKER"));
+  g_assert_cmpint (locked_run->status, !=, 0);
+  g_assert_null (strstr (locked_run->out, "OUTSIDE-SHM-MARKER"));
+}
+
+static void
+test_sysv_shm (void)
+{
+  assert_shm_only_unlocked (NULL);
+}
+
+/* A user who is not root gets the IPC namespace inside a user namespace. */
+static void
+test_sysv_shm_unprivileged (void)
+{
+  if (geteuid () != 0)
+    {
+      g_test_skip ("switching to another user needs root (as a user, sysv-shm covers this)");
+      return;
+    }
+  assert_shm_only_unlocked (become_nobody);
+}
+
+static void
+test_posix_mqueue (void)
+{
+  g_autofree char *name = g_strdup_printf ("/paddock-test-%d", (int) getpid ());
+  g_autofree char *script = g_strdup_printf ("'%s/lock-probe' mq %s", bindir, name);
+  mqd_t mq = mq_open (name, O_CREAT | O_EXCL | O_RDWR, 0666, NULL);
+  g_autoptr(TestResult) free_run = NULL, locked_run = NULL;
+
+  g_assert_true (mq != (mqd_t) -1);
+  free_run = attempt (FALSE, script);
+  locked_run = attempt (TRUE, script);
+  mq_close (mq);
+  mq_unlink (name);
+
+  g_assert_cmpint (free_run->status, ==, 0);
+  g_assert_nonnull (strstr (free_run->out, "opened"));
+  g_assert_cmpint (locked_run->status, !=, 0);
+  g_assert_null (strstr (locked_run->out, "opened"));
+}
+
 static void
 test_unshare_user (void)
 {
@@ -969,6 +1038,7 @@ test_socket_warning (void)
   g_autoptr(GPtrArray) status_args = g_ptr_array_new ();
   g_autoptr(TestResult) locked_run = NULL;
   g_autoptr(TestResult) status_run = NULL;
+  const char *second;
 
   /* command_line() gives argv: paddock-run is added again below. */
   g_ptr_array_remove_index (locked_args, 0);
@@ -992,12 +1062,16 @@ test_socket_warning (void)
   locked_run = run_without_user_namespaces (locked_args);
   g_assert_cmpint (locked_run->status, ==, 0);
   g_assert_cmpstr (locked_run->out, ==, "ran\n");
+  /* One line for each protection it goes without. */
   g_assert_true (g_str_has_prefix (locked_run->err, "paddock-run: warning: named Unix sockets"));
-  g_assert_null (strchr (strchr (locked_run->err, '\n') + 1, '\n'));  /* one line */
+  second = strchr (locked_run->err, '\n') + 1;
+  g_assert_true (g_str_has_prefix (second, "paddock-run: warning: System V IPC and POSIX message queues"));
+  g_assert_null (strchr (strchr (second, '\n') + 1, '\n'));
 
   status_run = run_without_user_namespaces (status_args);
   g_assert_cmpint (status_run->status, ==, 0);
   g_assert_nonnull (strstr (status_run->out, "\nnamed-unix-sockets: not confined ("));
+  g_assert_nonnull (strstr (status_run->out, "\nipc: not confined ("));
 }
 
 /* A project under /tmp stays the real one, and so do --grant paths there. */
@@ -1525,6 +1599,9 @@ main (int   argc,
   add ("root-chown", test_root_chown);
   add ("setuid-bit", test_setuid_bit);
   add ("root-setcap", test_root_setcap);
+  add ("sysv-shm", test_sysv_shm);
+  add ("sysv-shm-unprivileged", test_sysv_shm_unprivileged);
+  add ("posix-mqueue", test_posix_mqueue);
   add ("unshare-user", test_unshare_user);
   add ("tiocsti", test_tiocsti);
   add ("signal-supervisor", test_signal_supervisor);

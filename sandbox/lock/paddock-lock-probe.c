@@ -334,6 +334,29 @@ probe (const char *backend,
   report->have_namespaces = paddock_namespaces_probe (PADDOCK_NAMESPACES_LOCK, &report->namespaces_errno, NULL);
 }
 
+/* The agent's IPC namespace comes with the namespaces it is given (see
+ * enter_own_ipc() in paddock-lock.c): where the private places can be
+ * made, so can it. */
+static gboolean
+report_has_ipc (const Report *report)
+{
+  return report->have_backend && (report->backend == PADDOCK_LOCK_BACKEND_NAMESPACES || report->have_places);
+}
+
+static void
+print_ipc_status (FILE         *out,
+                  const Report *report)
+{
+  if (report_has_ipc (report))
+    fprintf (out, "ipc: confined (System V IPC and POSIX message queues in an IPC namespace of its own)\n");
+  else if (!report->have_backend)
+    fprintf (out, "ipc: not confined (the lock cannot start here)\n");
+  else
+    fprintf (out, "ipc: not confined (cannot create an IPC namespace: %s; System V shared memory, semaphores "
+                  "and message queues outside the lock stay reachable)\n",
+             paddock_lock_namespace_error_text (report->places_errno));
+}
+
 void
 paddock_lock_print_status (FILE       *out,
                            const char *backend)
@@ -378,6 +401,7 @@ paddock_lock_print_status (FILE       *out,
                   "them, so services listening in /tmp, /run and $XDG_RUNTIME_DIR stay reachable)\n",
              report.places_what != NULL ? report.places_what : "create a mount namespace",
              paddock_lock_namespace_error_text (report.places_errno));
+  print_ipc_status (out, &report);
   if (ll->scope_abstract_unix_socket && report.have_backend)
     fprintf (out, "abstract-unix-sockets: confined (Landlock scoping)\n");
   else
@@ -412,6 +436,8 @@ report_features (const Report *report)
     g_ptr_array_add (features, g_strdup ("lock-abstract-unix-sockets"));
   if (!landlock || report->have_places)
     g_ptr_array_add (features, g_strdup ("lock-named-unix-sockets"));
+  if (report_has_ipc (report))
+    g_ptr_array_add (features, g_strdup ("lock-ipc"));
   if (report->seccomp)
     g_ptr_array_add (features, g_strdup ("lock-seccomp"));
   g_ptr_array_add (features, g_strdup ("lock-no-new-privs"));

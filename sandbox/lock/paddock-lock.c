@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -58,6 +59,7 @@ enum
   STEP_INIT,
   STEP_PRIVATE_PLACES,
   STEP_INHERITED_FDS,
+  STEP_IPC,
   STEP_NAMESPACES,  /* + the namespace plan's own step */
 };
 
@@ -525,6 +527,35 @@ enter_private_places (PaddockLock *lock,
   return 0;
 }
 
+#define IPC_WARNING "paddock-run: warning: System V IPC and POSIX message queues outside the folder lock " \
+                    "stay reachable: cannot create an IPC namespace: "
+
+/* System V shared memory, semaphores and message queues, and POSIX message
+ * queues, are named by keys and names outside any file system Landlock or a
+ * mount governs: the agent gets an IPC namespace of its own. Root may make
+ * one where it is; a user only inside the user namespace of the private
+ * places (or of the namespaces backend). Where Landlock's private places
+ * could not be made, neither can this: the lock goes on, and says so. */
+static int
+enter_own_ipc (PaddockLock *lock)
+{
+  const char *text = NULL;
+  int err;
+
+  if (unshare (CLONE_NEWIPC) == 0)
+    return 0;
+  err = errno;
+  if (lock->backend == PADDOCK_LOCK_BACKEND_NAMESPACES)
+    return err;
+  for (guint i = 0; i < G_N_ELEMENTS (lock->errno_text); i++)
+    if (lock->errno_text[i].number == err)
+      text = lock->errno_text[i].text;
+  write_text (IPC_WARNING);
+  write_text (text != NULL ? text : "error");
+  write_text ("\n");
+  return 0;
+}
+
 #ifndef __NR_close_range
 #define __NR_close_range 436
 #endif
@@ -590,6 +621,12 @@ paddock_lock_enter (PaddockLock *lock,
   else if ((err = enter_private_places (lock, step)) != 0)
     return err;
 
+  if ((err = enter_own_ipc (lock)) != 0)
+    {
+      *step = STEP_IPC;
+      return err;
+    }
+
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
     {
       *step = STEP_NO_NEW_PRIVS;
@@ -641,6 +678,7 @@ paddock_lock_step_name (PaddockLock *lock,
     case STEP_LANDLOCK: return "cannot enter the folder lock: Landlock";
     case STEP_SECCOMP: return "cannot enter the folder lock: seccomp filter";
     case STEP_INIT: return "cannot enter the folder lock: starting the command in its PID namespace";
+    case STEP_IPC: return "cannot enter the folder lock: an IPC namespace";
     case STEP_INHERITED_FDS: return "cannot enter the folder lock: closing inherited descriptors";
     case STEP_PRIVATE_PLACES: return "cannot enter the folder lock: Landlock: granting the private /tmp and /run";
     default:

@@ -94,7 +94,7 @@ typedef struct
                                    * "landlock-abi-N", "lock-files", "lock-truncate",
                                    * "lock-ioctl-dev", "lock-signals",
                                    * "lock-abstract-unix-sockets",
-                                   * "lock-named-unix-sockets", "lock-seccomp",
+                                   * "lock-named-unix-sockets", "lock-ipc", "lock-seccomp",
                                    * "lock-no-new-privs" */
   gboolean         paused;
 
