@@ -117,6 +117,7 @@ print_lock_status_message (const char *backend)
       message->reason = g_strdup (error->message);
       message->features = g_new0 (char *, 1);
     }
+  message->denied = paddock_lock_list_denials ();
   line = paddock_message_to_line (message);
   fputs (line, stdout);
   return fflush (stdout) == 0 ? 0 : 1;

@@ -356,6 +356,97 @@ test_read_ssh_key (void)
   assert_secret_only_unlocked ("cat \"$HOME/.ssh/id_ed25519\"");
 }
 
+/* Credential stores of the common command-line tools, under the test's
+ * home folder (and runtime dir), each holding the marker. */
+static const char * const credential_stores[] = {
+  ".config/containers/auth.json", "@runtime/containers/auth.json", ".docker/config.json",
+  ".terraform.d/credentials.tfrc.json", ".config/github-copilot/apps.json", ".gem/credentials",
+  ".config/glab-cli/config.yml", ".config/rclone/rclone.conf", ".npmrc", ".pypirc",
+  ".cargo/credentials.toml", ".kube/config", ".config/gcloud/credentials.db", ".azure/msal_token_cache.json",
+  ".cache/huggingface/token", ".huggingface/token", ".config/hub", ".git-credentials", ".netrc",
+  ".pulumi/credentials.json", ".config/helm/registry/config.json", ".authinfo",
+};
+
+static char *
+credential_store_path (const char *store)
+{
+  if (g_str_has_prefix (store, "@runtime/"))
+    return g_build_filename (runtime_dir, store + strlen ("@runtime/"), NULL);
+  return g_build_filename (home, store, NULL);
+}
+
+static void
+test_read_credential_stores (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (credential_stores); i++)
+    {
+      g_autofree char *path = credential_store_path (credential_stores[i]);
+      g_autofree char *dir = g_path_get_dirname (path);
+      g_autofree char *script = g_strdup_printf ("cat '%s'", path);
+
+      g_test_message ("credential store %s", credential_stores[i]);
+      g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+      write_file (path, "token = PRIVATE-KEY-MATERIAL\n");
+      assert_secret_only_unlocked (script);
+      g_unlink (path);
+    }
+}
+
+/* The user's own additions: deny.conf for every project, "deny" in one
+ * project's settings; both shown by --lock-status. */
+static void
+test_user_denials (void)
+{
+  g_autofree char *conf = g_build_filename (config_home, "paddock", "deny.conf", NULL);
+  g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, project, -1);
+  g_autofree char *name = g_strconcat (hash, ".settings.json", NULL);
+  g_autofree char *settings_dir = g_build_filename (config_home, "paddock", "projects", NULL);
+  g_autofree char *settings = g_build_filename (settings_dir, name, NULL);
+  g_autofree char *json = g_strdup_printf ("{ \"path\": \"%s\", \"deny\": [\"~/project-secret\"] }", project);
+  g_autofree char *everywhere = g_build_filename (home, "my-secrets", "key", NULL);
+  g_autofree char *everywhere_dir = g_path_get_dirname (everywhere);
+  g_autofree char *here = g_build_filename (home, "project-secret", NULL);
+  g_autofree char *expected = g_strdup_printf ("\ndenied: %s\n", everywhere_dir);
+  g_autofree char *absolute = out_path ("absolute-secret");
+  g_autofree char *conf_text = g_strdup_printf ("# mine\n~/my-secrets\n\n  %s  \nnot-a-path\n", absolute);
+  const char *status_argv[] = { paddock_run, "--lock-status", NULL };
+  g_auto(GStrv) env = child_env ();
+  TestRunOptions options = { .env = (const char * const *) env };
+  g_autoptr(TestResult) status_run = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (everywhere_dir, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (settings_dir, 0700), ==, 0);
+  write_file (everywhere, "PRIVATE-KEY-MATERIAL\n");
+  write_file (here, "PRIVATE-KEY-MATERIAL\n");
+  write_file (absolute, "PRIVATE-KEY-MATERIAL\n");
+  write_file (conf, conf_text);
+  write_file (settings, json);
+
+  assert_secret_only_unlocked ("cat \"$HOME/my-secrets/key\"");
+  assert_secret_only_unlocked ("cat \"$HOME/project-secret\"");
+  {
+    g_autofree char *script = g_strdup_printf ("cat '%s'", absolute);
+    assert_secret_only_unlocked (script);
+  }
+
+  status_run = test_run_full (status_argv, &options);
+  g_assert_cmpint (status_run->status, ==, 0);
+  g_assert_nonnull (strstr (status_run->out, expected));
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf ("\ndenied: %s\n", absolute);
+  g_assert_nonnull (strstr (status_run->out, expected));
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf ("\ndenied: %s/.config/containers/auth.json\n", home);
+  g_assert_nonnull (strstr (status_run->out, expected));
+  g_assert_null (strstr (status_run->out, "not-a-path"));
+
+  g_unlink (conf);
+  g_unlink (settings);
+  g_unlink (everywhere);
+  g_unlink (here);
+  g_unlink (absolute);
+}
+
 static void
 test_symlink_in_project (void)
 {
@@ -1586,6 +1677,8 @@ main (int   argc,
   add ("link-outside", test_link_outside);
   add ("truncate-outside", test_truncate_outside);
   add ("read-ssh-key", test_read_ssh_key);
+  add ("read-credential-stores", test_read_credential_stores);
+  add ("user-denials", test_user_denials);
   add ("symlink-in-project", test_symlink_in_project);
   add ("hard-link-into-project", test_hard_link_into_project);
   add ("proc-self-root", test_proc_self_root);

@@ -15,7 +15,10 @@ char        *paddock_lock_canonicalize         (const char          *path);
 /* Adds @path, canonical, to @denials unless it is there. */
 void         paddock_lock_add_denial           (GPtrArray           *denials,
                                                 const char          *path);
-/* The folders the lock keeps from the agent, canonical, NULL-terminated. */
+/* "~/PATH" under the home folder, an absolute path as it is; else NULL. */
+char        *paddock_lock_expand_denial        (const char          *path);
+/* The folders the lock keeps from the agent, canonical, NULL-terminated:
+ * the built-in list and the user's deny.conf. */
 GPtrArray   *paddock_lock_build_denials        (void);
 gboolean     paddock_lock_holds_forbidden      (const char          *real,
                                                 const char * const  *denials,

@@ -32,7 +32,28 @@ static const char * const home_denials[] = {
   ".config/google-chrome", ".config/chromium", ".config/BraveSoftware", ".thunderbird",
   ".config/gcloud", ".config/hub", ".config/op", ".pki", ".npmrc", ".pypirc",
   ".cargo/credentials", ".cargo/credentials.toml", ".vault-token", ".local/share/kwalletd",
+  /* Containers, infrastructure as code, clouds. */
+  ".config/containers/auth.json", ".terraform.d/credentials.tfrc.json", ".terraformrc",
+  ".pulumi/credentials.json", ".config/helm/registry", ".config/doctl", ".config/hcloud", ".oci",
+  ".s3cfg", ".boto", ".fly", ".config/rclone",
+  /* Forges and package registries. */
+  ".config/glab-cli", ".gem/credentials",
+  ".m2/settings-security.xml", ".nuget/NuGet/NuGet.Config", ".composer/auth.json",
+  ".config/composer/auth.json", ".config/cachix",
+  /* AI tools not run as the agent, and other tokens and passwords. */
+  ".config/github-copilot", ".cache/huggingface/token", ".huggingface", ".config/sops/age",
+  ".config/Bitwarden CLI", ".authinfo", ".authinfo.gpg",
 };
+
+/* The same, where $XDG_CONFIG_HOME, $XDG_CACHE_HOME or $XDG_RUNTIME_DIR are
+ * not the usual folders of the home folder. */
+static const char * const config_denials[] = {
+  "gh", "google-chrome", "chromium", "BraveSoftware", "hub", "gcloud", "op", "containers/auth.json",
+  "helm/registry", "doctl", "hcloud", "rclone", "glab-cli", "composer/auth.json", "cachix",
+  "github-copilot", "sops/age", "Bitwarden CLI",
+};
+static const char * const cache_denials[] = { "huggingface/token" };
+static const char * const runtime_denials[] = { "containers/auth.json" };
 
 /* Files that hold the system's secrets: the lock grants /etc readable, and
  * root, even without capabilities, owns them. */
@@ -89,6 +110,58 @@ paddock_lock_add_denial (GPtrArray  *denials,
   g_ptr_array_add (denials, g_steal_pointer (&real));
 }
 
+static void
+add_denials_in (GPtrArray          *denials,
+                const char         *base,
+                const char * const *names,
+                gsize               n_names)
+{
+  for (gsize i = 0; i < n_names; i++)
+    {
+      g_autofree char *path = g_build_filename (base, names[i], NULL);
+      paddock_lock_add_denial (denials, path);
+    }
+}
+
+/* "~/PATH" under the home folder; an absolute path as it is; else NULL. */
+char *
+paddock_lock_expand_denial (const char *path)
+{
+  if (g_str_has_prefix (path, "~/"))
+    return g_build_filename (g_get_home_dir (), path + 2, NULL);
+  if (g_path_is_absolute (path))
+    return g_strdup (path);
+  return NULL;
+}
+
+/* The user's own additions for every project: $XDG_CONFIG_HOME/paddock/
+ * deny.conf, one path a line, absolute or under "~/"; "#" starts a comment.
+ * It lies in Paddock's own folder, which the agent can neither read nor
+ * change. A line that names no such path is skipped: the built-in list
+ * stands whatever the file says. */
+static void
+add_user_denials (GPtrArray *denials)
+{
+  g_autofree char *file = g_build_filename (paddock_user_config_dir (), "paddock", "deny.conf", NULL);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  if (!g_file_get_contents (file, &text, NULL, NULL))
+    return;
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autofree char *path = NULL;
+      char *line = g_strstrip (lines[i]);
+
+      if (*line == '\0' || *line == '#')
+        continue;
+      path = paddock_lock_expand_denial (line);
+      if (path != NULL)
+        paddock_lock_add_denial (denials, path);
+    }
+}
+
 GPtrArray *
 paddock_lock_build_denials (void)
 {
@@ -98,9 +171,6 @@ paddock_lock_build_denials (void)
   g_autofree char *config = g_build_filename (paddock_user_config_dir (), "paddock", NULL);
   g_autofree char *state = g_build_filename (paddock_user_state_dir (), "paddock", NULL);
   g_autofree char *runtime = g_build_filename (paddock_user_runtime_dir (), "paddock", NULL);
-  g_autofree char *gh = g_build_filename (paddock_user_config_dir (), "gh", NULL);
-  g_autofree char *chrome = g_build_filename (paddock_user_config_dir (), "google-chrome", NULL);
-  g_autofree char *chromium = g_build_filename (paddock_user_config_dir (), "chromium", NULL);
   g_autofree char *keyrings = g_build_filename (paddock_user_data_dir (), "keyrings", NULL);
 
   for (guint i = 0; i < G_N_ELEMENTS (home_denials); i++)
@@ -111,15 +181,16 @@ paddock_lock_build_denials (void)
   paddock_lock_add_denial (denials, config);
   paddock_lock_add_denial (denials, state);
   paddock_lock_add_denial (denials, runtime);
-  paddock_lock_add_denial (denials, gh);
-  paddock_lock_add_denial (denials, chrome);
-  paddock_lock_add_denial (denials, chromium);
+  add_denials_in (denials, paddock_user_config_dir (), config_denials, G_N_ELEMENTS (config_denials));
+  add_denials_in (denials, paddock_user_cache_dir (), cache_denials, G_N_ELEMENTS (cache_denials));
+  add_denials_in (denials, paddock_user_runtime_dir (), runtime_denials, G_N_ELEMENTS (runtime_denials));
   paddock_lock_add_denial (denials, keyrings);
   if (gnupg_home != NULL && g_path_is_absolute (gnupg_home))
     paddock_lock_add_denial (denials, gnupg_home);
   for (guint i = 0; i < G_N_ELEMENTS (system_denials); i++)
     paddock_lock_add_denial (denials, system_denials[i]);
   add_ssh_host_keys (denials);
+  add_user_denials (denials);
   g_ptr_array_add (denials, NULL);
   return denials;
 }
@@ -357,6 +428,25 @@ print_ipc_status (FILE         *out,
              paddock_lock_namespace_error_text (report->places_errno));
 }
 
+char **
+paddock_lock_list_denials (void)
+{
+  g_autoptr(GPtrArray) denials = paddock_lock_build_denials ();
+
+  return (char **) g_ptr_array_free (g_steal_pointer (&denials), FALSE);
+}
+
+/* One "denied:" line a path: a path may hold any character but a newline. */
+static void
+print_denials (FILE *out)
+{
+  g_auto(GStrv) denials = paddock_lock_list_denials ();
+
+  for (guint i = 0; denials[i] != NULL; i++)
+    if (strchr (denials[i], '\n') == NULL)
+      fprintf (out, "denied: %s\n", denials[i]);
+}
+
 void
 paddock_lock_print_status (FILE       *out,
                            const char *backend)
@@ -410,6 +500,7 @@ paddock_lock_print_status (FILE       *out,
 
   fprintf (out, "seccomp: %s\n", yes_no (report.seccomp));
   fprintf (out, "no-new-privs: yes\n");
+  print_denials (out);
 }
 
 /* The protocol's words for what a lock with @report's backend enforces. */

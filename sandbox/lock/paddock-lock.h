@@ -81,6 +81,11 @@ char              **paddock_lock_list_features (const char              *backend
                                                 char                   **mechanism,
                                                 GError                 **error);
 
+/* What every lock started here keeps from the agent: the built-in
+ * credential stores and system secrets and the user's deny.conf, as
+ * canonical paths; a project's own "deny" list comes on top. */
+char              **paddock_lock_list_denials  (void);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PaddockLock, paddock_lock_free)
 
 G_END_DECLS

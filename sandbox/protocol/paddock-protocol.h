@@ -96,6 +96,9 @@ typedef struct
                                    * "lock-abstract-unix-sockets",
                                    * "lock-named-unix-sockets", "lock-ipc", "lock-seccomp",
                                    * "lock-no-new-privs" */
+  char           **denied;        /* lock-status: what the lock keeps from the agent,
+                                   * canonical paths (the built-in credential stores,
+                                   * the system's secrets, the user's own additions) */
   gboolean         paused;
 
   /* exec, ask, decided, decide, exit */
