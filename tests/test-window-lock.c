@@ -216,6 +216,16 @@ test_lock_popover (void)
     g_assert_true (find_label_containing (popover, files.needle));
     g_assert_true (find_label_containing (popover, tab.needle));
   }
+  /* And, folded away, what it keeps from the agent. */
+  {
+    GtkWidget *expander = find_descendant (popover, GTK_TYPE_EXPANDER, FALSE);
+    LabelWait ssh = { popover, "~/.ssh\n" };
+
+    g_assert_nonnull (expander);
+    g_assert_true (g_str_has_prefix (gtk_expander_get_label (GTK_EXPANDER (expander)), "Kept from the agent: "));
+    gtk_expander_set_expanded (GTK_EXPANDER (expander), TRUE);
+    g_assert_true (wait_for (label_shown, &ssh, "the deny list"));
+  }
   gtk_popover_popdown (GTK_POPOVER (popover));
   /* The keyboard is the terminal's again. */
   g_assert_true (gtk_widget_is_focus (GTK_WIDGET (terminal)));
