@@ -439,6 +439,22 @@ test_user_denials (void)
   expected = g_strdup_printf ("\ndenied: %s/.config/containers/auth.json\n", home);
   g_assert_nonnull (strstr (status_run->out, expected));
   g_assert_null (strstr (status_run->out, "not-a-path"));
+  /* The project's own list only for that project. */
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf ("\ndenied: %s\n", here);
+  g_assert_null (strstr (status_run->out, expected));
+  {
+    const char *project_argv[] = { paddock_run, "--lock-status", "--project", project, NULL };
+    const char *json_argv[] = { paddock_run, "--lock-status", "--json", "--project", project, NULL };
+    g_autoptr(TestResult) project_run = test_run_full (project_argv, &options);
+    g_autoptr(TestResult) json_run = test_run_full (json_argv, &options);
+    g_autofree char *quoted = g_strdup_printf ("\"%s\"", here);
+
+    g_assert_cmpint (project_run->status, ==, 0);
+    g_assert_nonnull (strstr (project_run->out, expected));
+    g_assert_cmpint (json_run->status, ==, 0);
+    g_assert_nonnull (strstr (json_run->out, quoted));
+  }
 
   g_unlink (conf);
   g_unlink (settings);

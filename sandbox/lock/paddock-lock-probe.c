@@ -15,6 +15,7 @@
 #include "paddock-lock-private.h"
 #include "paddock-namespaces.h"
 #include "paddock-path.h"
+#include "paddock-project-config.h"
 #include "paddock-xdg.h"
 
 #include <errno.h>
@@ -200,6 +201,27 @@ paddock_lock_build_denials (void)
   add_user_denials (denials);
   g_ptr_array_add (denials, NULL);
   return denials;
+}
+
+gboolean
+paddock_lock_add_project_denials (GPtrArray   *denials,
+                                  const char  *project,
+                                  GError     **error)
+{
+  PaddockProjectConfig config;
+
+  if (!paddock_project_config_load (project, &config, error))
+    return FALSE;
+  for (guint i = 0; config.denials != NULL && config.denials[i] != NULL; i++)
+    {
+      g_autofree char *path = paddock_lock_expand_denial (config.denials[i]);
+      g_autofree char *real = path != NULL ? paddock_lock_canonicalize (path) : NULL;
+
+      if (real != NULL && !g_strv_contains ((const char * const *) denials->pdata, real))
+        g_ptr_array_insert (denials, denials->len - 1, g_steal_pointer (&real));
+    }
+  paddock_project_config_clear (&config);
+  return TRUE;
 }
 
 /* The canonical home folder where @real (canonical) is it or holds it,
@@ -436,18 +458,22 @@ print_ipc_status (FILE         *out,
 }
 
 char **
-paddock_lock_list_denials (void)
+paddock_lock_list_denials (const char *project)
 {
   g_autoptr(GPtrArray) denials = paddock_lock_build_denials ();
 
+  /* Settings that do not read are said elsewhere, by what would use them. */
+  if (project != NULL)
+    paddock_lock_add_project_denials (denials, project, NULL);
   return (char **) g_ptr_array_free (g_steal_pointer (&denials), FALSE);
 }
 
 /* One "denied:" line a path: a path may hold any character but a newline. */
 static void
-print_denials (FILE *out)
+print_denials (FILE       *out,
+               const char *project)
 {
-  g_auto(GStrv) denials = paddock_lock_list_denials ();
+  g_auto(GStrv) denials = paddock_lock_list_denials (project);
 
   for (guint i = 0; denials[i] != NULL; i++)
     if (strchr (denials[i], '\n') == NULL)
@@ -456,7 +482,8 @@ print_denials (FILE *out)
 
 void
 paddock_lock_print_status (FILE       *out,
-                           const char *backend)
+                           const char *backend,
+                           const char *project)
 {
   g_auto(Report) report = { 0 };
   const PaddockLandlockFeatures *ll = &report.landlock;
@@ -507,7 +534,7 @@ paddock_lock_print_status (FILE       *out,
 
   fprintf (out, "seccomp: %s\n", yes_no (report.seccomp));
   fprintf (out, "no-new-privs: yes\n");
-  print_denials (out);
+  print_denials (out, project);
 }
 
 /* The protocol's words for what a lock with @report's backend enforces. */

@@ -18,7 +18,6 @@
 #include "paddock-lock-private.h"
 #include "paddock-namespaces.h"
 #include "paddock-profile.h"
-#include "paddock-project-config.h"
 #include "paddock-seccomp-deny.h"
 #include "paddock-xdg.h"
 
@@ -125,28 +124,6 @@ add_session_file (GPtrArray   *denials,
       return FALSE;
     }
   g_ptr_array_insert (denials, denials->len - 1, g_steal_pointer (&real));
-  return TRUE;
-}
-
-/* The project's own additions to the deny list ("deny" in its settings),
- * before the terminating NULL of @denials. */
-static gboolean
-add_project_denials (GPtrArray   *denials,
-                     const char  *project,
-                     GError     **error)
-{
-  PaddockProjectConfig config;
-
-  if (!paddock_project_config_load (project, &config, error))
-    return FALSE;
-  for (guint i = 0; config.denials != NULL && config.denials[i] != NULL; i++)
-    {
-      g_autofree char *path = paddock_lock_expand_denial (config.denials[i]);
-
-      if (path != NULL)
-        g_ptr_array_insert (denials, denials->len - 1, paddock_lock_canonicalize (path));
-    }
-  paddock_project_config_clear (&config);
   return TRUE;
 }
 
@@ -307,7 +284,7 @@ paddock_lock_new (const PaddockLockOptions *options,
    * rewrite its rules for the next session nor edit its record. */
   if (!add_session_file (lock->denials, options->audit_file, "the audit log", options->project, error) ||
       !add_session_file (lock->denials, options->policy_file, "the policy", options->project, error) ||
-      !add_project_denials (lock->denials, options->project, error))
+      !paddock_lock_add_project_denials (lock->denials, options->project, error))
     return NULL;
   denials = (const char * const *) lock->denials->pdata;
 
