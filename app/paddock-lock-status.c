@@ -23,6 +23,7 @@ struct _PaddockLockStatus
   char  *lock;       /* "landlock", "namespaces"; "off" or "none" for no lock */
   char  *reason;     /* why none, or NULL */
   char **features;
+  char **denied;     /* what the lock keeps from the agent; empty where not said */
 };
 
 void
@@ -33,6 +34,7 @@ paddock_lock_status_free (PaddockLockStatus *status)
   g_free (status->lock);
   g_free (status->reason);
   g_strfreev (status->features);
+  g_strfreev (status->denied);
   g_free (status);
 }
 
@@ -64,6 +66,7 @@ paddock_lock_status_new_from_message (const PaddockMessage  *message,
   status->lock = g_strdup (message->lock);
   status->reason = g_strdup (message->reason);
   status->features = message->features != NULL ? g_strdupv (message->features) : g_new0 (char *, 1);
+  status->denied = message->denied != NULL ? g_strdupv (message->denied) : g_new0 (char *, 1);
   return status;
 }
 
@@ -81,6 +84,16 @@ paddock_lock_status_get_available (PaddockLockStatus *status)
   g_return_val_if_fail (status != NULL, FALSE);
 
   return g_strcmp0 (status->lock, "landlock") == 0 || g_strcmp0 (status->lock, "namespaces") == 0;
+}
+
+/* The paths the lock keeps from the agent, as paddock-run --lock-status
+ * --json lists them (a session's hello does not): owned by @status. */
+const char * const *
+paddock_lock_status_get_denied (PaddockLockStatus *status)
+{
+  g_return_val_if_fail (status != NULL, NULL);
+
+  return (const char * const *) status->denied;
 }
 
 /* The kernel's Landlock ABI version, 0 without Landlock (or where not said). */
@@ -173,6 +186,8 @@ paddock_lock_status_list_protections (PaddockLockStatus *status)
     { "lock-terminals", N_("Other terminals"),
       N_("The agent has its own terminal and the ptys it makes, nothing else"), 0,
       N_("Cannot create a mount namespace: every terminal of the user can be opened") },
+    { "lock-ipc", N_("Shared memory and message queues outside the lock"), NULL, 0,
+      N_("Cannot create an IPC namespace") },
     { "lock-seccomp", N_("Terminal injection and risky system calls"),
       N_("A seccomp filter refuses typing into the terminal (TIOCSTI), new user namespaces, "
          "mount, bpf, io_uring, keyctl and more"), 0, NULL },

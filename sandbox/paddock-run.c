@@ -104,7 +104,8 @@ resolve_command (const char *name,
 /* What a lock started here would be, as a client reads a session's:
  * "lock" names the mechanism, or is "none" with the "reason". */
 static int
-print_lock_status_message (const char *backend)
+print_lock_status_message (const char *backend,
+                           const char *project)
 {
   g_autoptr(PaddockMessage) message = paddock_message_new (PADDOCK_MESSAGE_LOCK_STATUS);
   g_autoptr(GError) error = NULL;
@@ -117,6 +118,7 @@ print_lock_status_message (const char *backend)
       message->reason = g_strdup (error->message);
       message->features = g_new0 (char *, 1);
     }
+  message->denied = paddock_lock_list_denials (project);
   line = paddock_message_to_line (message);
   fputs (line, stdout);
   return fflush (stdout) == 0 ? 0 : 1;
@@ -269,11 +271,19 @@ main (int   argc,
       audit_file = absolute;
     }
 
-  if (lock_status && json)
-    return print_lock_status_message (lock_backend);
   if (lock_status)
     {
-      paddock_lock_print_status (stdout, lock_backend);
+      /* With --project, its own "deny" list is listed too. */
+      g_autofree char *real_project = project != NULL ? realpath (project, NULL) : NULL;
+
+      if (project != NULL && real_project == NULL)
+        {
+          paddock_printerr ("project %s: %s", project, g_strerror (errno));
+          return EXIT_USAGE;
+        }
+      if (json)
+        return print_lock_status_message (lock_backend, real_project);
+      paddock_lock_print_status (stdout, lock_backend, real_project);
       return 0;
     }
 

@@ -15,20 +15,30 @@
  *   lock-probe setxattr PATH sets the extended attribute user.paddock on PATH
  *   lock-probe terminal PATH opens the terminal at PATH for reading and
  *                            writing, and writes to it
+ *   lock-probe raw-socket    opens a raw IPv4 socket (CAP_NET_RAW)
+ *   lock-probe setcap FILE   gives FILE a file capability (security.capability)
+ *   lock-probe create-setuid FILE  creates FILE with mode 04755
+ *   lock-probe shm KEY       attaches the System V shared memory segment KEY
+ *   lock-probe mq NAME       opens the POSIX message queue NAME
  *
  * Exits 0 when the attempt succeeded, 1 when it was refused.
  */
 #include <errno.h>
 #include <stddef.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/filter.h>
+#include <mqueue.h>
+#include <netinet/in.h>
 #include <linux/seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/shm.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -185,6 +195,84 @@ open_terminal (const char *path)
   return 0;
 }
 
+static int
+refused (const char *what)
+{
+  fprintf (stderr, "lock-probe: %s: %s\n", what, strerror (errno));
+  return 1;
+}
+
+static int
+raw_socket (void)
+{
+  int fd = socket (AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_ICMP);
+
+  if (fd < 0)
+    return refused ("raw socket");
+  close (fd);
+  printf ("raw socket\n");
+  return 0;
+}
+
+static int
+set_file_capability (const char *path)
+{
+  struct vfs_cap_data data = { .magic_etc = VFS_CAP_REVISION_2 | VFS_CAP_FLAGS_EFFECTIVE };
+
+  data.data[0].permitted = 1u << CAP_NET_RAW;
+  if (setxattr (path, "security.capability", &data, XATTR_CAPS_SZ_2, 0) != 0)
+    return refused ("security.capability");
+  printf ("capability set\n");
+  return 0;
+}
+
+static int
+create_setuid (const char *path)
+{
+  int fd = open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 04755);
+  struct stat st;
+
+  if (fd < 0)
+    return refused (path);
+  if (fstat (fd, &st) != 0 || !(st.st_mode & S_ISUID))
+    {
+      close (fd);
+      fprintf (stderr, "lock-probe: %s: made without its setuid bit\n", path);
+      return 1;
+    }
+  close (fd);
+  printf ("setuid file\n");
+  return 0;
+}
+
+static int
+attach_shm (const char *key)
+{
+  int id = shmget ((key_t) strtol (key, NULL, 0), 0, 0);
+  void *at;
+
+  if (id < 0)
+    return refused ("shmget");
+  at = shmat (id, NULL, SHM_RDONLY);
+  if (at == (void *) -1)
+    return refused ("shmat");
+  printf ("attached: %.32s\n", (const char *) at);
+  shmdt (at);
+  return 0;
+}
+
+static int
+open_mq (const char *name)
+{
+  mqd_t mq = mq_open (name, O_RDONLY);
+
+  if (mq == (mqd_t) -1)
+    return refused ("mq_open");
+  mq_close (mq);
+  printf ("opened\n");
+  return 0;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -217,7 +305,19 @@ main (int   argc,
   if (argc >= 3 && strcmp (argv[1], "terminal") == 0)
     return open_terminal (argv[2]);
 
+  if (argc >= 2 && strcmp (argv[1], "raw-socket") == 0)
+    return raw_socket ();
+  if (argc >= 3 && strcmp (argv[1], "setcap") == 0)
+    return set_file_capability (argv[2]);
+  if (argc >= 3 && strcmp (argv[1], "create-setuid") == 0)
+    return create_setuid (argv[2]);
+  if (argc >= 3 && strcmp (argv[1], "shm") == 0)
+    return attach_shm (argv[2]);
+  if (argc >= 3 && strcmp (argv[1], "mq") == 0)
+    return open_mq (argv[2]);
+
   fprintf (stderr, "usage: lock-probe euid|tiocsti|read-mem PID|connect PATH|listener|stat PATH|chmod PATH|\n"
-                   "       utime PATH|setxattr PATH|terminal PATH\n");
+                   "       utime PATH|setxattr PATH|terminal PATH|raw-socket|setcap FILE|\n"
+                   "       create-setuid FILE|shm KEY|mq NAME\n");
   return 2;
 }

@@ -15,7 +15,7 @@ static const char landlock_7[] =
   "{\"type\":\"lock-status\",\"lock\":\"landlock\",\"features\":[\"landlock-abi-7\",\"lock-files\","
   "\"lock-truncate\",\"lock-ioctl-dev\",\"lock-signals\",\"lock-abstract-unix-sockets\","
   "\"lock-named-unix-sockets\",\"lock-denied-folders\",\"lock-metadata\",\"lock-terminals\","
-  "\"lock-seccomp\",\"lock-no-new-privs\"]}";
+  "\"lock-ipc\",\"lock-seccomp\",\"lock-no-new-privs\"]}";
 
 static const char landlock_3[] =
   "{\"type\":\"lock-status\",\"lock\":\"landlock\",\"features\":[\"landlock-abi-3\",\"lock-files\","
@@ -68,7 +68,7 @@ test_parse_landlock (void)
   g_assert_cmpstr (mechanism, ==, "Landlock, ABI 7");
 
   protections = paddock_lock_status_list_protections (status);
-  g_assert_cmpuint (protections->len, ==, 11);
+  g_assert_cmpuint (protections->len, ==, 12);
   for (guint i = 0; i < protections->len; i++)
     g_assert_true (((PaddockLockProtection *) g_ptr_array_index (protections, i))->active);
   /* The network is not something the folder lock claims. */
@@ -114,6 +114,7 @@ test_parse_unavailable (void)
 
   g_assert_false (paddock_lock_status_get_available (status));
   g_assert_cmpint (paddock_lock_status_get_landlock_abi (status), ==, 0);
+  g_assert_cmpstr (paddock_lock_status_get_denied (status)[0], ==, NULL);
   g_assert_true (g_str_has_prefix (mechanism, "Unavailable: Cannot lock the folder: Landlock is unavailable"));
   /* Nothing is protected where no lock can start, whatever else the kernel has. */
   for (guint i = 0; i < protections->len; i++)
@@ -207,9 +208,26 @@ test_load_from_runner (void)
   else
     g_assert_true (g_str_has_prefix (out, "mechanism: none ("));
   protections = paddock_lock_status_list_protections (status);
-  g_assert_cmpuint (protections->len, ==, 11);
+  g_assert_cmpuint (protections->len, ==, 12);
   mechanism = paddock_lock_status_dup_mechanism (status);
   g_test_message ("%s", mechanism);
+  /* The deny list too: each path the words list, the message lists. */
+  {
+    const char * const *denied = paddock_lock_status_get_denied (status);
+    g_autofree char *ssh = g_build_filename (g_get_home_dir (), ".ssh", NULL);
+    g_autofree char *line = NULL;
+    g_autofree char *real = realpath (ssh, NULL);
+
+    g_assert_nonnull (denied);
+    g_assert_cmpuint (g_strv_length ((char **) denied), >, 20);
+    for (guint i = 0; denied[i] != NULL; i++)
+      {
+        g_autofree char *expected = g_strdup_printf ("\ndenied: %s\n", denied[i]);
+        g_assert_nonnull (strstr (out, expected));
+      }
+    line = g_strdup_printf ("\ndenied: %s\n", real != NULL ? real : ssh);
+    g_assert_nonnull (strstr (out, line));
+  }
 }
 
 static void

@@ -32,6 +32,9 @@
 #include <sys/syscall.h>
 #include <sys/xattr.h>
 #include <sys/wait.h>
+#include <sys/shm.h>
+#include <mqueue.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 static const char *paddock_run;
@@ -355,6 +358,113 @@ test_read_ssh_key (void)
   assert_secret_only_unlocked ("cat \"$HOME/.ssh/id_ed25519\"");
 }
 
+/* Credential stores of the common command-line tools, under the test's
+ * home folder (and runtime dir), each holding the marker. */
+static const char * const credential_stores[] = {
+  ".config/containers/auth.json", "@runtime/containers/auth.json", ".docker/config.json",
+  ".terraform.d/credentials.tfrc.json", ".config/github-copilot/apps.json", ".gem/credentials",
+  ".config/glab-cli/config.yml", ".config/rclone/rclone.conf", ".npmrc", ".pypirc",
+  ".cargo/credentials.toml", ".kube/config", ".config/gcloud/credentials.db", ".azure/msal_token_cache.json",
+  ".cache/huggingface/token", ".huggingface/token", ".config/hub", ".git-credentials", ".netrc",
+  ".pulumi/credentials.json", ".config/helm/registry/config.json", ".authinfo",
+};
+
+static char *
+credential_store_path (const char *store)
+{
+  if (g_str_has_prefix (store, "@runtime/"))
+    return g_build_filename (runtime_dir, store + strlen ("@runtime/"), NULL);
+  return g_build_filename (home, store, NULL);
+}
+
+static void
+test_read_credential_stores (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (credential_stores); i++)
+    {
+      g_autofree char *path = credential_store_path (credential_stores[i]);
+      g_autofree char *dir = g_path_get_dirname (path);
+      g_autofree char *script = g_strdup_printf ("cat '%s'", path);
+
+      g_test_message ("credential store %s", credential_stores[i]);
+      g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+      write_file (path, "token = PRIVATE-KEY-MATERIAL\n");
+      assert_secret_only_unlocked (script);
+      g_unlink (path);
+    }
+}
+
+/* The user's own additions: deny.conf for every project, "deny" in one
+ * project's settings; both shown by --lock-status. */
+static void
+test_user_denials (void)
+{
+  g_autofree char *conf = g_build_filename (config_home, "paddock", "deny.conf", NULL);
+  g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, project, -1);
+  g_autofree char *name = g_strconcat (hash, ".settings.json", NULL);
+  g_autofree char *settings_dir = g_build_filename (config_home, "paddock", "projects", NULL);
+  g_autofree char *settings = g_build_filename (settings_dir, name, NULL);
+  g_autofree char *json = g_strdup_printf ("{ \"path\": \"%s\", \"deny\": [\"~/project-secret\"] }", project);
+  g_autofree char *everywhere = g_build_filename (home, "my-secrets", "key", NULL);
+  g_autofree char *everywhere_dir = g_path_get_dirname (everywhere);
+  g_autofree char *here = g_build_filename (home, "project-secret", NULL);
+  g_autofree char *expected = g_strdup_printf ("\ndenied: %s\n", everywhere_dir);
+  g_autofree char *absolute = out_path ("absolute-secret");
+  g_autofree char *conf_text = g_strdup_printf ("# mine\n~/my-secrets\n\n  %s  \nnot-a-path\n", absolute);
+  const char *status_argv[] = { paddock_run, "--lock-status", NULL };
+  g_auto(GStrv) env = child_env ();
+  TestRunOptions options = { .env = (const char * const *) env };
+  g_autoptr(TestResult) status_run = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (everywhere_dir, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (settings_dir, 0700), ==, 0);
+  write_file (everywhere, "PRIVATE-KEY-MATERIAL\n");
+  write_file (here, "PRIVATE-KEY-MATERIAL\n");
+  write_file (absolute, "PRIVATE-KEY-MATERIAL\n");
+  write_file (conf, conf_text);
+  write_file (settings, json);
+
+  assert_secret_only_unlocked ("cat \"$HOME/my-secrets/key\"");
+  assert_secret_only_unlocked ("cat \"$HOME/project-secret\"");
+  {
+    g_autofree char *script = g_strdup_printf ("cat '%s'", absolute);
+    assert_secret_only_unlocked (script);
+  }
+
+  status_run = test_run_full (status_argv, &options);
+  g_assert_cmpint (status_run->status, ==, 0);
+  g_assert_nonnull (strstr (status_run->out, expected));
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf ("\ndenied: %s\n", absolute);
+  g_assert_nonnull (strstr (status_run->out, expected));
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf ("\ndenied: %s/.config/containers/auth.json\n", home);
+  g_assert_nonnull (strstr (status_run->out, expected));
+  g_assert_null (strstr (status_run->out, "not-a-path"));
+  /* The project's own list only for that project. */
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf ("\ndenied: %s\n", here);
+  g_assert_null (strstr (status_run->out, expected));
+  {
+    const char *project_argv[] = { paddock_run, "--lock-status", "--project", project, NULL };
+    const char *json_argv[] = { paddock_run, "--lock-status", "--json", "--project", project, NULL };
+    g_autoptr(TestResult) project_run = test_run_full (project_argv, &options);
+    g_autoptr(TestResult) json_run = test_run_full (json_argv, &options);
+    g_autofree char *quoted = g_strdup_printf ("\"%s\"", here);
+
+    g_assert_cmpint (project_run->status, ==, 0);
+    g_assert_nonnull (strstr (project_run->out, expected));
+    g_assert_cmpint (json_run->status, ==, 0);
+    g_assert_nonnull (strstr (json_run->out, quoted));
+  }
+
+  g_unlink (conf);
+  g_unlink (settings);
+  g_unlink (everywhere);
+  g_unlink (here);
+  g_unlink (absolute);
+}
+
 static void
 test_symlink_in_project (void)
 {
@@ -488,6 +598,232 @@ test_setuid (void)
   locked_run = attempt (TRUE, script);
   g_assert_cmpint (locked_run->status, ==, 0);
   g_assert_cmpstr (locked_run->out, ==, "euid=0\n");
+}
+
+/* A file the launching shell left open, as "7>>file" would, outside the project. */
+static char *left_open_path;
+
+static void
+leave_fd_open (gpointer user_data)
+{
+  int fd = open (left_open_path, O_WRONLY | O_APPEND);
+
+  if (fd < 0 || dup2 (fd, 7) != 7)
+    _exit (125);
+  close (fd);
+}
+
+static void
+test_inherited_fd (void)
+{
+  g_autofree char *target = out_path ("left-open");
+  const char *script = "echo pwned >&7; echo pwned >> /proc/self/fd/7";
+  g_autofree char *after = NULL;
+  g_autoptr(TestResult) free_run = NULL, locked_run = NULL;
+
+  left_open_path = target;
+  write_file (target, "outside\n");
+  free_run = attempt_as (FALSE, NULL, script, NULL, leave_fd_open);
+  g_assert_cmpint (free_run->status, ==, 0);
+  after = read_file (target);
+  g_assert_cmpstr (after, ==, "outside\npwned\npwned\n");
+  g_clear_pointer (&after, g_free);
+
+  write_file (target, "outside\n");
+  locked_run = attempt_as (TRUE, NULL, script, NULL, leave_fd_open);
+  g_assert_cmpint (locked_run->status, !=, 0);
+  after = read_file (target);
+  g_assert_cmpstr (after, ==, "outside\n");
+  left_open_path = NULL;
+}
+
+/* --- root under the lock: no capabilities, no setuid leftovers ------------ */
+
+static gboolean
+skip_unless_root (void)
+{
+  if (geteuid () == 0)
+    return FALSE;
+  g_test_skip ("what root may do without the lock needs root");
+  return TRUE;
+}
+
+static void
+test_root_read_shadow (void)
+{
+  g_autoptr(TestResult) free_run = NULL, locked_run = NULL;
+
+  if (skip_unless_root ())
+    return;
+  if (!g_file_test ("/etc/shadow", G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("no /etc/shadow here");
+      return;
+    }
+  free_run = attempt (FALSE, "grep -c : /etc/shadow");
+  g_assert_cmpint (free_run->status, ==, 0);
+  g_assert_cmpint (atoi (free_run->out), >, 0);
+  /* The namespaces backend shows a node every open of which fails. */
+  locked_run = attempt (TRUE, "grep -c : /etc/shadow");
+  g_assert_cmpint (locked_run->status, !=, 0);
+  g_assert_cmpint (atoi (locked_run->out), ==, 0);
+}
+
+static void
+test_root_raw_socket (void)
+{
+  g_autofree char *script = g_strdup_printf ("'%s/lock-probe' raw-socket", bindir);
+  g_autoptr(TestResult) free_run = NULL, locked_run = NULL;
+
+  if (skip_unless_root ())
+    return;
+  free_run = attempt (FALSE, script);
+  g_assert_cmpint (free_run->status, ==, 0);
+  locked_run = attempt (TRUE, script);
+  g_assert_cmpint (locked_run->status, !=, 0);
+  g_assert_null (strstr (locked_run->out, "raw socket"));
+}
+
+static void
+test_root_chown (void)
+{
+  g_autofree char *file = g_build_filename (project, "owned", NULL);
+  struct stat st;
+  g_autoptr(TestResult) free_run = NULL, locked_run = NULL;
+
+  if (skip_unless_root ())
+    return;
+  write_file (file, "mine\n");
+  free_run = attempt (FALSE, "chown 65534 owned");
+  g_assert_cmpint (free_run->status, ==, 0);
+  g_assert_cmpint (stat (file, &st), ==, 0);
+  g_assert_cmpint (st.st_uid, ==, 65534);
+
+  g_assert_cmpint (chown (file, 0, 0), ==, 0);
+  locked_run = attempt (TRUE, "chown 65534 owned");
+  g_assert_cmpint (locked_run->status, !=, 0);
+  g_assert_cmpint (stat (file, &st), ==, 0);
+  g_assert_cmpint (st.st_uid, ==, 0);
+  g_unlink (file);
+}
+
+static void
+test_setuid_bit (void)
+{
+  g_autofree char *file = g_build_filename (project, "tool", NULL);
+  g_autofree char *made = g_build_filename (project, "made", NULL);
+  g_autofree char *script = g_strdup_printf ("chmod u+s tool; chmod g+s tool; '%s/lock-probe' create-setuid made",
+                                             bindir);
+  struct stat st;
+  g_autoptr(TestResult) free_run = NULL, locked_run = NULL;
+
+  write_file (file, "#!/bin/sh\n");
+  g_assert_cmpint (chmod (file, 0755), ==, 0);
+  g_unlink (made);
+  free_run = attempt (FALSE, script);
+  g_assert_cmpint (free_run->status, ==, 0);
+  g_assert_cmpint (stat (file, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & (S_ISUID | S_ISGID), ==, S_ISUID | S_ISGID);
+  g_assert_cmpint (stat (made, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & S_ISUID, ==, S_ISUID);
+
+  g_assert_cmpint (chmod (file, 0755), ==, 0);
+  g_unlink (made);
+  locked_run = attempt (TRUE, script);
+  g_assert_cmpint (locked_run->status, !=, 0);
+  g_assert_cmpint (stat (file, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & (S_ISUID | S_ISGID), ==, 0);
+  g_assert_false (stat (made, &st) == 0 && (st.st_mode & S_ISUID));
+  g_unlink (file);
+  g_unlink (made);
+}
+
+static void
+test_root_setcap (void)
+{
+  g_autofree char *file = g_build_filename (project, "capable", NULL);
+  g_autofree char *script = g_strdup_printf ("'%s/lock-probe' setcap capable", bindir);
+  g_autoptr(TestResult) free_run = NULL, locked_run = NULL;
+
+  if (skip_unless_root ())
+    return;
+  write_file (file, "#!/bin/sh\n");
+  free_run = attempt (FALSE, script);
+  g_assert_cmpint (free_run->status, ==, 0);
+  g_assert_cmpint (getxattr (file, "security.capability", NULL, 0), >, 0);
+
+  g_assert_cmpint (removexattr (file, "security.capability"), ==, 0);
+  locked_run = attempt (TRUE, script);
+  g_assert_cmpint (locked_run->status, !=, 0);
+  g_assert_cmpint (getxattr (file, "security.capability", NULL, 0), <, 0);
+  g_unlink (file);
+}
+
+/* --- IPC: named by keys, outside every file system ------------------------ */
+
+static void become_nobody (gpointer user_data);
+
+static void
+assert_shm_only_unlocked (GSpawnChildSetupFunc setup)
+{
+  key_t key = (key_t) (0x50AD0000 | (getpid () & 0xffff));
+  int id = shmget (key, 4096, IPC_CREAT | IPC_EXCL | 0666);
+  g_autofree char *script = g_strdup_printf ("'%s/lock-probe' shm %d", bindir, (int) key);
+  g_autoptr(TestResult) free_run = NULL, locked_run = NULL;
+  char *memory;
+
+  g_assert_cmpint (id, >=, 0);
+  memory = shmat (id, NULL, 0);
+  g_assert_true (memory != (void *) -1);
+  strcpy (memory, "OUTSIDE-SHM-MARKER");
+
+  free_run = attempt_as (FALSE, NULL, script, NULL, setup);
+  locked_run = attempt_as (TRUE, NULL, script, NULL, setup);
+  shmdt (memory);
+  shmctl (id, IPC_RMID, NULL);
+
+  g_assert_cmpint (free_run->status, ==, 0);
+  g_assert_nonnull (strstr (free_run->out, "OUTSIDE-SHM-MARKER"));
+  g_assert_cmpint (locked_run->status, !=, 0);
+  g_assert_null (strstr (locked_run->out, "OUTSIDE-SHM-MARKER"));
+}
+
+static void
+test_sysv_shm (void)
+{
+  assert_shm_only_unlocked (NULL);
+}
+
+/* A user who is not root gets the IPC namespace inside a user namespace. */
+static void
+test_sysv_shm_unprivileged (void)
+{
+  if (geteuid () != 0)
+    {
+      g_test_skip ("switching to another user needs root (as a user, sysv-shm covers this)");
+      return;
+    }
+  assert_shm_only_unlocked (become_nobody);
+}
+
+static void
+test_posix_mqueue (void)
+{
+  g_autofree char *name = g_strdup_printf ("/paddock-test-%d", (int) getpid ());
+  g_autofree char *script = g_strdup_printf ("'%s/lock-probe' mq %s", bindir, name);
+  mqd_t mq = mq_open (name, O_CREAT | O_EXCL | O_RDWR, 0666, NULL);
+  g_autoptr(TestResult) free_run = NULL, locked_run = NULL;
+
+  g_assert_true (mq != (mqd_t) -1);
+  free_run = attempt (FALSE, script);
+  locked_run = attempt (TRUE, script);
+  mq_close (mq);
+  mq_unlink (name);
+
+  g_assert_cmpint (free_run->status, ==, 0);
+  g_assert_nonnull (strstr (free_run->out, "opened"));
+  g_assert_cmpint (locked_run->status, !=, 0);
+  g_assert_null (strstr (locked_run->out, "opened"));
 }
 
 static void
@@ -963,6 +1299,7 @@ test_socket_warning (void)
   g_autoptr(GPtrArray) status_args = g_ptr_array_new ();
   g_autoptr(TestResult) locked_run = NULL;
   g_autoptr(TestResult) status_run = NULL;
+  const char *second;
 
   /* command_line() gives argv: paddock-run is added again below. */
   g_ptr_array_remove_index (locked_args, 0);
@@ -986,8 +1323,11 @@ test_socket_warning (void)
   locked_run = run_without_user_namespaces (locked_args);
   g_assert_cmpint (locked_run->status, ==, 0);
   g_assert_cmpstr (locked_run->out, ==, "ran\n");
+  /* One line for each protection it goes without. */
   g_assert_true (g_str_has_prefix (locked_run->err, "paddock-run: warning: named Unix sockets"));
-  g_assert_null (strchr (strchr (locked_run->err, '\n') + 1, '\n'));  /* one line */
+  second = strchr (locked_run->err, '\n') + 1;
+  g_assert_true (g_str_has_prefix (second, "paddock-run: warning: System V IPC and POSIX message queues"));
+  g_assert_null (strchr (strchr (second, '\n') + 1, '\n'));
 
   status_run = run_without_user_namespaces (status_args);
   g_assert_cmpint (status_run->status, ==, 0);
@@ -997,6 +1337,7 @@ test_socket_warning (void)
   g_assert_nonnull (strstr (status_run->out, "\nmetadata: not confined ("));
   g_assert_nonnull (strstr (status_run->out, "\nother-terminals: not confined ("));
   g_assert_nonnull (strstr (locked_run->err, "~/.ssh"));
+  g_assert_nonnull (strstr (status_run->out, "\nipc: not confined ("));
 }
 
 /* A project under /tmp stays the real one, and so do --grant paths there. */
@@ -1514,6 +1855,8 @@ main (int   argc,
   add ("link-outside", test_link_outside);
   add ("truncate-outside", test_truncate_outside);
   add ("read-ssh-key", test_read_ssh_key);
+  add ("read-credential-stores", test_read_credential_stores);
+  add ("user-denials", test_user_denials);
   add ("symlink-in-project", test_symlink_in_project);
   add ("hard-link-into-project", test_hard_link_into_project);
   add ("proc-self-root", test_proc_self_root);
@@ -1521,6 +1864,15 @@ main (int   argc,
   add ("proc-pid-environ", test_proc_environ);
   add ("proc-pid-mem", test_proc_mem);
   add ("setuid", test_setuid);
+  add ("inherited-fd", test_inherited_fd);
+  add ("root-read-shadow", test_root_read_shadow);
+  add ("root-raw-socket", test_root_raw_socket);
+  add ("root-chown", test_root_chown);
+  add ("setuid-bit", test_setuid_bit);
+  add ("root-setcap", test_root_setcap);
+  add ("sysv-shm", test_sysv_shm);
+  add ("sysv-shm-unprivileged", test_sysv_shm_unprivileged);
+  add ("posix-mqueue", test_posix_mqueue);
   add ("unshare-user", test_unshare_user);
   add ("tiocsti", test_tiocsti);
   add ("signal-supervisor", test_signal_supervisor);

@@ -347,6 +347,43 @@ test_lock_broken_settings (void)
  * file and why; a /dev/zero behind the file is refused as a device, and
  * a file too large is read only up to the size limit; a "path" that is not a string says nothing about this
  * project (json-glib warned, and a debug build aborted). */
+/* "deny": a list of absolute or ~/ paths, anything else an error. */
+static void
+test_settings_deny (void)
+{
+  const char *project = "/srv/p";
+  const struct { const char *text; const char *says; } bad[] = {
+    { "{ \"path\": \"/srv/p\", \"deny\": \"~/.acme\" }", "\"deny\" must be a list of paths" },
+    { "{ \"path\": \"/srv/p\", \"deny\": [1] }", "\"deny\" must be a list of paths" },
+    { "{ \"path\": \"/srv/p\", \"deny\": [\"acme\"] }", "acme is neither absolute nor under ~/" },
+  };
+  const char *good = "{ \"path\": \"/srv/p\", \"lock\": true, \"deny\": [\"~/.acme\", \"/srv/keys\"] }";
+  PaddockProjectConfig config = { 0 };
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (paddock_project_config_parse (project, "s.json", good, strlen (good), &config, &error));
+  g_assert_no_error (error);
+  g_assert_true (config.lock);
+  g_assert_nonnull (config.denials);
+  g_assert_cmpstr (config.denials[0], ==, "~/.acme");
+  g_assert_cmpstr (config.denials[1], ==, "/srv/keys");
+  g_assert_null (config.denials[2]);
+  paddock_project_config_clear (&config);
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(GError) bad_error = NULL;
+
+      g_assert_false (paddock_project_config_parse (project, "s.json", bad[i].text, strlen (bad[i].text),
+                                                    &config, &bad_error));
+      g_assert_nonnull (bad_error);
+      if (strstr (bad_error->message, bad[i].says) == NULL)
+        g_error ("%s: expected \"%s\", got: %s", bad[i].text, bad[i].says, bad_error->message);
+      g_assert_false (config.has_lock);
+      g_assert_null (config.denials);
+    }
+}
+
 static void
 test_settings_bad_input (void)
 {
@@ -573,6 +610,7 @@ main (int   argc,
   g_test_add_func ("/paddock/project/set-lock", test_set_lock);
   g_test_add_func ("/paddock/project/lock-broken-settings", test_lock_broken_settings);
   g_test_add_func ("/paddock/project/settings-bad-input", test_settings_bad_input);
+  g_test_add_func ("/paddock/project/settings-deny", test_settings_deny);
   g_test_add_func ("/paddock/project/lock-follows-file", test_lock_follows_file);
   g_test_add_func ("/paddock/project/one-store", test_one_store);
 

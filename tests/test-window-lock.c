@@ -139,6 +139,23 @@ test_lock_action (void)
 
 /* Turning the lock on under a running session offers to restart it
  * locked; it then runs locked, and says so. */
+typedef struct
+{
+  PaddockSessionPage *page;
+  GPid                old;
+} RunnerWait;
+
+/* A paddock-run runs, and not the one before: the page may learn of the
+ * old one's exit after the test does. */
+static gboolean
+runner_replaced (gpointer data)
+{
+  RunnerWait *wait = data;
+  GPid pid = paddock_session_page_get_runner_pid (wait->page);
+
+  return pid > 0 && pid != wait->old;
+}
+
 static void
 test_lock_restart_locked (void)
 {
@@ -170,7 +187,7 @@ test_lock_restart_locked (void)
   g_assert_true (wait_for (dialog_shown, &question, "the offer to restart locked"));
   adw_message_dialog_response (question.dialog, "restart");
   g_assert_true (wait_for (process_gone, GINT_TO_POINTER (first), "the unlocked session to end"));
-  g_assert_true (wait_for (session_running, page, "the locked session"));
+  g_assert_true (wait_for (runner_replaced, &(RunnerWait) { page, first }, "the locked session"));
   g_assert_true (wait_for (terminal_has_prompt, terminal, "the locked shell's prompt"));
   g_assert_true (paddock_session_page_get_locked (page));
   assert_runner_lock_flag (page, "--lock", "--no-lock");
@@ -215,6 +232,16 @@ test_lock_popover (void)
     g_assert_true (wait_for (label_shown, &mechanism, "the lock's mechanism"));
     g_assert_true (find_label_containing (popover, files.needle));
     g_assert_true (find_label_containing (popover, tab.needle));
+  }
+  /* And, folded away, what it keeps from the agent. */
+  {
+    GtkWidget *expander = find_descendant (popover, GTK_TYPE_EXPANDER, FALSE);
+    LabelWait ssh = { popover, "~/.ssh\n" };
+
+    g_assert_nonnull (expander);
+    g_assert_true (g_str_has_prefix (gtk_expander_get_label (GTK_EXPANDER (expander)), "Kept from the agent: "));
+    gtk_expander_set_expanded (GTK_EXPANDER (expander), TRUE);
+    g_assert_true (wait_for (label_shown, &ssh, "the deny list"));
   }
   gtk_popover_popdown (GTK_POPOVER (popover));
   /* The keyboard is the terminal's again. */

@@ -256,6 +256,40 @@ create_protection_row (PaddockLockProtection *protection)
   return row;
 }
 
+/* What every lock keeps from the agent here (the built-in credential
+ * stores, the system's secrets, the user's deny.conf), folded away: it is
+ * long, and most people look once. NULL where paddock-run did not say. */
+static GtkWidget *
+create_denied_list (PaddockLockStatus *status)
+{
+  const char * const *denied = paddock_lock_status_get_denied (status);
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *title = NULL;
+  GtkWidget *expander;
+  GtkWidget *label;
+  guint n = denied != NULL ? g_strv_length ((char **) denied) : 0;
+
+  if (n == 0)
+    return NULL;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *shown = paddock_display_path (denied[i]);
+
+      g_string_append_printf (text, "%s%s", i > 0 ? "\n" : "", shown);
+    }
+  /* TRANSLATORS: %u is how many files and folders a locked agent cannot read */
+  title = g_strdup_printf (ngettext ("Kept from the agent: %u path", "Kept from the agent: %u paths", n), n);
+  expander = gtk_expander_new (title);
+  label = gtk_label_new (text->str);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_set_margin_start (label, 24);
+  gtk_widget_add_css_class (label, "caption");
+  gtk_widget_set_tooltip_text (expander, _("Add your own in ~/.config/paddock/deny.conf, one path a line"));
+  gtk_expander_set_child (GTK_EXPANDER (expander), label);
+  return expander;
+}
+
 /* Fills the popover with what the lock does on this machine. */
 static void
 update_protections (PaddockWindow *self)
@@ -289,6 +323,9 @@ update_protections (PaddockWindow *self)
   protections = paddock_lock_status_list_protections (self->lock_status);
   for (guint i = 0; i < protections->len; i++)
     gtk_box_append (self->protection_box, create_protection_row (g_ptr_array_index (protections, i)));
+  if (paddock_lock_status_get_available (self->lock_status) &&
+      (child = create_denied_list (self->lock_status)) != NULL)
+    gtk_box_append (self->protection_box, child);
   gtk_widget_set_visible (GTK_WIDGET (self->protection_box), protections->len > 0);
 }
 

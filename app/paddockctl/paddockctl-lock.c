@@ -72,7 +72,7 @@ cmd_lock (int    argc,
         {
           g_print ("project: %s\nlock: unknown (the settings do not parse)\n", shown);
           fflush (stdout);
-          paddock_lock_print_status (stdout, NULL);
+          paddock_lock_print_status (stdout, NULL, project);
         }
       return 1;
     }
@@ -83,7 +83,7 @@ cmd_lock (int    argc,
       paddock_project_config_clear (&config);
       fflush (stdout);
       /* What this kernel offers, in paddock-run --lock-status's own words. */
-      paddock_lock_print_status (stdout, NULL);
+      paddock_lock_print_status (stdout, NULL, project);
       return 0;
     }
 

@@ -15,8 +15,17 @@ char        *paddock_lock_canonicalize         (const char          *path);
 /* Adds @path, canonical, to @denials unless it is there. */
 void         paddock_lock_add_denial           (GPtrArray           *denials,
                                                 const char          *path);
-/* The folders the lock keeps from the agent, canonical, NULL-terminated. */
+/* "~/PATH" under the home folder, an absolute path as it is; else NULL. */
+char        *paddock_lock_expand_denial        (const char          *path);
+/* The folders the lock keeps from the agent, canonical, NULL-terminated:
+ * the built-in list and the user's deny.conf. */
 GPtrArray   *paddock_lock_build_denials        (void);
+/* Adds @project's own "deny" list (from its settings) to the
+ * NULL-terminated @denials, canonical, before the NULL. FALSE where the
+ * settings do not read. */
+gboolean     paddock_lock_add_project_denials  (GPtrArray           *denials,
+                                                const char          *project,
+                                                GError             **error);
 gboolean     paddock_lock_holds_forbidden      (const char          *real,
                                                 const char * const  *denials,
                                                 char               **home,

@@ -25,9 +25,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -56,6 +58,8 @@ enum
   STEP_SECCOMP,
   STEP_INIT,
   STEP_PRIVATE_PLACES,
+  STEP_INHERITED_FDS,
+  STEP_IPC,
   STEP_NAMESPACES,  /* + the namespace plan's own step */
 };
 
@@ -75,13 +79,6 @@ static const char * const scratch_roots[] = { "/tmp", "/var/tmp", "/dev/shm" };
 static const char * const device_roots[] = {
   "/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
   "/dev/tty", "/dev/ptmx", "/dev/pts",
-};
-
-/* Capabilities that reach past the lock; root loses them under it. */
-static const int dangerous_caps[] = {
-  CAP_SYS_MODULE, CAP_SYS_RAWIO, CAP_SYS_BOOT, CAP_MKNOD, CAP_SYS_ADMIN, CAP_SYS_TIME,
-  CAP_MAC_ADMIN, CAP_MAC_OVERRIDE, CAP_SYSLOG, CAP_NET_ADMIN, CAP_LINUX_IMMUTABLE,
-  CAP_AUDIT_CONTROL, CAP_SYS_PACCT, 38 /* CAP_PERFMON */, 39 /* CAP_BPF */,
 };
 
 /* Paddock's own folders (settings, audit logs, control sockets) are made
@@ -288,7 +285,8 @@ paddock_lock_new (const PaddockLockOptions *options,
   /* The session's own policy and log, where given: the agent must neither
    * rewrite its rules for the next session nor edit its record. */
   if (!add_session_file (lock->denials, options->audit_file, "the audit log", options->project, error) ||
-      !add_session_file (lock->denials, options->policy_file, "the policy", options->project, error))
+      !add_session_file (lock->denials, options->policy_file, "the policy", options->project, error) ||
+      !paddock_lock_add_project_denials (lock->denials, options->project, error))
     return NULL;
   denials = (const char * const *) lock->denials->pdata;
 
@@ -439,25 +437,22 @@ paddock_lock_fork (PaddockLock *lock)
   return fork ();
 }
 
+/* The agent needs no capability: run as root it would otherwise keep
+ * CAP_DAC_OVERRIDE (files of every user), CAP_CHOWN, CAP_FSETID and
+ * CAP_SETFCAP (setuid and file-capability programs left for later),
+ * CAP_NET_RAW (sniffing) and the rest. Every set is emptied: effective,
+ * permitted and inheritable here, bounding and ambient for what it execs.
+ * Where the bounding set may not be shrunk (EPERM: a user who is not
+ * root, outside a user namespace), no_new_privs still keeps any exec from
+ * gaining what the permitted set lost. */
 static int
-drop_capabilities (gboolean all)
+drop_capabilities (void)
 {
   struct __user_cap_header_struct header = { .version = _LINUX_CAPABILITY_VERSION_3 };
   struct __user_cap_data_struct data[2] = { { 0 } };
 
-  if (!all)
-    {
-      /* Root's commands get their capabilities from the bounding set at
-       * exec; a user who is not root has none to lose (EPERM). */
-      for (guint i = 0; i < G_N_ELEMENTS (dangerous_caps); i++)
-        if (prctl (PR_CAPBSET_DROP, dangerous_caps[i], 0, 0, 0) != 0 &&
-            errno != EINVAL && errno != EPERM)
-          return errno;
-      return 0;
-    }
-
   for (int cap = 0; cap < 64; cap++)
-    if (prctl (PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL)
+    if (prctl (PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL && errno != EPERM)
       return errno;
   prctl (PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
   if (syscall (__NR_capset, &header, data) != 0)
@@ -537,6 +532,71 @@ enter_private_places (PaddockLock *lock,
   return 0;
 }
 
+#define IPC_WARNING "paddock-run: warning: System V IPC and POSIX message queues outside the folder lock " \
+                    "stay reachable: cannot create an IPC namespace: "
+
+/* System V shared memory, semaphores and message queues, and POSIX message
+ * queues, are named by keys and names outside any file system Landlock or a
+ * mount governs: the agent gets an IPC namespace of its own. Root may make
+ * one where it is; a user only inside the user namespace of the private
+ * places (or of the namespaces backend). Where Landlock's private places
+ * could not be made, neither can this: the lock goes on, and says so. */
+static int
+enter_own_ipc (PaddockLock *lock)
+{
+  const char *text = NULL;
+  int err;
+
+  if (unshare (CLONE_NEWIPC) == 0)
+    return 0;
+  err = errno;
+  if (lock->backend == PADDOCK_LOCK_BACKEND_NAMESPACES)
+    return err;
+  for (guint i = 0; i < G_N_ELEMENTS (lock->errno_text); i++)
+    if (lock->errno_text[i].number == err)
+      text = lock->errno_text[i].text;
+  write_text (IPC_WARNING);
+  write_text (text != NULL ? text : "error");
+  write_text ("\n");
+  return 0;
+}
+
+#ifndef __NR_close_range
+#define __NR_close_range 436
+#endif
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
+
+/* What paddock-run was started with beyond 0-2 (a file the launching shell
+ * left open, a make jobserver's pipe) is the launcher's, not the agent's:
+ * written through, it reaches past every grant. paddock-run's own
+ * descriptors are close-on-exec already; marking the rest so too keeps
+ * what the child still needs until its exec (the report pipe, the exec
+ * monitor's socket). Without the lock paddock-run passes them on, as env
+ * or nohup would. */
+static int
+close_inherited_fds (void)
+{
+  struct rlimit limit;
+
+  if (syscall (__NR_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
+    return 0;
+  if (errno != ENOSYS && errno != EINVAL)
+    return errno;
+  /* Before Linux 5.11: one descriptor at a time, up to the limit. */
+  if (getrlimit (RLIMIT_NOFILE, &limit) != 0)
+    return errno;
+  for (rlim_t fd = 3; fd < limit.rlim_cur && fd < (1 << 20); fd++)
+    {
+      int flags = fcntl ((int) fd, F_GETFD);
+
+      if (flags >= 0 && !(flags & FD_CLOEXEC) && fcntl ((int) fd, F_SETFD, flags | FD_CLOEXEC) != 0)
+        return errno;
+    }
+  return 0;
+}
+
 /* In the child, right after it entered the project: enters the lock. Only
  * system calls from here. Returns 0 in the process that goes on to run the
  * command, or an errno with *step set for paddock_lock_step_name(). */
@@ -546,6 +606,12 @@ paddock_lock_enter (PaddockLock *lock,
                     int         *step)
 {
   int err;
+
+  if ((err = close_inherited_fds ()) != 0)
+    {
+      *step = STEP_INHERITED_FDS;
+      return err;
+    }
 
   if (lock->backend == PADDOCK_LOCK_BACKEND_NAMESPACES)
     {
@@ -560,13 +626,19 @@ paddock_lock_enter (PaddockLock *lock,
   else if ((err = enter_private_places (lock, step)) != 0)
     return err;
 
+  if ((err = enter_own_ipc (lock)) != 0)
+    {
+      *step = STEP_IPC;
+      return err;
+    }
+
   if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
     {
       *step = STEP_NO_NEW_PRIVS;
       return errno;
     }
 
-  if ((err = drop_capabilities (lock->backend == PADDOCK_LOCK_BACKEND_NAMESPACES)) != 0)
+  if ((err = drop_capabilities ()) != 0)
     {
       *step = STEP_CAPABILITIES;
       return err;
@@ -611,6 +683,8 @@ paddock_lock_step_name (PaddockLock *lock,
     case STEP_LANDLOCK: return "cannot enter the folder lock: Landlock";
     case STEP_SECCOMP: return "cannot enter the folder lock: seccomp filter";
     case STEP_INIT: return "cannot enter the folder lock: starting the command in its PID namespace";
+    case STEP_IPC: return "cannot enter the folder lock: an IPC namespace";
+    case STEP_INHERITED_FDS: return "cannot enter the folder lock: closing inherited descriptors";
     case STEP_PRIVATE_PLACES: return "cannot enter the folder lock: Landlock: granting the private /tmp, /run and /dev/pts";
     default:
       if (lock != NULL && lock->namespaces != NULL && step >= STEP_NAMESPACES)

@@ -76,10 +76,17 @@ const char         *paddock_lock_step_name     (PaddockLock             *lock,
  * NULL and @error where no lock can start here. Both fork a child to try
  * namespaces: not for a thread of a program that has others. */
 void                paddock_lock_print_status  (FILE                    *out,
-                                                const char              *backend);
+                                                const char              *backend,
+                                                const char              *project);
 char              **paddock_lock_list_features (const char              *backend,
                                                 char                   **mechanism,
                                                 GError                 **error);
+
+/* What a lock started here keeps from the agent: the built-in credential
+ * stores and system secrets, the user's deny.conf and, with @project
+ * (canonical; or NULL), its own "deny" list; as canonical paths.
+ * paddock_lock_print_status() prints them too, a "denied:" line each. */
+char              **paddock_lock_list_denials  (const char              *project);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PaddockLock, paddock_lock_free)
 

@@ -34,6 +34,7 @@ void
 paddock_project_config_clear (PaddockProjectConfig *config)
 {
   g_clear_pointer (&config->grants, g_strfreev);
+  g_clear_pointer (&config->denials, g_strfreev);
   config->has_lock = FALSE;
   config->lock = FALSE;
 }
@@ -109,6 +110,50 @@ load_object (JsonParser  *parser,
   return json_node_get_object (root);
 }
 
+/* "deny": paths the lock keeps from the agent in this project, on top of
+ * the built-in list; each absolute or under "~/". */
+static gboolean
+parse_denials (JsonObject  *object,
+               const char  *source,
+               char      ***denials,
+               GError     **error)
+{
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  JsonNode *node = json_object_get_member (object, "deny");
+  JsonArray *array;
+
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: \"deny\" must be a list of paths", source);
+      return FALSE;
+    }
+  array = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *item = json_array_get_element (array, i);
+      const char *path;
+
+      if (!JSON_NODE_HOLDS_VALUE (item) || json_node_get_value_type (item) != G_TYPE_STRING)
+        {
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: \"deny\" must be a list of paths", source);
+          return FALSE;
+        }
+      path = json_node_get_string (item);
+      if (!g_path_is_absolute (path) && !g_str_has_prefix (path, "~/"))
+        {
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                       "%s: \"deny\": %s is neither absolute nor under ~/", source, path);
+          return FALSE;
+        }
+      g_ptr_array_add (paths, g_strdup (path));
+    }
+  g_ptr_array_add (paths, NULL);
+  *denials = (char **) g_ptr_array_free (g_steal_pointer (&paths), FALSE);
+  return TRUE;
+}
+
 gboolean
 paddock_project_config_parse (const char           *project,
                               const char           *source,
@@ -174,6 +219,12 @@ paddock_project_config_parse (const char           *project,
         }
       g_ptr_array_add (grants, NULL);
       config->grants = (char **) g_ptr_array_free (g_steal_pointer (&grants), FALSE);
+    }
+
+  if (!parse_denials (object, source, &config->denials, error))
+    {
+      paddock_project_config_clear (config);
+      return FALSE;
     }
 
   /* Only now: a file refused further on gives no choice. */

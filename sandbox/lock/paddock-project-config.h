@@ -14,6 +14,7 @@ typedef struct
   gboolean   has_lock;  /* FALSE: no choice saved */
   gboolean   lock;
   char     **grants;    /* "PATH[:ro|rw]", or NULL */
+  char     **denials;   /* "deny": absolute or "~/" paths kept from the agent, or NULL */
 } PaddockProjectConfig;
 
 char     *paddock_project_config_path      (const char           *project);

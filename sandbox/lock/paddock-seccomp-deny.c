@@ -6,8 +6,8 @@
  * Landlock guards the file system; this filter refuses the system calls that
  * reach past it: typing into the terminal (TIOCSTI, TIOCLINUX), new user
  * namespaces, mounts, file handles, loading kernel code, io_uring (which
- * would run system calls that the exec monitor cannot see), and the kernel
- * keyring. The filter is compiled with libseccomp in the parent and exported
+ * would run system calls that the exec monitor cannot see), the kernel
+ * keyring, and setuid or setgid bits on the files the agent makes. The filter is compiled with libseccomp in the parent and exported
  * as BPF, so the child only has to load it.
  */
 #include "config.h"
@@ -20,7 +20,9 @@
 #include <sched.h>
 #include <seccomp.h>
 #include <sys/ioctl.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -35,6 +37,65 @@ static const char * const denied_syscalls[] = {
   "io_uring_setup", "io_uring_enter", "io_uring_register",
   "keyctl", "add_key", "request_key",
 };
+
+/* A setuid or setgid file the agent leaves behind (a copy of a shell,
+ * owned by root when the agent runs as root) would run with its owner's
+ * rights the next time anyone outside the lock starts it: refuse those
+ * bits wherever a mode is given. The mode's argument, by call. */
+static const struct
+{
+  const char *name;
+  unsigned    mode_arg;
+  int         flags_arg;  /* -1: the call always creates or changes a mode */
+} mode_calls[] = {
+  { "chmod", 1, -1 }, { "fchmod", 1, -1 }, { "fchmodat", 2, -1 }, { "fchmodat2", 2, -1 },
+  { "creat", 1, -1 }, { "mknod", 1, -1 }, { "mknodat", 2, -1 },
+  { "open", 2, 1 }, { "openat", 3, 2 },
+};
+
+/* O_TMPFILE includes O_DIRECTORY; its own bit is what tells it apart. */
+#ifndef __O_TMPFILE
+#define __O_TMPFILE 020000000
+#endif
+
+static int
+add_mode_rules (scmp_filter_ctx ctx)
+{
+  const uint32_t deny = SCMP_ACT_ERRNO (EPERM);
+  const scmp_datum_t bits[] = { S_ISUID, S_ISGID };
+  const scmp_datum_t creating[] = { O_CREAT, __O_TMPFILE };
+  int rc;
+
+  for (guint i = 0; i < G_N_ELEMENTS (mode_calls); i++)
+    {
+      int nr = seccomp_syscall_resolve_name (mode_calls[i].name);
+
+      if (nr == __NR_SCMP_ERROR)
+        continue;
+      for (guint b = 0; b < G_N_ELEMENTS (bits); b++)
+        {
+          struct scmp_arg_cmp mode = SCMP_CMP (mode_calls[i].mode_arg, SCMP_CMP_MASKED_EQ, bits[b], bits[b]);
+
+          /* open's mode is only read when it creates: elsewhere it may be anything. */
+          rc = 0;
+          if (mode_calls[i].flags_arg < 0)
+            rc = seccomp_rule_add (ctx, deny, nr, 1, mode);
+          else
+            for (guint c = 0; c < G_N_ELEMENTS (creating) && rc == 0; c++)
+              rc = seccomp_rule_add (ctx, deny, nr, 2, mode,
+                                     SCMP_CMP (mode_calls[i].flags_arg, SCMP_CMP_MASKED_EQ,
+                                               creating[c], creating[c]));
+          if (rc < 0)
+            return rc;
+        }
+    }
+
+  /* openat2 passes its mode in memory a filter cannot read: make it look
+   * absent, and the C library falls back to openat, whose mode is checked. */
+  if ((rc = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (ENOSYS), SCMP_SYS (openat2), 0)) < 0)
+    return rc;
+  return 0;
+}
 
 static int
 add_rules (scmp_filter_ctx ctx)
@@ -71,7 +132,7 @@ add_rules (scmp_filter_ctx ctx)
   if ((rc = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (ENOSYS), SCMP_SYS (clone3), 0)) < 0)
     return rc;
 
-  return 0;
+  return add_mode_rules (ctx);
 }
 
 PaddockSeccompDeny *

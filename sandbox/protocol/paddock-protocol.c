@@ -55,6 +55,7 @@ static const Field fields[] = {
   F ("lock", KIND_STRING, lock),
   F ("network", KIND_STRING, network),
   F ("features", KIND_STRV, features),
+  F ("denied", KIND_STRV, denied),
   F ("paused", KIND_BOOL, paused),
   F ("seq", KIND_INT64, seq),
   F ("id", KIND_INT64, id),
@@ -130,7 +131,7 @@ static const TypeSpec types[] = {
   { PADDOCK_MESSAGE_RESUME, "resume", TRUE,
     { "?time", "?by", NULL } },
   { PADDOCK_MESSAGE_LOCK_STATUS, "lock-status", TRUE,
-    { "?session", "?lock", "?reason", "?network", "?features", "?paused", NULL } },
+    { "?session", "?lock", "?reason", "?network", "?features", "?denied", "?paused", NULL } },
   { PADDOCK_MESSAGE_NOTICE, "notice", FALSE,
     { "time", "message", NULL } },
 };
