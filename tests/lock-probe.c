@@ -20,6 +20,9 @@
  *   lock-probe create-setuid FILE  creates FILE with mode 04755
  *   lock-probe shm KEY       attaches the System V shared memory segment KEY
  *   lock-probe mq NAME       opens the POSIX message queue NAME
+ *   lock-probe prlimit PID   sets PID's open-file limit to what it is
+ *   lock-probe renice PID    sets PID's priority to what it is
+ *   lock-probe affinity PID  sets PID's CPUs to what they are
  *
  * Exits 0 when the attempt succeeded, 1 when it was refused.
  */
@@ -36,6 +39,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sched.h>
 #include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -273,6 +278,43 @@ open_mq (const char *name)
   return 0;
 }
 
+/* Another process's limit, priority or CPUs, each set to what it is: the
+ * attempt succeeds or is refused without changing anything. */
+static int
+address_process (const char *what,
+                 const char *pid_text)
+{
+  pid_t pid = (pid_t) atoi (pid_text);
+
+  if (strcmp (what, "prlimit") == 0)
+    {
+      struct rlimit limit;
+
+      if (prlimit (pid, RLIMIT_NOFILE, NULL, &limit) != 0 ||
+          prlimit (pid, RLIMIT_NOFILE, &limit, NULL) != 0)
+        return refused ("prlimit");
+    }
+  else if (strcmp (what, "renice") == 0)
+    {
+      int nice;
+
+      errno = 0;
+      nice = getpriority (PRIO_PROCESS, (id_t) pid);
+      if ((nice == -1 && errno != 0) || setpriority (PRIO_PROCESS, (id_t) pid, nice) != 0)
+        return refused ("setpriority");
+    }
+  else
+    {
+      cpu_set_t cpus;
+
+      if (sched_getaffinity (pid, sizeof cpus, &cpus) != 0 ||
+          sched_setaffinity (pid, sizeof cpus, &cpus) != 0)
+        return refused ("sched_setaffinity");
+    }
+  printf ("changed %d\n", (int) pid);
+  return 0;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -315,9 +357,12 @@ main (int   argc,
     return attach_shm (argv[2]);
   if (argc >= 3 && strcmp (argv[1], "mq") == 0)
     return open_mq (argv[2]);
+  if (argc >= 3 && (strcmp (argv[1], "prlimit") == 0 || strcmp (argv[1], "renice") == 0 ||
+                    strcmp (argv[1], "affinity") == 0))
+    return address_process (argv[1], argv[2]);
 
   fprintf (stderr, "usage: lock-probe euid|tiocsti|read-mem PID|connect PATH|listener|stat PATH|chmod PATH|\n"
                    "       utime PATH|setxattr PATH|terminal PATH|raw-socket|setcap FILE|\n"
-                   "       create-setuid FILE|shm KEY|mq NAME\n");
+                   "       create-setuid FILE|shm KEY|mq NAME|prlimit PID|renice PID|affinity PID\n");
   return 2;
 }

@@ -581,6 +581,76 @@ test_proc_mem (void)
   stop_outsider (pid);
 }
 
+static void become_nobody (gpointer user_data);
+
+/* Another process's limits, priority and CPUs: an outsider the test
+ * started, and paddock-run itself (the shell's parent), whose open-file
+ * limit lowered would leave it unable to end the session. As root, once
+ * more as a user, whom dropping capabilities does not stop. */
+static void
+assert_process_only_unlocked (const char *what)
+{
+  GSpawnChildSetupFunc setups[] = { NULL, become_nobody };
+
+  for (guint u = 0; u < (geteuid () == 0 ? 2 : 1); u++)
+    {
+      const char *argv[] = { "sleep", "120", NULL };
+      g_autoptr(GError) error = NULL;
+      g_autofree char *outsider = NULL;
+      g_autofree char *runner = NULL;
+      GPid pid;
+
+      g_spawn_async ("/", (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD,
+                     setups[u], NULL, &pid, &error);
+      g_assert_no_error (error);
+      outsider = g_strdup_printf ("'%s/lock-probe' %s %d", bindir, what, (int) pid);
+      runner = g_strdup_printf ("'%s/lock-probe' %s $PPID", bindir, what);
+
+      for (guint i = 0; i < 2; i++)
+        {
+          const char *script = i == 0 ? outsider : runner;
+          g_autoptr(TestResult) free_run = attempt_as (FALSE, NULL, script, NULL, setups[u]);
+          g_autoptr(TestResult) locked_run = attempt_as (TRUE, NULL, script, NULL, setups[u]);
+
+          g_assert_cmpint (free_run->status, ==, 0);
+          g_assert_nonnull (strstr (free_run->out, "changed"));
+          g_assert_cmpint (locked_run->status, !=, 0);
+          g_assert_null (strstr (locked_run->out, "changed"));
+        }
+      stop_outsider (pid);
+    }
+}
+
+static void
+test_prlimit_outside (void)
+{
+  assert_process_only_unlocked ("prlimit");
+}
+
+static void
+test_setpriority_outside (void)
+{
+  assert_process_only_unlocked ("renice");
+}
+
+static void
+test_affinity_outside (void)
+{
+  assert_process_only_unlocked ("affinity");
+}
+
+/* What a build does to itself stays possible under the lock. */
+static void
+test_own_limits (void)
+{
+  g_autoptr(TestResult) locked_run = attempt (TRUE, "ulimit -n 256 && ulimit -f 100000 && "
+                                                    "nice -n 5 true && taskset -c 0 true && "
+                                                    "ionice -c 3 true && echo fine");
+
+  g_assert_cmpint (locked_run->status, ==, 0);
+  g_assert_cmpstr (locked_run->out, ==, "fine\n");
+}
+
 static void
 test_setuid (void)
 {
@@ -1892,6 +1962,10 @@ main (int   argc,
   add ("chmod-unprivileged", test_chmod_unprivileged);
   add ("other-terminal", test_other_terminal);
   add ("own-terminal", test_own_terminal);
+  add ("prlimit-outside", test_prlimit_outside);
+  add ("setpriority-outside", test_setpriority_outside);
+  add ("affinity-outside", test_affinity_outside);
+  add ("own-limits", test_own_limits);
   add ("project-under-tmp", test_project_under_tmp);
   add ("build-and-run-c", test_build_and_run_c);
   add ("git", test_git);

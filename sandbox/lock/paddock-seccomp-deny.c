@@ -7,8 +7,10 @@
  * reach past it: typing into the terminal (TIOCSTI, TIOCLINUX), new user
  * namespaces, mounts, file handles, loading kernel code, io_uring (which
  * would run system calls that the exec monitor cannot see), the kernel
- * keyring, and setuid or setgid bits on the files the agent makes. The filter is compiled with libseccomp in the parent and exported
- * as BPF, so the child only has to load it.
+ * keyring, setuid or setgid bits on the files the agent makes, and
+ * resource limits, priorities and CPU placement of any process but the
+ * caller. The filter is compiled with libseccomp in the parent and
+ * exported as BPF, so the child only has to load it.
  */
 #include "config.h"
 
@@ -97,6 +99,54 @@ add_mode_rules (scmp_filter_ctx ctx)
   return 0;
 }
 
+/* A process of the same user outside the lock may be given limits, a
+ * priority or CPUs by any of its processes: paddock-run with one open file
+ * cannot end the session, with a tiny file size cannot keep its audit log.
+ * Landlock guards none of these and a filter cannot tell the caller's tree
+ * from the rest, so each call works on the caller alone (pid 0), as ulimit,
+ * nice and taskset without -p use them; naming any process, the caller's
+ * own thread included (pthread_setaffinity_np), is refused, and so is
+ * reading another's limits through prlimit; getpriority and
+ * sched_getaffinity stay allowed. Each comparison refuses what is not the
+ * one allowed value, so high bits set cannot slip past. */
+static const struct
+{
+  const char  *name;
+  unsigned     pid_arg;
+  int          which_arg;  /* -1: none; else any "which" but @process is refused */
+  scmp_datum_t process;
+} process_calls[] = {
+  { "prlimit64", 0, -1, 0 },
+  { "sched_setaffinity", 0, -1, 0 }, { "sched_setscheduler", 0, -1, 0 },
+  { "sched_setparam", 0, -1, 0 }, { "sched_setattr", 0, -1, 0 },
+  { "setpriority", 1, 0, 0 },  /* PRIO_PROCESS; PRIO_PGRP and PRIO_USER are refused */
+  { "ioprio_set", 1, 0, 1 },   /* IOPRIO_WHO_PROCESS */
+};
+
+static int
+add_process_rules (scmp_filter_ctx ctx)
+{
+  const uint32_t deny = SCMP_ACT_ERRNO (EPERM);
+  int rc;
+
+  for (guint i = 0; i < G_N_ELEMENTS (process_calls); i++)
+    {
+      int nr = seccomp_syscall_resolve_name (process_calls[i].name);
+
+      if (nr == __NR_SCMP_ERROR)
+        continue;
+      if ((rc = seccomp_rule_add (ctx, deny, nr, 1,
+                                  SCMP_CMP (process_calls[i].pid_arg, SCMP_CMP_NE, 0))) < 0)
+        return rc;
+      if (process_calls[i].which_arg >= 0 &&
+          (rc = seccomp_rule_add (ctx, deny, nr, 1,
+                                  SCMP_CMP (process_calls[i].which_arg, SCMP_CMP_NE,
+                                            process_calls[i].process))) < 0)
+        return rc;
+    }
+  return 0;
+}
+
 static int
 add_rules (scmp_filter_ctx ctx)
 {
@@ -132,6 +182,8 @@ add_rules (scmp_filter_ctx ctx)
   if ((rc = seccomp_rule_add (ctx, SCMP_ACT_ERRNO (ENOSYS), SCMP_SYS (clone3), 0)) < 0)
     return rc;
 
+  if ((rc = add_process_rules (ctx)) < 0)
+    return rc;
   return add_mode_rules (ctx);
 }
 
