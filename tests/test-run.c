@@ -311,6 +311,33 @@ test_orphans_killed (void)
   g_assert_false (pid_alive (daemon_pid));
 }
 
+/* Limits another process of the user's set on paddock-run mid-session
+ * (here its agent, which no lock confines): four open files, no file
+ * growth, the lowest priority. It does not spin or flood, says once what
+ * it cannot do (watch all of its descriptors at once, keep its audit log),
+ * still ends the setsid() daemon the agent left without /proc, and exits
+ * with the agent's status. Before, it polled in a loop at full CPU, its
+ * warnings filling the disk, until killed. */
+static void
+test_under_limits (void)
+{
+  g_autoptr(GPtrArray) argv = run_argv ((const char *[]) {
+    "--", "sh", "-c",
+    "prlimit --pid $PPID --nofile=4:4 --fsize=0:0 && renice -n 19 -p $PPID >/dev/null && "
+    "(setsid sleep 1000 >/dev/null 2>&1 & echo $!) && "
+    "i=0; while [ $i -lt 400 ]; do /bin/true; i=$((i+1)); done; exit 7", NULL });
+  TestRunOptions options = { .timeout = 60 };
+  g_autoptr(TestResult) result = test_run_full ((const char * const *) argv->pdata, &options);
+  pid_t daemon_pid = atoi (result->out);
+
+  g_assert_cmpint (result->status, ==, 7);
+  g_assert_cmpint (daemon_pid, >, 1);
+  g_assert_false (pid_alive (daemon_pid));
+  g_assert_nonnull (strstr (result->err, "paddock-run: warning: its open-file limit was lowered to 4"));
+  g_assert_nonnull (strstr (result->err, "File too large"));
+  g_assert_cmpuint (strlen (result->err), <, 4096);
+}
+
 /* Relative XDG folders are no folders (the XDG specification says to
  * ignore them): paddock-run, which runs from the project, keeps its log,
  * settings and socket in the default places, not in the project. */
@@ -442,6 +469,7 @@ main (int   argc,
   g_test_add_func ("/paddock/run/usage", test_usage);
   g_test_add_func ("/paddock/run/forward-signals", test_forward_signals);
   g_test_add_func ("/paddock/run/orphans-killed", test_orphans_killed);
+  g_test_add_func ("/paddock/run/under-limits", test_under_limits);
   g_test_add_func ("/paddock/run/relative-xdg", test_relative_xdg);
   g_test_add_func ("/paddock/run/control-fd-kind", test_control_fd_kind);
 

@@ -303,3 +303,70 @@ paddock_process_tree_kill (pid_t    root,
     kill (g_array_index (pids, pid_t, i), SIGKILL);
   return frozen;
 }
+
+/* Our own children, as the kernel lists them, opened while descriptors
+ * were to be had: an open-file limit lowered later (by another process of
+ * the user's) keeps /proc shut, and the sweep above with it. */
+static int held_children_fd = -1;
+
+void
+paddock_process_tree_hold_children (void)
+{
+  char path[64];
+
+  if (held_children_fd >= 0)
+    return;
+  g_snprintf (path, sizeof path, "/proc/self/task/%d/children", (int) gettid ());
+  held_children_fd = open (path, O_RDONLY | O_CLOEXEC);
+}
+
+/* Kills our children, waits for them, and again, until none is left:
+ * as a child subreaper we inherit what each leaves behind, setsid() ones
+ * included, so this ends the whole tree without opening anything. Only
+ * children of the main thread show (those reparented to us are). TRUE when
+ * none is left. */
+gboolean
+paddock_process_tree_kill_children (void)
+{
+  if (held_children_fd < 0)
+    return FALSE;
+  for (guint round = 0; round < 100000; round++)
+    {
+      g_autoptr(GArray) pids = g_array_new (FALSE, FALSE, sizeof (pid_t));
+      g_autoptr(GString) text = g_string_new (NULL);
+      char buf[4096];
+      off_t offset = 0;
+      ssize_t n;
+      char *p;
+
+      while ((n = pread (held_children_fd, buf, sizeof buf, offset)) > 0)
+        {
+          g_string_append_len (text, buf, n);
+          offset += n;
+        }
+      if (n < 0)
+        return FALSE;
+      for (p = text->str; *p != '\0';)
+        {
+          char *end;
+          long pid = strtol (p, &end, 10);
+
+          if (end == p)
+            break;
+          if (pid > 0)
+            {
+              pid_t child = (pid_t) pid;
+              g_array_append_val (pids, child);
+            }
+          p = end;
+        }
+      if (pids->len == 0)
+        return TRUE;
+      for (guint i = 0; i < pids->len; i++)
+        kill (g_array_index (pids, pid_t, i), SIGKILL);
+      for (guint i = 0; i < pids->len; i++)
+        while (waitpid (g_array_index (pids, pid_t, i), NULL, __WALL) < 0 && errno == EINTR)
+          ;
+    }
+  return FALSE;
+}

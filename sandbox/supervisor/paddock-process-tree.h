@@ -25,4 +25,8 @@ gboolean  paddock_process_tree_thaw            (pid_t    root,
 gboolean  paddock_process_tree_kill            (pid_t    root,
                                                 GError **error);
 
+/* The fallback that needs no new descriptor: main thread only. */
+void      paddock_process_tree_hold_children   (void);
+gboolean  paddock_process_tree_kill_children   (void);
+
 G_END_DECLS

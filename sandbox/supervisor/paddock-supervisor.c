@@ -17,6 +17,7 @@
 #include "paddock-escape.h"
 #include "paddock-exec-monitor.h"
 #include "paddock-json-text.h"
+#include "paddock-limits.h"
 #include "paddock-lock.h"
 #include "paddock-process-tree.h"
 #include "paddock-supervisor.h"
@@ -832,6 +833,7 @@ paddock_supervisor_run (PaddockRunOptions *options)
       paddock_printerr ("%s", error->message);
       return 1;
     }
+  paddock_process_tree_hold_children ();
 
   if (pipe2 (report, O_CLOEXEC) != 0)
     {
@@ -880,6 +882,7 @@ paddock_supervisor_run (PaddockRunOptions *options)
     }
 
   context = g_main_context_ref_thread_default ();
+  paddock_limits_watch_poll (context);
   self.loop = g_main_loop_new (context, FALSE);
   signal_source = g_unix_fd_add (self.signal_fd, G_IO_IN, on_signal, &self);
   /* A child may have exited before the source existed. */
@@ -895,8 +898,17 @@ paddock_supervisor_run (PaddockRunOptions *options)
   {
     g_autoptr(GError) sweep_error = NULL;
 
+    /* An open-file limit lowered under us would keep /proc shut. */
+    paddock_limits_restore_nofile ();
     if (!paddock_process_tree_kill (getpid (), &sweep_error))
-      paddock_printerr ("cannot end every process the agent left: %s", sweep_error->message);
+      {
+        /* Without /proc, through the children's list held open since the start. */
+        if (paddock_process_tree_kill_children ())
+          paddock_printerr ("could not look through /proc for what the agent left (%s): "
+                            "ended every process below it instead", sweep_error->message);
+        else
+          paddock_printerr ("cannot end every process the agent left: %s", sweep_error->message);
+      }
   }
   while (waitpid (-1, NULL, 0) > 0 || errno == EINTR)
     ;
