@@ -639,6 +639,32 @@ test_affinity_outside (void)
   assert_process_only_unlocked ("affinity");
 }
 
+/* A process outside the lock whose command line holds a marker. Under
+ * the namespaces backend its /proc shows none of them; under Landlock the
+ * host's /proc stays, and with it other processes' command lines (a PID
+ * namespace would be needed for a /proc of the agent's own): not run there. */
+static void
+test_proc_cmdline (void)
+{
+  const char *argv[] = { "sh", "-c", "sleep 120; : OUTSIDE-CMDLINE-MARKER", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *script = NULL;
+  g_autoptr(TestResult) free_run = NULL, locked_run = NULL;
+  GPid pid;
+
+  g_spawn_async ("/", (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD,
+                 NULL, NULL, &pid, &error);
+  g_assert_no_error (error);
+  script = g_strdup_printf ("tr '\\0' ' ' < /proc/%d/cmdline", (int) pid);
+  free_run = attempt (FALSE, script);
+  locked_run = attempt (TRUE, script);
+  stop_outsider (pid);
+
+  g_assert_cmpint (free_run->status, ==, 0);
+  g_assert_nonnull (strstr (free_run->out, "OUTSIDE-CMDLINE-MARKER"));
+  g_assert_null (strstr (locked_run->out, "OUTSIDE-CMDLINE-MARKER"));
+}
+
 /* What a build does to itself stays possible under the lock. */
 static void
 test_own_limits (void)
@@ -1966,6 +1992,8 @@ main (int   argc,
   add ("setpriority-outside", test_setpriority_outside);
   add ("affinity-outside", test_affinity_outside);
   add ("own-limits", test_own_limits);
+  if (strcmp (backend, "namespaces") == 0)
+    add ("proc-cmdline", test_proc_cmdline);
   add ("project-under-tmp", test_project_under_tmp);
   add ("build-and-run-c", test_build_and_run_c);
   add ("git", test_git);

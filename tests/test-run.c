@@ -335,6 +335,7 @@ test_under_limits (void)
   g_assert_false (pid_alive (daemon_pid));
   g_assert_nonnull (strstr (result->err, "paddock-run: warning: its open-file limit was lowered to 4"));
   g_assert_nonnull (strstr (result->err, "File too large"));
+  g_assert_nonnull (strstr (result->err, "are missing from the audit log"));
   g_assert_cmpuint (strlen (result->err), <, 4096);
 }
 
