@@ -646,13 +646,15 @@ test_affinity_outside (void)
 static void
 test_proc_cmdline (void)
 {
-  const char *argv[] = { "sh", "-c", "sleep 120; : OUTSIDE-CMDLINE-MARKER", NULL };
+  /* sleep, named by the marker: the process the test kills is the one that holds it. */
+  const char *argv[] = { "sleep", "OUTSIDE-CMDLINE-MARKER", "120", NULL };
   g_autoptr(GError) error = NULL;
   g_autofree char *script = NULL;
   g_autoptr(TestResult) free_run = NULL, locked_run = NULL;
   GPid pid;
 
-  g_spawn_async ("/", (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD,
+  g_spawn_async ("/", (char **) argv, NULL,
+                 G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_FILE_AND_ARGV_ZERO,
                  NULL, NULL, &pid, &error);
   g_assert_no_error (error);
   script = g_strdup_printf ("tr '\\0' ' ' < /proc/%d/cmdline", (int) pid);
