@@ -496,6 +496,23 @@ print_ipc_status (FILE         *out,
              paddock_lock_namespace_error_text (report->places_errno));
 }
 
+/* Other processes of the user's: the seccomp filter refuses their limits,
+ * priorities and CPUs on both backends; only a PID namespace hides their
+ * command lines, and the Landlock backend makes none. */
+static void
+print_processes_status (FILE         *out,
+                        const Report *report)
+{
+  if (!report->have_backend)
+    fprintf (out, "other-processes: not confined (the lock cannot start here)\n");
+  else if (report->backend == PADDOCK_LOCK_BACKEND_NAMESPACES)
+    fprintf (out, "other-processes: hidden (a PID namespace with a /proc of the agent's own)\n");
+  else
+    fprintf (out, "other-processes: partly confined (their limits, priorities and CPUs cannot be set, "
+                  "their memory, environment and folders not read; their command lines stay readable "
+                  "in /proc, which only a PID namespace would hide)\n");
+}
+
 char **
 paddock_lock_list_denials (const char *project)
 {
@@ -566,6 +583,7 @@ paddock_lock_print_status (FILE       *out,
              paddock_lock_namespace_error_text (report.places_errno));
   print_mount_namespace_status (out, &report);
   print_ipc_status (out, &report);
+  print_processes_status (out, &report);
   if (ll->scope_abstract_unix_socket && report.have_backend)
     fprintf (out, "abstract-unix-sockets: confined (Landlock scoping)\n");
   else
