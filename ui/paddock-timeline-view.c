@@ -562,6 +562,9 @@ paddock_timeline_view_dispose (GObject *object)
   /* The template's unnamed children too: the search bar and separators. */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
+  /* Gone with the children: what still answers (a rule being written,
+   * a toast's Undo) must not reach it. */
+  self->details = NULL;
   g_clear_object (&self->selection);
   g_clear_object (&self->filter_model);
   g_clear_object (&self->filter);
