@@ -15,8 +15,6 @@
 
 #include <glib/gi18n.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "paddock-session-command.h"
 
@@ -59,14 +57,6 @@ static const struct
   /* TRANSLATORS: the agent that is the user's own login shell */
   { "shell",    N_("Shell"),       NULL },
 };
-
-static gboolean
-is_executable_file (const char *path)
-{
-  struct stat st;
-
-  return stat (path, &st) == 0 && S_ISREG (st.st_mode) && access (path, X_OK) == 0;
-}
 
 static void
 paddock_agent_finalize (GObject *object)
@@ -306,7 +296,7 @@ paddock_agent_find_program (PaddockAgent *self)
     {
       g_autofree char *absolute = g_canonicalize_filename (wanted, NULL);
 
-      return is_executable_file (absolute) ? g_steal_pointer (&absolute) : NULL;
+      return paddock_session_command_is_executable (absolute) ? g_steal_pointer (&absolute) : NULL;
     }
   return g_find_program_in_path (wanted);
 }

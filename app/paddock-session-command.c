@@ -21,8 +21,9 @@
 
 #define RUNNER_NAME "paddock-run"
 
-static gboolean
-is_executable_file (const char *path)
+/* An executable regular file, given by an absolute path. */
+gboolean
+paddock_session_command_is_executable (const char *path)
 {
   struct stat st;
 
@@ -57,7 +58,7 @@ paddock_session_command_find_runner (GError **error)
   override = g_getenv ("PADDOCK_RUN");
   if (override != NULL && *override != '\0')
     {
-      if (!is_executable_file (override))
+      if (!paddock_session_command_is_executable (override))
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
                        _("Cannot use %s from PADDOCK_RUN: it is not an executable file given by an absolute path"),
@@ -71,12 +72,12 @@ paddock_session_command_find_runner (GError **error)
     {
       g_autofree char *built = g_build_filename (BUILD_SANDBOX_DIR, RUNNER_NAME, NULL);
 
-      if (is_executable_file (built))
+      if (paddock_session_command_is_executable (built))
         return g_steal_pointer (&built);
     }
 
   installed = g_build_filename (BINDIR, RUNNER_NAME, NULL);
-  if (is_executable_file (installed))
+  if (paddock_session_command_is_executable (installed))
     return g_steal_pointer (&installed);
 
   in_path = g_find_program_in_path (RUNNER_NAME);
@@ -105,11 +106,11 @@ paddock_session_command_dup_user_shell (void)
   const char *from_env = g_getenv ("SHELL");
   struct passwd *pw;
 
-  if (is_executable_file (from_env))
+  if (paddock_session_command_is_executable (from_env))
     return g_strdup (from_env);
 
   pw = getpwuid (getuid ());
-  if (pw != NULL && is_executable_file (pw->pw_shell))
+  if (pw != NULL && paddock_session_command_is_executable (pw->pw_shell))
     return g_strdup (pw->pw_shell);
 
   return g_strdup ("/bin/sh");

@@ -11,6 +11,7 @@
 
 G_BEGIN_DECLS
 
+gboolean paddock_session_command_is_executable (const char      *path);
 char  *paddock_session_command_find_runner   (GError            **error);
 char  *paddock_session_command_dup_user_shell (void);
 char **paddock_session_command_build_argv    (const char         *runner,

@@ -57,6 +57,21 @@ paddock_settings_new (void)
   return g_settings_new_full (schema, NULL, NULL);
 }
 
+/**
+ * paddock_settings_dup_default_agent:
+ * @settings: (nullable): the app's settings
+ *
+ * Returns: (transfer full): the id of the agent a session runs when none
+ *   is named: the "default-agent" setting, or "shell" without the schema
+ */
+char *
+paddock_settings_dup_default_agent (GSettings *settings)
+{
+  if (settings == NULL)
+    return g_strdup ("shell");
+  return g_settings_get_string (settings, "default-agent");
+}
+
 #define MAX_RECENT_PROJECTS 10
 
 /**

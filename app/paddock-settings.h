@@ -11,6 +11,7 @@ G_BEGIN_DECLS
 
 GSettings *paddock_settings_new                 (void);
 GStrv      paddock_settings_dup_recent_projects (GSettings  *settings);
+char      *paddock_settings_dup_default_agent   (GSettings  *settings);
 void       paddock_settings_add_recent_project  (GSettings  *settings,
                                                  const char *path);
 /* The terminal font when the desktop's is unknown, as GNOME Console's. */

@@ -205,9 +205,8 @@ agent_from_arguments (PaddockApplication  *self,
     return paddock_agent_new_command ((const char * const *) arguments + 4);
   if (argc > 2 && *arguments[2] != '\0')
     return paddock_agent_lookup (arguments[2], error);
-  if (self->settings != NULL)
-    fallback = g_settings_get_string (self->settings, "default-agent");
-  return paddock_agent_lookup (fallback != NULL ? fallback : "shell", error);
+  fallback = paddock_settings_dup_default_agent (self->settings);
+  return paddock_agent_lookup (fallback, error);
 }
 
 static PaddockLockChoice

@@ -361,7 +361,7 @@ paddock_new_session_dialog_new (PaddockWindow *window)
   g_autoptr(GListModel) agents = paddock_agent_list_known ();
   g_autoptr(GSettings) settings = paddock_settings_new ();
   g_auto(GStrv) recent = paddock_settings_dup_recent_projects (settings);
-  g_autofree char *default_agent = settings != NULL ? g_settings_get_string (settings, "default-agent") : NULL;
+  g_autofree char *default_agent = paddock_settings_dup_default_agent (settings);
 
   g_return_val_if_fail (PADDOCK_IS_WINDOW (window), NULL);
 
@@ -398,7 +398,7 @@ paddock_new_session_dialog_new (PaddockWindow *window)
   else
     paddock_new_session_dialog_select_agent (self, session != NULL
                                                    ? paddock_agent_get_id (paddock_session_page_get_agent (session))
-                                                   : default_agent != NULL ? default_agent : "shell");
+                                                   : default_agent);
   return self;
 }
 

@@ -885,13 +885,10 @@ open_project_action (GtkWidget  *widget,
 {
   PaddockWindow *self = PADDOCK_WINDOW (widget);
   PaddockApplication *app = PADDOCK_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
-  g_autofree char *default_agent = NULL;
-  g_autoptr(PaddockAgent) agent = NULL;
+  g_autofree char *default_agent = paddock_settings_dup_default_agent (self->settings);
+  g_autoptr(PaddockAgent) agent = paddock_agent_lookup (default_agent, NULL);
   g_autoptr(GError) error = NULL;
 
-  if (self->settings != NULL)
-    default_agent = g_settings_get_string (self->settings, "default-agent");
-  agent = paddock_agent_lookup (default_agent != NULL ? default_agent : "shell", NULL);
   if (paddock_application_open_session (app, GTK_WINDOW (self), g_variant_get_string (parameter, NULL),
                                         agent, PADDOCK_LOCK_CHOICE_PROJECT, &error) != GTK_WINDOW (self))
     g_debug ("%s", error != NULL ? error->message : "opened elsewhere");
