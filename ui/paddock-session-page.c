@@ -300,26 +300,39 @@ is_in_sight (PaddockSessionPage *self)
   return selected != NULL && adw_tab_page_get_child (selected) == GTK_WIDGET (self);
 }
 
+/* The application to notify through, or NULL when there is none, the
+ * session has not said its id, or the user turned notifications off. */
+static GApplication *
+get_notifying_app (PaddockSessionPage *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkApplication *app = GTK_IS_WINDOW (root) ? gtk_window_get_application (GTK_WINDOW (root)) : NULL;
+
+  if (app == NULL || self->client == NULL || paddock_client_get_session_id (self->client) == NULL)
+    return NULL;
+  if (self->settings != NULL && !g_settings_get_boolean (self->settings, "notifications"))
+    return NULL;
+  return G_APPLICATION (app);
+}
+
 /* Tells of @ask in a notification whose buttons answer it (app.decide)
  * and whose click brings this tab forward (app.show-session). */
 static void
 notify_ask (PaddockSessionPage   *self,
             const PaddockMessage *ask)
 {
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  const char *session_id = paddock_client_get_session_id (self->client);
-  GtkApplication *app = GTK_IS_WINDOW (root) ? gtk_window_get_application (GTK_WINDOW (root)) : NULL;
+  GApplication *app = get_notifying_app (self);
+  const char *session_id;
   g_autoptr(GNotification) notification = NULL;
   g_autofree char *id = NULL;
   g_autofree char *title = NULL;
   g_autofree char *line = NULL;
 
-  if (app == NULL || session_id == NULL)
+  if (app == NULL)
     return;
-  if (self->settings != NULL && !g_settings_get_boolean (self->settings, "notifications"))
-    return;
-  if (self->notifying_app != G_APPLICATION (app))
-    g_set_weak_pointer (&self->notifying_app, G_APPLICATION (app));
+  session_id = paddock_client_get_session_id (self->client);
+  if (self->notifying_app != app)
+    g_set_weak_pointer (&self->notifying_app, app);
 
   /* TRANSLATORS: a notification's title; %s is the project's name */
   title = g_strdup_printf (_("A Command Waits in %s"), paddock_project_get_name (self->project));
@@ -337,7 +350,7 @@ notify_ask (PaddockSessionPage   *self,
                                          session_id, ask->id, "deny");
 
   id = g_strdup_printf ("ask-%s-%" G_GINT64_FORMAT, session_id, ask->id);
-  g_application_send_notification (G_APPLICATION (app), id, notification);
+  g_application_send_notification (app, id, notification);
   g_hash_table_insert (self->notified, g_memdup2 (&ask->id, sizeof ask->id), g_steal_pointer (&id));
 }
 
@@ -375,8 +388,7 @@ call_attention (PaddockSessionPage *self,
                 const char         *reason)
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkApplication *app = GTK_IS_WINDOW (root) ? gtk_window_get_application (GTK_WINDOW (root)) : NULL;
-  const char *session_id = self->client != NULL ? paddock_client_get_session_id (self->client) : NULL;
+  GApplication *app;
   g_autoptr(GNotification) notification = NULL;
   g_autofree char *tab_title = NULL;
   g_autofree char *title = NULL;
@@ -385,17 +397,17 @@ call_attention (PaddockSessionPage *self,
   if (is_in_sight (self))
     return;
   g_signal_emit (self, signals[ATTENTION], 0, reason);
-  if (app == NULL || session_id == NULL || gtk_window_is_active (GTK_WINDOW (root)) ||
-      (self->settings != NULL && !g_settings_get_boolean (self->settings, "notifications")))
+  if ((app = get_notifying_app (self)) == NULL || gtk_window_is_active (GTK_WINDOW (root)))
     return;
   tab_title = paddock_session_page_dup_tab_title (self);
   /* TRANSLATORS: a notification's title; %s is a tab's title, e.g. "app · Claude Code" */
   title = g_strdup_printf (_("%s Is Waiting for Input"), tab_title);
   notification = g_notification_new (title);
   g_notification_set_body (notification, reason);
-  g_notification_set_default_action_and_target (notification, "app.show-session", "s", session_id);
-  id = g_strdup_printf ("attention-%s", session_id);
-  g_application_send_notification (G_APPLICATION (app), id, notification);
+  g_notification_set_default_action_and_target (notification, "app.show-session", "s",
+                                                paddock_client_get_session_id (self->client));
+  id = g_strdup_printf ("attention-%s", paddock_client_get_session_id (self->client));
+  g_application_send_notification (app, id, notification);
 }
 
 static void
