@@ -5,7 +5,7 @@
  */
 #include "config.h"
 
-#include "paddock-session-page.h"
+#include "paddock-session-page-private.h"
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
@@ -27,57 +27,6 @@
 #define FONT_SCALE_STEP 1.1
 #define FONT_SCALE_MIN  0.5
 #define FONT_SCALE_MAX  4.0
-
-/* Output this soon after a keystroke is its echo, not the agent's. */
-#define ECHO_WINDOW_US  (300 * G_TIME_SPAN_MILLISECOND)
-
-struct _PaddockSessionPage
-{
-  GtkWidget       parent_instance;
-
-  PaddockProject *project;
-  PaddockAgent   *agent;
-  PaddockLockChoice lock_choice;
-  char           *title;
-  GCancellable   *spawn_cancellable;
-  GPid            runner_pid;
-  gboolean        starting;
-  gboolean        locked;
-  char           *start_failure;
-  gboolean        told_bad_message;  /* this session's client skipped a line, and the window said so */
-  gboolean        disposed;
-  gboolean        restart_pending;  /* killed to be started again */
-
-  /* Attention: the agent went quiet after output, or rang the bell. */
-  gint64          last_input;      /* monotonic µs of the last keystroke */
-  gint64          last_output;     /* and of the last output that was not its echo */
-  guint           quiet_id;
-  guint           save_width_id;
-
-  /* The session's own word on itself, over the socket it inherits. */
-  PaddockClient     *client;
-  PaddockMessage    *last_denied;     /* the last refused exec, told of once */
-  PaddockLockStatus *reported_lock;  /* from its hello or lock-status; NULL until then */
-
-  /* Asks told of in a notification, while the tab was out of sight:
-   * gint64 ask id -> the notification's id, withdrawn once it is decided. */
-  GHashTable        *notified;
-  GApplication      *notifying_app;  /* weak */
-
-  /* The preferences (NULL without their schemas), applied as they change. */
-  GSettings          *settings;
-  GSettings          *desktop_interface;
-
-  GtkStack           *stack;
-  GtkPaned           *paned;
-  PaddockApprovalBar *approval_bar;
-  VteTerminal        *terminal;
-  GtkActionBar       *exit_bar;
-  GtkLabel           *exit_label;
-  GtkLabel           *exit_detail_label;
-  AdwStatusPage      *error_page;      /* built on the first failure to start */
-  PaddockTimelineView *timeline_view;
-};
 
 enum {
   PROP_0,
@@ -283,131 +232,12 @@ tell_connection_lost (PaddockSessionPage *self,
   add_note (self, title);
 }
 
-/* Whether the user sees this tab: its window has the focus and it is the
- * selected tab. */
-static gboolean
-is_in_sight (PaddockSessionPage *self)
+/* The tab wants the user: see paddock-session-page-attention.c. */
+void
+paddock_session_page_emit_attention (PaddockSessionPage *self,
+                                     const char         *reason)
 {
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkWidget *tab_view = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TAB_VIEW);
-  AdwTabPage *selected;
-
-  if (!GTK_IS_WINDOW (root) || !gtk_window_is_active (GTK_WINDOW (root)))
-    return FALSE;
-  if (tab_view == NULL)
-    return TRUE;
-  selected = adw_tab_view_get_selected_page (ADW_TAB_VIEW (tab_view));
-  return selected != NULL && adw_tab_page_get_child (selected) == GTK_WIDGET (self);
-}
-
-/* The application to notify through, or NULL when there is none, the
- * session has not said its id, or the user turned notifications off. */
-static GApplication *
-get_notifying_app (PaddockSessionPage *self)
-{
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkApplication *app = GTK_IS_WINDOW (root) ? gtk_window_get_application (GTK_WINDOW (root)) : NULL;
-
-  if (app == NULL || self->client == NULL || paddock_client_get_session_id (self->client) == NULL)
-    return NULL;
-  if (self->settings != NULL && !g_settings_get_boolean (self->settings, "notifications"))
-    return NULL;
-  return G_APPLICATION (app);
-}
-
-/* Tells of @ask in a notification whose buttons answer it (app.decide)
- * and whose click brings this tab forward (app.show-session). */
-static void
-notify_ask (PaddockSessionPage   *self,
-            const PaddockMessage *ask)
-{
-  GApplication *app = get_notifying_app (self);
-  const char *session_id;
-  g_autoptr(GNotification) notification = NULL;
-  g_autofree char *id = NULL;
-  g_autofree char *title = NULL;
-  g_autofree char *line = NULL;
-
-  if (app == NULL)
-    return;
-  session_id = paddock_client_get_session_id (self->client);
-  if (self->notifying_app != app)
-    g_set_weak_pointer (&self->notifying_app, app);
-
-  /* TRANSLATORS: a notification's title; %s is the project's name */
-  title = g_strdup_printf (_("A Command Waits in %s"), paddock_project_get_name (self->project));
-  line = paddock_exec_display_line (ask->path, ask->exe, ask->interpreter, ask->pipeline,
-                                    (const char * const *) ask->argv);
-  notification = g_notification_new (title);
-  g_notification_set_body (notification, line);
-  g_notification_set_priority (notification, G_NOTIFICATION_PRIORITY_HIGH);
-  g_notification_set_default_action_and_target (notification, "app.show-session", "s", session_id);
-  /* TRANSLATORS: a notification's button: let the command that waits run */
-  g_notification_add_button_with_target (notification, _("Allow"), "app.decide", "(sxs)",
-                                         session_id, ask->id, "allow");
-  /* TRANSLATORS: a notification's button: refuse the command that waits */
-  g_notification_add_button_with_target (notification, _("Deny"), "app.decide", "(sxs)",
-                                         session_id, ask->id, "deny");
-
-  id = g_strdup_printf ("ask-%s-%" G_GINT64_FORMAT, session_id, ask->id);
-  g_application_send_notification (app, id, notification);
-  g_hash_table_insert (self->notified, g_memdup2 (&ask->id, sizeof ask->id), g_steal_pointer (&id));
-}
-
-static void
-withdraw_notification (PaddockSessionPage *self,
-                       gint64              ask_id)
-{
-  const char *id = g_hash_table_lookup (self->notified, &ask_id);
-
-  if (id == NULL)
-    return;
-  if (self->notifying_app != NULL)
-    g_application_withdraw_notification (self->notifying_app, id);
-  g_hash_table_remove (self->notified, &ask_id);
-}
-
-static void
-withdraw_notifications (PaddockSessionPage *self)
-{
-  GHashTableIter iter;
-  const char *id;
-
-  g_hash_table_iter_init (&iter, self->notified);
-  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &id))
-    if (self->notifying_app != NULL)
-      g_application_withdraw_notification (self->notifying_app, id);
-  g_hash_table_remove_all (self->notified);
-}
-
-/* Tells of the tab wanting the user, when it is out of sight: the tab is
- * marked (by the window, on ::attention) and, with its window unfocused,
- * a notification (the same one again replacing it) brings it forward. */
-static void
-call_attention (PaddockSessionPage *self,
-                const char         *reason)
-{
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GApplication *app;
-  g_autoptr(GNotification) notification = NULL;
-  g_autofree char *tab_title = NULL;
-  g_autofree char *title = NULL;
-  g_autofree char *id = NULL;
-
-  if (is_in_sight (self))
-    return;
   g_signal_emit (self, signals[ATTENTION], 0, reason);
-  if ((app = get_notifying_app (self)) == NULL || gtk_window_is_active (GTK_WINDOW (root)))
-    return;
-  tab_title = paddock_session_page_dup_tab_title (self);
-  /* TRANSLATORS: a notification's title; %s is a tab's title, e.g. "app · Claude Code" */
-  title = g_strdup_printf (_("%s Is Waiting for Input"), tab_title);
-  notification = g_notification_new (title);
-  g_notification_set_body (notification, reason);
-  g_notification_set_default_action_and_target (notification, "app.show-session", "s",
-                                                paddock_client_get_session_id (self->client));
-  id = g_strdup_printf ("attention-%s", paddock_client_get_session_id (self->client));
-  g_application_send_notification (app, id, notification);
 }
 
 static void
@@ -416,12 +246,7 @@ client_ask_cb (PaddockSessionPage   *self,
                PaddockClient        *client)
 {
   paddock_approval_bar_add_ask (self->approval_bar, message);
-  if (!is_in_sight (self))
-    {
-      /* TRANSLATORS: why a tab wants attention */
-      g_signal_emit (self, signals[ATTENTION], 0, _("A command waits for an answer"));
-      notify_ask (self, message);
-    }
+  paddock_session_page_tell_of_ask (self, message);
 }
 
 static void
@@ -432,7 +257,7 @@ client_decided_cb (PaddockSessionPage   *self,
   /* Whoever decided it: the user here, another client, the deadline, or
    * the process being gone. */
   paddock_approval_bar_remove_ask (self->approval_bar, message->id);
-  withdraw_notification (self, message->id);
+  paddock_session_page_withdraw_notification (self, message->id);
 }
 
 static void
@@ -458,7 +283,7 @@ client_closed_cb (PaddockSessionPage *self,
   if (error != NULL && !self->disposed && paddock_client_get_hello (client) != NULL)
     tell_connection_lost (self, error);
   paddock_approval_bar_clear (self->approval_bar);
-  withdraw_notifications (self);
+  paddock_session_page_withdraw_notifications (self);
   update_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAUSED]);
 }
@@ -498,7 +323,7 @@ set_client (PaddockSessionPage *self,
       g_signal_connect_object (client, "closed", G_CALLBACK (client_closed_cb), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (client, "notify::paused", G_CALLBACK (client_paused_cb), self, G_CONNECT_SWAPPED);
     }
-  withdraw_notifications (self);
+  paddock_session_page_withdraw_notifications (self);
   if (!self->disposed)
     {
       paddock_approval_bar_clear (self->approval_bar);
@@ -819,74 +644,6 @@ terminal_window_title_cb (PaddockSessionPage *self,
                           VteTerminal        *terminal)
 {
   set_title (self, vte_terminal_get_window_title (terminal));
-}
-
-static void
-terminal_bell_cb (PaddockSessionPage *self,
-                  VteTerminal        *terminal)
-{
-  /* TRANSLATORS: why a tab wants attention: the program in it rang the terminal's bell */
-  call_attention (self, _("The terminal’s bell rang"));
-}
-
-static void
-terminal_commit_cb (PaddockSessionPage *self,
-                    const char         *text,
-                    guint               size,
-                    VteTerminal        *terminal)
-{
-  self->last_input = g_get_monotonic_time ();
-  g_clear_handle_id (&self->quiet_id, g_source_remove);
-}
-
-static int
-get_quiet_seconds (PaddockSessionPage *self)
-{
-  return self->settings != NULL ? g_settings_get_int (self->settings, "quiet-seconds") : 0;
-}
-
-/* Quiet for the "quiet-seconds" setting since its last output: the agent
- * probably waits for the user. */
-static gboolean
-quiet_cb (gpointer data)
-{
-  PaddockSessionPage *self = data;
-  gint64 quiet_for = g_get_monotonic_time () - self->last_output;
-  gint64 wanted = (gint64) get_quiet_seconds (self) * G_TIME_SPAN_SECOND;
-
-  self->quiet_id = 0;
-  if (wanted <= 0 || !paddock_session_page_get_running (self))
-    return G_SOURCE_REMOVE;
-  if (quiet_for < wanted)
-    {
-      self->quiet_id = g_timeout_add ((wanted - quiet_for) / G_TIME_SPAN_MILLISECOND + 1, quiet_cb, self);
-      return G_SOURCE_REMOVE;
-    }
-  {
-    g_autofree char *reason = NULL;
-
-    /* TRANSLATORS: why a tab wants attention; %d is a number of seconds */
-    reason = g_strdup_printf (ngettext ("Quiet for %d second after its output",
-                                        "Quiet for %d seconds after its output", get_quiet_seconds (self)),
-                              get_quiet_seconds (self));
-    call_attention (self, reason);
-  }
-  return G_SOURCE_REMOVE;
-}
-
-static void
-terminal_contents_changed_cb (PaddockSessionPage *self,
-                              VteTerminal        *terminal)
-{
-  gint64 now = g_get_monotonic_time ();
-  int quiet_seconds;
-
-  if (self->disposed || now - self->last_input < ECHO_WINDOW_US ||
-      (quiet_seconds = get_quiet_seconds (self)) <= 0)
-    return;
-  self->last_output = now;
-  if (self->quiet_id == 0)
-    self->quiet_id = g_timeout_add_seconds (quiet_seconds, quiet_cb, self);
 }
 
 static gboolean
@@ -1395,10 +1152,13 @@ paddock_session_page_class_init (PaddockSessionPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, terminal_window_title_cb);
   gtk_widget_class_bind_template_callback (widget_class, terminal_selection_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, approval_bar_n_waiting_cb);
-  gtk_widget_class_bind_template_callback (widget_class, terminal_bell_cb);
+  gtk_widget_class_bind_template_callback_full (widget_class, "terminal_bell_cb",
+                                                G_CALLBACK (paddock_session_page_terminal_bell_cb));
   gtk_widget_class_bind_template_callback (widget_class, paned_position_cb);
-  gtk_widget_class_bind_template_callback (widget_class, terminal_commit_cb);
-  gtk_widget_class_bind_template_callback (widget_class, terminal_contents_changed_cb);
+  gtk_widget_class_bind_template_callback_full (widget_class, "terminal_commit_cb",
+                                                G_CALLBACK (paddock_session_page_terminal_commit_cb));
+  gtk_widget_class_bind_template_callback_full (widget_class, "terminal_contents_changed_cb",
+                                                G_CALLBACK (paddock_session_page_terminal_contents_changed_cb));
 
   gtk_widget_class_install_action (widget_class, "session.copy", NULL, copy_action);
   gtk_widget_class_install_action (widget_class, "session.paste", NULL, paste_action);
