@@ -188,6 +188,10 @@ paddock_lock_status_list_protections (PaddockLockStatus *status)
       N_("Cannot create a mount namespace: every terminal of the user can be opened") },
     { "lock-ipc", N_("Shared memory and message queues outside the lock"), NULL, 0,
       N_("Cannot create an IPC namespace") },
+    { "lock-other-processes", N_("Programs outside the lock"),
+      N_("Hidden: the agent sees only its own processes"), 0,
+      N_("Cannot create a PID namespace: their command lines can be read, though not their "
+         "memory, environment or limits") },
     { "lock-seccomp", N_("Terminal injection and risky system calls"),
       N_("A seccomp filter refuses typing into the terminal (TIOCSTI), new user namespaces, "
          "mount, bpf, io_uring, keyctl and more"), 0, NULL },

@@ -15,6 +15,8 @@
  *
  * Targets (issue 3): loop and build ≤ 1.05×; start-up ≤ 10 ms and ≤ 3× bwrap.
  * PADDOCK_BENCH_QUICK=1 takes fewer rounds, for a look while developing.
+ * PADDOCK_BENCH_BEFORE=PATH adds an older paddock-run's --lock as one more
+ * peer, so that what a change to the lock costs shows in the same run.
  */
 #include "config.h"
 
@@ -27,6 +29,7 @@
 #include <unistd.h>
 
 static const char *paddock_run;
+static const char *paddock_run_before;  /* an older build, or NULL */
 static gboolean has_no_monitor;
 static gboolean quick;
 
@@ -60,15 +63,16 @@ quantile (GArray *values,
   return g_array_index (sorted, double, (guint) (q * (sorted->len - 1) + 0.5));
 }
 
-/* paddock-run [--no-monitor] --project DIR --lock|--no-lock -- ARGV… */
+/* RUNNER [--no-monitor] --project DIR --lock|--no-lock -- ARGV… */
 static GPtrArray *
-under_runner (const char         *project,
-              gboolean            lock,
-              const char * const *argv)
+under (const char         *runner,
+       const char         *project,
+       gboolean            lock,
+       const char * const *argv)
 {
   GPtrArray *out = g_ptr_array_new ();
 
-  g_ptr_array_add (out, (char *) paddock_run);
+  g_ptr_array_add (out, (char *) runner);
   g_ptr_array_add (out, lock ? "--lock" : "--no-lock");
   if (has_no_monitor)
     g_ptr_array_add (out, "--no-monitor");
@@ -79,6 +83,14 @@ under_runner (const char         *project,
     g_ptr_array_add (out, (char *) argv[i]);
   g_ptr_array_add (out, NULL);
   return out;
+}
+
+static GPtrArray *
+under_runner (const char         *project,
+              gboolean            lock,
+              const char * const *argv)
+{
+  return under (paddock_run, project, lock, argv);
 }
 
 static GPtrArray *
@@ -155,7 +167,8 @@ measure (Peer       *peers,
   return TRUE;
 }
 
-/* peers: bare, paddock-run without the lock, paddock-run --lock. */
+/* peers: bare, paddock-run without the lock, paddock-run --lock, and
+ * perhaps the older build's --lock. */
 static void
 report (const char *what,
         Peer       *peers,
@@ -165,7 +178,7 @@ report (const char *what,
   g_autoptr(GArray) lock_wall = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) lock_cpu = g_array_new (FALSE, FALSE, sizeof (double));
 
-  g_assert (n_peers == 3);
+  g_assert (n_peers >= 3);
   for (guint r = 0; r < rounds; r++)
     {
       double wall = g_array_index (peers[2].wall, double, r) / g_array_index (peers[1].wall, double, r);
@@ -197,14 +210,17 @@ compare (const char         *what,
          const char * const *argv,
          guint               rounds)
 {
-  Peer peers[3];
+  Peer peers[4];
+  guint n_peers = 3;
 
   peer_init (&peers[0], "bare", plain (argv));
   peer_init (&peers[1], "paddock-run, no lock", under_runner (project, FALSE, argv));
   peer_init (&peers[2], "paddock-run --lock", under_runner (project, TRUE, argv));
-  if (measure (peers, G_N_ELEMENTS (peers), project, rounds))
-    report (what, peers, G_N_ELEMENTS (peers), rounds);
-  for (guint p = 0; p < G_N_ELEMENTS (peers); p++)
+  if (paddock_run_before != NULL)
+    peer_init (&peers[n_peers++], "--lock, before", under (paddock_run_before, project, TRUE, argv));
+  if (measure (peers, n_peers, project, rounds))
+    report (what, peers, n_peers, rounds);
+  for (guint p = 0; p < n_peers; p++)
     peer_clear (&peers[p]);
 }
 
@@ -252,18 +268,24 @@ bench_startup (const char *project)
 {
   const char *bwrap_argv[] = { "bwrap", "--ro-bind", "/", "/", "true", NULL };
   const char *true_argv[] = { "true", NULL };
-  Peer peers[4];
+  Peer peers[5];
   guint n_peers = 3;
   guint rounds = quick ? 11 : 41;
+  int bwrap = -1;
   BenchSample sample;
 
   peer_init (&peers[0], "bare true", plain (true_argv));
   peer_init (&peers[1], "paddock-run, no lock", under_runner (project, FALSE, true_argv));
   peer_init (&peers[2], "paddock-run --lock", under_runner (project, TRUE, true_argv));
   if (bench_run (bwrap_argv, NULL, NULL, &sample))
-    peer_init (&peers[n_peers++], "bwrap --ro-bind / /", plain (bwrap_argv));
+    {
+      bwrap = n_peers;
+      peer_init (&peers[n_peers++], "bwrap --ro-bind / /", plain (bwrap_argv));
+    }
   else
     printf ("# bwrap cannot run here: start-up is compared with bare true only\n");
+  if (paddock_run_before != NULL)
+    peer_init (&peers[n_peers++], "--lock, before", under (paddock_run_before, project, TRUE, true_argv));
 
   if (measure (peers, n_peers, NULL, rounds))
     {
@@ -273,9 +295,9 @@ bench_startup (const char *project)
       for (guint p = 0; p < n_peers; p++)
         printf ("  %-24s %6.2f ms (IQR %.2f–%.2f)\n", peers[p].name, quantile (peers[p].wall, 0.5),
                 quantile (peers[p].wall, 0.25), quantile (peers[p].wall, 0.75));
-      if (n_peers == 4)
+      if (bwrap >= 0)
         printf ("  paddock-run --lock: %.2f ms, %.2f× bwrap (targets ≤ 10 ms, ≤ 3×)\n",
-                lock_ms, lock_ms / quantile (peers[3].wall, 0.5));
+                lock_ms, lock_ms / quantile (peers[bwrap].wall, 0.5));
       else
         printf ("  paddock-run --lock: %.2f ms (target ≤ 10 ms)\n", lock_ms);
     }
@@ -301,6 +323,7 @@ main (int   argc,
       return 77;
     }
   quick = g_strcmp0 (g_getenv ("PADDOCK_BENCH_QUICK"), "1") == 0;
+  paddock_run_before = g_getenv ("PADDOCK_BENCH_BEFORE");
   g_spawn_sync (NULL, (char *[]) { (char *) paddock_run, "--help", NULL }, NULL, 0,
                 NULL, NULL, &help, NULL, NULL, NULL);
   has_no_monitor = help != NULL && strstr (help, "--no-monitor") != NULL;

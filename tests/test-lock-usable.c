@@ -405,7 +405,7 @@ test_lock_status (void)
   g_assert_nonnull (strstr (out, "\ndenied-folders: "));
   g_assert_nonnull (strstr (out, "\nmetadata: "));
   g_assert_nonnull (strstr (out, "\nother-terminals: "));
-  g_assert_nonnull (strstr (out, abi >= 1 ? "\nother-processes: partly confined (" : "\nother-processes: "));
+  g_assert_nonnull (strstr (out, abi >= 1 ? "\nother-processes: hidden (" : "\nother-processes: "));
   g_assert_nonnull (strstr (out, abi >= 6 ? "\nabstract-unix-sockets: confined" : "\nabstract-unix-sockets: not confined"));
 }
 

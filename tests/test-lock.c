@@ -527,8 +527,7 @@ main (int   argc,
   add ("setpriority-outside", test_setpriority_outside);
   add ("affinity-outside", test_affinity_outside);
   add ("own-limits", test_own_limits);
-  if (strcmp (backend, "namespaces") == 0)
-    add ("proc-cmdline", test_proc_cmdline);
+  add ("proc-cmdline", test_proc_cmdline);
   add ("project-under-tmp", test_project_under_tmp);
   add ("build-and-run-c", test_build_and_run_c);
   add ("git", test_git);

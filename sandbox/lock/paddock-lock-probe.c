@@ -287,7 +287,7 @@ paddock_lock_choose_backend (const char          *name,
         }
     }
 
-  if (!paddock_namespaces_probe (PADDOCK_NAMESPACES_LOCK, &ns_errno, NULL))
+  if (!paddock_namespaces_probe (PADDOCK_NAMESPACES_LOCK, &ns_errno, NULL, NULL))
     {
       g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_UNAVAILABLE,
                    "cannot lock the folder: %suser namespaces are unavailable to this user (%s)%s",
@@ -388,6 +388,7 @@ typedef struct
   gboolean                have_places;   /* Landlock: the private /tmp, /run… in a mount namespace */
   int                     places_errno;
   char                   *places_what;
+  gboolean                hides_processes;  /* a PID namespace with a /proc of the agent's own */
   gboolean                seccomp;
 } Report;
 
@@ -414,7 +415,9 @@ probe_lock (PaddockLockBackend  backend,
    * metadata of files outside the grants away. */
   if (backend == PADDOCK_LOCK_BACKEND_LANDLOCK)
     report->have_places = paddock_namespaces_probe (PADDOCK_NAMESPACES_PRIVATE_PLACES, &report->places_errno,
-                                                    &report->places_what);
+                                                    &report->places_what, &report->hides_processes);
+  else
+    report->hides_processes = TRUE;
   report->seccomp = prctl (PR_GET_SECCOMP, 0, 0, 0, 0) >= 0;
 }
 
@@ -433,7 +436,7 @@ probe (const char *backend,
       paddock_landlock_probe (&report->landlock);
       report->seccomp = prctl (PR_GET_SECCOMP, 0, 0, 0, 0) >= 0;
     }
-  report->have_namespaces = paddock_namespaces_probe (PADDOCK_NAMESPACES_LOCK, &report->namespaces_errno, NULL);
+  report->have_namespaces = paddock_namespaces_probe (PADDOCK_NAMESPACES_LOCK, &report->namespaces_errno, NULL, NULL);
 }
 
 /* What only the lock's mount namespace gives under Landlock, which does
@@ -498,14 +501,15 @@ print_ipc_status (FILE         *out,
 
 /* Other processes of the user's: the seccomp filter refuses their limits,
  * priorities and CPUs on both backends; only a PID namespace hides their
- * command lines, and the Landlock backend makes none. */
+ * command lines, which the Landlock backend makes with its private places
+ * where it can. */
 static void
 print_processes_status (FILE         *out,
                         const Report *report)
 {
   if (!report->have_backend)
     fprintf (out, "other-processes: not confined (the lock cannot start here)\n");
-  else if (report->backend == PADDOCK_LOCK_BACKEND_NAMESPACES)
+  else if (report->hides_processes)
     fprintf (out, "other-processes: hidden (a PID namespace with a /proc of the agent's own)\n");
   else
     fprintf (out, "other-processes: partly confined (their limits, priorities and CPUs cannot be set, "
@@ -626,6 +630,8 @@ report_features (const Report *report)
     }
   if (report_has_ipc (report))
     g_ptr_array_add (features, g_strdup ("lock-ipc"));
+  if (report->hides_processes)
+    g_ptr_array_add (features, g_strdup ("lock-other-processes"));
   if (report->seccomp)
     g_ptr_array_add (features, g_strdup ("lock-seccomp"));
   g_ptr_array_add (features, g_strdup ("lock-no-new-privs"));

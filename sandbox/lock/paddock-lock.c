@@ -428,12 +428,13 @@ paddock_lock_exit_code (const GError *error)
   return g_error_matches (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_INVALID) ? 2 : 1;
 }
 
-/* fork(), or for the namespaces backend a child in new namespaces. */
+/* fork(), or a child in the lock's new namespaces: see
+ * paddock_namespaces_fork(). */
 pid_t
 paddock_lock_fork (PaddockLock *lock)
 {
-  if (lock != NULL && lock->backend == PADDOCK_LOCK_BACKEND_NAMESPACES)
-    return paddock_namespaces_clone ();
+  if (lock != NULL && lock->namespaces != NULL)
+    return paddock_namespaces_fork (lock->namespaces);
   return fork ();
 }
 
@@ -467,12 +468,12 @@ write_text (const char *text)
     return;
 }
 
-/* In the child: says, in one line, that the private places could not be
- * made. Async-signal-safe. */
+/* In the child: one line, "@warning: reason", for what the lock goes on
+ * without. Async-signal-safe: the reasons were looked up beforehand. */
 static void
-warn_sockets_reachable (PaddockLock *lock,
-                        int          ns_step,
-                        int          err)
+warn_going_on_without (PaddockLock *lock,
+                       const char  *warning,
+                       int          err)
 {
   const char *text = NULL;
   char number[16];
@@ -486,13 +487,26 @@ warn_sockets_reachable (PaddockLock *lock,
     number[--n] = '0' + err % 10;
   while ((err /= 10) > 0 && n > 0);
 
-  write_text (SOCKETS_WARNING);
-  write_text (paddock_namespaces_step_name (lock->namespaces, ns_step));
-  write_text (": ");
+  write_text (warning);
   write_text (text != NULL ? text : "error ");
   write_text (text != NULL ? "" : number + n);
   write_text ("\n");
 }
+
+/* In the child: says, in one line, that the private places could not be
+ * made. Async-signal-safe. */
+static void
+warn_sockets_reachable (PaddockLock *lock,
+                        int          ns_step,
+                        int          err)
+{
+  write_text (SOCKETS_WARNING);
+  write_text (paddock_namespaces_step_name (lock->namespaces, ns_step));
+  warn_going_on_without (lock, ": ", err);
+}
+
+#define PROCESSES_WARNING "paddock-run: warning: the command lines of processes outside the folder lock " \
+                          "stay readable in /proc: cannot mount /proc for the PID namespace: "
 
 /* Under Landlock: the agent's own /tmp, /run, runtime dir and /dev/pts,
  * read-only mounts outside the grants, the denied folders covered. Where
@@ -516,6 +530,9 @@ enter_private_places (PaddockLock *lock,
       warn_sockets_reachable (lock, ns_step, err);
       return 0;
     }
+
+  if ((err = paddock_namespaces_get_proc_errno (lock->namespaces)) != 0)
+    warn_going_on_without (lock, PROCESSES_WARNING, err);
 
   /* The ruleset was made before these mounts existed. */
   fresh = paddock_namespaces_get_fresh_mounts (lock->namespaces);
@@ -544,7 +561,6 @@ enter_private_places (PaddockLock *lock,
 static int
 enter_own_ipc (PaddockLock *lock)
 {
-  const char *text = NULL;
   int err;
 
   if (unshare (CLONE_NEWIPC) == 0)
@@ -552,12 +568,7 @@ enter_own_ipc (PaddockLock *lock)
   err = errno;
   if (lock->backend == PADDOCK_LOCK_BACKEND_NAMESPACES)
     return err;
-  for (guint i = 0; i < G_N_ELEMENTS (lock->errno_text); i++)
-    if (lock->errno_text[i].number == err)
-      text = lock->errno_text[i].text;
-  write_text (IPC_WARNING);
-  write_text (text != NULL ? text : "error");
-  write_text ("\n");
+  warn_going_on_without (lock, IPC_WARNING, err);
   return 0;
 }
 
@@ -660,7 +671,7 @@ paddock_lock_enter (PaddockLock *lock,
       return err;
     }
 
-  if (lock->backend == PADDOCK_LOCK_BACKEND_NAMESPACES &&
+  if (paddock_namespaces_in_pid_namespace (lock->namespaces) &&
       (err = paddock_namespaces_become_init (lock->namespaces, report_fd)) != 0)
     {
       *step = STEP_INIT;

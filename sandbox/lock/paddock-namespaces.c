@@ -128,6 +128,10 @@ struct _PaddockNamespaces
   GPtrArray             *steps;
   guint                  first_mount_step;  /* failing before it changes nothing */
   GPtrArray             *fresh;             /* PaddockGrant: the new mounts Landlock must grant */
+  int                    clone_flags;       /* the private places' namespaces, made by clone() */
+  /* In the child only: */
+  gboolean               in_pid_namespace;  /* paddock_namespaces_fork() made one */
+  int                    proc_errno;        /* the private places' /proc could not be mounted */
 };
 
 /* A place the agent gets a fresh, empty one of. */
@@ -290,6 +294,7 @@ add_entry (PaddockNamespaces     *ns,
                              as_root ? "create a mount namespace" : "create a user and mount namespace");
 
       step->flags = CLONE_NEWNS | (as_root ? 0 : CLONE_NEWUSER);
+      ns->clone_flags = step->flags;
       if (!as_root)
         add_identity_map (ns);
     }
@@ -317,11 +322,12 @@ namespaces_alloc (PaddockNamespacesKind kind)
 gboolean
 paddock_namespaces_probe (PaddockNamespacesKind   kind,
                           int                    *saved_errno,
-                          char                  **what)
+                          char                  **what,
+                          gboolean               *hides_processes)
 {
   g_autoptr(PaddockNamespaces) ns = NULL;
   int report[2];
-  int msg[2] = { 0, 0 };
+  int msg[3] = { 0, 0, 0 };
   pid_t pid;
   int status;
 
@@ -343,17 +349,20 @@ paddock_namespaces_probe (PaddockNamespacesKind   kind,
       while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
         ;
       *saved_errno = 0;
+      if (hides_processes != NULL)
+        *hides_processes = TRUE;
       return TRUE;
     }
 
   ns = namespaces_alloc (kind);
   add_entry (ns, kind);
+  add_step (ns, STEP_PROC, NULL, "/proc", "mount /proc for the PID namespace");
   if (pipe2 (report, O_CLOEXEC) != 0)
     {
       *saved_errno = errno;
       return FALSE;
     }
-  pid = fork ();
+  pid = paddock_namespaces_fork (ns);
   if (pid < 0)
     {
       *saved_errno = errno;
@@ -364,6 +373,7 @@ paddock_namespaces_probe (PaddockNamespacesKind   kind,
   if (pid == 0)
     {
       msg[1] = paddock_namespaces_enter (ns, &msg[0]);
+      msg[2] = ns->in_pid_namespace && ns->proc_errno == 0;
       if (write (report[1], msg, sizeof msg) < 0)
         _exit (1);
       _exit (0);
@@ -377,6 +387,8 @@ paddock_namespaces_probe (PaddockNamespacesKind   kind,
   *saved_errno = msg[1];
   if (msg[1] != 0 && what != NULL)
     *what = g_strdup (paddock_namespaces_step_name (ns, msg[0]));
+  if (hides_processes != NULL)
+    *hides_processes = msg[1] == 0 && msg[2];
   return msg[1] == 0;
 }
 
@@ -387,6 +399,43 @@ paddock_namespaces_clone (void)
 {
   return syscall (__NR_clone, (unsigned long) (CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | SIGCHLD),
                   NULL, NULL, NULL, 0);
+}
+
+/* fork() for a child that will enter @ns. The namespaces backend's child
+ * starts in its new namespaces as PID 1. So does the Landlock backend's
+ * where it can, with a PID namespace added to its private places: the
+ * agent's own /proc then shows no process outside the lock (command
+ * lines, which Landlock leaves readable). Where that clone is refused,
+ * a plain fork(), and the private places' own unshare() in the child. */
+pid_t
+paddock_namespaces_fork (PaddockNamespaces *ns)
+{
+  pid_t pid;
+
+  if (ns->kind == PADDOCK_NAMESPACES_LOCK)
+    return paddock_namespaces_clone ();
+  pid = syscall (__NR_clone, (unsigned long) (ns->clone_flags | CLONE_NEWPID | SIGCHLD), NULL, NULL, NULL, 0);
+  if (pid == 0)
+    ns->in_pid_namespace = TRUE;
+  if (pid >= 0)
+    return pid;
+  return fork ();
+}
+
+/* In the child: whether it is PID 1 of a namespace of its own, and so
+ * must become its init once locked. */
+gboolean
+paddock_namespaces_in_pid_namespace (PaddockNamespaces *ns)
+{
+  return ns->kind == PADDOCK_NAMESPACES_LOCK || ns->in_pid_namespace;
+}
+
+/* In the child: why the private places' /proc could not be mounted (the
+ * agent then sees every process's command line), or 0. */
+int
+paddock_namespaces_get_proc_errno (PaddockNamespaces *ns)
+{
+  return ns->proc_errno;
 }
 
 static int
@@ -818,8 +867,10 @@ paddock_namespaces_new (const PaddockNamespacesSpec *spec,
 
   /* The working directory still points into the mount that was there before. */
   add_step (ns, STEP_CHDIR, NULL, spec->project, "enter the project");
-  if (spec->kind == PADDOCK_NAMESPACES_LOCK)
-    add_step (ns, STEP_PROC, NULL, "/proc", "mount /proc for the PID namespace");
+  add_step (ns, STEP_PROC, NULL, "/proc", "mount /proc for the PID namespace");
+  /* Landlock's rule for /proc names the mount it covers. */
+  if (spec->kind == PADDOCK_NAMESPACES_PRIVATE_PLACES)
+    g_ptr_array_add (ns->fresh, paddock_grant_new ("/proc", PADDOCK_ACCESS_READ));
 
   return g_steal_pointer (&ns);
 }
@@ -959,7 +1010,24 @@ paddock_namespaces_enter (PaddockNamespaces *ns,
 {
   for (guint i = 0; i < ns->steps->len; i++)
     {
-      int err = run_step (g_ptr_array_index (ns->steps, i));
+      Step *s = g_ptr_array_index (ns->steps, i);
+      int err;
+
+      /* The private places: made by clone() already, or no PID
+       * namespace to mount a /proc for. */
+      if (ns->kind == PADDOCK_NAMESPACES_PRIVATE_PLACES &&
+          ((s->kind == STEP_UNSHARE && ns->in_pid_namespace) ||
+           (s->kind == STEP_PROC && !ns->in_pid_namespace)))
+        continue;
+      err = run_step (s);
+      /* Without it the agent sees what it would without a PID namespace:
+       * less than the lock could give, said by the caller, not a reason
+       * to refuse the lock. */
+      if (err != 0 && s->kind == STEP_PROC && ns->kind == PADDOCK_NAMESPACES_PRIVATE_PLACES)
+        {
+          ns->proc_errno = err;
+          continue;
+        }
       if (err != 0)
         {
           *step = (int) i;

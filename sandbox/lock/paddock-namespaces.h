@@ -38,11 +38,15 @@ typedef struct _PaddockNamespaces PaddockNamespaces;
 
 gboolean           paddock_namespaces_probe        (PaddockNamespacesKind        kind,
                                                     int                         *saved_errno,
-                                                    char                       **what);
+                                                    char                       **what,
+                                                    gboolean                    *hides_processes);
 PaddockNamespaces *paddock_namespaces_new          (const PaddockNamespacesSpec *spec,
                                                     GError                     **error);
 void               paddock_namespaces_free         (PaddockNamespaces           *ns);
 pid_t              paddock_namespaces_clone        (void);
+pid_t              paddock_namespaces_fork         (PaddockNamespaces           *ns);
+gboolean           paddock_namespaces_in_pid_namespace (PaddockNamespaces       *ns);
+int                paddock_namespaces_get_proc_errno (PaddockNamespaces         *ns);
 int                paddock_namespaces_enter        (PaddockNamespaces           *ns,
                                                     int                         *step);
 gboolean           paddock_namespaces_step_is_before_mounts (PaddockNamespaces  *ns,

@@ -95,7 +95,8 @@ typedef struct
                                    * "lock-ioctl-dev", "lock-signals",
                                    * "lock-abstract-unix-sockets",
                                    * "lock-named-unix-sockets", "lock-denied-folders",
-                                   * "lock-metadata", "lock-terminals", "lock-ipc", "lock-seccomp",
+                                   * "lock-metadata", "lock-terminals", "lock-ipc",
+                                   * "lock-other-processes", "lock-seccomp",
                                    * "lock-no-new-privs" */
   char           **denied;        /* lock-status: what the lock keeps from the agent,
                                    * canonical paths (the built-in credential stores,
