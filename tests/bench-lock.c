@@ -15,8 +15,9 @@
  *
  * Targets (issue 3): loop and build ≤ 1.05×; start-up ≤ 10 ms and ≤ 3× bwrap.
  * PADDOCK_BENCH_QUICK=1 takes fewer rounds, for a look while developing.
- * PADDOCK_BENCH_BEFORE=PATH adds an older paddock-run's --lock as one more
- * peer, so that what a change to the lock costs shows in the same run.
+ * PADDOCK_BENCH_BASELINE_RUN=PATH adds an earlier build's paddock-run
+ * --lock as one more peer, so that what a change to the lock costs shows
+ * in the same run.
  */
 #include "config.h"
 
@@ -29,7 +30,7 @@
 #include <unistd.h>
 
 static const char *paddock_run;
-static const char *paddock_run_before;  /* an older build, or NULL */
+static const char *paddock_run_baseline;  /* an older build, or NULL */
 static gboolean has_no_monitor;
 static gboolean quick;
 
@@ -216,8 +217,8 @@ compare (const char         *what,
   peer_init (&peers[0], "bare", plain (argv));
   peer_init (&peers[1], "paddock-run, no lock", under_runner (project, FALSE, argv));
   peer_init (&peers[2], "paddock-run --lock", under_runner (project, TRUE, argv));
-  if (paddock_run_before != NULL)
-    peer_init (&peers[n_peers++], "--lock, before", under (paddock_run_before, project, TRUE, argv));
+  if (paddock_run_baseline != NULL)
+    peer_init (&peers[n_peers++], "--lock, baseline build", under (paddock_run_baseline, project, TRUE, argv));
   if (measure (peers, n_peers, project, rounds))
     report (what, peers, n_peers, rounds);
   for (guint p = 0; p < n_peers; p++)
@@ -284,8 +285,8 @@ bench_startup (const char *project)
     }
   else
     printf ("# bwrap cannot run here: start-up is compared with bare true only\n");
-  if (paddock_run_before != NULL)
-    peer_init (&peers[n_peers++], "--lock, before", under (paddock_run_before, project, TRUE, true_argv));
+  if (paddock_run_baseline != NULL)
+    peer_init (&peers[n_peers++], "--lock, baseline build", under (paddock_run_baseline, project, TRUE, true_argv));
 
   if (measure (peers, n_peers, NULL, rounds))
     {
@@ -322,8 +323,10 @@ main (int   argc,
       fprintf (stderr, "bench-lock: PADDOCK_RUN is not set\n");
       return 77;
     }
+  /* Each figure as it comes: a run cut short by meson's timeout keeps them. */
+  setvbuf (stdout, NULL, _IOLBF, 0);
   quick = g_strcmp0 (g_getenv ("PADDOCK_BENCH_QUICK"), "1") == 0;
-  paddock_run_before = g_getenv ("PADDOCK_BENCH_BEFORE");
+  paddock_run_baseline = g_getenv ("PADDOCK_BENCH_BASELINE_RUN");
   g_spawn_sync (NULL, (char *[]) { (char *) paddock_run, "--help", NULL }, NULL, 0,
                 NULL, NULL, &help, NULL, NULL, NULL);
   has_no_monitor = help != NULL && strstr (help, "--no-monitor") != NULL;
