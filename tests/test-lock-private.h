@@ -89,6 +89,7 @@ void test_git (void);
 void test_profile_state_and_tmp (void);
 void test_tui_draws (void);
 void test_ctrl_c (void);
+void test_job_control (void);
 void test_bad_input (void);
 void test_session_files (void);
 void test_bad_backend_and_project (void);

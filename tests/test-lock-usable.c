@@ -186,6 +186,117 @@ test_ctrl_c (void)
   g_assert_cmpint (run->status, ==, 128 + SIGINT);
 }
 
+/* Reads from @master into @out until @what shows after @from, or the
+ * child is gone; FALSE then, or after 30 s (a bound, not a measure). */
+static gboolean
+read_until (int         master,
+            GString    *out,
+            gsize       from,
+            const char *what)
+{
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while (strstr (out->str + from, what) == NULL)
+    {
+      struct pollfd pfd = { .fd = master, .events = POLLIN };
+      char buf[4096];
+      ssize_t n;
+
+      if (g_get_monotonic_time () > deadline)
+        return FALSE;
+      if (poll (&pfd, 1, 200) <= 0)
+        continue;
+      n = read (master, buf, sizeof buf);
+      if (n <= 0)
+        return FALSE;
+      g_string_append_len (out, buf, n);
+    }
+  return TRUE;
+}
+
+static void
+type_into (int         master,
+           const char *text)
+{
+  g_assert_cmpint (write (master, text, strlen (text)), ==, (gssize) strlen (text));
+}
+
+/* In an interactive shell with job control: paddock-run's command, stopped
+ * by Ctrl-Z, gives the shell its prompt back ("Stopped"), and "fg" brings
+ * it back to read what is typed next. Under the lock the command is a
+ * child of its PID namespace's init, which the terminal's SIGTSTP cannot
+ * stop. */
+static void
+assert_job_control (gboolean locked)
+{
+  g_autoptr(GPtrArray) argv = command_line (locked, NULL, "printf 'S%sD\\n' TARTE; read word; echo RESUMED-$word");
+  g_autoptr(GString) line = g_string_new (NULL);
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_auto(GStrv) env = child_env ();
+  struct winsize size = { .ws_row = 24, .ws_col = 200 };
+  int master, slave, wait_status;
+  gsize mark;
+  pid_t pid;
+
+  for (guint i = 0; argv->pdata[i] != NULL; i++)
+    {
+      g_autofree char *quoted = g_shell_quote (argv->pdata[i]);
+
+      g_string_append_printf (line, "%s ", quoted);
+    }
+  g_string_append (line, "\n");
+  env = g_environ_setenv (env, "PS1", "PROMPT$ ", TRUE);
+
+  g_assert_cmpint (openpty (&master, &slave, NULL, NULL, &size), ==, 0);
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      setsid ();
+      ioctl (slave, TIOCSCTTY, 0);
+      dup2 (slave, 0);
+      dup2 (slave, 1);
+      dup2 (slave, 2);
+      if (slave > 2)
+        close (slave);
+      close (master);
+      execve ("/bin/bash", (char *[]) { "bash", "--norc", "--noprofile", "-i", NULL }, env);
+      _exit (127);
+    }
+  close (slave);
+
+  g_assert_true (read_until (master, out, 0, "PROMPT$ "));
+  mark = out->len;
+  type_into (master, line->str);
+  g_assert_true (read_until (master, out, mark, "STARTED"));
+  mark = out->len;
+  type_into (master, "\032");
+  if (!read_until (master, out, mark, "Stopped"))
+    g_error ("%s: Ctrl-Z did not stop the command; the terminal showed: %s",
+             locked ? "locked" : "unlocked", out->str + mark);
+  g_assert_true (read_until (master, out, mark, "PROMPT$ "));
+  mark = out->len;
+  type_into (master, "fg\n");
+  /* The shell names the job it continues; then it reads again. */
+  g_assert_true (read_until (master, out, mark, "RESUMED-$word"));
+  mark = out->len;
+  type_into (master, "again\n");
+  g_assert_true (read_until (master, out, mark, "RESUMED-again"));
+  type_into (master, "exit\n");
+  read_until (master, out, out->len, "\001");  /* to the end */
+  close (master);
+  while (waitpid (pid, &wait_status, 0) < 0)
+    g_assert_cmpint (errno, ==, EINTR);
+  test_assert_no_sanitizer_report (out->str);
+}
+
+void
+test_job_control (void)
+{
+  assert_job_control (FALSE);
+  assert_job_control (TRUE);
+}
+
 /* --- bad input, status, saved choice ------------------------------------- */
 
 static void

@@ -534,6 +534,7 @@ main (int   argc,
   add ("profile-state-and-tmp", test_profile_state_and_tmp);
   add ("tui-draws", test_tui_draws);
   add ("ctrl-c", test_ctrl_c);
+  add ("job-control", test_job_control);
   add ("bad-input", test_bad_input);
   add ("session-files", test_session_files);
   add ("bad-backend-and-project", test_bad_backend_and_project);

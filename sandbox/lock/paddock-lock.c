@@ -610,10 +610,13 @@ close_inherited_fds (void)
 
 /* In the child, right after it entered the project: enters the lock. Only
  * system calls from here. Returns 0 in the process that goes on to run the
- * command, or an errno with *step set for paddock_lock_step_name(). */
+ * command, or an errno with *step set for paddock_lock_step_name(). In a
+ * PID namespace, the child stays behind as its init, and writes a byte to
+ * @stopped_fd (or -1) each time the command is stopped. */
 int
 paddock_lock_enter (PaddockLock *lock,
                     int          report_fd,
+                    int          stopped_fd,
                     int         *step)
 {
   int err;
@@ -672,7 +675,7 @@ paddock_lock_enter (PaddockLock *lock,
     }
 
   if (paddock_namespaces_in_pid_namespace (lock->namespaces) &&
-      (err = paddock_namespaces_become_init (lock->namespaces, report_fd)) != 0)
+      (err = paddock_namespaces_become_init (lock->namespaces, report_fd, stopped_fd)) != 0)
     {
       *step = STEP_INIT;
       return err;

@@ -65,6 +65,7 @@ int                 paddock_lock_exit_code     (const GError            *error);
 pid_t               paddock_lock_fork          (PaddockLock             *lock);
 int                 paddock_lock_enter         (PaddockLock             *lock,
                                                 int                      report_fd,
+                                                int                      stopped_fd,
                                                 int                     *step);
 const char         *paddock_lock_step_name     (PaddockLock             *lock,
                                                 int                      step);

@@ -1062,10 +1062,18 @@ relay_signal (int        sig,
 
 /* Called in PID 1 of the namespace, locked already. Starts the agent's
  * process and returns 0 in it; PID 1 stays behind as the namespace's init
- * and never returns. Returns an errno when the agent cannot be started. */
+ * and never returns. Returns an errno when the agent cannot be started.
+ *
+ * PID 1 cannot be stopped from inside its namespace, so the terminal's
+ * Ctrl-Z stops the agent alone, which paddock-run, its grandparent, does
+ * not see: init writes a byte to @stopped_fd for each stop, and
+ * paddock-run does what it would for a child of its own (job control in
+ * the shell it runs in). Without @stopped_fd (-1), the agent is let go
+ * on rather than left frozen. */
 int
 paddock_namespaces_become_init (PaddockNamespaces *ns,
-                                int                report_fd)
+                                int                report_fd,
+                                int                stopped_fd)
 {
   static const int relayed[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGUSR1, SIGUSR2, SIGCONT };
   struct sigaction relay = { .sa_sigaction = relay_signal, .sa_flags = SA_SIGINFO | SA_RESTART };
@@ -1078,9 +1086,14 @@ paddock_namespaces_become_init (PaddockNamespaces *ns,
   if (agent == 0)
     return 0;
 
-  /* Hold nothing open: the report pipe must close when the agent runs. */
+  /* Hold nothing open but @stopped_fd, as 3: the report pipe must close
+   * when the agent runs. */
   close (report_fd);
-  syscall (__NR_close_range, 3, ~0U, 0);
+  if (stopped_fd >= 0 && dup2 (stopped_fd, 3) == 3)
+    stopped_fd = 3;
+  else
+    stopped_fd = -1;
+  syscall (__NR_close_range, stopped_fd >= 0 ? 4 : 3, ~0U, 0);
 
   init_agent = agent;
   sigemptyset (&unblock);
@@ -1105,9 +1118,7 @@ paddock_namespaces_become_init (PaddockNamespaces *ns,
         }
       if (pid != agent)
         continue;
-      /* PID 1 cannot stop itself for paddock-run to see, so an agent that
-       * is stopped by the terminal is let go on rather than left frozen. */
-      if (WIFSTOPPED (status))
+      if (WIFSTOPPED (status) && (stopped_fd < 0 || write (stopped_fd, "s", 1) != 1))
         kill (agent, SIGCONT);
       else if (WIFEXITED (status))
         _exit (WEXITSTATUS (status));

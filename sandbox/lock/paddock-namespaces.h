@@ -53,7 +53,8 @@ gboolean           paddock_namespaces_step_is_before_mounts (PaddockNamespaces  
                                                     int                          step);
 GPtrArray         *paddock_namespaces_get_fresh_mounts (PaddockNamespaces       *ns);
 int                paddock_namespaces_become_init  (PaddockNamespaces           *ns,
-                                                    int                          report_fd);
+                                                    int                          report_fd,
+                                                    int                          stopped_fd);
 const char        *paddock_namespaces_step_name    (PaddockNamespaces           *ns,
                                                     int                          step);
 

@@ -52,6 +52,8 @@ typedef struct
   int                exit_signal;   /* the signal that ended the agent, or 0 */
   gboolean           agent_exited;
   char             **script_argv;   /* sh and the command: for a script without "#!" (borrowed strings) */
+  int                stopped_pipe[2]; /* a byte for each stop of an agent under a PID namespace's init */
+  guint              stopped_source;
 
   /* The exec monitor and what comes with it; unused with --no-monitor. */
   PaddockExecFilter   exec_filter;
@@ -176,7 +178,7 @@ run_child (PaddockSupervisor *self,
   if (self->lock != NULL)
     {
       int lock_step = 0;
-      int lock_errno = paddock_lock_enter (self->lock, report_fd, &lock_step);
+      int lock_errno = paddock_lock_enter (self->lock, report_fd, self->stopped_pipe[1], &lock_step);
 
       if (lock_errno != 0)
         child_fail (report_fd, STEP_LOCK + lock_step, lock_errno);
@@ -288,6 +290,28 @@ reap_children (PaddockSupervisor *self)
 
   if (self->agent_exited)
     g_main_loop_quit (self->loop);
+}
+
+/* The agent, a child of its PID namespace's init, was stopped. */
+static gboolean
+on_agent_stopped_in_namespace (int          fd,
+                               GIOCondition condition,
+                               gpointer     user_data)
+{
+  PaddockSupervisor *self = user_data;
+  char bytes[16];
+  ssize_t n;
+
+  do
+    n = read (fd, bytes, sizeof bytes);
+  while (n < 0 && errno == EINTR);
+  if (n <= 0)
+    {
+      self->stopped_source = 0;  /* init is gone, or there is none */
+      return G_SOURCE_REMOVE;
+    }
+  on_agent_stopped (self);
+  return G_SOURCE_CONTINUE;
 }
 
 static void on_project_rules_changed (PaddockSupervisor *self);
@@ -782,6 +806,7 @@ paddock_supervisor_run (PaddockRunOptions *options)
     .exit_status = 1,
     .monitor_socket = { -1, -1 },
     .project_rules_dirs = { -1, -1 },
+    .stopped_pipe = { -1, -1 },
   };
   int report[2];
   int msg[2];
@@ -841,6 +866,12 @@ paddock_supervisor_run (PaddockRunOptions *options)
       return 1;
     }
 
+  if (self.lock != NULL && pipe2 (self.stopped_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
+    {
+      paddock_printerr ("cannot create a pipe: %s", g_strerror (errno));
+      return 1;
+    }
+
   script_argv = script_argv_new (options);
   self.script_argv = script_argv;
   self.agent = paddock_lock_fork (self.lock);
@@ -856,6 +887,7 @@ paddock_supervisor_run (PaddockRunOptions *options)
     }
 
   close (report[1]);
+  paddock_close_fd (&self.stopped_pipe[1]);
   setpgid (self.agent, self.agent);
   if (self.tty_fd >= 0)
     tcsetpgrp (self.tty_fd, self.agent);
@@ -885,12 +917,17 @@ paddock_supervisor_run (PaddockRunOptions *options)
   paddock_limits_watch_poll (context);
   self.loop = g_main_loop_new (context, FALSE);
   signal_source = g_unix_fd_add (self.signal_fd, G_IO_IN, on_signal, &self);
+  if (self.stopped_pipe[0] >= 0)
+    self.stopped_source = g_unix_fd_add (self.stopped_pipe[0], G_IO_IN | G_IO_HUP | G_IO_ERR,
+                                         on_agent_stopped_in_namespace, &self);
   /* A child may have exited before the source existed. */
   reap_children (&self);
   if (!self.agent_exited)
     g_main_loop_run (self.loop);
 
   g_source_remove (signal_source);
+  g_clear_handle_id (&self.stopped_source, g_source_remove);
+  paddock_close_fd (&self.stopped_pipe[0]);
   g_clear_handle_id (&self.end_grace_source, g_source_remove);
   take_back_terminal (&self);
 
