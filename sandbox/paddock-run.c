@@ -9,6 +9,7 @@
 #include "paddock-control.h"
 #include "paddock-escape.h"
 #include "paddock-lock.h"
+#include "paddock-profile.h"
 #include "paddock-project-config.h"
 #include "paddock-protocol.h"
 #include "paddock-supervisor.h"
@@ -124,6 +125,73 @@ print_lock_status_message (const char *backend,
   return fflush (stdout) == 0 ? 0 : 1;
 }
 
+static const PaddockProfile *
+find_profile (const char *name,
+              const char *command)
+{
+  const PaddockProfile *profile = name != NULL ? paddock_profile_lookup (name) : paddock_profile_guess (command);
+
+  if (profile == NULL)
+    {
+      g_autofree char *names = paddock_profile_list_names ();
+
+      paddock_printerr ("--profile %s: unknown profile (known: %s)", name, names);
+    }
+  return profile;
+}
+
+/* --explain: the profile, and with a command, how it would start. */
+static int
+explain_profile (const char         *name,
+                 const char * const *command,
+                 int                 n_command)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  const PaddockProfile *profile;
+
+  if (name == NULL && n_command <= 0)
+    return usage_error ("--explain needs --profile NAME or a command");
+  profile = find_profile (name, n_command > 0 ? command[0] : NULL);
+  if (profile == NULL)
+    return EXIT_USAGE;
+  paddock_profile_explain (profile, out);
+  if (n_command > 0)
+    {
+      g_auto(GStrv) locked = paddock_profile_locked_argv (profile, command);
+      g_autofree char *shown = paddock_escape_argv_for_display ((const char * const *) locked);
+
+      g_string_append_printf (out, "locked-command: %s\n", shown);
+    }
+  fputs (out->str, stdout);
+  return fflush (stdout) == 0 ? 0 : 1;
+}
+
+/* Under the lock: the agent's own sandbox, which cannot nest in it, off
+ * (its profile's locked-arg and locked-env lines), its approvals kept.
+ * The arguments only where the command is one of the profile's programs. */
+static gboolean
+apply_profile (PaddockRunOptions *options,
+               const char        *name)
+{
+  const PaddockProfile *profile = find_profile (name, options->argv[0]);
+  char **argv;
+
+  if (profile == NULL)
+    return FALSE;
+  argv = paddock_profile_locked_argv (profile, (const char * const *) options->argv);
+  g_strfreev (options->argv);
+  options->argv = argv;
+  for (guint i = 0; profile->locked_env[i] != NULL; i++)
+    {
+      g_autofree char *variable = g_strdup (profile->locked_env[i]);
+      char *equals = strchr (variable, '=');
+
+      *equals = '\0';
+      g_setenv (variable, equals + 1, TRUE);
+    }
+  return TRUE;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -135,7 +203,7 @@ main (int   argc,
   g_autofree char *command_path = NULL;
   PaddockRunOptions options = { .control_fd = -1, .ask_timeout = 120, .monitor = TRUE };
   gboolean lock = FALSE, no_lock = FALSE, lock_status = FALSE, json = FALSE;
-  gboolean no_monitor = FALSE, journal = FALSE, version = FALSE;
+  gboolean no_monitor = FALSE, journal = FALSE, version = FALSE, explain = FALSE;
   g_autofree char *policy_file = NULL;
   g_autofree char *audit_file = NULL;
   int ask_timeout = 120, control_fd = -1, watch_fd = -1;
@@ -161,6 +229,8 @@ main (int   argc,
       "The agent's profile, whose state directories stay writable (default: from the command's name)", "NAME" },
     { "lock-backend", 0, 0, G_OPTION_ARG_STRING, &lock_backend,
       "Lock with landlock or namespaces (default: Landlock where the kernel has it)", "BACKEND" },
+    { "explain", 0, 0, G_OPTION_ARG_NONE, &explain,
+      "Print the agent profile the lock would use (--profile NAME, or the command's), and exit", NULL },
     { "lock-status", 0, 0, G_OPTION_ARG_NONE, &lock_status,
       "Print which lock this kernel supports, and exit", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json,
@@ -307,6 +377,8 @@ main (int   argc,
       command++;
       n_command--;
     }
+  if (explain)
+    return explain_profile (profile, (const char * const *) command, n_command);
   if (n_command <= 0)
     return usage_error ("no command given");
   if (command[0][0] == '-')
@@ -377,6 +449,11 @@ main (int   argc,
   for (int i = 0; i < n_command; i++)
     options.argv[i] = g_strdup (command[i]);
   options.lock = lock;
+  if (lock && !apply_profile (&options, profile))
+    {
+      paddock_run_options_clear (&options);
+      return EXIT_USAGE;
+    }
   if (lock)
     {
       options.grants = (char **) g_ptr_array_free (g_steal_pointer (&all_grants), FALSE);
