@@ -532,8 +532,8 @@ paddock_lock_describe_hidden (PaddockLock *lock,
   grant = slash != NULL ? g_strndup (real, slash - real) : g_strdup (real);
   shown_path = paddock_escape_for_display (path, -1);
   shown_grant = paddock_escape_for_display (grant, -1);
-  return g_strdup_printf ("%s lies in %s, which the folder lock gives the agent a private, empty one of; "
-                          "--grant %s keeps it visible (--grant %s:rw to let the agent write there too)",
+  return g_strdup_printf ("%s lies in %s, which is private under the folder lock (the agent gets an empty one "
+                          "of its own); --grant %s keeps it visible (--grant %s:rw to let the agent write there too)",
                           shown_path, place, shown_grant, shown_grant);
 }
 
