@@ -251,6 +251,19 @@ test_private_tmp_command (void)
                           "(the agent gets an empty one of its own); --grant %s keeps it visible", real, real);
   g_assert_nonnull (strstr (locked->err, hint));
 
+  /* What the command names there is warned of before it starts; /tmp
+   * itself, which the agent has, is not. */
+  {
+    g_autoptr(TestResult) named = run (TRUE, NULL, (const char *[]) { "ls", bin, "/tmp", NULL });
+    g_autofree char *warning = g_strdup_printf ("paddock-run: warning: the agent will not see what its command "
+                                                "names: %s/bin lies in /tmp, which is private under the folder "
+                                                "lock", real);
+
+    g_assert_cmpint (named->status, !=, 0);
+    g_assert_nonnull (strstr (named->err, warning));
+    g_assert_null (strstr (named->err, "names: /tmp lies"));
+  }
+
   grant = g_strdup_printf ("--grant=%s", installed);
   granted = run (TRUE, (const char *[]) { grant, NULL }, (const char *[]) { agent, NULL });
   g_assert_cmpint (granted->status, ==, 0);

@@ -291,7 +291,9 @@ add_profile_grants (GPtrArray             *roots,
  * Landlock's right to list one holds beneath it too, the denied folder
  * included, so it is given only in the child, once the denied folders
  * are covered (empty, mode 0) in its mount namespace; where they cannot
- * be, the names in them stay hidden and these folders unlisted. */
+ * be, the names in them stay hidden and these folders unlisted. A denied
+ * folder made after the start is not covered: its names would show, never
+ * its files, which no rule grants. */
 static GPtrArray *
 find_listable (GPtrArray          *roots,
                const char * const *denials)
@@ -524,7 +526,8 @@ paddock_lock_describe_hidden (PaddockLock *lock,
   if (lock == NULL || lock->namespaces == NULL || real == NULL)
     return NULL;
   place = paddock_namespaces_find_hiding_place (lock->namespaces, real);
-  if (place == NULL)
+  /* The place itself the agent has, empty: naming it is nothing amiss. */
+  if (place == NULL || strcmp (place, real) == 0)
     return NULL;
   /* The folder right in the place: an agent installed there needs its
    * whole tree (node_modules, a virtualenv), not its one file. */
