@@ -168,8 +168,9 @@ explain_profile (const char         *name,
 
 /* Under the lock: the agent's own sandbox, which cannot nest in it, off
  * (its profile's locked-arg and locked-env lines), its approvals kept.
- * The arguments only where the command is one of the profile's programs. */
-static gboolean
+ * The arguments only where the command is one of the profile's programs.
+ * Returns the profile's name, or NULL (said) where @name is none. */
+static const char *
 apply_profile (PaddockRunOptions *options,
                const char        *name)
 {
@@ -177,7 +178,7 @@ apply_profile (PaddockRunOptions *options,
   char **argv;
 
   if (profile == NULL)
-    return FALSE;
+    return NULL;
   argv = paddock_profile_locked_argv (profile, (const char * const *) options->argv);
   g_strfreev (options->argv);
   options->argv = argv;
@@ -189,7 +190,7 @@ apply_profile (PaddockRunOptions *options,
       *equals = '\0';
       g_setenv (variable, equals + 1, TRUE);
     }
-  return TRUE;
+  return profile->name;
 }
 
 int
@@ -449,15 +450,17 @@ main (int   argc,
   for (int i = 0; i < n_command; i++)
     options.argv[i] = g_strdup (command[i]);
   options.lock = lock;
-  if (lock && !apply_profile (&options, profile))
-    {
-      paddock_run_options_clear (&options);
-      return EXIT_USAGE;
-    }
   if (lock)
     {
+      const char *applied = apply_profile (&options, profile);
+
+      if (applied == NULL)
+        {
+          paddock_run_options_clear (&options);
+          return EXIT_USAGE;
+        }
       options.grants = (char **) g_ptr_array_free (g_steal_pointer (&all_grants), FALSE);
-      options.profile = g_steal_pointer (&profile);
+      options.profile = g_strdup (applied);
       options.lock_backend = g_steal_pointer (&lock_backend);
     }
 

@@ -142,10 +142,15 @@ test_home_listing_status (void)
 static void
 test_codex_arguments (void)
 {
+  g_autofree char *audit = g_build_filename (base, "codex-audit.jsonl", NULL);
+  g_autofree char *audit_arg = g_strdup_printf ("--audit=%s", audit);
+  g_autofree char *record = NULL;
+
   for (int locked = 0; locked <= 1; locked++)
     {
-      g_autoptr(TestResult) codex = run (locked, NULL, (const char *[]) { "codex", "--ask-for-approval", "untrusted",
-                                                                         "exec", "hi", NULL });
+      g_autoptr(TestResult) codex = run (locked, (const char *[]) { audit_arg, NULL },
+                                         (const char *[]) { "codex", "--ask-for-approval", "untrusted", "exec", "hi",
+                                                            NULL });
       g_autoptr(TestResult) other = run (locked, locked ? (const char *[]) { "--profile=codex", NULL } : NULL,
                                          (const char *[]) { "not-codex", "exec", NULL });
 
@@ -158,6 +163,10 @@ test_codex_arguments (void)
         g_assert_cmpstr (codex->out, ==, "arg: --ask-for-approval\narg: untrusted\narg: exec\narg: hi\n");
       g_assert_cmpstr (other->out, ==, "arg: exec\n");
     }
+  /* The log says which profile the lock was built from, and what ran. */
+  g_assert_true (g_file_get_contents (audit, &record, NULL, NULL));
+  g_assert_nonnull (strstr (record, "\"command\":[\"codex\",\"-c\",\"sandbox_mode=\\\"danger-full-access\\\"\""));
+  g_assert_nonnull (strstr (record, "\"profile\":\"codex\""));
 }
 
 /* Gemini CLI's sandbox is off under the lock, whatever the user's

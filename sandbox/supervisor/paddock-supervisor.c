@@ -656,6 +656,9 @@ start_supervision (PaddockSupervisor *self)
   json_object_set_int_member (fields, "agent_pid", self->agent);
   json_object_set_int_member (fields, "supervisor_pid", getpid ());
   json_object_set_string_member (fields, "lock", lock);
+  /* The agent profile the lock was built from; its locked arguments are in "command". */
+  if (self->lock != NULL && options->profile != NULL)
+    json_object_set_string_member (fields, "profile", options->profile);
   json_object_set_array_member (fields, "features",
                                 strv_to_json_array (paddock_exec_monitor_get_features (self->monitor)));
   json_object_set_string_member (fields, "policy", options->policy_file != NULL ? options->policy_file : "default");
