@@ -12,9 +12,14 @@
 
 #include "test-util.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
+#include <grp.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char *paddock_run;
@@ -121,6 +126,146 @@ test_home_listing (void)
           g_assert_nonnull (strstr (result->out, "PRIVATE-KEY-MATERIAL"));
         }
     }
+}
+
+static void
+become_nobody (void)
+{
+  if (setgroups (0, NULL) != 0 || setresgid (65534, 65534, 65534) != 0 ||
+      setresuid (65534, 65534, 65534) != 0)
+    _exit (125);
+}
+
+static void
+write_or_die (const char *path,
+              const char *text)
+{
+  int fd = open (path, O_WRONLY | O_CLOEXEC);
+
+  if (fd < 0 || write (fd, text, strlen (text)) != (ssize_t) strlen (text))
+    _exit (124);
+  close (fd);
+}
+
+static char *
+read_text (const char *path)
+{
+  g_autofree char *text = NULL;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  return g_steal_pointer (&text);
+}
+
+/* Runs paddock-run @args as nobody in a user namespace where no further
+ * user namespace can be made: Landlock's mount namespace cannot be made
+ * then. */
+static TestResult *
+run_without_user_namespaces (const char * const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_auto(GStrv) env = child_env ();
+  g_autofree char *out_file = g_build_filename (base, "nons.out", NULL);
+  g_autofree char *err_file = g_build_filename (base, "nons.err", NULL);
+  TestResult *result = g_new0 (TestResult, 1);
+  int go[2], ready[2];
+  int wait_status;
+  char byte = 0;
+  pid_t pid;
+
+  g_ptr_array_add (argv, (char *) paddock_run);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  g_assert_cmpint (pipe2 (go, O_CLOEXEC), ==, 0);
+  g_assert_cmpint (pipe2 (ready, O_CLOEXEC), ==, 0);
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      int out = open (out_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      int err = open (err_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+      if (out < 0 || err < 0 || unshare (CLONE_NEWUSER) != 0 || write (ready[1], &byte, 1) != 1 ||
+          read (go[0], &byte, 1) != 1)
+        _exit (123);
+      write_or_die ("/proc/sys/user/max_user_namespaces", "0\n");
+      become_nobody ();
+      if (chdir (project) != 0 || dup2 (out, 1) < 0 || dup2 (err, 2) < 0)
+        _exit (122);
+      execve (paddock_run, (char **) argv->pdata, env);
+      _exit (127);
+    }
+  g_assert_cmpint (read (ready[0], &byte, 1), ==, 1);
+  for (const char **map = (const char *[]) { "uid_map", "gid_map", NULL }; *map; map++)
+    {
+      g_autofree char *path = g_strdup_printf ("/proc/%d/%s", (int) pid, *map);
+      int fd = open (path, O_WRONLY | O_CLOEXEC);
+
+      g_assert_cmpint (fd, >=, 0);
+      g_assert_cmpint (write (fd, "0 0 65536\n", 10), ==, 10);
+      close (fd);
+    }
+  g_assert_cmpint (write (go[1], &byte, 1), ==, 1);
+  while (waitpid (pid, &wait_status, 0) < 0)
+    g_assert_cmpint (errno, ==, EINTR);
+  close (go[0]);
+  close (go[1]);
+  close (ready[0]);
+  close (ready[1]);
+
+  result->status = test_wait_status (wait_status);
+  result->out = read_text (out_file);
+  result->err = read_text (err_file);
+  g_test_message ("without user namespaces: status %d, stdout «%s», stderr «%s»",
+                  result->status, result->out, result->err);
+  test_assert_no_sanitizer_report (result->err);
+  g_unlink (out_file);
+  g_unlink (err_file);
+  return result;
+}
+
+/* Where Landlock's mount namespace cannot be made, the denied folders
+ * cannot be emptied: keeping their names hidden wins, the home folder is
+ * not listed (as it is without the lock), and --lock-status says so. */
+static void
+test_home_listing_given_up (void)
+{
+  g_autofree char *project_arg = g_strdup_printf ("--project=%s", project);
+  g_autofree char *grant_arg = g_strdup_printf ("--grant=%s:ro", bindir);
+  g_autoptr(TestResult) unlocked = NULL;
+  g_autoptr(TestResult) locked = NULL;
+  g_autoptr(TestResult) status = NULL;
+
+  if (geteuid () != 0)
+    {
+      g_test_skip ("mapping a range of users into a user namespace needs root");
+      return;
+    }
+  if (strcmp (backend, "landlock") != 0)
+    {
+      g_test_skip ("the namespaces backend does not start without user namespaces (lock-namespaces shows it)");
+      return;
+    }
+  unlocked = run_without_user_namespaces ((const char *[]) { project_arg, "--no-lock", "--no-monitor", "--",
+                                                             "ls", "-a", home, NULL });
+  if (unlocked->status != 0)
+    {
+      g_test_skip ("another user cannot list the test's home folder here");
+      return;
+    }
+  g_assert_nonnull (strstr (unlocked->out, "\nnotes.txt\n"));
+
+  locked = run_without_user_namespaces ((const char *[]) { project_arg, "--lock", "--lock-backend=landlock",
+                                                           "--no-monitor", grant_arg, "--", "ls", "-a", home, NULL });
+  g_assert_cmpint (locked->status, !=, 0);
+  g_assert_null (strstr (locked->out, "notes.txt"));
+  g_assert_nonnull (strstr (locked->err, "Permission denied"));
+
+  status = run_without_user_namespaces ((const char *[]) { "--lock-status", "--lock-backend=landlock", NULL });
+  g_assert_cmpint (status->status, ==, 0);
+  g_assert_nonnull (strstr (status->out, "\nhome-listing: no (cannot "));
+  g_assert_nonnull (strstr (status->out, "keeping those hidden wins)\n"));
 }
 
 /* --lock-status says whether the home folder can be listed. */
@@ -300,6 +445,8 @@ make_tree (void)
   /* Not under /tmp: the lock makes its own /tmp, and the home must be the host's. */
   base = g_mkdtemp (g_steal_pointer (&template));
   g_assert_nonnull (base);
+  /* Open to the other user home-listing-given-up runs as. */
+  g_assert_cmpint (chmod (base, 0755), ==, 0);
   home = g_build_filename (base, "home", NULL);
   project = g_build_filename (base, "project", NULL);
   bindir = g_build_filename (base, "bin", NULL);
@@ -309,7 +456,7 @@ make_tree (void)
   cache_home = g_build_filename (home, ".cache", NULL);
   for (const char **dir = (const char *[]) { project, bindir, config_home, state_home, cache_home, NULL }; *dir; dir++)
     g_assert_cmpint (g_mkdir_with_parents (*dir, 0755), ==, 0);
-  g_assert_cmpint (g_mkdir (runtime_dir, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (runtime_dir, 0755), ==, 0);
   path = g_build_filename (home, ".ssh", NULL);
   g_assert_cmpint (g_mkdir (path, 0700), ==, 0);
   g_clear_pointer (&path, g_free);
@@ -381,6 +528,7 @@ main (int   argc,
 
   add ("home-listing", test_home_listing);
   add ("home-listing-status", test_home_listing_status);
+  add ("home-listing-given-up", test_home_listing_given_up);
   add ("codex-arguments", test_codex_arguments);
   add ("gemini-environment", test_gemini_environment);
   add ("claude-json", test_claude_json);

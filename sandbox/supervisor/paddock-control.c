@@ -862,9 +862,11 @@ wait_for_descriptors (PaddockControl *self,
 {
   if (!self->told_no_fds)
     {
+      g_autofree char *text = g_strdup_printf ("cannot take a control connection now: %s; trying again every %d ms",
+                                               g_strerror (saved_errno), ACCEPT_RETRY_MS);
+
       self->told_no_fds = TRUE;
-      paddock_printerr ("cannot take a control connection now: %s; trying again every %d ms",
-                        g_strerror (saved_errno), ACCEPT_RETRY_MS);
+      say_on_terminal (self, text);
     }
   paddock_clear_source (&self->listen_source);
   self->listen_source = g_timeout_source_new (ACCEPT_RETRY_MS);
