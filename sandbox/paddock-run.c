@@ -129,8 +129,16 @@ static const PaddockProfile *
 find_profile (const char *name,
               const char *command)
 {
-  const PaddockProfile *profile = name != NULL ? paddock_profile_lookup (name) : paddock_profile_guess (command);
+  g_autoptr(GError) error = NULL;
+  const PaddockProfile *profile;
 
+  /* The user's own profiles must read, or nothing starts. */
+  if (paddock_profiles_load (&error) == NULL)
+    {
+      paddock_printerr ("%s", error->message);
+      return NULL;
+    }
+  profile = name != NULL ? paddock_profile_lookup (name) : paddock_profile_guess (command);
   if (profile == NULL)
     {
       g_autofree char *names = paddock_profile_list_names ();

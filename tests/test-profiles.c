@@ -197,6 +197,60 @@ test_explain (void)
   g_assert_nonnull (strstr (nothing->err, "--explain needs --profile NAME or a command"));
 }
 
+/* The user's own profiles, in $XDG_CONFIG_HOME/paddock, add to the
+ * built-in ones and replace them by name; a file that does not read stops
+ * paddock-run, named by its line. */
+static void
+test_user_file (void)
+{
+  const char *paddock_run = g_getenv ("PADDOCK_RUN");
+  g_autofree char *config = g_build_filename (home, "user-config", NULL);
+  g_autofree char *folder = g_build_filename (config, "paddock", NULL);
+  g_autofree char *file = g_build_filename (folder, "agent-profiles.conf", NULL);
+  g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "XDG_CONFIG_HOME", config, TRUE);
+  TestRunOptions options = { .env = (const char * const *) env };
+  g_autoptr(TestResult) goose = NULL;
+  g_autoptr(TestResult) codex = NULL;
+  g_autoptr(TestResult) claude = NULL;
+  g_autoptr(TestResult) broken = NULL;
+  g_autoptr(TestResult) broken_locked = NULL;
+  g_autofree char *from = g_strdup_printf ("\nfrom: %s:1\n", file);
+  g_autofree char *error = g_strdup_printf ("paddock-run: %s:3: unknown key \"colour\"", file);
+
+  if (paddock_run == NULL)
+    {
+      g_test_skip ("PADDOCK_RUN is not set");
+      return;
+    }
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (file,
+                                      "[goose]\nprograms = goose\nwrite = ~/.config/goose/\n"
+                                      "locked-arg = --no-sandbox\n"
+                                      "[codex]\nprograms = codex\nlocked-arg = --mine\n", -1, NULL));
+
+  goose = test_run_full ((const char *[]) { paddock_run, "--explain", "--", "goose", "run", NULL }, &options);
+  g_assert_cmpint (goose->status, ==, 0);
+  g_assert_true (g_str_has_prefix (goose->out, "profile: goose\n"));
+  g_assert_nonnull (strstr (goose->out, from));
+  g_assert_nonnull (strstr (goose->out, "\nlocked-command: goose --no-sandbox run\n"));
+
+  /* Replaced by name; the others stay built in. */
+  codex = test_run_full ((const char *[]) { paddock_run, "--explain", "--", "codex", NULL }, &options);
+  g_assert_nonnull (strstr (codex->out, "\nlocked-command: codex --mine\n"));
+  claude = test_run_full ((const char *[]) { paddock_run, "--explain", "--", "claude", NULL }, &options);
+  g_assert_nonnull (strstr (claude->out, "\nfrom: agent-profiles.conf:"));
+
+  g_assert_true (g_file_set_contents (file, "[goose]\nprograms = goose\ncolour = red\n", -1, NULL));
+  broken = test_run_full ((const char *[]) { paddock_run, "--explain", "--", "goose", NULL }, &options);
+  g_assert_cmpint (broken->status, ==, 2);
+  g_assert_cmpstr (broken->out, ==, "");
+  g_assert_nonnull (strstr (broken->err, error));
+  broken_locked = test_run_full ((const char *[]) { paddock_run, "--lock", "--no-monitor", "--", "true", NULL },
+                                 &options);
+  g_assert_cmpint (broken_locked->status, ==, 2);
+  g_assert_nonnull (strstr (broken_locked->err, error));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -211,6 +265,7 @@ main (int   argc,
   g_test_add_func ("/paddock/profiles/parse-good", test_parse_good);
   g_test_add_func ("/paddock/profiles/parse-bad", test_parse_bad);
   g_test_add_func ("/paddock/profiles/explain", test_explain);
+  g_test_add_func ("/paddock/profiles/user-file", test_user_file);
 
   status = g_test_run ();
   test_home_remove (home);

@@ -7,9 +7,11 @@
  * state: its settings, sessions and caches. Each profile names those
  * paths, the files made before the lock, and how the agent is started
  * under it (its own sandbox, which cannot nest in the lock, turned off).
- * The profiles are data, in data/agent-profiles.conf, compiled in; a
- * command that matches no profile gets the "shell" profile, which writes
- * nothing outside the project.
+ * The profiles are data, in data/agent-profiles.conf, compiled in, and
+ * the user's own in $XDG_CONFIG_HOME/paddock/agent-profiles.conf (in
+ * Paddock's folder, which the lock keeps from the agent), which add to
+ * them or replace them by name; a command that matches no profile gets
+ * the "shell" profile, which writes nothing outside the project.
  *
  * The file is lines, not JSON, so that every mistake in it is named by its
  * line: "FILE:LINE: reason".
@@ -394,11 +396,12 @@ read_lines (const char  *text,
   return ok;
 }
 
-PaddockProfiles *
-paddock_profiles_parse (const char  *text,
-                        gssize       length,
-                        const char  *source,
-                        GError     **error)
+static PaddockProfiles *
+parse_full (const char  *text,
+            gssize       length,
+            const char  *source,
+            gboolean     needs_shell,
+            GError     **error)
 {
   g_autoptr(PaddockProfiles) profiles = g_new0 (PaddockProfiles, 1);
   const char *bad;
@@ -428,13 +431,22 @@ paddock_profiles_parse (const char  *text,
     }
   if (!read_lines (text, len, source, profiles->profiles, error))
     return NULL;
-  if (paddock_profiles_lookup (profiles, "shell") == NULL)
+  if (needs_shell && paddock_profiles_lookup (profiles, "shell") == NULL)
     {
       g_set_error (error, PADDOCK_PROFILE_ERROR, PADDOCK_PROFILE_ERROR_INVALID,
                    "%s: no [shell] profile, which a command no other profile names gets", source);
       return NULL;
     }
   return g_steal_pointer (&profiles);
+}
+
+PaddockProfiles *
+paddock_profiles_parse (const char  *text,
+                        gssize       length,
+                        const char  *source,
+                        GError     **error)
+{
+  return parse_full (text, length, source, TRUE, error);
 }
 
 PaddockProfiles *
@@ -500,46 +512,109 @@ paddock_profiles_guess (const PaddockProfiles *profiles,
   return paddock_profiles_lookup (profiles, "shell");
 }
 
+static PaddockProfiles *
+parse_builtin (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = g_resource_lookup_data (paddock_lock_get_resource (),
+                                                    "/org/paddock/Paddock/agent-profiles.conf",
+                                                    G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
+  PaddockProfiles *parsed;
+
+  g_assert (bytes != NULL);
+  parsed = paddock_profiles_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                   "agent-profiles.conf", &error);
+  /* The built-in profiles are checked by the test suite; they cannot be broken at run time. */
+  if (parsed == NULL)
+    g_error ("the built-in agent profiles are broken: %s", error->message);
+  return parsed;
+}
+
 const PaddockProfiles *
 paddock_profiles_get_default (void)
 {
   static PaddockProfiles *profiles;
 
   if (g_once_init_enter (&profiles))
-    {
-      g_autoptr(GError) error = NULL;
-      g_autoptr(GBytes) bytes = g_resource_lookup_data (paddock_lock_get_resource (),
-                                                        "/org/paddock/Paddock/agent-profiles.conf",
-                                                        G_RESOURCE_LOOKUP_FLAGS_NONE, NULL);
-      PaddockProfiles *parsed;
-
-      g_assert (bytes != NULL);
-      parsed = paddock_profiles_parse (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
-                                       "agent-profiles.conf", &error);
-      /* The built-in profiles are checked by the test suite; they cannot be broken at run time. */
-      if (parsed == NULL)
-        g_error ("the built-in agent profiles are broken: %s", error->message);
-      g_once_init_leave (&profiles, parsed);
-    }
+    g_once_init_leave (&profiles, parse_builtin ());
   return profiles;
+}
+
+/* The user's own profiles, first, then the built-in ones they do not
+ * replace by name. */
+static PaddockProfiles *
+load_with_user_file (GError **error)
+{
+  g_autofree char *path = g_build_filename (paddock_user_config_dir (), "paddock", "agent-profiles.conf", NULL);
+  g_autoptr(PaddockProfiles) builtin = parse_builtin ();
+  g_autoptr(PaddockProfiles) user = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(GError) read_error = NULL;
+  gsize length;
+
+  if (!g_file_get_contents (path, &text, &length, &read_error))
+    {
+      if (g_error_matches (read_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        return g_steal_pointer (&builtin);
+      g_set_error (error, PADDOCK_PROFILE_ERROR, PADDOCK_PROFILE_ERROR_INVALID, "%s", read_error->message);
+      return NULL;
+    }
+  user = parse_full (text, length, path, FALSE, error);
+  if (user == NULL)
+    return NULL;
+  for (guint i = 0; i < builtin->profiles->len; i++)
+    {
+      PaddockProfile *profile = g_ptr_array_index (builtin->profiles, i);
+
+      if (paddock_profiles_lookup (user, profile->name) == NULL)
+        g_ptr_array_add (user->profiles, g_ptr_array_steal_index (builtin->profiles, i--));
+    }
+  return g_steal_pointer (&user);
+}
+
+const PaddockProfiles *
+paddock_profiles_load (GError **error)
+{
+  static PaddockProfiles *profiles;
+  static GError *load_error;
+  static gsize loaded;
+
+  if (g_once_init_enter (&loaded))
+    {
+      profiles = load_with_user_file (&load_error);
+      g_once_init_leave (&loaded, 1);
+    }
+  if (profiles == NULL)
+    g_propagate_error (error, g_error_copy (load_error));
+  return profiles;
+}
+
+/* The profiles in effect, or the built-in ones where the user's file does
+ * not read (paddock-run says why before it gets here). */
+static const PaddockProfiles *
+in_effect (void)
+{
+  const PaddockProfiles *profiles = paddock_profiles_load (NULL);
+
+  return profiles != NULL ? profiles : paddock_profiles_get_default ();
 }
 
 const PaddockProfile *
 paddock_profile_lookup (const char *name)
 {
-  return paddock_profiles_lookup (paddock_profiles_get_default (), name);
+  return paddock_profiles_lookup (in_effect (), name);
 }
 
 const PaddockProfile *
 paddock_profile_guess (const char *command)
 {
-  return paddock_profiles_guess (paddock_profiles_get_default (), command);
+  return paddock_profiles_guess (in_effect (), command);
 }
 
 char *
 paddock_profile_list_names (void)
 {
-  const PaddockProfiles *profiles = paddock_profiles_get_default ();
+  const PaddockProfiles *profiles = in_effect ();
   g_autoptr(GString) names = g_string_new (NULL);
 
   for (guint i = 0; i < profiles->profiles->len; i++)

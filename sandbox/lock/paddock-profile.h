@@ -58,6 +58,13 @@ const PaddockProfile  *paddock_profiles_guess      (const PaddockProfiles  *prof
 /* The built-in profiles (data/agent-profiles.conf, compiled in); read
  * once, any thread. */
 const PaddockProfiles *paddock_profiles_get_default (void);
+/* The profiles in effect: the user's own, from
+ * $XDG_CONFIG_HOME/paddock/agent-profiles.conf where it is there (they
+ * come first, and replace a built-in one of the same name), then the
+ * built-in ones. Read once, any thread; NULL and @error where the user's
+ * file does not read, every time. The functions below use these, or the
+ * built-in ones where the user's file does not read. */
+const PaddockProfiles *paddock_profiles_load        (GError               **error);
 
 const PaddockProfile *paddock_profile_lookup      (const char             *name);
 const PaddockProfile *paddock_profile_guess       (const char             *command);
