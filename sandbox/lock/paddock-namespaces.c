@@ -132,6 +132,8 @@ struct _PaddockNamespaces
   /* In the child only: */
   gboolean               in_pid_namespace;  /* paddock_namespaces_fork() made one */
   int                    proc_errno;        /* the private places' /proc could not be mounted */
+  GPtrArray             *places;            /* Place: the private places, for what they hide */
+  GPtrArray             *binds;             /* BindBack: what is kept in them */
 };
 
 /* A place the agent gets a fresh, empty one of. */
@@ -872,6 +874,8 @@ paddock_namespaces_new (const PaddockNamespacesSpec *spec,
   if (spec->kind == PADDOCK_NAMESPACES_PRIVATE_PLACES)
     g_ptr_array_add (ns->fresh, paddock_grant_new ("/proc", PADDOCK_ACCESS_READ));
 
+  ns->places = g_steal_pointer (&places);
+  ns->binds = g_steal_pointer (&binds);
   return g_steal_pointer (&ns);
 }
 
@@ -882,6 +886,8 @@ paddock_namespaces_free (PaddockNamespaces *ns)
     return;
   g_ptr_array_unref (ns->steps);
   g_ptr_array_unref (ns->fresh);
+  g_clear_pointer (&ns->places, g_ptr_array_unref);
+  g_clear_pointer (&ns->binds, g_ptr_array_unref);
   g_free (ns);
 }
 
@@ -891,6 +897,20 @@ GPtrArray *
 paddock_namespaces_get_fresh_mounts (PaddockNamespaces *ns)
 {
   return ns->fresh;
+}
+
+const char *
+paddock_namespaces_find_hiding_place (PaddockNamespaces *ns,
+                                      const char        *path)
+{
+  Place *place;
+
+  if (ns->places == NULL)
+    return NULL;
+  place = find_place (ns->places, path);
+  if (place == NULL || find_bind_back (ns->binds, path) != NULL)
+    return NULL;
+  return place->path;
 }
 
 /* Whether a failure at @step left the process as it was: no mount changed. */
