@@ -28,6 +28,9 @@
 
 #define MAX_WINDOW 32
 #define N_PAIRS 65536
+/* The forms whose window ends in a pair are listed by a hash of the pair:
+ * a small table, as a form is compared (its first 8 bytes) before all. */
+#define N_BUCKETS 4096
 
 typedef struct
 {
@@ -64,8 +67,8 @@ struct _PaddockRedactor
   gsize       window;
   gsize       max_len;
   guint8     *shift;          /* N_PAIRS */
-  guint32    *candidate_start; /* N_PAIRS + 1, into candidates */
-  guint32    *candidates;     /* form indices, longest first for each pair */
+  guint32    *candidate_start; /* N_BUCKETS + 1, into candidates */
+  guint32    *candidates;     /* form indices, longest first in each bucket */
   guint32    *sorted;         /* form indices, in byte order */
 
   GByteArray *held;
@@ -213,6 +216,12 @@ pair_at (const guint8 *p)
   return (guint) p[0] | (guint) p[1] << 8;
 }
 
+static inline guint
+bucket_of (guint pair)
+{
+  return (pair * 40503u >> 4) & (N_BUCKETS - 1);
+}
+
 static int
 compare_forms_by_length (gconstpointer a,
                          gconstpointer b,
@@ -304,7 +313,7 @@ build_table (PaddockRedactor *self)
    * `window` bytes is from the window's end. */
   self->shift = g_malloc (N_PAIRS);
   memset (self->shift, (int) (self->window - 1), N_PAIRS);
-  counts = g_new0 (guint32, N_PAIRS + 1);
+  counts = g_new0 (guint32, N_BUCKETS);
   for (guint f = 0; f < n_forms; f++)
     {
       for (gsize j = 1; j < self->window; j++)
@@ -313,23 +322,23 @@ build_table (PaddockRedactor *self)
 
           self->shift[pair] = (guint8) MIN (self->shift[pair], self->window - 1 - j);
         }
-      counts[pair_at (forms[f].bytes + self->window - 2)]++;
+      counts[bucket_of (pair_at (forms[f].bytes + self->window - 2))]++;
     }
 
-  self->candidate_start = g_new0 (guint32, N_PAIRS + 1);
-  for (guint pair = 0; pair < N_PAIRS; pair++)
-    self->candidate_start[pair + 1] = self->candidate_start[pair] + counts[pair];
+  self->candidate_start = g_new0 (guint32, N_BUCKETS + 1);
+  for (guint b = 0; b < N_BUCKETS; b++)
+    self->candidate_start[b + 1] = self->candidate_start[b] + counts[b];
   self->candidates = g_new (guint32, n_forms);
-  memset (counts, 0, sizeof (guint32) * (N_PAIRS + 1));
+  memset (counts, 0, sizeof (guint32) * N_BUCKETS);
   for (guint f = 0; f < n_forms; f++)
     {
-      guint pair = pair_at (forms[f].bytes + self->window - 2);
+      guint b = bucket_of (pair_at (forms[f].bytes + self->window - 2));
 
-      self->candidates[self->candidate_start[pair] + counts[pair]++] = f;
+      self->candidates[self->candidate_start[b] + counts[b]++] = f;
     }
-  for (guint pair = 0; pair < N_PAIRS; pair++)
-    if (counts[pair] > 1)
-      g_qsort_with_data (self->candidates + self->candidate_start[pair], (gint) counts[pair],
+  for (guint b = 0; b < N_BUCKETS; b++)
+    if (counts[b] > 1)
+      g_qsort_with_data (self->candidates + self->candidate_start[b], (gint) counts[b],
                          sizeof (guint32), compare_forms_by_length, (gpointer) forms);
   g_free (counts);
 
@@ -373,10 +382,10 @@ form_at (PaddockRedactor *self,
          gboolean         at_end)
 {
   const Form *forms = (const Form *) self->forms->data;
-  guint pair = pair_at (text + self->window - 2);
+  guint b = bucket_of (pair_at (text + self->window - 2));
   guint64 head = head_at (text);
 
-  for (guint32 c = self->candidate_start[pair]; c < self->candidate_start[pair + 1]; c++)
+  for (guint32 c = self->candidate_start[b]; c < self->candidate_start[b + 1]; c++)
     {
       guint32 f = self->candidates[c];
       const Form *form = &forms[f];
