@@ -382,6 +382,36 @@ test_binary (void)
     }
 }
 
+/* A long output with the token, or a password in base64, every 997 bytes:
+ * wherever the matcher's segments and lanes fall, each is
+ * masked, and all else kept. */
+static void
+test_long_output (void)
+{
+  g_autoptr(PaddockRedactor) redactor = redactor_with ("gh", TOKEN, "pw", "correct horse battery", NULL);
+  g_autoptr(GString) input = g_string_new (NULL);
+  g_autoptr(GString) expected = g_string_new (NULL);
+  g_autofree char *encoded = g_base64_encode ((const guint8 *) "correct horse battery", 21);
+  static const gsize pieces[] = { 0, 1000, 65536, 16384 + 7 };
+
+  for (guint i = 0; input->len < 200 * 1024; i++)
+    {
+      for (guint j = 0; j < 997 / 9; j++)
+        {
+          g_string_append (input, "and some ");
+          g_string_append (expected, "and some ");
+        }
+      g_string_append (input, i % 3 == 0 ? encoded : TOKEN);
+      g_string_append (expected, i % 3 == 0 ? "«secret:pw»" : "«secret:gh»");
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (pieces); i++)
+    {
+      g_autoptr(GByteArray) out = redact_in_pieces (redactor, (const guint8 *) input->str, input->len, pieces[i]);
+
+      assert_bytes (out, expected->str);
+    }
+}
+
 /* A value that contains another is masked whole, whichever comes first;
  * the one inside, alone, as itself. */
 static void
@@ -625,6 +655,7 @@ main (int   argc,
   g_test_add_func ("/paddock/redactor/lines", test_lines);
   g_test_add_func ("/paddock/redactor/pty-pem", test_pty_pem);
   g_test_add_func ("/paddock/redactor/binary", test_binary);
+  g_test_add_func ("/paddock/redactor/long-output", test_long_output);
   g_test_add_func ("/paddock/redactor/nested", test_nested);
   g_test_add_func ("/paddock/redactor/too-short", test_too_short);
   g_test_add_func ("/paddock/redactor/flush-held", test_flush_held);
