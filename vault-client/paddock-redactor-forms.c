@@ -22,7 +22,8 @@ paddock_redactor_wipe_bytes (gpointer byte_array)
 
   if (array == NULL)
     return;
-  explicit_bzero (array->data, array->len);
+  if (array->len > 0)
+    explicit_bzero (array->data, array->len);
   g_byte_array_unref (array);
 }
 

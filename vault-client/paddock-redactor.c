@@ -137,7 +137,8 @@ paddock_redactor_copy (PaddockRedactor *self)
 static void
 wipe_array (GByteArray *array)
 {
-  explicit_bzero (array->data, array->len);
+  if (array->len > 0)
+    explicit_bzero (array->data, array->len);
   g_byte_array_set_size (array, 0);
 }
 
