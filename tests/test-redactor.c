@@ -170,6 +170,36 @@ test_base64 (void)
           }
 }
 
+/* A key file through base64(1), whose lines GLib's encoder cuts as it
+ * does (76 characters): each line is masked, the last one's padding too. */
+static void
+test_base64_lines (void)
+{
+  g_autoptr(PaddockRedactor) redactor = redactor_with ("key", pem_key, NULL);
+  gsize len = strlen (pem_key);
+  g_autofree char *encoded = g_malloc (len * 2 + 16);
+  g_autofree char *redacted = NULL;
+  g_autoptr(GString) expected = g_string_new (NULL);
+  gint state = 0, save = 0;
+  gsize n;
+  g_auto(GStrv) lines = NULL;
+
+  n = g_base64_encode_step ((const guint8 *) pem_key, len, TRUE, encoded, &state, &save);
+  n += g_base64_encode_close (TRUE, encoded + n, &state, &save);
+  encoded[n] = '\0';
+  lines = g_strsplit (encoded, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), >, 3);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (lines[i][0] != '\0')
+        g_string_append (expected, "«secret:key»");
+      if (lines[i + 1] != NULL)
+        g_string_append_c (expected, '\n');
+    }
+  redacted = redact_text (redactor, encoded);
+  g_assert_cmpstr (redacted, ==, expected->str);
+}
+
 /* Percent-encoding of a token with characters a URL escapes: GLib's
  * (upper case hex), its lower case, every byte escaped, and a form's
  * spaces as '+'. */
@@ -650,6 +680,7 @@ main (int   argc,
 
   g_test_add_func ("/paddock/redactor/every-split", test_every_split);
   g_test_add_func ("/paddock/redactor/base64", test_base64);
+  g_test_add_func ("/paddock/redactor/base64-lines", test_base64_lines);
   g_test_add_func ("/paddock/redactor/percent", test_percent);
   g_test_add_func ("/paddock/redactor/json", test_json);
   g_test_add_func ("/paddock/redactor/lines", test_lines);
