@@ -525,6 +525,42 @@ test_flush_held (void)
   assert_bytes (out, "«secret:gh»-and");
 }
 
+/* A secret printed a byte at a time, quiet after each: idle flushes show
+ * its first 3 bytes, then hold the rest, and its marker follows them. A
+ * prompt that only begins like a secret shows whole, and the end of the
+ * stream shows what an idle flush held. */
+static void
+test_slow_secret (void)
+{
+  g_autoptr(PaddockRedactor) redactor = redactor_with ("gh", TOKEN, NULL);
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+
+  for (const char *p = TOKEN "!"; *p != '\0'; p++)
+    {
+      paddock_redactor_feed (redactor, (const guint8 *) p, 1, out);
+      paddock_redactor_flush_idle (redactor, out);
+    }
+  paddock_redactor_flush (redactor, out);
+  assert_bytes (out, "ghp«secret:gh»!");
+
+  g_byte_array_set_size (out, 0);
+  paddock_redactor_feed (redactor, (const guint8 *) "login: gh", 9, out);
+  g_assert_cmpuint (paddock_redactor_held (redactor), ==, 2);
+  paddock_redactor_flush_idle (redactor, out);
+  g_assert_cmpuint (paddock_redactor_held (redactor), ==, 0);
+  assert_bytes (out, "login: gh");
+  paddock_redactor_feed (redactor, (const guint8 *) "ost\n", 4, out);
+  assert_bytes (out, "login: ghost\n");
+
+  g_byte_array_set_size (out, 0);
+  paddock_redactor_feed (redactor, (const guint8 *) "key: ghp_R4nd", 13, out);
+  paddock_redactor_flush_idle (redactor, out);
+  assert_bytes (out, "key: ");
+  g_assert_cmpuint (paddock_redactor_held (redactor), ==, 8);
+  paddock_redactor_flush (redactor, out);
+  assert_bytes (out, "key: ghp_R4nd");
+}
+
 /* A secret added while bytes are held is matched in them too. */
 static void
 test_added_later (void)
@@ -580,15 +616,17 @@ read_exactly (int         fd,
 
 /* The pump from a pipe to a pipe: a prompt that ends like the start of
  * the token shows after the idle time, without more input; the token
- * is masked; the callback comes in the main loop at the end. */
+ * that then goes on from there is masked; the callback comes in the
+ * main loop at the end. */
 static void
 test_pump (void)
 {
   g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
   PumpResult r = { loop, FALSE, 0, NULL };
   int in[2], out[2];
-  const char *prompt = "Token (starts ghp_";
-  const char *line = "R4nd0m…): " TOKEN "\n";
+  const char *prompt = "Token? gh";
+  const char *line = TOKEN + 2;
+  const char *rest = "\nagain: " TOKEN "\n";
 
   g_assert_cmpint (pipe2 (in, O_CLOEXEC), ==, 0);
   g_assert_cmpint (pipe2 (out, O_CLOEXEC), ==, 0);
@@ -598,13 +636,15 @@ test_pump (void)
   g_assert_cmpint (write (in[1], prompt, strlen (prompt)), ==, (gssize) strlen (prompt));
   read_exactly (out[0], prompt);
   g_assert_cmpint (write (in[1], line, strlen (line)), ==, (gssize) strlen (line));
-  read_exactly (out[0], "R4nd0m…): «secret:gh»\n");
+  read_exactly (out[0], "«secret:gh»");
+  g_assert_cmpint (write (in[1], rest, strlen (rest)), ==, (gssize) strlen (rest));
+  read_exactly (out[0], "\nagain: «secret:gh»\n");
   close (in[1]);
   g_main_loop_run (loop);
 
   g_assert_no_error (r.error);
   g_assert_true (r.ok);
-  g_assert_cmpuint (r.bytes_in, ==, strlen (prompt) + strlen (line));
+  g_assert_cmpuint (r.bytes_in, ==, strlen (prompt) + strlen (line) + strlen (rest));
   close (in[0]);
   close (out[0]);
   close (out[1]);
@@ -690,6 +730,7 @@ main (int   argc,
   g_test_add_func ("/paddock/redactor/nested", test_nested);
   g_test_add_func ("/paddock/redactor/too-short", test_too_short);
   g_test_add_func ("/paddock/redactor/flush-held", test_flush_held);
+  g_test_add_func ("/paddock/redactor/slow-secret", test_slow_secret);
   g_test_add_func ("/paddock/redactor/added-later", test_added_later);
   g_test_add_func ("/paddock/redactor/pump", test_pump);
   g_test_add_func ("/paddock/redactor/tool", test_tool);

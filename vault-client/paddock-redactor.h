@@ -28,10 +28,13 @@
  * chunks: paddock_redactor_feed() emits what can be decided and holds back
  * only the bytes at the end of the stream that could be the start of a
  * form. paddock_redactor_flush() decides those as if the stream ended
- * there: call it at the end of the stream, and when the stream has been
- * quiet for a short while, so a prompt without a newline is still shown
- * (a form that is then completed by later bytes is not masked: it was cut
- * in two by the flush). Output in which no form appears passes through
+ * there: call it at the end of the stream. When the stream has been quiet
+ * for a short while (PADDOCK_REDACTOR_IDLE_MS), call
+ * paddock_redactor_flush_idle(), so a prompt without a newline is still
+ * shown: it shows held bytes only while they are fewer than
+ * PADDOCK_REDACTOR_IDLE_SHOW_MAX, and goes on matching them as if not
+ * shown, so a secret printed a byte at a time shows at most its first 3
+ * bytes before its marker. Output in which no form appears passes through
  * byte for byte, binary and invalid UTF-8 included.
  *
  * Speed: a Wu–Manber scan over the forms' first bytes, which looks at 2
@@ -64,6 +67,9 @@ G_BEGIN_DECLS
  * that a prompt seems to come at once, long enough that a program writing
  * a line in a few pieces is not cut between them. */
 #define PADDOCK_REDACTOR_IDLE_MS 20
+
+/* Held bytes an idle flush shows: fewer than this many. */
+#define PADDOCK_REDACTOR_IDLE_SHOW_MAX 4
 
 #define PADDOCK_REDACTOR_ERROR (paddock_redactor_error_quark ())
 
@@ -98,18 +104,26 @@ void             paddock_redactor_feed        (PaddockRedactor *self,
                                                gsize            len,
                                                GByteArray      *out);
 
-/* Appends to @out the bytes held back, masked where a form is complete
- * in them and unchanged otherwise. */
+/* The end of the stream: appends to @out the bytes held back, masked
+ * where a form is complete in them and unchanged otherwise. The redactor
+ * can go on with a new stream. */
 void             paddock_redactor_flush       (PaddockRedactor *self,
                                                GByteArray      *out);
 
-/* How many bytes of the stream are held back. */
+/* The stream has been quiet: appends to @out the bytes held back, as they
+ * are, if they are fewer than PADDOCK_REDACTOR_IDLE_SHOW_MAX; they are
+ * still matched with what comes next (and a form that starts in them is
+ * masked after them). */
+void             paddock_redactor_flush_idle  (PaddockRedactor *self,
+                                               GByteArray      *out);
+
+/* How many bytes of the stream are held back, not yet shown. */
 gsize            paddock_redactor_held        (PaddockRedactor *self);
 
 /* Copies @in_fd to @out_fd through @redactor until @in_fd ends, in the
  * calling thread, with blocking reads and writes; held-back bytes are
- * flushed once @in_fd has been quiet for @idle_ms milliseconds, and at
- * its end. Neither descriptor is closed, nor are its flags changed (a
+ * flushed (paddock_redactor_flush_idle()) once @in_fd has been quiet for
+ * @idle_ms milliseconds, and at its end (paddock_redactor_flush()). Neither descriptor is closed, nor are its flags changed (a
  * terminal's descriptor may be shared). The end of @in_fd is a read of 0
  * bytes, or EIO, which is what a pty's master reads once the last holder
  * of its slave closes it. Fails with G_IO_ERROR_CANCELLED if
