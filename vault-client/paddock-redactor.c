@@ -23,7 +23,8 @@
  *
  * A form may run past the bytes fed so far: the scan then stops at p and
  * holds the rest back until more comes (or a flush decides it as the end
- * of the stream). Of the last window − 1 bytes, where no whole window fits,
+ * of the stream; an idle flush may show the first few, which are matched
+ * still, but not emitted again). Of the last window − 1 bytes, where no whole window fits,
  * only those from the first that starts some form's prefix are held; the
  * sorted list of forms answers that with a binary search. Held bytes and
  * the start of a new chunk are joined in a small buffer, as long as the
