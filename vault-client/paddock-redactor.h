@@ -46,10 +46,10 @@
  * a filter between two pipes 0.87 to 0.95 GB/s of its CPU time, user and
  * system, where cat(1) does 1.0 to 1.3 (0.72x to 0.84x); by the wall
  * clock, as fast as cat (0.90x to 0.98x), both slowed by the load to
- * 0.2 to 0.3 GB/s. The worst case is output made to
- * look like the start of a form again and again (a long value of one
- * repeated byte, fed that byte): each position is then compared with the
- * forms, up to their length.
+ * 0.2 to 0.3 GB/s. The worst case is output made to look like the start
+ * of a form again and again (a long value of one repeated byte, fed that
+ * byte): each position is then compared with the forms, up to their
+ * length.
  *
  * Values under PADDOCK_REDACTOR_MIN_VALUE bytes are refused: masking them
  * would blank ordinary words and still tell their value away.
