@@ -306,6 +306,25 @@ test_lines (void)
   g_assert_cmpstr (part_redacted, ==, "«secret:key»\n«secret:key»\n");
 }
 
+/* A terminal as a program's output meets it: LF written, CRLF read. */
+static void
+open_pty (int *master,
+          int *slave)
+{
+  struct termios attributes;
+
+  *master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
+  g_assert_cmpint (*master, >=, 0);
+  g_assert_cmpint (grantpt (*master), ==, 0);
+  g_assert_cmpint (unlockpt (*master), ==, 0);
+  *slave = open (ptsname (*master), O_RDWR | O_NOCTTY | O_CLOEXEC);
+  g_assert_cmpint (*slave, >=, 0);
+  g_assert_cmpint (tcgetattr (*slave, &attributes), ==, 0);
+  attributes.c_oflag |= OPOST | ONLCR;
+  attributes.c_lflag &= ~(tcflag_t) ECHO;
+  g_assert_cmpint (tcsetattr (*slave, TCSANOW, &attributes), ==, 0);
+}
+
 typedef struct
 {
   int         fd;
@@ -342,7 +361,6 @@ test_pty_pem (void)
   g_autoptr(GByteArray) out = g_byte_array_new ();
   g_autofree char *text = g_strdup_printf ("before\n%safter\n", pem_key);
   gsize expected_len = strlen (text);
-  struct termios attributes;
   PtyWrite w;
   GThread *writer;
   gsize got = 0;
@@ -351,16 +369,7 @@ test_pty_pem (void)
   for (const char *p = text; *p != '\0'; p++)
     expected_len += *p == '\n';
 
-  master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
-  g_assert_cmpint (master, >=, 0);
-  g_assert_cmpint (grantpt (master), ==, 0);
-  g_assert_cmpint (unlockpt (master), ==, 0);
-  slave = open (ptsname (master), O_RDWR | O_NOCTTY | O_CLOEXEC);
-  g_assert_cmpint (slave, >=, 0);
-  g_assert_cmpint (tcgetattr (slave, &attributes), ==, 0);
-  attributes.c_oflag |= OPOST | ONLCR;
-  attributes.c_lflag &= ~(tcflag_t) ECHO;
-  g_assert_cmpint (tcsetattr (slave, TCSANOW, &attributes), ==, 0);
+  open_pty (&master, &slave);
 
   w.fd = slave;
   w.text = text;
@@ -650,6 +659,81 @@ test_pump (void)
   close (out[1]);
 }
 
+/* The pump from a terminal's master: the key printed to the terminal is
+ * masked, and the last close of the slave (EIO on the master) ends the
+ * pump as an end of file does. */
+static void
+test_pump_pty (void)
+{
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  PumpResult r = { loop, FALSE, 0, NULL };
+  g_autofree char *text = g_strdup_printf ("$ cat id\n%s$ exit\n", pem_key);
+  int master, slave, out[2];
+  PtyWrite w;
+  GThread *writer;
+  g_autoptr(GString) got = g_string_new (NULL);
+
+  open_pty (&master, &slave);
+  g_assert_cmpint (pipe2 (out, O_CLOEXEC), ==, 0);
+  paddock_redactor_pump_async (redactor_with ("key", pem_key, NULL), master, out[1], PADDOCK_REDACTOR_IDLE_MS,
+                               NULL, on_pump_done, &r);
+  w.fd = slave;
+  w.text = text;
+  writer = g_thread_new ("pty-writer", write_to_pty, &w);
+  g_thread_join (writer);
+  close (slave);
+  g_main_loop_run (loop);
+  g_assert_no_error (r.error);
+  g_assert_true (r.ok);
+
+  close (out[1]);
+  for (;;)
+    {
+      char buffer[4096];
+      ssize_t n = read (out[0], buffer, sizeof buffer);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      g_assert_cmpint (n, >=, 0);
+      if (n == 0)
+        break;
+      g_string_append_len (got, buffer, n);
+    }
+  g_assert_cmpstr (got->str, ==, "$ cat id\r\n«secret:key»$ exit\r\n");
+  close (out[0]);
+  close (master);
+}
+
+/* A pump cancelled while its input is open and quiet: the callback says
+ * so, and what the pump held comes out first. */
+static void
+test_pump_cancel (void)
+{
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  PumpResult r = { loop, FALSE, 0, NULL };
+  int in[2], out[2];
+
+  g_assert_cmpint (pipe2 (in, O_CLOEXEC), ==, 0);
+  g_assert_cmpint (pipe2 (out, O_CLOEXEC), ==, 0);
+  /* An idle time no test waits for: only the cancellation shows it. */
+  paddock_redactor_pump_async (redactor_with ("gh", TOKEN, NULL), in[0], out[1], 3600 * 1000,
+                               cancellable, on_pump_done, &r);
+  g_assert_cmpint (write (in[1], "abc ghp_R4n", 11), ==, 11);
+  read_exactly (out[0], "abc ");
+  g_cancellable_cancel (cancellable);
+  g_main_loop_run (loop);
+  g_assert_error (r.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_false (r.ok);
+  read_exactly (out[0], "ghp_R4n");
+  g_clear_error (&r.error);
+  for (guint i = 0; i < 2; i++)
+    {
+      close (in[i]);
+      close (out[i]);
+    }
+}
+
 /* paddock-redact, with its secrets from a descriptor: masks, and says
  * which line of the secrets it cannot read, without the value. */
 static void
@@ -733,6 +817,8 @@ main (int   argc,
   g_test_add_func ("/paddock/redactor/slow-secret", test_slow_secret);
   g_test_add_func ("/paddock/redactor/added-later", test_added_later);
   g_test_add_func ("/paddock/redactor/pump", test_pump);
+  g_test_add_func ("/paddock/redactor/pump-pty", test_pump_pty);
+  g_test_add_func ("/paddock/redactor/pump-cancel", test_pump_cancel);
   g_test_add_func ("/paddock/redactor/tool", test_tool);
 
   return g_test_run ();
