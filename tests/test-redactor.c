@@ -200,6 +200,40 @@ test_base64_lines (void)
   g_assert_cmpstr (redacted, ==, expected->str);
 }
 
+/* A value in hex (GLib's checksum-style lower case and upper case), and
+ * its base64 with '+', '/' or '=' in a URL's query, percent-encoded. */
+static void
+test_hex_and_query (void)
+{
+  /* Bytes whose base64 has '+' and '/', and padding. */
+  static const guint8 value[] = { 0xfb, 0xff, 0xbf, 0x01, 0x02, 0x03, 0xfe, 0x0f, 0xf8, 0x41 };
+  g_autoptr(PaddockRedactor) redactor = paddock_redactor_new ();
+  g_autoptr(GString) hex = g_string_new (NULL);
+  g_autofree char *upper = NULL;
+  g_autofree char *encoded = g_base64_encode (value, sizeof value);
+  g_autofree char *query = g_uri_escape_string (encoded, NULL, FALSE);
+  g_autoptr(GError) error = NULL;
+  const char *inputs[3];
+
+  g_assert_true (paddock_redactor_add_secret (redactor, "bin", value, sizeof value, &error));
+  for (gsize i = 0; i < sizeof value; i++)
+    g_string_append_printf (hex, "%02x", value[i]);
+  upper = g_ascii_strup (hex->str, -1);
+  g_assert_nonnull (strchr (encoded, '+'));
+  g_assert_nonnull (strchr (encoded, '/'));
+  g_assert_nonnull (strstr (query, "%2B"));
+  inputs[0] = hex->str;
+  inputs[1] = upper;
+  inputs[2] = query;
+  for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+    {
+      g_autofree char *input = g_strdup_printf ("x=%s&y", inputs[i]);
+      g_autofree char *redacted = redact_text (redactor, input);
+
+      g_assert_cmpstr (redacted, ==, "x=«secret:bin»&y");
+    }
+}
+
 /* Percent-encoding of a token with characters a URL escapes: GLib's
  * (upper case hex), its lower case, every byte escaped, and a form's
  * spaces as '+'. */
@@ -806,6 +840,7 @@ main (int   argc,
   g_test_add_func ("/paddock/redactor/base64", test_base64);
   g_test_add_func ("/paddock/redactor/base64-lines", test_base64_lines);
   g_test_add_func ("/paddock/redactor/percent", test_percent);
+  g_test_add_func ("/paddock/redactor/hex-and-query", test_hex_and_query);
   g_test_add_func ("/paddock/redactor/json", test_json);
   g_test_add_func ("/paddock/redactor/lines", test_lines);
   g_test_add_func ("/paddock/redactor/pty-pem", test_pty_pem);

@@ -18,7 +18,8 @@
  *     and without '=' padding; and a long value's encoding cut in lines
  *     of 76 (base64(1), MIME) or 64 characters (PEM), each line;
  *   - percent-encoding, with upper and lower case hex, of the characters
- *     a URL must escape and of every byte;
+ *     a URL must escape and of every byte, and of the base64 forms;
+ *   - hex, upper and lower case;
  *   - the JSON-escaped string, with the usual variants of escapers ("\/",
  *     \u escapes of non-ASCII characters and of < > &, upper and lower hex).
  *
