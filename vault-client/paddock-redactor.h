@@ -127,14 +127,17 @@ gsize            paddock_redactor_held        (PaddockRedactor *self);
 /* Copies @in_fd to @out_fd through @redactor until @in_fd ends, in the
  * calling thread, with blocking reads and writes; held-back bytes are
  * flushed (paddock_redactor_flush_idle()) once @in_fd has been quiet for
- * @idle_ms milliseconds, and at its end (paddock_redactor_flush()). Neither descriptor is closed, nor are its flags changed (a
- * terminal's descriptor may be shared). The end of @in_fd is a read of 0
- * bytes, or EIO, which is what a pty's master reads once the last holder
- * of its slave closes it. Fails with G_IO_ERROR_CANCELLED if
- * @cancellable is cancelled (what was held is flushed first), or with
- * the error of a failed read or write, naming the descriptor. A write to
- * a closed pipe raises SIGPIPE unless the process blocks or ignores it.
- * @bytes_in, if not %NULL, is set to the number of bytes read. */
+ * @idle_ms milliseconds, and at its end (paddock_redactor_flush()).
+ * Neither descriptor is closed, nor are its flags changed (a terminal's
+ * descriptor may be shared); one that another holder made non-blocking
+ * is waited on with poll(). The end of @in_fd is a read of 0 bytes, or
+ * EIO, which is what a pty's master reads once the last holder of its
+ * slave closes it. Fails with G_IO_ERROR_CANCELLED if @cancellable is
+ * cancelled while waiting for input (what was held is flushed first), or
+ * with the error of a failed read or write, naming the descriptor. A
+ * write to a closed pipe raises SIGPIPE unless the process blocks or
+ * ignores it. @bytes_in, if not %NULL, is set to the number of bytes
+ * read. */
 gboolean         paddock_redactor_pump        (PaddockRedactor *redactor,
                                                int              in_fd,
                                                int              out_fd,
