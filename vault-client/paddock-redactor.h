@@ -48,9 +48,9 @@
  * (0.60x to 0.67x: the scan's time on top of the same copies); by the
  * wall clock, feed() 1.5 to 2.4 GB/s, and through the pipes 0.63x to
  * 0.79x cat, both slowed by the load to 0.25 to 0.64 GB/s. The worst case
- * is output made to look like the start of a form again and again (a long value of one repeated byte, fed that
- * byte): each position is then compared with the forms, up to their
- * length.
+ * is output made to look like the start of a form again and again (a
+ * long value of one repeated byte, fed that byte): each position is then
+ * compared with the forms, up to their length.
  *
  * Values under PADDOCK_REDACTOR_MIN_VALUE bytes are refused: masking them
  * would blank ordinary words and still tell their value away.
