@@ -228,7 +228,7 @@ paddock_vault_hash_file (const char  *path,
       int saved_errno = errno;
 
       g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_FILE,
-                   "cannot pin %s: %s", path, g_strerror (saved_errno));
+                   "%s: %s", path, g_strerror (saved_errno));
       return NULL;
     }
   /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
@@ -238,14 +238,14 @@ paddock_vault_hash_file (const char  *path,
       int saved_errno = errno;
 
       g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_FILE,
-                   "cannot pin %s: %s", path, g_strerror (saved_errno));
+                   "cannot open %s: %s", path, g_strerror (saved_errno));
       return NULL;
     }
   if (fstat (fd, &st) < 0 || !S_ISREG (st.st_mode))
     {
       close (fd);
       g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_FILE,
-                   "cannot pin %s: not a regular file", path);
+                   "%s is not a regular file", path);
       return NULL;
     }
   sha256 = paddock_vault_hash_fd (fd, &local_error);
@@ -253,7 +253,7 @@ paddock_vault_hash_file (const char  *path,
   if (sha256 == NULL)
     {
       g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_FILE,
-                   "cannot pin %s: %s", path, local_error->message);
+                   "%s: %s", path, local_error->message);
       return NULL;
     }
   if (resolved_path != NULL)
@@ -1069,7 +1069,9 @@ store_thread (GTask        *task,
   VaultCall *call = task_data;
   GError *error = NULL;
 
-  return_boolean (task, store_value (call->name, call->project, call->value, cancellable, &error), error);
+  gboolean ok = store_value (call->name, call->project, call->value, cancellable, &error);
+
+  return_boolean (task, ok, error);
 }
 
 void
@@ -1225,7 +1227,9 @@ delete_thread (GTask        *task,
   VaultCall *call = task_data;
   GError *error = NULL;
 
-  return_boolean (task, paddock_vault_delete_sync (call->name, call->project, cancellable, &error), error);
+  gboolean ok = paddock_vault_delete_sync (call->name, call->project, cancellable, &error);
+
+  return_boolean (task, ok, error);
 }
 
 void
@@ -1258,8 +1262,9 @@ set_mode_thread (GTask        *task,
   VaultCall *call = task_data;
   GError *error = NULL;
 
-  return_boolean (task, paddock_vault_set_mode_sync (call->name, call->project, call->mode,
-                                                     cancellable, &error), error);
+  gboolean ok = paddock_vault_set_mode_sync (call->name, call->project, call->mode, cancellable, &error);
+
+  return_boolean (task, ok, error);
 }
 
 void
@@ -1335,8 +1340,9 @@ unpin_thread (GTask        *task,
   VaultCall *call = task_data;
   GError *error = NULL;
 
-  return_boolean (task, paddock_vault_unpin_sync (call->name, call->project, call->path,
-                                                  cancellable, &error), error);
+  gboolean ok = paddock_vault_unpin_sync (call->name, call->project, call->path, cancellable, &error);
+
+  return_boolean (task, ok, error);
 }
 
 void
