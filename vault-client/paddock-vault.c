@@ -347,8 +347,16 @@ search_items (SecretService  *service,
   GError *local_error = NULL;
   GList *items;
 
-  items = secret_service_search_sync (service, vault_schema (), attributes,
-                                      SECRET_SEARCH_ALL, cancellable, &local_error);
+  /* An item deleted between the search and the loading of its found
+   * items fails the whole search: search again, a few times. */
+  for (guint attempt = 0; attempt < 5; attempt++)
+    {
+      g_clear_error (&local_error);
+      items = secret_service_search_sync (service, vault_schema (), attributes,
+                                          SECRET_SEARCH_ALL, cancellable, &local_error);
+      if (!g_error_matches (local_error, SECRET_ERROR, SECRET_ERROR_NO_SUCH_OBJECT))
+        break;
+    }
   if (local_error != NULL)
     {
       propagate_service_error (error, local_error, what, name, project);
