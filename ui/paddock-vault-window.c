@@ -108,6 +108,21 @@ scope_text (PaddockVaultWindow      *self,
   return info->project;
 }
 
+static const char *
+mode_text (PaddockSecretMode mode)
+{
+  switch (mode)
+    {
+    case PADDOCK_SECRET_MODE_SESSION:
+      return _("asks once per session");
+    case PADDOCK_SECRET_MODE_PINNED:
+      return _("pinned programs without asking");
+    case PADDOCK_SECRET_MODE_ASK:
+    default:
+      return _("asks at every use");
+    }
+}
+
 static void
 expanded_cb (AdwExpanderRow     *row,
              GParamSpec         *pspec,
@@ -178,7 +193,7 @@ secret_row_new (PaddockVaultWindow *self,
 
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (expander), FALSE);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (expander), info->name);
-  subtitle = g_strdup_printf ("%s · %s", scope_text (self, info),
+  subtitle = g_strdup_printf ("%s · %s · %s", scope_text (self, info), mode_text (info->mode),
                               info->pins->len == 0 ? _("no pinned programs")
                               : info->pins->len == 1 ? _("1 pinned program") : _("pinned programs"));
   adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (expander), subtitle);

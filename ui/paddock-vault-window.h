@@ -4,9 +4,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Lists the secrets the window's project sees (or every project's), by
- * name: a value is fetched and shown only while the user holds Reveal
- * pressed down, and hidden again, its copy dropped, when it is released
- * or the list reloads. Adds a secret (for every project, or the project's
+ * name: a value is fetched and shown only when the user presses Reveal,
+ * and hidden again when they press Hide or the list reloads (GTK's label
+ * keeps its own copy of the text while shown; ours are wiped). Adds a secret (for every project, or the project's
  * own), deletes one after asking, sets its mode, pins it to a program
  * chosen in a file chooser and shows the pinned file's hash, and unpins.
  *
