@@ -446,8 +446,99 @@ resolve_item (SecretService  *service,
   return item;
 }
 
+typedef struct
+{
+  gboolean  completed;
+  gboolean  dismissed;
+  GVariant *result;
+} Prompting;
+
+static void
+prompt_completed_cb (GDBusConnection *bus,
+                     const char      *sender,
+                     const char      *path,
+                     const char      *interface,
+                     const char      *signal,
+                     GVariant        *parameters,
+                     gpointer         user_data)
+{
+  Prompting *prompting = user_data;
+
+  if (prompting->completed || !g_variant_is_of_type (parameters, G_VARIANT_TYPE ("(bv)")))
+    return;
+  g_variant_get (parameters, "(bv)", &prompting->dismissed, &prompting->result);
+  prompting->completed = TRUE;
+}
+
+static gboolean
+cancelled_cb (GCancellable *cancellable,
+              gpointer      user_data)
+{
+  return G_SOURCE_REMOVE;
+}
+
+/* Shows the Secret Service's prompt @prompt and waits for its end, on a
+ * main context of this call's own. Returns whether it completed without
+ * being dismissed, with its result. Cancelled, it dismisses the prompt. */
+static gboolean
+run_prompt (GDBusConnection  *bus,
+            const char       *service_name,
+            const char       *prompt,
+            GCancellable     *cancellable,
+            GVariant        **result,
+            GError          **error)
+{
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GSource) cancelled = NULL;
+  Prompting prompting = { FALSE, FALSE, NULL };
+  guint subscription;
+
+  g_main_context_push_thread_default (context);
+  /* Subscribed first: the prompt may complete as soon as it is shown. */
+  subscription = g_dbus_connection_signal_subscribe (bus, service_name, "org.freedesktop.Secret.Prompt",
+                                                     "Completed", prompt, NULL, G_DBUS_SIGNAL_FLAGS_NONE,
+                                                     prompt_completed_cb, &prompting, NULL);
+  reply = g_dbus_connection_call_sync (bus, service_name, prompt, "org.freedesktop.Secret.Prompt", "Prompt",
+                                       g_variant_new ("(s)", ""), NULL, G_DBUS_CALL_FLAGS_NONE, -1,
+                                       cancellable, error);
+  if (reply != NULL && cancellable != NULL)
+    {
+      cancelled = g_cancellable_source_new (cancellable);
+      g_source_set_callback (cancelled, G_SOURCE_FUNC (cancelled_cb), NULL, NULL);
+      g_source_attach (cancelled, context);
+    }
+  while (reply != NULL && !prompting.completed && !g_cancellable_is_cancelled (cancellable))
+    g_main_context_iteration (context, TRUE);
+  g_dbus_connection_signal_unsubscribe (bus, subscription);
+  if (cancelled != NULL)
+    g_source_destroy (cancelled);
+  if (reply != NULL && !prompting.completed)
+    {
+      /* Cancelled: the prompt goes away with the call. */
+      g_autoptr(GVariant) dismissed = g_dbus_connection_call_sync (bus, service_name, prompt,
+                                                                   "org.freedesktop.Secret.Prompt", "Dismiss",
+                                                                   NULL, NULL, G_DBUS_CALL_FLAGS_NONE, -1,
+                                                                   NULL, NULL);
+      g_cancellable_set_error_if_cancelled (cancellable, error);
+    }
+  /* Signals already queued for the context go with it. */
+  while (g_main_context_iteration (context, FALSE))
+    ;
+  g_main_context_pop_thread_default (context);
+  if (!prompting.completed || prompting.dismissed)
+    {
+      g_clear_pointer (&prompting.result, g_variant_unref);
+      return FALSE;
+    }
+  *result = prompting.result;
+  return TRUE;
+}
+
 /* Unlocks @object (an item or a collection) through the provider's own
- * prompt where it is locked. */
+ * prompt where it is locked. Spoken in the Secret Service's own D-Bus
+ * calls rather than through secret_service_unlock(), which in libsecret
+ * 0.20 leaks what a dismissed prompt returns. */
 static gboolean
 ensure_unlocked (SecretService  *service,
                  GDBusProxy     *object,
@@ -458,22 +549,39 @@ ensure_unlocked (SecretService  *service,
                  GCancellable   *cancellable,
                  GError        **error)
 {
-  g_autoptr(GList) objects = NULL;
-  GList *unlocked = NULL;
+  GDBusConnection *bus = g_dbus_proxy_get_connection (G_DBUS_PROXY (service));
+  const char *service_name = g_dbus_proxy_get_name (G_DBUS_PROXY (service));
+  const char *paths[] = { g_dbus_proxy_get_object_path (object), NULL };
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GVariant) unlocked = NULL;
+  g_autoptr(GVariant) result = NULL;
   GError *local_error = NULL;
-  int n_unlocked;
+  const char *prompt = NULL;
+  gboolean prompted;
 
   if (!locked)
     return TRUE;
-  objects = g_list_append (NULL, object);
-  n_unlocked = secret_service_unlock_sync (service, objects, cancellable, &unlocked, &local_error);
-  g_list_free_full (unlocked, g_object_unref);
+  reply = g_dbus_connection_call_sync (bus, service_name, "/org/freedesktop/secrets",
+                                       "org.freedesktop.Secret.Service", "Unlock",
+                                       g_variant_new ("(^ao)", paths), G_VARIANT_TYPE ("(aoo)"),
+                                       G_DBUS_CALL_FLAGS_NONE, -1, cancellable, &local_error);
+  if (reply == NULL)
+    {
+      propagate_service_error (error, local_error, what, name, project);
+      return FALSE;
+    }
+  g_variant_get (reply, "(@ao&o)", &unlocked, &prompt);
+  if (g_variant_n_children (unlocked) > 0)
+    return TRUE;
+  prompted = !g_str_equal (prompt, "/")
+             && run_prompt (bus, service_name, prompt, cancellable, &result, &local_error);
   if (local_error != NULL)
     {
       propagate_service_error (error, local_error, what, name, project);
       return FALSE;
     }
-  if (n_unlocked == 0)
+  /* The result: the objects unlocked, as "ao". */
+  if (!prompted || !g_variant_is_of_type (result, G_VARIANT_TYPE ("ao")) || g_variant_n_children (result) == 0)
     {
       g_autofree char *secret = describe_secret (name, project);
 
@@ -651,7 +759,6 @@ store_value (const char    *name,
 {
   g_autoptr(SecretService) service = NULL;
   g_autoptr(SecretItem) item = NULL;
-  g_autoptr(SecretCollection) collection = NULL;
   g_autoptr(GHashTable) attributes = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autofree char *label = NULL;
@@ -678,27 +785,8 @@ store_value (const char    *name,
       return FALSE;
     }
 
-  /* A new item goes to the default collection, unlocked first so that a
-   * dismissed prompt reads as such. */
-  collection = secret_collection_for_alias_sync (service, SECRET_COLLECTION_DEFAULT,
-                                                 SECRET_COLLECTION_NONE, cancellable, &service_error);
-  if (service_error != NULL)
-    {
-      propagate_service_error (error, service_error, "store", name, project);
-      return FALSE;
-    }
-  if (collection == NULL)
-    {
-      g_autofree char *secret = describe_secret (name, project);
-
-      g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_FAILED,
-                   "cannot store %s: the Secret Service has no default keyring", secret);
-      return FALSE;
-    }
-  if (!ensure_unlocked (service, G_DBUS_PROXY (collection), secret_collection_get_locked (collection),
-                        "store", name, project, cancellable, error))
-    return FALSE;
-
+  /* A new item goes to the default collection; where it is locked, the
+   * Secret Service prompts to unlock it. */
   attributes = search_attributes (name, project);
   g_hash_table_insert (attributes, (char *) "mode",
                        (char *) paddock_secret_mode_to_string (PADDOCK_SECRET_MODE_ASK));
