@@ -541,7 +541,7 @@ run_prompt (GDBusConnection  *bus,
  * 0.20 leaks what a dismissed prompt returns. */
 static gboolean
 ensure_unlocked (SecretService  *service,
-                 GDBusProxy     *object,
+                 const char     *object_path,
                  gboolean        locked,
                  const char     *what,
                  const char     *name,
@@ -551,7 +551,7 @@ ensure_unlocked (SecretService  *service,
 {
   GDBusConnection *bus = g_dbus_proxy_get_connection (G_DBUS_PROXY (service));
   const char *service_name = g_dbus_proxy_get_name (G_DBUS_PROXY (service));
-  const char *paths[] = { g_dbus_proxy_get_object_path (object), NULL };
+  const char *paths[] = { object_path, NULL };
   g_autoptr(GVariant) reply = NULL;
   g_autoptr(GVariant) unlocked = NULL;
   g_autoptr(GVariant) result = NULL;
@@ -586,7 +586,7 @@ ensure_unlocked (SecretService  *service,
       g_autofree char *secret = describe_secret (name, project);
 
       g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_DISMISSED,
-                   "cannot %s %s: its keyring is locked and the unlock prompt was dismissed",
+                   "cannot %s %s: the keyring is locked and its unlock prompt was dismissed",
                    what, secret);
       return FALSE;
     }
@@ -602,7 +602,7 @@ unlock_item (SecretService  *service,
              GCancellable   *cancellable,
              GError        **error)
 {
-  return ensure_unlocked (service, G_DBUS_PROXY (item), secret_item_get_locked (item),
+  return ensure_unlocked (service, g_dbus_proxy_get_object_path (G_DBUS_PROXY (item)), secret_item_get_locked (item),
                           what, name, project, cancellable, error);
 }
 
@@ -741,6 +741,53 @@ prepare_value (const char    *name,
   return secret_value_new ((const char *) value, length, "text/plain");
 }
 
+/* The keyring new items go to, by its alias "default", unlocked. */
+static gboolean
+unlock_default_collection (SecretService  *service,
+                           const char     *name,
+                           const char     *project,
+                           GCancellable   *cancellable,
+                           GError        **error)
+{
+  GDBusConnection *bus = g_dbus_proxy_get_connection (G_DBUS_PROXY (service));
+  const char *service_name = g_dbus_proxy_get_name (G_DBUS_PROXY (service));
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GVariant) locked = NULL;
+  GError *local_error = NULL;
+  const char *path = NULL;
+
+  reply = g_dbus_connection_call_sync (bus, service_name, "/org/freedesktop/secrets",
+                                       "org.freedesktop.Secret.Service", "ReadAlias",
+                                       g_variant_new ("(s)", "default"), G_VARIANT_TYPE ("(o)"),
+                                       G_DBUS_CALL_FLAGS_NONE, -1, cancellable, &local_error);
+  if (reply == NULL)
+    {
+      propagate_service_error (error, local_error, "store", name, project);
+      return FALSE;
+    }
+  g_variant_get (reply, "(&o)", &path);
+  /* No default keyring: the Secret Service makes one, with its own prompt. */
+  if (g_str_equal (path, "/"))
+    return TRUE;
+  locked = g_dbus_connection_call_sync (bus, service_name, path, "org.freedesktop.DBus.Properties", "Get",
+                                        g_variant_new ("(ss)", "org.freedesktop.Secret.Collection", "Locked"),
+                                        G_VARIANT_TYPE ("(v)"), G_DBUS_CALL_FLAGS_NONE, -1, cancellable,
+                                        &local_error);
+  if (locked == NULL)
+    {
+      propagate_service_error (error, local_error, "store", name, project);
+      return FALSE;
+    }
+  {
+    g_autoptr(GVariant) value = NULL;
+
+    g_variant_get (locked, "(v)", &value);
+    return ensure_unlocked (service, path, g_variant_is_of_type (value, G_VARIANT_TYPE_BOOLEAN)
+                                           && g_variant_get_boolean (value),
+                            "store", name, project, cancellable, error);
+  }
+}
+
 static char *
 item_label (const char *name,
             const char *project)
@@ -785,8 +832,10 @@ store_value (const char    *name,
       return FALSE;
     }
 
-  /* A new item goes to the default collection; where it is locked, the
-   * Secret Service prompts to unlock it. */
+  /* A new item goes to the default collection, unlocked first so that a
+   * dismissed prompt reads as such. */
+  if (!unlock_default_collection (service, name, project, cancellable, error))
+    return FALSE;
   attributes = search_attributes (name, project);
   g_hash_table_insert (attributes, (char *) "mode",
                        (char *) paddock_secret_mode_to_string (PADDOCK_SECRET_MODE_ASK));
@@ -969,6 +1018,8 @@ paddock_vault_delete_sync (const char    *name,
     return FALSE;
   item = find_item (service, name, project, "remove", cancellable, error);
   if (item == NULL)
+    return FALSE;
+  if (!unlock_item (service, item, "remove", name, project, cancellable, error))
     return FALSE;
   if (!secret_item_delete_sync (item, cancellable, &service_error))
     {
