@@ -3,13 +3,15 @@
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Every call is written once, blocking, as the _sync variant; the _async
- * variant runs it in a GTask thread. libsecret's blocking calls run their
- * own main context, so they are safe in any thread.
+ * Every call is written once, blocking, as the _sync variant here; the
+ * _async variant (paddock-vault-async.c) runs it in a GTask thread.
+ * libsecret's blocking calls run their own main context, so they are safe
+ * in any thread.
  */
 #include "config.h"
 
 #include "paddock-vault.h"
+#include "paddock-vault-private.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -164,8 +166,8 @@ paddock_vault_check_name (const char  *name,
   return TRUE;
 }
 
-static gboolean
-check_name_and_project (const char  *name,
+gboolean
+paddock_vault_check_name_and_project (const char  *name,
                         const char  *project,
                         GError     **error)
 {
@@ -710,8 +712,8 @@ save_info (SecretService      *service,
 
 /* The value as stored: UTF-8 without NUL, one trailing newline dropped,
  * copied into libsecret's secure memory. */
-static SecretValue *
-prepare_value (const char    *name,
+SecretValue *
+paddock_vault_prepare_value (const char    *name,
                const char    *project,
                const guint8  *value,
                gsize          length,
@@ -797,8 +799,8 @@ item_label (const char *name,
   return g_strdup_printf ("Paddock secret %s (project %s)", name, project);
 }
 
-static gboolean
-store_value (const char    *name,
+gboolean
+paddock_vault_store_value (const char    *name,
              const char    *project,
              SecretValue   *value,
              GCancellable  *cancellable,
@@ -863,12 +865,12 @@ paddock_vault_store_sync (const char    *name,
 
   g_return_val_if_fail (value != NULL || length == 0, FALSE);
 
-  if (!check_name_and_project (name, project, error))
+  if (!paddock_vault_check_name_and_project (name, project, error))
     return FALSE;
-  secret_value = prepare_value (name, project, value, length, error);
+  secret_value = paddock_vault_prepare_value (name, project, value, length, error);
   if (secret_value == NULL)
     return FALSE;
-  ok = store_value (name, project, secret_value, cancellable, error);
+  ok = paddock_vault_store_value (name, project, secret_value, cancellable, error);
   secret_value_unref (secret_value);
   return ok;
 }
@@ -886,7 +888,7 @@ paddock_vault_lookup_sync (const char    *name,
   const char *data;
   gsize length;
 
-  if (!check_name_and_project (name, project, error))
+  if (!paddock_vault_check_name_and_project (name, project, error))
     return NULL;
   service = get_service ("read", name, project, cancellable, error);
   if (service == NULL)
@@ -924,7 +926,7 @@ paddock_vault_get_info_sync (const char    *name,
   g_autoptr(SecretService) service = NULL;
   g_autoptr(SecretItem) item = NULL;
 
-  if (!check_name_and_project (name, project, error))
+  if (!paddock_vault_check_name_and_project (name, project, error))
     return NULL;
   service = get_service ("read", name, project, cancellable, error);
   if (service == NULL)
@@ -1011,7 +1013,7 @@ paddock_vault_delete_sync (const char    *name,
   g_autoptr(SecretItem) item = NULL;
   GError *service_error = NULL;
 
-  if (!check_name_and_project (name, project, error))
+  if (!paddock_vault_check_name_and_project (name, project, error))
     return FALSE;
   service = get_service ("remove", name, project, cancellable, error);
   if (service == NULL)
@@ -1040,7 +1042,7 @@ paddock_vault_set_mode_sync (const char         *name,
   g_autoptr(SecretItem) item = NULL;
   g_autoptr(PaddockSecretInfo) info = NULL;
 
-  if (!check_name_and_project (name, project, error))
+  if (!paddock_vault_check_name_and_project (name, project, error))
     return FALSE;
   service = get_service ("set the mode of", name, project, cancellable, error);
   if (service == NULL)
@@ -1070,7 +1072,7 @@ paddock_vault_pin_sync (const char    *name,
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (!check_name_and_project (name, project, error))
+  if (!paddock_vault_check_name_and_project (name, project, error))
     return NULL;
   sha256 = paddock_vault_hash_file (path, &resolved, &local_error);
   if (sha256 == NULL)
@@ -1122,7 +1124,7 @@ paddock_vault_unpin_sync (const char    *name,
 
   g_return_val_if_fail (path != NULL, FALSE);
 
-  if (!check_name_and_project (name, project, error))
+  if (!paddock_vault_check_name_and_project (name, project, error))
     return FALSE;
   resolved = realpath (path, NULL);
   absolute = g_canonicalize_filename (path, NULL);
@@ -1153,364 +1155,4 @@ paddock_vault_unpin_sync (const char    *name,
       return FALSE;
     }
   return save_info (service, item, info, "unpin", cancellable, error);
-}
-
-/* The _async variants: the _sync call in a GTask thread. */
-
-typedef struct
-{
-  char              *name;
-  char              *project;
-  char              *path;
-  SecretValue       *value;
-  PaddockSecretMode  mode;
-} VaultCall;
-
-static void
-vault_call_free (VaultCall *call)
-{
-  g_free (call->name);
-  g_free (call->project);
-  g_free (call->path);
-  g_clear_pointer (&call->value, secret_value_unref);
-  g_free (call);
-}
-
-static GTask *
-vault_task_new (gpointer             source_tag,
-                const char          *name,
-                const char          *project,
-                const char          *path,
-                GCancellable        *cancellable,
-                GAsyncReadyCallback  callback,
-                gpointer             user_data)
-{
-  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
-  VaultCall *call = g_new0 (VaultCall, 1);
-
-  g_task_set_source_tag (task, source_tag);
-  call->name = g_strdup (name);
-  call->project = g_strdup (project);
-  call->path = g_strdup (path);
-  g_task_set_task_data (task, call, (GDestroyNotify) vault_call_free);
-  return task;
-}
-
-static void
-return_boolean (GTask    *task,
-                gboolean  ok,
-                GError   *error)
-{
-  if (ok)
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
-}
-
-static void
-store_thread (GTask        *task,
-              gpointer      source,
-              gpointer      task_data,
-              GCancellable *cancellable)
-{
-  VaultCall *call = task_data;
-  GError *error = NULL;
-
-  gboolean ok = store_value (call->name, call->project, call->value, cancellable, &error);
-
-  return_boolean (task, ok, error);
-}
-
-void
-paddock_vault_store_async (const char          *name,
-                           const char          *project,
-                           const guint8        *value,
-                           gsize                length,
-                           GCancellable        *cancellable,
-                           GAsyncReadyCallback  callback,
-                           gpointer             user_data)
-{
-  g_autoptr(GTask) task = vault_task_new (paddock_vault_store_async, name, project, NULL,
-                                          cancellable, callback, user_data);
-  VaultCall *call = g_task_get_task_data (task);
-  GError *error = NULL;
-
-  g_return_if_fail (value != NULL || length == 0);
-
-  /* Copied now, into secure memory: the caller may wipe its copy. */
-  if (!check_name_and_project (name, project, &error)
-      || (call->value = prepare_value (name, project, value, length, &error)) == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  g_task_run_in_thread (task, store_thread);
-}
-
-gboolean
-paddock_vault_store_finish (GAsyncResult  *result,
-                            GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-static void
-lookup_thread (GTask        *task,
-               gpointer      source,
-               gpointer      task_data,
-               GCancellable *cancellable)
-{
-  VaultCall *call = task_data;
-  GError *error = NULL;
-  GBytes *value = paddock_vault_lookup_sync (call->name, call->project, cancellable, &error);
-
-  if (value != NULL)
-    g_task_return_pointer (task, value, (GDestroyNotify) g_bytes_unref);
-  else
-    g_task_return_error (task, error);
-}
-
-void
-paddock_vault_lookup_async (const char          *name,
-                            const char          *project,
-                            GCancellable        *cancellable,
-                            GAsyncReadyCallback  callback,
-                            gpointer             user_data)
-{
-  g_autoptr(GTask) task = vault_task_new (paddock_vault_lookup_async, name, project, NULL,
-                                          cancellable, callback, user_data);
-
-  g_task_run_in_thread (task, lookup_thread);
-}
-
-GBytes *
-paddock_vault_lookup_finish (GAsyncResult  *result,
-                             GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-get_info_thread (GTask        *task,
-                 gpointer      source,
-                 gpointer      task_data,
-                 GCancellable *cancellable)
-{
-  VaultCall *call = task_data;
-  GError *error = NULL;
-  PaddockSecretInfo *info = paddock_vault_get_info_sync (call->name, call->project, cancellable, &error);
-
-  if (info != NULL)
-    g_task_return_pointer (task, info, (GDestroyNotify) paddock_secret_info_free);
-  else
-    g_task_return_error (task, error);
-}
-
-void
-paddock_vault_get_info_async (const char          *name,
-                              const char          *project,
-                              GCancellable        *cancellable,
-                              GAsyncReadyCallback  callback,
-                              gpointer             user_data)
-{
-  g_autoptr(GTask) task = vault_task_new (paddock_vault_get_info_async, name, project, NULL,
-                                          cancellable, callback, user_data);
-
-  g_task_run_in_thread (task, get_info_thread);
-}
-
-PaddockSecretInfo *
-paddock_vault_get_info_finish (GAsyncResult  *result,
-                               GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-list_thread (GTask        *task,
-             gpointer      source,
-             gpointer      task_data,
-             GCancellable *cancellable)
-{
-  VaultCall *call = task_data;
-  GError *error = NULL;
-  GPtrArray *infos = paddock_vault_list_sync (call->project, cancellable, &error);
-
-  if (infos != NULL)
-    g_task_return_pointer (task, infos, (GDestroyNotify) g_ptr_array_unref);
-  else
-    g_task_return_error (task, error);
-}
-
-void
-paddock_vault_list_async (const char          *project,
-                          GCancellable        *cancellable,
-                          GAsyncReadyCallback  callback,
-                          gpointer             user_data)
-{
-  g_autoptr(GTask) task = vault_task_new (paddock_vault_list_async, NULL, project, NULL,
-                                          cancellable, callback, user_data);
-
-  g_task_run_in_thread (task, list_thread);
-}
-
-GPtrArray *
-paddock_vault_list_finish (GAsyncResult  *result,
-                           GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-delete_thread (GTask        *task,
-               gpointer      source,
-               gpointer      task_data,
-               GCancellable *cancellable)
-{
-  VaultCall *call = task_data;
-  GError *error = NULL;
-
-  gboolean ok = paddock_vault_delete_sync (call->name, call->project, cancellable, &error);
-
-  return_boolean (task, ok, error);
-}
-
-void
-paddock_vault_delete_async (const char          *name,
-                            const char          *project,
-                            GCancellable        *cancellable,
-                            GAsyncReadyCallback  callback,
-                            gpointer             user_data)
-{
-  g_autoptr(GTask) task = vault_task_new (paddock_vault_delete_async, name, project, NULL,
-                                          cancellable, callback, user_data);
-
-  g_task_run_in_thread (task, delete_thread);
-}
-
-gboolean
-paddock_vault_delete_finish (GAsyncResult  *result,
-                             GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-static void
-set_mode_thread (GTask        *task,
-                 gpointer      source,
-                 gpointer      task_data,
-                 GCancellable *cancellable)
-{
-  VaultCall *call = task_data;
-  GError *error = NULL;
-
-  gboolean ok = paddock_vault_set_mode_sync (call->name, call->project, call->mode, cancellable, &error);
-
-  return_boolean (task, ok, error);
-}
-
-void
-paddock_vault_set_mode_async (const char          *name,
-                              const char          *project,
-                              PaddockSecretMode    mode,
-                              GCancellable        *cancellable,
-                              GAsyncReadyCallback  callback,
-                              gpointer             user_data)
-{
-  g_autoptr(GTask) task = vault_task_new (paddock_vault_set_mode_async, name, project, NULL,
-                                          cancellable, callback, user_data);
-  VaultCall *call = g_task_get_task_data (task);
-
-  call->mode = mode;
-  g_task_run_in_thread (task, set_mode_thread);
-}
-
-gboolean
-paddock_vault_set_mode_finish (GAsyncResult  *result,
-                               GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-static void
-pin_thread (GTask        *task,
-            gpointer      source,
-            gpointer      task_data,
-            GCancellable *cancellable)
-{
-  VaultCall *call = task_data;
-  GError *error = NULL;
-  PaddockSecretPin *pin = paddock_vault_pin_sync (call->name, call->project, call->path,
-                                                  cancellable, &error);
-
-  if (pin != NULL)
-    g_task_return_pointer (task, pin, (GDestroyNotify) paddock_secret_pin_free);
-  else
-    g_task_return_error (task, error);
-}
-
-void
-paddock_vault_pin_async (const char          *name,
-                         const char          *project,
-                         const char          *path,
-                         GCancellable        *cancellable,
-                         GAsyncReadyCallback  callback,
-                         gpointer             user_data)
-{
-  g_autoptr(GTask) task = vault_task_new (paddock_vault_pin_async, name, project, path,
-                                          cancellable, callback, user_data);
-
-  g_return_if_fail (path != NULL);
-  g_task_run_in_thread (task, pin_thread);
-}
-
-PaddockSecretPin *
-paddock_vault_pin_finish (GAsyncResult  *result,
-                          GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-unpin_thread (GTask        *task,
-              gpointer      source,
-              gpointer      task_data,
-              GCancellable *cancellable)
-{
-  VaultCall *call = task_data;
-  GError *error = NULL;
-
-  gboolean ok = paddock_vault_unpin_sync (call->name, call->project, call->path, cancellable, &error);
-
-  return_boolean (task, ok, error);
-}
-
-void
-paddock_vault_unpin_async (const char          *name,
-                           const char          *project,
-                           const char          *path,
-                           GCancellable        *cancellable,
-                           GAsyncReadyCallback  callback,
-                           gpointer             user_data)
-{
-  g_autoptr(GTask) task = vault_task_new (paddock_vault_unpin_async, name, project, path,
-                                          cancellable, callback, user_data);
-
-  g_return_if_fail (path != NULL);
-  g_task_run_in_thread (task, unpin_thread);
-}
-
-gboolean
-paddock_vault_unpin_finish (GAsyncResult  *result,
-                            GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
-  return g_task_propagate_boolean (G_TASK (result), error);
 }
