@@ -186,41 +186,6 @@ test_ctrl_c (void)
   g_assert_cmpint (run->status, ==, 128 + SIGINT);
 }
 
-/* Reads from @master into @out until @what shows after @from, or the
- * child is gone; FALSE then, or after 30 s (a bound, not a measure). */
-static gboolean
-read_until (int         master,
-            GString    *out,
-            gsize       from,
-            const char *what)
-{
-  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-
-  while (strstr (out->str + from, what) == NULL)
-    {
-      struct pollfd pfd = { .fd = master, .events = POLLIN };
-      char buf[4096];
-      ssize_t n;
-
-      if (g_get_monotonic_time () > deadline)
-        return FALSE;
-      if (poll (&pfd, 1, 200) <= 0)
-        continue;
-      n = read (master, buf, sizeof buf);
-      if (n <= 0)
-        return FALSE;
-      g_string_append_len (out, buf, n);
-    }
-  return TRUE;
-}
-
-static void
-type_into (int         master,
-           const char *text)
-{
-  g_assert_cmpint (write (master, text, strlen (text)), ==, (gssize) strlen (text));
-}
-
 /* In an interactive shell with job control: paddock-run's command, stopped
  * by Ctrl-Z, gives the shell its prompt back ("Stopped"), and "fg" brings
  * it back to read what is typed next. Under the lock the command is a
@@ -283,7 +248,7 @@ assert_job_control (gboolean locked)
   type_into (master, "again\n");
   g_assert_true (read_until (master, out, mark, "RESUMED-again"));
   type_into (master, "exit\n");
-  read_until (master, out, out->len, "\001");  /* to the end */
+  read_until (master, out, out->len, NULL);
   close (master);
   while (waitpid (pid, &wait_status, 0) < 0)
     g_assert_cmpint (errno, ==, EINTR);

@@ -155,8 +155,6 @@ attempt_in_pty (gboolean            locked,
   struct winsize size = { .ws_row = 24, .ws_col = 80 };
   g_autoptr(GString) out = g_string_new (NULL);
   TestResult *result = g_new0 (TestResult, 1);
-  gboolean typed = input == NULL;
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
   int master, slave, wait_status;
   pid_t pid;
 
@@ -178,28 +176,19 @@ attempt_in_pty (gboolean            locked,
     }
   close (slave);
 
-  for (;;)
+  if (input != NULL)
     {
-      struct pollfd pfd = { .fd = master, .events = POLLIN };
-      char buf[4096];
-      ssize_t n;
-
-      if (!typed && (when == NULL || strstr (out->str, when) != NULL))
-        {
-          g_assert_cmpint (write (master, input, strlen (input)), ==, (gssize) strlen (input));
-          typed = TRUE;
-        }
-      if (g_get_monotonic_time () > deadline)
+      if (when != NULL && !read_until (master, out, 0, when))
         {
           kill (pid, SIGKILL);
-          g_error ("timed out in the pty; output so far: %s", out->str);
+          g_error ("«%s» did not show in the pty; output so far: %s", when, out->str);
         }
-      if (poll (&pfd, 1, 200) <= 0)
-        continue;
-      n = read (master, buf, sizeof buf);
-      if (n <= 0)
-        break;  /* EIO: every holder of the pty is gone */
-      g_string_append_len (out, buf, n);
+      type_into (master, input);
+    }
+  if (!read_until (master, out, 0, NULL))
+    {
+      kill (pid, SIGKILL);
+      g_error ("timed out in the pty; output so far: %s", out->str);
     }
   close (master);
   while (waitpid (pid, &wait_status, 0) < 0)
@@ -212,6 +201,42 @@ attempt_in_pty (gboolean            locked,
                   result->status, result->out);
   test_assert_no_sanitizer_report (result->out);
   return result;
+}
+
+/* Reads from @master into @out until @what shows after @from (NULL: until
+ * every holder of the pty is gone); FALSE if it does not, or after 60 s (a
+ * bound, not a measure). */
+gboolean
+read_until (int         master,
+            GString    *out,
+            gsize       from,
+            const char *what)
+{
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  while (what == NULL || strstr (out->str + from, what) == NULL)
+    {
+      struct pollfd pfd = { .fd = master, .events = POLLIN };
+      char buf[4096];
+      ssize_t n;
+
+      if (g_get_monotonic_time () > deadline)
+        return FALSE;
+      if (poll (&pfd, 1, 200) <= 0)
+        continue;
+      n = read (master, buf, sizeof buf);
+      if (n <= 0)
+        return what == NULL;  /* EIO: every holder of the pty is gone */
+      g_string_append_len (out, buf, n);
+    }
+  return TRUE;
+}
+
+void
+type_into (int         master,
+           const char *text)
+{
+  g_assert_cmpint (write (master, text, strlen (text)), ==, (gssize) strlen (text));
 }
 
 char *
