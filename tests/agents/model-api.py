@@ -28,6 +28,7 @@ import json
 import re
 import sys
 import threading
+import time
 
 C_PROGRAM = '#include <stdio.h>\nint main (void) { printf ("compiled and ran: %d\\n", 6 * 7); return 0; }\n'
 C_OUTPUT = 'compiled and ran: 42'
@@ -70,6 +71,7 @@ class Script:
     def write_dump(self, record):
         if self.dump is None:
             return
+        record['time'] = round(time.monotonic(), 3)
         with self.lock:
             self.dump.write(json.dumps(record) + '\n')
             self.dump.flush()
