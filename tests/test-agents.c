@@ -249,11 +249,11 @@ agent_missing (const Agent *agent)
                      "(build-aux/paddock-dev test sets it, from build-aux/install-agents)");
   error_file = g_build_filename (agents_dir, "install-error", NULL);
   if (g_file_get_contents (error_file, &reason, NULL, NULL))
-    return reason;
+    return g_strstrip (reason);
   g_free (error_file);
   error_file = g_strdup_printf ("%s/%s.error", agents_dir, agent->name);
   if (g_file_get_contents (error_file, &reason, NULL, NULL))
-    return reason;
+    return g_strstrip (reason);
   program = g_build_filename (agents_dir, "node_modules", ".bin", agent->name, NULL);
   if (!g_file_test (program, G_FILE_TEST_IS_EXECUTABLE))
     return g_strdup_printf ("%s is not installed in %s (build-aux/install-agents installs it)", agent->name, agents_dir);
