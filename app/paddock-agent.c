@@ -1,8 +1,9 @@
 /* paddock-agent.c: what a session runs: a known coding agent, the shell, or a command
  *
  * The known agents are the ones the folder lock has a profile for (see
- * sandbox/lock/paddock-profile.c), under the same ids, so that a session
- * started as "claude" is also locked as Claude Code needs. An agent is
+ * data/agent-profiles.conf), under the same ids, so that a session
+ * started as "claude" is also locked as Claude Code needs: paddock-run
+ * applies the profile's arguments under the lock, not this list. An agent is
  * looked for on PATH when a session starts, not when the list is made:
  * one installed while Paddock runs is found.
  *

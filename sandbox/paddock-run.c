@@ -9,6 +9,7 @@
 #include "paddock-control.h"
 #include "paddock-escape.h"
 #include "paddock-lock.h"
+#include "paddock-profile.h"
 #include "paddock-project-config.h"
 #include "paddock-protocol.h"
 #include "paddock-supervisor.h"
@@ -124,6 +125,74 @@ print_lock_status_message (const char *backend,
   return fflush (stdout) == 0 ? 0 : 1;
 }
 
+static const PaddockProfile *
+find_profile (const char *name,
+              const char *command)
+{
+  const PaddockProfile *profile = name != NULL ? paddock_profile_lookup (name) : paddock_profile_guess (command);
+
+  if (profile == NULL)
+    {
+      g_autofree char *names = paddock_profile_list_names ();
+
+      paddock_printerr ("--profile %s: unknown profile (known: %s)", name, names);
+    }
+  return profile;
+}
+
+/* --explain: the profile, and with a command, how it would start. */
+static int
+explain_profile (const char         *name,
+                 const char * const *command,
+                 int                 n_command)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  const PaddockProfile *profile;
+
+  if (name == NULL && n_command <= 0)
+    return usage_error ("--explain needs --profile NAME or a command");
+  profile = find_profile (name, n_command > 0 ? command[0] : NULL);
+  if (profile == NULL)
+    return EXIT_USAGE;
+  paddock_profile_explain (profile, out);
+  if (n_command > 0)
+    {
+      g_auto(GStrv) locked = paddock_profile_locked_argv (profile, command);
+      g_autofree char *shown = paddock_escape_argv_for_display ((const char * const *) locked);
+
+      g_string_append_printf (out, "locked-command: %s\n", shown);
+    }
+  fputs (out->str, stdout);
+  return fflush (stdout) == 0 ? 0 : 1;
+}
+
+/* Under the lock: the agent's own sandbox, which cannot nest in it, off
+ * (its profile's locked-arg and locked-env lines), its approvals kept.
+ * The arguments only where the command is one of the profile's programs.
+ * Returns the profile's name, or NULL (said) where @name is none. */
+static const char *
+apply_profile (PaddockRunOptions *options,
+               const char        *name)
+{
+  const PaddockProfile *profile = find_profile (name, options->argv[0]);
+  char **argv;
+
+  if (profile == NULL)
+    return NULL;
+  argv = paddock_profile_locked_argv (profile, (const char * const *) options->argv);
+  g_strfreev (options->argv);
+  options->argv = argv;
+  for (guint i = 0; profile->locked_env[i] != NULL; i++)
+    {
+      g_autofree char *variable = g_strdup (profile->locked_env[i]);
+      char *equals = strchr (variable, '=');
+
+      *equals = '\0';
+      g_setenv (variable, equals + 1, TRUE);
+    }
+  return profile->name;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -135,7 +204,7 @@ main (int   argc,
   g_autofree char *command_path = NULL;
   PaddockRunOptions options = { .control_fd = -1, .ask_timeout = 120, .monitor = TRUE };
   gboolean lock = FALSE, no_lock = FALSE, lock_status = FALSE, json = FALSE;
-  gboolean no_monitor = FALSE, journal = FALSE, version = FALSE;
+  gboolean no_monitor = FALSE, journal = FALSE, version = FALSE, explain = FALSE;
   g_autofree char *policy_file = NULL;
   g_autofree char *audit_file = NULL;
   int ask_timeout = 120, control_fd = -1, watch_fd = -1;
@@ -158,9 +227,12 @@ main (int   argc,
     { "grant", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &grants,
       "Also grant PATH under the lock, read-only (the default) or read-write; repeatable", "PATH[:ro|rw]" },
     { "profile", 0, 0, G_OPTION_ARG_STRING, &profile,
-      "The agent's profile, whose state directories stay writable (default: from the command's name)", "NAME" },
+      "The agent's profile: its state stays writable, and it starts as the profile says under the lock "
+      "(default: from the command's name; see --explain)", "NAME" },
     { "lock-backend", 0, 0, G_OPTION_ARG_STRING, &lock_backend,
       "Lock with landlock or namespaces (default: Landlock where the kernel has it)", "BACKEND" },
+    { "explain", 0, 0, G_OPTION_ARG_NONE, &explain,
+      "Print the agent profile the lock would use (--profile NAME, or the command's), and exit", NULL },
     { "lock-status", 0, 0, G_OPTION_ARG_NONE, &lock_status,
       "Print which lock this kernel supports, and exit", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json,
@@ -307,6 +379,8 @@ main (int   argc,
       command++;
       n_command--;
     }
+  if (explain)
+    return explain_profile (profile, (const char * const *) command, n_command);
   if (n_command <= 0)
     return usage_error ("no command given");
   if (command[0][0] == '-')
@@ -382,8 +456,15 @@ main (int   argc,
   options.lock = lock;
   if (lock)
     {
+      const char *applied = apply_profile (&options, profile);
+
+      if (applied == NULL)
+        {
+          paddock_run_options_clear (&options);
+          return EXIT_USAGE;
+        }
       options.grants = (char **) g_ptr_array_free (g_steal_pointer (&all_grants), FALSE);
-      options.profile = g_steal_pointer (&profile);
+      options.profile = g_strdup (applied);
       options.lock_backend = g_steal_pointer (&lock_backend);
     }
 

@@ -17,6 +17,7 @@ typedef enum
   PADDOCK_ACCESS_EXECUTE = 1 << 1,
   PADDOCK_ACCESS_WRITE   = 1 << 2,  /* write, create, remove, rename, truncate */
   PADDOCK_ACCESS_DEVICE  = 1 << 3,  /* ioctl on device files (terminals) */
+  PADDOCK_ACCESS_LIST    = 1 << 4,  /* list directories, no more: a folder on the way to a denied one */
 } PaddockAccess;
 
 #define PADDOCK_ACCESS_READ_ONLY  (PADDOCK_ACCESS_READ | PADDOCK_ACCESS_EXECUTE)

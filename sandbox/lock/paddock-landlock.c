@@ -118,6 +118,8 @@ rights_for (PaddockAccess access)
 
   if (access & PADDOCK_ACCESS_READ)
     rights |= LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR;
+  if (access & PADDOCK_ACCESS_LIST)
+    rights |= LANDLOCK_ACCESS_FS_READ_DIR;
   if (access & PADDOCK_ACCESS_EXECUTE)
     rights |= LANDLOCK_ACCESS_FS_EXECUTE;
   if (access & PADDOCK_ACCESS_WRITE)

@@ -473,6 +473,29 @@ print_mount_namespace_status (FILE         *out,
     }
 }
 
+/* The folders on the way to a denied one ($HOME among them) may be listed
+ * only where the denied ones are covered: Landlock's right to list a
+ * folder holds beneath it too. Where they cannot be, keeping the names in
+ * them hidden wins (see find_listable() in paddock-lock.c). */
+static void
+print_home_listing_status (FILE         *out,
+                           const Report *report)
+{
+  if (!report->have_backend)
+    fprintf (out, "home-listing: no (the lock cannot start here)\n");
+  else if (report->backend == PADDOCK_LOCK_BACKEND_NAMESPACES)
+    fprintf (out, "home-listing: yes (the denied folders in it are empty, an empty read-only tmpfs over each)\n");
+  else if (report->have_places)
+    fprintf (out, "home-listing: yes (the denied folders in it are empty, an empty read-only tmpfs over each, "
+                  "in a mount namespace)\n");
+  else
+    fprintf (out, "home-listing: no (cannot %s: %s; without a mount namespace the denied folders cannot be "
+                  "emptied, and listing the folders on the way to them, the home folder among them, would "
+                  "show the names of what they hold; keeping those hidden wins)\n",
+             report->places_what != NULL ? report->places_what : "create a mount namespace",
+             paddock_lock_namespace_error_text (report->places_errno));
+}
+
 /* The agent's IPC namespace comes with the namespaces it is given (see
  * enter_own_ipc() in paddock-lock.c): where the private places can be
  * made, so can it. */
@@ -582,6 +605,7 @@ paddock_lock_print_status (FILE       *out,
              report.places_what != NULL ? report.places_what : "create a mount namespace",
              paddock_lock_namespace_error_text (report.places_errno));
   print_mount_namespace_status (out, &report);
+  print_home_listing_status (out, &report);
   print_ipc_status (out, &report);
   print_processes_status (out, &report);
   if (ll->scope_abstract_unix_socket && report.have_backend)

@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include "paddock-autofd.h"
+#include "paddock-escape.h"
 #include "paddock-grants.h"
 #include "paddock-landlock.h"
 #include "paddock-lock-private.h"
@@ -38,6 +39,7 @@ struct _PaddockLock
 {
   PaddockLockBackend  backend;
   GPtrArray          *grants;     /* PaddockGrant, expanded */
+  GPtrArray          *listable;   /* PaddockGrant: folders on the way to a denied one, listed once it is covered */
   GPtrArray          *denials;    /* char *, canonical, NULL-terminated */
   int                 ruleset_fd; /* Landlock */
   PaddockNamespaces  *namespaces; /* the namespaces backend, or Landlock's private places */
@@ -225,15 +227,43 @@ add_user_grant (GPtrArray          *roots,
   return TRUE;
 }
 
-static gboolean
+/* A file the profile keeps in a read-only place ($HOME): made now, where
+ * it is missing, since under the lock the agent could not make it there
+ * itself. Never through a link, nor over anything: O_EXCL. */
+static void
+make_profile_file (const char *path,
+                   const char *text)
+{
+  g_autofree char *folder = g_path_get_dirname (path);
+  int fd;
+
+  g_mkdir_with_parents (folder, 0700);
+  fd = open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0)
+    return;
+  if (write (fd, text, strlen (text)) < 0)
+    g_warning ("cannot write %s: %s", path, g_strerror (errno));
+  close (fd);
+}
+
+static void
 add_profile_grants (GPtrArray             *roots,
                     const PaddockProfile  *profile,
                     const char * const    *denials)
 {
-  for (guint i = 0; profile->state_paths[i] != NULL; i++)
+  for (guint i = 0; profile->makes[i] != NULL; i++)
     {
       gboolean is_dir;
-      g_autofree char *path = paddock_profile_expand_path (profile->state_paths[i], &is_dir);
+      g_autofree char *path = paddock_profile_expand_path (profile->makes[i], &is_dir);
+      g_autofree char *real = paddock_lock_canonicalize (path);
+
+      if (paddock_grants_find_denial (real, denials) == NULL)
+        make_profile_file (path, profile->make_texts[i]);
+    }
+  for (guint i = 0; profile->writes[i] != NULL; i++)
+    {
+      gboolean is_dir;
+      g_autofree char *path = paddock_profile_expand_path (profile->writes[i], &is_dir);
       g_autofree char *real = NULL;
 
       /* A state directory the agent has not made yet is made now, private,
@@ -244,7 +274,66 @@ add_profile_grants (GPtrArray             *roots,
       if (paddock_grants_find_denial (real, denials) == NULL)
         add_root (roots, real, PADDOCK_ACCESS_READ_WRITE);
     }
-  return TRUE;
+  for (guint i = 0; profile->makes[i] != NULL; i++)
+    {
+      gboolean is_dir;
+      g_autofree char *path = paddock_profile_expand_path (profile->makes[i], &is_dir);
+      g_autofree char *real = paddock_lock_canonicalize (path);
+
+      if (paddock_grants_find_denial (real, denials) == NULL)
+        add_root (roots, real, PADDOCK_ACCESS_READ_WRITE);
+    }
+}
+
+/* The folders on the way from a readable root to a denied path: split to
+ * keep the denial out, they get no rule of their own (see
+ * paddock-grants.c), so they cannot be listed: `ls ~` would be refused.
+ * Landlock's right to list one holds beneath it too, the denied folder
+ * included, so it is given only in the child, once the denied folders
+ * are covered (empty, mode 0) in its mount namespace; where they cannot
+ * be, the names in them stay hidden and these folders unlisted. A denied
+ * folder made after the start is not covered: its names would show, never
+ * its files, which no rule grants. */
+static GPtrArray *
+find_listable (GPtrArray          *roots,
+               const char * const *denials)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *listable = g_ptr_array_new_with_free_func ((GDestroyNotify) paddock_grant_free);
+
+  for (guint i = 0; i < roots->len; i++)
+    {
+      PaddockGrant *root = g_ptr_array_index (roots, i);
+
+      if (!(root->access & PADDOCK_ACCESS_READ) || paddock_grants_find_denial (root->path, denials) != NULL)
+        continue;
+      for (guint j = 0; denials[j] != NULL; j++)
+        {
+          g_autofree char *folder = NULL;
+
+          if (strcmp (root->path, denials[j]) == 0 || !paddock_path_is_within (denials[j], root->path))
+            continue;
+          folder = g_path_get_dirname (denials[j]);
+          for (;;)
+            {
+              g_autofree char *parent = NULL;
+
+              if (!g_hash_table_contains (seen, folder) && paddock_grants_find_denial (folder, denials) == NULL)
+                {
+                  PaddockGrant *grant = paddock_grant_new (folder, PADDOCK_ACCESS_LIST);
+
+                  g_ptr_array_add (listable, grant);
+                  g_hash_table_add (seen, grant->path);
+                }
+              if (strcmp (folder, root->path) == 0)
+                break;
+              parent = g_path_get_dirname (folder);
+              g_free (folder);
+              folder = g_steal_pointer (&parent);
+            }
+        }
+    }
+  return listable;
 }
 
 /* The child may only make system calls, so the words for its warning are
@@ -344,6 +433,7 @@ paddock_lock_new (const PaddockLockOptions *options,
   g_ptr_array_add (roots, paddock_grant_new (options->project, PADDOCK_ACCESS_READ_WRITE));
 
   lock->grants = paddock_grants_expand (roots, denials, list_dir, NULL);
+  lock->listable = find_listable (roots, denials);
 
   lock->seccomp = paddock_seccomp_deny_new (error);
   if (lock->seccomp == NULL)
@@ -398,6 +488,7 @@ paddock_lock_free (PaddockLock *lock)
   g_clear_pointer (&lock->namespaces, paddock_namespaces_free);
   g_clear_pointer (&lock->seccomp, paddock_seccomp_deny_free);
   g_clear_pointer (&lock->grants, g_ptr_array_unref);
+  g_clear_pointer (&lock->listable, g_ptr_array_unref);
   g_clear_pointer (&lock->denials, g_ptr_array_unref);
   g_clear_pointer (&lock->features, g_strfreev);
   g_free (lock);
@@ -419,6 +510,34 @@ const char * const *
 paddock_lock_get_denials (PaddockLock *lock)
 {
   return (const char * const *) lock->denials->pdata;
+}
+
+char *
+paddock_lock_describe_hidden (PaddockLock *lock,
+                              const char  *path)
+{
+  g_autofree char *real = paddock_lock_canonicalize (path);
+  g_autofree char *grant = NULL;
+  g_autofree char *shown_path = NULL;
+  g_autofree char *shown_grant = NULL;
+  const char *place;
+  const char *slash;
+
+  if (lock == NULL || lock->namespaces == NULL || real == NULL)
+    return NULL;
+  place = paddock_namespaces_find_hiding_place (lock->namespaces, real);
+  /* The place itself the agent has, empty: naming it is nothing amiss. */
+  if (place == NULL || strcmp (place, real) == 0)
+    return NULL;
+  /* The folder right in the place: an agent installed there needs its
+   * whole tree (node_modules, a virtualenv), not its one file. */
+  slash = strchr (real + strlen (place) + 1, '/');
+  grant = slash != NULL ? g_strndup (real, slash - real) : g_strdup (real);
+  shown_path = paddock_escape_for_display (path, -1);
+  shown_grant = paddock_escape_for_display (grant, -1);
+  return g_strdup_printf ("%s lies in %s, which is private under the folder lock (the agent gets an empty one "
+                          "of its own); --grant %s keeps it visible (--grant %s:rw to let the agent write there too)",
+                          shown_path, place, shown_grant, shown_grant);
 }
 
 /* The exit status paddock-run gives for an error from paddock_lock_new(). */
@@ -515,6 +634,19 @@ enter_private_places (PaddockLock *lock,
         }
       warn_sockets_reachable (lock, ns_step, err);
       return 0;
+    }
+
+  /* The denied folders are covered now: the folders on the way to them
+   * may be listed. */
+  for (guint i = 0; i < lock->listable->len; i++)
+    {
+      PaddockGrant *grant = g_ptr_array_index (lock->listable, i);
+
+      if ((err = paddock_landlock_add_path (lock->ruleset_fd, grant->path, grant->access)) != 0)
+        {
+          *step = STEP_PRIVATE_PLACES;
+          return err;
+        }
     }
 
   /* The ruleset was made before these mounts existed. */

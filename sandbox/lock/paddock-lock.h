@@ -61,6 +61,12 @@ const char * const *paddock_lock_get_features  (PaddockLock             *lock);
 GPtrArray          *paddock_lock_get_grants    (PaddockLock             *lock);
 const char * const *paddock_lock_get_denials   (PaddockLock             *lock);
 int                 paddock_lock_exit_code     (const GError            *error);
+/* Where the agent will not find @path (as the user names it) because it
+ * lies in a place the lock gives it an empty one of its own (/tmp, /run,
+ * $XDG_RUNTIME_DIR, …): a sentence that says so and names the --grant
+ * that keeps it; NULL where the agent sees it. */
+char               *paddock_lock_describe_hidden (PaddockLock           *lock,
+                                                  const char            *path);
 
 pid_t               paddock_lock_fork          (PaddockLock             *lock);
 int                 paddock_lock_enter         (PaddockLock             *lock,

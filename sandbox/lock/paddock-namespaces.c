@@ -128,6 +128,8 @@ struct _PaddockNamespaces
   GPtrArray             *steps;
   guint                  first_mount_step;  /* failing before it changes nothing */
   GPtrArray             *fresh;             /* PaddockGrant: the new mounts Landlock must grant */
+  GPtrArray             *places;            /* Place: the private places, for what they hide */
+  GPtrArray             *binds;             /* BindBack: what is kept in them */
 };
 
 /* A place the agent gets a fresh, empty one of. */
@@ -821,6 +823,8 @@ paddock_namespaces_new (const PaddockNamespacesSpec *spec,
   if (spec->kind == PADDOCK_NAMESPACES_LOCK)
     add_step (ns, STEP_PROC, NULL, "/proc", "mount /proc for the PID namespace");
 
+  ns->places = g_steal_pointer (&places);
+  ns->binds = g_steal_pointer (&binds);
   return g_steal_pointer (&ns);
 }
 
@@ -831,6 +835,8 @@ paddock_namespaces_free (PaddockNamespaces *ns)
     return;
   g_ptr_array_unref (ns->steps);
   g_ptr_array_unref (ns->fresh);
+  g_clear_pointer (&ns->places, g_ptr_array_unref);
+  g_clear_pointer (&ns->binds, g_ptr_array_unref);
   g_free (ns);
 }
 
@@ -840,6 +846,20 @@ GPtrArray *
 paddock_namespaces_get_fresh_mounts (PaddockNamespaces *ns)
 {
   return ns->fresh;
+}
+
+const char *
+paddock_namespaces_find_hiding_place (PaddockNamespaces *ns,
+                                      const char        *path)
+{
+  Place *place;
+
+  if (ns->places == NULL)
+    return NULL;
+  place = find_place (ns->places, path);
+  if (place == NULL || find_bind_back (ns->binds, path) != NULL)
+    return NULL;
+  return place->path;
 }
 
 /* Whether a failure at @step left the process as it was: no mount changed. */

@@ -52,6 +52,10 @@ int                paddock_namespaces_become_init  (PaddockNamespaces           
                                                     int                          report_fd);
 const char        *paddock_namespaces_step_name    (PaddockNamespaces           *ns,
                                                     int                          step);
+/* The private place (/tmp, /run, …) that hides @path (canonical) from the
+ * agent, where nothing bound back keeps it; NULL where the agent sees it. */
+const char        *paddock_namespaces_find_hiding_place (PaddockNamespaces      *ns,
+                                                    const char                  *path);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PaddockNamespaces, paddock_namespaces_free)
 

@@ -86,6 +86,9 @@ struct _PaddockControl
   gboolean            paused;
   gboolean            ended;
   gboolean            told_no_client; /* the one-line hint on how to answer asks */
+  gboolean            terminal_is_agents; /* stderr is a terminal, the agent's: said at the end */
+  GPtrArray          *said_later;    /* char *: what waits for the session's end, each once */
+  GArray             *said_times;    /* guint: how often each of said_later came */
 };
 
 static void client_close (Client *client);
@@ -159,7 +162,53 @@ paddock_control_new (const PaddockControlSession *session,
   self->listen_fd = -1;
   self->unchecked_fd = -1;
   g_queue_init (&self->backlog);
+  self->terminal_is_agents = isatty (STDERR_FILENO);
+  self->said_later = g_ptr_array_new_with_free_func (g_free);
+  self->said_times = g_array_new (FALSE, TRUE, sizeof (guint));
   return self;
+}
+
+/* Says @text on the session's terminal, paddock-run's stderr. Where that
+ * is a terminal, the agent draws on it too (it inherited it): a line
+ * written there now would land in the middle of a full-screen agent's
+ * display, which redraws only what it knows of. There it waits for the
+ * session's end, when the agent has given the terminal back, each text
+ * once, with how often it came; a client hears it at once. */
+static void
+say_on_terminal (PaddockControl *self,
+                 const char     *text)
+{
+  guint once = 1;
+
+  if (self == NULL || !self->terminal_is_agents || self->ended)
+    {
+      paddock_printerr ("%s", text);
+      return;
+    }
+  for (guint i = 0; i < self->said_later->len; i++)
+    if (strcmp (g_ptr_array_index (self->said_later, i), text) == 0)
+      {
+        g_array_index (self->said_times, guint, i)++;
+        return;
+      }
+  g_ptr_array_add (self->said_later, g_strdup (text));
+  g_array_append_val (self->said_times, once);
+}
+
+static void
+say_what_waited (PaddockControl *self)
+{
+  for (guint i = 0; i < self->said_later->len; i++)
+    {
+      guint times = g_array_index (self->said_times, guint, i);
+
+      if (times > 1)
+        paddock_printerr ("%s (%u times)", (char *) g_ptr_array_index (self->said_later, i), times);
+      else
+        paddock_printerr ("%s", (char *) g_ptr_array_index (self->said_later, i));
+    }
+  g_ptr_array_set_size (self->said_later, 0);
+  g_array_set_size (self->said_times, 0);
 }
 
 void
@@ -813,9 +862,11 @@ wait_for_descriptors (PaddockControl *self,
 {
   if (!self->told_no_fds)
     {
+      g_autofree char *text = g_strdup_printf ("cannot take a control connection now: %s; trying again every %d ms",
+                                               g_strerror (saved_errno), ACCEPT_RETRY_MS);
+
       self->told_no_fds = TRUE;
-      paddock_printerr ("cannot take a control connection now: %s; trying again every %d ms",
-                        g_strerror (saved_errno), ACCEPT_RETRY_MS);
+      say_on_terminal (self, text);
     }
   paddock_clear_source (&self->listen_source);
   self->listen_source = g_timeout_source_new (ACCEPT_RETRY_MS);
@@ -1002,9 +1053,11 @@ tell_no_client (PaddockControl       *self,
     g_strdup_printf ("%s: paddockctl attach %s", how, self->session_id) :
     g_strdup ("this session has no control socket to attach to");
 
+  g_autofree char *text = g_strdup_printf ("%s needs an answer (%s) and nobody is attached to give one, "
+                                           "so %s; %s", shown, why, what, next);
+
   self->told_no_client = TRUE;
-  paddock_printerr ("%s needs an answer (%s) and nobody is attached to give one, "
-                    "so %s; %s", shown, why, what, next);
+  say_on_terminal (self, text);
 }
 
 void
@@ -1019,7 +1072,7 @@ paddock_control_notice (PaddockControl *self,
   for (guint i = 0; self != NULL && i < self->clients->len; i++)
     shown |= ((Client *) g_ptr_array_index (self->clients, i))->inherited;
   if (!shown)
-    paddock_printerr ("%s", text);
+    say_on_terminal (self, text);
   if (self == NULL)
     return;
   message = paddock_message_new (PADDOCK_MESSAGE_NOTICE);
@@ -1102,6 +1155,8 @@ paddock_control_session_end (PaddockControl *self,
 
   if (self->ended)
     return;
+  /* The agent has given the terminal back. */
+  say_what_waited (self);
   self->ended = TRUE;
 
   message->session_end = TRUE;
@@ -1156,6 +1211,9 @@ paddock_control_free (PaddockControl *self)
   g_ptr_array_unref (self->clients);
   g_ptr_array_unref (self->closed);
   g_queue_clear_full (&self->backlog, (GDestroyNotify) paddock_message_free);
+  say_what_waited (self);
+  g_ptr_array_unref (self->said_later);
+  g_array_unref (self->said_times);
   g_free (self->socket_path);
   g_free (self->session_id);
   g_free (self->project);

@@ -79,8 +79,11 @@ void            paddock_control_broadcast_take    (PaddockControl               
  * read, an answer it cannot remember), to every client as a notice; and
  * on the session's terminal (paddock-run's stderr) unless the client on
  * --control-fd is attached: that one (the window) shows the terminal,
- * and says it there instead of among the agent's output. @self may be
- * NULL (nobody to tell but the terminal). Main thread. */
+ * and says it there instead of among the agent's output. Where stderr
+ * is a terminal, the agent's, it is said there only at the session's end
+ * (paddock_control_session_end()), each text once: never into a
+ * full-screen agent's display. @self may be NULL (nobody to tell but the
+ * terminal). Main thread. */
 void            paddock_control_notice            (PaddockControl               *self,
                                                    const char                   *text);
 /* Usable directly as a PaddockExecMonitorFunc with the control as user data. */

@@ -656,6 +656,9 @@ start_supervision (PaddockSupervisor *self)
   json_object_set_int_member (fields, "agent_pid", self->agent);
   json_object_set_int_member (fields, "supervisor_pid", getpid ());
   json_object_set_string_member (fields, "lock", lock);
+  /* The agent profile the lock was built from; its locked arguments are in "command". */
+  if (self->lock != NULL && options->profile != NULL)
+    json_object_set_string_member (fields, "profile", options->profile);
   json_object_set_array_member (fields, "features",
                                 strv_to_json_array (paddock_exec_monitor_get_features (self->monitor)));
   json_object_set_string_member (fields, "policy", options->policy_file != NULL ? options->policy_file : "default");
@@ -768,6 +771,25 @@ end_supervision (PaddockSupervisor *self,
   paddock_close_fd (&self->monitor_socket[1]);
 }
 
+/* Before the agent starts, while the terminal is still paddock-run's: a
+ * file or folder the command names that the lock's private /tmp (or /run,
+ * …) will hide from it. */
+static void
+warn_hidden_arguments (PaddockSupervisor *self)
+{
+  for (guint i = 1; self->options->argv[i] != NULL; i++)
+    {
+      const char *arg = self->options->argv[i];
+      g_autofree char *hidden = NULL;
+
+      if (!g_path_is_absolute (arg) || !g_file_test (arg, G_FILE_TEST_EXISTS))
+        continue;
+      hidden = paddock_lock_describe_hidden (self->lock, arg);
+      if (hidden != NULL)
+        paddock_printerr ("warning: the agent will not see what its command names: %s", hidden);
+    }
+}
+
 int
 paddock_supervisor_run (PaddockRunOptions *options)
 {
@@ -815,6 +837,7 @@ paddock_supervisor_run (PaddockRunOptions *options)
           return paddock_lock_exit_code (error);
         }
       self.lock = lock;
+      warn_hidden_arguments (&self);
     }
 
   status = prepare_supervision (&self);
@@ -874,6 +897,13 @@ paddock_supervisor_run (PaddockRunOptions *options)
                         msg[0] >= STEP_LOCK ? paddock_lock_step_name (self.lock, msg[0] - STEP_LOCK)
                         : step_name (msg[0]),
                         g_strerror (msg[1]));
+      if (msg[0] == STEP_EXEC && msg[1] == ENOENT)
+        {
+          g_autofree char *hidden = paddock_lock_describe_hidden (self.lock, options->executable);
+
+          if (hidden != NULL)
+            paddock_printerr ("%s", hidden);
+        }
       waitpid (self.agent, &status, 0);
       take_back_terminal (&self);
       end_supervision (&self, WIFEXITED (status) ? WEXITSTATUS (status) : -1,
