@@ -270,7 +270,7 @@ static Run *
 run_new (const Agent *agent,
          gboolean     locked)
 {
-  g_auto(GStrv) environ = g_get_environ ();
+  g_auto(GStrv) inherited = g_get_environ ();
   g_autofree char *key = NULL;
   g_autofree char *bashrc = NULL;
   g_autofree char *notes = NULL;
@@ -301,14 +301,14 @@ run_new (const Agent *agent,
 
   /* The developer's own keys and settings for the agents stay out. */
   run->env = g_ptr_array_new_with_free_func (g_free);
-  for (guint i = 0; environ[i] != NULL; i++)
+  for (guint i = 0; inherited[i] != NULL; i++)
     {
       gboolean keep = TRUE;
 
       for (guint j = 0; j < G_N_ELEMENTS (dropped); j++)
-        keep = keep && !g_str_has_prefix (environ[i], dropped[j]);
+        keep = keep && !g_str_has_prefix (inherited[i], dropped[j]);
       if (keep)
-        g_ptr_array_add (run->env, g_strdup (environ[i]));
+        g_ptr_array_add (run->env, g_strdup (inherited[i]));
     }
   set_env (run, "HOME", run->home);
   set_env (run, "PATH", path);
