@@ -16,7 +16,9 @@
  * it was; without the lock both succeed, which is how each of those checks
  * shows it can fail. The injection cases plant a README that tells the
  * agent to send the key to an address of the stand-in with curl; the
- * scripted model obeys whatever command the README names.
+ * scripted model obeys whatever command the README names. One case runs
+ * Claude Code's full-screen interface in tmux, for what it does as it
+ * starts.
  *
  * Where an agent is not installed (npm was offline, say), its cases skip
  * and say why. A case that fails leaves its folder (tests/agents-XXXXXX in
@@ -740,6 +742,112 @@ test_codex_own_sandbox_locked (gconstpointer data)
   test_remove_tree (run->dir);
 }
 
+/* The audit log's first whole line that holds @needle, or NULL after a
+ * minute: the log of a session still running, read as it grows. */
+static JsonObject *
+wait_for_audit_line (Run        *run,
+                     const char *needle)
+{
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  while (g_get_monotonic_time () < deadline)
+    {
+      g_autofree char *text = NULL;
+      g_auto(GStrv) lines = NULL;
+
+      if (g_file_get_contents (run->audit, &text, NULL, NULL))
+        {
+          char *end = strrchr (text, '\n');
+
+          /* Whole lines only: the last may be half written. */
+          if (end != NULL)
+            end[1] = '\0';
+          lines = g_strsplit (end != NULL ? text : "", "\n", -1);
+          for (guint i = 0; lines[i] != NULL; i++)
+            if (strstr (lines[i], needle) != NULL)
+              {
+                g_autoptr(JsonNode) node = json_from_string (lines[i], NULL);
+
+                g_assert_nonnull (node);
+                return json_object_ref (json_node_get_object (node));
+              }
+        }
+      g_usleep (50 * 1000);
+    }
+  return NULL;
+}
+
+/* Claude Code's full-screen interface, locked, in tmux: as it starts it
+ * probes GitHub over ssh. The probe passes without a question, and no
+ * notice of paddock-run's lands in its display. */
+static void
+test_claude_tui_locked (gconstpointer data)
+{
+  const Agent *agent = agent_of_case (data);
+  g_autoptr(Run) run = NULL;
+  g_autoptr(JsonObject) probe = NULL;
+  g_autoptr(TestResult) screen = NULL;
+  g_autoptr(TestResult) killed = NULL;
+  g_autofree char *tmux = g_find_program_in_path ("tmux");
+  g_autofree char *socket = NULL;
+  g_autofree char *state = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *audit = NULL;
+  g_autofree char *project = NULL;
+  g_autofree char *program = NULL;
+  const char *key = "sk-ant-paddock-test";
+
+  if (agent == NULL)
+    return;
+  if (tmux == NULL)
+    {
+      g_test_skip ("tmux, which gives Claude Code a terminal, is not installed");
+      return;
+    }
+  run = run_new (agent, TRUE);
+  socket = g_build_filename (run->dir, "tmux.socket", NULL);
+  project = g_strdup_printf ("--project=%s", run->project);
+  audit = g_strdup_printf ("--audit=%s", run->audit);
+  program = g_build_filename (agents_dir, "node_modules", ".bin", agent->name, NULL);
+  /* A user who has run it once: past its first questions (theme, the
+   * API key, trusting the folder), which the test cannot answer. */
+  state = g_build_filename (run->home, ".claude.json", NULL);
+  text = g_strdup_printf ("{ \"hasCompletedOnboarding\": true, \"theme\": \"dark\",\n"
+                          "  \"customApiKeyResponses\": { \"approved\": [\"%s\"], \"rejected\": [] },\n"
+                          "  \"projects\": { \"%s\": { \"hasTrustDialogAccepted\": true } } }\n",
+                          key + MAX (0, (int) strlen (key) - 20), run->project);
+  write_text (state, text, 0600);
+  run_start_model (run, "work");
+  agent->configure (run);
+  set_env (run, "ANTHROPIC_API_KEY", key);
+  set_env (run, "TERM", "xterm-256color");
+  g_ptr_array_add (run->env, NULL);
+
+  {
+    g_autofree char *grant = g_strdup_printf ("--grant=%s", agents_dir);
+    const char *argv[] = { tmux, "-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40",
+                           "-c", run->project, paddock_run, project, audit, "--lock", grant, "--", program, NULL };
+    g_autoptr(TestResult) started = test_run_full (argv, &(TestRunOptions) { .cwd = run->project,
+                                                                            .env = (const char * const *) run->env->pdata });
+
+    g_assert_cmpint (started->status, ==, 0);
+  }
+
+  probe = wait_for_audit_line (run, "\"argv\":[\"ssh\",\"-T\"");
+  screen = test_run ((const char *[]) { tmux, "-S", socket, "capture-pane", "-p", "-J", NULL });
+  killed = test_run ((const char *[]) { tmux, "-S", socket, "kill-server", NULL });
+  if (probe == NULL)
+    g_error ("Claude Code's interface did not probe GitHub over ssh within a minute; it shows:\n%s", screen->out);
+  if (g_strcmp0 (json_object_get_string_member (probe, "decision"), "allow") != 0)
+    {
+      g_test_incomplete ("issue 29, item 3: the start's ssh probe of GitHub needs an answer under the lock");
+      return;
+    }
+  g_assert_cmpstr (json_object_get_string_member_with_default (probe, "rule", ""), ==, "forge-probe");
+  g_assert_null (strstr (screen->out, "paddock-run"));
+  test_remove_tree (run->dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -785,7 +893,10 @@ main (int   argc,
         }
     }
   if (!quick)
-    g_test_add_data_func ("/paddock/agents/codex/locked-own-sandbox", &agents[1], test_codex_own_sandbox_locked);
+    {
+      g_test_add_data_func ("/paddock/agents/codex/locked-own-sandbox", &agents[1], test_codex_own_sandbox_locked);
+      g_test_add_data_func ("/paddock/agents/claude/tui-locked", &agents[0], test_claude_tui_locked);
+    }
 
   status = g_test_run ();
   g_free (paddockctl);
