@@ -786,6 +786,7 @@ test_claude_tui_locked (gconstpointer data)
   const Agent *agent = agent_of_case (data);
   g_autoptr(Run) run = NULL;
   g_autoptr(JsonObject) probe = NULL;
+  g_autoptr(JsonObject) ended = NULL;
   g_autoptr(TestResult) screen = NULL;
   g_autoptr(TestResult) killed = NULL;
   g_autofree char *tmux = g_find_program_in_path ("tmux");
@@ -836,6 +837,10 @@ test_claude_tui_locked (gconstpointer data)
   probe = wait_for_audit_line (run, "\"argv\":[\"ssh\",\"-T\"");
   screen = test_run ((const char *[]) { tmux, "-S", socket, "capture-pane", "-p", "-J", NULL });
   killed = test_run ((const char *[]) { tmux, "-S", socket, "kill-server", NULL });
+  /* Its terminal gone, the session ends: nothing writes in the run's
+   * folder any more once the log says so. */
+  ended = wait_for_audit_line (run, "\"type\":\"session-end\"");
+  g_assert_nonnull (ended);
   if (probe == NULL)
     g_error ("Claude Code's interface did not probe GitHub over ssh within a minute; it shows:\n%s", screen->out);
   if (g_strcmp0 (json_object_get_string_member (probe, "decision"), "allow") != 0)
