@@ -419,6 +419,9 @@ main (int   argc,
       paddock_run_options_clear (&options);
       return EXIT_USAGE;
     }
+  /* And say so to the command: OpenCode (Bun) takes $PWD for its working
+   * folder, and ran its tools in the folder paddock-run was started in. */
+  g_setenv ("PWD", options.project, TRUE);
 
   /* Without --lock or --no-lock, the project's saved choice decides. */
   if (!no_lock && !paddock_project_config_load (options.project, &project_config, &error))

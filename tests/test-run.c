@@ -163,6 +163,10 @@ test_project_dir (void)
 
   g_assert_cmpint (run ((const char *[]) { "--project", dir, "--", "pwd", NULL }, &out, NULL), ==, 0);
   g_assert_cmpstr (out, ==, expected);
+  /* $PWD says it too, whatever it said to paddock-run. */
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run ((const char *[]) { "--project", dir, "--", "printenv", "PWD", NULL }, &out, NULL), ==, 0);
+  g_assert_cmpstr (out, ==, expected);
   g_rmdir (dir);
 }
 
