@@ -412,9 +412,6 @@ paddock_lock_new (const PaddockLockOptions *options,
 
   if (!paddock_lock_choose_backend (options->backend, &lock->backend, error))
     return NULL;
-  /* What the session tells its clients the lock enforces. */
-  lock->features = paddock_lock_features_for (lock->backend);
-
   for (guint i = 0; i < G_N_ELEMENTS (system_roots); i++)
     add_root (roots, system_roots[i], PADDOCK_ACCESS_READ_ONLY);
   add_root (roots, "/proc", PADDOCK_ACCESS_READ);
@@ -842,9 +839,15 @@ paddock_lock_step_name (PaddockLock *lock,
     }
 }
 
+/* What the session tells its clients the lock enforces, found out on
+ * first use: a probe of the namespaces in a short-lived child, which a
+ * session without clients (--no-monitor) never needs, and a session with
+ * them asks for only once its agent runs. */
 const char * const *
 paddock_lock_get_features (PaddockLock *lock)
 {
+  if (lock->features == NULL)
+    lock->features = paddock_lock_features_for (lock->backend);
   return (const char * const *) lock->features;
 }
 
