@@ -819,8 +819,10 @@ paddock_vault_window_new (GtkWindow  *parent,
 {
   g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
 
+  /* Of the parent's application, so that it keeps the application running. */
   return g_object_new (PADDOCK_TYPE_VAULT_WINDOW,
                        "transient-for", parent,
+                       "application", parent != NULL ? gtk_window_get_application (parent) : NULL,
                        "project", project,
                        NULL);
 }

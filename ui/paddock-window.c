@@ -12,12 +12,12 @@
 
 #include "paddock-escape.h"
 #include "paddock-history-dialog.h"
-#include "paddock-vault-window.h"
 #include "paddock-lock.h"
 #include "paddock-lock-status.h"
 #include "paddock-new-session-dialog.h"
 #include "paddock-session-command.h"
 #include "paddock-settings.h"
+#include "paddock-vault-window.h"
 
 struct _PaddockWindow
 {
@@ -993,37 +993,28 @@ kill_session_action (GtkWidget  *widget,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
-/* The project's past sessions, from their audit logs, to open read-only. */
+/* A window on the selected tab's project: its past sessions, from their
+ * audit logs, to open read-only; the secrets it sees in the user's vault. */
 static void
-past_sessions_action (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *parameter)
+project_window_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
 {
   PaddockWindow *self = PADDOCK_WINDOW (widget);
-  GtkWidget *dialog;
+  const char *project = self->project != NULL ? paddock_project_get_path (self->project) : NULL;
+  GtkWidget *window;
 
-  if (self->project == NULL)
+  if (g_str_equal (action_name, "win.secrets"))
+    window = GTK_WIDGET (paddock_vault_window_new (GTK_WINDOW (self), project));
+  else if (project != NULL)
+    {
+      window = paddock_history_dialog_new (project);
+      g_object_set (window, "transient-for", self, "modal", TRUE,
+                    "application", gtk_window_get_application (GTK_WINDOW (self)), NULL);
+    }
+  else
     return;
-  dialog = paddock_history_dialog_new (paddock_project_get_path (self->project));
-  gtk_window_set_transient_for (GTK_WINDOW (dialog), GTK_WINDOW (self));
-  gtk_window_set_modal (GTK_WINDOW (dialog), TRUE);
-  gtk_window_set_application (GTK_WINDOW (dialog), gtk_window_get_application (GTK_WINDOW (self)));
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-/* The secrets the project sees, by name, in the user's vault. */
-static void
-secrets_action (GtkWidget  *widget,
-                const char *action_name,
-                GVariant   *parameter)
-{
-  PaddockWindow *self = PADDOCK_WINDOW (widget);
-  PaddockVaultWindow *vault;
-
-  vault = paddock_vault_window_new (GTK_WINDOW (self),
-                                    self->project != NULL ? paddock_project_get_path (self->project) : NULL);
-  gtk_window_set_application (GTK_WINDOW (vault), gtk_window_get_application (GTK_WINDOW (self)));
-  gtk_window_present (GTK_WINDOW (vault));
+  gtk_window_present (GTK_WINDOW (window));
 }
 
 static void
@@ -1383,8 +1374,8 @@ paddock_window_class_init (PaddockWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.choose-project", NULL, new_session_action);
   gtk_widget_class_install_action (widget_class, "win.open-project", "s", open_project_action);
   gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, close_tab_action);
-  gtk_widget_class_install_action (widget_class, "win.past-sessions", NULL, past_sessions_action);
-  gtk_widget_class_install_action (widget_class, "win.secrets", NULL, secrets_action);
+  gtk_widget_class_install_action (widget_class, "win.past-sessions", NULL, project_window_action);
+  gtk_widget_class_install_action (widget_class, "win.secrets", NULL, project_window_action);
   gtk_widget_class_install_action (widget_class, "win.next-tab", NULL, switch_tab_action);
   gtk_widget_class_install_action (widget_class, "win.previous-tab", NULL, switch_tab_action);
   gtk_widget_class_install_property_action (widget_class, "win.lock", "lock");
