@@ -137,11 +137,15 @@ typedef struct
   int              signal;        /* -1 when none */
   gint64           duration;      /* microseconds, -1 when unknown */
 
-  /* net, secret */
+  /* net, secret; ask of kind "secret" */
   char            *host;
   int              port;
-  char            *name;
-  char            *program;
+  char            *name;          /* secret, ask: the secret's name, never its value */
+  char            *program;       /* secret: the program that gets it, resolved */
+  char            *kind;          /* ask: "secret" for a program that asks for a secret
+                                   * (paddock-secret run); absent for an exec's ask */
+  char            *sha256;        /* secret, ask of kind "secret": the SHA-256 of the
+                                   * program's file, 64 lowercase hex digits */
 
   /* error, notice */
   char            *message;

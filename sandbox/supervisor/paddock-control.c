@@ -86,6 +86,11 @@ struct _PaddockControl
   gboolean            paused;
   gboolean            ended;
   gboolean            told_no_client; /* the one-line hint on how to answer asks */
+
+  /* Asks that are not execs (the vault broker's), or NULL. */
+  PaddockControlDecideFunc  other_decide;
+  PaddockControlPendingFunc other_pending;
+  gpointer                  other_data;
 };
 
 static void client_close (Client *client);
@@ -174,6 +179,26 @@ paddock_control_set_monitor (PaddockControl     *self,
       n_deciders++;
   if (monitor != NULL)
     paddock_exec_monitor_set_deciders (monitor, n_deciders);
+}
+
+void
+paddock_control_set_other_asks (PaddockControl            *self,
+                                PaddockControlDecideFunc   decide,
+                                PaddockControlPendingFunc  pending,
+                                gpointer                   user_data)
+{
+  self->other_decide = decide;
+  self->other_pending = pending;
+  self->other_data = user_data;
+}
+
+gboolean
+paddock_control_has_decider (PaddockControl *self)
+{
+  for (guint i = 0; self != NULL && i < self->clients->len; i++)
+    if (((Client *) g_ptr_array_index (self->clients, i))->decider)
+      return TRUE;
+  return FALSE;
 }
 
 static gboolean
@@ -429,6 +454,9 @@ handle_request (Client         *client,
   switch (request->type)
     {
     case PADDOCK_MESSAGE_DECIDE:
+      if (self->other_decide != NULL &&
+          self->other_decide (request->id, request->decision, request->remember, client->pid, self->other_data))
+        break;
       if (self->monitor == NULL)
         client_send_error (client, "this session runs without the exec monitor; there is nothing to decide");
       else if (!paddock_exec_monitor_decide (self->monitor, request->id, request->decision,
@@ -590,6 +618,13 @@ client_new (PaddockControl *self,
   if (self->monitor != NULL && client->fd >= 0)
     {
       g_autoptr(GPtrArray) asks = paddock_exec_monitor_dup_pending (self->monitor);
+
+      for (guint i = 0; i < asks->len && client->fd >= 0; i++)
+        client_send (client, g_ptr_array_index (asks, i));
+    }
+  if (self->other_pending != NULL && client->fd >= 0)
+    {
+      g_autoptr(GPtrArray) asks = self->other_pending (self->other_data);
 
       for (guint i = 0; i < asks->len && client->fd >= 0; i++)
         client_send (client, g_ptr_array_index (asks, i));
