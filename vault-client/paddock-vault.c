@@ -1,0 +1,1363 @@
+/* paddock-vault.c: Paddock's secrets in the user's Secret Service
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every call is written once, blocking, as the _sync variant; the _async
+ * variant runs it in a GTask thread. libsecret's blocking calls run their
+ * own main context, so they are safe in any thread.
+ */
+#include "config.h"
+
+#include "paddock-vault.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <json-glib/json-glib.h>
+#include <libsecret/secret.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define NAME_MAX_LENGTH 128
+
+G_DEFINE_QUARK (paddock-vault-error-quark, paddock_vault_error)
+
+static const SecretSchema *
+vault_schema (void)
+{
+  static const SecretSchema schema = {
+    PADDOCK_VAULT_SCHEMA_NAME, SECRET_SCHEMA_NONE,
+    {
+      { "name", SECRET_SCHEMA_ATTRIBUTE_STRING },
+      { "project", SECRET_SCHEMA_ATTRIBUTE_STRING },
+      { "mode", SECRET_SCHEMA_ATTRIBUTE_STRING },
+      { "pins", SECRET_SCHEMA_ATTRIBUTE_STRING },
+      { NULL, 0 },
+    },
+  };
+
+  return &schema;
+}
+
+const char *
+paddock_secret_mode_to_string (PaddockSecretMode mode)
+{
+  switch (mode)
+    {
+    case PADDOCK_SECRET_MODE_SESSION:
+      return "session";
+    case PADDOCK_SECRET_MODE_PINNED:
+      return "pinned";
+    case PADDOCK_SECRET_MODE_ASK:
+    default:
+      return "ask";
+    }
+}
+
+gboolean
+paddock_secret_mode_from_string (const char        *text,
+                                 PaddockSecretMode *mode)
+{
+  static const PaddockSecretMode modes[] = {
+    PADDOCK_SECRET_MODE_ASK, PADDOCK_SECRET_MODE_SESSION, PADDOCK_SECRET_MODE_PINNED,
+  };
+
+  for (guint i = 0; text != NULL && i < G_N_ELEMENTS (modes); i++)
+    if (g_str_equal (text, paddock_secret_mode_to_string (modes[i])))
+      {
+        *mode = modes[i];
+        return TRUE;
+      }
+  return FALSE;
+}
+
+PaddockSecretPin *
+paddock_secret_pin_new (const char *path,
+                        const char *sha256)
+{
+  PaddockSecretPin *pin = g_new0 (PaddockSecretPin, 1);
+
+  pin->path = g_strdup (path);
+  pin->sha256 = g_strdup (sha256);
+  return pin;
+}
+
+void
+paddock_secret_pin_free (PaddockSecretPin *pin)
+{
+  if (pin == NULL)
+    return;
+  g_free (pin->path);
+  g_free (pin->sha256);
+  g_free (pin);
+}
+
+void
+paddock_secret_info_free (PaddockSecretInfo *info)
+{
+  if (info == NULL)
+    return;
+  g_free (info->name);
+  g_free (info->project);
+  g_clear_pointer (&info->pins, g_ptr_array_unref);
+  g_free (info);
+}
+
+const PaddockSecretPin *
+paddock_secret_info_find_pin (const PaddockSecretInfo *info,
+                              const char              *path)
+{
+  g_return_val_if_fail (info != NULL, NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  for (guint i = 0; i < info->pins->len; i++)
+    {
+      const PaddockSecretPin *pin = g_ptr_array_index (info->pins, i);
+
+      if (g_str_equal (pin->path, path))
+        return pin;
+    }
+  return NULL;
+}
+
+/* "“gh”" or "“gh” of project /home/me/proj", for error messages. */
+static char *
+describe_secret (const char *name,
+                 const char *project)
+{
+  if (project == NULL || project[0] == '\0')
+    return g_strdup_printf ("secret “%s”", name);
+  return g_strdup_printf ("secret “%s” of project %s", name, project);
+}
+
+gboolean
+paddock_vault_check_name (const char  *name,
+                          GError     **error)
+{
+  gsize length = name != NULL ? strlen (name) : 0;
+
+  if (length == 0)
+    {
+      g_set_error_literal (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_INVALID,
+                           "a secret needs a name");
+      return FALSE;
+    }
+  if (length > NAME_MAX_LENGTH)
+    {
+      g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_INVALID,
+                   "secret name “%.32s…” is too long: at most %d characters",
+                   name, NAME_MAX_LENGTH);
+      return FALSE;
+    }
+  for (const char *p = name; *p != '\0'; p++)
+    if (!g_ascii_isalnum (*p) && *p != '.' && *p != '_' && *p != '-')
+      {
+        g_autofree char *shown = g_strescape (name, NULL);
+
+        g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_INVALID,
+                     "secret name “%s” is not valid: use letters, digits, '.', '_' and '-'",
+                     shown);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+static gboolean
+check_name_and_project (const char  *name,
+                        const char  *project,
+                        GError     **error)
+{
+  if (!paddock_vault_check_name (name, error))
+    return FALSE;
+  if (project == NULL || (project[0] != '\0' && !g_path_is_absolute (project)))
+    {
+      g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_INVALID,
+                   "secret “%s”: project %s is not an absolute path",
+                   name, project != NULL ? project : "(none)");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+char *
+paddock_vault_hash_fd (int      fd,
+                       GError **error)
+{
+  g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  guint8 buffer[65536];
+
+  for (;;)
+    {
+      gssize n = read (fd, buffer, sizeof buffer);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved_errno = errno;
+
+          g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_FILE,
+                       "cannot read the file to hash it: %s", g_strerror (saved_errno));
+          return NULL;
+        }
+      if (n == 0)
+        break;
+      g_checksum_update (checksum, buffer, n);
+    }
+  return g_strdup (g_checksum_get_string (checksum));
+}
+
+char *
+paddock_vault_hash_file (const char  *path,
+                         char       **resolved_path,
+                         GError     **error)
+{
+  g_autofree char *resolved = NULL;
+  g_autofree char *sha256 = NULL;
+  g_autoptr(GError) local_error = NULL;
+  struct stat st;
+  int fd;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  resolved = realpath (path, NULL);
+  if (resolved == NULL)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_FILE,
+                   "cannot pin %s: %s", path, g_strerror (saved_errno));
+      return NULL;
+    }
+  /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+  fd = open (resolved, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_FILE,
+                   "cannot pin %s: %s", path, g_strerror (saved_errno));
+      return NULL;
+    }
+  if (fstat (fd, &st) < 0 || !S_ISREG (st.st_mode))
+    {
+      close (fd);
+      g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_FILE,
+                   "cannot pin %s: not a regular file", path);
+      return NULL;
+    }
+  sha256 = paddock_vault_hash_fd (fd, &local_error);
+  close (fd);
+  if (sha256 == NULL)
+    {
+      g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_FILE,
+                   "cannot pin %s: %s", path, local_error->message);
+      return NULL;
+    }
+  if (resolved_path != NULL)
+    *resolved_path = g_steal_pointer (&resolved);
+  return g_steal_pointer (&sha256);
+}
+
+/* Gives a libsecret or D-Bus error the vault's words, naming @name. */
+static void
+propagate_service_error (GError     **error,
+                         GError      *service_error,
+                         const char  *what,
+                         const char  *name,
+                         const char  *project)
+{
+  g_autofree char *secret = name != NULL ? describe_secret (name, project) : g_strdup ("secrets");
+  int code = PADDOCK_VAULT_ERROR_FAILED;
+
+  if (g_error_matches (service_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_propagate_error (error, service_error);
+      return;
+    }
+  if (service_error->domain == G_DBUS_ERROR
+      || (service_error->domain == G_IO_ERROR
+          && (service_error->code == G_IO_ERROR_NOT_FOUND
+              || service_error->code == G_IO_ERROR_CONNECTION_REFUSED
+              || service_error->code == G_IO_ERROR_CLOSED
+              || service_error->code == G_IO_ERROR_BROKEN_PIPE
+              || service_error->code == G_IO_ERROR_FAILED))
+      || g_error_matches (service_error, G_SPAWN_ERROR, G_SPAWN_ERROR_FAILED))
+    code = PADDOCK_VAULT_ERROR_NO_SERVICE;
+  if (g_error_matches (service_error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_METHOD)
+      || g_error_matches (service_error, G_DBUS_ERROR, G_DBUS_ERROR_ACCESS_DENIED)
+      || g_error_matches (service_error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS)
+      || g_error_matches (service_error, G_DBUS_ERROR, G_DBUS_ERROR_FAILED))
+    code = PADDOCK_VAULT_ERROR_FAILED;
+
+  if (code == PADDOCK_VAULT_ERROR_NO_SERVICE)
+    g_set_error (error, PADDOCK_VAULT_ERROR, code,
+                 "cannot %s %s: no Secret Service (gnome-keyring, KeePassXC) answers on the session bus: %s",
+                 what, secret, service_error->message);
+  else
+    g_set_error (error, PADDOCK_VAULT_ERROR, code,
+                 "cannot %s %s: the Secret Service says: %s",
+                 what, secret, service_error->message);
+  g_error_free (service_error);
+}
+
+static SecretService *
+get_service (const char    *what,
+             const char    *name,
+             const char    *project,
+             GCancellable  *cancellable,
+             GError       **error)
+{
+  GError *local_error = NULL;
+  SecretService *service;
+
+  service = secret_service_get_sync (SECRET_SERVICE_OPEN_SESSION, cancellable, &local_error);
+  if (service == NULL)
+    {
+      propagate_service_error (error, local_error, what, name, project);
+      return NULL;
+    }
+  return service;
+}
+
+static GHashTable *
+search_attributes (const char *name,
+                   const char *project)
+{
+  GHashTable *attributes = g_hash_table_new (g_str_hash, g_str_equal);
+
+  if (name != NULL)
+    g_hash_table_insert (attributes, (char *) "name", (char *) name);
+  if (project != NULL)
+    g_hash_table_insert (attributes, (char *) "project", (char *) project);
+  return attributes;
+}
+
+static GList *
+search_items (SecretService  *service,
+              const char     *name,
+              const char     *project,
+              const char     *what,
+              GCancellable   *cancellable,
+              GError        **error)
+{
+  g_autoptr(GHashTable) attributes = search_attributes (name, project);
+  GError *local_error = NULL;
+  GList *items;
+
+  items = secret_service_search_sync (service, vault_schema (), attributes,
+                                      SECRET_SEARCH_ALL, cancellable, &local_error);
+  if (local_error != NULL)
+    {
+      propagate_service_error (error, local_error, what, name, project);
+      return NULL;
+    }
+  return items;
+}
+
+static void
+free_items (GList *items)
+{
+  g_list_free_full (items, g_object_unref);
+}
+
+typedef GList SecretItemList;
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SecretItemList, free_items)
+
+/* The one item of exactly (@name, @project). */
+static SecretItem *
+find_item (SecretService  *service,
+           const char     *name,
+           const char     *project,
+           const char     *what,
+           GCancellable   *cancellable,
+           GError        **error)
+{
+  g_autoptr(SecretItemList) items = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *secret = describe_secret (name, project);
+
+  items = search_items (service, name, project, what, cancellable, &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+  if (items == NULL)
+    {
+      g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_NOT_FOUND,
+                   "cannot %s %s: there is no such secret", what, secret);
+      return NULL;
+    }
+  if (items->next != NULL)
+    {
+      g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_AMBIGUOUS,
+                   "cannot %s %s: the Secret Service holds %u items of that name; "
+                   "remove the extra ones (e.g. with seahorse) so one remains",
+                   what, secret, g_list_length (items));
+      return NULL;
+    }
+  return g_object_ref (items->data);
+}
+
+/* The item @project sees as @name: its own, else the global one. */
+static SecretItem *
+resolve_item (SecretService  *service,
+              const char     *name,
+              const char     *project,
+              const char     *what,
+              GCancellable   *cancellable,
+              GError        **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  SecretItem *item;
+
+  item = find_item (service, name, project, what, cancellable, &local_error);
+  if (item != NULL || project[0] == '\0'
+      || !g_error_matches (local_error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_NOT_FOUND))
+    {
+      if (local_error != NULL)
+        g_propagate_error (error, g_steal_pointer (&local_error));
+      return item;
+    }
+  g_clear_error (&local_error);
+  item = find_item (service, name, "", what, cancellable, &local_error);
+  if (g_error_matches (local_error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_NOT_FOUND))
+    {
+      g_autofree char *secret = describe_secret (name, project);
+
+      g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_NOT_FOUND,
+                   "cannot %s %s: there is no such secret, neither for the project nor global",
+                   what, secret);
+      return NULL;
+    }
+  if (local_error != NULL)
+    g_propagate_error (error, g_steal_pointer (&local_error));
+  return item;
+}
+
+/* Unlocks @object (an item or a collection) through the provider's own
+ * prompt where it is locked. */
+static gboolean
+ensure_unlocked (SecretService  *service,
+                 GDBusProxy     *object,
+                 gboolean        locked,
+                 const char     *what,
+                 const char     *name,
+                 const char     *project,
+                 GCancellable   *cancellable,
+                 GError        **error)
+{
+  g_autoptr(GList) objects = NULL;
+  GList *unlocked = NULL;
+  GError *local_error = NULL;
+  int n_unlocked;
+
+  if (!locked)
+    return TRUE;
+  objects = g_list_append (NULL, object);
+  n_unlocked = secret_service_unlock_sync (service, objects, cancellable, &unlocked, &local_error);
+  g_list_free_full (unlocked, g_object_unref);
+  if (local_error != NULL)
+    {
+      propagate_service_error (error, local_error, what, name, project);
+      return FALSE;
+    }
+  if (n_unlocked == 0)
+    {
+      g_autofree char *secret = describe_secret (name, project);
+
+      g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_DISMISSED,
+                   "cannot %s %s: its keyring is locked and the unlock prompt was dismissed",
+                   what, secret);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+unlock_item (SecretService  *service,
+             SecretItem     *item,
+             const char     *what,
+             const char     *name,
+             const char     *project,
+             GCancellable   *cancellable,
+             GError        **error)
+{
+  return ensure_unlocked (service, G_DBUS_PROXY (item), secret_item_get_locked (item),
+                          what, name, project, cancellable, error);
+}
+
+static GPtrArray *
+pins_from_json (const char *json)
+{
+  g_autoptr(GPtrArray) pins = g_ptr_array_new_with_free_func ((GDestroyNotify) paddock_secret_pin_free);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonNode *root;
+  JsonArray *array;
+
+  if (json == NULL || json[0] == '\0' || !json_parser_load_from_data (parser, json, -1, NULL))
+    return g_steal_pointer (&pins);
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_ARRAY (root))
+    return g_steal_pointer (&pins);
+  array = json_node_get_array (root);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+      JsonObject *object;
+      const char *path;
+      const char *sha256;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      object = json_node_get_object (node);
+      path = json_object_get_string_member_with_default (object, "path", NULL);
+      sha256 = json_object_get_string_member_with_default (object, "sha256", NULL);
+      /* A pin another client mangled is no pin: the supervisor then asks. */
+      if (path == NULL || sha256 == NULL || strlen (sha256) != 64)
+        continue;
+      g_ptr_array_add (pins, paddock_secret_pin_new (path, sha256));
+    }
+  return g_steal_pointer (&pins);
+}
+
+static char *
+pins_to_json (GPtrArray *pins)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < pins->len; i++)
+    {
+      PaddockSecretPin *pin = g_ptr_array_index (pins, i);
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "path");
+      json_builder_add_string_value (builder, pin->path);
+      json_builder_set_member_name (builder, "sha256");
+      json_builder_add_string_value (builder, pin->sha256);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  root = json_builder_get_root (builder);
+  json_generator_set_root (generator, root);
+  return json_generator_to_data (generator, NULL);
+}
+
+static PaddockSecretInfo *
+info_from_item (SecretItem *item)
+{
+  g_autoptr(GHashTable) attributes = secret_item_get_attributes (item);
+  PaddockSecretInfo *info = g_new0 (PaddockSecretInfo, 1);
+  const char *name = g_hash_table_lookup (attributes, "name");
+  const char *project = g_hash_table_lookup (attributes, "project");
+
+  info->name = g_strdup (name != NULL ? name : "");
+  info->project = g_strdup (project != NULL ? project : "");
+  /* A missing or unknown mode is the strictest: ask. */
+  info->mode = PADDOCK_SECRET_MODE_ASK;
+  paddock_secret_mode_from_string (g_hash_table_lookup (attributes, "mode"), &info->mode);
+  info->pins = pins_from_json (g_hash_table_lookup (attributes, "pins"));
+  return info;
+}
+
+/* Writes @info's policy back as the attributes of @item. */
+static gboolean
+save_info (SecretService      *service,
+           SecretItem         *item,
+           PaddockSecretInfo  *info,
+           const char         *what,
+           GCancellable       *cancellable,
+           GError            **error)
+{
+  g_autoptr(GHashTable) attributes = search_attributes (info->name, info->project);
+  g_autofree char *pins = pins_to_json (info->pins);
+  GError *local_error = NULL;
+
+  g_hash_table_insert (attributes, (char *) "mode",
+                       (char *) paddock_secret_mode_to_string (info->mode));
+  g_hash_table_insert (attributes, (char *) "pins", pins);
+  if (!unlock_item (service, item, what, info->name, info->project, cancellable, error))
+    return FALSE;
+  if (!secret_item_set_attributes_sync (item, vault_schema (), attributes, cancellable, &local_error))
+    {
+      propagate_service_error (error, local_error, what, info->name, info->project);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The value as stored: UTF-8 without NUL, one trailing newline dropped,
+ * copied into libsecret's secure memory. */
+static SecretValue *
+prepare_value (const char    *name,
+               const char    *project,
+               const guint8  *value,
+               gsize          length,
+               GError       **error)
+{
+  g_autofree char *secret = describe_secret (name, project);
+
+  if (length > 0 && value[length - 1] == '\n')
+    {
+      length--;
+      if (length > 0 && value[length - 1] == '\r')
+        length--;
+    }
+  if (length == 0)
+    {
+      g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_INVALID,
+                   "cannot store %s: the value is empty", secret);
+      return NULL;
+    }
+  if (!g_utf8_validate_len ((const char *) value, length, NULL))
+    {
+      g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_INVALID,
+                   "cannot store %s: the value is not UTF-8 text (the Secret Service "
+                   "stores text; encode binary keys, e.g. as base64)", secret);
+      return NULL;
+    }
+  return secret_value_new ((const char *) value, length, "text/plain");
+}
+
+static char *
+item_label (const char *name,
+            const char *project)
+{
+  if (project[0] == '\0')
+    return g_strdup_printf ("Paddock secret %s", name);
+  return g_strdup_printf ("Paddock secret %s (project %s)", name, project);
+}
+
+static gboolean
+store_value (const char    *name,
+             const char    *project,
+             SecretValue   *value,
+             GCancellable  *cancellable,
+             GError       **error)
+{
+  g_autoptr(SecretService) service = NULL;
+  g_autoptr(SecretItem) item = NULL;
+  g_autoptr(SecretCollection) collection = NULL;
+  g_autoptr(GHashTable) attributes = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *label = NULL;
+  GError *service_error = NULL;
+
+  service = get_service ("store", name, project, cancellable, error);
+  if (service == NULL)
+    return FALSE;
+  item = find_item (service, name, project, "store", cancellable, &local_error);
+  if (item != NULL)
+    {
+      if (!unlock_item (service, item, "store", name, project, cancellable, error))
+        return FALSE;
+      if (!secret_item_set_secret_sync (item, value, cancellable, &service_error))
+        {
+          propagate_service_error (error, service_error, "store", name, project);
+          return FALSE;
+        }
+      return TRUE;
+    }
+  if (!g_error_matches (local_error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_NOT_FOUND))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+
+  /* A new item goes to the default collection, unlocked first so that a
+   * dismissed prompt reads as such. */
+  collection = secret_collection_for_alias_sync (service, SECRET_COLLECTION_DEFAULT,
+                                                 SECRET_COLLECTION_NONE, cancellable, &service_error);
+  if (service_error != NULL)
+    {
+      propagate_service_error (error, service_error, "store", name, project);
+      return FALSE;
+    }
+  if (collection == NULL)
+    {
+      g_autofree char *secret = describe_secret (name, project);
+
+      g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_FAILED,
+                   "cannot store %s: the Secret Service has no default keyring", secret);
+      return FALSE;
+    }
+  if (!ensure_unlocked (service, G_DBUS_PROXY (collection), secret_collection_get_locked (collection),
+                        "store", name, project, cancellable, error))
+    return FALSE;
+
+  attributes = search_attributes (name, project);
+  g_hash_table_insert (attributes, (char *) "mode",
+                       (char *) paddock_secret_mode_to_string (PADDOCK_SECRET_MODE_ASK));
+  g_hash_table_insert (attributes, (char *) "pins", (char *) "[]");
+  label = item_label (name, project);
+  if (!secret_service_store_sync (service, vault_schema (), attributes, SECRET_COLLECTION_DEFAULT,
+                                  label, value, cancellable, &service_error))
+    {
+      propagate_service_error (error, service_error, "store", name, project);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+paddock_vault_store_sync (const char    *name,
+                          const char    *project,
+                          const guint8  *value,
+                          gsize          length,
+                          GCancellable  *cancellable,
+                          GError       **error)
+{
+  SecretValue *secret_value;
+  gboolean ok;
+
+  g_return_val_if_fail (value != NULL || length == 0, FALSE);
+
+  if (!check_name_and_project (name, project, error))
+    return FALSE;
+  secret_value = prepare_value (name, project, value, length, error);
+  if (secret_value == NULL)
+    return FALSE;
+  ok = store_value (name, project, secret_value, cancellable, error);
+  secret_value_unref (secret_value);
+  return ok;
+}
+
+GBytes *
+paddock_vault_lookup_sync (const char    *name,
+                           const char    *project,
+                           GCancellable  *cancellable,
+                           GError       **error)
+{
+  g_autoptr(SecretService) service = NULL;
+  g_autoptr(SecretItem) item = NULL;
+  GError *service_error = NULL;
+  SecretValue *value;
+  const char *data;
+  gsize length;
+
+  if (!check_name_and_project (name, project, error))
+    return NULL;
+  service = get_service ("read", name, project, cancellable, error);
+  if (service == NULL)
+    return NULL;
+  item = resolve_item (service, name, project, "read", cancellable, error);
+  if (item == NULL)
+    return NULL;
+  if (!unlock_item (service, item, "read", name, project, cancellable, error))
+    return NULL;
+  if (!secret_item_load_secret_sync (item, cancellable, &service_error))
+    {
+      propagate_service_error (error, service_error, "read", name, project);
+      return NULL;
+    }
+  value = secret_item_get_secret (item);
+  if (value == NULL)
+    {
+      g_autofree char *secret = describe_secret (name, project);
+
+      g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_FAILED,
+                   "cannot read %s: the Secret Service gave no value", secret);
+      return NULL;
+    }
+  data = secret_value_get (value, &length);
+  /* The bytes stay in the SecretValue's secure memory, wiped on its unref. */
+  return g_bytes_new_with_free_func (data, length, (GDestroyNotify) secret_value_unref, value);
+}
+
+PaddockSecretInfo *
+paddock_vault_get_info_sync (const char    *name,
+                             const char    *project,
+                             GCancellable  *cancellable,
+                             GError       **error)
+{
+  g_autoptr(SecretService) service = NULL;
+  g_autoptr(SecretItem) item = NULL;
+
+  if (!check_name_and_project (name, project, error))
+    return NULL;
+  service = get_service ("read", name, project, cancellable, error);
+  if (service == NULL)
+    return NULL;
+  item = resolve_item (service, name, project, "read", cancellable, error);
+  if (item == NULL)
+    return NULL;
+  return info_from_item (item);
+}
+
+static int
+compare_infos (gconstpointer a,
+               gconstpointer b)
+{
+  const PaddockSecretInfo *info_a = *(PaddockSecretInfo * const *) a;
+  const PaddockSecretInfo *info_b = *(PaddockSecretInfo * const *) b;
+  int by_name = strcmp (info_a->name, info_b->name);
+
+  return by_name != 0 ? by_name : strcmp (info_a->project, info_b->project);
+}
+
+GPtrArray *
+paddock_vault_list_sync (const char    *project,
+                         GCancellable  *cancellable,
+                         GError       **error)
+{
+  g_autoptr(SecretService) service = NULL;
+  g_autoptr(SecretItemList) items = NULL;
+  g_autoptr(GPtrArray) infos = g_ptr_array_new_with_free_func ((GDestroyNotify) paddock_secret_info_free);
+  g_autoptr(GHashTable) own = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GError) local_error = NULL;
+
+  if (project != NULL && project[0] != '\0' && !g_path_is_absolute (project))
+    {
+      g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_INVALID,
+                   "cannot list secrets: project %s is not an absolute path", project);
+      return NULL;
+    }
+  service = get_service ("list", NULL, NULL, cancellable, error);
+  if (service == NULL)
+    return NULL;
+  items = search_items (service, NULL, NULL, "list", cancellable, &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+  for (GList *l = items; l != NULL; l = l->next)
+    {
+      g_autoptr(PaddockSecretInfo) info = info_from_item (l->data);
+
+      if (project == NULL || g_str_equal (info->project, project) || info->project[0] == '\0')
+        g_ptr_array_add (infos, g_steal_pointer (&info));
+    }
+  /* A project's own secret hides the global one of its name. */
+  if (project != NULL && project[0] != '\0')
+    {
+      for (guint i = 0; i < infos->len; i++)
+        {
+          PaddockSecretInfo *info = g_ptr_array_index (infos, i);
+
+          if (info->project[0] != '\0')
+            g_hash_table_add (own, info->name);
+        }
+      for (guint i = infos->len; i > 0; i--)
+        {
+          PaddockSecretInfo *info = g_ptr_array_index (infos, i - 1);
+
+          if (info->project[0] == '\0' && g_hash_table_contains (own, info->name))
+            g_ptr_array_remove_index (infos, i - 1);
+        }
+    }
+  g_ptr_array_sort (infos, compare_infos);
+  return g_steal_pointer (&infos);
+}
+
+gboolean
+paddock_vault_delete_sync (const char    *name,
+                           const char    *project,
+                           GCancellable  *cancellable,
+                           GError       **error)
+{
+  g_autoptr(SecretService) service = NULL;
+  g_autoptr(SecretItem) item = NULL;
+  GError *service_error = NULL;
+
+  if (!check_name_and_project (name, project, error))
+    return FALSE;
+  service = get_service ("remove", name, project, cancellable, error);
+  if (service == NULL)
+    return FALSE;
+  item = find_item (service, name, project, "remove", cancellable, error);
+  if (item == NULL)
+    return FALSE;
+  if (!secret_item_delete_sync (item, cancellable, &service_error))
+    {
+      propagate_service_error (error, service_error, "remove", name, project);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+paddock_vault_set_mode_sync (const char         *name,
+                             const char         *project,
+                             PaddockSecretMode   mode,
+                             GCancellable       *cancellable,
+                             GError            **error)
+{
+  g_autoptr(SecretService) service = NULL;
+  g_autoptr(SecretItem) item = NULL;
+  g_autoptr(PaddockSecretInfo) info = NULL;
+
+  if (!check_name_and_project (name, project, error))
+    return FALSE;
+  service = get_service ("set the mode of", name, project, cancellable, error);
+  if (service == NULL)
+    return FALSE;
+  item = find_item (service, name, project, "set the mode of", cancellable, error);
+  if (item == NULL)
+    return FALSE;
+  info = info_from_item (item);
+  info->mode = mode;
+  return save_info (service, item, info, "set the mode of", cancellable, error);
+}
+
+PaddockSecretPin *
+paddock_vault_pin_sync (const char    *name,
+                        const char    *project,
+                        const char    *path,
+                        GCancellable  *cancellable,
+                        GError       **error)
+{
+  g_autoptr(SecretService) service = NULL;
+  g_autoptr(SecretItem) item = NULL;
+  g_autoptr(PaddockSecretInfo) info = NULL;
+  g_autofree char *resolved = NULL;
+  g_autofree char *sha256 = NULL;
+  g_autoptr(GError) local_error = NULL;
+  gboolean replaced = FALSE;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (!check_name_and_project (name, project, error))
+    return NULL;
+  sha256 = paddock_vault_hash_file (path, &resolved, &local_error);
+  if (sha256 == NULL)
+    {
+      g_autofree char *secret = describe_secret (name, project);
+
+      g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_FILE,
+                   "cannot pin %s: %s", secret, local_error->message);
+      return NULL;
+    }
+  service = get_service ("pin", name, project, cancellable, error);
+  if (service == NULL)
+    return NULL;
+  item = find_item (service, name, project, "pin", cancellable, error);
+  if (item == NULL)
+    return NULL;
+  info = info_from_item (item);
+  for (guint i = 0; i < info->pins->len; i++)
+    {
+      PaddockSecretPin *pin = g_ptr_array_index (info->pins, i);
+
+      if (g_str_equal (pin->path, resolved))
+        {
+          g_free (pin->sha256);
+          pin->sha256 = g_strdup (sha256);
+          replaced = TRUE;
+        }
+    }
+  if (!replaced)
+    g_ptr_array_add (info->pins, paddock_secret_pin_new (resolved, sha256));
+  if (!save_info (service, item, info, "pin", cancellable, error))
+    return NULL;
+  return paddock_secret_pin_new (resolved, sha256);
+}
+
+gboolean
+paddock_vault_unpin_sync (const char    *name,
+                          const char    *project,
+                          const char    *path,
+                          GCancellable  *cancellable,
+                          GError       **error)
+{
+  g_autoptr(SecretService) service = NULL;
+  g_autoptr(SecretItem) item = NULL;
+  g_autoptr(PaddockSecretInfo) info = NULL;
+  g_autofree char *resolved = NULL;
+  g_autofree char *absolute = NULL;
+  guint removed = 0;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (!check_name_and_project (name, project, error))
+    return FALSE;
+  resolved = realpath (path, NULL);
+  absolute = g_canonicalize_filename (path, NULL);
+  service = get_service ("unpin", name, project, cancellable, error);
+  if (service == NULL)
+    return FALSE;
+  item = find_item (service, name, project, "unpin", cancellable, error);
+  if (item == NULL)
+    return FALSE;
+  info = info_from_item (item);
+  for (guint i = info->pins->len; i > 0; i--)
+    {
+      PaddockSecretPin *pin = g_ptr_array_index (info->pins, i - 1);
+
+      if (g_str_equal (pin->path, absolute) || (resolved != NULL && g_str_equal (pin->path, resolved)))
+        {
+          g_ptr_array_remove_index (info->pins, i - 1);
+          removed++;
+        }
+    }
+  if (removed == 0)
+    {
+      g_autofree char *secret = describe_secret (name, project);
+
+      g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_NOT_FOUND,
+                   "cannot unpin %s from %s: it is not pinned to that program",
+                   secret, resolved != NULL ? resolved : absolute);
+      return FALSE;
+    }
+  return save_info (service, item, info, "unpin", cancellable, error);
+}
+
+/* The _async variants: the _sync call in a GTask thread. */
+
+typedef struct
+{
+  char              *name;
+  char              *project;
+  char              *path;
+  SecretValue       *value;
+  PaddockSecretMode  mode;
+} VaultCall;
+
+static void
+vault_call_free (VaultCall *call)
+{
+  g_free (call->name);
+  g_free (call->project);
+  g_free (call->path);
+  g_clear_pointer (&call->value, secret_value_unref);
+  g_free (call);
+}
+
+static GTask *
+vault_task_new (gpointer             source_tag,
+                const char          *name,
+                const char          *project,
+                const char          *path,
+                GCancellable        *cancellable,
+                GAsyncReadyCallback  callback,
+                gpointer             user_data)
+{
+  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
+  VaultCall *call = g_new0 (VaultCall, 1);
+
+  g_task_set_source_tag (task, source_tag);
+  call->name = g_strdup (name);
+  call->project = g_strdup (project);
+  call->path = g_strdup (path);
+  g_task_set_task_data (task, call, (GDestroyNotify) vault_call_free);
+  return task;
+}
+
+static void
+return_boolean (GTask    *task,
+                gboolean  ok,
+                GError   *error)
+{
+  if (ok)
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+store_thread (GTask        *task,
+              gpointer      source,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  VaultCall *call = task_data;
+  GError *error = NULL;
+
+  return_boolean (task, store_value (call->name, call->project, call->value, cancellable, &error), error);
+}
+
+void
+paddock_vault_store_async (const char          *name,
+                           const char          *project,
+                           const guint8        *value,
+                           gsize                length,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  g_autoptr(GTask) task = vault_task_new (paddock_vault_store_async, name, project, NULL,
+                                          cancellable, callback, user_data);
+  VaultCall *call = g_task_get_task_data (task);
+  GError *error = NULL;
+
+  g_return_if_fail (value != NULL || length == 0);
+
+  /* Copied now, into secure memory: the caller may wipe its copy. */
+  if (!check_name_and_project (name, project, &error)
+      || (call->value = prepare_value (name, project, value, length, &error)) == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_run_in_thread (task, store_thread);
+}
+
+gboolean
+paddock_vault_store_finish (GAsyncResult  *result,
+                            GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+lookup_thread (GTask        *task,
+               gpointer      source,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  VaultCall *call = task_data;
+  GError *error = NULL;
+  GBytes *value = paddock_vault_lookup_sync (call->name, call->project, cancellable, &error);
+
+  if (value != NULL)
+    g_task_return_pointer (task, value, (GDestroyNotify) g_bytes_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+paddock_vault_lookup_async (const char          *name,
+                            const char          *project,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_autoptr(GTask) task = vault_task_new (paddock_vault_lookup_async, name, project, NULL,
+                                          cancellable, callback, user_data);
+
+  g_task_run_in_thread (task, lookup_thread);
+}
+
+GBytes *
+paddock_vault_lookup_finish (GAsyncResult  *result,
+                             GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+get_info_thread (GTask        *task,
+                 gpointer      source,
+                 gpointer      task_data,
+                 GCancellable *cancellable)
+{
+  VaultCall *call = task_data;
+  GError *error = NULL;
+  PaddockSecretInfo *info = paddock_vault_get_info_sync (call->name, call->project, cancellable, &error);
+
+  if (info != NULL)
+    g_task_return_pointer (task, info, (GDestroyNotify) paddock_secret_info_free);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+paddock_vault_get_info_async (const char          *name,
+                              const char          *project,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_autoptr(GTask) task = vault_task_new (paddock_vault_get_info_async, name, project, NULL,
+                                          cancellable, callback, user_data);
+
+  g_task_run_in_thread (task, get_info_thread);
+}
+
+PaddockSecretInfo *
+paddock_vault_get_info_finish (GAsyncResult  *result,
+                               GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+list_thread (GTask        *task,
+             gpointer      source,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  VaultCall *call = task_data;
+  GError *error = NULL;
+  GPtrArray *infos = paddock_vault_list_sync (call->project, cancellable, &error);
+
+  if (infos != NULL)
+    g_task_return_pointer (task, infos, (GDestroyNotify) g_ptr_array_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+paddock_vault_list_async (const char          *project,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  g_autoptr(GTask) task = vault_task_new (paddock_vault_list_async, NULL, project, NULL,
+                                          cancellable, callback, user_data);
+
+  g_task_run_in_thread (task, list_thread);
+}
+
+GPtrArray *
+paddock_vault_list_finish (GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+delete_thread (GTask        *task,
+               gpointer      source,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  VaultCall *call = task_data;
+  GError *error = NULL;
+
+  return_boolean (task, paddock_vault_delete_sync (call->name, call->project, cancellable, &error), error);
+}
+
+void
+paddock_vault_delete_async (const char          *name,
+                            const char          *project,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  g_autoptr(GTask) task = vault_task_new (paddock_vault_delete_async, name, project, NULL,
+                                          cancellable, callback, user_data);
+
+  g_task_run_in_thread (task, delete_thread);
+}
+
+gboolean
+paddock_vault_delete_finish (GAsyncResult  *result,
+                             GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+set_mode_thread (GTask        *task,
+                 gpointer      source,
+                 gpointer      task_data,
+                 GCancellable *cancellable)
+{
+  VaultCall *call = task_data;
+  GError *error = NULL;
+
+  return_boolean (task, paddock_vault_set_mode_sync (call->name, call->project, call->mode,
+                                                     cancellable, &error), error);
+}
+
+void
+paddock_vault_set_mode_async (const char          *name,
+                              const char          *project,
+                              PaddockSecretMode    mode,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_autoptr(GTask) task = vault_task_new (paddock_vault_set_mode_async, name, project, NULL,
+                                          cancellable, callback, user_data);
+  VaultCall *call = g_task_get_task_data (task);
+
+  call->mode = mode;
+  g_task_run_in_thread (task, set_mode_thread);
+}
+
+gboolean
+paddock_vault_set_mode_finish (GAsyncResult  *result,
+                               GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+pin_thread (GTask        *task,
+            gpointer      source,
+            gpointer      task_data,
+            GCancellable *cancellable)
+{
+  VaultCall *call = task_data;
+  GError *error = NULL;
+  PaddockSecretPin *pin = paddock_vault_pin_sync (call->name, call->project, call->path,
+                                                  cancellable, &error);
+
+  if (pin != NULL)
+    g_task_return_pointer (task, pin, (GDestroyNotify) paddock_secret_pin_free);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+paddock_vault_pin_async (const char          *name,
+                         const char          *project,
+                         const char          *path,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  g_autoptr(GTask) task = vault_task_new (paddock_vault_pin_async, name, project, path,
+                                          cancellable, callback, user_data);
+
+  g_return_if_fail (path != NULL);
+  g_task_run_in_thread (task, pin_thread);
+}
+
+PaddockSecretPin *
+paddock_vault_pin_finish (GAsyncResult  *result,
+                          GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+unpin_thread (GTask        *task,
+              gpointer      source,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  VaultCall *call = task_data;
+  GError *error = NULL;
+
+  return_boolean (task, paddock_vault_unpin_sync (call->name, call->project, call->path,
+                                                  cancellable, &error), error);
+}
+
+void
+paddock_vault_unpin_async (const char          *name,
+                           const char          *project,
+                           const char          *path,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  g_autoptr(GTask) task = vault_task_new (paddock_vault_unpin_async, name, project, path,
+                                          cancellable, callback, user_data);
+
+  g_return_if_fail (path != NULL);
+  g_task_run_in_thread (task, unpin_thread);
+}
+
+gboolean
+paddock_vault_unpin_finish (GAsyncResult  *result,
+                            GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
