@@ -6,6 +6,7 @@
 #pragma once
 
 #include "paddock-lock.h"
+#include "paddock-redactor.h"
 
 #include <glib.h>
 #include <sys/types.h>
@@ -42,7 +43,7 @@ typedef struct
   int          input;       /* what the caller forwards its input into (taken), or -1 */
   int          caller_out;  /* paddock-secret's stdout, stderr (borrowed, must outlive the pump) */
   int          caller_err;
-  GPtrArray   *masks;       /* name, value (GBytes) pairs: what the redactor replaces */
+  PaddockRedactor *redactor; /* the secrets it masks (taken) */
 } PaddockVaultPumpSetup;
 
 /* Starts the thread. */

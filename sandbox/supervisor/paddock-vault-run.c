@@ -158,9 +158,6 @@ paddock_vault_child_spawn (const PaddockVaultChild *child,
 
 /* The pump */
 
-/* How long output may rest in the redactor, held as the possible start of
- * a secret, before it is let through: a prompt must show. */
-#define IDLE_FLUSH_MS 50
 #define CHUNK 4096
 
 struct _PaddockVaultPump
@@ -177,22 +174,6 @@ struct _PaddockVaultPump
   GThread         *thread;
   int              done_fd;           /* an eventfd: every output ended */
 };
-
-static PaddockRedactor *
-redactor_new (GPtrArray *masks)
-{
-  PaddockRedactor *redactor = paddock_redactor_new ();
-
-  for (guint i = 0; masks != NULL && i + 1 < masks->len; i += 2)
-    {
-      GBytes *value = g_ptr_array_index (masks, i + 1);
-      gsize length;
-      const guint8 *data = g_bytes_get_data (value, &length);
-
-      paddock_redactor_add_secret (redactor, g_ptr_array_index (masks, i), data, length);
-    }
-  return redactor;
-}
 
 /* Writes all of @data to @fd, a descriptor the agent shares (so never
  * made non-blocking here): a chunk at a time once poll says it has room,
@@ -338,7 +319,10 @@ pump_thread (gpointer data)
           fds[n++] = (struct pollfd) { .fd = pump->input, .events = POLLIN };
         }
 
-      ready = poll (fds, n, held ? IDLE_FLUSH_MS : -1);
+      /* What the redactor holds back, as the possible start of a secret,
+       * goes out once the program is quiet: a prompt must show. */
+      held = paddock_redactor_held (pump->out_redactor) > 0 || paddock_redactor_held (pump->err_redactor) > 0;
+      ready = poll (fds, n, held ? PADDOCK_REDACTOR_IDLE_MS : -1);
       if (ready < 0 && errno == EINTR)
         continue;
       if (ready < 0 || fds[0].revents != 0)
@@ -350,7 +334,6 @@ pump_thread (gpointer data)
           pass_on (pump, pump->caller_out, out);
           paddock_redactor_flush (pump->err_redactor, out);
           pass_on (pump, pump->caller_err, out);
-          held = FALSE;
           continue;
         }
       if (i_in >= 0 && fds[i_in].revents != 0)
@@ -361,13 +344,11 @@ pump_thread (gpointer data)
         {
           if (!pump_output (pump, pump->output, pump->out_redactor, pump->caller_out, out))
             paddock_close_fd (&pump->output);
-          held = TRUE;
         }
       if (i_err >= 0 && (fds[i_err].revents & (POLLIN | POLLHUP | POLLERR)))
         {
           if (!pump_output (pump, pump->errors, pump->err_redactor, pump->caller_err, out))
             paddock_close_fd (&pump->errors);
-          held = TRUE;
         }
     }
 
@@ -394,8 +375,8 @@ paddock_vault_pump_start (const PaddockVaultPumpSetup *setup)
   pump->caller_out = setup->caller_out;
   pump->caller_err = setup->caller_err;
   pump->stop_fd = eventfd (0, EFD_CLOEXEC);
-  pump->out_redactor = redactor_new (setup->masks);
-  pump->err_redactor = redactor_new (setup->masks);
+  pump->out_redactor = setup->redactor;
+  pump->err_redactor = paddock_redactor_copy (setup->redactor);
   pump->pending_input = g_byte_array_new ();
   pump->done_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
   /* The pty's master is written from here, between reads: never block on it. */
