@@ -392,7 +392,8 @@ main (int   argc,
   const char *socket_path;
   paddock_autofd int socket_fd = -1;
   paddock_autofd int signal_fd = -1;
-  paddock_autofd int forward[2] = { -1, -1 };
+  paddock_autofd int forward_read = -1;
+  paddock_autofd int forward_write = -1;
   sigset_t mask;
   int exit_code = 1;
   int status;
@@ -472,12 +473,16 @@ main (int   argc,
        * cannot read a terminal it is in the background of. */
       if (request->tty && request->stdin_name == NULL && isatty (STDIN_FILENO))
         {
+          int forward[2];
+
           if (pipe2 (forward, O_CLOEXEC) != 0)
             {
               say ("cannot create a pipe: %s", g_strerror (errno));
               return 1;
             }
-          fds[0] = forward[0];
+          forward_read = forward[0];
+          forward_write = forward[1];
+          fds[0] = forward_read;
         }
       for (guint i = 0; i < G_N_ELEMENTS (fds); i++)
         {
@@ -489,7 +494,7 @@ main (int   argc,
               return 1;
             }
         }
-      paddock_close_fd (&forward[0]);
+      paddock_close_fd (&forward_read);
     }
   line = paddock_vault_request_to_line (request);
   if (!send_all (socket_fd, line, strlen (line)))
@@ -499,9 +504,9 @@ main (int   argc,
     }
   explicit_bzero (line, strlen (line));
 
-  if (forward[1] >= 0)
+  if (forward_write >= 0)
     make_terminal_raw ();
-  status = wait_for_reply (socket_fd, signal_fd, paddock_steal_fd (&forward[1]));
+  status = wait_for_reply (socket_fd, signal_fd, paddock_steal_fd (&forward_write));
   restore_terminal ();
   return status;
 }

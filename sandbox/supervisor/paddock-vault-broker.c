@@ -15,7 +15,7 @@
 
 #include "paddock-autofd.h"
 #include "paddock-command-line.h"
-#include "paddock-control-socket.h"
+#include "paddock-xdg.h"
 #include "paddock-escape.h"
 #include "paddock-process-tree.h"
 #include "paddock-protocol.h"
@@ -807,8 +807,11 @@ start_program (Request *self)
   g_autoptr(PaddockRedactor) redactor = paddock_redactor_new ();
   paddock_autofd int in_fd = -1;
   paddock_autofd int slave = -1;
-  paddock_autofd int out_pipe[2] = { -1, -1 };
-  paddock_autofd int err_pipe[2] = { -1, -1 };
+  paddock_autofd int out_read = -1;
+  paddock_autofd int out_write = -1;
+  paddock_autofd int err_read = -1;
+  paddock_autofd int err_write = -1;
+  int pipe_fds[2];
   PaddockVaultPumpSetup pump = { .output = -1, .errors = -1, .input = -1 };
   PaddockVaultChild child = {
     .exe_fd = self->exe_fd,
@@ -842,23 +845,27 @@ start_program (Request *self)
     child.stdio[1] = slave;
   else
     {
-      if (pipe2 (out_pipe, O_CLOEXEC) != 0)
+      if (pipe2 (pipe_fds, O_CLOEXEC) != 0)
         {
           request_fail (self, 1, "cannot create a pipe for the program's output");
           return;
         }
-      child.stdio[1] = out_pipe[1];
+      out_read = pipe_fds[0];
+      out_write = pipe_fds[1];
+      child.stdio[1] = out_write;
     }
   if (self->request->tty && isatty (self->fds[2]))
     child.stdio[2] = slave;
   else
     {
-      if (pipe2 (err_pipe, O_CLOEXEC) != 0)
+      if (pipe2 (pipe_fds, O_CLOEXEC) != 0)
         {
           request_fail (self, 1, "cannot create a pipe for the program's errors");
           return;
         }
-      child.stdio[2] = err_pipe[1];
+      err_read = pipe_fds[0];
+      err_write = pipe_fds[1];
+      child.stdio[2] = err_write;
     }
 
   envp = build_environment (self);
@@ -872,8 +879,8 @@ start_program (Request *self)
       return;
     }
   paddock_close_fd (&slave);
-  paddock_close_fd (&out_pipe[1]);
-  paddock_close_fd (&err_pipe[1]);
+  paddock_close_fd (&out_write);
+  paddock_close_fd (&err_write);
 
   for (guint i = 0; i < self->uses->len; i++)
     {
@@ -902,9 +909,9 @@ start_program (Request *self)
         pump.input = paddock_steal_fd (&self->fds[0]);
     }
   else
-    pump.output = paddock_steal_fd (&out_pipe[0]);
-  if (err_pipe[0] >= 0)
-    pump.errors = paddock_steal_fd (&err_pipe[0]);
+    pump.output = paddock_steal_fd (&out_read);
+  if (err_read >= 0)
+    pump.errors = paddock_steal_fd (&err_read);
   self->pump = paddock_vault_pump_start (&pump);
   self->pump_source = g_unix_fd_source_new (paddock_vault_pump_get_done_fd (self->pump), G_IO_IN);
   g_source_set_callback (self->pump_source, (GSourceFunc) (GCallback) on_pump_done, self, NULL);
@@ -1327,7 +1334,9 @@ PaddockVaultBroker *
 paddock_vault_broker_new (GError **error)
 {
   g_autoptr(PaddockVaultBroker) self = g_new0 (PaddockVaultBroker, 1);
-  g_autofree char *dir = paddock_control_socket_dir (error);
+  /* Beside $XDG_RUNTIME_DIR/paddock, not in it: the lock keeps that
+   * folder, with every session's control socket, from the agent. */
+  const char *dir = paddock_user_runtime_dir ();
   g_autofree char *template = NULL;
   struct sockaddr_un addr = { .sun_family = AF_UNIX };
 
@@ -1336,9 +1345,7 @@ paddock_vault_broker_new (GError **error)
   self->remembered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->asks = g_hash_table_new (g_int64_hash, g_int64_equal);
   self->finished = g_ptr_array_new_with_free_func ((GDestroyNotify) request_free);
-  if (dir == NULL)
-    return NULL;
-  template = g_build_filename (dir, "vault-XXXXXX", NULL);
+  template = g_build_filename (dir, "paddock-vault-XXXXXX", NULL);
   if (g_mkdtemp_full (template, 0700) == NULL)
     {
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno),

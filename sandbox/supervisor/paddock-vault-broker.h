@@ -3,7 +3,7 @@
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * paddock-run listens on $XDG_RUNTIME_DIR/paddock/vault-XXXXXX/vault.sock
+ * paddock-run listens on $XDG_RUNTIME_DIR/paddock-vault-XXXXXX/vault.sock
  * (folder 0700, socket 0600) and names it to the agent in
  * $PADDOCK_VAULT_SOCKET. Under the folder lock that folder is granted
  * read-only, so the lock's private $XDG_RUNTIME_DIR keeps it visible at the
