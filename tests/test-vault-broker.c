@@ -1,0 +1,553 @@
+/* test-vault-broker.c: paddock-secret in a session: the program gets the secret, the agent never sees it
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Against the real gnome-keyring on the test's private D-Bus session bus
+ * (the test command starts one): a scripted agent under paddock-run runs
+ * `paddock-secret run --env GITHUB_TOKEN=gh -- ./print-env-and-echo`, a
+ * program that reports what it saw as a hash in a file and echoes the
+ * value. What the agent's tree holds while it runs (/proc/PID/cmdline and
+ * environ), what the agent captured, and the audit log must never hold
+ * the value.
+ */
+#include "config.h"
+
+#include "paddock-vault.h"
+#include "test-session.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#define VALUE "ghp_Vau1tTestValue_8c1f2e9a"
+
+static char *paddock_secret;
+
+/* The program the secret is for: says where it runs, waits for the test,
+ * then prints the value (which the redactor must mask) and the hash of
+ * what it got into a file of the project's. */
+static const char print_env_and_echo[] =
+  "#!/bin/sh\n"
+  "out=$PWD\n"
+  "echo $$ > \"$out/program-pid.tmp\" && mv \"$out/program-pid.tmp\" \"$out/program-pid\"\n"
+  "i=0; while [ ! -e \"$out/go-program\" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done\n"
+  "echo \"token: $GITHUB_TOKEN\"\n"
+  "echo \"to stderr: $GITHUB_TOKEN\" >&2\n"
+  "printf '%s' \"$GITHUB_TOKEN\" | sha256sum | cut -d' ' -f1 > \"$out/seen.tmp\" && mv \"$out/seen.tmp\" \"$out/seen\"\n";
+
+/* A program that prints what it got, at once. */
+static const char print_now[] =
+  "#!/bin/sh\n"
+  "echo \"now: $GITHUB_TOKEN\"\n";
+
+/* --helper vault-junk: sends a line that is no request on the vault
+ * socket, as the agent could, and prints the answer. */
+static int
+helper_vault_junk (void)
+{
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  const char *path = g_getenv ("PADDOCK_VAULT_SOCKET");
+  char reply[4096];
+  ssize_t n;
+  int fd;
+
+  if (path == NULL || strlen (path) >= sizeof addr.sun_path)
+    return 3;
+  strcpy (addr.sun_path, path);
+  fd = socket (AF_UNIX, SOCK_STREAM, 0);
+  if (fd < 0 || connect (fd, (struct sockaddr *) &addr, sizeof addr) != 0)
+    return 4;
+  if (write (fd, "{\"type\":\"run\",\"argv\":[1,2]}\n", 28) != 28)
+    return 5;
+  n = read (fd, reply, sizeof reply - 1);
+  if (n <= 0)
+    return 6;
+  reply[n] = '\0';
+  fputs (reply, stdout);
+  return 0;
+}
+
+static void
+write_program (const char *dir,
+               const char *name,
+               const char *text)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, text, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_chmod (path, 0755), ==, 0);
+}
+
+/* The secret gh, global, as the user stored it; NULL where no Secret
+ * Service runs here (the test is then skipped, saying so). */
+static gboolean
+store_secret (const char        *name,
+              PaddockSecretMode  mode)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!paddock_vault_store_sync (name, "", (const guint8 *) VALUE, strlen (VALUE), NULL, &error))
+    {
+      if (g_error_matches (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_NO_SERVICE))
+        {
+          g_autofree char *reason = g_strdup_printf ("no Secret Service here: %s", error->message);
+
+          g_test_skip (reason);
+          return FALSE;
+        }
+      g_assert_no_error (error);
+    }
+  g_assert_true (paddock_vault_set_mode_sync (name, "", mode, NULL, &error));
+  g_assert_no_error (error);
+  return TRUE;
+}
+
+static void
+forget_secret (const char *name)
+{
+  paddock_vault_delete_sync (name, "", NULL, NULL);
+}
+
+/* Under the lock, with paddock-secret and this program reachable. */
+static Session *
+start_agent (const char *script,
+             gboolean    with_client,
+             gboolean    lock,
+             const char *on_ask)
+{
+  g_autofree char *build_vault = g_path_get_dirname (paddock_secret);
+  g_autofree char *build_tests = g_path_get_dirname (self_exe);
+  const char *command[] = { "sh", "-c", script, "sh", "@OUT@", paddock_secret, NULL };
+  const char *extra[] = { lock ? "--lock" : "--no-lock", "--on-ask", on_ask,
+                          lock ? "--grant" : NULL, build_vault, "--grant", build_tests, NULL };
+
+  return session_start_command (NULL, command, with_client, extra);
+}
+
+/* Every process below @root, and @root. */
+static GArray *
+tree_of (int root)
+{
+  g_autoptr(GDir) proc = g_dir_open ("/proc", 0, NULL);
+  GArray *pids = g_array_new (FALSE, FALSE, sizeof (int));
+  const char *name;
+
+  g_array_append_val (pids, root);
+  for (gboolean grew = TRUE; grew;)
+    {
+      grew = FALSE;
+      g_dir_rewind (proc);
+      while ((name = g_dir_read_name (proc)) != NULL)
+        {
+          int pid = atoi (name);
+          g_auto(GStrv) stat = pid > 0 ? process_stat_fields (pid) : NULL;
+          gboolean known = FALSE;
+          int ppid;
+
+          if (stat == NULL || stat[0] == NULL || stat[1] == NULL)
+            continue;
+          ppid = atoi (stat[1]);
+          for (guint i = 0; i < pids->len; i++)
+            known |= g_array_index (pids, int, i) == pid;
+          for (guint i = 0; i < pids->len && !known; i++)
+            if (g_array_index (pids, int, i) == ppid)
+              {
+                g_array_append_val (pids, pid);
+                grew = TRUE;
+                break;
+              }
+        }
+    }
+  return pids;
+}
+
+static gboolean
+file_holds (const char *path,
+            const char *needle)
+{
+  g_autofree char *bytes = NULL;
+  gsize length = 0;
+
+  if (!g_file_get_contents (path, &bytes, &length, NULL))
+    return FALSE;
+  return memmem (bytes, length, needle, strlen (needle)) != NULL;
+}
+
+static guint
+n_lines (const char *text)
+{
+  guint n = 0;
+
+  for (const char *c = text; *c != '\0'; c++)
+    n += *c == '\n';
+  return n;
+}
+
+static char *
+sha256_of (const char *text)
+{
+  return g_compute_checksum_for_string (G_CHECKSUM_SHA256, text, -1);
+}
+
+/* The whole path: the ask, the program's run under the lock, what the
+ * agent and its tree could see meanwhile. */
+static void
+test_end_to_end (void)
+{
+  const char *script =
+    SH_WAIT_FOR "w \"$1\" ready; "
+    "cd \"$1\" && \"$2\" run --env GITHUB_TOKEN=gh -- ./print-env-and-echo >captured 2>&1 &"
+    "w \"$1\" program-pid; "
+    "cat /proc/$(cat \"$1/program-pid\")/environ >\"$1/environ-attempt\" 2>&1; echo $? >\"$1/environ-status\"; "
+    "kill -0 $(cat \"$1/program-pid\") 2>\"$1/kill-attempt\"; echo $? >\"$1/kill-status\"; "
+    "touch \"$1/tried\"; wait; echo $? >\"$1/secret-status\"";
+  g_autoptr(Session) s = NULL;
+  g_autoptr(PaddockMessage) hello = NULL;
+  g_autoptr(PaddockMessage) ask = NULL;
+  g_autoptr(PaddockMessage) used = NULL;
+  g_autoptr(GArray) tree = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+  g_autofree char *captured = NULL;
+  g_autofree char *seen = NULL;
+  g_autofree char *expected = sha256_of (VALUE);
+  g_autofree char *status = NULL;
+  g_autofree char *program_pid_text = NULL;
+  int program_pid;
+
+  if (!store_secret ("gh", PADDOCK_SECRET_MODE_ASK))
+    return;
+  s = start_agent (script, TRUE, TRUE, "deny");
+  write_program (s->out, "print-env-and-echo", print_env_and_echo);
+  session_go_on (s, "ready");
+  hello = session_expect (s, PADDOCK_MESSAGE_HELLO);
+
+  /* The ask names the secret and the program's hash, never the value. */
+  ask = session_expect (s, PADDOCK_MESSAGE_ASK);
+  g_assert_cmpstr (ask->kind, ==, "secret");
+  g_assert_cmpstr (ask->name, ==, "gh");
+  g_assert_cmpuint (strlen (ask->sha256), ==, 64);
+  g_assert_true (g_str_has_suffix (ask->exe, "/print-env-and-echo"));
+  g_assert_null (strstr (ask->reason, VALUE));
+  session_decide (s, ask->id, "allow");
+  used = session_expect (s, PADDOCK_MESSAGE_SECRET);
+  g_assert_cmpstr (used->name, ==, "gh");
+  g_assert_cmpint (used->decision, ==, PADDOCK_DECISION_ALLOW);
+  g_assert_cmpstr (used->sha256, ==, ask->sha256);
+
+  g_assert_true (wait_for_out (s, "tried", TEST_SESSION_WAIT_SECONDS));
+  program_pid_text = out_text (s, "program-pid");
+  program_pid = atoi (program_pid_text);
+  g_assert_cmpint (program_pid, >, 0);
+
+  /* The agent cannot read the program's environment, nor signal it. */
+  status = out_text (s, "environ-status");
+  g_assert_cmpstr (g_strstrip (status), !=, "0");
+  g_free (status);
+  status = out_text (s, "kill-status");
+  g_assert_cmpstr (g_strstrip (status), !=, "0");
+  {
+    g_autofree char *attempt = out_text (s, "environ-attempt");
+
+    g_assert_null (strstr (attempt, VALUE));
+  }
+
+  /* The program holds it; nothing of the agent's tree does. */
+  {
+    g_autofree char *environ_path = g_strdup_printf ("/proc/%d/environ", program_pid);
+
+    g_assert_true (file_holds (environ_path, VALUE));
+  }
+  tree = tree_of (hello->agent_pid);
+  g_assert_cmpuint (tree->len, >=, 2);
+  for (guint i = 0; i < tree->len; i++)
+    {
+      int pid = g_array_index (tree, int, i);
+      g_autofree char *cmdline = g_strdup_printf ("/proc/%d/cmdline", pid);
+      g_autofree char *environ_path = g_strdup_printf ("/proc/%d/environ", pid);
+
+      g_assert_cmpint (pid, !=, program_pid);
+      g_assert_false (file_holds (cmdline, VALUE));
+      g_assert_false (file_holds (environ_path, VALUE));
+    }
+
+  session_go_on (s, "go-program");
+  g_assert_cmpint (session_wait (s), ==, 0);
+
+  status = out_text (s, "secret-status");
+  g_assert_cmpstr (g_strstrip (status), ==, "0");
+  seen = out_text (s, "seen");
+  g_assert_cmpstr (g_strstrip (seen), ==, expected);
+  captured = out_text (s, "captured");
+  g_assert_nonnull (strstr (captured, "token: «secret:gh»"));
+  g_assert_nonnull (strstr (captured, "to stderr: «secret:gh»"));
+  g_assert_null (strstr (captured, VALUE));
+
+  g_assert_false (file_holds (s->audit, VALUE));
+  records = audit_records (s, "secret");
+  g_assert_cmpuint (records->len, ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (records, 0), "decision"), ==, "allow");
+  g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (records, 0), "name"), ==, "gh");
+  assert_chain_holds (s);
+  forget_secret ("gh");
+}
+
+/* Without the lock the program is a plain process of the same user: the
+ * agent reads its environment. What the lock's test above refuses is
+ * refused by the lock, not by chance. */
+static void
+test_environ_readable_without_lock (void)
+{
+  const char *script =
+    SH_WAIT_FOR "w \"$1\" ready; "
+    "cd \"$1\" && \"$2\" run --env GITHUB_TOKEN=gh -- ./print-env-and-echo >captured 2>&1 &"
+    "w \"$1\" program-pid; "
+    "cat /proc/$(cat \"$1/program-pid\")/environ >\"$1/environ-attempt\" 2>&1; echo $? >\"$1/environ-status\"; "
+    "touch \"$1/go-program\"; wait";
+  g_autoptr(Session) s = NULL;
+  g_autofree char *status = NULL;
+  g_autofree char *attempt = NULL;
+
+  if (!store_secret ("gh", PADDOCK_SECRET_MODE_ASK))
+    return;
+  s = start_agent (script, FALSE, FALSE, "allow");
+  write_program (s->out, "print-env-and-echo", print_env_and_echo);
+  session_go_on (s, "ready");
+  g_assert_cmpint (session_wait (s), ==, 0);
+  status = out_text (s, "environ-status");
+  g_assert_cmpstr (g_strstrip (status), ==, "0");
+  attempt = out_file (s, "environ-attempt");
+  g_assert_true (file_holds (attempt, "GITHUB_TOKEN=" VALUE));
+  forget_secret ("gh");
+}
+
+/* A pinned program gets it unasked; the same path with other content is
+ * asked about again; a shell given inline code never gets it. */
+static void
+test_pinned (void)
+{
+  const char *script =
+    SH_WAIT_FOR "w \"$1\" go; "
+    "cd \"$1\"; "
+    "\"$2\" run --env GITHUB_TOKEN=gh -- ./print-now >pinned-out 2>&1; echo $? >pinned-status; "
+    "printf '#!/bin/sh\\necho \"swapped: $GITHUB_TOKEN\"\\n' >print-now; "
+    "\"$2\" run --env GITHUB_TOKEN=gh -- ./print-now >swapped-out 2>&1; echo $? >swapped-status; "
+    "\"$2\" run --env GITHUB_TOKEN=gh -- sh -c 'echo \"inline: $GITHUB_TOKEN\"' >inline-out 2>&1; "
+    "echo $? >inline-status";
+  g_autoptr(Session) s = NULL;
+  g_autoptr(PaddockMessage) ask = NULL;
+  g_autoptr(PaddockSecretPin) pin = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *status = NULL;
+
+  if (!store_secret ("gh", PADDOCK_SECRET_MODE_PINNED))
+    return;
+  s = start_agent (script, TRUE, TRUE, "deny");
+  write_program (s->out, "print-now", print_now);
+  path = g_build_filename (s->out, "print-now", NULL);
+  pin = paddock_vault_pin_sync ("gh", "", path, NULL, &error);
+  g_assert_no_error (error);
+  /* Pinned before the agent runs it: the file it hashed is the one pinned. */
+  session_go (s);
+
+  /* The swapped file asks again: its hash is not the pin's. */
+  ask = session_expect (s, PADDOCK_MESSAGE_ASK);
+  g_assert_cmpstr (ask->kind, ==, "secret");
+  g_assert_cmpstr (ask->sha256, !=, pin->sha256);
+  g_assert_nonnull (strstr (ask->reason, "changed"));
+  session_decide (s, ask->id, "deny");
+  g_assert_cmpint (session_wait (s), ==, 0);
+
+  status = out_text (s, "pinned-status");
+  g_assert_cmpstr (g_strstrip (status), ==, "0");
+  text = out_text (s, "pinned-out");
+  g_assert_cmpstr (text, ==, "now: «secret:gh»\n");
+  g_free (status);
+  status = out_text (s, "swapped-status");
+  g_assert_cmpstr (g_strstrip (status), !=, "0");
+  g_free (text);
+  text = out_text (s, "swapped-out");
+  g_assert_null (strstr (text, "swapped:"));
+  g_assert_nonnull (strstr (text, "refused"));
+  g_free (status);
+  status = out_text (s, "inline-status");
+  g_assert_cmpstr (g_strstrip (status), !=, "0");
+  g_free (text);
+  text = out_text (s, "inline-out");
+  g_assert_null (strstr (text, "inline:"));
+  g_assert_nonnull (strstr (text, "code given on its command line"));
+  g_assert_cmpuint (count_lines (text, "paddock-secret:"), ==, 1);
+
+  records = audit_records (s, "secret");
+  g_assert_cmpuint (records->len, ==, 3);
+  g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (records, 0), "by"), ==, "pin");
+  g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (records, 1), "by"), ==, "user");
+  g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (records, 2), "decision"), ==, "deny");
+  g_assert_false (file_holds (s->audit, VALUE));
+  forget_secret ("gh");
+}
+
+/* Each gets one line and a failure; the session serves the next. */
+static void
+test_bad_input (void)
+{
+  const char *script =
+    SH_WAIT_FOR "w \"$1\" ready; "
+    "cd \"$1\"; "
+    "\"$2\" run --env GITHUB_TOKEN=no-such-secret -- ./print-now >unknown-out 2>&1; echo $? >unknown-status; "
+    "\"$PADDOCK_TEST_SELF\" --helper vault-junk >junk-out 2>&1; echo $? >junk-status; "
+    "\"$2\" run --env 1BAD=gh -- ./print-now >var-out 2>&1; echo $? >var-status; "
+    "\"$2\" run --env GITHUB_TOKEN=gh -- ./no-such-program >missing-out 2>&1; echo $? >missing-status; "
+    "echo \"$PADDOCK_VAULT_SOCKET\" >socket.tmp && mv socket.tmp socket; w \"$1\" go; "
+    "\"$2\" run --env GITHUB_TOKEN=gh -- ./print-now >after-out 2>&1; echo $? >after-status";
+  g_autoptr(Session) s = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *status = NULL;
+  g_autofree char *socket_path = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+
+  if (!store_secret ("gh", PADDOCK_SECRET_MODE_ASK))
+    return;
+  s = start_agent (script, FALSE, TRUE, "allow");
+  write_program (s->out, "print-now", print_now);
+  session_go_on (s, "ready");
+
+  /* From outside the agent's tree: refused, in one line. */
+  g_assert_true (wait_for_out (s, "socket", TEST_SESSION_WAIT_SECONDS));
+  socket_path = out_text (s, "socket");
+  g_strstrip (socket_path);
+  {
+    g_autoptr(TestResult) result = NULL;
+    const char *argv[] = { paddock_secret, "run", "--env", "GITHUB_TOKEN=gh", "--", "/bin/true", NULL };
+    g_autofree char *env_entry = g_strdup_printf ("PADDOCK_VAULT_SOCKET=%s", socket_path);
+    const char *env[] = { env_entry, "PATH=/usr/bin:/bin", NULL };
+    TestRunOptions options = { .env = env };
+
+    result = test_run_full (argv, &options);
+    g_assert_cmpint (result->status, !=, 0);
+    g_assert_nonnull (strstr (result->err, "only the programs its agent runs"));
+    g_assert_cmpuint (n_lines (result->err), ==, 1);
+  }
+  session_go (s);
+  g_assert_cmpint (session_wait (s), ==, 0);
+
+  status = out_text (s, "unknown-status");
+  g_assert_cmpstr (g_strstrip (status), ==, "1");
+  text = out_text (s, "unknown-out");
+  g_assert_nonnull (strstr (text, "no-such-secret"));
+  g_assert_cmpuint (n_lines (text), ==, 1);
+
+  g_free (text);
+  text = out_text (s, "junk-out");
+  g_assert_nonnull (strstr (text, "malformed request"));
+  g_assert_nonnull (strstr (text, "argv"));
+
+  g_free (status);
+  status = out_text (s, "var-status");
+  g_assert_cmpstr (g_strstrip (status), ==, "2");
+
+  g_free (status);
+  status = out_text (s, "missing-status");
+  g_assert_cmpstr (g_strstrip (status), ==, "127");
+  g_free (text);
+  text = out_text (s, "missing-out");
+  g_assert_nonnull (strstr (text, "command not found"));
+
+  /* The supervisor went on serving. */
+  g_free (status);
+  status = out_text (s, "after-status");
+  g_assert_cmpstr (g_strstrip (status), ==, "0");
+  g_free (text);
+  text = out_text (s, "after-out");
+  g_assert_cmpstr (text, ==, "now: «secret:gh»\n");
+  records = audit_records (s, "secret");
+  g_assert_cmpuint (records->len, ==, 1);
+  g_assert_false (file_holds (s->audit, VALUE));
+  forget_secret ("gh");
+}
+
+/* Outside a session it says so, and exits 2. */
+static void
+test_outside_session (void)
+{
+  g_autoptr(TestResult) result = NULL;
+  const char *argv[] = { paddock_secret, "run", "--env", "T=gh", "--", "true", NULL };
+  const char *env[] = { "PATH=/usr/bin:/bin", NULL };
+  TestRunOptions options = { .env = env };
+
+  result = test_run_full (argv, &options);
+  g_assert_cmpint (result->status, ==, 2);
+  g_assert_nonnull (strstr (result->err, "not inside a Paddock session"));
+}
+
+/* With no Secret Service on the bus, the agent is told so; the session
+ * goes on. */
+static void
+test_no_service_run (void)
+{
+  const char *script =
+    SH_WAIT_FOR "w \"$1\" ready; "
+    "cd \"$1\"; \"$2\" run --env GITHUB_TOKEN=gh -- ./print-now >out 2>&1; echo $? >status; "
+    "\"$2\" list >list-out 2>&1; echo $? >list-status";
+  g_autoptr(Session) s = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *status = NULL;
+  g_autofree char *bus = g_build_filename (g_get_tmp_dir (), "paddock-no-such-bus", NULL);
+  g_autofree char *address = g_strdup_printf ("unix:path=%s", bus);
+
+  /* In a process of its own, which has no thread yet to race setenv(). */
+  g_setenv ("DBUS_SESSION_BUS_ADDRESS", address, TRUE);
+  s = start_agent (script, FALSE, TRUE, "allow");
+  write_program (s->out, "print-now", print_now);
+  session_go_on (s, "ready");
+  g_assert_cmpint (session_wait (s), ==, 0);
+  status = out_text (s, "status");
+  g_assert_cmpstr (g_strstrip (status), ==, "1");
+  text = out_text (s, "out");
+  g_assert_cmpuint (count_lines (text, "paddock-secret: "), ==, 1);
+  g_assert_cmpuint (n_lines (text), ==, 1);
+  g_free (status);
+  status = out_text (s, "list-status");
+  g_assert_cmpstr (g_strstrip (status), ==, "1");
+}
+
+static void
+test_no_service (void)
+{
+  if (g_test_subprocess ())
+    {
+      test_no_service_run ();
+      return;
+    }
+  g_test_trap_subprocess (NULL, 120 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  if (argc == 3 && strcmp (argv[1], "--helper") == 0 && strcmp (argv[2], "vault-junk") == 0)
+    return helper_vault_junk ();
+  test_session_init (&argc, &argv);
+  paddock_secret = g_build_filename (g_getenv ("PADDOCK_BUILD_DIR"), "vault-client", "paddock-secret", NULL);
+  /* Before any thread: the agents run this program as a helper. */
+  g_setenv ("PADDOCK_TEST_SELF", self_exe, TRUE);
+
+  g_test_add_func ("/paddock/vault-broker/end-to-end", test_end_to_end);
+  g_test_add_func ("/paddock/vault-broker/environ-readable-without-lock", test_environ_readable_without_lock);
+  g_test_add_func ("/paddock/vault-broker/pinned", test_pinned);
+  g_test_add_func ("/paddock/vault-broker/bad-input", test_bad_input);
+  g_test_add_func ("/paddock/vault-broker/outside-session", test_outside_session);
+  g_test_add_func ("/paddock/vault-broker/no-service", test_no_service);
+  return g_test_run ();
+}
