@@ -20,8 +20,12 @@
 #include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <termios.h>
 #include <unistd.h>
 
 #define VALUE "ghp_Vau1tTestValue_8c1f2e9a"
@@ -475,6 +479,198 @@ test_bad_input (void)
   forget_secret ("gh");
 }
 
+/* The program's exit status is the caller's; a signal to the caller
+ * reaches the program; a program killed by a signal kills the caller
+ * with it. */
+static void
+test_signals (void)
+{
+  const char *script =
+    SH_WAIT_FOR "w \"$1\" ready; cd \"$1\"; "
+    "\"$2\" run --env GITHUB_TOKEN=gh -- ./trap-term >trap-out 2>&1 & pid=$!; "
+    "w \"$1\" trapping; kill -TERM $pid; wait $pid; echo $? >trap-status; "
+    "\"$2\" run --env GITHUB_TOKEN=gh -- ./die-by-kill >die-out 2>&1; echo $? >die-status; "
+    "\"$2\" run --env GITHUB_TOKEN=gh -- ./exit-7 >exit-out 2>&1; echo $? >exit-status";
+  g_autoptr(Session) s = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *status = NULL;
+
+  if (!store_secret ("gh", PADDOCK_SECRET_MODE_SESSION))
+    return;
+  s = start_agent (script, FALSE, TRUE, "allow");
+  write_program (s->out, "trap-term",
+                 "#!/bin/sh\ntrap 'echo got-term; exit 3' TERM\n"
+                 "touch trapping.tmp && mv trapping.tmp trapping\n"
+                 "i=0; while [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done\n");
+  write_program (s->out, "die-by-kill", "#!/bin/sh\nkill -KILL $$\n");
+  write_program (s->out, "exit-7", "#!/bin/sh\nexit 7\n");
+  session_go_on (s, "ready");
+  g_assert_cmpint (session_wait (s), ==, 0);
+
+  status = out_text (s, "trap-status");
+  g_assert_cmpstr (g_strstrip (status), ==, "3");
+  text = out_text (s, "trap-out");
+  g_assert_true (g_str_has_prefix (text, "got-term\n"));
+  g_free (status);
+  status = out_text (s, "die-status");
+  g_assert_cmpstr (g_strstrip (status), ==, "137");
+  g_free (status);
+  status = out_text (s, "exit-status");
+  g_assert_cmpstr (g_strstrip (status), ==, "7");
+  forget_secret ("gh");
+}
+
+/* Mode "session": asked once for a program file, then not; another file
+ * is asked about again. */
+static void
+test_session_mode (void)
+{
+  const char *script =
+    SH_WAIT_FOR "w \"$1\" go; cd \"$1\"; "
+    "\"$2\" run --env GITHUB_TOKEN=gh -- ./print-now >first-out 2>&1; echo $? >first-status; "
+    "\"$2\" run --env GITHUB_TOKEN=gh -- ./print-now >second-out 2>&1; echo $? >second-status; "
+    "\"$2\" run --env GITHUB_TOKEN=gh -- ./print-other >other-out 2>&1; echo $? >other-status";
+  g_autoptr(Session) s = NULL;
+  g_autoptr(PaddockMessage) first = NULL;
+  g_autoptr(PaddockMessage) other = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+  g_autofree char *status = NULL;
+
+  if (!store_secret ("gh", PADDOCK_SECRET_MODE_SESSION))
+    return;
+  s = start_agent (script, TRUE, TRUE, "deny");
+  write_program (s->out, "print-now", print_now);
+  write_program (s->out, "print-other", "#!/bin/sh\necho \"other: $GITHUB_TOKEN\"\n");
+  session_go (s);
+  first = session_expect (s, PADDOCK_MESSAGE_ASK);
+  g_assert_true (g_str_has_suffix (first->exe, "/print-now"));
+  session_decide (s, first->id, "allow");
+  other = session_expect (s, PADDOCK_MESSAGE_ASK);
+  g_assert_true (g_str_has_suffix (other->exe, "/print-other"));
+  g_assert_cmpstr (other->sha256, !=, first->sha256);
+  session_decide (s, other->id, "deny");
+  g_assert_cmpint (session_wait (s), ==, 0);
+
+  status = out_text (s, "first-status");
+  g_assert_cmpstr (g_strstrip (status), ==, "0");
+  g_free (status);
+  status = out_text (s, "second-status");
+  g_assert_cmpstr (g_strstrip (status), ==, "0");
+  g_free (status);
+  status = out_text (s, "other-status");
+  g_assert_cmpstr (g_strstrip (status), ==, "1");
+  records = audit_records (s, "secret");
+  g_assert_cmpuint (records->len, ==, 3);
+  g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (records, 0), "by"), ==, "user");
+  g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (records, 1), "by"), ==, "remembered");
+  g_assert_cmpstr (json_object_get_string_member (g_ptr_array_index (records, 2), "decision"), ==, "deny");
+  forget_secret ("gh");
+}
+
+static void
+take_terminal (gpointer user_data)
+{
+  setsid ();
+  ioctl (STDIN_FILENO, TIOCSCTTY, 0);
+}
+
+/* Reads the pty's master until @needle shows (or it ends); FALSE if it
+ * never did in a minute. */
+static gboolean
+read_until_seen (int         master,
+                 GString    *seen,
+                 const char *needle)
+{
+  gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  while (strstr (seen->str, needle) == NULL)
+    {
+      struct pollfd fd = { .fd = master, .events = POLLIN };
+      char buffer[4096];
+      ssize_t n;
+      int left = (int) ((end - g_get_monotonic_time ()) / 1000);
+
+      if (left <= 0 || poll (&fd, 1, left) <= 0)
+        return FALSE;
+      n = read (master, buffer, sizeof buffer);
+      if (n <= 0)
+        return strstr (seen->str, needle) != NULL;
+      g_string_append_len (seen, buffer, n);
+    }
+  return TRUE;
+}
+
+/* On a terminal: the program has one too, sized as the caller's, its
+ * colours come through, what is typed reaches it; the value is masked. */
+static void
+test_terminal (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_autoptr(GSubprocess) run = NULL;
+  g_autoptr(GString) seen = g_string_new (NULL);
+  g_autofree char *dir = g_dir_make_tmp ("paddock-vault-tty-XXXXXX", &error);
+  g_autofree char *project = g_build_filename (dir, "project", NULL);
+  g_autofree char *runtime = g_build_filename (dir, "run", NULL);
+  g_autofree char *audit = g_build_filename (dir, "audit.jsonl", NULL);
+  g_autofree char *build_vault = g_path_get_dirname (paddock_secret);
+  struct winsize size = { .ws_row = 33, .ws_col = 91 };
+  char slave_name[128];
+  int master, slave;
+  const char *script = "cd \"$1\"; \"$2\" run --env GITHUB_TOKEN=gh -- ./tty-program; echo \"status=$?\"";
+
+  g_assert_no_error (error);
+  if (!store_secret ("gh", PADDOCK_SECRET_MODE_ASK))
+    return;
+  g_assert_cmpint (g_mkdir (project, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (runtime, 0700), ==, 0);
+  write_program (project, "tty-program",
+                 "#!/bin/sh\n"
+                 "if [ -t 0 ] && [ -t 1 ] && [ -t 2 ]; then echo term-yes; fi\n"
+                 "printf '\\033[31m%s\\033[0m\\n' \"$GITHUB_TOKEN\"\n"
+                 "printf 'name? '\n"
+                 "read x\n"
+                 "echo \"got <$x>\"\n"
+                 "stty size\n");
+  master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
+  g_assert_cmpint (master, >=, 0);
+  g_assert_cmpint (grantpt (master), ==, 0);
+  g_assert_cmpint (unlockpt (master), ==, 0);
+  g_assert_cmpint (ptsname_r (master, slave_name, sizeof slave_name), ==, 0);
+  g_assert_cmpint (ioctl (master, TIOCSWINSZ, &size), ==, 0);
+  slave = open (slave_name, O_RDWR | O_NOCTTY | O_CLOEXEC);
+  g_assert_cmpint (slave, >=, 0);
+
+  g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", runtime, TRUE);
+  g_subprocess_launcher_take_stdin_fd (launcher, dup (slave));
+  g_subprocess_launcher_take_stdout_fd (launcher, dup (slave));
+  g_subprocess_launcher_take_stderr_fd (launcher, slave);
+  g_subprocess_launcher_set_child_setup (launcher, take_terminal, NULL, NULL);
+  run = g_subprocess_launcher_spawn (launcher, &error, paddock_run, "--project", project, "--lock",
+                                     "--grant", build_vault, "--audit", audit, "--on-ask", "allow", "--",
+                                     "sh", "-c", script, "sh", project, paddock_secret, NULL);
+  g_assert_no_error (error);
+
+  g_assert_true (read_until_seen (master, seen, "name? "));
+  g_assert_cmpint (write (master, "hello\r", 6), ==, 6);
+  g_assert_true (read_until_seen (master, seen, "status="));
+  g_assert_true (read_until_seen (master, seen, "\n"));
+  g_subprocess_wait (run, NULL, &error);
+  g_assert_no_error (error);
+  close (master);
+  g_test_message ("the terminal showed: %s", seen->str);
+
+  g_assert_nonnull (strstr (seen->str, "term-yes"));
+  g_assert_nonnull (strstr (seen->str, "\033[31m«secret:gh»\033[0m"));
+  g_assert_nonnull (strstr (seen->str, "got <hello>"));
+  g_assert_nonnull (strstr (seen->str, "33 91"));
+  g_assert_nonnull (strstr (seen->str, "status=0"));
+  g_assert_null (strstr (seen->str, VALUE));
+  g_assert_cmpint (g_subprocess_get_exit_status (run), ==, 0);
+  test_remove_tree (dir);
+  forget_secret ("gh");
+}
+
 /* Outside a session it says so, and exits 2. */
 static void
 test_outside_session (void)
@@ -546,6 +742,9 @@ main (int   argc,
   g_test_add_func ("/paddock/vault-broker/end-to-end", test_end_to_end);
   g_test_add_func ("/paddock/vault-broker/environ-readable-without-lock", test_environ_readable_without_lock);
   g_test_add_func ("/paddock/vault-broker/pinned", test_pinned);
+  g_test_add_func ("/paddock/vault-broker/signals", test_signals);
+  g_test_add_func ("/paddock/vault-broker/session-mode", test_session_mode);
+  g_test_add_func ("/paddock/vault-broker/terminal", test_terminal);
   g_test_add_func ("/paddock/vault-broker/bad-input", test_bad_input);
   g_test_add_func ("/paddock/vault-broker/outside-session", test_outside_session);
   g_test_add_func ("/paddock/vault-broker/no-service", test_no_service);
