@@ -671,6 +671,37 @@ test_terminal (void)
   forget_secret ("gh");
 }
 
+/* A caller that goes away while its use is asked: the ask is withdrawn,
+ * and the session goes on. */
+static void
+test_caller_gone (void)
+{
+  const char *script =
+    SH_WAIT_FOR "w \"$1\" ready; cd \"$1\"; "
+    "\"$2\" run --env GITHUB_TOKEN=gh -- ./print-now >gone-out 2>&1 & pid=$!; "
+    "w \"$1\" go-kill; kill -KILL $pid; wait $pid; echo $? >gone-status";
+  g_autoptr(Session) s = NULL;
+  g_autoptr(PaddockMessage) ask = NULL;
+  g_autoptr(PaddockMessage) decided = NULL;
+  g_autofree char *status = NULL;
+
+  if (!store_secret ("gh", PADDOCK_SECRET_MODE_ASK))
+    return;
+  s = start_agent (script, TRUE, TRUE, "deny");
+  write_program (s->out, "print-now", print_now);
+  session_go_on (s, "ready");
+  ask = session_expect (s, PADDOCK_MESSAGE_ASK);
+  g_assert_cmpstr (ask->kind, ==, "secret");
+  session_go_on (s, "go-kill");
+  decided = session_expect (s, PADDOCK_MESSAGE_DECIDED);
+  g_assert_cmpint (decided->id, ==, ask->id);
+  g_assert_cmpstr (decided->by, ==, "gone");
+  g_assert_cmpint (session_wait (s), ==, 0);
+  status = out_text (s, "gone-status");
+  g_assert_cmpstr (g_strstrip (status), ==, "137");
+  forget_secret ("gh");
+}
+
 /* Outside a session it says so, and exits 2. */
 static void
 test_outside_session (void)
@@ -745,6 +776,7 @@ main (int   argc,
   g_test_add_func ("/paddock/vault-broker/signals", test_signals);
   g_test_add_func ("/paddock/vault-broker/session-mode", test_session_mode);
   g_test_add_func ("/paddock/vault-broker/terminal", test_terminal);
+  g_test_add_func ("/paddock/vault-broker/caller-gone", test_caller_gone);
   g_test_add_func ("/paddock/vault-broker/bad-input", test_bad_input);
   g_test_add_func ("/paddock/vault-broker/outside-session", test_outside_session);
   g_test_add_func ("/paddock/vault-broker/no-service", test_no_service);

@@ -81,6 +81,7 @@ struct _PaddockVaultBroker
 
 struct _Request
 {
+  int                  refs;         /* the broker's, and one for each call to the vault under way */
   PaddockVaultBroker  *broker;
   int                  fd;
   pid_t                peer;
@@ -105,6 +106,8 @@ struct _Request
 
   PaddockMessage      *ask;          /* pending, or NULL */
   GSource             *ask_source;   /* its deadline */
+  GSource             *vault_source; /* the deadline of the call to the vault under way */
+  const char          *vault_waits_for; /* the secret it is about, or NULL */
 
   pid_t                child;
   int                  status;
@@ -127,9 +130,19 @@ use_free (Use *use)
   g_free (use);
 }
 
+static Request *
+request_ref (Request *self)
+{
+  self->refs++;
+  return self;
+}
+
 static void
 request_free (Request *self)
 {
+  if (self->vault_source != NULL)
+    g_source_destroy (self->vault_source);
+  g_clear_pointer (&self->vault_source, g_source_unref);
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
@@ -162,6 +175,13 @@ request_free (Request *self)
   g_free (self->exe);
   g_free (self->sha256);
   g_free (self);
+}
+
+static void
+request_unref (Request *self)
+{
+  if (--self->refs == 0)
+    request_free (self);
 }
 
 /* Replies */
@@ -224,6 +244,21 @@ request_finish (Request *self)
   if (self->stage == STAGE_DONE)
     return;
   self->stage = STAGE_DONE;
+  /* Its caller went away while it was asked: the ask is withdrawn. */
+  if (self->ask != NULL && g_hash_table_remove (broker->asks, &self->ask->id) &&
+      broker->config.control != NULL)
+    {
+      PaddockMessage *decided = paddock_message_new (PADDOCK_MESSAGE_DECIDED);
+
+      decided->id = self->ask->id;
+      decided->time = g_get_real_time ();
+      decided->decision = PADDOCK_DECISION_DENY;
+      decided->by = g_strdup ("gone");
+      paddock_control_broadcast_take (broker->config.control, decided);
+    }
+  if (self->ask_source != NULL)
+    g_source_destroy (self->ask_source);
+  g_clear_pointer (&self->ask_source, g_source_unref);
   /* Freed from the main loop: a callback of this request may be on the stack. */
   g_ptr_array_remove_fast (broker->requests, self);
   g_ptr_array_add (broker->finished, self);
@@ -306,6 +341,54 @@ record_use (Request         *self,
     paddock_control_broadcast_take (broker->config.control, message);
   else
     paddock_message_free (message);
+}
+
+/* Calls to the vault: each holds a reference, and has a deadline, so that
+ * a keyring whose unlock prompt nobody answers does not hold the caller
+ * for ever. */
+
+static gboolean
+on_vault_deadline (gpointer user_data)
+{
+  Request *self = user_data;
+  g_autofree char *text = NULL;
+
+  g_clear_pointer (&self->vault_source, g_source_unref);
+  text = g_strdup_printf ("the Secret Service did not answer about “%s” within %d s (a locked keyring "
+                          "whose unlock prompt nobody answered?)",
+                          self->vault_waits_for != NULL ? self->vault_waits_for : "the secrets",
+                          self->broker->config.ask_timeout);
+  request_fail (self, 1, text);
+  return G_SOURCE_REMOVE;
+}
+
+static gpointer
+vault_call (Request    *self,
+            const char *about)
+{
+  self->vault_waits_for = about;
+  self->vault_source = g_timeout_source_new_seconds ((guint) self->broker->config.ask_timeout);
+  g_source_set_callback (self->vault_source, on_vault_deadline, self, NULL);
+  g_source_attach (self->vault_source, NULL);
+  return request_ref (self);
+}
+
+/* In a call's callback: whether the request still waits for it. Drops
+ * the call's reference where it does not. */
+static gboolean
+vault_answered (Request *self)
+{
+  if (self->vault_source != NULL)
+    g_source_destroy (self->vault_source);
+  g_clear_pointer (&self->vault_source, g_source_unref);
+  self->vault_waits_for = NULL;
+  if (self->stage == STAGE_DONE)
+    {
+      request_unref (self);
+      return FALSE;
+    }
+  self->refs--;
+  return TRUE;
 }
 
 /* Checking: modes, pins, asks */
@@ -527,8 +610,11 @@ on_info (GObject      *source,
   PaddockSecretInfo *info = paddock_vault_get_info_finish (result, &error);
   Use *use;
 
-  if (info == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
+  if (!vault_answered (self))
+    {
+      g_clear_pointer (&info, paddock_secret_info_free);
+      return;
+    }
   use = g_ptr_array_index (self->uses, self->next);
   if (info == NULL)
     {
@@ -548,7 +634,8 @@ check_next (Request *self)
     {
       Use *use = g_ptr_array_index (self->uses, self->next);
 
-      paddock_vault_get_info_async (use->name, self->broker->config.project, self->cancellable, on_info, self);
+      paddock_vault_get_info_async (use->name, self->broker->config.project, self->cancellable, on_info,
+                                    vault_call (self, use->name));
       return;
     }
   self->stage = STAGE_FETCHING;
@@ -607,8 +694,11 @@ on_value (GObject      *source,
   GBytes *value = paddock_vault_lookup_finish (result, &error);
   Use *use;
 
-  if (value == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
+  if (!vault_answered (self))
+    {
+      g_clear_pointer (&value, g_bytes_unref);
+      return;
+    }
   use = g_ptr_array_index (self->uses, self->next);
   if (value == NULL)
     {
@@ -629,7 +719,8 @@ fetch_next (Request *self)
     {
       Use *use = g_ptr_array_index (self->uses, self->next);
 
-      paddock_vault_lookup_async (use->name, self->broker->config.project, self->cancellable, on_value, self);
+      paddock_vault_lookup_async (use->name, self->broker->config.project, self->cancellable, on_value,
+                                  vault_call (self, use->name));
       return;
     }
   start_program (self);
@@ -1050,7 +1141,7 @@ on_list (GObject      *source,
   g_autoptr(JsonObject) reply = NULL;
   JsonArray *array;
 
-  if (secrets == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (!vault_answered (self))
     return;
   if (secrets == NULL)
     {
@@ -1084,7 +1175,7 @@ serve (Request *self)
   self->cancellable = g_cancellable_new ();
   if (self->request->type == PADDOCK_VAULT_REQUEST_LIST)
     {
-      paddock_vault_list_async (self->broker->config.project, self->cancellable, on_list, self);
+      paddock_vault_list_async (self->broker->config.project, self->cancellable, on_list, vault_call (self, NULL));
       return;
     }
   if (self->n_fds != 3)
@@ -1301,6 +1392,7 @@ on_accept (int          fd,
     return G_SOURCE_CONTINUE;
 
   self = g_new0 (Request, 1);
+  self->refs = 1;
   self->broker = broker;
   self->fd = client;
   self->fds[0] = self->fds[1] = self->fds[2] = -1;
@@ -1344,7 +1436,7 @@ paddock_vault_broker_new (GError **error)
   self->requests = g_ptr_array_new ();
   self->remembered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->asks = g_hash_table_new (g_int64_hash, g_int64_equal);
-  self->finished = g_ptr_array_new_with_free_func ((GDestroyNotify) request_free);
+  self->finished = g_ptr_array_new_with_free_func ((GDestroyNotify) request_unref);
   template = g_build_filename (dir, "paddock-vault-XXXXXX", NULL);
   if (g_mkdtemp_full (template, 0700) == NULL)
     {
@@ -1438,7 +1530,8 @@ paddock_vault_broker_free (PaddockVaultBroker *self)
     {
       Request *request = g_ptr_array_steal_index_fast (self->requests, self->requests->len - 1);
 
-      request_free (request);
+      request->stage = STAGE_DONE;
+      request_unref (request);
     }
   g_clear_handle_id (&self->free_source, g_source_remove);
   g_ptr_array_unref (self->finished);
