@@ -13,6 +13,42 @@
 
 G_BEGIN_DECLS
 
+/* The program a request names (paddock-vault-program.c). */
+typedef struct
+{
+  int       cwd_fd;        /* the caller's working directory */
+  int       root_fd;       /* the caller's root, or -1 */
+  char     *cwd;           /* its path, for the record */
+  int       exe_fd;        /* the file found, open: what is hashed is what runs */
+  char     *exe;           /* its path, symlinks resolved */
+  char     *sha256;
+  gboolean  is_script;     /* starts with #! */
+  gboolean  given_code;    /* a shell or interpreter given code to run (sh -c …) */
+} PaddockVaultProgram;
+
+#define PADDOCK_VAULT_PROGRAM_INIT { .cwd_fd = -1, .root_fd = -1, .exe_fd = -1 }
+
+/* Finds argv[0] as execvp() would, from @caller's working directory and
+ * inside its root, along @environ's PATH; opens and hashes it. FALSE
+ * with the exit status a shell gives (127 not found, 126 not executable)
+ * and @error naming the program. Blocks while it hashes. */
+gboolean   paddock_vault_program_open     (PaddockVaultProgram *program,
+                                           pid_t                caller,
+                                           const char * const  *argv,
+                                           const char * const  *environ,
+                                           int                 *exit_code,
+                                           GError             **error);
+void       paddock_vault_program_clear    (PaddockVaultProgram *program);
+
+/* The caller's @environ for the program: less what changes what a program
+ * loads (LD_*, NODE_OPTIONS, BASH_ENV, PYTHONPATH, …) and the variables
+ * @vars sets, each then set to its value in @values. Free it with
+ * paddock_vault_environment_free(), which wipes it. */
+GPtrArray *paddock_vault_environment_new  (const char * const  *environ,
+                                           const char * const  *vars,
+                                           GBytes * const      *values);
+void       paddock_vault_environment_free (GPtrArray           *envp);
+
 /* One vaulted program to start: every descriptor borrowed. */
 typedef struct
 {

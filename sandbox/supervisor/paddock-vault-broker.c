@@ -94,13 +94,7 @@ struct _Request
   GCancellable        *cancellable;
 
   PaddockVaultRequest *request;
-  char                *cwd;
-  int                  cwd_fd;
-  int                  exe_fd;
-  char                *exe;
-  char                *sha256;
-  gboolean             exe_is_script;
-  gboolean             given_code;
+  PaddockVaultProgram  program;
   GPtrArray           *uses;         /* Use */
   guint                next;         /* the use being checked or fetched */
 
@@ -165,15 +159,11 @@ request_free (Request *self)
   paddock_close_fd (&self->fd);
   for (guint i = 0; i < G_N_ELEMENTS (self->fds); i++)
     paddock_close_fd (&self->fds[i]);
-  paddock_close_fd (&self->cwd_fd);
-  paddock_close_fd (&self->exe_fd);
+  paddock_vault_program_clear (&self->program);
   paddock_close_fd (&self->master);
   g_clear_pointer (&self->input, g_byte_array_unref);
   g_clear_pointer (&self->request, paddock_vault_request_free);
   g_clear_pointer (&self->uses, g_ptr_array_unref);
-  g_free (self->cwd);
-  g_free (self->exe);
-  g_free (self->sha256);
   g_free (self);
 }
 
@@ -308,25 +298,25 @@ record_use (Request         *self,
   JsonArray *argv = json_array_new ();
 
   message->name = g_strdup (use->name);
-  message->program = g_strdup (self->exe);
-  message->sha256 = g_strdup (self->sha256);
+  message->program = g_strdup (self->program.exe);
+  message->sha256 = g_strdup (self->program.sha256);
   message->decision = decision;
   message->by = g_strdup (by);
   message->time = g_get_real_time ();
   message->pid = self->peer;
-  message->cwd = g_strdup (self->cwd);
+  message->cwd = g_strdup (self->program.cwd);
   message->argv = g_strdupv (self->request->argv);
   message->reason = g_strdup (reason);
   if (self->ask != NULL)
     message->id = self->ask->id;
 
   json_object_set_string_member (fields, "name", use->name);
-  json_object_set_string_member (fields, "program", self->exe);
-  json_object_set_string_member (fields, "sha256", self->sha256);
+  json_object_set_string_member (fields, "program", self->program.exe);
+  json_object_set_string_member (fields, "sha256", self->program.sha256);
   for (guint i = 0; self->request->argv[i] != NULL; i++)
     json_array_add_string_element (argv, self->request->argv[i]);
   json_object_set_array_member (fields, "argv", argv);
-  json_object_set_string_member (fields, "cwd", self->cwd);
+  json_object_set_string_member (fields, "cwd", self->program.cwd);
   json_object_set_int_member (fields, "pid", self->peer);
   json_object_set_string_member (fields, use->var != NULL ? "env" : "stdin", use->var != NULL ? use->var : "");
   json_object_set_string_member (fields, "decision", decision_word (decision));
@@ -459,7 +449,7 @@ answer_ask (Request         *self,
   if (decision == PADDOCK_DECISION_ALLOW && use->info->mode == PADDOCK_SECRET_MODE_SESSION)
     remember = PADDOCK_REMEMBER_SESSION;
   if (remember == PADDOCK_REMEMBER_SESSION)
-    g_hash_table_replace (broker->remembered, remembered_key (use->name, self->sha256),
+    g_hash_table_replace (broker->remembered, remembered_key (use->name, self->program.sha256),
                           GINT_TO_POINTER (decision));
 
   decided->id = self->ask->id;
@@ -514,19 +504,19 @@ ask_use (Request    *self,
   ask->id = take_id (broker);
   ask->kind = g_strdup ("secret");
   ask->name = g_strdup (use->name);
-  ask->sha256 = g_strdup (self->sha256);
+  ask->sha256 = g_strdup (self->program.sha256);
   ask->time = g_get_real_time ();
   ask->mono = g_get_monotonic_time ();
   ask->deadline = ask->time + timeout;
   ask->pid = self->peer;
   ask->ppid = ppid;
-  ask->cwd = g_strdup (self->cwd);
-  ask->exe = g_strdup (self->exe);
+  ask->cwd = g_strdup (self->program.cwd);
+  ask->exe = g_strdup (self->program.exe);
   ask->path = g_strdup (self->request->argv[0]);
   ask->argv = g_strdupv (self->request->argv);
   ask->argc = g_strv_length (self->request->argv);
   ask->reason = g_strdup_printf ("wants the secret “%s” (%s; sha256 %s)%s%s", use->name,
-                                 paddock_secret_mode_to_string (use->info->mode), self->sha256,
+                                 paddock_secret_mode_to_string (use->info->mode), self->program.sha256,
                                  why != NULL ? ": " : "", why != NULL ? why : "");
   self->ask = ask;
 
@@ -551,20 +541,20 @@ check_use (Request *self,
            Use     *use)
 {
   PaddockVaultBroker *broker = self->broker;
-  g_autofree char *key = remembered_key (use->name, self->sha256);
+  g_autofree char *key = remembered_key (use->name, self->program.sha256);
   gpointer remembered;
 
   if (use->info->mode == PADDOCK_SECRET_MODE_PINNED)
     {
-      const PaddockSecretPin *pin = paddock_secret_info_find_pin (use->info, self->exe);
+      const PaddockSecretPin *pin = paddock_secret_info_find_pin (use->info, self->program.exe);
 
-      if (self->given_code)
+      if (self->program.given_code)
         {
           refuse_use (self, use, "pin", "it is pinned, and this program runs code given on its command "
                       "line or its input");
           return;
         }
-      if (pin != NULL && g_strcmp0 (pin->sha256, self->sha256) == 0)
+      if (pin != NULL && g_strcmp0 (pin->sha256, self->program.sha256) == 0)
         {
           allow_use (self, use, "pin", NULL);
           return;
@@ -726,97 +716,6 @@ fetch_next (Request *self)
   start_program (self);
 }
 
-/* What a program loads or runs before its own code: never passed on to
- * one that holds a secret, whatever the agent set. */
-static gboolean
-is_loader_variable (const char *entry)
-{
-  static const char * const names[] = {
-    "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "LD_DEBUG_OUTPUT", "LD_PROFILE", "LD_ORIGIN_PATH",
-    "GCONV_PATH", "LOCPATH", "MALLOC_TRACE", "HOSTALIASES", "RESOLV_HOST_CONF",
-    "NODE_OPTIONS", "NODE_PATH", "NODE_REPL_EXTERNAL_MODULE",
-    "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PS4", "PROMPT_COMMAND", "ZDOTDIR",
-    "PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME", "PYTHONINSPECT", "PYTHONUSERBASE", "PYTHONEXECUTABLE",
-    "PERL5OPT", "PERL5LIB", "PERLLIB", "PERL5DB", "PERL_MB_OPT",
-    "RUBYOPT", "RUBYLIB",
-    "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "CLASSPATH",
-    "GIT_EXEC_PATH", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_CONFIG_PARAMETERS",
-    "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_EXTERNAL_DIFF", "GIT_PAGER", "PAGER", "EDITOR", "VISUAL",
-    "GIO_EXTRA_MODULES", "GTK_MODULES", "GST_PLUGIN_PATH", "LUA_INIT", "LUA_PATH", "LUA_CPATH",
-    PADDOCK_VAULT_SOCKET_ENV,
-    NULL,
-  };
-  const char *equals = strchr (entry, '=');
-  g_autofree char *name = g_strndup (entry, equals != NULL ? (gsize) (equals - entry) : strlen (entry));
-
-  if (g_str_has_prefix (name, "LD_") || g_str_has_prefix (name, "GIT_CONFIG_KEY_") ||
-      g_str_has_prefix (name, "GIT_CONFIG_VALUE_") || g_str_has_prefix (name, "BASH_FUNC_"))
-    return TRUE;
-  return g_strv_contains (names, name);
-}
-
-/* The caller's environment, less what changes what a program loads and
- * what the request sets, and the secrets. Entries that hold a value are
- * wiped by free_environment(). */
-static GPtrArray *
-build_environment (Request *self)
-{
-  GPtrArray *envp = g_ptr_array_new ();
-
-  for (guint i = 0; self->request->environ[i] != NULL; i++)
-    {
-      const char *entry = self->request->environ[i];
-      gboolean replaced = FALSE;
-
-      if (strchr (entry, '=') == NULL || is_loader_variable (entry))
-        continue;
-      for (guint j = 0; j < self->uses->len && !replaced; j++)
-        {
-          Use *use = g_ptr_array_index (self->uses, j);
-
-          replaced = use->var != NULL && g_str_has_prefix (entry, use->var) && entry[strlen (use->var)] == '=';
-        }
-      if (!replaced)
-        g_ptr_array_add (envp, g_strdup (entry));
-    }
-  for (guint j = 0; j < self->uses->len; j++)
-    {
-      Use *use = g_ptr_array_index (self->uses, j);
-      gsize var_length, value_length;
-      const guint8 *value;
-      char *entry;
-
-      if (use->var == NULL)
-        continue;
-      value = g_bytes_get_data (use->value, &value_length);
-      var_length = strlen (use->var);
-      entry = g_malloc (var_length + 1 + value_length + 1);
-      memcpy (entry, use->var, var_length);
-      entry[var_length] = '=';
-      memcpy (entry + var_length + 1, value, value_length);
-      entry[var_length + 1 + value_length] = '\0';
-      g_ptr_array_add (envp, entry);
-    }
-  g_ptr_array_add (envp, NULL);
-  return envp;
-}
-
-static void
-free_environment (GPtrArray *envp)
-{
-  for (guint i = 0; i < envp->len; i++)
-    {
-      char *entry = g_ptr_array_index (envp, i);
-
-      if (entry != NULL)
-        {
-          explicit_bzero (entry, strlen (entry));
-          g_free (entry);
-        }
-    }
-  g_ptr_array_unref (envp);
-}
-
 static gboolean
 on_pump_done (int          fd,
               GIOCondition condition,
@@ -905,10 +804,10 @@ start_program (Request *self)
   int pipe_fds[2];
   PaddockVaultPumpSetup pump = { .output = -1, .errors = -1, .input = -1 };
   PaddockVaultChild child = {
-    .exe_fd = self->exe_fd,
-    .exe_is_script = self->exe_is_script,
+    .exe_fd = self->program.exe_fd,
+    .exe_is_script = self->program.is_script,
     .argv = (const char * const *) self->request->argv,
-    .cwd_fd = self->cwd_fd,
+    .cwd_fd = self->program.cwd_fd,
     .lock = broker->config.lock,
   };
   GPtrArray *envp;
@@ -959,10 +858,27 @@ start_program (Request *self)
       child.stdio[2] = err_write;
     }
 
-  envp = build_environment (self);
+  {
+    g_autoptr(GPtrArray) vars = g_ptr_array_new ();
+    g_autoptr(GPtrArray) values = g_ptr_array_new ();
+
+    for (guint i = 0; i < self->uses->len; i++)
+      {
+        Use *use = g_ptr_array_index (self->uses, i);
+
+        if (use->var != NULL)
+          {
+            g_ptr_array_add (vars, use->var);
+            g_ptr_array_add (values, use->value);
+          }
+      }
+    g_ptr_array_add (vars, NULL);
+    envp = paddock_vault_environment_new ((const char * const *) self->request->environ,
+                                          (const char * const *) vars->pdata, (GBytes * const *) values->pdata);
+  }
   child.envp = (const char * const *) envp->pdata;
   self->child = paddock_vault_child_spawn (&child, &error);
-  free_environment (envp);
+  paddock_vault_environment_free (envp);
   if (self->child < 0)
     {
       self->child = 0;
@@ -984,7 +900,7 @@ start_program (Request *self)
       if (!paddock_redactor_add_secret (redactor, use->name, value, length, &mask_error))
         {
           g_autofree char *text = g_strdup_printf ("the output of %s is not masked for the secret “%s”: %s",
-                                                   self->exe, use->name, mask_error->message);
+                                                   self->program.exe, use->name, mask_error->message);
 
           paddock_control_notice (broker->config.control, text);
         }
@@ -1010,122 +926,6 @@ start_program (Request *self)
   /* The values are the pump's now, and the redactor's; none is kept here. */
   for (guint i = 0; i < self->uses->len; i++)
     g_clear_pointer (&((Use *) g_ptr_array_index (self->uses, i))->value, g_bytes_unref);
-}
-
-/* Resolving the program */
-
-/* Finds argv[0] as execvp() would, from the caller's working directory,
- * along the caller's PATH; opens it. Returns FALSE with the exit status
- * a shell gives (127 not found, 126 not executable). */
-static gboolean
-open_program (Request  *self,
-              int      *exit_code,
-              GError  **error)
-{
-  const char *name = self->request->argv[0];
-  const char *path_env = "/usr/local/bin:/usr/bin:/bin";
-  g_auto(GStrv) dirs = NULL;
-  g_autofree char *shown = paddock_escape_for_display (name, -1);
-  char link[64];
-  char target[PATH_MAX];
-  ssize_t n;
-  struct stat st;
-  char start[2];
-
-  *exit_code = 127;
-  for (guint i = 0; self->request->environ[i] != NULL; i++)
-    if (g_str_has_prefix (self->request->environ[i], "PATH="))
-      path_env = self->request->environ[i] + strlen ("PATH=");
-
-  if (*name == '\0')
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "no program named");
-      return FALSE;
-    }
-  /* A name with a slash is the one place to look; "" stands for it. */
-  dirs = g_strsplit (strchr (name, '/') != NULL ? "" : path_env, ":", -1);
-  if (dirs[0] == NULL)
-    {
-      g_strfreev (dirs);
-      dirs = g_new0 (char *, 2);
-      dirs[0] = g_strdup ("");
-    }
-  for (guint i = 0; dirs[i] != NULL && self->exe_fd < 0; i++)
-    {
-      g_autofree char *candidate = *dirs[i] == '\0' && strchr (name, '/') != NULL ? g_strdup (name) :
-                                   g_build_filename (*dirs[i] != '\0' ? dirs[i] : ".", name, NULL);
-      int fd;
-
-      if (fstatat (self->cwd_fd, candidate, &st, 0) != 0 || S_ISDIR (st.st_mode))
-        continue;
-      if (faccessat (self->cwd_fd, candidate, X_OK, 0) != 0)
-        {
-          *exit_code = 126;
-          continue;
-        }
-      fd = openat (self->cwd_fd, candidate, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-      if (fd < 0)
-        {
-          *exit_code = 126;
-          continue;
-        }
-      self->exe_fd = fd;
-    }
-  if (self->exe_fd < 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, *exit_code == 127 ? "%s: command not found" :
-                   "%s: not an executable file", shown);
-      return FALSE;
-    }
-  if (fstat (self->exe_fd, &st) != 0 || !S_ISREG (st.st_mode))
-    {
-      *exit_code = 126;
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE, "%s: not a regular file", shown);
-      return FALSE;
-    }
-  g_snprintf (link, sizeof link, "/proc/self/fd/%d", self->exe_fd);
-  n = readlink (link, target, sizeof target - 1);
-  if (n <= 0)
-    {
-      *exit_code = 126;
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno), "%s: cannot tell its path: %s", shown,
-                   g_strerror (errno));
-      return FALSE;
-    }
-  self->exe = g_strndup (target, (gsize) n);
-  self->sha256 = paddock_vault_hash_fd (self->exe_fd, error);
-  if (self->sha256 == NULL)
-    {
-      *exit_code = 126;
-      return FALSE;
-    }
-  self->exe_is_script = pread (self->exe_fd, start, 2, 0) == 2 && start[0] == '#' && start[1] == '!';
-  {
-    g_autofree char *argv_name = g_path_get_basename (name);
-    g_autofree char *exe_name = g_path_get_basename (self->exe);
-    const char *names[] = { argv_name, exe_name };
-
-    self->given_code = paddock_command_line_runs_given_code ((const char * const *) self->request->argv,
-                                                             names, G_N_ELEMENTS (names));
-  }
-  return TRUE;
-}
-
-/* The caller's working directory, as the kernel has it. */
-static gboolean
-open_cwd (Request  *self,
-          GError  **error)
-{
-  g_autofree char *link = g_strdup_printf ("/proc/%d/cwd", (int) self->peer);
-
-  self->cwd_fd = open (link, O_PATH | O_DIRECTORY | O_CLOEXEC);
-  self->cwd = g_file_read_link (link, NULL);
-  if (self->cwd_fd < 0 || self->cwd == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot find the caller's working directory");
-      return FALSE;
-    }
-  return TRUE;
 }
 
 /* Serving a request */
@@ -1183,7 +983,8 @@ serve (Request *self)
       request_fail (self, 2, "the request came without its standard input, output and error");
       return;
     }
-  if (!open_cwd (self, &error) || !open_program (self, &exit_code, &error))
+  if (!paddock_vault_program_open (&self->program, self->peer, (const char * const *) self->request->argv,
+                                   (const char * const *) self->request->environ, &exit_code, &error))
     {
       request_fail (self, exit_code, error->message);
       return;
@@ -1396,7 +1197,8 @@ on_accept (int          fd,
   self->broker = broker;
   self->fd = client;
   self->fds[0] = self->fds[1] = self->fds[2] = -1;
-  self->cwd_fd = self->exe_fd = self->master = -1;
+  self->program = (PaddockVaultProgram) PADDOCK_VAULT_PROGRAM_INIT;
+  self->master = -1;
   self->input = g_byte_array_new ();
   g_ptr_array_add (broker->requests, self);
 
