@@ -170,6 +170,36 @@ test_base64 (void)
           }
 }
 
+/* A key file through base64(1), whose lines GLib's encoder cuts as it
+ * does (76 characters): each line is masked, the last one's padding too. */
+static void
+test_base64_lines (void)
+{
+  g_autoptr(PaddockRedactor) redactor = redactor_with ("key", pem_key, NULL);
+  gsize len = strlen (pem_key);
+  g_autofree char *encoded = g_malloc (len * 2 + 16);
+  g_autofree char *redacted = NULL;
+  g_autoptr(GString) expected = g_string_new (NULL);
+  gint state = 0, save = 0;
+  gsize n;
+  g_auto(GStrv) lines = NULL;
+
+  n = g_base64_encode_step ((const guint8 *) pem_key, len, TRUE, encoded, &state, &save);
+  n += g_base64_encode_close (TRUE, encoded + n, &state, &save);
+  encoded[n] = '\0';
+  lines = g_strsplit (encoded, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), >, 3);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (lines[i][0] != '\0')
+        g_string_append (expected, "«secret:key»");
+      if (lines[i + 1] != NULL)
+        g_string_append_c (expected, '\n');
+    }
+  redacted = redact_text (redactor, encoded);
+  g_assert_cmpstr (redacted, ==, expected->str);
+}
+
 /* Percent-encoding of a token with characters a URL escapes: GLib's
  * (upper case hex), its lower case, every byte escaped, and a form's
  * spaces as '+'. */
@@ -379,6 +409,36 @@ test_binary (void)
       g_autoptr(GByteArray) out = redact_in_pieces (redactor, input, len, pieces[i]);
 
       g_assert_cmpmem (out->data, out->len, input, len);
+    }
+}
+
+/* A long output with the token, or a password in base64, every 997 bytes:
+ * wherever the matcher's segments and lanes fall, each is
+ * masked, and all else kept. */
+static void
+test_long_output (void)
+{
+  g_autoptr(PaddockRedactor) redactor = redactor_with ("gh", TOKEN, "pw", "correct horse battery", NULL);
+  g_autoptr(GString) input = g_string_new (NULL);
+  g_autoptr(GString) expected = g_string_new (NULL);
+  g_autofree char *encoded = g_base64_encode ((const guint8 *) "correct horse battery", 21);
+  static const gsize pieces[] = { 0, 1000, 65536, 16384 + 7 };
+
+  for (guint i = 0; input->len < 200 * 1024; i++)
+    {
+      for (guint j = 0; j < 997 / 9; j++)
+        {
+          g_string_append (input, "and some ");
+          g_string_append (expected, "and some ");
+        }
+      g_string_append (input, i % 3 == 0 ? encoded : TOKEN);
+      g_string_append (expected, i % 3 == 0 ? "«secret:pw»" : "«secret:gh»");
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (pieces); i++)
+    {
+      g_autoptr(GByteArray) out = redact_in_pieces (redactor, (const guint8 *) input->str, input->len, pieces[i]);
+
+      assert_bytes (out, expected->str);
     }
 }
 
@@ -620,11 +680,13 @@ main (int   argc,
 
   g_test_add_func ("/paddock/redactor/every-split", test_every_split);
   g_test_add_func ("/paddock/redactor/base64", test_base64);
+  g_test_add_func ("/paddock/redactor/base64-lines", test_base64_lines);
   g_test_add_func ("/paddock/redactor/percent", test_percent);
   g_test_add_func ("/paddock/redactor/json", test_json);
   g_test_add_func ("/paddock/redactor/lines", test_lines);
   g_test_add_func ("/paddock/redactor/pty-pem", test_pty_pem);
   g_test_add_func ("/paddock/redactor/binary", test_binary);
+  g_test_add_func ("/paddock/redactor/long-output", test_long_output);
   g_test_add_func ("/paddock/redactor/nested", test_nested);
   g_test_add_func ("/paddock/redactor/too-short", test_too_short);
   g_test_add_func ("/paddock/redactor/flush-held", test_flush_held);

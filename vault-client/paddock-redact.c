@@ -71,7 +71,8 @@ read_secrets (PaddockRedactor *redactor,
       *space = '\0';
       value = g_base64_decode (space + 1, &len);
       ok = paddock_redactor_add_secret (redactor, lines[i], value, len, error);
-      explicit_bzero (value, len);
+      if (len > 0)
+        explicit_bzero (value, len);
       explicit_bzero (space + 1, strlen (space + 1));
       if (!ok)
         {

@@ -22,7 +22,8 @@ paddock_redactor_wipe_bytes (gpointer byte_array)
 
   if (array == NULL)
     return;
-  explicit_bzero (array->data, array->len);
+  if (array->len > 0)
+    explicit_bzero (array->data, array->len);
   g_byte_array_unref (array);
 }
 
@@ -149,6 +150,19 @@ add_base64_forms (GPtrArray    *forms,
       chars[c++] = alphabet[group >> 6 & 0x3f];
       chars[c++] = alphabet[group & 0x3f];
     }
+
+  /* A long value's encoding, from its start, cut in lines by base64(1)
+   * and MIME (76 characters) or PEM and openssl (64): each line. */
+  if (align == 0 && data_end > 64)
+    for (gsize width = 64; width <= 76; width += 12)
+      {
+        gsize line = 0;
+
+        for (; line + width < data_end; line += width)
+          add_form (forms, form_new ((const guint8 *) chars + line, width));
+        add_form (forms, form_new ((const guint8 *) chars + line, data_end - line));
+        add_form (forms, form_new ((const guint8 *) chars + line, n_chars - line));
+      }
 
   add_form (forms, form_new ((const guint8 *) chars + first, stable_end - first));
   add_form (forms, form_new ((const guint8 *) chars + first, data_end - first));
