@@ -122,10 +122,10 @@ usage=$("$paddockctl" --help) || fail paddockctl.1 "paddockctl --help failed"
 commands=$(printf '%s\n' "$usage" | sed -n 's/^  paddockctl \([a-z|]*\) *\([a-z]*\).*/\1 \2/p' |
   while read -r verbs second; do
     for verb in $(printf '%s\n' "$verbs" | tr '|' ' '); do
-      # The second word is part of the command only for policy and audit;
-      # elsewhere it is an argument ("lock on").
+      # The second word is part of the command only for policy, audit and
+      # secret; elsewhere it is an argument ("lock on").
       case $verb in
-        policy|audit) echo "$verb $second" ;;
+        policy|audit|secret) echo "$verb $second" ;;
         *) echo "$verb" ;;
       esac
     done
@@ -141,7 +141,7 @@ EOF_COMMANDS
 # The usage's own options (--version), then each command's: each option
 # once, named after the first help that prints it.
 checked=" "
-for command in "" attach "policy explain" "audit show" "audit export"; do
+for command in "" attach "policy explain" "audit show" "audit export" "secret add" "secret list"; do
   # The words of the command are its arguments, and "" none.
   # shellcheck disable=SC2086
   help=$("$paddockctl" $command --help) || fail paddockctl.1 "paddockctl $command --help failed"

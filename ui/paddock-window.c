@@ -12,6 +12,7 @@
 
 #include "paddock-escape.h"
 #include "paddock-history-dialog.h"
+#include "paddock-vault-window.h"
 #include "paddock-lock.h"
 #include "paddock-lock-status.h"
 #include "paddock-new-session-dialog.h"
@@ -1010,6 +1011,21 @@ past_sessions_action (GtkWidget  *widget,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* The secrets the project sees, by name, in the user's vault. */
+static void
+secrets_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  PaddockWindow *self = PADDOCK_WINDOW (widget);
+  PaddockVaultWindow *vault;
+
+  vault = paddock_vault_window_new (GTK_WINDOW (self),
+                                    self->project != NULL ? paddock_project_get_path (self->project) : NULL);
+  gtk_window_set_application (GTK_WINDOW (vault), gtk_window_get_application (GTK_WINDOW (self)));
+  gtk_window_present (GTK_WINDOW (vault));
+}
+
 static void
 close_tab_action (GtkWidget  *widget,
                   const char *action_name,
@@ -1368,6 +1384,7 @@ paddock_window_class_init (PaddockWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.open-project", "s", open_project_action);
   gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, close_tab_action);
   gtk_widget_class_install_action (widget_class, "win.past-sessions", NULL, past_sessions_action);
+  gtk_widget_class_install_action (widget_class, "win.secrets", NULL, secrets_action);
   gtk_widget_class_install_action (widget_class, "win.next-tab", NULL, switch_tab_action);
   gtk_widget_class_install_action (widget_class, "win.previous-tab", NULL, switch_tab_action);
   gtk_widget_class_install_property_action (widget_class, "win.lock", "lock");

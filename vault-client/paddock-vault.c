@@ -228,7 +228,7 @@ paddock_vault_hash_file (const char  *path,
       int saved_errno = errno;
 
       g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_FILE,
-                   "cannot pin %s: %s", path, g_strerror (saved_errno));
+                   "%s: %s", path, g_strerror (saved_errno));
       return NULL;
     }
   /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
@@ -238,14 +238,14 @@ paddock_vault_hash_file (const char  *path,
       int saved_errno = errno;
 
       g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_FILE,
-                   "cannot pin %s: %s", path, g_strerror (saved_errno));
+                   "cannot open %s: %s", path, g_strerror (saved_errno));
       return NULL;
     }
   if (fstat (fd, &st) < 0 || !S_ISREG (st.st_mode))
     {
       close (fd);
       g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_FILE,
-                   "cannot pin %s: not a regular file", path);
+                   "%s is not a regular file", path);
       return NULL;
     }
   sha256 = paddock_vault_hash_fd (fd, &local_error);
@@ -253,7 +253,7 @@ paddock_vault_hash_file (const char  *path,
   if (sha256 == NULL)
     {
       g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_FILE,
-                   "cannot pin %s: %s", path, local_error->message);
+                   "%s: %s", path, local_error->message);
       return NULL;
     }
   if (resolved_path != NULL)
@@ -347,8 +347,16 @@ search_items (SecretService  *service,
   GError *local_error = NULL;
   GList *items;
 
-  items = secret_service_search_sync (service, vault_schema (), attributes,
-                                      SECRET_SEARCH_ALL, cancellable, &local_error);
+  /* An item deleted between the search and the loading of its found
+   * items fails the whole search: search again, a few times. */
+  for (guint attempt = 0; attempt < 5; attempt++)
+    {
+      g_clear_error (&local_error);
+      items = secret_service_search_sync (service, vault_schema (), attributes,
+                                          SECRET_SEARCH_ALL, cancellable, &local_error);
+      if (!g_error_matches (local_error, SECRET_ERROR, SECRET_ERROR_NO_SUCH_OBJECT))
+        break;
+    }
   if (local_error != NULL)
     {
       propagate_service_error (error, local_error, what, name, project);
@@ -1069,7 +1077,9 @@ store_thread (GTask        *task,
   VaultCall *call = task_data;
   GError *error = NULL;
 
-  return_boolean (task, store_value (call->name, call->project, call->value, cancellable, &error), error);
+  gboolean ok = store_value (call->name, call->project, call->value, cancellable, &error);
+
+  return_boolean (task, ok, error);
 }
 
 void
@@ -1225,7 +1235,9 @@ delete_thread (GTask        *task,
   VaultCall *call = task_data;
   GError *error = NULL;
 
-  return_boolean (task, paddock_vault_delete_sync (call->name, call->project, cancellable, &error), error);
+  gboolean ok = paddock_vault_delete_sync (call->name, call->project, cancellable, &error);
+
+  return_boolean (task, ok, error);
 }
 
 void
@@ -1258,8 +1270,9 @@ set_mode_thread (GTask        *task,
   VaultCall *call = task_data;
   GError *error = NULL;
 
-  return_boolean (task, paddock_vault_set_mode_sync (call->name, call->project, call->mode,
-                                                     cancellable, &error), error);
+  gboolean ok = paddock_vault_set_mode_sync (call->name, call->project, call->mode, cancellable, &error);
+
+  return_boolean (task, ok, error);
 }
 
 void
@@ -1335,8 +1348,9 @@ unpin_thread (GTask        *task,
   VaultCall *call = task_data;
   GError *error = NULL;
 
-  return_boolean (task, paddock_vault_unpin_sync (call->name, call->project, call->path,
-                                                  cancellable, &error), error);
+  gboolean ok = paddock_vault_unpin_sync (call->name, call->project, call->path, cancellable, &error);
+
+  return_boolean (task, ok, error);
 }
 
 void

@@ -33,6 +33,7 @@ extern const PaddockctlCommand paddockctl_control_commands[];
 extern const PaddockctlCommand paddockctl_policy_commands[];
 extern const PaddockctlCommand paddockctl_audit_commands[];
 extern const PaddockctlCommand paddockctl_lock_commands[];
+extern const PaddockctlCommand paddockctl_secret_commands[];
 
 /* Says @message (where not NULL), then the usage, on stderr; returns
  * EXIT_USAGE. */

@@ -30,11 +30,19 @@ static const char usage_text[] =
   "  paddockctl audit show LOG [--since TIME] [--decision allow|deny|ask] [--type TYPE] [--grep REGEX]\n"
   "  paddockctl audit export LOG [--since TIME] [--decision D] [--type TYPE] [--grep REGEX]\n"
   "  paddockctl lock on|off|status [DIR]\n"
+  "  paddockctl secret add NAME [--project DIR]\n"
+  "  paddockctl secret list [--project DIR | --global]\n"
+  "  paddockctl secret remove NAME [--project DIR]\n"
+  "  paddockctl secret pin NAME PROGRAM [--project DIR]\n"
+  "  paddockctl secret unpin NAME PROGRAM [--project DIR]\n"
+  "  paddockctl secret mode NAME ask|session|pinned [--project DIR]\n"
   "  paddockctl --version\n"
   "\n"
   "SESSION is a session id from `paddockctl list`, or a unique prefix of one.\n"
   "DIR is a project folder (default: the current directory).\n"
   "FILE may be - for standard input.\n"
+  "NAME is a secret's name: letters, digits, '.', '_' and '-'; without --project, every project sees it.\n"
+  "PROGRAM is a program's file, or a command found along PATH.\n"
   "LOG is an audit log FILE, or a session id (or a unique prefix) whose log is under $XDG_STATE_HOME/paddock.\n";
 
 static const PaddockctlCommand * const groups[] = {
@@ -43,6 +51,7 @@ static const PaddockctlCommand * const groups[] = {
   paddockctl_policy_commands,
   paddockctl_audit_commands,
   paddockctl_lock_commands,
+  paddockctl_secret_commands,
 };
 
 int
@@ -231,14 +240,16 @@ main (int   argc,
       return command->run (argc - n_words, argv + n_words);
     }
   {
-    gboolean has_sub = strcmp (name, "policy") == 0 || strcmp (name, "audit") == 0;
+    gboolean has_sub = strcmp (name, "policy") == 0 || strcmp (name, "audit") == 0 || strcmp (name, "secret") == 0;
     g_autofree char *shown = display (name);
     g_autofree char *sub = has_sub && argc >= 3 ? display (argv[2]) : NULL;
     g_autofree char *message = NULL;
 
     if (has_sub && sub == NULL)
       message = g_strdup_printf ("%s needs a command: %s", shown,
-                                 strcmp (name, "audit") == 0 ? "verify, show or export" : "check, explain, project or forget");
+                                 strcmp (name, "audit") == 0 ? "verify, show or export"
+                                 : strcmp (name, "secret") == 0 ? "add, list, remove, pin, unpin or mode"
+                                 : "check, explain, project or forget");
     else
       message = g_strdup_printf ("unknown command \"%s%s%s\"", shown, sub ? " " : "", sub ? sub : "");
     return usage (message);
