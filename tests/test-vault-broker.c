@@ -284,6 +284,7 @@ test_end_to_end (void)
   session_go_on (s, "go-program");
   g_assert_cmpint (session_wait (s), ==, 0);
 
+  g_free (status);
   status = out_text (s, "secret-status");
   g_assert_cmpstr (g_strstrip (status), ==, "0");
   seen = out_text (s, "seen");
