@@ -625,7 +625,9 @@ test_terminal (void)
   struct winsize size = { .ws_row = 33, .ws_col = 91 };
   char slave_name[128];
   int master, slave;
-  const char *script = "cd \"$1\"; \"$2\" run --env GITHUB_TOKEN=gh -- ./tty-program; echo \"status=$?\"";
+  const char *script = "cd \"$1\"; \"$2\" run --env GITHUB_TOKEN=gh -- ./tty-program; echo \"status=$?\"; "
+                       "echo piped | \"$2\" run --env GITHUB_TOKEN=gh -- sh -c 'read x; echo \"read <$x>\"; "
+                       "read y || echo at-eof'; echo \"piped=$?\"";
 
   g_assert_no_error (error);
   if (!store_secret ("gh", PADDOCK_SECRET_MODE_ASK))
@@ -661,8 +663,9 @@ test_terminal (void)
 
   g_assert_true (read_until_seen (master, seen, "name? "));
   g_assert_cmpint (write (master, "hello\r", 6), ==, 6);
-  g_assert_true (read_until_seen (master, seen, "status="));
-  g_assert_true (read_until_seen (master, seen, "\n"));
+  /* Input from a pipe is the program's own, and ends. */
+  g_assert_true (read_until_seen (master, seen, "piped="));
+  g_assert_true (read_until_seen (master, seen, "piped=0"));
   g_subprocess_wait (run, NULL, &error);
   g_assert_no_error (error);
   close (master);
@@ -673,6 +676,8 @@ test_terminal (void)
   g_assert_nonnull (strstr (seen->str, "got <hello>"));
   g_assert_nonnull (strstr (seen->str, "33 91"));
   g_assert_nonnull (strstr (seen->str, "status=0"));
+  g_assert_nonnull (strstr (seen->str, "read <piped>"));
+  g_assert_nonnull (strstr (seen->str, "at-eof"));
   g_assert_null (strstr (seen->str, VALUE));
   g_assert_cmpint (g_subprocess_get_exit_status (run), ==, 0);
   test_remove_tree (dir);

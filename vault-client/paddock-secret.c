@@ -483,6 +483,7 @@ main (int   argc,
           forward_read = forward[0];
           forward_write = forward[1];
           fds[0] = forward_read;
+          request->tty_input = TRUE;
         }
       /* A vault that refuses closes at once, its reason in our socket:
        * a failed send is read on below. */

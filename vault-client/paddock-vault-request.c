@@ -89,6 +89,7 @@ paddock_vault_request_to_line (const PaddockVaultRequest *request)
     json_object_set_string_member (object, "stdin", request->stdin_name);
   json_object_set_array_member (object, "environ", strv_to_array (request->environ));
   json_object_set_boolean_member (object, "tty", request->tty);
+  json_object_set_boolean_member (object, "tty_input", request->tty_input);
   return object_to_line (object);
 }
 
@@ -176,6 +177,23 @@ get_strv (JsonObject  *object,
     }
   g_ptr_array_add (strv, NULL);
   return (char **) g_ptr_array_free (g_steal_pointer (&strv), FALSE);
+}
+
+/* An optional boolean member. */
+static gboolean
+get_boolean (JsonObject  *object,
+             const char  *member,
+             gboolean    *value,
+             GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    return fail (error, "“%s” must be true or false", member);
+  *value = json_node_get_boolean (node);
+  return TRUE;
 }
 
 static JsonObject *
@@ -279,7 +297,7 @@ paddock_vault_request_parse (const char  *line,
                              GError     **error)
 {
   static const char * const list_members[] = { "type", NULL };
-  static const char * const run_members[] = { "type", "argv", "env", "stdin", "environ", "tty", NULL };
+  static const char * const run_members[] = { "type", "argv", "env", "stdin", "environ", "tty", "tty_input", NULL };
   g_autoptr(JsonObject) object = parse_object (line, length, error);
   g_autoptr(PaddockVaultRequest) request = NULL;
   const char *type;
@@ -321,15 +339,13 @@ paddock_vault_request_parse (const char  *line,
       fail (error, "“stdin” must be a secret's name");
       return NULL;
     }
-  node = json_object_get_member (object, "tty");
-  if (node != NULL)
+  if (!get_boolean (object, "tty", &request->tty, error) ||
+      !get_boolean (object, "tty_input", &request->tty_input, error))
+    return NULL;
+  if (request->tty_input && !request->tty)
     {
-      if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
-        {
-          fail (error, "“tty” must be true or false");
-          return NULL;
-        }
-      request->tty = json_node_get_boolean (node);
+      fail (error, "“tty_input” goes with “tty”");
+      return NULL;
     }
   if (request->env_vars[0] == NULL && request->stdin_name == NULL)
     {

@@ -33,6 +33,8 @@ typedef struct
   char                    *stdin_name;  /* --stdin NAME, or NULL */
   char                   **environ;     /* the caller's environment, "K=V" */
   gboolean                 tty;         /* the caller's output is a terminal */
+  gboolean                 tty_input;   /* with tty: the caller's input is a terminal, which
+                                         * it forwards through the "stdin" descriptor */
 } PaddockVaultRequest;
 
 GQuark               paddock_vault_request_error_quark (void);

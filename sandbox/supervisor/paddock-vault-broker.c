@@ -633,19 +633,13 @@ check_next (Request *self)
   fetch_next (self);
 }
 
-gboolean
-paddock_vault_broker_decide (gint64          id,
-                             PaddockDecision decision,
-                             PaddockRemember remember,
-                             int             client_pid,
-                             gpointer        user_data);
-
-gboolean
-paddock_vault_broker_decide (gint64          id,
-                             PaddockDecision decision,
-                             PaddockRemember remember,
-                             int             client_pid,
-                             gpointer        user_data)
+/* A client's decide, for an id that may be one of ours. */
+static gboolean
+decide_ask (gint64          id,
+            PaddockDecision decision,
+            PaddockRemember remember,
+            int             client_pid,
+            gpointer        user_data)
 {
   PaddockVaultBroker *broker = user_data;
   Request *self = g_hash_table_lookup (broker->asks, &id);
@@ -830,7 +824,9 @@ start_program (Request *self)
       return;
     }
   child.terminal = self->request->tty;
-  child.stdio[0] = in_fd >= 0 ? in_fd : self->request->tty ? slave : self->fds[0];
+  /* The terminal's input comes forwarded, into the pty; any other input
+   * (a pipe, a file) is the program's own, and ends when it ends. */
+  child.stdio[0] = in_fd >= 0 ? in_fd : self->request->tty_input ? slave : self->fds[0];
   if (self->request->tty)
     child.stdio[1] = slave;
   else
@@ -912,7 +908,7 @@ start_program (Request *self)
     {
       pump.output = fcntl (self->master, F_DUPFD_CLOEXEC, 3);
       /* paddock-secret's terminal input, forwarded into a pipe. */
-      if (in_fd < 0)
+      if (in_fd < 0 && self->request->tty_input)
         pump.input = paddock_steal_fd (&self->fds[0]);
     }
   else
@@ -1039,7 +1035,8 @@ handle_line (Request    *self,
           request_fail (self, 2, text);
           return;
         }
-      g_clear_pointer (&self->timeout_source, g_source_destroy);
+      g_source_destroy (self->timeout_source);
+      g_clear_pointer (&self->timeout_source, g_source_unref);
       serve (self);
       return;
     }
@@ -1287,7 +1284,7 @@ paddock_vault_broker_start (PaddockVaultBroker             *self,
   self->config = *config;
   self->started = TRUE;
   if (config->control != NULL)
-    paddock_control_set_other_asks (config->control, paddock_vault_broker_decide, dup_pending_asks, self);
+    paddock_control_set_other_asks (config->control, decide_ask, dup_pending_asks, self);
   self->listen_source = g_unix_fd_source_new (self->listen_fd, G_IO_IN);
   g_source_set_callback (self->listen_source, (GSourceFunc) (GCallback) on_accept, self, NULL);
   g_source_attach (self->listen_source, NULL);
