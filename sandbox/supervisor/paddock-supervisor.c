@@ -842,9 +842,12 @@ paddock_supervisor_run (PaddockRunOptions *options)
    * back with every other signal. */
   signal (SIGXFSZ, SIG_IGN);
 
-  /* Only with the exec monitor: a secret's use is asked and recorded. */
+  /* Only with the exec monitor: a secret's use is asked and recorded. An
+   * outer session's socket is never passed on. */
   if (options->monitor)
     prepare_vault (&self);
+  else
+    g_unsetenv (PADDOCK_VAULT_SOCKET_ENV);
 
   /* Everything the lock needs is prepared here, before the fork. */
   if (options->lock)
