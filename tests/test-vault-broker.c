@@ -715,6 +715,48 @@ test_caller_gone (void)
   forget_secret ("gh");
 }
 
+/* Under the namespaces backend too: the program runs in a PID namespace
+ * of its own, its status and output come back. */
+static void
+test_namespaces_backend (void)
+{
+  const char *script =
+    SH_WAIT_FOR "w \"$1\" ready; cd \"$1\"; "
+    "\"$2\" run --env GITHUB_TOKEN=gh -- ./print-now >ns-out 2>&1; echo $? >ns-status";
+  g_autofree char *build_vault = g_path_get_dirname (paddock_secret);
+  const char *command[] = { "sh", "-c", script, "sh", "@OUT@", paddock_secret, NULL };
+  const char *extra[] = { "--lock", "--lock-backend", "namespaces", "--on-ask", "allow", "--grant", build_vault, NULL };
+  g_autoptr(Session) s = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *status = NULL;
+
+  if (!store_secret ("gh", PADDOCK_SECRET_MODE_ASK))
+    return;
+  s = session_start_command (NULL, command, FALSE, extra);
+  write_program (s->out, "print-now", print_now);
+  session_go_on (s, "ready");
+  if (session_wait (s) != 0)
+    {
+      g_autofree char *err = runner_err_text (s);
+
+      /* The backend needs user namespaces: said, never passed silently. */
+      if (strstr (err, "namespace") != NULL && !out_exists (s, "ns-status"))
+        {
+          g_autofree char *reason = g_strdup_printf ("the namespaces backend cannot run here: %s", err);
+
+          g_test_skip (reason);
+          forget_secret ("gh");
+          return;
+        }
+      g_error ("paddock-run failed: %s", err);
+    }
+  status = out_text (s, "ns-status");
+  g_assert_cmpstr (g_strstrip (status), ==, "0");
+  text = out_text (s, "ns-out");
+  g_assert_cmpstr (text, ==, "now: «secret:gh»\n");
+  forget_secret ("gh");
+}
+
 /* Outside a session it says so, and exits 2. */
 static void
 test_outside_session (void)
@@ -790,6 +832,7 @@ main (int   argc,
   g_test_add_func ("/paddock/vault-broker/session-mode", test_session_mode);
   g_test_add_func ("/paddock/vault-broker/terminal", test_terminal);
   g_test_add_func ("/paddock/vault-broker/caller-gone", test_caller_gone);
+  g_test_add_func ("/paddock/vault-broker/namespaces-backend", test_namespaces_backend);
   g_test_add_func ("/paddock/vault-broker/bad-input", test_bad_input);
   g_test_add_func ("/paddock/vault-broker/outside-session", test_outside_session);
   g_test_add_func ("/paddock/vault-broker/no-service", test_no_service);
