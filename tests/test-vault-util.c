@@ -63,12 +63,23 @@ test_vault_read_raw (const char *name,
                      const char *project)
 {
   g_autoptr(GError) error = NULL;
-  char *value;
+  g_autoptr(SecretService) service = NULL;
+  g_autoptr(GHashTable) attributes = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autolist(SecretItem) items = NULL;
+  g_autoptr(SecretValue) value = NULL;
 
-  value = secret_password_lookup_sync (test_vault_schema (), NULL, &error,
-                                       "name", name, "project", project, NULL);
+  service = secret_service_get_sync (SECRET_SERVICE_OPEN_SESSION, NULL, &error);
   g_assert_no_error (error);
-  return value;
+  g_hash_table_insert (attributes, (char *) "name", (char *) name);
+  g_hash_table_insert (attributes, (char *) "project", (char *) project);
+  items = secret_service_search_sync (service, test_vault_schema (), attributes,
+                                      SECRET_SEARCH_LOAD_SECRETS, NULL, &error);
+  g_assert_no_error (error);
+  if (items == NULL)
+    return NULL;
+  value = secret_item_get_secret (items->data);
+  g_assert_nonnull (value);
+  return g_strdup (secret_value_get_text (value));
 }
 
 void

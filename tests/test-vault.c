@@ -648,6 +648,14 @@ test_locked (void)
   g_clear_error (&error);
   g_clear_object (&result);
 
+  /* So does deleting it. */
+  paddock_vault_delete_async (name, "", NULL, on_result, &result);
+  g_assert_false (paddock_vault_delete_finish (wait_result (&result), &error));
+  assert_error_clean (error, PADDOCK_VAULT_ERROR_DISMISSED, name, NULL);
+  g_assert_cmpuint (prompter.n_prompts, ==, 3);
+  g_clear_error (&error);
+  g_clear_object (&result);
+
   /* Unlocked again with its password, the value reads without a prompt. */
   reply = call_keyring (bus, "/org/freedesktop/secrets",
                         "org.gnome.keyring.InternalUnsupportedGuiltRiddenInterface", "UnlockWithMasterPassword",
@@ -658,7 +666,7 @@ test_locked (void)
   value = paddock_vault_lookup_finish (wait_result (&result), &error);
   g_assert_no_error (error);
   assert_value (value, "locked-value-77e0");
-  g_assert_cmpuint (prompter.n_prompts, ==, 2);
+  g_assert_cmpuint (prompter.n_prompts, ==, 3);
   g_clear_object (&result);
 
   reply = call_keyring (bus, collection, "org.freedesktop.Secret.Collection", "Delete", NULL, "(o)");

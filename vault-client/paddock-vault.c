@@ -3,13 +3,15 @@
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Every call is written once, blocking, as the _sync variant; the _async
- * variant runs it in a GTask thread. libsecret's blocking calls run their
- * own main context, so they are safe in any thread.
+ * Every call is written once, blocking, as the _sync variant here; the
+ * _async variant (paddock-vault-async.c) runs it in a GTask thread.
+ * libsecret's blocking calls run their own main context, so they are safe
+ * in any thread.
  */
 #include "config.h"
 
 #include "paddock-vault.h"
+#include "paddock-vault-private.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -164,8 +166,8 @@ paddock_vault_check_name (const char  *name,
   return TRUE;
 }
 
-static gboolean
-check_name_and_project (const char  *name,
+gboolean
+paddock_vault_check_name_and_project (const char  *name,
                         const char  *project,
                         GError     **error)
 {
@@ -446,11 +448,102 @@ resolve_item (SecretService  *service,
   return item;
 }
 
+typedef struct
+{
+  gboolean  completed;
+  gboolean  dismissed;
+  GVariant *result;
+} Prompting;
+
+static void
+prompt_completed_cb (GDBusConnection *bus,
+                     const char      *sender,
+                     const char      *path,
+                     const char      *interface,
+                     const char      *signal,
+                     GVariant        *parameters,
+                     gpointer         user_data)
+{
+  Prompting *prompting = user_data;
+
+  if (prompting->completed || !g_variant_is_of_type (parameters, G_VARIANT_TYPE ("(bv)")))
+    return;
+  g_variant_get (parameters, "(bv)", &prompting->dismissed, &prompting->result);
+  prompting->completed = TRUE;
+}
+
+static gboolean
+cancelled_cb (GCancellable *cancellable,
+              gpointer      user_data)
+{
+  return G_SOURCE_REMOVE;
+}
+
+/* Shows the Secret Service's prompt @prompt and waits for its end, on a
+ * main context of this call's own. Returns whether it completed without
+ * being dismissed, with its result. Cancelled, it dismisses the prompt. */
+static gboolean
+run_prompt (GDBusConnection  *bus,
+            const char       *service_name,
+            const char       *prompt,
+            GCancellable     *cancellable,
+            GVariant        **result,
+            GError          **error)
+{
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GSource) cancelled = NULL;
+  Prompting prompting = { FALSE, FALSE, NULL };
+  guint subscription;
+
+  g_main_context_push_thread_default (context);
+  /* Subscribed first: the prompt may complete as soon as it is shown. */
+  subscription = g_dbus_connection_signal_subscribe (bus, service_name, "org.freedesktop.Secret.Prompt",
+                                                     "Completed", prompt, NULL, G_DBUS_SIGNAL_FLAGS_NONE,
+                                                     prompt_completed_cb, &prompting, NULL);
+  reply = g_dbus_connection_call_sync (bus, service_name, prompt, "org.freedesktop.Secret.Prompt", "Prompt",
+                                       g_variant_new ("(s)", ""), NULL, G_DBUS_CALL_FLAGS_NONE, -1,
+                                       cancellable, error);
+  if (reply != NULL && cancellable != NULL)
+    {
+      cancelled = g_cancellable_source_new (cancellable);
+      g_source_set_callback (cancelled, G_SOURCE_FUNC (cancelled_cb), NULL, NULL);
+      g_source_attach (cancelled, context);
+    }
+  while (reply != NULL && !prompting.completed && !g_cancellable_is_cancelled (cancellable))
+    g_main_context_iteration (context, TRUE);
+  g_dbus_connection_signal_unsubscribe (bus, subscription);
+  if (cancelled != NULL)
+    g_source_destroy (cancelled);
+  if (reply != NULL && !prompting.completed)
+    {
+      /* Cancelled: the prompt goes away with the call. */
+      g_autoptr(GVariant) dismissed = g_dbus_connection_call_sync (bus, service_name, prompt,
+                                                                   "org.freedesktop.Secret.Prompt", "Dismiss",
+                                                                   NULL, NULL, G_DBUS_CALL_FLAGS_NONE, -1,
+                                                                   NULL, NULL);
+      g_cancellable_set_error_if_cancelled (cancellable, error);
+    }
+  /* Signals already queued for the context go with it. */
+  while (g_main_context_iteration (context, FALSE))
+    ;
+  g_main_context_pop_thread_default (context);
+  if (!prompting.completed || prompting.dismissed)
+    {
+      g_clear_pointer (&prompting.result, g_variant_unref);
+      return FALSE;
+    }
+  *result = prompting.result;
+  return TRUE;
+}
+
 /* Unlocks @object (an item or a collection) through the provider's own
- * prompt where it is locked. */
+ * prompt where it is locked. Spoken in the Secret Service's own D-Bus
+ * calls rather than through secret_service_unlock(), which in libsecret
+ * 0.20 leaks what a dismissed prompt returns. */
 static gboolean
 ensure_unlocked (SecretService  *service,
-                 GDBusProxy     *object,
+                 const char     *object_path,
                  gboolean        locked,
                  const char     *what,
                  const char     *name,
@@ -458,27 +551,44 @@ ensure_unlocked (SecretService  *service,
                  GCancellable   *cancellable,
                  GError        **error)
 {
-  g_autoptr(GList) objects = NULL;
-  GList *unlocked = NULL;
+  GDBusConnection *bus = g_dbus_proxy_get_connection (G_DBUS_PROXY (service));
+  const char *service_name = g_dbus_proxy_get_name (G_DBUS_PROXY (service));
+  const char *paths[] = { object_path, NULL };
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GVariant) unlocked = NULL;
+  g_autoptr(GVariant) result = NULL;
   GError *local_error = NULL;
-  int n_unlocked;
+  const char *prompt = NULL;
+  gboolean prompted;
 
   if (!locked)
     return TRUE;
-  objects = g_list_append (NULL, object);
-  n_unlocked = secret_service_unlock_sync (service, objects, cancellable, &unlocked, &local_error);
-  g_list_free_full (unlocked, g_object_unref);
+  reply = g_dbus_connection_call_sync (bus, service_name, "/org/freedesktop/secrets",
+                                       "org.freedesktop.Secret.Service", "Unlock",
+                                       g_variant_new ("(^ao)", paths), G_VARIANT_TYPE ("(aoo)"),
+                                       G_DBUS_CALL_FLAGS_NONE, -1, cancellable, &local_error);
+  if (reply == NULL)
+    {
+      propagate_service_error (error, local_error, what, name, project);
+      return FALSE;
+    }
+  g_variant_get (reply, "(@ao&o)", &unlocked, &prompt);
+  if (g_variant_n_children (unlocked) > 0)
+    return TRUE;
+  prompted = !g_str_equal (prompt, "/")
+             && run_prompt (bus, service_name, prompt, cancellable, &result, &local_error);
   if (local_error != NULL)
     {
       propagate_service_error (error, local_error, what, name, project);
       return FALSE;
     }
-  if (n_unlocked == 0)
+  /* The result: the objects unlocked, as "ao". */
+  if (!prompted || !g_variant_is_of_type (result, G_VARIANT_TYPE ("ao")) || g_variant_n_children (result) == 0)
     {
       g_autofree char *secret = describe_secret (name, project);
 
       g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_DISMISSED,
-                   "cannot %s %s: its keyring is locked and the unlock prompt was dismissed",
+                   "cannot %s %s: the keyring is locked and its unlock prompt was dismissed",
                    what, secret);
       return FALSE;
     }
@@ -494,7 +604,7 @@ unlock_item (SecretService  *service,
              GCancellable   *cancellable,
              GError        **error)
 {
-  return ensure_unlocked (service, G_DBUS_PROXY (item), secret_item_get_locked (item),
+  return ensure_unlocked (service, g_dbus_proxy_get_object_path (G_DBUS_PROXY (item)), secret_item_get_locked (item),
                           what, name, project, cancellable, error);
 }
 
@@ -602,8 +712,8 @@ save_info (SecretService      *service,
 
 /* The value as stored: UTF-8 without NUL, one trailing newline dropped,
  * copied into libsecret's secure memory. */
-static SecretValue *
-prepare_value (const char    *name,
+SecretValue *
+paddock_vault_prepare_value (const char    *name,
                const char    *project,
                const guint8  *value,
                gsize          length,
@@ -633,6 +743,53 @@ prepare_value (const char    *name,
   return secret_value_new ((const char *) value, length, "text/plain");
 }
 
+/* The keyring new items go to, by its alias "default", unlocked. */
+static gboolean
+unlock_default_collection (SecretService  *service,
+                           const char     *name,
+                           const char     *project,
+                           GCancellable   *cancellable,
+                           GError        **error)
+{
+  GDBusConnection *bus = g_dbus_proxy_get_connection (G_DBUS_PROXY (service));
+  const char *service_name = g_dbus_proxy_get_name (G_DBUS_PROXY (service));
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GVariant) locked = NULL;
+  GError *local_error = NULL;
+  const char *path = NULL;
+
+  reply = g_dbus_connection_call_sync (bus, service_name, "/org/freedesktop/secrets",
+                                       "org.freedesktop.Secret.Service", "ReadAlias",
+                                       g_variant_new ("(s)", "default"), G_VARIANT_TYPE ("(o)"),
+                                       G_DBUS_CALL_FLAGS_NONE, -1, cancellable, &local_error);
+  if (reply == NULL)
+    {
+      propagate_service_error (error, local_error, "store", name, project);
+      return FALSE;
+    }
+  g_variant_get (reply, "(&o)", &path);
+  /* No default keyring: the Secret Service makes one, with its own prompt. */
+  if (g_str_equal (path, "/"))
+    return TRUE;
+  locked = g_dbus_connection_call_sync (bus, service_name, path, "org.freedesktop.DBus.Properties", "Get",
+                                        g_variant_new ("(ss)", "org.freedesktop.Secret.Collection", "Locked"),
+                                        G_VARIANT_TYPE ("(v)"), G_DBUS_CALL_FLAGS_NONE, -1, cancellable,
+                                        &local_error);
+  if (locked == NULL)
+    {
+      propagate_service_error (error, local_error, "store", name, project);
+      return FALSE;
+    }
+  {
+    g_autoptr(GVariant) value = NULL;
+
+    g_variant_get (locked, "(v)", &value);
+    return ensure_unlocked (service, path, g_variant_is_of_type (value, G_VARIANT_TYPE_BOOLEAN)
+                                           && g_variant_get_boolean (value),
+                            "store", name, project, cancellable, error);
+  }
+}
+
 static char *
 item_label (const char *name,
             const char *project)
@@ -642,8 +799,8 @@ item_label (const char *name,
   return g_strdup_printf ("Paddock secret %s (project %s)", name, project);
 }
 
-static gboolean
-store_value (const char    *name,
+gboolean
+paddock_vault_store_value (const char    *name,
              const char    *project,
              SecretValue   *value,
              GCancellable  *cancellable,
@@ -651,7 +808,6 @@ store_value (const char    *name,
 {
   g_autoptr(SecretService) service = NULL;
   g_autoptr(SecretItem) item = NULL;
-  g_autoptr(SecretCollection) collection = NULL;
   g_autoptr(GHashTable) attributes = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autofree char *label = NULL;
@@ -680,25 +836,8 @@ store_value (const char    *name,
 
   /* A new item goes to the default collection, unlocked first so that a
    * dismissed prompt reads as such. */
-  collection = secret_collection_for_alias_sync (service, SECRET_COLLECTION_DEFAULT,
-                                                 SECRET_COLLECTION_NONE, cancellable, &service_error);
-  if (service_error != NULL)
-    {
-      propagate_service_error (error, service_error, "store", name, project);
-      return FALSE;
-    }
-  if (collection == NULL)
-    {
-      g_autofree char *secret = describe_secret (name, project);
-
-      g_set_error (error, PADDOCK_VAULT_ERROR, PADDOCK_VAULT_ERROR_FAILED,
-                   "cannot store %s: the Secret Service has no default keyring", secret);
-      return FALSE;
-    }
-  if (!ensure_unlocked (service, G_DBUS_PROXY (collection), secret_collection_get_locked (collection),
-                        "store", name, project, cancellable, error))
+  if (!unlock_default_collection (service, name, project, cancellable, error))
     return FALSE;
-
   attributes = search_attributes (name, project);
   g_hash_table_insert (attributes, (char *) "mode",
                        (char *) paddock_secret_mode_to_string (PADDOCK_SECRET_MODE_ASK));
@@ -726,12 +865,12 @@ paddock_vault_store_sync (const char    *name,
 
   g_return_val_if_fail (value != NULL || length == 0, FALSE);
 
-  if (!check_name_and_project (name, project, error))
+  if (!paddock_vault_check_name_and_project (name, project, error))
     return FALSE;
-  secret_value = prepare_value (name, project, value, length, error);
+  secret_value = paddock_vault_prepare_value (name, project, value, length, error);
   if (secret_value == NULL)
     return FALSE;
-  ok = store_value (name, project, secret_value, cancellable, error);
+  ok = paddock_vault_store_value (name, project, secret_value, cancellable, error);
   secret_value_unref (secret_value);
   return ok;
 }
@@ -749,7 +888,7 @@ paddock_vault_lookup_sync (const char    *name,
   const char *data;
   gsize length;
 
-  if (!check_name_and_project (name, project, error))
+  if (!paddock_vault_check_name_and_project (name, project, error))
     return NULL;
   service = get_service ("read", name, project, cancellable, error);
   if (service == NULL)
@@ -787,7 +926,7 @@ paddock_vault_get_info_sync (const char    *name,
   g_autoptr(SecretService) service = NULL;
   g_autoptr(SecretItem) item = NULL;
 
-  if (!check_name_and_project (name, project, error))
+  if (!paddock_vault_check_name_and_project (name, project, error))
     return NULL;
   service = get_service ("read", name, project, cancellable, error);
   if (service == NULL)
@@ -874,13 +1013,15 @@ paddock_vault_delete_sync (const char    *name,
   g_autoptr(SecretItem) item = NULL;
   GError *service_error = NULL;
 
-  if (!check_name_and_project (name, project, error))
+  if (!paddock_vault_check_name_and_project (name, project, error))
     return FALSE;
   service = get_service ("remove", name, project, cancellable, error);
   if (service == NULL)
     return FALSE;
   item = find_item (service, name, project, "remove", cancellable, error);
   if (item == NULL)
+    return FALSE;
+  if (!unlock_item (service, item, "remove", name, project, cancellable, error))
     return FALSE;
   if (!secret_item_delete_sync (item, cancellable, &service_error))
     {
@@ -901,7 +1042,7 @@ paddock_vault_set_mode_sync (const char         *name,
   g_autoptr(SecretItem) item = NULL;
   g_autoptr(PaddockSecretInfo) info = NULL;
 
-  if (!check_name_and_project (name, project, error))
+  if (!paddock_vault_check_name_and_project (name, project, error))
     return FALSE;
   service = get_service ("set the mode of", name, project, cancellable, error);
   if (service == NULL)
@@ -931,7 +1072,7 @@ paddock_vault_pin_sync (const char    *name,
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (!check_name_and_project (name, project, error))
+  if (!paddock_vault_check_name_and_project (name, project, error))
     return NULL;
   sha256 = paddock_vault_hash_file (path, &resolved, &local_error);
   if (sha256 == NULL)
@@ -983,7 +1124,7 @@ paddock_vault_unpin_sync (const char    *name,
 
   g_return_val_if_fail (path != NULL, FALSE);
 
-  if (!check_name_and_project (name, project, error))
+  if (!paddock_vault_check_name_and_project (name, project, error))
     return FALSE;
   resolved = realpath (path, NULL);
   absolute = g_canonicalize_filename (path, NULL);
@@ -1014,364 +1155,4 @@ paddock_vault_unpin_sync (const char    *name,
       return FALSE;
     }
   return save_info (service, item, info, "unpin", cancellable, error);
-}
-
-/* The _async variants: the _sync call in a GTask thread. */
-
-typedef struct
-{
-  char              *name;
-  char              *project;
-  char              *path;
-  SecretValue       *value;
-  PaddockSecretMode  mode;
-} VaultCall;
-
-static void
-vault_call_free (VaultCall *call)
-{
-  g_free (call->name);
-  g_free (call->project);
-  g_free (call->path);
-  g_clear_pointer (&call->value, secret_value_unref);
-  g_free (call);
-}
-
-static GTask *
-vault_task_new (gpointer             source_tag,
-                const char          *name,
-                const char          *project,
-                const char          *path,
-                GCancellable        *cancellable,
-                GAsyncReadyCallback  callback,
-                gpointer             user_data)
-{
-  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
-  VaultCall *call = g_new0 (VaultCall, 1);
-
-  g_task_set_source_tag (task, source_tag);
-  call->name = g_strdup (name);
-  call->project = g_strdup (project);
-  call->path = g_strdup (path);
-  g_task_set_task_data (task, call, (GDestroyNotify) vault_call_free);
-  return task;
-}
-
-static void
-return_boolean (GTask    *task,
-                gboolean  ok,
-                GError   *error)
-{
-  if (ok)
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
-}
-
-static void
-store_thread (GTask        *task,
-              gpointer      source,
-              gpointer      task_data,
-              GCancellable *cancellable)
-{
-  VaultCall *call = task_data;
-  GError *error = NULL;
-
-  gboolean ok = store_value (call->name, call->project, call->value, cancellable, &error);
-
-  return_boolean (task, ok, error);
-}
-
-void
-paddock_vault_store_async (const char          *name,
-                           const char          *project,
-                           const guint8        *value,
-                           gsize                length,
-                           GCancellable        *cancellable,
-                           GAsyncReadyCallback  callback,
-                           gpointer             user_data)
-{
-  g_autoptr(GTask) task = vault_task_new (paddock_vault_store_async, name, project, NULL,
-                                          cancellable, callback, user_data);
-  VaultCall *call = g_task_get_task_data (task);
-  GError *error = NULL;
-
-  g_return_if_fail (value != NULL || length == 0);
-
-  /* Copied now, into secure memory: the caller may wipe its copy. */
-  if (!check_name_and_project (name, project, &error)
-      || (call->value = prepare_value (name, project, value, length, &error)) == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  g_task_run_in_thread (task, store_thread);
-}
-
-gboolean
-paddock_vault_store_finish (GAsyncResult  *result,
-                            GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-static void
-lookup_thread (GTask        *task,
-               gpointer      source,
-               gpointer      task_data,
-               GCancellable *cancellable)
-{
-  VaultCall *call = task_data;
-  GError *error = NULL;
-  GBytes *value = paddock_vault_lookup_sync (call->name, call->project, cancellable, &error);
-
-  if (value != NULL)
-    g_task_return_pointer (task, value, (GDestroyNotify) g_bytes_unref);
-  else
-    g_task_return_error (task, error);
-}
-
-void
-paddock_vault_lookup_async (const char          *name,
-                            const char          *project,
-                            GCancellable        *cancellable,
-                            GAsyncReadyCallback  callback,
-                            gpointer             user_data)
-{
-  g_autoptr(GTask) task = vault_task_new (paddock_vault_lookup_async, name, project, NULL,
-                                          cancellable, callback, user_data);
-
-  g_task_run_in_thread (task, lookup_thread);
-}
-
-GBytes *
-paddock_vault_lookup_finish (GAsyncResult  *result,
-                             GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-get_info_thread (GTask        *task,
-                 gpointer      source,
-                 gpointer      task_data,
-                 GCancellable *cancellable)
-{
-  VaultCall *call = task_data;
-  GError *error = NULL;
-  PaddockSecretInfo *info = paddock_vault_get_info_sync (call->name, call->project, cancellable, &error);
-
-  if (info != NULL)
-    g_task_return_pointer (task, info, (GDestroyNotify) paddock_secret_info_free);
-  else
-    g_task_return_error (task, error);
-}
-
-void
-paddock_vault_get_info_async (const char          *name,
-                              const char          *project,
-                              GCancellable        *cancellable,
-                              GAsyncReadyCallback  callback,
-                              gpointer             user_data)
-{
-  g_autoptr(GTask) task = vault_task_new (paddock_vault_get_info_async, name, project, NULL,
-                                          cancellable, callback, user_data);
-
-  g_task_run_in_thread (task, get_info_thread);
-}
-
-PaddockSecretInfo *
-paddock_vault_get_info_finish (GAsyncResult  *result,
-                               GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-list_thread (GTask        *task,
-             gpointer      source,
-             gpointer      task_data,
-             GCancellable *cancellable)
-{
-  VaultCall *call = task_data;
-  GError *error = NULL;
-  GPtrArray *infos = paddock_vault_list_sync (call->project, cancellable, &error);
-
-  if (infos != NULL)
-    g_task_return_pointer (task, infos, (GDestroyNotify) g_ptr_array_unref);
-  else
-    g_task_return_error (task, error);
-}
-
-void
-paddock_vault_list_async (const char          *project,
-                          GCancellable        *cancellable,
-                          GAsyncReadyCallback  callback,
-                          gpointer             user_data)
-{
-  g_autoptr(GTask) task = vault_task_new (paddock_vault_list_async, NULL, project, NULL,
-                                          cancellable, callback, user_data);
-
-  g_task_run_in_thread (task, list_thread);
-}
-
-GPtrArray *
-paddock_vault_list_finish (GAsyncResult  *result,
-                           GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-delete_thread (GTask        *task,
-               gpointer      source,
-               gpointer      task_data,
-               GCancellable *cancellable)
-{
-  VaultCall *call = task_data;
-  GError *error = NULL;
-
-  gboolean ok = paddock_vault_delete_sync (call->name, call->project, cancellable, &error);
-
-  return_boolean (task, ok, error);
-}
-
-void
-paddock_vault_delete_async (const char          *name,
-                            const char          *project,
-                            GCancellable        *cancellable,
-                            GAsyncReadyCallback  callback,
-                            gpointer             user_data)
-{
-  g_autoptr(GTask) task = vault_task_new (paddock_vault_delete_async, name, project, NULL,
-                                          cancellable, callback, user_data);
-
-  g_task_run_in_thread (task, delete_thread);
-}
-
-gboolean
-paddock_vault_delete_finish (GAsyncResult  *result,
-                             GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-static void
-set_mode_thread (GTask        *task,
-                 gpointer      source,
-                 gpointer      task_data,
-                 GCancellable *cancellable)
-{
-  VaultCall *call = task_data;
-  GError *error = NULL;
-
-  gboolean ok = paddock_vault_set_mode_sync (call->name, call->project, call->mode, cancellable, &error);
-
-  return_boolean (task, ok, error);
-}
-
-void
-paddock_vault_set_mode_async (const char          *name,
-                              const char          *project,
-                              PaddockSecretMode    mode,
-                              GCancellable        *cancellable,
-                              GAsyncReadyCallback  callback,
-                              gpointer             user_data)
-{
-  g_autoptr(GTask) task = vault_task_new (paddock_vault_set_mode_async, name, project, NULL,
-                                          cancellable, callback, user_data);
-  VaultCall *call = g_task_get_task_data (task);
-
-  call->mode = mode;
-  g_task_run_in_thread (task, set_mode_thread);
-}
-
-gboolean
-paddock_vault_set_mode_finish (GAsyncResult  *result,
-                               GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-static void
-pin_thread (GTask        *task,
-            gpointer      source,
-            gpointer      task_data,
-            GCancellable *cancellable)
-{
-  VaultCall *call = task_data;
-  GError *error = NULL;
-  PaddockSecretPin *pin = paddock_vault_pin_sync (call->name, call->project, call->path,
-                                                  cancellable, &error);
-
-  if (pin != NULL)
-    g_task_return_pointer (task, pin, (GDestroyNotify) paddock_secret_pin_free);
-  else
-    g_task_return_error (task, error);
-}
-
-void
-paddock_vault_pin_async (const char          *name,
-                         const char          *project,
-                         const char          *path,
-                         GCancellable        *cancellable,
-                         GAsyncReadyCallback  callback,
-                         gpointer             user_data)
-{
-  g_autoptr(GTask) task = vault_task_new (paddock_vault_pin_async, name, project, path,
-                                          cancellable, callback, user_data);
-
-  g_return_if_fail (path != NULL);
-  g_task_run_in_thread (task, pin_thread);
-}
-
-PaddockSecretPin *
-paddock_vault_pin_finish (GAsyncResult  *result,
-                          GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-unpin_thread (GTask        *task,
-              gpointer      source,
-              gpointer      task_data,
-              GCancellable *cancellable)
-{
-  VaultCall *call = task_data;
-  GError *error = NULL;
-
-  gboolean ok = paddock_vault_unpin_sync (call->name, call->project, call->path, cancellable, &error);
-
-  return_boolean (task, ok, error);
-}
-
-void
-paddock_vault_unpin_async (const char          *name,
-                           const char          *project,
-                           const char          *path,
-                           GCancellable        *cancellable,
-                           GAsyncReadyCallback  callback,
-                           gpointer             user_data)
-{
-  g_autoptr(GTask) task = vault_task_new (paddock_vault_unpin_async, name, project, path,
-                                          cancellable, callback, user_data);
-
-  g_return_if_fail (path != NULL);
-  g_task_run_in_thread (task, unpin_thread);
-}
-
-gboolean
-paddock_vault_unpin_finish (GAsyncResult  *result,
-                            GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
-  return g_task_propagate_boolean (G_TASK (result), error);
 }

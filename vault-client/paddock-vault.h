@@ -26,9 +26,11 @@
  * Every _async call does its work in a GTask thread and returns on the
  * caller's thread-default main context, so the window's thread never
  * blocks on D-Bus or a prompt. The _sync calls block; they are for
- * paddockctl, paddock-run and tests. Calls that need the value or change
- * an item unlock a locked collection through the provider's own prompt
- * (secret_service_unlock); a dismissed prompt is
+ * paddockctl, paddock-run and tests, on any thread (libsecret runs a
+ * main context of its own for them). Calls that need the value or change
+ * an item (and store, for the default keyring a new item goes to) unlock
+ * a locked keyring through the provider's own prompt (the Secret
+ * Service's Unlock and Prompt); a dismissed prompt is
  * PADDOCK_VAULT_ERROR_DISMISSED. Listing and reading policy need no
  * unlocking (attributes are readable while locked).
  *
