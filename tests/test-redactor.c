@@ -200,6 +200,40 @@ test_base64_lines (void)
   g_assert_cmpstr (redacted, ==, expected->str);
 }
 
+/* A value in hex (GLib's checksum-style lower case and upper case), and
+ * its base64 with '+', '/' or '=' in a URL's query, percent-encoded. */
+static void
+test_hex_and_query (void)
+{
+  /* Bytes whose base64 has '+' and '/', and padding. */
+  static const guint8 value[] = { 0xfb, 0xff, 0xbf, 0x01, 0x02, 0x03, 0xfe, 0x0f, 0xf8, 0x41 };
+  g_autoptr(PaddockRedactor) redactor = paddock_redactor_new ();
+  g_autoptr(GString) hex = g_string_new (NULL);
+  g_autofree char *upper = NULL;
+  g_autofree char *encoded = g_base64_encode (value, sizeof value);
+  g_autofree char *query = g_uri_escape_string (encoded, NULL, FALSE);
+  g_autoptr(GError) error = NULL;
+  const char *inputs[3];
+
+  g_assert_true (paddock_redactor_add_secret (redactor, "bin", value, sizeof value, &error));
+  for (gsize i = 0; i < sizeof value; i++)
+    g_string_append_printf (hex, "%02x", value[i]);
+  upper = g_ascii_strup (hex->str, -1);
+  g_assert_nonnull (strchr (encoded, '+'));
+  g_assert_nonnull (strchr (encoded, '/'));
+  g_assert_nonnull (strstr (query, "%2B"));
+  inputs[0] = hex->str;
+  inputs[1] = upper;
+  inputs[2] = query;
+  for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+    {
+      g_autofree char *input = g_strdup_printf ("x=%s&y", inputs[i]);
+      g_autofree char *redacted = redact_text (redactor, input);
+
+      g_assert_cmpstr (redacted, ==, "x=«secret:bin»&y");
+    }
+}
+
 /* Percent-encoding of a token with characters a URL escapes: GLib's
  * (upper case hex), its lower case, every byte escaped, and a form's
  * spaces as '+'. */
@@ -306,6 +340,25 @@ test_lines (void)
   g_assert_cmpstr (part_redacted, ==, "«secret:key»\n«secret:key»\n");
 }
 
+/* A terminal as a program's output meets it: LF written, CRLF read. */
+static void
+open_pty (int *master,
+          int *slave)
+{
+  struct termios attributes;
+
+  *master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
+  g_assert_cmpint (*master, >=, 0);
+  g_assert_cmpint (grantpt (*master), ==, 0);
+  g_assert_cmpint (unlockpt (*master), ==, 0);
+  *slave = open (ptsname (*master), O_RDWR | O_NOCTTY | O_CLOEXEC);
+  g_assert_cmpint (*slave, >=, 0);
+  g_assert_cmpint (tcgetattr (*slave, &attributes), ==, 0);
+  attributes.c_oflag |= OPOST | ONLCR;
+  attributes.c_lflag &= ~(tcflag_t) ECHO;
+  g_assert_cmpint (tcsetattr (*slave, TCSANOW, &attributes), ==, 0);
+}
+
 typedef struct
 {
   int         fd;
@@ -342,7 +395,6 @@ test_pty_pem (void)
   g_autoptr(GByteArray) out = g_byte_array_new ();
   g_autofree char *text = g_strdup_printf ("before\n%safter\n", pem_key);
   gsize expected_len = strlen (text);
-  struct termios attributes;
   PtyWrite w;
   GThread *writer;
   gsize got = 0;
@@ -351,16 +403,7 @@ test_pty_pem (void)
   for (const char *p = text; *p != '\0'; p++)
     expected_len += *p == '\n';
 
-  master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
-  g_assert_cmpint (master, >=, 0);
-  g_assert_cmpint (grantpt (master), ==, 0);
-  g_assert_cmpint (unlockpt (master), ==, 0);
-  slave = open (ptsname (master), O_RDWR | O_NOCTTY | O_CLOEXEC);
-  g_assert_cmpint (slave, >=, 0);
-  g_assert_cmpint (tcgetattr (slave, &attributes), ==, 0);
-  attributes.c_oflag |= OPOST | ONLCR;
-  attributes.c_lflag &= ~(tcflag_t) ECHO;
-  g_assert_cmpint (tcsetattr (slave, TCSANOW, &attributes), ==, 0);
+  open_pty (&master, &slave);
 
   w.fd = slave;
   w.text = text;
@@ -525,6 +568,42 @@ test_flush_held (void)
   assert_bytes (out, "«secret:gh»-and");
 }
 
+/* A secret printed a byte at a time, quiet after each: idle flushes show
+ * its first 3 bytes, then hold the rest, and its marker follows them. A
+ * prompt that only begins like a secret shows whole, and the end of the
+ * stream shows what an idle flush held. */
+static void
+test_slow_secret (void)
+{
+  g_autoptr(PaddockRedactor) redactor = redactor_with ("gh", TOKEN, NULL);
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+
+  for (const char *p = TOKEN "!"; *p != '\0'; p++)
+    {
+      paddock_redactor_feed (redactor, (const guint8 *) p, 1, out);
+      paddock_redactor_flush_idle (redactor, out);
+    }
+  paddock_redactor_flush (redactor, out);
+  assert_bytes (out, "ghp«secret:gh»!");
+
+  g_byte_array_set_size (out, 0);
+  paddock_redactor_feed (redactor, (const guint8 *) "login: gh", 9, out);
+  g_assert_cmpuint (paddock_redactor_held (redactor), ==, 2);
+  paddock_redactor_flush_idle (redactor, out);
+  g_assert_cmpuint (paddock_redactor_held (redactor), ==, 0);
+  assert_bytes (out, "login: gh");
+  paddock_redactor_feed (redactor, (const guint8 *) "ost\n", 4, out);
+  assert_bytes (out, "login: ghost\n");
+
+  g_byte_array_set_size (out, 0);
+  paddock_redactor_feed (redactor, (const guint8 *) "key: ghp_R4nd", 13, out);
+  paddock_redactor_flush_idle (redactor, out);
+  assert_bytes (out, "key: ");
+  g_assert_cmpuint (paddock_redactor_held (redactor), ==, 8);
+  paddock_redactor_flush (redactor, out);
+  assert_bytes (out, "key: ghp_R4nd");
+}
+
 /* A secret added while bytes are held is matched in them too. */
 static void
 test_added_later (void)
@@ -580,15 +659,17 @@ read_exactly (int         fd,
 
 /* The pump from a pipe to a pipe: a prompt that ends like the start of
  * the token shows after the idle time, without more input; the token
- * is masked; the callback comes in the main loop at the end. */
+ * that then goes on from there is masked; the callback comes in the
+ * main loop at the end. */
 static void
 test_pump (void)
 {
   g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
   PumpResult r = { loop, FALSE, 0, NULL };
   int in[2], out[2];
-  const char *prompt = "Token (starts ghp_";
-  const char *line = "R4nd0m…): " TOKEN "\n";
+  const char *prompt = "Token? gh";
+  const char *line = TOKEN + 2;
+  const char *rest = "\nagain: " TOKEN "\n";
 
   g_assert_cmpint (pipe2 (in, O_CLOEXEC), ==, 0);
   g_assert_cmpint (pipe2 (out, O_CLOEXEC), ==, 0);
@@ -598,16 +679,93 @@ test_pump (void)
   g_assert_cmpint (write (in[1], prompt, strlen (prompt)), ==, (gssize) strlen (prompt));
   read_exactly (out[0], prompt);
   g_assert_cmpint (write (in[1], line, strlen (line)), ==, (gssize) strlen (line));
-  read_exactly (out[0], "R4nd0m…): «secret:gh»\n");
+  read_exactly (out[0], "«secret:gh»");
+  g_assert_cmpint (write (in[1], rest, strlen (rest)), ==, (gssize) strlen (rest));
+  read_exactly (out[0], "\nagain: «secret:gh»\n");
   close (in[1]);
   g_main_loop_run (loop);
 
   g_assert_no_error (r.error);
   g_assert_true (r.ok);
-  g_assert_cmpuint (r.bytes_in, ==, strlen (prompt) + strlen (line));
+  g_assert_cmpuint (r.bytes_in, ==, strlen (prompt) + strlen (line) + strlen (rest));
   close (in[0]);
   close (out[0]);
   close (out[1]);
+}
+
+/* The pump from a terminal's master: the key printed to the terminal is
+ * masked, and the last close of the slave (EIO on the master) ends the
+ * pump as an end of file does. */
+static void
+test_pump_pty (void)
+{
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  PumpResult r = { loop, FALSE, 0, NULL };
+  g_autofree char *text = g_strdup_printf ("$ cat id\n%s$ exit\n", pem_key);
+  int master, slave, out[2];
+  PtyWrite w;
+  GThread *writer;
+  g_autoptr(GString) got = g_string_new (NULL);
+
+  open_pty (&master, &slave);
+  g_assert_cmpint (pipe2 (out, O_CLOEXEC), ==, 0);
+  paddock_redactor_pump_async (redactor_with ("key", pem_key, NULL), master, out[1], PADDOCK_REDACTOR_IDLE_MS,
+                               NULL, on_pump_done, &r);
+  w.fd = slave;
+  w.text = text;
+  writer = g_thread_new ("pty-writer", write_to_pty, &w);
+  g_thread_join (writer);
+  close (slave);
+  g_main_loop_run (loop);
+  g_assert_no_error (r.error);
+  g_assert_true (r.ok);
+
+  close (out[1]);
+  for (;;)
+    {
+      char buffer[4096];
+      ssize_t n = read (out[0], buffer, sizeof buffer);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      g_assert_cmpint (n, >=, 0);
+      if (n == 0)
+        break;
+      g_string_append_len (got, buffer, n);
+    }
+  g_assert_cmpstr (got->str, ==, "$ cat id\r\n«secret:key»$ exit\r\n");
+  close (out[0]);
+  close (master);
+}
+
+/* A pump cancelled while its input is open and quiet: the callback says
+ * so, and what the pump held comes out first. */
+static void
+test_pump_cancel (void)
+{
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  PumpResult r = { loop, FALSE, 0, NULL };
+  int in[2], out[2];
+
+  g_assert_cmpint (pipe2 (in, O_CLOEXEC), ==, 0);
+  g_assert_cmpint (pipe2 (out, O_CLOEXEC), ==, 0);
+  /* An idle time no test waits for: only the cancellation shows it. */
+  paddock_redactor_pump_async (redactor_with ("gh", TOKEN, NULL), in[0], out[1], 3600 * 1000,
+                               cancellable, on_pump_done, &r);
+  g_assert_cmpint (write (in[1], "abc ghp_R4n", 11), ==, 11);
+  read_exactly (out[0], "abc ");
+  g_cancellable_cancel (cancellable);
+  g_main_loop_run (loop);
+  g_assert_error (r.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_false (r.ok);
+  read_exactly (out[0], "ghp_R4n");
+  g_clear_error (&r.error);
+  for (guint i = 0; i < 2; i++)
+    {
+      close (in[i]);
+      close (out[i]);
+    }
 }
 
 /* paddock-redact, with its secrets from a descriptor: masks, and says
@@ -682,6 +840,7 @@ main (int   argc,
   g_test_add_func ("/paddock/redactor/base64", test_base64);
   g_test_add_func ("/paddock/redactor/base64-lines", test_base64_lines);
   g_test_add_func ("/paddock/redactor/percent", test_percent);
+  g_test_add_func ("/paddock/redactor/hex-and-query", test_hex_and_query);
   g_test_add_func ("/paddock/redactor/json", test_json);
   g_test_add_func ("/paddock/redactor/lines", test_lines);
   g_test_add_func ("/paddock/redactor/pty-pem", test_pty_pem);
@@ -690,8 +849,11 @@ main (int   argc,
   g_test_add_func ("/paddock/redactor/nested", test_nested);
   g_test_add_func ("/paddock/redactor/too-short", test_too_short);
   g_test_add_func ("/paddock/redactor/flush-held", test_flush_held);
+  g_test_add_func ("/paddock/redactor/slow-secret", test_slow_secret);
   g_test_add_func ("/paddock/redactor/added-later", test_added_later);
   g_test_add_func ("/paddock/redactor/pump", test_pump);
+  g_test_add_func ("/paddock/redactor/pump-pty", test_pump_pty);
+  g_test_add_func ("/paddock/redactor/pump-cancel", test_pump_cancel);
   g_test_add_func ("/paddock/redactor/tool", test_tool);
 
   return g_test_run ();

@@ -175,6 +175,26 @@ add_base64_forms (GPtrArray    *forms,
   explicit_bzero (chars, n_chars);
 }
 
+/* The value's bytes in hex, as a debug print or xxd -p shows them. */
+static void
+add_hex_forms (GPtrArray    *forms,
+               const guint8 *value,
+               gsize         len)
+{
+  for (guint upper = 0; upper < 2; upper++)
+    {
+      const char *hex = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+      GByteArray *form = g_byte_array_sized_new ((guint) len * 2);
+
+      for (gsize i = 0; i < len; i++)
+        {
+          append_char (form, hex[value[i] >> 4]);
+          append_char (form, hex[value[i] & 0xf]);
+        }
+      add_form (forms, form);
+    }
+}
+
 typedef enum
 {
   PERCENT_RESERVED = 0,       /* what RFC 3986 does not leave unreserved */
@@ -318,16 +338,33 @@ paddock_redactor_forms_new (const guint8 *value,
 
   g_return_val_if_fail (value != NULL || len == 0, forms);
 
+  guint base64_start, base64_end;
+
   add_form (forms, form_new (value, len));
   add_line_forms (forms, value, len);
+  base64_start = forms->len;
   for (guint align = 0; align < 3; align++)
     {
       add_base64_forms (forms, value, len, align, base64_standard);
       add_base64_forms (forms, value, len, align, base64_url);
     }
+  base64_end = forms->len;
   for (PercentStyle style = 0; style <= (PERCENT_SPACE_PLUS | PERCENT_EVERY_BYTE | PERCENT_UPPER); style++)
     if (!((style & PERCENT_SPACE_PLUS) && (style & PERCENT_EVERY_BYTE)))
       add_form (forms, percent_encode (value, len, style));
+  /* base64 in a URL's query: its '+', '/' and '=' escaped. */
+  for (guint i = base64_start; i < base64_end; i++)
+    {
+      GByteArray *encoded = g_ptr_array_index (forms, i);
+
+      if (memchr (encoded->data, '+', encoded->len) != NULL || memchr (encoded->data, '/', encoded->len) != NULL ||
+          memchr (encoded->data, '=', encoded->len) != NULL)
+        {
+          add_form (forms, percent_encode (encoded->data, encoded->len, PERCENT_RESERVED | PERCENT_UPPER));
+          add_form (forms, percent_encode (encoded->data, encoded->len, PERCENT_RESERVED));
+        }
+    }
+  add_hex_forms (forms, value, len);
   for (JsonStyle style = 0; style < JSON_ALL_STYLES; style++)
     add_form (forms, json_escape (value, len, style));
   return forms;

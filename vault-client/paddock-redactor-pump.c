@@ -73,6 +73,7 @@ paddock_redactor_pump (PaddockRedactor *redactor,
   guint n_poll_fds = 1;
   guint64 total = 0;
   gboolean ok = TRUE;
+  gboolean idle_flushed = FALSE;
 
   g_return_val_if_fail (redactor != NULL, FALSE);
   g_return_val_if_fail (in_fd >= 0 && out_fd >= 0, FALSE);
@@ -86,10 +87,13 @@ paddock_redactor_pump (PaddockRedactor *redactor,
       ssize_t n;
 
       /* Wait only where there is something to wait for: held bytes to
-       * flush on idle, or a cancellable. Otherwise block in read(). */
-      if (n_poll_fds > 1 || paddock_redactor_held (redactor) > 0)
+       * flush on idle (once: what it keeps waits for more input), or a
+       * cancellable. Otherwise block in read(). */
+      gboolean idle_wait = paddock_redactor_held (redactor) > 0 && !idle_flushed;
+
+      if (n_poll_fds > 1 || idle_wait)
         {
-          int timeout = paddock_redactor_held (redactor) > 0 ? (int) idle_ms : -1;
+          int timeout = idle_wait ? (int) idle_ms : -1;
           int ready = g_poll (poll_fds, n_poll_fds, timeout);
 
           if (ready < 0 && errno == EINTR)
@@ -101,7 +105,8 @@ paddock_redactor_pump (PaddockRedactor *redactor,
             }
           if (ready == 0)
             {
-              paddock_redactor_flush (redactor, out);
+              paddock_redactor_flush_idle (redactor, out);
+              idle_flushed = TRUE;
               if (!flush_out (out, out_fd, error))
                 {
                   ok = FALSE;
@@ -127,6 +132,7 @@ paddock_redactor_pump (PaddockRedactor *redactor,
       if (n <= 0)
         break;
       total += (guint64) n;
+      idle_flushed = FALSE;
       paddock_redactor_feed (redactor, buffer, (gsize) n, out);
       if (out->len > 0 && !flush_out (out, out_fd, error))
         {

@@ -23,7 +23,8 @@
  *
  * A form may run past the bytes fed so far: the scan then stops at p and
  * holds the rest back until more comes (or a flush decides it as the end
- * of the stream). Of the last window − 1 bytes, where no whole window fits,
+ * of the stream; an idle flush may show the first few, which are matched
+ * still, but not emitted again). Of the last window − 1 bytes, where no whole window fits,
  * only those from the first that starts some form's prefix are held; the
  * sorted list of forms answers that with a binary search. Held bytes and
  * the start of a new chunk are joined in a small buffer, as long as the
@@ -85,6 +86,7 @@ struct _PaddockRedactor
   guint32    *sorted;         /* form indices, in byte order */
 
   GByteArray *held;
+  gsize       held_shown;     /* of held, the first bytes an idle flush showed */
   GByteArray *joined;
   guint32    *found;          /* SEGMENT: where a form could start, from the segment's start */
 };
@@ -488,7 +490,9 @@ find_candidates (PaddockRedactor *self,
 /* Decides the positions of @text from @pos until one at or past @stop,
  * appending to @out the bytes before it, masked; returns that position.
  * Stops earlier, where a form could start but @text ends before it does:
- * the bytes from there are to be held (never if @at_end). */
+ * the bytes from there are to be held (never if @at_end). The bytes
+ * before @shown are out already: not again, but a form that starts in
+ * them still has its marker (after them). */
 static gsize
 scan (PaddockRedactor *self,
       const guint8    *text,
@@ -496,14 +500,15 @@ scan (PaddockRedactor *self,
       gsize            pos,
       gsize            stop,
       gboolean         at_end,
+      gsize            shown,
       GByteArray      *out)
 {
   const gsize window = self->window;
-  gsize emitted = pos;
+  gsize emitted = MAX (pos, shown);
 
   if (self->forms->len == 0)
     {
-      emit (out, text + pos, len - pos);
+      emit (out, text + emitted, len - emitted);
       return len;
     }
 
@@ -543,27 +548,34 @@ scan (PaddockRedactor *self,
               const Form *form = &g_array_index (self->forms, Form, f);
               const Secret *secret = g_ptr_array_index (self->secrets, form->secret);
 
-              emit (out, text + emitted, at - emitted);
+              if (at > emitted)
+                emit (out, text + emitted, at - emitted);
               emit (out, (const guint8 *) secret->marker, strlen (secret->marker));
               pos = at + form->len;
-              emitted = pos;
+              emitted = MAX (pos, emitted);
             }
         }
       pos = MAX (pos, segment_end);
     }
 
 held:
-  emit (out, text + emitted, MIN (pos, len) - emitted);
-  return MIN (pos, len);
+  pos = MIN (pos, len);
+  if (pos > emitted)
+    emit (out, text + emitted, pos - emitted);
+  return pos;
 }
 
+/* Holds @text from @pos on, of which the bytes before @shown are out. */
 static void
 hold (PaddockRedactor *self,
-      const guint8    *bytes,
-      gsize            len)
+      const guint8    *text,
+      gsize            len,
+      gsize            pos,
+      gsize            shown)
 {
   g_assert (self->held->len == 0);
-  emit (self->held, bytes, len);
+  emit (self->held, text + pos, len - pos);
+  self->held_shown = shown > pos ? shown - pos : 0;
 }
 
 void
@@ -572,7 +584,7 @@ paddock_redactor_feed (PaddockRedactor *self,
                        gsize            len,
                        GByteArray      *out)
 {
-  gsize take, pos, held_len;
+  gsize take, pos, held_len, shown;
 
   g_return_if_fail (self != NULL);
   g_return_if_fail (data != NULL || len == 0);
@@ -585,33 +597,35 @@ paddock_redactor_feed (PaddockRedactor *self,
 
   if (self->held->len == 0)
     {
-      pos = scan (self, data, len, 0, len, FALSE, out);
-      hold (self, data + pos, len - pos);
+      pos = scan (self, data, len, 0, len, FALSE, 0, out);
+      hold (self, data, len, pos, 0);
       return;
     }
 
   /* The held bytes and as much of @data as a form that starts in them
    * can reach. */
   held_len = self->held->len;
+  shown = self->held_shown;
   take = MIN (len, self->max_len);
   g_byte_array_set_size (self->joined, 0);
   emit (self->joined, self->held->data, held_len);
   emit (self->joined, data, take);
   wipe_array (self->held);
+  self->held_shown = 0;
 
   if (take == len)
     {
-      pos = scan (self, self->joined->data, self->joined->len, 0, self->joined->len, FALSE, out);
-      hold (self, self->joined->data + pos, self->joined->len - pos);
+      pos = scan (self, self->joined->data, self->joined->len, 0, self->joined->len, FALSE, shown, out);
+      hold (self, self->joined->data, self->joined->len, pos, shown);
       wipe_array (self->joined);
       return;
     }
 
-  pos = scan (self, self->joined->data, self->joined->len, 0, held_len, FALSE, out);
+  pos = scan (self, self->joined->data, self->joined->len, 0, held_len, FALSE, shown, out);
   g_assert (pos >= held_len);
   wipe_array (self->joined);
-  pos = scan (self, data, len, pos - held_len, len, FALSE, out);
-  hold (self, data + pos, len - pos);
+  pos = scan (self, data, len, pos - held_len, len, FALSE, 0, out);
+  hold (self, data, len, pos, 0);
 }
 
 void
@@ -625,8 +639,25 @@ paddock_redactor_flush (PaddockRedactor *self,
     build_table (self);
   if (self->held->len == 0)
     return;
-  scan (self, self->held->data, self->held->len, 0, self->held->len, TRUE, out);
+  scan (self, self->held->data, self->held->len, 0, self->held->len, TRUE, self->held_shown, out);
   wipe_array (self->held);
+  self->held_shown = 0;
+}
+
+void
+paddock_redactor_flush_idle (PaddockRedactor *self,
+                             GByteArray      *out)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (out != NULL);
+
+  /* Held bytes are the start of a form: a few are a coincidence (and
+   * fewer than PADDOCK_REDACTOR_MIN_VALUE hold no whole form), more are
+   * likely a secret printed slowly, which an idle flush must not show. */
+  if (self->held->len >= PADDOCK_REDACTOR_IDLE_SHOW_MAX)
+    return;
+  emit (out, self->held->data + self->held_shown, self->held->len - self->held_shown);
+  self->held_shown = self->held->len;
 }
 
 gsize
@@ -634,7 +665,7 @@ paddock_redactor_held (PaddockRedactor *self)
 {
   g_return_val_if_fail (self != NULL, 0);
 
-  return self->held->len;
+  return self->held->len - self->held_shown;
 }
 
 gboolean

@@ -18,7 +18,8 @@
  *     and without '=' padding; and a long value's encoding cut in lines
  *     of 76 (base64(1), MIME) or 64 characters (PEM), each line;
  *   - percent-encoding, with upper and lower case hex, of the characters
- *     a URL must escape and of every byte;
+ *     a URL must escape and of every byte, and of the base64 forms;
+ *   - hex, upper and lower case;
  *   - the JSON-escaped string, with the usual variants of escapers ("\/",
  *     \u escapes of non-ASCII characters and of < > &, upper and lower hex).
  *
@@ -28,22 +29,28 @@
  * chunks: paddock_redactor_feed() emits what can be decided and holds back
  * only the bytes at the end of the stream that could be the start of a
  * form. paddock_redactor_flush() decides those as if the stream ended
- * there: call it at the end of the stream, and when the stream has been
- * quiet for a short while, so a prompt without a newline is still shown
- * (a form that is then completed by later bytes is not masked: it was cut
- * in two by the flush). Output in which no form appears passes through
+ * there: call it at the end of the stream. When the stream has been quiet
+ * for a short while (PADDOCK_REDACTOR_IDLE_MS), call
+ * paddock_redactor_flush_idle(), so a prompt without a newline is still
+ * shown: it shows held bytes only while they are fewer than
+ * PADDOCK_REDACTOR_IDLE_SHOW_MAX, and goes on matching them as if not
+ * shown, so a secret printed a byte at a time shows at most its first 3
+ * bytes before its marker. Output in which no form appears passes through
  * byte for byte, binary and invalid UTF-8 included.
  *
  * Speed: a Wu–Manber scan over the forms' first bytes, which looks at 2
  * bytes and then skips up to the shortest form's length less one, four
  * scans interleaved. Measured by `meson test --benchmark redactor` (1 GiB
  * of English-like text, 20 secrets, on a 2-CPU AMD EPYC shared with
- * builds): paddock_redactor_feed() 4.4 GB/s of CPU time; paddock-redact
- * as a filter between two pipes 0.95 GB/s of its CPU time, user and
- * system, where cat(1) takes 1.3 (0.72x). The worst case is output made to
- * look like the start of a form again and again (a long value of one
- * repeated byte, fed that byte): each position is then compared with the
- * forms, up to their length.
+ * builds, load 8 to 11; medians of 5): paddock_redactor_feed() 3.9 to 4.4
+ * GB/s of CPU time (1.1 to 1.2 GB/s by the wall clock); paddock-redact as
+ * a filter between two pipes 0.87 to 0.95 GB/s of its CPU time, user and
+ * system, where cat(1) does 1.0 to 1.3 (0.72x to 0.84x); by the wall
+ * clock, as fast as cat (0.90x to 0.98x), both slowed by the load to
+ * 0.2 to 0.3 GB/s. The worst case is output made to look like the start
+ * of a form again and again (a long value of one repeated byte, fed that
+ * byte): each position is then compared with the forms, up to their
+ * length.
  *
  * Values under PADDOCK_REDACTOR_MIN_VALUE bytes are refused: masking them
  * would blank ordinary words and still tell their value away.
@@ -64,6 +71,9 @@ G_BEGIN_DECLS
  * that a prompt seems to come at once, long enough that a program writing
  * a line in a few pieces is not cut between them. */
 #define PADDOCK_REDACTOR_IDLE_MS 20
+
+/* Held bytes an idle flush shows: fewer than this many. */
+#define PADDOCK_REDACTOR_IDLE_SHOW_MAX 4
 
 #define PADDOCK_REDACTOR_ERROR (paddock_redactor_error_quark ())
 
@@ -98,18 +108,26 @@ void             paddock_redactor_feed        (PaddockRedactor *self,
                                                gsize            len,
                                                GByteArray      *out);
 
-/* Appends to @out the bytes held back, masked where a form is complete
- * in them and unchanged otherwise. */
+/* The end of the stream: appends to @out the bytes held back, masked
+ * where a form is complete in them and unchanged otherwise. The redactor
+ * can go on with a new stream. */
 void             paddock_redactor_flush       (PaddockRedactor *self,
                                                GByteArray      *out);
 
-/* How many bytes of the stream are held back. */
+/* The stream has been quiet: appends to @out the bytes held back, as they
+ * are, if they are fewer than PADDOCK_REDACTOR_IDLE_SHOW_MAX; they are
+ * still matched with what comes next (and a form that starts in them is
+ * masked after them). */
+void             paddock_redactor_flush_idle  (PaddockRedactor *self,
+                                               GByteArray      *out);
+
+/* How many bytes of the stream are held back, not yet shown. */
 gsize            paddock_redactor_held        (PaddockRedactor *self);
 
 /* Copies @in_fd to @out_fd through @redactor until @in_fd ends, in the
  * calling thread, with blocking reads and writes; held-back bytes are
- * flushed once @in_fd has been quiet for @idle_ms milliseconds, and at
- * its end. Neither descriptor is closed, nor are its flags changed (a
+ * flushed (paddock_redactor_flush_idle()) once @in_fd has been quiet for
+ * @idle_ms milliseconds, and at its end (paddock_redactor_flush()). Neither descriptor is closed, nor are its flags changed (a
  * terminal's descriptor may be shared). The end of @in_fd is a read of 0
  * bytes, or EIO, which is what a pty's master reads once the last holder
  * of its slave closes it. Fails with G_IO_ERROR_CANCELLED if

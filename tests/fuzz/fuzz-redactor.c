@@ -17,13 +17,15 @@
  *                   redactor's forms (index in the next byte), or with bit
  *                   0x20 set, its first (following byte % length) bytes
  *
- * The output is fed in pieces of random sizes, with flushes between some;
- * what comes out must be, piece between flushes by piece, what the naive
+ * The output is fed in pieces of random sizes, with flushes (as at the
+ * end of the stream) between some, and idle flushes between others; what
+ * comes out must be, piece between flushes by piece, what the naive
  * replacement gives: at each position, the longest form that starts
- * there is replaced, else the byte is kept. No more is held than a form
- * could need; a flush holds nothing. And a value that shares no byte
- * with the markers never shows in the output of a stream not flushed
- * midway.
+ * there is replaced, else the byte is kept; the bytes an idle flush showed
+ * of a form come before its marker. No more is held than a form could
+ * need; a flush holds nothing, an idle flush all or none of what it held.
+ * And a value that shares no byte with the markers never shows in the
+ * output of a stream not flushed midway.
  */
 #include "config.h"
 
@@ -59,13 +61,15 @@ typedef struct
   const char   *name;
 } Form;
 
-/* The reference: the longest form at each position, left to right. */
+/* The reference: the longest form at each position, left to right; of
+ * the bytes it replaces, those @shown already come first. */
 static void
-replace_naively (const Form   *forms,
-                 guint         n_forms,
-                 const guint8 *text,
-                 gsize         len,
-                 GByteArray   *out)
+replace_naively (const Form     *forms,
+                 guint           n_forms,
+                 const guint8   *text,
+                 const gboolean *shown,
+                 gsize           len,
+                 GByteArray     *out)
 {
   gsize i = 0;
 
@@ -82,6 +86,9 @@ replace_naively (const Form   *forms,
         {
           g_autofree char *marker = g_strdup_printf ("«secret:%s»", best->name);
 
+          for (gsize j = i; j < i + best->len; j++)
+            if (shown[j])
+              g_byte_array_append (out, text + j, 1);
           g_byte_array_append (out, (const guint8 *) marker, (guint) strlen (marker));
           i += best->len;
         }
@@ -112,6 +119,7 @@ LLVMFuzzerTestOneInput (const guint8 *data,
   g_autoptr(GByteArray) out = g_byte_array_new ();
   g_autoptr(GByteArray) expected = g_byte_array_new ();
   g_autoptr(GRand) rand = NULL;
+  g_autofree gboolean *shown = NULL;
   Reader r = { data, size, 0 };
   guint n_secrets;
   guint32 seed = 0;
@@ -177,7 +185,10 @@ LLVMFuzzerTestOneInput (const guint8 *data,
         }
     }
 
-  /* Pieces of 1 to 64 bytes, or up to 4 KiB, a flush after some. */
+  shown = g_new0 (gboolean, text->len + 1);
+
+  /* Pieces of 1 to 64 bytes, or up to 4 KiB, a flush after some, an idle
+   * flush after others. */
   for (gsize at = 0; at < text->len;)
     {
       gsize piece = g_rand_int_range (rand, 0, 4) == 0 ? (gsize) g_rand_int_range (rand, 1, 4097)
@@ -188,13 +199,24 @@ LLVMFuzzerTestOneInput (const guint8 *data,
       at += piece;
       if (paddock_redactor_held (redactor) >= max_len)
         abort ();
+      if (g_rand_int_range (rand, 0, 4) == 0)
+        {
+          gsize held = paddock_redactor_held (redactor);
+
+          paddock_redactor_flush_idle (redactor, out);
+          if (paddock_redactor_held (redactor) == 0)
+            for (gsize j = at - held; j < at; j++)
+              shown[j] = TRUE;
+          else if (paddock_redactor_held (redactor) != held)
+            abort ();
+        }
       if (at < text->len && g_rand_int_range (rand, 0, 16) == 0)
         {
           paddock_redactor_flush (redactor, out);
           if (paddock_redactor_held (redactor) != 0)
             abort ();
-          replace_naively ((const Form *) forms->data, forms->len, text->data + segment_start, at - segment_start,
-                           expected);
+          replace_naively ((const Form *) forms->data, forms->len, text->data + segment_start, shown + segment_start,
+                           at - segment_start, expected);
           segment_start = at;
           flushed_midway = TRUE;
         }
@@ -202,8 +224,8 @@ LLVMFuzzerTestOneInput (const guint8 *data,
   paddock_redactor_flush (redactor, out);
   if (paddock_redactor_held (redactor) != 0)
     abort ();
-  replace_naively ((const Form *) forms->data, forms->len, text->data + segment_start, text->len - segment_start,
-                   expected);
+  replace_naively ((const Form *) forms->data, forms->len, text->data + segment_start, shown + segment_start,
+                   text->len - segment_start, expected);
 
   if (out->len != expected->len || (out->len > 0 && memcmp (out->data, expected->data, out->len) != 0))
     abort ();
