@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include "paddock-redactor.h"
 #include "paddock-vault.h"
 #include "test-session.h"
 
@@ -757,6 +758,45 @@ test_namespaces_backend (void)
   forget_secret ("gh");
 }
 
+/* A value written a byte at a time, with pauses longer than the idle
+ * flush's: the caller sees at most its first bytes, then the mask. */
+static void
+test_slow_output (void)
+{
+  const char *script =
+    SH_WAIT_FOR "w \"$1\" ready; cd \"$1\"; "
+    "\"$2\" run --env GITHUB_TOKEN=gh -- ./print-slowly >slow-out 2>&1; echo $? >slow-status";
+  g_autoptr(Session) s = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *status = NULL;
+
+  if (!store_secret ("gh", PADDOCK_SECRET_MODE_ASK))
+    return;
+  s = start_agent (script, FALSE, TRUE, "allow");
+  write_program (s->out, "print-slowly",
+                 "#!/bin/sh\n"
+                 "printf 'token: '\n"
+                 "rest=$GITHUB_TOKEN\n"
+                 "while [ -n \"$rest\" ]; do\n"
+                 "  c=${rest%\"${rest#?}\"}; rest=${rest#?}\n"
+                 "  printf '%s' \"$c\"; sleep 0.05\n"
+                 "done\n"
+                 "echo ' done'\n");
+  session_go_on (s, "ready");
+  g_assert_cmpint (session_wait (s), ==, 0);
+  status = out_text (s, "slow-status");
+  g_assert_cmpstr (g_strstrip (status), ==, "0");
+  text = out_text (s, "slow-out");
+  g_test_message ("written a byte at a time, shown: %s", text);
+  g_assert_true (g_str_has_prefix (text, "token: "));
+  g_assert_nonnull (strstr (text, "«secret:gh» done\n"));
+  g_assert_null (strstr (text, VALUE));
+  /* At most the first few bytes showed, while it could still be anything. */
+  g_assert_cmpuint (strlen (text), <=, strlen ("token: ") + PADDOCK_REDACTOR_IDLE_SHOW_MAX - 1 +
+                                       strlen ("«secret:gh» done\n"));
+  forget_secret ("gh");
+}
+
 /* Outside a session it says so, and exits 2. */
 static void
 test_outside_session (void)
@@ -831,6 +871,7 @@ main (int   argc,
   g_test_add_func ("/paddock/vault-broker/signals", test_signals);
   g_test_add_func ("/paddock/vault-broker/session-mode", test_session_mode);
   g_test_add_func ("/paddock/vault-broker/terminal", test_terminal);
+  g_test_add_func ("/paddock/vault-broker/slow-output", test_slow_output);
   g_test_add_func ("/paddock/vault-broker/caller-gone", test_caller_gone);
   g_test_add_func ("/paddock/vault-broker/namespaces-backend", test_namespaces_backend);
   g_test_add_func ("/paddock/vault-broker/bad-input", test_bad_input);

@@ -293,6 +293,7 @@ pump_thread (gpointer data)
   PaddockVaultPump *pump = data;
   g_autoptr(GByteArray) out = g_byte_array_new ();
   gboolean held = FALSE;
+  gboolean idle_flushed = FALSE;
 
   while (pump->output >= 0 || pump->errors >= 0)
     {
@@ -320,8 +321,9 @@ pump_thread (gpointer data)
         }
 
       /* What the redactor holds back, as the possible start of a secret,
-       * goes out once the program is quiet: a prompt must show. */
-      held = paddock_redactor_held (pump->out_redactor) > 0 || paddock_redactor_held (pump->err_redactor) > 0;
+       * is shown once the program is quiet, once: a prompt must show. */
+      held = !idle_flushed &&
+             (paddock_redactor_held (pump->out_redactor) > 0 || paddock_redactor_held (pump->err_redactor) > 0);
       ready = poll (fds, n, held ? PADDOCK_REDACTOR_IDLE_MS : -1);
       if (ready < 0 && errno == EINTR)
         continue;
@@ -330,16 +332,20 @@ pump_thread (gpointer data)
       if (ready == 0)
         {
           /* Quiet: what the redactor held back goes out, so prompts show. */
-          paddock_redactor_flush (pump->out_redactor, out);
+          paddock_redactor_flush_idle (pump->out_redactor, out);
           pass_on (pump, pump->caller_out, out);
-          paddock_redactor_flush (pump->err_redactor, out);
+          paddock_redactor_flush_idle (pump->err_redactor, out);
           pass_on (pump, pump->caller_err, out);
+          idle_flushed = TRUE;
           continue;
         }
       if (i_in >= 0 && fds[i_in].revents != 0)
         pump_input (pump);
       if (i_out >= 0 && (fds[i_out].revents & POLLOUT))
         pump_pending_input (pump);
+      if ((i_out >= 0 && (fds[i_out].revents & (POLLIN | POLLHUP | POLLERR))) ||
+          (i_err >= 0 && (fds[i_err].revents & (POLLIN | POLLHUP | POLLERR))))
+        idle_flushed = FALSE;
       if (i_out >= 0 && (fds[i_out].revents & (POLLIN | POLLHUP | POLLERR)))
         {
           if (!pump_output (pump, pump->output, pump->out_redactor, pump->caller_out, out))
