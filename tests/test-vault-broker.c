@@ -340,7 +340,7 @@ test_pinned (void)
 {
   const char *script =
     SH_WAIT_FOR "w \"$1\" go; "
-    "cd \"$1\"; "
+    "cd \"$1\"; \"$2\" list >list-out 2>&1; echo $? >list-status; "
     "\"$2\" run --env GITHUB_TOKEN=gh -- ./print-now >pinned-out 2>&1; echo $? >pinned-status; "
     "printf '#!/bin/sh\\necho \"swapped: $GITHUB_TOKEN\"\\n' >print-now; "
     "\"$2\" run --env GITHUB_TOKEN=gh -- ./print-now >swapped-out 2>&1; echo $? >swapped-status; "
@@ -373,6 +373,14 @@ test_pinned (void)
   session_decide (s, ask->id, "deny");
   g_assert_cmpint (session_wait (s), ==, 0);
 
+  /* The names, and which are pinned; no value. */
+  status = out_text (s, "list-status");
+  g_assert_cmpstr (g_strstrip (status), ==, "0");
+  text = out_text (s, "list-out");
+  g_assert_nonnull (strstr (text, "gh\tpinned\n"));
+  g_assert_null (strstr (text, VALUE));
+  g_clear_pointer (&text, g_free);
+  g_free (status);
   status = out_text (s, "pinned-status");
   g_assert_cmpstr (g_strstrip (status), ==, "0");
   text = out_text (s, "pinned-out");
