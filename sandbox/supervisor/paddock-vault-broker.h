@@ -16,19 +16,23 @@
  * JSON line:
  *
  *   {"type":"run","argv":[…],"env":[{"var":"GITHUB_TOKEN","name":"gh"}],
- *    "stdin":"NAME","environ":["K=V",…],"tty":true}
+ *    "stdin":"NAME","environ":["K=V",…],"tty":true,"tty_input":true}
  *   {"type":"list"}
  *
- * ("stdin" and "tty" optional). The broker answers with one JSON line:
+ * ("stdin", "tty" and "tty_input" optional; vault-client/paddock-vault-request.h
+ * reads and writes them). The broker answers with one JSON line:
  *
  *   {"type":"exit","exit_code":N}   or {"type":"exit","signal":N}
  *   {"type":"error","message":"…","exit_code":N}
  *   {"type":"list","secrets":[{"name":…,"mode":…,"pinned":BOOL},…]}
  *
  * and, while the program runs, reads {"type":"signal","signal":N} lines,
- * which it passes on to the program. With "tty", the program's output
- * goes through a pseudo-terminal of the broker's, and paddock-secret's
- * "stdin" descriptor is a pipe it forwards its terminal's input into.
+ * which it passes on to the program's process group. With "tty", the
+ * program's output goes through a pseudo-terminal of the broker's; with
+ * "tty_input" too, paddock-secret's "stdin" descriptor is a pipe it
+ * forwards its terminal's input into, which the broker copies into the
+ * pty (paddock-run, in the background of that terminal, could not read
+ * it). Other input (a pipe, a file) is the program's own stdin.
  *
  * The program is resolved by the broker (along the request's PATH, from
  * the caller's working directory), opened, hashed (SHA-256) and executed
