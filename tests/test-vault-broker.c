@@ -805,6 +805,123 @@ test_slow_output (void)
   forget_secret ("gh");
 }
 
+/* The keyring's default collection, as the Secret Service names it. */
+static char *
+default_collection (GDBusConnection *bus)
+{
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  char *path = NULL;
+
+  reply = g_dbus_connection_call_sync (bus, "org.freedesktop.secrets", "/org/freedesktop/secrets",
+                                       "org.freedesktop.Secret.Service", "ReadAlias",
+                                       g_variant_new ("(s)", "default"), G_VARIANT_TYPE ("(o)"),
+                                       G_DBUS_CALL_FLAGS_NONE, 10000, NULL, &error);
+  if (reply == NULL)
+    return NULL;
+  g_variant_get (reply, "(o)", &path);
+  if (g_strcmp0 (path, "/") == 0)
+    g_clear_pointer (&path, g_free);
+  return path;
+}
+
+/* gnome-keyring's way for tests to unlock without its prompt, with the
+ * password the test command unlocked it with; FALSE where it will not. */
+static gboolean
+unlock_with_password (GDBusConnection *bus,
+                      const char      *collection)
+{
+  static const char password[] = "paddock-test-password";
+  g_autoptr(GVariant) session_reply = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *session = NULL;
+  GVariant *master;
+
+  session_reply = g_dbus_connection_call_sync (bus, "org.freedesktop.secrets", "/org/freedesktop/secrets",
+                                               "org.freedesktop.Secret.Service", "OpenSession",
+                                               g_variant_new ("(sv)", "plain", g_variant_new_string ("")),
+                                               G_VARIANT_TYPE ("(vo)"), G_DBUS_CALL_FLAGS_NONE, 10000, NULL,
+                                               &error);
+  if (session_reply == NULL)
+    return FALSE;
+  g_variant_get (session_reply, "(@vo)", NULL, &session);
+  master = g_variant_new ("(o@ay@ays)", session,
+                          g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, "", 0, 1),
+                          g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, password, strlen (password), 1),
+                          "text/plain");
+  reply = g_dbus_connection_call_sync (bus, "org.freedesktop.secrets", "/org/freedesktop/secrets",
+                                       "org.gnome.keyring.InternalUnsupportedGuiltRiddenInterface",
+                                       "UnlockWithMasterPassword", g_variant_new ("(o@(oayays))", collection, master),
+                                       NULL, G_DBUS_CALL_FLAGS_NONE, 10000, NULL, &error);
+  if (reply == NULL)
+    g_test_message ("cannot unlock %s with the test's password: %s", collection, error->message);
+  return reply != NULL;
+}
+
+static gboolean
+lock_collection (GDBusConnection *bus,
+                 const char      *collection)
+{
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *objects[] = { collection };
+
+  reply = g_dbus_connection_call_sync (bus, "org.freedesktop.secrets", "/org/freedesktop/secrets",
+                                       "org.freedesktop.Secret.Service", "Lock",
+                                       g_variant_new ("(@ao)", g_variant_new_objv (objects, 1)),
+                                       G_VARIANT_TYPE ("(aoo)"), G_DBUS_CALL_FLAGS_NONE, 10000, NULL, &error);
+  return reply != NULL;
+}
+
+/* A locked keyring: its unlock prompt is dismissed (no display) or goes
+ * unanswered until the deadline; either way the agent gets one line that
+ * names the secret, and the session goes on. The keyring is unlocked
+ * again with the test's password; where gnome-keyring will not, the test
+ * is skipped before it locks anything. */
+static void
+test_locked_vault (void)
+{
+  const char *script =
+    SH_WAIT_FOR "w \"$1\" ready; cd \"$1\"; "
+    "\"$2\" run --env GITHUB_TOKEN=gh -- ./print-now >locked-out 2>&1; echo $? >locked-status";
+  g_autoptr(GDBusConnection) bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  g_autofree char *collection = NULL;
+  g_autofree char *build_vault = g_path_get_dirname (paddock_secret);
+  const char *command[] = { "sh", "-c", script, "sh", "@OUT@", paddock_secret, NULL };
+  const char *extra[] = { "--lock", "--on-ask", "allow", "--ask-timeout", "5", "--grant", build_vault, NULL };
+  g_autoptr(Session) s = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *status = NULL;
+
+  if (!store_secret ("gh", PADDOCK_SECRET_MODE_ASK))
+    return;
+  collection = bus != NULL ? default_collection (bus) : NULL;
+  if (collection == NULL || !unlock_with_password (bus, collection))
+    {
+      g_test_skip ("this Secret Service cannot be unlocked again without its prompt "
+                   "(gnome-keyring's UnlockWithMasterPassword): the keyring is left unlocked");
+      forget_secret ("gh");
+      return;
+    }
+  g_assert_true (lock_collection (bus, collection));
+  s = session_start_command (NULL, command, FALSE, extra);
+  write_program (s->out, "print-now", print_now);
+  session_go_on (s, "ready");
+  g_assert_cmpint (session_wait (s), ==, 0);
+  g_assert_true (unlock_with_password (bus, collection));
+
+  status = out_text (s, "locked-status");
+  g_assert_cmpstr (g_strstrip (status), ==, "1");
+  text = out_text (s, "locked-out");
+  g_test_message ("locked: %s", text);
+  g_assert_cmpuint (n_lines (text), ==, 1);
+  g_assert_nonnull (strstr (text, "gh"));
+  g_assert_true (strstr (text, "dismissed") != NULL || strstr (text, "did not answer") != NULL);
+  g_assert_false (file_holds (s->audit, VALUE));
+  forget_secret ("gh");
+}
+
 /* Outside a session it says so, and exits 2. */
 static void
 test_outside_session (void)
@@ -883,6 +1000,7 @@ main (int   argc,
   g_test_add_func ("/paddock/vault-broker/caller-gone", test_caller_gone);
   g_test_add_func ("/paddock/vault-broker/namespaces-backend", test_namespaces_backend);
   g_test_add_func ("/paddock/vault-broker/bad-input", test_bad_input);
+  g_test_add_func ("/paddock/vault-broker/locked-vault", test_locked_vault);
   g_test_add_func ("/paddock/vault-broker/outside-session", test_outside_session);
   g_test_add_func ("/paddock/vault-broker/no-service", test_no_service);
   return g_test_run ();
