@@ -14,8 +14,6 @@
 #include "config.h"
 
 #include "paddock-autofd.h"
-#include "paddock-command-line.h"
-#include "paddock-xdg.h"
 #include "paddock-escape.h"
 #include "paddock-process-tree.h"
 #include "paddock-protocol.h"
@@ -23,6 +21,7 @@
 #include "paddock-vault-broker.h"
 #include "paddock-vault-broker-private.h"
 #include "paddock-vault-request.h"
+#include "paddock-xdg.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -278,12 +277,6 @@ maybe_reply_exit (Request *self)
 
 /* The timeline and the audit log */
 
-static const char *
-decision_word (PaddockDecision decision)
-{
-  return paddock_decision_to_string (decision);
-}
-
 static void
 record_use (Request         *self,
             Use             *use,
@@ -319,7 +312,7 @@ record_use (Request         *self,
   json_object_set_string_member (fields, "cwd", self->program.cwd);
   json_object_set_int_member (fields, "pid", self->peer);
   json_object_set_string_member (fields, use->var != NULL ? "env" : "stdin", use->var != NULL ? use->var : "");
-  json_object_set_string_member (fields, "decision", decision_word (decision));
+  json_object_set_string_member (fields, "decision", paddock_decision_to_string (decision));
   json_object_set_string_member (fields, "by", by);
   if (reason != NULL)
     json_object_set_string_member (fields, "reason", reason);
@@ -582,14 +575,6 @@ check_use (Request *self,
   ask_use (self, use, NULL);
 }
 
-static char *
-vault_error_text (Use          *use,
-                  const GError *error)
-{
-  /* The vault's messages name the secret and the reason, never a value. */
-  return g_strdup (error->message);
-}
-
 static void
 on_info (GObject      *source,
          GAsyncResult *result,
@@ -608,9 +593,8 @@ on_info (GObject      *source,
   use = g_ptr_array_index (self->uses, self->next);
   if (info == NULL)
     {
-      g_autofree char *text = vault_error_text (use, error);
-
-      request_fail (self, 1, text);
+      /* The vault's messages name the secret and the reason, never a value. */
+      request_fail (self, 1, error->message);
       return;
     }
   use->info = info;
@@ -686,9 +670,8 @@ on_value (GObject      *source,
   use = g_ptr_array_index (self->uses, self->next);
   if (value == NULL)
     {
-      g_autofree char *text = vault_error_text (use, error);
-
-      request_fail (self, 1, text);
+      /* The vault's messages name the secret and the reason, never a value. */
+      request_fail (self, 1, error->message);
       return;
     }
   use->value = value;
