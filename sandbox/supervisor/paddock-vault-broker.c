@@ -945,11 +945,82 @@ on_list (GObject      *source,
   request_finish (self);
 }
 
+/* Finding and hashing the program reads it whole (a runtime of 100 MB
+ * takes a while): in a thread, so that clients and asks are served
+ * meanwhile. */
+typedef struct
+{
+  PaddockVaultProgram  program;
+  int                  exit_code;   /* where it failed: 127 not found, 126 not executable */
+  GError              *error;
+} OpenResult;
+
+static void
+open_result_free (OpenResult *result)
+{
+  paddock_vault_program_clear (&result->program);
+  g_clear_error (&result->error);
+  g_free (result);
+}
+
+static void
+open_program_thread (GTask        *task,
+                     gpointer      source,
+                     gpointer      task_data,
+                     GCancellable *cancellable)
+{
+  Request *self = task_data;
+  OpenResult *result = g_new0 (OpenResult, 1);
+
+  /* The request is held by the task and not changed meanwhile: its argv
+   * and environment are read here, and nothing else. */
+  result->program = (PaddockVaultProgram) PADDOCK_VAULT_PROGRAM_INIT;
+  paddock_vault_program_open (&result->program, self->peer, (const char * const *) self->request->argv,
+                              (const char * const *) self->request->environ, &result->exit_code, &result->error);
+  g_task_return_pointer (task, result, (GDestroyNotify) open_result_free);
+}
+
+static void
+on_program_opened (GObject      *source,
+                   GAsyncResult *async_result,
+                   gpointer      user_data)
+{
+  Request *self = user_data;
+  OpenResult *result = g_task_propagate_pointer (G_TASK (async_result), NULL);
+
+  if (self->stage == STAGE_DONE)
+    {
+      open_result_free (result);
+      request_unref (self);
+      return;
+    }
+  self->refs--;
+  if (result->error != NULL)
+    {
+      request_fail (self, result->exit_code, result->error->message);
+      open_result_free (result);
+      return;
+    }
+  self->program = result->program;
+  result->program = (PaddockVaultProgram) PADDOCK_VAULT_PROGRAM_INIT;
+  open_result_free (result);
+  self->stage = STAGE_CHECKING;
+  check_next (self);
+}
+
+static void
+open_program (Request *self)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, NULL, on_program_opened, request_ref (self));
+
+  g_task_set_task_data (task, self, NULL);
+  g_task_run_in_thread (task, open_program_thread);
+}
+
 static void
 serve (Request *self)
 {
   g_autoptr(GError) error = NULL;
-  int exit_code = 1;
 
   self->cancellable = g_cancellable_new ();
   if (self->request->type == PADDOCK_VAULT_REQUEST_LIST)
@@ -960,12 +1031,6 @@ serve (Request *self)
   if (self->n_fds != 3)
     {
       request_fail (self, 2, "the request came without its standard input, output and error");
-      return;
-    }
-  if (!paddock_vault_program_open (&self->program, self->peer, (const char * const *) self->request->argv,
-                                   (const char * const *) self->request->environ, &exit_code, &error))
-    {
-      request_fail (self, exit_code, error->message);
       return;
     }
   for (guint i = 0; self->request->env_names[i] != NULL; i++)
@@ -995,8 +1060,7 @@ serve (Request *self)
       use->name = g_strdup (self->request->stdin_name);
       g_ptr_array_add (self->uses, use);
     }
-  self->stage = STAGE_CHECKING;
-  check_next (self);
+  open_program (self);
 }
 
 /* While the program runs: signals for it. Before: nothing but the request. */
