@@ -872,6 +872,23 @@ paddock_supervisor_run (PaddockRunOptions *options)
       lock_options.grants = (const char * const *) grants->pdata;
 
       lock = paddock_lock_new (&lock_options, &error);
+      /* The vault must never keep a session from starting: without its
+       * grant, the lock goes on, and paddock-secret says it has no vault. */
+      if (lock == NULL && self.vault != NULL)
+        {
+          g_autoptr(GError) vault_error = g_steal_pointer (&error);
+
+          g_ptr_array_remove_index (grants, grants->len - 2);
+          lock_options.grants = (const char * const *) grants->pdata;
+          lock = paddock_lock_new (&lock_options, &error);
+          if (lock != NULL)
+            {
+              paddock_printerr ("warning: paddock-secret cannot reach this session under the lock: %s",
+                                vault_error->message);
+              g_clear_pointer (&self.vault, paddock_vault_broker_free);
+              g_unsetenv (PADDOCK_VAULT_SOCKET_ENV);
+            }
+        }
       if (lock == NULL)
         {
           paddock_printerr ("%s", error->message);
