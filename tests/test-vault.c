@@ -407,6 +407,69 @@ wait_result (GAsyncResult **slot)
   return *slot;
 }
 
+/* A session bus of its own with no service on it (none to activate
+ * either), in a child: a bus that answers, but no Secret Service. */
+static void
+test_no_service_on_bus (void)
+{
+  static const char config[] =
+    "<busconfig>"
+    "  <type>session</type>"
+    "  <listen>unix:tmpdir=/tmp</listen>"
+    "  <auth>EXTERNAL</auth>"
+    "  <policy context='default'>"
+    "    <allow send_destination='*' eavesdrop='true'/>"
+    "    <allow eavesdrop='true'/>"
+    "    <allow own='*'/>"
+    "  </policy>"
+    "</busconfig>";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocess) bus = NULL;
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autofree char *config_path = NULL;
+  g_autofree char *address = NULL;
+  g_autofree char *config_arg = NULL;
+  int fd;
+
+  if (g_test_subprocess ())
+    {
+      g_autoptr(GBytes) value = NULL;
+
+      g_setenv ("DBUS_SESSION_BUS_ADDRESS", g_getenv ("PADDOCK_TEST_EMPTY_BUS"), TRUE);
+      value = paddock_vault_lookup_sync ("gh", "", NULL, &error);
+      g_assert_null (value);
+      assert_error_clean (error, PADDOCK_VAULT_ERROR_NO_SERVICE, "gh", NULL);
+      g_printerr ("lookup: %s\n", error->message);
+      return;
+    }
+
+  fd = g_file_open_tmp ("paddock-test-bus-XXXXXX.conf", &config_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (write (fd, config, strlen (config)), ==, (gssize) strlen (config));
+  close (fd);
+  config_arg = g_strdup_printf ("--config-file=%s", config_path);
+  bus = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, "dbus-daemon", config_arg,
+                          "--nofork", "--print-address=1", NULL);
+  if (bus == NULL)
+    {
+      g_test_skip ("dbus-daemon cannot be run to make a bus of the test's own");
+      g_unlink (config_path);
+      return;
+    }
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (bus));
+  address = g_data_input_stream_read_line (out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (address);
+  g_setenv ("PADDOCK_TEST_EMPTY_BUS", address, TRUE);
+
+  g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+  g_subprocess_force_exit (bus);
+  g_subprocess_wait (bus, NULL, NULL);
+  g_unlink (config_path);
+  g_test_trap_assert_passed ();
+  g_test_trap_assert_stderr ("*lookup: cannot read secret *gh*: no Secret Service*");
+}
+
 /* --- a locked keyring ---------------------------------------------------------
  *
  * gnome-keyring unlocks through its system prompter, gcr's, which it finds
@@ -927,6 +990,7 @@ main (int   argc,
   g_test_add_func ("/paddock/vault/missing", test_missing);
   g_test_add_func ("/paddock/vault/bad-names", test_bad_names);
   g_test_add_func ("/paddock/vault/no-service", test_no_service);
+  g_test_add_func ("/paddock/vault/no-service-on-bus", test_no_service_on_bus);
   g_test_add_func ("/paddock/vault/locked", test_locked);
   g_test_add_func ("/paddock/vault/pins", test_pins);
   g_test_add_func ("/paddock/vault/hash-fd", test_hash_fd);

@@ -263,6 +263,34 @@ paddock_vault_hash_file (const char  *path,
   return g_steal_pointer (&sha256);
 }
 
+/* Whether @service_error says that no Secret Service, or no session bus,
+ * is there to answer (rather than that one answered no). */
+static gboolean
+no_service (const GError *service_error)
+{
+  static const int bus_codes[] = {
+    G_DBUS_ERROR_SERVICE_UNKNOWN, G_DBUS_ERROR_NAME_HAS_NO_OWNER, G_DBUS_ERROR_NO_REPLY,
+    G_DBUS_ERROR_TIMEOUT, G_DBUS_ERROR_TIMED_OUT, G_DBUS_ERROR_DISCONNECTED, G_DBUS_ERROR_NO_SERVER,
+    G_DBUS_ERROR_SPAWN_EXEC_FAILED, G_DBUS_ERROR_SPAWN_FORK_FAILED, G_DBUS_ERROR_SPAWN_CHILD_EXITED,
+    G_DBUS_ERROR_SPAWN_CHILD_SIGNALED, G_DBUS_ERROR_SPAWN_FAILED, G_DBUS_ERROR_SPAWN_SERVICE_INVALID,
+    G_DBUS_ERROR_SPAWN_SERVICE_NOT_FOUND, G_DBUS_ERROR_SPAWN_FILE_INVALID,
+  };
+  static const int io_codes[] = {
+    G_IO_ERROR_NOT_FOUND, G_IO_ERROR_CONNECTION_REFUSED, G_IO_ERROR_CLOSED, G_IO_ERROR_BROKEN_PIPE,
+    G_IO_ERROR_CONNECTION_CLOSED, G_IO_ERROR_PERMISSION_DENIED, G_IO_ERROR_INVALID_ARGUMENT,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bus_codes); i++)
+    if (g_error_matches (service_error, G_DBUS_ERROR, bus_codes[i]))
+      return TRUE;
+  /* Connecting to the bus itself (its socket missing, refused, or its
+   * address unusable). */
+  for (guint i = 0; i < G_N_ELEMENTS (io_codes); i++)
+    if (g_error_matches (service_error, G_IO_ERROR, io_codes[i]))
+      return TRUE;
+  return FALSE;
+}
+
 /* Gives a libsecret or D-Bus error the vault's words, naming @name. */
 static void
 propagate_service_error (GError     **error,
@@ -279,20 +307,8 @@ propagate_service_error (GError     **error,
       g_propagate_error (error, service_error);
       return;
     }
-  if (service_error->domain == G_DBUS_ERROR
-      || (service_error->domain == G_IO_ERROR
-          && (service_error->code == G_IO_ERROR_NOT_FOUND
-              || service_error->code == G_IO_ERROR_CONNECTION_REFUSED
-              || service_error->code == G_IO_ERROR_CLOSED
-              || service_error->code == G_IO_ERROR_BROKEN_PIPE
-              || service_error->code == G_IO_ERROR_FAILED))
-      || g_error_matches (service_error, G_SPAWN_ERROR, G_SPAWN_ERROR_FAILED))
+  if (no_service (service_error))
     code = PADDOCK_VAULT_ERROR_NO_SERVICE;
-  if (g_error_matches (service_error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_METHOD)
-      || g_error_matches (service_error, G_DBUS_ERROR, G_DBUS_ERROR_ACCESS_DENIED)
-      || g_error_matches (service_error, G_DBUS_ERROR, G_DBUS_ERROR_INVALID_ARGS)
-      || g_error_matches (service_error, G_DBUS_ERROR, G_DBUS_ERROR_FAILED))
-    code = PADDOCK_VAULT_ERROR_FAILED;
 
   if (code == PADDOCK_VAULT_ERROR_NO_SERVICE)
     g_set_error (error, PADDOCK_VAULT_ERROR, code,
