@@ -768,6 +768,77 @@ test_pump_cancel (void)
     }
 }
 
+typedef struct
+{
+  int           fd;
+  const guint8 *bytes;
+  gsize         len;
+} PipeWrite;
+
+static gpointer
+write_to_pipe (gpointer data)
+{
+  PipeWrite *w = data;
+
+  for (gsize done = 0; done < w->len;)
+    {
+      ssize_t n = write (w->fd, w->bytes + done, MIN (w->len - done, 1000));
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      g_assert_cmpint (n, >, 0);
+      done += (gsize) n;
+    }
+  close (w->fd);
+  return NULL;
+}
+
+/* Descriptors another holder made non-blocking, as Node.js does to its
+ * standard output: the pump waits on them rather than fail, and a MiB,
+ * more than the pipes hold, comes through whole. */
+static void
+test_pump_nonblocking (void)
+{
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  PumpResult r = { loop, FALSE, 0, NULL };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  gsize len = 1 << 20;
+  g_autofree guint8 *input = g_malloc (len);
+  g_autoptr(GByteArray) got = g_byte_array_new ();
+  int in[2], out[2];
+  PipeWrite w;
+  GThread *writer;
+
+  for (gsize i = 0; i < len; i++)
+    input[i] = (guint8) g_rand_int (rand);
+  g_assert_cmpint (pipe2 (in, O_CLOEXEC), ==, 0);
+  g_assert_cmpint (pipe2 (out, O_CLOEXEC), ==, 0);
+  g_assert_cmpint (fcntl (in[0], F_SETFL, O_NONBLOCK), ==, 0);
+  g_assert_cmpint (fcntl (out[1], F_SETFL, O_NONBLOCK), ==, 0);
+  paddock_redactor_pump_async (redactor_with ("gh", TOKEN, NULL), in[0], out[1], PADDOCK_REDACTOR_IDLE_MS,
+                               NULL, on_pump_done, &r);
+  w = (PipeWrite) { in[1], input, len };
+  writer = g_thread_new ("pipe-writer", write_to_pipe, &w);
+  while (got->len < len)
+    {
+      guint8 buffer[4096];
+      ssize_t n = read (out[0], buffer, sizeof buffer);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      g_assert_cmpint (n, >, 0);
+      g_byte_array_append (got, buffer, (guint) n);
+    }
+  g_thread_join (writer);
+  g_main_loop_run (loop);
+  g_assert_no_error (r.error);
+  g_assert_true (r.ok);
+  g_assert_cmpmem (got->data, got->len, input, len);
+  close (in[0]);
+  close (out[0]);
+  close (out[1]);
+}
+
 /* paddock-redact, with its secrets from a descriptor: masks, and says
  * which line of the secrets it cannot read, without the value. */
 static void
@@ -854,6 +925,7 @@ main (int   argc,
   g_test_add_func ("/paddock/redactor/pump", test_pump);
   g_test_add_func ("/paddock/redactor/pump-pty", test_pump_pty);
   g_test_add_func ("/paddock/redactor/pump-cancel", test_pump_cancel);
+  g_test_add_func ("/paddock/redactor/pump-nonblocking", test_pump_nonblocking);
   g_test_add_func ("/paddock/redactor/tool", test_tool);
 
   return g_test_run ();

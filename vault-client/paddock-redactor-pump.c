@@ -32,6 +32,15 @@ write_all (int           fd,
 
       if (n < 0 && errno == EINTR)
         continue;
+      /* Someone else who shares the descriptor made it non-blocking (as
+       * Node.js does to its standard output): wait until it takes more. */
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+        {
+          GPollFD writable = { fd, G_IO_OUT, 0 };
+
+          g_poll (&writable, 1, -1);
+          continue;
+        }
       if (n < 0)
         {
           int saved_errno = errno;
@@ -74,6 +83,7 @@ paddock_redactor_pump (PaddockRedactor *redactor,
   guint64 total = 0;
   gboolean ok = TRUE;
   gboolean idle_flushed = FALSE;
+  gboolean in_nonblocking = FALSE;
 
   g_return_val_if_fail (redactor != NULL, FALSE);
   g_return_val_if_fail (in_fd >= 0 && out_fd >= 0, FALSE);
@@ -91,7 +101,7 @@ paddock_redactor_pump (PaddockRedactor *redactor,
        * cancellable. Otherwise block in read(). */
       gboolean idle_wait = paddock_redactor_held (redactor) > 0 && !idle_flushed;
 
-      if (n_poll_fds > 1 || idle_wait)
+      if (n_poll_fds > 1 || idle_wait || in_nonblocking)
         {
           int timeout = idle_wait ? (int) idle_ms : -1;
           int ready = g_poll (poll_fds, n_poll_fds, timeout);
@@ -119,6 +129,12 @@ paddock_redactor_pump (PaddockRedactor *redactor,
       n = read (in_fd, buffer, CHUNK);
       if (n < 0 && errno == EINTR)
         continue;
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+        {
+          /* A non-blocking descriptor: wait in poll() from now on. */
+          in_nonblocking = TRUE;
+          continue;
+        }
       if (n < 0 && errno != EIO)
         {
           int saved_errno = errno;

@@ -276,23 +276,11 @@ compare_forms_by_bytes (gconstpointer a,
   return compare_bytes (x->bytes, x->len, y->bytes, y->len);
 }
 
-static gboolean
-form_is_new (PaddockRedactor *self,
-             GByteArray      *bytes)
-{
-  for (guint i = 0; i < self->forms->len; i++)
-    {
-      const Form *form = &g_array_index (self->forms, Form, i);
-
-      if (form->len == bytes->len && memcmp (form->bytes, bytes->data, bytes->len) == 0)
-        return FALSE;
-    }
-  return TRUE;
-}
-
 static void
 build_table (PaddockRedactor *self)
 {
+  /* The forms so far, by their bytes (GBytes over the forms' own). */
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, NULL);
   const Form *forms;
   guint n_forms;
   guint32 *counts;
@@ -311,9 +299,16 @@ build_table (PaddockRedactor *self)
         {
           GByteArray *bytes = g_ptr_array_index (secret_forms, i);
           Form form = { head_at (bytes->data), bytes->data, bytes->len, s };
+          GBytes *key = g_bytes_new_static (bytes->data, bytes->len);
 
-          if (!form_is_new (self, bytes))
-            continue;
+          /* Not g_hash_table_add(): it would keep the new key, over the
+           * bytes of a form about to be freed. */
+          if (g_hash_table_contains (seen, key))
+            {
+              g_bytes_unref (key);
+              continue;
+            }
+          g_hash_table_add (seen, key);
           /* Moved, not shared: the list wipes what it still holds. */
           g_ptr_array_add (self->form_bytes, g_steal_pointer (&secret_forms->pdata[i]));
           g_array_append_val (self->forms, form);

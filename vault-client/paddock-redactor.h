@@ -42,15 +42,15 @@
  * bytes and then skips up to the shortest form's length less one, four
  * scans interleaved. Measured by `meson test --benchmark redactor` (1 GiB
  * of English-like text, 20 secrets, on a 2-CPU AMD EPYC shared with
- * builds, load 8 to 11; medians of 5): paddock_redactor_feed() 3.9 to 4.4
- * GB/s of CPU time (1.1 to 1.2 GB/s by the wall clock); paddock-redact as
- * a filter between two pipes 0.87 to 0.95 GB/s of its CPU time, user and
- * system, where cat(1) does 1.0 to 1.3 (0.72x to 0.84x); by the wall
- * clock, as fast as cat (0.90x to 0.98x), both slowed by the load to
- * 0.2 to 0.3 GB/s. The worst case is output made to look like the start
- * of a form again and again (a long value of one repeated byte, fed that
- * byte): each position is then compared with the forms, up to their
- * length.
+ * builds, load 7 to 10; medians of 5 runs, three such runs): by CPU time,
+ * paddock_redactor_feed() 3.9 to 4.4 GB/s, and paddock-redact as a filter
+ * between two pipes 1.06 to 1.47 GB/s where cat(1) does 1.75 to 2.2
+ * (0.60x to 0.67x: the scan's time on top of the same copies); by the
+ * wall clock, feed() 1.5 to 2.4 GB/s, and through the pipes 0.63x to
+ * 0.79x cat, both slowed by the load to 0.25 to 0.64 GB/s. The worst case
+ * is output made to look like the start of a form again and again (a
+ * long value of one repeated byte, fed that byte): each position is then
+ * compared with the forms, up to their length.
  *
  * Values under PADDOCK_REDACTOR_MIN_VALUE bytes are refused: masking them
  * would blank ordinary words and still tell their value away.
@@ -127,14 +127,17 @@ gsize            paddock_redactor_held        (PaddockRedactor *self);
 /* Copies @in_fd to @out_fd through @redactor until @in_fd ends, in the
  * calling thread, with blocking reads and writes; held-back bytes are
  * flushed (paddock_redactor_flush_idle()) once @in_fd has been quiet for
- * @idle_ms milliseconds, and at its end (paddock_redactor_flush()). Neither descriptor is closed, nor are its flags changed (a
- * terminal's descriptor may be shared). The end of @in_fd is a read of 0
- * bytes, or EIO, which is what a pty's master reads once the last holder
- * of its slave closes it. Fails with G_IO_ERROR_CANCELLED if
- * @cancellable is cancelled (what was held is flushed first), or with
- * the error of a failed read or write, naming the descriptor. A write to
- * a closed pipe raises SIGPIPE unless the process blocks or ignores it.
- * @bytes_in, if not %NULL, is set to the number of bytes read. */
+ * @idle_ms milliseconds, and at its end (paddock_redactor_flush()).
+ * Neither descriptor is closed, nor are its flags changed (a terminal's
+ * descriptor may be shared); one that another holder made non-blocking
+ * is waited on with poll(). The end of @in_fd is a read of 0 bytes, or
+ * EIO, which is what a pty's master reads once the last holder of its
+ * slave closes it. Fails with G_IO_ERROR_CANCELLED if @cancellable is
+ * cancelled while waiting for input (what was held is flushed first), or
+ * with the error of a failed read or write, naming the descriptor. A
+ * write to a closed pipe raises SIGPIPE unless the process blocks or
+ * ignores it. @bytes_in, if not %NULL, is set to the number of bytes
+ * read. */
 gboolean         paddock_redactor_pump        (PaddockRedactor *redactor,
                                                int              in_fd,
                                                int              out_fd,
