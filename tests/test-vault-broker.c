@@ -859,6 +859,29 @@ unlock_with_password (GDBusConnection *bus,
   return reply != NULL;
 }
 
+/* Takes (@take) or gives back the name gnome-keyring finds its system
+ * prompter by, with no prompter behind it: the keyring's prompt then
+ * fails at once, as a dismissed one, and gcr's real prompter, which
+ * would wait on the test display for a person (and stay there for the
+ * tests that follow), is never started. FALSE where another has it. */
+static gboolean
+hold_prompter_name (GDBusConnection *bus,
+                    gboolean         take)
+{
+  g_autoptr(GVariant) reply = NULL;
+  guint32 result = 0;
+
+  reply = g_dbus_connection_call_sync (bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                       "org.freedesktop.DBus", take ? "RequestName" : "ReleaseName",
+                                       take ? g_variant_new ("(su)", "org.gnome.keyring.SystemPrompter", 4)
+                                            : g_variant_new ("(s)", "org.gnome.keyring.SystemPrompter"),
+                                       G_VARIANT_TYPE ("(u)"), G_DBUS_CALL_FLAGS_NONE, 10000, NULL, NULL);
+  if (reply == NULL)
+    return FALSE;
+  g_variant_get (reply, "(u)", &result);
+  return result == 1;
+}
+
 static gboolean
 lock_collection (GDBusConnection *bus,
                  const char      *collection)
@@ -874,11 +897,10 @@ lock_collection (GDBusConnection *bus,
   return reply != NULL;
 }
 
-/* A locked keyring: its unlock prompt is dismissed (no display) or goes
- * unanswered until the deadline; either way the agent gets one line that
- * names the secret, and the session goes on. The keyring is unlocked
- * again with the test's password; where gnome-keyring will not, the test
- * is skipped before it locks anything. */
+/* A locked keyring whose unlock prompt is dismissed: the agent gets one
+ * line that names the secret, and the session goes on. The keyring is
+ * unlocked again with the test's password; where gnome-keyring will not,
+ * the test is skipped before it locks anything. */
 static void
 test_locked_vault (void)
 {
@@ -904,12 +926,19 @@ test_locked_vault (void)
       forget_secret ("gh");
       return;
     }
+  if (!hold_prompter_name (bus, TRUE))
+    {
+      g_test_skip ("a system prompter runs on this bus, which would ask a person: the keyring is left unlocked");
+      forget_secret ("gh");
+      return;
+    }
   g_assert_true (lock_collection (bus, collection));
   s = session_start_command (NULL, command, FALSE, extra);
   write_program (s->out, "print-now", print_now);
   session_go_on (s, "ready");
   g_assert_cmpint (session_wait (s), ==, 0);
   g_assert_true (unlock_with_password (bus, collection));
+  hold_prompter_name (bus, FALSE);
 
   status = out_text (s, "locked-status");
   g_assert_cmpstr (g_strstrip (status), ==, "1");
@@ -917,7 +946,7 @@ test_locked_vault (void)
   g_test_message ("locked: %s", text);
   g_assert_cmpuint (n_lines (text), ==, 1);
   g_assert_nonnull (strstr (text, "gh"));
-  g_assert_true (strstr (text, "dismissed") != NULL || strstr (text, "did not answer") != NULL);
+  g_assert_nonnull (strstr (text, "dismissed"));
   g_assert_false (file_holds (s->audit, VALUE));
   forget_secret ("gh");
 }
