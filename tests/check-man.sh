@@ -5,10 +5,11 @@
 # default rules has each rule of the built-in policy, with its action, and
 # no other.
 #
-#   check-man.sh PADDOCK_RUN PADDOCKCTL MAN_DIR
+#   check-man.sh PADDOCK_RUN PADDOCKCTL MAN_DIR [PADDOCK_SECRET]
 #
 # PADDOCK_RUN and PADDOCKCTL are the built programs; MAN_DIR holds
-# paddock-run.1, paddockctl.1, paddock-policy.5 and default-policy.json.
+# paddock-run.1, paddockctl.1, paddock-policy.5 and default-policy.json;
+# with PADDOCK_SECRET, paddock-secret.1 is checked against it too.
 # Prints one line a problem, and exits 1 if there was any.
 #
 # Copyright 2026 The Paddock authors
@@ -16,13 +17,14 @@
 
 set -u
 
-if [ $# -ne 3 ]; then
-  echo "usage: check-man.sh PADDOCK_RUN PADDOCKCTL MAN_DIR" >&2
+if [ $# -ne 3 ] && [ $# -ne 4 ]; then
+  echo "usage: check-man.sh PADDOCK_RUN PADDOCKCTL MAN_DIR [PADDOCK_SECRET]" >&2
   exit 2
 fi
 paddock_run=$1
 paddockctl=$2
 man_dir=$3
+paddock_secret=${4:-}
 
 failed=0
 
@@ -150,6 +152,30 @@ for command in "" attach "policy explain" "audit show" "audit export" "secret ad
       fail paddockctl.1 "option $option (in paddockctl ${command:+$command }--help) has no entry"
   done
 done
+
+# paddock-secret(1): formats, carries the version, and has an entry for
+# each option and command of paddock-secret --help.
+if [ -n "$paddock_secret" ]; then
+  secret_page=$man_dir/paddock-secret.1
+  if [ ! -r "$secret_page" ]; then
+    fail paddock-secret.1 "cannot read $secret_page"
+  else
+    check_groff "$secret_page"
+    grep -q -e "^\.TH .* \"Paddock $version\"" "$secret_page" ||
+      fail paddock-secret.1 "its .TH line does not say \"Paddock $version\", the version paddock-run --version prints"
+    secret_tags=$(entry_tags "$secret_page")
+    secret_commands=$(entry_tags "$secret_page" COMMANDS)
+    help=$("$paddock_secret" --help) || fail paddock-secret.1 "paddock-secret --help failed"
+    for option in $(printf '%s\n' "$help" | long_options); do
+      has_option "$secret_tags" "$option" ||
+        fail paddock-secret.1 "option $option (in paddock-secret --help) has no entry"
+    done
+    for command in $(printf '%s\n' "$help" | sed -n 's/^ *\(Usage: \)\{0,1\}paddock-secret \([a-z]*\).*/\2/p'); do
+      has_command "$secret_commands" "$command" ||
+        fail paddock-secret.1 "command \"$command\" (in paddock-secret --help) has no entry under COMMANDS"
+    done
+  fi
+fi
 
 # The built-in rules, "NAME ACTION" a line, first to last: each rule's
 # "name" comes before its "action", one key a line, as the file is laid

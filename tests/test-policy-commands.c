@@ -8,6 +8,7 @@
 #include "test-policy-util.h"
 #include "test-util.h"
 
+#include "paddock-command-line.h"
 #include "paddock-download.h"
 #include "paddock-policy.h"
 
@@ -1035,6 +1036,48 @@ test_explain_downloaded (void)
   g_assert_null (paddock_policy_query_downloaded (&query));
 }
 
+/* Which command lines run code their caller gives them (the vault keeps
+ * pinned secrets from those): a shell's -c, an interpreter's -c or -e,
+ * a program on stdin or a descriptor, through env or sudo too; a script
+ * file, or a program that is no interpreter, does not. */
+static void
+test_runs_given_code (void)
+{
+  static const struct
+  {
+    const char *line;
+    gboolean    given;
+  } cases[] = {
+    { "sh -c echo", TRUE },
+    { "bash -lc echo", TRUE },
+    { "python3 -c print(1)", TRUE },
+    { "node -e 1", TRUE },
+    { "perl -e 1", TRUE },
+    { "ruby -e 1", TRUE },
+    { "sh", TRUE },
+    { "python3 -", TRUE },
+    { "bash /dev/fd/3", TRUE },
+    { "env FOO=1 sh -c echo", TRUE },
+    { "sudo -u me python3 -c 1", TRUE },
+    { "sh ./build.sh", FALSE },
+    { "python3 tool.py --c", FALSE },
+    { "gh pr list", FALSE },
+    { "env FOO=1 gh pr list", FALSE },
+    { "git -c user.name=x commit", FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(GStrv) argv = g_strsplit (cases[i].line, " ", -1);
+      g_autofree char *name = g_path_get_basename (argv[0]);
+      const char *names[] = { name };
+
+      g_test_message ("%s", cases[i].line);
+      g_assert_cmpint (paddock_command_line_runs_given_code ((const char * const *) argv, names, 1), ==,
+                       cases[i].given);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1056,6 +1099,7 @@ main (int   argc,
   g_test_add_func ("/paddock/policy-commands/extract-folder", test_extract_folder);
   g_test_add_func ("/paddock/policy-commands/tee-targets", test_tee_targets);
   g_test_add_func ("/paddock/policy-commands/explain-downloaded", test_explain_downloaded);
+  g_test_add_func ("/paddock/policy-commands/runs-given-code", test_runs_given_code);
 
   status = g_test_run ();
   test_home_remove (home);

@@ -310,6 +310,65 @@ test_app_decide (void)
   g_rmdir (dir);
 }
 
+/* A program that asks for a secret (paddock-secret in the tab's shell)
+ * shows in the bar as such: which secret, for which command line; allowed
+ * there, the program gets it and the terminal shows only its mask. The
+ * secret is stored with secret-tool, so that this program, which runs
+ * beside others, holds no Secret Service proxies of its own. */
+static void
+test_approval_secret (void)
+{
+  static const char value[] = "window-secret-value-3e1f";
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *paddock_secret = g_build_filename (g_getenv ("PADDOCK_BUILD_DIR"), "vault-client",
+                                                      "paddock-secret", NULL);
+  const char *store[] = { "secret-tool", "store", "--label", "gh", "xdg:schema", "org.paddock.Secret", "name", "gh",
+                          "project", "", "mode", "ask", "pins", "[]", NULL };
+  const char *clear[] = { "secret-tool", "clear", "xdg:schema", "org.paddock.Secret", "name", "gh", NULL };
+  g_autoptr(GSubprocess) storing = NULL;
+  PaddockApprovalBar *bar;
+  PaddockSessionPage *page;
+  VteTerminal *terminal;
+
+  if (skip_without_display ())
+    return;
+  storing = g_subprocess_newv (store, G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDERR_SILENCE, &error);
+  if (storing == NULL || !g_subprocess_communicate_utf8 (storing, value, NULL, NULL, NULL, &error) ||
+      !g_subprocess_get_if_exited (storing) || g_subprocess_get_exit_status (storing) != 0)
+    {
+      g_test_skip ("secret-tool cannot store a secret here (libsecret-tools, a Secret Service)");
+      return;
+    }
+
+  app = create_application ();
+  dir = make_project_dir ();
+  open_session (app, dir, &terminal, &page);
+  bar = paddock_session_page_get_approval_bar (page);
+  line = g_strdup_printf ("%s run --env T=gh -- /usr/bin/printenv T; echo \"status=$?.\"\n", paddock_secret);
+  feed (terminal, line);
+  g_assert_true (wait_for (ask_shown, page, "the approval bar"));
+  g_assert_cmpstr (paddock_approval_bar_get_current (bar)->kind, ==, "secret");
+  {
+    LabelWait shown = { GTK_WIDGET (bar), "Secret “gh” for " };
+
+    g_assert_true (wait_for (label_shown, &shown, shown.needle));
+    g_assert_true (find_label_containing (GTK_WIDGET (bar), "printenv T"));
+  }
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "session.allow", NULL));
+  assert_terminal_shows (terminal, "status=0.");
+  assert_terminal_shows (terminal, "«secret:gh»");
+  assert_terminal_lacks (terminal, value);
+
+  destroy_windows (app);
+  g_rmdir (dir);
+  g_spawn_sync (NULL, (char **) clear, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL,
+                NULL, NULL, NULL);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -328,6 +387,7 @@ main (int   argc,
   g_test_add_func ("/paddock/window/approval-deadline", test_approval_deadline);
   g_test_add_func ("/paddock/window/approval-kill", test_approval_kill);
   g_test_add_func ("/paddock/window/app-decide", test_app_decide);
+  g_test_add_func ("/paddock/window/approval-secret", test_approval_secret);
 
   status = g_test_run ();
   test_window_cleanup ();

@@ -177,6 +177,16 @@ update (PaddockApprovalBar *self,
       g_autofree char *rule = describe_rule (ask);
       g_autofree char *of = NULL;
 
+      if (g_strcmp0 (ask->kind, "secret") == 0)
+        {
+          g_autofree char *name = paddock_escape_for_display (ask->name != NULL ? ask->name : "", -1);
+          /* TRANSLATORS: a program that asks for a secret from the vault: the secret's name, then the
+           * command line that would get it (never the agent itself) */
+          char *for_secret = g_strdup_printf (_("Secret “%s” for %s"), name, line);
+
+          g_free (line);
+          line = for_secret;
+        }
       gtk_label_set_label (self->command_label, line);
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->command_label), line);
       /* TRANSLATORS: the folder a command that waits for an answer would run in */

@@ -299,6 +299,16 @@ show_record (const PaddockAuditRecord *record,
         detail = g_strdup_printf ("the project's rules changed: %s rule%s now, from %s", rules,
                                   g_strcmp0 (rules, "1") == 0 ? "" : "s", file);
     }
+  else if (g_strcmp0 (record->type, PADDOCK_AUDIT_SECRET) == 0)
+    {
+      g_autofree char *name = member_text (object, "name");
+      g_autofree char *argv = member_argv (object, "argv");
+      g_autofree char *sha256 = member_text (object, "sha256");
+      g_autofree char *reason = member_text (object, "reason");
+
+      /* The secret's name and who got it; a record never holds a value. */
+      detail = g_strdup_printf ("%s for %s  [sha256 %.12s]%s%s", name, argv, sha256, *reason ? ": " : "", reason);
+    }
   else if (g_strcmp0 (record->type, PADDOCK_AUDIT_SESSION_START) == 0)
     {
       g_autofree char *session = member_text (object, "session");

@@ -378,7 +378,15 @@ prompt_next (Attach *attach)
                                                      (const char * const *) ask->argv),
                           QUESTION_SHOWN);
       reason = display (ask->reason != NULL ? ask->reason : ask->rule);
-      g_print ("\n  #%" G_GINT64_FORMAT " wants to run: %s\n", ask->id, command);
+      if (g_strcmp0 (ask->kind, "secret") == 0)
+        {
+          g_autofree char *name = display (ask->name);
+
+          /* The program, not the agent, would get the value. */
+          g_print ("\n  #%" G_GINT64_FORMAT " wants the secret \"%s\" for: %s\n", ask->id, name, command);
+        }
+      else
+        g_print ("\n  #%" G_GINT64_FORMAT " wants to run: %s\n", ask->id, command);
       /* A link of another name (./g, a link to git): what it leads to
        * matters to the answer, and is what a deny or ask rule went by. */
       if (ask->path != NULL && *ask->path != '\0' && ask->exe != NULL)

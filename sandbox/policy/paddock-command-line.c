@@ -285,6 +285,42 @@ paddock_command_line_script_fd (const char * const *argv,
   return argv_script_fd (argv, names_a_shell (names, n_names), names_an_interpreter (names, n_names), operand);
 }
 
+gboolean
+paddock_command_line_runs_given_code (const char * const *argv,
+                                      const char * const *names,
+                                      guint               n_names)
+{
+  static const char * const wrappers[] = { "sudo", "doas", "env", NULL };
+  const char * const *inner = argv;
+  guint command = 0, operand = 0;
+  gboolean shell, interpreter;
+  int fd;
+
+  if (argv == NULL || argv[0] == NULL)
+    return FALSE;
+  fd = paddock_command_line_script_fd (argv, names, n_names, &command, &operand);
+  /* A program from stdin or a descriptor is whatever the caller wrote. */
+  if (fd >= 0)
+    return TRUE;
+  if (operand != 0)
+    return FALSE;
+  for (guint n = 0; n < n_names; n++)
+    if (g_strv_contains (wrappers, names[n]))
+      {
+        const char *name;
+
+        if (command == 0)
+          return FALSE;
+        inner = argv + command;
+        name = base_name (inner[0]);
+        return is_shell_name (name) || is_python_name (name) || is_other_interpreter_name (name);
+      }
+  shell = names_a_shell (names, n_names);
+  interpreter = names_an_interpreter (names, n_names);
+  /* No script file and not stdin: the program is on the command line. */
+  return shell || interpreter;
+}
+
 const char *
 paddock_command_line_shell_script (const char * const *argv,
                                    const char * const *names,

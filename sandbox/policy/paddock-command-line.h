@@ -76,4 +76,15 @@ PaddockPolicyAction paddock_policy_evaluate_levels (PaddockPolicy             *p
                                                     guint                     *out_level,
                                                     guint                     *asked);
 
+/* Whether @argv, run as a program named @names (its argv[0]'s and its
+ * executable's base names), is a shell or an interpreter (python, perl,
+ * ruby, node; through sudo, doas or env too) that runs code its caller
+ * gives it: on the command line (sh -c, python -c, perl -e, node -e …),
+ * on stdin or a descriptor, rather than in a file it is given. The vault
+ * keeps a pinned secret from such a program: the pin vouches for the
+ * interpreter, not for what it is told to run. */
+gboolean            paddock_command_line_runs_given_code (const char * const *argv,
+                                                          const char * const *names,
+                                                          guint               n_names);
+
 G_END_DECLS

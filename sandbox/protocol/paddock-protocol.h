@@ -11,7 +11,16 @@
  * session is in); it echoes kill, pause and resume to every client once
  * done. Clients send decide, kill, pause,
  * resume and lock-status; one that sends decide or lock-status counts as
- * one who answers asks. Parsing is strict: a message with an
+ * one who answers asks.
+ *
+ * Secrets (paddock-secret, see sandbox/supervisor/paddock-vault-broker.h):
+ * a program that asks for a secret is an ask with "kind": "secret", its
+ * "name" and the program's "sha256" (an exec's ask has no kind); its id
+ * is taken from the exec events' sequence, so decide and decided work as
+ * for an exec. Every use of a secret, asked or not, is a secret message:
+ * name, program, decision, by, sha256, argv, cwd, pid (the caller's), the
+ * ask's id where there was one, and a reason for a refusal. No message
+ * ever holds a secret's value. Parsing is strict: a message with an
  * unknown type or field, a field of the wrong type, or a required field
  * missing is refused with an error naming the field.
  */
@@ -138,11 +147,15 @@ typedef struct
   int              signal;        /* -1 when none */
   gint64           duration;      /* microseconds, -1 when unknown */
 
-  /* net, secret */
+  /* net, secret; ask of kind "secret" */
   char            *host;
   int              port;
-  char            *name;
-  char            *program;
+  char            *name;          /* secret, ask: the secret's name, never its value */
+  char            *program;       /* secret: the program that gets it, resolved */
+  char            *kind;          /* ask: "secret" for a program that asks for a secret
+                                   * (paddock-secret run); absent for an exec's ask */
+  char            *sha256;        /* secret, ask of kind "secret": the SHA-256 of the
+                                   * program's file, 64 lowercase hex digits */
 
   /* error, notice */
   char            *message;

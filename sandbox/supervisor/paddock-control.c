@@ -89,6 +89,11 @@ struct _PaddockControl
   gboolean            terminal_is_agents; /* stderr is a terminal, the agent's: said at the end */
   GPtrArray          *said_later;    /* char *: what waits for the session's end, each once */
   GArray             *said_times;    /* guint: how often each of said_later came */
+
+  /* Asks that are not execs (the vault broker's), or NULL. */
+  PaddockControlDecideFunc  other_decide;
+  PaddockControlPendingFunc other_pending;
+  gpointer                  other_data;
 };
 
 static void client_close (Client *client);
@@ -225,6 +230,17 @@ paddock_control_set_monitor (PaddockControl     *self,
     paddock_exec_monitor_set_deciders (monitor, n_deciders);
 }
 
+void
+paddock_control_set_other_asks (PaddockControl            *self,
+                                PaddockControlDecideFunc   decide,
+                                PaddockControlPendingFunc  pending,
+                                gpointer                   user_data)
+{
+  self->other_decide = decide;
+  self->other_pending = pending;
+  self->other_data = user_data;
+}
+
 static gboolean
 has_decider (PaddockControl *self)
 {
@@ -232,6 +248,12 @@ has_decider (PaddockControl *self)
     if (((Client *) g_ptr_array_index (self->clients, i))->decider)
       return TRUE;
   return FALSE;
+}
+
+gboolean
+paddock_control_has_decider (PaddockControl *self)
+{
+  return self != NULL && has_decider (self);
 }
 
 static void
@@ -478,6 +500,9 @@ handle_request (Client         *client,
   switch (request->type)
     {
     case PADDOCK_MESSAGE_DECIDE:
+      if (self->other_decide != NULL &&
+          self->other_decide (request->id, request->decision, request->remember, client->pid, self->other_data))
+        break;
       if (self->monitor == NULL)
         client_send_error (client, "this session runs without the exec monitor; there is nothing to decide");
       else if (!paddock_exec_monitor_decide (self->monitor, request->id, request->decision,
@@ -639,6 +664,13 @@ client_new (PaddockControl *self,
   if (self->monitor != NULL && client->fd >= 0)
     {
       g_autoptr(GPtrArray) asks = paddock_exec_monitor_dup_pending (self->monitor);
+
+      for (guint i = 0; i < asks->len && client->fd >= 0; i++)
+        client_send (client, g_ptr_array_index (asks, i));
+    }
+  if (self->other_pending != NULL && client->fd >= 0)
+    {
+      g_autoptr(GPtrArray) asks = self->other_pending (self->other_data);
 
       for (guint i = 0; i < asks->len && client->fd >= 0; i++)
         client_send (client, g_ptr_array_index (asks, i));

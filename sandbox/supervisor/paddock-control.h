@@ -86,6 +86,26 @@ void            paddock_control_broadcast_take    (PaddockControl               
  * terminal). Main thread. */
 void            paddock_control_notice            (PaddockControl               *self,
                                                    const char                   *text);
+/* Asks that are not an exec's (a program that asks for a secret): a
+ * client's decide for an id the exec monitor does not hold goes to
+ * @decide, which returns FALSE where the id is not its own either; a
+ * client that attaches gets the ask messages @pending returns (a new
+ * array of PaddockMessage) after the exec monitor's. Main thread. */
+typedef gboolean  (*PaddockControlDecideFunc)  (gint64          id,
+                                                PaddockDecision decision,
+                                                PaddockRemember remember,
+                                                int             client_pid,
+                                                gpointer        user_data);
+typedef GPtrArray *(*PaddockControlPendingFunc) (gpointer       user_data);
+
+void            paddock_control_set_other_asks    (PaddockControl               *self,
+                                                   PaddockControlDecideFunc      decide,
+                                                   PaddockControlPendingFunc     pending,
+                                                   gpointer                      user_data);
+/* Whether a client that answers asks is attached; with none, asks go as
+ * --on-ask says. @self may be NULL (none). */
+gboolean        paddock_control_has_decider       (PaddockControl               *self);
+
 /* Usable directly as a PaddockExecMonitorFunc with the control as user data. */
 void            paddock_control_monitor_func      (PaddockMessage               *message,
                                                    gpointer                      user_data);

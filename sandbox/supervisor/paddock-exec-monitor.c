@@ -908,6 +908,12 @@ paddock_exec_monitor_set_deciders (PaddockExecMonitor *self,
   g_atomic_int_set (&self->n_deciders, (gint) n_deciders);
 }
 
+gint64
+paddock_exec_monitor_take_id (PaddockExecMonitor *self)
+{
+  return take_seq (self);
+}
+
 guint64
 paddock_exec_monitor_get_n_events (PaddockExecMonitor *self)
 {

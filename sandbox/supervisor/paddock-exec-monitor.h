@@ -144,6 +144,11 @@ void                paddock_exec_monitor_settle_pending (PaddockExecMonitor *sel
  * attaches late). */
 GPtrArray          *paddock_exec_monitor_dup_pending (PaddockExecMonitor *self);
 
+/* A number of the timeline's sequence that no exec will have, for an
+ * event of another kind (a secret's ask), so that a client's decide
+ * names one ask only. Thread-safe. */
+gint64              paddock_exec_monitor_take_id  (PaddockExecMonitor *self);
+
 /* Counters, for tests and the session-end record. */
 guint64             paddock_exec_monitor_get_n_events (PaddockExecMonitor *self);
 

@@ -21,6 +21,7 @@
 #include "paddock-lock.h"
 #include "paddock-process-tree.h"
 #include "paddock-supervisor.h"
+#include "paddock-vault-broker.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -74,6 +75,8 @@ typedef struct
    * has this long to end before its whole tree is killed. */
   guint               end_grace_source;
   int                 end_grace_signal;
+  /* The vault socket paddock-secret reaches, or NULL where it could not be made. */
+  PaddockVaultBroker *vault;
 } PaddockSupervisor;
 
 #define END_GRACE_SECONDS 5
@@ -271,7 +274,10 @@ reap_children (PaddockSupervisor *self)
       if (pid <= 0)
         break;
       if (pid != self->agent)
-        continue;
+        {
+          paddock_vault_broker_child_exited (self->vault, pid, status);
+          continue;
+        }
 
       if (WIFSTOPPED (status))
         on_agent_stopped (self);
@@ -631,6 +637,44 @@ strv_to_json_array (const char * const *strv)
   return array;
 }
 
+/* Serves paddock-secret, with the session's lock, asks and audit log. */
+static void
+start_vault (PaddockSupervisor *self)
+{
+  PaddockVaultBrokerConfig config = {
+    .project = self->options->project,
+    .agent_pid = self->agent,
+    .lock = self->lock,
+    .audit = self->audit,
+    .control = self->control,
+    .monitor = self->monitor,
+    .ask_timeout = self->options->ask_timeout,
+    .on_ask = self->options->on_ask,
+  };
+
+  if (self->vault != NULL)
+    paddock_vault_broker_start (self->vault, &config);
+}
+
+/* Before the lock is made, which grants its folder: the socket paddock-secret
+ * finds in $PADDOCK_VAULT_SOCKET. Without one, the session goes on, and
+ * paddock-secret says it has no vault. */
+static void
+prepare_vault (PaddockSupervisor *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  self->vault = paddock_vault_broker_new (&error);
+  if (self->vault == NULL)
+    {
+      paddock_printerr ("warning: paddock-secret cannot reach this session: %s", error->message);
+      g_unsetenv (PADDOCK_VAULT_SOCKET_ENV);
+      return;
+    }
+  /* Before any thread: the agent inherits it. */
+  g_setenv (PADDOCK_VAULT_SOCKET_ENV, paddock_vault_broker_get_socket_path (self->vault), TRUE);
+}
+
 /* After fork: takes the child's listener and answers it from a thread,
  * before the child's first exec can need an answer. */
 static void
@@ -715,6 +759,7 @@ start_supervision (PaddockSupervisor *self)
                         "nobody attached: %s", error->message);
       g_clear_error (&error);
     }
+  start_vault (self);
   if (!paddock_exec_monitor_start (self->monitor, &error))
     {
       /* Nothing can answer the agent's exec: end it rather than leave it hanging. */
@@ -754,6 +799,8 @@ end_supervision (PaddockSupervisor *self,
 {
   g_autoptr(GError) error = NULL;
 
+  /* It asks through the control server, and records in the audit log. */
+  g_clear_pointer (&self->vault, paddock_vault_broker_free);
   /* Held execs are recorded first, so clients see them end with the session. */
   if (self->monitor != NULL)
     paddock_exec_monitor_stop (self->monitor);
@@ -842,23 +889,57 @@ paddock_supervisor_run (PaddockRunOptions *options)
    * back with every other signal. */
   signal (SIGXFSZ, SIG_IGN);
 
+  /* Only with the exec monitor: a secret's use is asked and recorded. An
+   * outer session's socket is never passed on. */
+  if (options->monitor)
+    prepare_vault (&self);
+  else
+    g_unsetenv (PADDOCK_VAULT_SOCKET_ENV);
+
   /* Everything the lock needs is prepared here, before the fork. */
   if (options->lock)
     {
+      g_autoptr(GPtrArray) grants = g_ptr_array_new_with_free_func (g_free);
       PaddockLockOptions lock_options = {
         .project = options->project,
         .command = (const char * const *) options->argv,
-        .grants = (const char * const *) options->grants,
         .profile = options->profile,
         .backend = options->lock_backend,
         .policy_file = options->policy_file,
         .audit_file = options->audit_file,
       };
 
+      for (guint i = 0; options->grants != NULL && options->grants[i] != NULL; i++)
+        g_ptr_array_add (grants, g_strdup (options->grants[i]));
+      /* The vault's socket stays where $PADDOCK_VAULT_SOCKET says, under
+       * the lock's private $XDG_RUNTIME_DIR too. */
+      if (self.vault != NULL)
+        g_ptr_array_add (grants, g_strconcat (paddock_vault_broker_get_folder (self.vault), ":ro", NULL));
+      g_ptr_array_add (grants, NULL);
+      lock_options.grants = (const char * const *) grants->pdata;
+
       lock = paddock_lock_new (&lock_options, &error);
+      /* The vault must never keep a session from starting: without its
+       * grant, the lock goes on, and paddock-secret says it has no vault. */
+      if (lock == NULL && self.vault != NULL)
+        {
+          g_autoptr(GError) vault_error = g_steal_pointer (&error);
+
+          g_ptr_array_remove_index (grants, grants->len - 2);
+          lock_options.grants = (const char * const *) grants->pdata;
+          lock = paddock_lock_new (&lock_options, &error);
+          if (lock != NULL)
+            {
+              paddock_printerr ("warning: paddock-secret cannot reach this session under the lock: %s",
+                                vault_error->message);
+              g_clear_pointer (&self.vault, paddock_vault_broker_free);
+              g_unsetenv (PADDOCK_VAULT_SOCKET_ENV);
+            }
+        }
       if (lock == NULL)
         {
           paddock_printerr ("%s", error->message);
+          g_clear_pointer (&self.vault, paddock_vault_broker_free);
           return paddock_lock_exit_code (error);
         }
       self.lock = lock;
@@ -879,6 +960,7 @@ paddock_supervisor_run (PaddockRunOptions *options)
       !setup_signals (&self, &error))
     {
       paddock_printerr ("%s", error->message);
+      g_clear_pointer (&self.vault, paddock_vault_broker_free);
       return 1;
     }
   paddock_process_tree_hold_children ();
@@ -886,6 +968,7 @@ paddock_supervisor_run (PaddockRunOptions *options)
   if (pipe2 (report, O_CLOEXEC) != 0)
     {
       paddock_printerr ("cannot create a pipe: %s", g_strerror (errno));
+      g_clear_pointer (&self.vault, paddock_vault_broker_free);
       return 1;
     }
 
@@ -901,6 +984,7 @@ paddock_supervisor_run (PaddockRunOptions *options)
   if (self.agent < 0)
     {
       paddock_printerr ("cannot start %s: %s", options->argv[0], g_strerror (errno));
+      g_clear_pointer (&self.vault, paddock_vault_broker_free);
       return 1;
     }
   if (self.agent == 0)
