@@ -692,7 +692,6 @@ start_supervision (PaddockSupervisor *self)
     .agent_pid = self->agent,
     .tree_root = getpid (),
     .lock = lock,
-    .lock_features = self->lock != NULL ? paddock_lock_get_features (self->lock) : NULL,
     .network = "off",
   };
   PaddockExecMonitorConfig config = {
@@ -714,6 +713,8 @@ start_supervision (PaddockSupervisor *self)
   if (notify_fd < 0)
     return;
 
+  /* Probed only now: a session without the monitor has no one to tell. */
+  session.lock_features = self->lock != NULL ? paddock_lock_get_features (self->lock) : NULL;
   self->control = paddock_control_new (&session, self->audit);
   self->monitor = paddock_exec_monitor_new (notify_fd, flags, &config, NULL,
                                             paddock_control_monitor_func, self->control);
