@@ -365,6 +365,49 @@ test_claude_json (void)
     }
 }
 
+/* The home folder under the lock is one of the agent's own, holding the
+ * real one's entries: making a name in it is refused as Landlock refuses
+ * it (EACCES, "Permission denied"), not by a read-only mount (EROFS),
+ * which agents take for a broken disk; its mode is the agent's to change
+ * and changes nothing outside; its links stay links. Without the lock all
+ * of it reaches the real home folder. */
+static void
+test_home_folder_own (void)
+{
+  g_autofree char *made = g_build_filename (home, "made-here", NULL);
+  const char *script = "readlink \"$HOME/.notes-link\"; cat \"$HOME/.notes-link\"; "
+                       "(: > \"$HOME/made-here\") && echo 'made: yes'; "
+                       "chmod 0777 \"$HOME\" && echo 'chmod: done'; true";
+  struct stat before;
+
+  g_assert_cmpint (stat (home, &before), ==, 0);
+  for (int locked = 0; locked <= 1; locked++)
+    {
+      g_autoptr(TestResult) result = run_script (locked, script);
+      struct stat st;
+
+      g_assert_cmpint (result->status, ==, 0);
+      g_assert_true (g_str_has_prefix (result->out, "notes.txt\nnotes\n"));
+      g_assert_nonnull (strstr (result->out, "chmod: done\n"));
+      g_assert_cmpint (stat (home, &st), ==, 0);
+      if (locked)
+        {
+          g_assert_cmpint (st.st_mode, ==, before.st_mode);
+          g_assert_null (strstr (result->out, "made: yes"));
+          g_assert_nonnull (strstr (result->err, "made-here: Permission denied"));
+          g_assert_false (g_file_test (made, G_FILE_TEST_EXISTS));
+        }
+      else
+        {
+          g_assert_cmpint (st.st_mode & 07777, ==, 0777);
+          g_assert_nonnull (strstr (result->out, "made: yes\n"));
+          g_assert_true (g_file_test (made, G_FILE_TEST_EXISTS));
+          g_assert_cmpint (chmod (home, before.st_mode & 07777), ==, 0);
+          g_assert_cmpint (g_unlink (made), ==, 0);
+        }
+    }
+}
+
 /* An agent installed under /tmp is not in the lock's private /tmp: the
  * message says so and names the --grant that keeps it, which works. */
 static void
@@ -477,17 +520,22 @@ make_tree (void)
   path = g_build_filename (bindir, "gemini", NULL);
   write_file (path, "#!/bin/sh\necho \"GEMINI_SANDBOX=$GEMINI_SANDBOX\"\n", 0755);
   g_clear_pointer (&path, g_free);
-  /* As Claude Code writes its settings: a temporary beside the file, and
-   * where that is refused, the file in place. */
+  /* As Claude Code 2.1 writes its settings: a temporary beside the file,
+   * and where that is refused with EACCES (only then), the file in place. */
   path = g_build_filename (bindir, "claude", NULL);
   write_file (path,
               "#!/bin/sh\n"
               "f=\"$HOME/.claude.json\"\n"
               "if [ -f \"$f\" ]; then echo \"found: $(cat \"$f\")\"; else echo 'found: none'; fi\n"
-              "if (set -C; printf '{}' > \"$f.tmp.1.x\") 2>/dev/null; then echo 'temporary: made'; "
-              "else echo 'temporary: refused'; "
+              "if why=$( (set -C; printf '{}' > \"$f.tmp.1.x\") 2>&1 ); then echo 'temporary: made'; "
+              "else case $why in *'Permission denied'*) echo 'temporary: refused';; "
+              "  *) echo \"temporary: failed: $why\"; exit 0;; esac; "
               "  if printf '{\"numStartups\":1}' > \"$f\"; then echo 'in place: written'; fi; fi\n",
               0755);
+  g_clear_pointer (&path, g_free);
+  path = g_build_filename (home, ".notes-link", NULL);
+  g_assert_cmpint (symlink ("notes.txt", path), ==, 0);
+  g_clear_pointer (&path, g_free);
 }
 
 int
@@ -532,6 +580,7 @@ main (int   argc,
   add ("codex-arguments", test_codex_arguments);
   add ("gemini-environment", test_gemini_environment);
   add ("claude-json", test_claude_json);
+  add ("home-folder-own", test_home_folder_own);
   add ("private-tmp-command", test_private_tmp_command);
 
   result = g_test_run ();

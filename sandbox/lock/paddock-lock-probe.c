@@ -487,10 +487,11 @@ print_home_listing_status (FILE         *out,
   if (!report->have_backend)
     fprintf (out, "home-listing: no (the lock cannot start here)\n");
   else if (report->backend == PADDOCK_LOCK_BACKEND_NAMESPACES)
-    fprintf (out, "home-listing: yes (the denied folders in it are empty, an empty read-only tmpfs over each)\n");
+    fprintf (out, "home-listing: yes (the agent's own home folder holds the real one's entries, read-only; "
+                  "the denied folders in it are empty, an empty read-only tmpfs over each)\n");
   else if (report->have_places)
-    fprintf (out, "home-listing: yes (the denied folders in it are empty, an empty read-only tmpfs over each, "
-                  "in a mount namespace)\n");
+    fprintf (out, "home-listing: yes (the agent's own home folder holds the real one's entries, read-only; "
+                  "the denied folders in it are empty, an empty read-only tmpfs over each, in a mount namespace)\n");
   else
     fprintf (out, "home-listing: no (cannot %s: %s; without a mount namespace the denied folders cannot be "
                   "emptied, and listing the folders on the way to them, the home folder among them, would "

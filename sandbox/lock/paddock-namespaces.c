@@ -97,6 +97,8 @@ typedef enum
   STEP_CREATE,    /* an empty file, as a mount point */
   STEP_SYMLINK,   /* target is the link, source what it points to */
   STEP_MOVE,      /* move the mount at source to target */
+  STEP_UMOUNT,    /* detach the mount at target */
+  STEP_RMDIR,
   STEP_OPEN_TREE, /* take a detached copy of the tree at target, before it is covered */
   STEP_ATTACH,    /* attach the copy taken by step->tree at target */
   STEP_DEVPTS,
@@ -140,9 +142,10 @@ struct _PaddockNamespaces
 typedef struct
 {
   char          *path;      /* first, as in BindBack (find_deepest) */
-  const char    *options;   /* tmpfs options */
+  char          *options;   /* tmpfs options */
   PaddockAccess  access;    /* what Landlock grants on it */
   gboolean       is_run;    /* keeps the links and name resolution of /run */
+  gboolean       is_home;   /* holds the home folder's entries, bound back */
 } Place;
 
 /* What is bound back into a place from the host. */
@@ -152,6 +155,8 @@ typedef struct
   gboolean  writable;
   gboolean  is_dir;
   Step     *tree;
+  gboolean  from_home;      /* an entry of the home folder, bound from its copy */
+  char     *link;           /* from_home: a symbolic link, made again */
 } BindBack;
 
 static void
@@ -168,6 +173,7 @@ static void
 place_free (Place *place)
 {
   g_free (place->path);
+  g_free (place->options);
   g_free (place);
 }
 
@@ -175,6 +181,7 @@ static void
 bind_back_free (BindBack *bind)
 {
   g_free (bind->path);
+  g_free (bind->link);
   g_free (bind);
 }
 
@@ -464,7 +471,9 @@ compare_bind_backs (gconstpointer a,
   return strcmp ((*(BindBack * const *) a)->path, (*(BindBack * const *) b)->path);
 }
 
-static void
+/* Returns the new place, or NULL where @path cannot be one or is one
+ * already. */
+static Place *
 add_place (GPtrArray     *places,
            const char    *path,
            const char    *options,
@@ -476,17 +485,18 @@ add_place (GPtrArray     *places,
   Place *place;
 
   if (real == NULL || strcmp (real, "/") == 0 || stat (real, &st) != 0 || !S_ISDIR (st.st_mode))
-    return;
+    return NULL;
   for (guint i = 0; i < places->len; i++)
     if (strcmp (((Place *) g_ptr_array_index (places, i))->path, real) == 0)
-      return;
+      return NULL;
 
   place = g_new0 (Place, 1);
   place->path = g_steal_pointer (&real);
-  place->options = options;
+  place->options = g_strdup (options);
   place->access = access;
   place->is_run = is_run;
   g_ptr_array_add (places, place);
+  return place;
 }
 
 G_STATIC_ASSERT (G_STRUCT_OFFSET (Place, path) == 0);
@@ -596,6 +606,98 @@ add_cover (PaddockNamespaces *ns,
   add_setattr (ns, denial, ATTR_RDONLY | ATTR_NOSUID | ATTR_NODEV | ATTR_NOEXEC, 0, FALSE, what);
 }
 
+/* The home folder, as a place of its own: a tmpfs private to the agent,
+ * holding a mount point for each entry the real one has at the start, each
+ * bound back read-only (or with a grant's rights), its symbolic links made
+ * again. Under the read-only home folder it replaces, making a file in it
+ * failed with EROFS; here Landlock refuses it with EACCES, as for any
+ * folder the agent may only read, and Claude Code, which writes
+ * ~/.claude.json through a temporary file beside it, falls back to writing
+ * it in place only after the second. Its mode is the real one's, less the
+ * write bits; changing it changes nothing outside. Landlock lets the agent
+ * list it, no more: what it may read of each entry comes from the entry's
+ * own rule, which the home folder always has, since the deny list always
+ * splits it (see paddock-grants.c). A name made in the real home folder
+ * after the start does not show. Returns the place, or NULL where the home
+ * folder is not a folder of its own to make one of (HOME=/, HOME=/tmp). */
+static Place *
+add_home_place (GPtrArray                   *places,
+                const PaddockNamespacesSpec *spec)
+{
+  g_autofree char *options = NULL;
+  struct stat st;
+  Place *place;
+
+  if (stat (spec->home, &st) != 0 || !S_ISDIR (st.st_mode) ||
+      paddock_grants_find_denial (spec->home, spec->denials) != NULL ||
+      paddock_grants_find_denial_beneath (spec->home, spec->denials) == NULL)
+    return NULL;
+  options = g_strdup_printf ("mode=0%o,uid=%u,gid=%u,size=1m", (guint) (st.st_mode & 07555),
+                             (guint) getuid (), (guint) getgid ());
+  place = add_place (places, spec->home, options, PADDOCK_ACCESS_LIST, FALSE);
+  if (place != NULL)
+    place->is_home = TRUE;
+  return place;
+}
+
+/* A name in @home for its copy while the entries are bound from it: one
+ * that no entry has. */
+static char *
+find_home_staging (const char *home)
+{
+  for (guint i = 0;; i++)
+    {
+      g_autofree char *name = i == 0 ? g_strdup (".paddock-home") : g_strdup_printf (".paddock-home-%u", i);
+      char *path = g_build_filename (home, name, NULL);
+      struct stat st;
+
+      if (lstat (path, &st) != 0 && errno == ENOENT)
+        return path;
+      g_free (path);
+    }
+}
+
+/* The entries of the home folder, as bind-backs from its copy, but where a
+ * grant keeps one with its own rights already, or where one holds another
+ * place (an $XDG_RUNTIME_DIR in it), which stays private. */
+static void
+add_home_entries (GPtrArray  *binds,
+                  GPtrArray  *places,
+                  const char *home)
+{
+  g_autoptr(GDir) dir = g_dir_open (home, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (home, name, NULL);
+      BindBack *bind;
+      gboolean holds_place = FALSE;
+      struct stat st;
+
+      if (lstat (path, &st) != 0 || find_bind_back (binds, path) != NULL)
+        continue;
+      for (guint i = 0; i < places->len; i++)
+        holds_place |= paddock_path_is_within (((Place *) g_ptr_array_index (places, i))->path, path);
+      if (holds_place)
+        continue;
+      bind = g_new0 (BindBack, 1);
+      bind->path = g_steal_pointer (&path);
+      bind->is_dir = S_ISDIR (st.st_mode);
+      bind->from_home = TRUE;
+      if (S_ISLNK (st.st_mode))
+        {
+          bind->link = g_file_read_link (bind->path, NULL);
+          if (bind->link == NULL)
+            {
+              bind_back_free (bind);
+              continue;
+            }
+        }
+      g_ptr_array_add (binds, bind);
+    }
+}
+
 /* The private places, and what is bound back into them. Returns the places
  * and the bind-backs, for the steps that follow. */
 static void
@@ -611,6 +713,9 @@ add_private_places (PaddockNamespaces           *ns,
   g_autofree char *resolv_conf = realpath ("/etc/resolv.conf", NULL);
   const char *runtime = g_getenv ("XDG_RUNTIME_DIR");
   g_autofree char *real_runtime = runtime != NULL && g_path_is_absolute (runtime) ? realpath (runtime, NULL) : NULL;
+  g_autofree char *home_staging = NULL;
+  Step *home_tree = NULL;
+  Place *home;
 
   add_place (places, "/tmp", "mode=1777", PADDOCK_ACCESS_READ_WRITE, FALSE);
   add_place (places, "/var/tmp", "mode=1777", PADDOCK_ACCESS_READ_WRITE, FALSE);
@@ -622,6 +727,7 @@ add_private_places (PaddockNamespaces           *ns,
   /* The runtime dir is left alone where it would take $HOME with it. */
   if (real_runtime != NULL && !paddock_path_is_within (spec->home, real_runtime))
     add_place (places, real_runtime, runtime_options, PADDOCK_ACCESS_READ_WRITE, FALSE);
+  home = add_home_place (places, spec);
   g_ptr_array_sort (places, compare_places);
 
   /* What stays visible. $HOME is kept where it lies in a place; where it is
@@ -634,22 +740,35 @@ add_private_places (PaddockNamespaces           *ns,
       if (paddock_grants_find_denial (grant->path, spec->denials) == NULL)
         add_bind_back (binds, places, grant->path, writable, writable);
     }
-  add_bind_back (binds, places, spec->home, FALSE, FALSE);
+  /* Where the home folder is no place of its own, it is kept where it
+   * lies in one. */
+  if (home == NULL)
+    add_bind_back (binds, places, spec->home, FALSE, FALSE);
   /* Name resolution, read-only: the resolvers' own directories, or the
    * file /etc/resolv.conf points to. */
   add_bind_back (binds, places, "/run/systemd/resolve", FALSE, FALSE);
   add_bind_back (binds, places, "/run/resolvconf", FALSE, FALSE);
   if (resolv_conf != NULL && find_bind_back (binds, resolv_conf) == NULL)
     add_bind_back (binds, places, resolv_conf, FALSE, FALSE);
+  if (home != NULL)
+    add_home_entries (binds, places, home->path);
   g_ptr_array_sort (binds, compare_bind_backs);
 
-  /* Copies of what is bound back, taken before anything covers it. */
+  /* Copies of what is bound back, taken before anything covers it: the
+   * home folder's entries from one copy of it, by name, which keeps the
+   * descriptors the child holds at once few. */
   for (guint i = 0; i < binds->len; i++)
     {
       BindBack *bind = g_ptr_array_index (binds, i);
       g_autofree char *what = g_strdup_printf ("keep %s", bind->path);
 
-      bind->tree = add_step (ns, STEP_OPEN_TREE, NULL, bind->path, what);
+      if (!bind->from_home)
+        bind->tree = add_step (ns, STEP_OPEN_TREE, NULL, bind->path, what);
+    }
+  if (home != NULL)
+    {
+      home_staging = find_home_staging (home->path);
+      home_tree = add_step (ns, STEP_OPEN_TREE, NULL, home->path, "keep the home folder's entries");
     }
 
   for (guint i = 0; i < places->len; i++)
@@ -670,6 +789,17 @@ add_private_places (PaddockNamespaces           *ns,
       step = add_step (ns, STEP_TMPFS, NULL, place->path, what);
       step->data = g_strdup (place->options);
       g_ptr_array_add (ns->fresh, paddock_grant_new (place->path, place->access));
+
+      /* The real home folder's copy, read-only, for its entries to be
+       * bound from; gone again once they are. */
+      if (place->is_home)
+        {
+          add_mkdir (ns, home_staging, 0700, "keep the home folder's entries");
+          step = add_step (ns, STEP_ATTACH, NULL, home_staging, "keep the home folder's entries");
+          step->tree = home_tree;
+          add_setattr (ns, home_staging, ATTR_RDONLY | ATTR_NOSUID | ATTR_NODEV, 0, TRUE,
+                       "keep the home folder's entries");
+        }
 
       /* /run/shm → /dev/shm, NixOS's /run/current-system, and the like. */
       if (place->is_run)
@@ -695,6 +825,23 @@ add_private_places (PaddockNamespaces           *ns,
       BindBack *outer = NULL;
       Step *step;
 
+      /* Binds inherit the copy's flags: read-only, nosuid, nodev. */
+      if (bind->from_home)
+        {
+          g_autofree char *staged = g_build_filename (home_staging, bind->path + strlen (home->path) + 1, NULL);
+
+          if (bind->link != NULL)
+            add_step (ns, STEP_SYMLINK, bind->link, bind->path, what);
+          else
+            {
+              if (bind->is_dir)
+                add_mkdir (ns, bind->path, 0755, what);
+              else
+                add_step (ns, STEP_CREATE, NULL, bind->path, what);
+              add_step (ns, STEP_BIND, staged, bind->path, what);
+            }
+          continue;
+        }
       for (guint j = 0; j < i; j++)
         if (paddock_path_is_within (bind->path, ((BindBack *) g_ptr_array_index (binds, j))->path))
           outer = g_ptr_array_index (binds, j);
@@ -714,11 +861,17 @@ add_private_places (PaddockNamespaces           *ns,
       else
         add_setattr (ns, bind->path, ATTR_RDONLY | ATTR_NOSUID | ATTR_NODEV, 0, TRUE, what);
     }
+  if (home != NULL)
+    {
+      add_step (ns, STEP_UMOUNT, NULL, home_staging, "put away the home folder's copy");
+      add_step (ns, STEP_RMDIR, NULL, home_staging, "put away the home folder's copy");
+    }
 
+  /* The home folder's own mount stays writable: see add_home_place(). */
   for (guint i = 0; i < places->len; i++)
     {
       Place *place = g_ptr_array_index (places, i);
-      if (!(place->access & PADDOCK_ACCESS_WRITE))
+      if (!(place->access & PADDOCK_ACCESS_WRITE) && !place->is_home)
         {
           g_autofree char *what = g_strdup_printf ("make the private %s read-only", place->path);
           add_setattr (ns, place->path, ATTR_RDONLY | ATTR_NOSUID | ATTR_NODEV, 0, FALSE, what);
@@ -908,7 +1061,8 @@ paddock_namespaces_find_hiding_place (PaddockNamespaces *ns,
   if (ns->places == NULL)
     return NULL;
   place = find_place (ns->places, path);
-  if (place == NULL || find_bind_back (ns->binds, path) != NULL)
+  /* The home folder's is no empty one: what it lacks came after the start. */
+  if (place == NULL || place->is_home || find_bind_back (ns->binds, path) != NULL)
     return NULL;
   return place->path;
 }
@@ -996,6 +1150,10 @@ run_step (Step *step)
       return mount ("devpts", step->target, "devpts", MS_NOSUID | MS_NOEXEC, step->data) == 0 ? 0 : errno;
     case STEP_MOVE:
       return mount (step->source, step->target, NULL, MS_MOVE, NULL) == 0 ? 0 : errno;
+    case STEP_UMOUNT:
+      return umount2 (step->target, MNT_DETACH) == 0 ? 0 : errno;
+    case STEP_RMDIR:
+      return rmdir (step->target) == 0 ? 0 : errno;
     case STEP_OPEN_TREE:
       step->fd = syscall (__NR_open_tree, AT_FDCWD, step->target,
                           OPEN_TREE_CLONE_ | O_CLOEXEC | AT_RECURSIVE);
