@@ -32,6 +32,7 @@
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -845,6 +846,86 @@ test_claude_tui_locked (gconstpointer data)
   test_remove_tree (run->dir);
 }
 
+/* The processes whose environment holds @mark and whose command line
+ * says app-server, killed where @kill says so. Returns how many there were. */
+static guint
+find_app_servers (const char *mark,
+                  gboolean    kill_them)
+{
+  g_autoptr(GDir) proc = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+  guint found = 0;
+
+  g_assert_nonnull (proc);
+  while ((name = g_dir_read_name (proc)) != NULL)
+    {
+      g_autofree char *environ_path = g_build_filename ("/proc", name, "environ", NULL);
+      g_autofree char *cmdline_path = g_build_filename ("/proc", name, "cmdline", NULL);
+      g_autofree char *environ_text = NULL;
+      g_autofree char *cmdline = NULL;
+      gsize environ_len = 0, cmdline_len = 0;
+
+      if (!g_ascii_isdigit (name[0]) ||
+          !g_file_get_contents (environ_path, &environ_text, &environ_len, NULL) ||
+          !g_file_get_contents (cmdline_path, &cmdline, &cmdline_len, NULL) ||
+          memmem (environ_text, environ_len, mark, strlen (mark)) == NULL ||
+          memmem (cmdline, cmdline_len, "app-server", strlen ("app-server")) == NULL)
+        continue;
+      found++;
+      if (kill_them)
+        kill (atoi (name), SIGKILL);
+    }
+  return found;
+}
+
+/* Issue 29, item 6: the Codex TUI starts `codex app-server` in the
+ * background, and it is ended with the session, as the README says of
+ * everything the agent starts. The real one, started so from a shell that
+ * then leaves: under paddock-run it is gone once the session ends; run
+ * from the same shell without paddock-run, it runs on. */
+static void
+test_codex_app_server_ends (gconstpointer data)
+{
+  const Agent *agent = agent_of_case (data);
+  const char *script = "(sleep 600 | codex app-server) </dev/null >/dev/null 2>&1 & sleep 3; echo started";
+
+  if (agent == NULL)
+    return;
+  for (int supervised = 0; supervised <= 1; supervised++)
+    {
+      g_autoptr(Run) run = run_new (agent, TRUE);
+      g_autofree char *mark = g_strdup_printf ("PADDOCK_TEST_APP_SERVER=%d-%d", (int) getpid (), supervised);
+      g_autofree char *project = g_strdup_printf ("--project=%s", run->project);
+      g_autofree char *grant = g_strdup_printf ("--grant=%s", agents_dir);
+      g_autoptr(TestResult) result = NULL;
+      const char *bare[] = { "sh", "-c", script, NULL };
+      const char *locked[] = { paddock_run, project, "--lock", grant, "--", "sh", "-c", script, NULL };
+      guint left = 0;
+
+      g_ptr_array_add (run->env, g_strdup (mark));
+      g_ptr_array_add (run->env, NULL);
+      result = test_run_full (supervised ? locked : bare,
+                              &(TestRunOptions) { .cwd = run->project, .env = (const char * const *) run->env->pdata,
+                                                  .timeout = RUN_TIMEOUT_SECONDS });
+      g_assert_cmpint (result->status, ==, 0);
+      g_assert_cmpstr (result->out, ==, "started\n");
+      /* Ended as paddock-run returns; a moment for the kernel to reap. */
+      for (int i = 0; i < 50; i++)
+        {
+          left = find_app_servers (mark, FALSE);
+          if (supervised ? left == 0 : left > 0)
+            break;
+          g_usleep (100 * 1000);
+        }
+      find_app_servers (mark, TRUE);
+      if (supervised)
+        g_assert_cmpuint (left, ==, 0);
+      else
+        g_assert_cmpuint (left, >, 0);
+      test_remove_tree (run->dir);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -893,6 +974,7 @@ main (int   argc,
     {
       g_test_add_data_func ("/paddock/agents/codex/locked-own-sandbox", &agents[1], test_codex_own_sandbox_locked);
       g_test_add_data_func ("/paddock/agents/claude/tui-locked", &agents[0], test_claude_tui_locked);
+      g_test_add_data_func ("/paddock/agents/codex/app-server-ends", &agents[1], test_codex_app_server_ends);
     }
 
   status = g_test_run ();
