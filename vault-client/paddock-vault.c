@@ -624,6 +624,39 @@ unlock_item (SecretService  *service,
                           what, name, project, cancellable, error);
 }
 
+/* What the sync calls share: @name and @project checked, the service, and
+ * the one item of exactly that name and project, or where @resolve says so
+ * the one @project sees as @name; unlocked where @unlock says so. @what
+ * is the verb for the errors. */
+static SecretItem *
+open_item (const char      *name,
+           const char      *project,
+           const char      *what,
+           gboolean         resolve,
+           gboolean         unlock,
+           SecretService  **service_out,
+           GCancellable    *cancellable,
+           GError         **error)
+{
+  g_autoptr(SecretService) service = NULL;
+  g_autoptr(SecretItem) item = NULL;
+
+  if (!paddock_vault_check_name_and_project (name, project, error))
+    return NULL;
+  service = get_service (what, name, project, cancellable, error);
+  if (service == NULL)
+    return NULL;
+  item = resolve ? resolve_item (service, name, project, what, cancellable, error)
+                 : find_item (service, name, project, what, cancellable, error);
+  if (item == NULL)
+    return NULL;
+  if (unlock && !unlock_item (service, item, what, name, project, cancellable, error))
+    return NULL;
+  if (service_out != NULL)
+    *service_out = g_steal_pointer (&service);
+  return g_steal_pointer (&item);
+}
+
 static GPtrArray *
 pins_from_json (const char *json)
 {
@@ -897,22 +930,14 @@ paddock_vault_lookup_sync (const char    *name,
                            GCancellable  *cancellable,
                            GError       **error)
 {
-  g_autoptr(SecretService) service = NULL;
   g_autoptr(SecretItem) item = NULL;
   GError *service_error = NULL;
   SecretValue *value;
   const char *data;
   gsize length;
 
-  if (!paddock_vault_check_name_and_project (name, project, error))
-    return NULL;
-  service = get_service ("read", name, project, cancellable, error);
-  if (service == NULL)
-    return NULL;
-  item = resolve_item (service, name, project, "read", cancellable, error);
+  item = open_item (name, project, "read", TRUE, TRUE, NULL, cancellable, error);
   if (item == NULL)
-    return NULL;
-  if (!unlock_item (service, item, "read", name, project, cancellable, error))
     return NULL;
   if (!secret_item_load_secret_sync (item, cancellable, &service_error))
     {
@@ -939,18 +964,9 @@ paddock_vault_get_info_sync (const char    *name,
                              GCancellable  *cancellable,
                              GError       **error)
 {
-  g_autoptr(SecretService) service = NULL;
-  g_autoptr(SecretItem) item = NULL;
+  g_autoptr(SecretItem) item = open_item (name, project, "read", TRUE, FALSE, NULL, cancellable, error);
 
-  if (!paddock_vault_check_name_and_project (name, project, error))
-    return NULL;
-  service = get_service ("read", name, project, cancellable, error);
-  if (service == NULL)
-    return NULL;
-  item = resolve_item (service, name, project, "read", cancellable, error);
-  if (item == NULL)
-    return NULL;
-  return info_from_item (item);
+  return item != NULL ? info_from_item (item) : NULL;
 }
 
 static int
@@ -1025,19 +1041,11 @@ paddock_vault_delete_sync (const char    *name,
                            GCancellable  *cancellable,
                            GError       **error)
 {
-  g_autoptr(SecretService) service = NULL;
   g_autoptr(SecretItem) item = NULL;
   GError *service_error = NULL;
 
-  if (!paddock_vault_check_name_and_project (name, project, error))
-    return FALSE;
-  service = get_service ("remove", name, project, cancellable, error);
-  if (service == NULL)
-    return FALSE;
-  item = find_item (service, name, project, "remove", cancellable, error);
+  item = open_item (name, project, "remove", FALSE, TRUE, NULL, cancellable, error);
   if (item == NULL)
-    return FALSE;
-  if (!unlock_item (service, item, "remove", name, project, cancellable, error))
     return FALSE;
   if (!secret_item_delete_sync (item, cancellable, &service_error))
     {
@@ -1058,12 +1066,7 @@ paddock_vault_set_mode_sync (const char         *name,
   g_autoptr(SecretItem) item = NULL;
   g_autoptr(PaddockSecretInfo) info = NULL;
 
-  if (!paddock_vault_check_name_and_project (name, project, error))
-    return FALSE;
-  service = get_service ("set the mode of", name, project, cancellable, error);
-  if (service == NULL)
-    return FALSE;
-  item = find_item (service, name, project, "set the mode of", cancellable, error);
+  item = open_item (name, project, "set the mode of", FALSE, FALSE, &service, cancellable, error);
   if (item == NULL)
     return FALSE;
   info = info_from_item (item);
@@ -1099,10 +1102,7 @@ paddock_vault_pin_sync (const char    *name,
                    "cannot pin %s: %s", secret, local_error->message);
       return NULL;
     }
-  service = get_service ("pin", name, project, cancellable, error);
-  if (service == NULL)
-    return NULL;
-  item = find_item (service, name, project, "pin", cancellable, error);
+  item = open_item (name, project, "pin", FALSE, FALSE, &service, cancellable, error);
   if (item == NULL)
     return NULL;
   info = info_from_item (item);
@@ -1140,16 +1140,11 @@ paddock_vault_unpin_sync (const char    *name,
 
   g_return_val_if_fail (path != NULL, FALSE);
 
-  if (!paddock_vault_check_name_and_project (name, project, error))
+  item = open_item (name, project, "unpin", FALSE, FALSE, &service, cancellable, error);
+  if (item == NULL)
     return FALSE;
   resolved = realpath (path, NULL);
   absolute = g_canonicalize_filename (path, NULL);
-  service = get_service ("unpin", name, project, cancellable, error);
-  if (service == NULL)
-    return FALSE;
-  item = find_item (service, name, project, "unpin", cancellable, error);
-  if (item == NULL)
-    return FALSE;
   info = info_from_item (item);
   for (guint i = info->pins->len; i > 0; i--)
     {
