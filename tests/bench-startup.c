@@ -307,6 +307,15 @@ main (int   argc,
   envp = g_environ_unsetenv (envp, "G_DEBUG");
   envp = g_environ_unsetenv (envp, "MALLOC_CHECK_");
   envp = g_environ_unsetenv (envp, "G_SLICE");
+  /* The sessions' audit logs, the recent projects and the sessions to
+   * restore go to folders of the run's, not the user's. */
+  for (const char **var = (const char *[]) { "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", NULL }; *var; var++)
+    {
+      g_autofree char *dir = g_build_filename (work, *var, NULL);
+
+      g_assert_cmpint (g_mkdir (dir, 0700), ==, 0);
+      envp = g_environ_setenv (envp, *var, dir, TRUE);
+    }
   /* Console takes its shell from its settings only: a key file of ours. */
   kgx_config = g_build_filename (work, "kgx-config", NULL);
   {
