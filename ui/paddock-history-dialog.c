@@ -11,6 +11,7 @@
 
 #include "paddock-history.h"
 #include "paddock-history-window.h"
+#include "paddock-toasts.h"
 
 struct _PaddockHistoryDialog
 {
@@ -139,7 +140,7 @@ opened_cb (GObject      *object,
       g_autoptr(AdwToast) toast = adw_toast_new (error->message);
 
       adw_toast_set_timeout (toast, 0);
-      adw_toast_overlay_add_toast (self->toast_overlay, g_steal_pointer (&toast));
+      paddock_toasts_add (self->toast_overlay, g_steal_pointer (&toast));
       return;
     }
   window = paddock_history_window_new (session);

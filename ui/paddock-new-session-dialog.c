@@ -12,6 +12,7 @@
 #include "paddock-agent.h"
 #include "paddock-lock.h"
 #include "paddock-settings.h"
+#include "paddock-toasts.h"
 #include "paddock-window.h"
 
 struct _PaddockNewSessionDialog
@@ -81,7 +82,7 @@ set_project (PaddockNewSessionDialog *self,
 
   project = paddock_application_lookup_project (get_application (self), path, &error);
   if (project == NULL)
-    adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (error->message));
+    paddock_toasts_add (self->toast_overlay, adw_toast_new (error->message));
   g_set_object (&self->project, project);
   update_lock_row (self);
 }
@@ -258,7 +259,7 @@ start_action (GtkWidget  *widget,
   g_autoptr(GError) error = NULL;
 
   if (paddock_new_session_dialog_start (self, &error) == NULL)
-    adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (error->message));
+    paddock_toasts_add (self->toast_overlay, adw_toast_new (error->message));
 }
 
 static void

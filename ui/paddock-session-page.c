@@ -23,6 +23,7 @@
 #include "paddock-settings.h"
 #include "paddock-terminal-palette.h"
 #include "paddock-timeline.h"
+#include "paddock-toasts.h"
 
 #define FONT_SCALE_STEP 1.1
 #define FONT_SCALE_MIN  0.5
@@ -181,10 +182,7 @@ static void
 add_note (PaddockSessionPage *self,
           const char         *title)
 {
-  GtkWidget *overlay = gtk_widget_get_ancestor (GTK_WIDGET (self), ADW_TYPE_TOAST_OVERLAY);
-
-  if (overlay != NULL)
-    adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (overlay), adw_toast_new (title));
+  paddock_toasts_add_near (GTK_WIDGET (self), adw_toast_new (title));
 }
 
 /* What paddock-run would have printed on the terminal, among the agent's

@@ -15,6 +15,7 @@
 #include "paddock-project-rule.h"
 #include "paddock-timeline-details.h"
 #include "paddock-timeline-row.h"
+#include "paddock-toasts.h"
 
 /* How near the end, in pixels, still counts as at the end. */
 #define AT_END_SLACK 8.0
@@ -423,7 +424,6 @@ rule_forgotten_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
   gboolean forgotten = paddock_project_rule_forget_finish (result, &error);
-  AdwToastOverlay *overlay;
 
   /* The view is gone (its tab closed): the rule was taken back all the same. */
   if (g_cancellable_is_cancelled (self->cancellable))
@@ -435,10 +435,7 @@ rule_forgotten_cb (GObject      *object,
     /* TRANSLATORS: %s says why, e.g. "cannot lock FILE: another program has held it for over 250 ms" */
     text = g_strdup_printf (_("Cannot undo: %s"), error->message);
 
-  overlay = find_toast_overlay (self);
-  if (overlay != NULL)
-    adw_toast_overlay_add_toast (overlay, adw_toast_new (text));
-  else if (self->selected == change->event)
+  if (!paddock_toasts_add_near (GTK_WIDGET (self), adw_toast_new (text)) && self->selected == change->event)
     set_rule_status (self, text, error != NULL);
 }
 
@@ -480,8 +477,8 @@ rule_remembered_cb (GObject      *object,
       text = g_strdup_printf (_("Cannot remember this command line for the project: %s"), error->message);
       if (self->selected == change->event)
         set_rule_status (self, text, TRUE);
-      else if ((overlay = find_toast_overlay (self)) != NULL)
-        adw_toast_overlay_add_toast (overlay, adw_toast_new (text));
+      else
+        paddock_toasts_add_near (GTK_WIDGET (self), adw_toast_new (text));
       return;
     }
 
@@ -507,7 +504,7 @@ rule_remembered_cb (GObject      *object,
   g_object_set_data_full (G_OBJECT (toast), "rule-name", g_steal_pointer (&name), g_free);
   g_signal_connect_data (toast, "button-clicked", G_CALLBACK (undo_clicked_cb), g_steal_pointer (&change),
                          (GClosureNotify) (void (*) (void)) rule_change_free, 0);
-  adw_toast_overlay_add_toast (overlay, toast);
+  paddock_toasts_add (overlay, toast);
 }
 
 static void

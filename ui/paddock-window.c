@@ -17,6 +17,7 @@
 #include "paddock-new-session-dialog.h"
 #include "paddock-session-command.h"
 #include "paddock-settings.h"
+#include "paddock-toasts.h"
 #include "paddock-vault-window.h"
 
 struct _PaddockWindow
@@ -574,7 +575,7 @@ lock_saved_cb (GObject      *object,
     /* TRANSLATORS: %s is the project folder's name */
     ? adw_toast_new_format (_("Folder lock on for new tabs in %s"), paddock_project_get_name (project))
     : adw_toast_new_format (_("Folder lock off for new tabs in %s"), paddock_project_get_name (project));
-  adw_toast_overlay_add_toast (self->toast_overlay, g_steal_pointer (&toast));
+  paddock_toasts_add (self->toast_overlay, g_steal_pointer (&toast));
   offer_restart (self, project);
 }
 
@@ -653,7 +654,7 @@ session_notice_cb (PaddockWindow      *self,
                    const char         *text,
                    PaddockSessionPage *session)
 {
-  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (text));
+  paddock_toasts_add (self->toast_overlay, adw_toast_new (text));
 }
 
 static void
@@ -697,7 +698,7 @@ session_program_denied_cb (PaddockWindow      *self,
   self->denied_toast = adw_toast_new (title);
   g_signal_connect_object (self->denied_toast, "dismissed", G_CALLBACK (denied_toast_dismissed_cb), self,
                            G_CONNECT_SWAPPED);
-  adw_toast_overlay_add_toast (self->toast_overlay, self->denied_toast);
+  paddock_toasts_add (self->toast_overlay, self->denied_toast);
 }
 
 static void
