@@ -22,6 +22,7 @@
 #include "paddock-project-config.h"
 #include "paddock-session-page.h"
 #include "paddock-settings.h"
+#include "paddock-toasts.h"
 #include "paddock-window.h"
 #include "test-util.h"
 #include "test-window-util.h"
@@ -525,6 +526,46 @@ test_denied_names_rule (void)
   g_rmdir (dir);
 }
 
+/* The window's toasts come one at a time, each once the one before it is
+ * out of sight: never shown as a replacement, which libadwaita 1.2 could
+ * free under its own show animation (see ui/paddock-toasts.c). Handed in
+ * together, the second waits while the first shows, and comes once the
+ * first, dismissed, is gone. */
+static void
+test_toasts_one_at_a_time (void)
+{
+  g_autoptr(AdwToast) first = NULL;
+  GtkWidget *window;
+  AdwToastOverlay *overlay;
+  LabelWait first_shown = { NULL, "the first toast" };
+  LabelWait second_shown = { NULL, "the second toast" };
+  gboolean waited = FALSE;
+
+  if (skip_without_display ())
+    return;
+  window = gtk_window_new ();
+  overlay = ADW_TOAST_OVERLAY (adw_toast_overlay_new ());
+  adw_toast_overlay_set_child (overlay, gtk_label_new ("content"));
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (overlay));
+  gtk_window_present (GTK_WINDOW (window));
+  first_shown.root = second_shown.root = window;
+
+  first = adw_toast_new ("the first toast");
+  adw_toast_set_timeout (first, 0);
+  paddock_toasts_add (overlay, g_object_ref (first));
+  paddock_toasts_add (overlay, adw_toast_new ("the second toast"));
+  g_assert_true (wait_for (label_shown, &first_shown, "the first toast"));
+  g_timeout_add_once (600, (GSourceOnceFunc) set_flag, &waited);
+  g_assert_true (wait_for (flag_set, &waited, "a while"));
+  g_assert_false (find_label_containing (window, "the second toast"));
+
+  adw_toast_dismiss (first);
+  g_assert_true (wait_for (label_shown, &second_shown, "the second toast"));
+  g_assert_false (find_label_containing (window, "the first toast"));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -542,6 +583,7 @@ main (int   argc,
   g_test_add_func ("/paddock/window/command-line-exit-status", test_command_line_exit_status);
   g_test_add_func ("/paddock/window/runner-missing", test_runner_missing);
   g_test_add_func ("/paddock/window/remembers-size", test_remembers_size);
+  g_test_add_func ("/paddock/window/toasts-one-at-a-time", test_toasts_one_at_a_time);
 
   status = g_test_run ();
   test_window_cleanup ();
