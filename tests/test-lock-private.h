@@ -34,8 +34,6 @@ char        *out_path                    (const char *name);
 void         become_nobody               (gpointer user_data);
 TestResult  *run_without_user_namespaces (GPtrArray *args);
 void         assert_secret_only_unlocked (const char *script);
-gboolean     read_until                  (int master, GString *out, gsize from, const char *what);
-void         type_into                   (int master, const char *text);
 
 void test_write_outside (void);
 void test_create_outside (void);

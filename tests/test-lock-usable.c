@@ -15,11 +15,8 @@
 #include <sched.h>
 #include <stddef.h>
 #include <glib/gstdio.h>
-#include <poll.h>
-#include <pty.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -198,8 +195,8 @@ assert_job_control (gboolean locked)
   g_autoptr(GString) line = g_string_new (NULL);
   g_autoptr(GString) out = g_string_new (NULL);
   g_auto(GStrv) env = child_env ();
-  struct winsize size = { .ws_row = 24, .ws_col = 200 };
-  int master, slave, wait_status;
+  const char *bash[] = { "/bin/bash", "--norc", "--noprofile", "-i", NULL };
+  int master, wait_status;
   gsize mark;
   pid_t pid;
 
@@ -212,43 +209,27 @@ assert_job_control (gboolean locked)
   g_string_append (line, "\n");
   env = g_environ_setenv (env, "PS1", "PROMPT$ ", TRUE);
 
-  g_assert_cmpint (openpty (&master, &slave, NULL, NULL, &size), ==, 0);
-  pid = fork ();
-  g_assert_cmpint (pid, >=, 0);
-  if (pid == 0)
-    {
-      setsid ();
-      ioctl (slave, TIOCSCTTY, 0);
-      dup2 (slave, 0);
-      dup2 (slave, 1);
-      dup2 (slave, 2);
-      if (slave > 2)
-        close (slave);
-      close (master);
-      execve ("/bin/bash", (char *[]) { "bash", "--norc", "--noprofile", "-i", NULL }, env);
-      _exit (127);
-    }
-  close (slave);
+  pid = test_pty_spawn (bash, (const char * const *) env, 200, &master);
 
-  g_assert_true (read_until (master, out, 0, "PROMPT$ "));
+  g_assert_true (test_pty_read_until (master, out, 0, "PROMPT$ "));
   mark = out->len;
-  type_into (master, line->str);
-  g_assert_true (read_until (master, out, mark, "STARTED"));
+  test_pty_type (master, line->str);
+  g_assert_true (test_pty_read_until (master, out, mark, "STARTED"));
   mark = out->len;
-  type_into (master, "\032");
-  if (!read_until (master, out, mark, "Stopped"))
+  test_pty_type (master, "\032");
+  if (!test_pty_read_until (master, out, mark, "Stopped"))
     g_error ("%s: Ctrl-Z did not stop the command; the terminal showed: %s",
              locked ? "locked" : "unlocked", out->str + mark);
-  g_assert_true (read_until (master, out, mark, "PROMPT$ "));
+  g_assert_true (test_pty_read_until (master, out, mark, "PROMPT$ "));
   mark = out->len;
-  type_into (master, "fg\n");
+  test_pty_type (master, "fg\n");
   /* The shell names the job it continues; then it reads again. */
-  g_assert_true (read_until (master, out, mark, "RESUMED-$word"));
+  g_assert_true (test_pty_read_until (master, out, mark, "RESUMED-$word"));
   mark = out->len;
-  type_into (master, "again\n");
-  g_assert_true (read_until (master, out, mark, "RESUMED-again"));
-  type_into (master, "exit\n");
-  read_until (master, out, out->len, NULL);
+  test_pty_type (master, "again\n");
+  g_assert_true (test_pty_read_until (master, out, mark, "RESUMED-again"));
+  test_pty_type (master, "exit\n");
+  test_pty_read_until (master, out, out->len, NULL);
   close (master);
   while (waitpid (pid, &wait_status, 0) < 0)
     g_assert_cmpint (errno, ==, EINTR);

@@ -24,11 +24,8 @@
 #include <sched.h>
 #include <stddef.h>
 #include <glib/gstdio.h>
-#include <poll.h>
-#include <pty.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -152,91 +149,11 @@ attempt_in_pty (gboolean            locked,
 {
   g_autoptr(GPtrArray) argv = command_line (locked, extra, script);
   g_auto(GStrv) env = child_env ();
-  struct winsize size = { .ws_row = 24, .ws_col = 80 };
-  g_autoptr(GString) out = g_string_new (NULL);
-  TestResult *result = g_new0 (TestResult, 1);
-  int master, slave, wait_status;
-  pid_t pid;
+  TestResult *result = test_run_in_pty ((const char * const *) argv->pdata, (const char * const *) env, when, input);
 
-  g_assert_cmpint (openpty (&master, &slave, NULL, NULL, &size), ==, 0);
-  pid = fork ();
-  g_assert_cmpint (pid, >=, 0);
-  if (pid == 0)
-    {
-      setsid ();
-      ioctl (slave, TIOCSCTTY, 0);
-      dup2 (slave, 0);
-      dup2 (slave, 1);
-      dup2 (slave, 2);
-      if (slave > 2)
-        close (slave);
-      close (master);
-      execve (paddock_run, (char **) argv->pdata, env);
-      _exit (127);
-    }
-  close (slave);
-
-  if (input != NULL)
-    {
-      if (when != NULL && !read_until (master, out, 0, when))
-        {
-          kill (pid, SIGKILL);
-          g_error ("«%s» did not show in the pty; output so far: %s", when, out->str);
-        }
-      type_into (master, input);
-    }
-  if (!read_until (master, out, 0, NULL))
-    {
-      kill (pid, SIGKILL);
-      g_error ("timed out in the pty; output so far: %s", out->str);
-    }
-  close (master);
-  while (waitpid (pid, &wait_status, 0) < 0)
-    g_assert_cmpint (errno, ==, EINTR);
-
-  result->status = test_wait_status (wait_status);
-  result->out = g_string_free (g_steal_pointer (&out), FALSE);
-  result->err = g_strdup ("");
   g_test_message ("%s in a pty: status %d, output «%s»", locked ? "locked" : "unlocked",
                   result->status, result->out);
-  test_assert_no_sanitizer_report (result->out);
   return result;
-}
-
-/* Reads from @master into @out until @what shows after @from (NULL: until
- * every holder of the pty is gone); FALSE if it does not, or after 60 s (a
- * bound, not a measure). */
-gboolean
-read_until (int         master,
-            GString    *out,
-            gsize       from,
-            const char *what)
-{
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
-
-  while (what == NULL || strstr (out->str + from, what) == NULL)
-    {
-      struct pollfd pfd = { .fd = master, .events = POLLIN };
-      char buf[4096];
-      ssize_t n;
-
-      if (g_get_monotonic_time () > deadline)
-        return FALSE;
-      if (poll (&pfd, 1, 200) <= 0)
-        continue;
-      n = read (master, buf, sizeof buf);
-      if (n <= 0)
-        return what == NULL;  /* EIO: every holder of the pty is gone */
-      g_string_append_len (out, buf, n);
-    }
-  return TRUE;
-}
-
-void
-type_into (int         master,
-           const char *text)
-{
-  g_assert_cmpint (write (master, text, strlen (text)), ==, (gssize) strlen (text));
 }
 
 char *

@@ -13,85 +13,13 @@
 
 #include "test-util.h"
 
-#include <errno.h>
-#include <poll.h>
-#include <pty.h>
-#include <signal.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define ENTER_ALTERNATE "\033[?1049h"
 #define LEAVE_ALTERNATE "\033[?1049l"
 
 static char *home;
-
-/* Runs @argv in a new pty as its controlling terminal; types @input once
- * @when is in the output. Returns everything the pty showed. */
-static char *
-run_in_pty (const char * const *argv,
-            const char * const *env,
-            const char         *when,
-            const char         *input,
-            int                *status)
-{
-  struct winsize size = { .ws_row = 24, .ws_col = 80 };
-  g_autoptr(GString) out = g_string_new (NULL);
-  gboolean typed = FALSE;
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
-  int master, slave, wait_status;
-  pid_t pid;
-
-  g_assert_cmpint (openpty (&master, &slave, NULL, NULL, &size), ==, 0);
-  pid = fork ();
-  g_assert_cmpint (pid, >=, 0);
-  if (pid == 0)
-    {
-      setsid ();
-      ioctl (slave, TIOCSCTTY, 0);
-      dup2 (slave, 0);
-      dup2 (slave, 1);
-      dup2 (slave, 2);
-      if (slave > 2)
-        close (slave);
-      close (master);
-      execve (argv[0], (char **) argv, (char **) env);
-      _exit (127);
-    }
-  close (slave);
-
-  for (;;)
-    {
-      struct pollfd pfd = { .fd = master, .events = POLLIN };
-      char buf[4096];
-      ssize_t n;
-
-      if (!typed && strstr (out->str, when) != NULL)
-        {
-          g_assert_cmpint (write (master, input, strlen (input)), ==, (gssize) strlen (input));
-          typed = TRUE;
-        }
-      if (g_get_monotonic_time () > deadline)
-        {
-          kill (pid, SIGKILL);
-          g_error ("timed out in the pty; output so far: %s", out->str);
-        }
-      if (poll (&pfd, 1, 200) <= 0)
-        continue;
-      n = read (master, buf, sizeof buf);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        break;  /* EIO: every holder of the pty is gone */
-      g_string_append_len (out, buf, n);
-    }
-  close (master);
-  g_assert_cmpint (waitpid (pid, &wait_status, 0), ==, pid);
-  *status = test_wait_status (wait_status);
-  test_assert_no_sanitizer_report (out->str);
-  return g_string_free (g_steal_pointer (&out), FALSE);
-}
 
 static void
 test_full_screen (void)
@@ -103,11 +31,10 @@ test_full_screen (void)
   g_autofree char *policy_arg = g_strdup_printf ("--policy=%s", policy);
   g_autofree char *project_arg = g_strdup_printf ("--project=%s", project);
   g_autofree char *socket_name = g_strdup_printf ("paddock-notices-%d", (int) getpid ());
-  g_autofree char *output = NULL;
+  g_autoptr(TestResult) result = NULL;
   g_auto(GStrv) env = g_get_environ ();
   const char *inner = "touch refused-marker; echo TUI-ASKED; read line";
-  const char *enter, *leave, *notice;
-  int status;
+  const char *output, *enter, *leave, *notice;
 
   if (paddock_run == NULL)
     {
@@ -127,11 +54,13 @@ test_full_screen (void)
   env = g_environ_setenv (env, "SHELL", "/bin/sh", TRUE);
   env = g_environ_unsetenv (env, "TMUX");
 
-  output = run_in_pty ((const char *[]) { paddock_run, project_arg, policy_arg, "--no-lock", "--",
-                                          tmux, "-L", socket_name, "-f", "/dev/null", "new-session", inner, NULL },
-                       (const char * const *) env, "TUI-ASKED", "\r", &status);
+  result = test_run_in_pty ((const char *[]) { paddock_run, project_arg, policy_arg, "--no-lock", "--",
+                                               tmux, "-L", socket_name, "-f", "/dev/null", "new-session", inner,
+                                               NULL },
+                            (const char * const *) env, "TUI-ASKED", "\r");
+  output = result->out;
 
-  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpint (result->status, ==, 0);
   enter = strstr (output, ENTER_ALTERNATE);
   g_assert_nonnull (enter);
   leave = strstr (enter, LEAVE_ALTERNATE);

@@ -10,9 +10,15 @@
 
 #include "test-util.h"
 
+#include <errno.h>
 #include <glib/gstdio.h>
+#include <poll.h>
+#include <pty.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 char *
 test_home_new (void)
@@ -225,4 +231,105 @@ TestResult *
 test_run (const char * const *argv)
 {
   return test_run_full (argv, NULL);
+}
+
+pid_t
+test_pty_spawn (const char * const *argv,
+                const char * const *env,
+                int                 columns,
+                int                *master)
+{
+  struct winsize size = { .ws_row = 24, .ws_col = columns };
+  int slave;
+  pid_t pid;
+
+  g_assert_cmpint (openpty (master, &slave, NULL, NULL, &size), ==, 0);
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      setsid ();
+      ioctl (slave, TIOCSCTTY, 0);
+      dup2 (slave, 0);
+      dup2 (slave, 1);
+      dup2 (slave, 2);
+      if (slave > 2)
+        close (slave);
+      close (*master);
+      execve (argv[0], (char **) argv, (char **) env);
+      _exit (127);
+    }
+  close (slave);
+  return pid;
+}
+
+gboolean
+test_pty_read_until (int         master,
+                     GString    *out,
+                     gsize       from,
+                     const char *what)
+{
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  while (what == NULL || strstr (out->str + from, what) == NULL)
+    {
+      struct pollfd pfd = { .fd = master, .events = POLLIN };
+      char buf[4096];
+      ssize_t n;
+
+      if (g_get_monotonic_time () > deadline)
+        return FALSE;
+      if (poll (&pfd, 1, 200) <= 0)
+        continue;
+      n = read (master, buf, sizeof buf);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return what == NULL;  /* EIO: every holder of the pty is gone */
+      g_string_append_len (out, buf, n);
+    }
+  return TRUE;
+}
+
+void
+test_pty_type (int         master,
+               const char *text)
+{
+  g_assert_cmpint (write (master, text, strlen (text)), ==, (gssize) strlen (text));
+}
+
+TestResult *
+test_run_in_pty (const char * const *argv,
+                 const char * const *env,
+                 const char         *when,
+                 const char         *input)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  TestResult *result = g_new0 (TestResult, 1);
+  int master, wait_status;
+  pid_t pid = test_pty_spawn (argv, env, 80, &master);
+
+  if (input != NULL)
+    {
+      if (when != NULL && !test_pty_read_until (master, out, 0, when))
+        {
+          kill (pid, SIGKILL);
+          g_error ("«%s» did not show in the pty; output so far: %s", when, out->str);
+        }
+      test_pty_type (master, input);
+    }
+  if (!test_pty_read_until (master, out, 0, NULL))
+    {
+      kill (pid, SIGKILL);
+      g_error ("timed out in the pty; output so far: %s", out->str);
+    }
+  close (master);
+  while (waitpid (pid, &wait_status, 0) < 0)
+    g_assert_cmpint (errno, ==, EINTR);
+
+  result->status = test_wait_status (wait_status);
+  result->out = g_string_free (g_steal_pointer (&out), FALSE);
+  result->err = g_strdup ("");
+  test_assert_no_sanitizer_report (result->out);
+  return result;
 }

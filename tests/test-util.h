@@ -76,3 +76,29 @@ void test_assert_no_sanitizer_report (const char *text);
 /* The status a wait status says: the exit code, or 128 + N where signal N
  * ended the program; -1 for neither. */
 int test_wait_status (int wait_status);
+
+/* Starts @argv (its first element a path) with @env in a new pty, 24 rows
+ * by @columns, as its controlling terminal. Returns its pid; *@master is
+ * the pty's other side. */
+pid_t       test_pty_spawn      (const char * const *argv,
+                                 const char * const *env,
+                                 int                 columns,
+                                 int                *master);
+/* Reads from @master into @out until @what shows after @from (NULL: until
+ * every holder of the pty is gone); FALSE if it does not, or after 60 s (a
+ * bound, not a measure). */
+gboolean    test_pty_read_until (int                 master,
+                                 GString            *out,
+                                 gsize               from,
+                                 const char         *what);
+void        test_pty_type       (int                 master,
+                                 const char         *text);
+/* test_pty_spawn(), 80 columns; types @input (where not NULL) once @when
+ * shows (at once where NULL), reads until every holder of the pty is gone
+ * and waits: its status, and all the pty showed as out (err is empty).
+ * Fails the test where @when does not show, or the pty is held over 60 s,
+ * or it showed a sanitizer's report. */
+TestResult *test_run_in_pty     (const char * const *argv,
+                                 const char * const *env,
+                                 const char         *when,
+                                 const char         *input);
