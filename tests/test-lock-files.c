@@ -458,7 +458,7 @@ test_socket_unprivileged (void)
   g_assert_nonnull (dir);
   g_assert_cmpint (chmod (dir, 0755), ==, 0);
   path = g_build_filename (dir, "agent.sock", NULL);
-  assert_connect_only_unlocked (path, become_nobody);
+  assert_connect_only_unlocked (path, test_become_nobody);
   g_rmdir (dir);
 }
 
@@ -561,5 +561,5 @@ test_chmod_unprivileged (void)
       g_test_skip ("switching to another user needs root (as a user, the other cases cover this)");
       return;
     }
-  assert_metadata_only_unlocked ("chmod", become_nobody);
+  assert_metadata_only_unlocked ("chmod", test_become_nobody);
 }

@@ -31,7 +31,6 @@ TestResult  *attempt_in_pty              (gboolean locked, const char * const *e
 char        *read_file                   (const char *path);
 void         write_file                  (const char *path, const char *text);
 char        *out_path                    (const char *name);
-void         become_nobody               (gpointer user_data);
 TestResult  *run_without_user_namespaces (GPtrArray *args);
 void         assert_secret_only_unlocked (const char *script);
 

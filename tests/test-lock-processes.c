@@ -104,7 +104,7 @@ test_proc_mem (void)
 static void
 assert_process_only_unlocked (const char *what)
 {
-  GSpawnChildSetupFunc setups[] = { NULL, become_nobody };
+  GSpawnChildSetupFunc setups[] = { NULL, test_become_nobody };
 
   for (guint u = 0; u < (geteuid () == 0 ? 2 : 1); u++)
     {
@@ -414,7 +414,7 @@ test_sysv_shm_unprivileged (void)
       g_test_skip ("switching to another user needs root (as a user, sysv-shm covers this)");
       return;
     }
-  assert_shm_only_unlocked (become_nobody);
+  assert_shm_only_unlocked (test_become_nobody);
 }
 
 void

@@ -19,9 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glib.h>
-#include <grp.h>
 #include <stdlib.h>
-#include <sched.h>
 #include <stddef.h>
 #include <glib/gstdio.h>
 #include <signal.h>
@@ -183,92 +181,20 @@ out_path (const char *name)
 }
 
 
-void
-become_nobody (gpointer user_data)
-{
-  if (setgroups (0, NULL) != 0 || setresgid (65534, 65534, 65534) != 0 ||
-      setresuid (65534, 65534, 65534) != 0)
-    _exit (125);
-}
-
-
-static void
-write_or_die (const char *path,
-              const char *text)
-{
-  int fd = open (path, O_WRONLY | O_CLOEXEC);
-
-  if (fd < 0 || write (fd, text, strlen (text)) != (ssize_t) strlen (text))
-    _exit (124);
-  close (fd);
-}
-
 /* Runs paddock-run ARGS as nobody in a user namespace where no further
  * user namespace can be made: no private places then. */
 TestResult *
 run_without_user_namespaces (GPtrArray *args)
 {
-  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_auto(GStrv) env = child_env ();
-  g_autofree char *out_file = g_build_filename (base, "nons.out", NULL);
-  g_autofree char *err_file = g_build_filename (base, "nons.err", NULL);
-  TestResult *result = g_new0 (TestResult, 1);
-  int go[2], ready[2];
-  int wait_status;
-  char byte = 0;
-  pid_t pid;
 
-  g_ptr_array_add (argv, g_strdup (paddock_run));
+  g_ptr_array_add (argv, (char *) paddock_run);
   for (guint i = 0; i < args->len; i++)
-    g_ptr_array_add (argv, g_strdup (g_ptr_array_index (args, i)));
+    g_ptr_array_add (argv, g_ptr_array_index (args, i));
   g_ptr_array_add (argv, NULL);
-
-  g_assert_cmpint (pipe2 (go, O_CLOEXEC), ==, 0);
-  g_assert_cmpint (pipe2 (ready, O_CLOEXEC), ==, 0);
-  pid = fork ();
-  g_assert_cmpint (pid, >=, 0);
-  if (pid == 0)
-    {
-      int out = open (out_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-      int err = open (err_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-
-      if (out < 0 || err < 0 || unshare (CLONE_NEWUSER) != 0 || write (ready[1], &byte, 1) != 1 ||
-          read (go[0], &byte, 1) != 1)
-        _exit (123);
-      write_or_die ("/proc/sys/user/max_user_namespaces", "0\n");
-      become_nobody (NULL);
-      if (chdir (project) != 0 || dup2 (out, 1) < 0 || dup2 (err, 2) < 0)
-        _exit (122);
-      execve (paddock_run, (char **) argv->pdata, env);
-      _exit (127);
-    }
-  g_assert_cmpint (read (ready[0], &byte, 1), ==, 1);
-  for (const char **map = (const char *[]) { "uid_map", "gid_map", NULL }; *map; map++)
-    {
-      g_autofree char *path = g_strdup_printf ("/proc/%d/%s", (int) pid, *map);
-      int fd = open (path, O_WRONLY | O_CLOEXEC);
-
-      g_assert_cmpint (fd, >=, 0);
-      g_assert_cmpint (write (fd, "0 0 65536\n", 10), ==, 10);
-      close (fd);
-    }
-  g_assert_cmpint (write (go[1], &byte, 1), ==, 1);
-  while (waitpid (pid, &wait_status, 0) < 0)
-    g_assert_cmpint (errno, ==, EINTR);
-  close (go[0]);
-  close (go[1]);
-  close (ready[0]);
-  close (ready[1]);
-
-  result->status = test_wait_status (wait_status);
-  result->out = read_file (out_file);
-  result->err = read_file (err_file);
-  g_test_message ("without user namespaces: status %d, stdout «%s», stderr «%s»",
-                  result->status, result->out, result->err);
-  test_assert_no_sanitizer_report (result->err);
-  g_unlink (out_file);
-  g_unlink (err_file);
-  return result;
+  return test_run_without_user_namespaces ((const char * const *) argv->pdata, (const char * const *) env,
+                                           project, base);
 }
 
 

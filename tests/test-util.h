@@ -77,6 +77,18 @@ void test_assert_no_sanitizer_report (const char *text);
  * ended the program; -1 for neither. */
 int test_wait_status (int wait_status);
 
+/* Drops to nobody (65534) for good: a GSpawnChildSetupFunc, or a forked
+ * child's last step before execve(). Exits 125 where it cannot. */
+void        test_become_nobody  (gpointer            user_data);
+/* Runs @argv (its first element a path) with @env in @cwd, as nobody in a
+ * user namespace (root's, mapped) where no further user namespace can be
+ * made; its output goes through files in @scratch. Needs root. Returns its
+ * result, logged; fails the test where it showed a sanitizer's report. */
+TestResult *test_run_without_user_namespaces (const char * const *argv,
+                                              const char * const *env,
+                                              const char         *cwd,
+                                              const char         *scratch);
+
 /* Starts @argv (its first element a path) with @env in a new pty, 24 rows
  * by @columns, as its controlling terminal. Returns its pid; *@master is
  * the pty's other side. */
