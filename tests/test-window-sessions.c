@@ -339,24 +339,6 @@ test_pause_resume_kill (void)
 }
 
 static gboolean
-set_flag_cb (gpointer data)
-{
-  *(gboolean *) data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Lets the main loop run for @ms, for what must not happen meanwhile. */
-static void
-run_main_loop_for (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, set_flag_cb, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static gboolean
 tab_needs_attention (gpointer data)
 {
   GtkWidget *session = data;

@@ -737,12 +737,7 @@ test_always_allow_undo (void)
   /* Clicked once the toast is in, as a person would: libadwaita 1.2 reads
    * freed memory when a toast is dismissed as it comes in (fixed in 1.3;
    * see ui/paddock-toasts.c). */
-  {
-    gboolean in = FALSE;
-
-    g_timeout_add_once (400, (GSourceOnceFunc) set_flag, &in);
-    g_assert_true (wait_for (flag_set, &in, "the toast to come in"));
-  }
+  run_main_loop_for (400);
   g_signal_emit_by_name (find_button_labelled (GTK_WIDGET (window), "_Undo"), "clicked");
   {
     LabelWait shown = { GTK_WIDGET (window), "git no longer remembered for this project" };

@@ -345,6 +345,16 @@ set_flag (gboolean *flag)
   *flag = TRUE;
 }
 
+void
+run_main_loop_for (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add_once (ms, (GSourceOnceFunc) set_flag, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
 gboolean
 tab_title_is (gpointer data)
 {

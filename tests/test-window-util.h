@@ -139,6 +139,10 @@ gboolean flag_set (gpointer data);
 
 void set_flag (gboolean *flag);
 
+/* Lets the main loop run for @ms: for what must not happen meanwhile, or
+ * an animation to finish. */
+void run_main_loop_for (guint ms);
+
 gboolean tab_title_is (gpointer data);
 
 /* Opens a window on @dir and waits for its first session's shell prompt. */
