@@ -76,6 +76,7 @@ enum
   SIGNAL_DECIDED,
   SIGNAL_NET,
   SIGNAL_SECRET,
+  SIGNAL_HOME,
   SIGNAL_EXIT,
   SIGNAL_LOCK_STATUS,
   SIGNAL_KILL,
@@ -251,6 +252,7 @@ signal_of (PaddockMessageType type)
     case PADDOCK_MESSAGE_DECIDED:     return signals[SIGNAL_DECIDED];
     case PADDOCK_MESSAGE_NET:         return signals[SIGNAL_NET];
     case PADDOCK_MESSAGE_SECRET:      return signals[SIGNAL_SECRET];
+    case PADDOCK_MESSAGE_HOME:        return signals[SIGNAL_HOME];
     case PADDOCK_MESSAGE_EXIT:        return signals[SIGNAL_EXIT];
     case PADDOCK_MESSAGE_LOCK_STATUS: return signals[SIGNAL_LOCK_STATUS];
     case PADDOCK_MESSAGE_KILL:        return signals[SIGNAL_KILL];
@@ -1086,6 +1088,7 @@ paddock_client_class_init (PaddockClientClass *klass)
   signals[SIGNAL_DECIDED] = new_message_signal ("decided");
   signals[SIGNAL_NET] = new_message_signal ("net");
   signals[SIGNAL_SECRET] = new_message_signal ("secret");
+  signals[SIGNAL_HOME] = new_message_signal ("home");
   signals[SIGNAL_EXIT] = new_message_signal ("exit");
   signals[SIGNAL_LOCK_STATUS] = new_message_signal ("lock-status");
   signals[SIGNAL_KILL] = new_message_signal ("kill");

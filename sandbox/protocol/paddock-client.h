@@ -10,7 +10,7 @@
  *
  * Every message the session sends is emitted once as "message" (in the
  * order it came, whatever its type) and then on the signal of its type:
- * "hello", "exec", "ask", "decided", "net", "secret", "exit",
+ * "hello", "exec", "ask", "decided", "net", "secret", "home", "exit",
  * "lock-status", "kill", "pause", "resume", "notice", and "refused" for
  * an error reply. A line that is not a valid message is reported on
  * "bad-message" and skipped: the connection goes on. The end of the connection is

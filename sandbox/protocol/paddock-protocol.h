@@ -20,7 +20,15 @@
  * for an exec. Every use of a secret, asked or not, is a secret message:
  * name, program, decision, by, sha256, argv, cwd, pid (the caller's), the
  * ask's id where there was one, and a reason for a refusal. No message
- * ever holds a secret's value. Parsing is strict: a message with an
+ * ever holds a secret's value.
+ *
+ * The home folder under the lock (see sandbox/lock/paddock-home.h): the
+ * first read of an entry the agent is asked about is an ask with "kind":
+ * "home", the entry as "path" (canonical), the file first tried below it
+ * as "name" (absent for the entry itself), and the reading process's pid,
+ * exe, argv and cwd. Every attempt the lock refuses or asks about is a
+ * home message: path, name, decision, by, pid, exe, the ask's id where
+ * there was one, and a reason for a refusal. Parsing is strict: a message with an
  * unknown type or field, a field of the wrong type, or a required field
  * missing is refused with an error naming the field.
  */
@@ -62,6 +70,7 @@ typedef enum
   PADDOCK_MESSAGE_RESUME,
   PADDOCK_MESSAGE_LOCK_STATUS,
   PADDOCK_MESSAGE_NOTICE,
+  PADDOCK_MESSAGE_HOME,
 } PaddockMessageType;
 
 typedef enum
@@ -110,6 +119,11 @@ typedef struct
   char           **denied;        /* lock-status: what the lock keeps from the agent,
                                    * canonical paths (the built-in credential stores,
                                    * the system's secrets, the user's own additions) */
+  char           **home_open;     /* lock-status: the home folder's entries the agent
+                                   * reads unasked, canonical paths */
+  char           **home_asked;    /* lock-status: the entries it is asked about, as
+                                   * canonical paths (a folder ending in "/" stands for
+                                   * each folder below it, as ~/.config/) */
   gboolean         paused;
 
   /* exec, ask, decided, decide, exit */
@@ -152,8 +166,10 @@ typedef struct
   int              port;
   char            *name;          /* secret, ask: the secret's name, never its value */
   char            *program;       /* secret: the program that gets it, resolved */
-  char            *kind;          /* ask: "secret" for a program that asks for a secret
-                                   * (paddock-secret run); absent for an exec's ask */
+  char            *kind;          /* ask, decided: "secret" for a program that asks for a
+                                   * secret (paddock-secret run), "home" for a read of an
+                                   * asked entry of the home folder; "exec" or absent for
+                                   * an exec's ask */
   char            *sha256;        /* secret, ask of kind "secret": the SHA-256 of the
                                    * program's file, 64 lowercase hex digits */
 
