@@ -15,6 +15,7 @@
 #include "paddock-autofd.h"
 #include "paddock-escape.h"
 #include "paddock-grants.h"
+#include "paddock-home.h"
 #include "paddock-landlock.h"
 #include "paddock-lock-private.h"
 #include "paddock-namespaces.h"
@@ -31,6 +32,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -44,6 +46,8 @@ struct _PaddockLock
   int                 ruleset_fd; /* Landlock */
   PaddockNamespaces  *namespaces; /* the namespaces backend, or Landlock's private places */
   PaddockSeccompDeny *seccomp;
+  PaddockHome        *home;       /* which of the home folder's entries are open, closed or asked */
+  int                 view_socket;  /* the supervisor's end of the home view's socket, or -1 */
   char              **features;   /* what it enforces, in the protocol's words */
   struct
   {
@@ -369,6 +373,7 @@ paddock_lock_new (const PaddockLockOptions *options,
 
   lock = g_new0 (PaddockLock, 1);
   lock->ruleset_fd = -1;
+  lock->view_socket = -1;
   make_own_folders ();
   lock->denials = paddock_lock_build_denials ();
   /* The session's own policy and log, where given: the agent must neither
@@ -438,27 +443,33 @@ paddock_lock_new (const PaddockLockOptions *options,
 
   for (guint i = first_kept; i < roots->len; i++)
     g_ptr_array_add (kept, g_ptr_array_index (roots, i));
+  lock->home = paddock_home_new (home, options->project, error);
+  if (lock->home == NULL)
+    return NULL;
   spec.project = options->project;
   spec.home = home;
   spec.kept = kept;
   spec.grants = lock->grants;
   spec.denials = denials;
+  spec.home_kinds = lock->home;
+  spec.view_socket = -1;
+  spec.kind = lock->backend == PADDOCK_LOCK_BACKEND_LANDLOCK ? PADDOCK_NAMESPACES_PRIVATE_PLACES
+                                                             : PADDOCK_NAMESPACES_LOCK;
+  if (options->home_view)
+    {
+      int pair[2];
 
-  if (lock->backend == PADDOCK_LOCK_BACKEND_LANDLOCK)
-    {
-      lock->ruleset_fd = paddock_landlock_ruleset_new (lock->grants, error);
-      if (lock->ruleset_fd < 0)
-        return NULL;
-      spec.kind = PADDOCK_NAMESPACES_PRIVATE_PLACES;
-      prepare_warning (lock);
+      if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
+        {
+          g_set_error (error, PADDOCK_LOCK_ERROR, PADDOCK_LOCK_ERROR_FAILED,
+                       "cannot lock %s: cannot make the home view's socket: %s",
+                       options->project, g_strerror (errno));
+          return NULL;
+        }
+      lock->view_socket = pair[0];
+      spec.view_socket = pair[1];
     }
-  else
-    {
-      /* Landlock's scoping, where the kernel has it, keeps abstract Unix
-       * sockets (X11's, for one) out of reach here too. */
-      lock->ruleset_fd = paddock_landlock_scope_ruleset_new ();
-      spec.kind = PADDOCK_NAMESPACES_LOCK;
-    }
+
   /* A mount hides only a file that is there: a log not made yet is made
    * now, empty, as paddock-run would make it a moment later, so that a
    * read-only grant of its folder does not show it to the agent. */
@@ -470,8 +481,41 @@ paddock_lock_new (const PaddockLockOptions *options,
         close (fd);
     }
   lock->namespaces = paddock_namespaces_new (&spec, error);
+  if (spec.view_socket >= 0)
+    close (spec.view_socket);
   if (lock->namespaces == NULL)
     return NULL;
+
+  if (lock->backend == PADDOCK_LOCK_BACKEND_LANDLOCK)
+    {
+      const char * const *asked = paddock_namespaces_get_view_entries (lock->namespaces);
+      g_autoptr(GPtrArray) ruled = NULL;
+
+      /* The asked entries get no rule of their own here: only the view's
+       * copy of them, granted in the child, is readable, and without the
+       * mounts (no mount namespace) they stay closed. */
+      if (asked[0] != NULL)
+        {
+          g_autoptr(GPtrArray) closed = g_ptr_array_new ();
+
+          for (guint i = 0; denials[i] != NULL; i++)
+            g_ptr_array_add (closed, (gpointer) denials[i]);
+          for (guint i = 0; asked[i] != NULL; i++)
+            g_ptr_array_add (closed, (gpointer) asked[i]);
+          g_ptr_array_add (closed, NULL);
+          ruled = paddock_grants_expand (roots, (const char * const *) closed->pdata, list_dir, NULL);
+        }
+      lock->ruleset_fd = paddock_landlock_ruleset_new (ruled != NULL ? ruled : lock->grants, error);
+      if (lock->ruleset_fd < 0)
+        return NULL;
+      prepare_warning (lock);
+    }
+  else
+    {
+      /* Landlock's scoping, where the kernel has it, keeps abstract Unix
+       * sockets (X11's, for one) out of reach here too. */
+      lock->ruleset_fd = paddock_landlock_scope_ruleset_new ();
+    }
 
   return g_steal_pointer (&lock);
 }
@@ -484,6 +528,8 @@ paddock_lock_free (PaddockLock *lock)
   paddock_close_fd (&lock->ruleset_fd);
   g_clear_pointer (&lock->namespaces, paddock_namespaces_free);
   g_clear_pointer (&lock->seccomp, paddock_seccomp_deny_free);
+  g_clear_pointer (&lock->home, paddock_home_free);
+  paddock_close_fd (&lock->view_socket);
   g_clear_pointer (&lock->grants, g_ptr_array_unref);
   g_clear_pointer (&lock->listable, g_ptr_array_unref);
   g_clear_pointer (&lock->denials, g_ptr_array_unref);
@@ -549,9 +595,40 @@ paddock_lock_exit_code (const GError *error)
 pid_t
 paddock_lock_fork (PaddockLock *lock)
 {
-  if (lock != NULL && lock->namespaces != NULL)
-    return paddock_namespaces_fork (lock->namespaces);
-  return fork ();
+  pid_t pid;
+
+  if (lock == NULL || lock->namespaces == NULL)
+    return fork ();
+  pid = paddock_namespaces_fork (lock->namespaces);
+  /* The home view is the first child's: the supervisor learns it ended
+   * without one when that child's end closes. */
+  if (pid > 0)
+    paddock_namespaces_forget_view_socket (lock->namespaces);
+  return pid;
+}
+
+PaddockHome *
+paddock_lock_get_home (PaddockLock *lock)
+{
+  return lock->home;
+}
+
+const char * const *
+paddock_lock_get_view_entries (PaddockLock *lock)
+{
+  return paddock_namespaces_get_view_entries (lock->namespaces);
+}
+
+int
+paddock_lock_steal_view_socket (PaddockLock *lock)
+{
+  return paddock_steal_fd (&lock->view_socket);
+}
+
+const char * const *
+paddock_lock_get_denials_for_view (PaddockLock *lock)
+{
+  return (const char * const *) lock->denials->pdata;
 }
 
 /* The agent needs no capability: run as root it would otherwise keep

@@ -5,6 +5,8 @@
  */
 #pragma once
 
+#include "paddock-home.h"
+
 #include <glib.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -39,6 +41,9 @@ typedef struct
   const char          *backend;       /* NULL, "landlock" or "namespaces" */
   const char          *policy_file;   /* the session's own, kept from the agent; or NULL */
   const char          *audit_file;    /* likewise */
+  gboolean             home_view;     /* the caller serves the home view (paddock-run's
+                                       * supervisor): asked entries are asked about;
+                                       * without it they are closed */
 } PaddockLockOptions;
 
 GQuark              paddock_lock_error_quark   (void);
@@ -69,6 +74,17 @@ char               *paddock_lock_describe_hidden (PaddockLock           *lock,
                                                   const char            *path);
 
 pid_t               paddock_lock_fork          (PaddockLock             *lock);
+
+/* The home folder under the lock (see paddock-home.h): its kinds; the
+ * asked entries (canonical, NULL-terminated) the home view serves, its
+ * root's "N" being the Nth; the paths it must refuse within them (the
+ * lock's denials, canonical, NULL-terminated). All owned by @lock. */
+PaddockHome        *paddock_lock_get_home      (PaddockLock             *lock);
+const char * const *paddock_lock_get_view_entries (PaddockLock          *lock);
+const char * const *paddock_lock_get_denials_for_view (PaddockLock      *lock);
+/* The supervisor's end of the home view's socket (with home_view), which
+ * the first child sends /dev/fuse over, or closes without; -1 otherwise. */
+int                 paddock_lock_steal_view_socket (PaddockLock         *lock);
 int                 paddock_lock_enter         (PaddockLock             *lock,
                                                 int                      report_fd,
                                                 int                      stopped_fd,

@@ -36,6 +36,7 @@
 #include "config.h"
 
 #include "paddock-autofd.h"
+#include "paddock-fd-passing.h"
 #include "paddock-grants.h"
 #include "paddock-namespaces.h"
 
@@ -104,6 +105,9 @@ typedef enum
   STEP_DEVPTS,
   STEP_CHDIR,
   STEP_PROC,
+  STEP_VIEW_OPEN, /* open /dev/fuse for the home view, before /dev is replaced */
+  STEP_VIEW,      /* mount the home view at target, hand its descriptor to the supervisor */
+  STEP_VIEW_BIND, /* bind an asked entry from the view; where there is none, cover target */
 } StepKind;
 
 typedef struct _Step Step;
@@ -121,6 +125,7 @@ struct _Step
   mode_t    mode;         /* STEP_MKDIR */
   int       fd;           /* STEP_OPEN_TREE: the copy, in the child */
   Step     *tree;         /* STEP_ATTACH */
+  gboolean  view_only;    /* skipped where the home view could not be mounted */
   char     *description;
 };
 
@@ -136,6 +141,12 @@ struct _PaddockNamespaces
   int                    proc_errno;        /* the private places' /proc could not be mounted */
   GPtrArray             *places;            /* Place: the private places, for what they hide */
   GPtrArray             *binds;             /* BindBack: what is kept in them */
+  /* The home view (see paddock_namespaces_get_view_entries()): */
+  GPtrArray             *view_entries;      /* char *: the asked entries, in the view's order */
+  int                    view_socket;       /* the child's end; -1 once another child had it */
+  char                  *view_options;      /* the mount's options after "fd=N" */
+  int                    view_fd;           /* in the child: /dev/fuse */
+  int                    view_errno;        /* in the child: why there is no view, or 0 */
 };
 
 /* A place the agent gets a fresh, empty one of. */
@@ -145,7 +156,10 @@ typedef struct
   char          *options;   /* tmpfs options */
   PaddockAccess  access;    /* what Landlock grants on it */
   gboolean       is_run;    /* keeps the links and name resolution of /run */
-  gboolean       is_home;   /* holds the home folder's entries, bound back */
+  gboolean       is_home;   /* the home folder: its copy is staged in it */
+  gboolean       is_split;  /* holds its real entries bound back one by one: the home
+                             * folder, and the folders below it whose entries are kinds
+                             * of their own or that hold what the lock keeps */
 } Place;
 
 /* What is bound back into a place from the host. */
@@ -157,6 +171,8 @@ typedef struct
   Step     *tree;
   gboolean  from_home;      /* an entry of the home folder, bound from its copy */
   char     *link;           /* from_home: a symbolic link, made again */
+  int       view_index;     /* from_home: served by the home view as its entry "N"; or -1 */
+  gboolean  own_rule;       /* from_home: Landlock grants it a rule of its own, made in the child */
 } BindBack;
 
 static void
@@ -322,6 +338,9 @@ namespaces_alloc (PaddockNamespacesKind kind)
   ns->kind = kind;
   ns->steps = g_ptr_array_new_with_free_func ((GDestroyNotify) step_free);
   ns->fresh = g_ptr_array_new_with_free_func ((GDestroyNotify) paddock_grant_free);
+  ns->view_entries = g_ptr_array_new_with_free_func (g_free);
+  ns->view_socket = -1;
+  ns->view_fd = -1;
   return ns;
 }
 
@@ -580,6 +599,7 @@ add_bind_back (GPtrArray  *binds,
     }
   bind = g_new0 (BindBack, 1);
   bind->path = g_strdup (path);
+  bind->view_index = -1;
   bind->writable = writable;
   bind->is_dir = S_ISDIR (st.st_mode);
   g_ptr_array_add (binds, bind);
@@ -621,33 +641,47 @@ add_cover (PaddockNamespaces *ns,
  * after the start does not show. Returns the place, or NULL where the home
  * folder is not a folder of its own to make one of (HOME=/, HOME=/tmp). */
 static Place *
-add_home_place (GPtrArray                   *places,
-                const PaddockNamespacesSpec *spec)
+add_split_place (GPtrArray  *places,
+                 const char *path)
 {
   g_autofree char *options = NULL;
   struct stat st;
   Place *place;
 
-  if (stat (spec->home, &st) != 0 || !S_ISDIR (st.st_mode) ||
-      paddock_grants_find_denial (spec->home, spec->denials) != NULL ||
-      paddock_grants_find_denial_beneath (spec->home, spec->denials) == NULL)
+  if (stat (path, &st) != 0 || !S_ISDIR (st.st_mode))
     return NULL;
   options = g_strdup_printf ("mode=0%o,uid=%u,gid=%u,size=1m", (guint) (st.st_mode & 07555),
                              (guint) getuid (), (guint) getgid ());
-  place = add_place (places, spec->home, options, PADDOCK_ACCESS_LIST, FALSE);
+  place = add_place (places, path, options, PADDOCK_ACCESS_LIST, FALSE);
+  if (place != NULL)
+    place->is_split = TRUE;
+  return place;
+}
+
+static Place *
+add_home_place (GPtrArray                   *places,
+                const PaddockNamespacesSpec *spec)
+{
+  Place *place;
+
+  if (paddock_grants_find_denial (spec->home, spec->denials) != NULL ||
+      paddock_grants_find_denial_beneath (spec->home, spec->denials) == NULL)
+    return NULL;
+  place = add_split_place (places, spec->home);
   if (place != NULL)
     place->is_home = TRUE;
   return place;
 }
 
-/* A name in @home for its copy while the entries are bound from it: one
- * that no entry has. */
+/* A name in @home for its copy, or the home view, while the entries are
+ * bound from it: one that no entry has. */
 static char *
-find_home_staging (const char *home)
+find_home_staging (const char *home,
+                   const char *base)
 {
   for (guint i = 0;; i++)
     {
-      g_autofree char *name = i == 0 ? g_strdup (".paddock-home") : g_strdup_printf (".paddock-home-%u", i);
+      g_autofree char *name = i == 0 ? g_strdup (base) : g_strdup_printf ("%s-%u", base, i);
       char *path = g_build_filename (home, name, NULL);
       struct stat st;
 
@@ -657,20 +691,44 @@ find_home_staging (const char *home)
     }
 }
 
-/* The entries of the home folder, as bind-backs from its copy, but where a
- * grant keeps one with its own rights already, or where one holds another
- * place (an $XDG_RUNTIME_DIR in it), which stays private. */
-static void
-add_home_entries (GPtrArray  *binds,
-                  GPtrArray  *places,
-                  const char *home)
+/* Whether something the lock keeps (the project, a grant, the profile's
+ * state) lies below @path. */
+static gboolean
+holds_kept (GPtrArray  *binds,
+            const char *path)
 {
-  g_autoptr(GDir) dir = g_dir_open (home, 0, NULL);
+  for (guint i = 0; i < binds->len; i++)
+    {
+      BindBack *bind = g_ptr_array_index (binds, i);
+
+      if (!bind->from_home && strcmp (bind->path, path) != 0 && paddock_path_is_within (bind->path, path))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The entries of @folder, a split folder of the home folder, as bind-backs
+ * from the home folder's copy, but where a grant keeps one with its own
+ * rights already, or where one holds another place (an $XDG_RUNTIME_DIR
+ * in it), which stays private. With the home folder's kinds, a folder
+ * that is split itself, or that holds what the lock keeps, becomes a split
+ * place of its own, its entries bound one by one; an asked entry is bound
+ * from the home view instead, which asks before it serves. */
+static void
+add_home_entries (PaddockNamespaces           *ns,
+                  GPtrArray                   *binds,
+                  GPtrArray                   *places,
+                  const PaddockNamespacesSpec *spec,
+                  const char                  *folder)
+{
+  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+  gboolean below_home = strcmp (folder, spec->home) != 0;
   const char *name;
 
   while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
     {
-      g_autofree char *path = g_build_filename (home, name, NULL);
+      g_autofree char *path = g_build_filename (folder, name, NULL);
+      PaddockHomeKind kind = PADDOCK_HOME_OPEN;
       BindBack *bind;
       gboolean holds_place = FALSE;
       struct stat st;
@@ -681,10 +739,25 @@ add_home_entries (GPtrArray  *binds,
         holds_place |= paddock_path_is_within (((Place *) g_ptr_array_index (places, i))->path, path);
       if (holds_place)
         continue;
+      if (spec->home_kinds != NULL)
+        kind = paddock_home_classify (spec->home_kinds, path);
+      if (spec->home_kinds != NULL && S_ISDIR (st.st_mode) && kind != PADDOCK_HOME_CLOSED &&
+          paddock_grants_find_denial (path, spec->denials) == NULL &&
+          (paddock_home_is_split (spec->home_kinds, path) || holds_kept (binds, path)))
+        {
+          Place *place = add_split_place (places, path);
+
+          if (place != NULL)
+            {
+              add_home_entries (ns, binds, places, spec, place->path);
+              continue;
+            }
+        }
       bind = g_new0 (BindBack, 1);
       bind->path = g_steal_pointer (&path);
       bind->is_dir = S_ISDIR (st.st_mode);
       bind->from_home = TRUE;
+      bind->view_index = -1;
       if (S_ISLNK (st.st_mode))
         {
           bind->link = g_file_read_link (bind->path, NULL);
@@ -694,6 +767,20 @@ add_home_entries (GPtrArray  *binds,
               continue;
             }
         }
+      else if (kind == PADDOCK_HOME_ASKED && (S_ISDIR (st.st_mode) || S_ISREG (st.st_mode)) &&
+               paddock_grants_find_denial (bind->path, spec->denials) == NULL)
+        {
+          bind->view_index = ns->view_entries->len;
+          g_ptr_array_add (ns->view_entries, g_strdup (bind->path));
+        }
+      /* The view's files are its own inodes, which the ruleset made in the
+       * parent never saw; so are entries below the home folder whose real
+       * folder had no rule of its own. One that holds a denied path keeps
+       * the rules the denial split it into. */
+      bind->own_rule = bind->link == NULL &&
+                       (bind->view_index >= 0 ||
+                        (below_home && paddock_grants_find_denial (bind->path, spec->denials) == NULL &&
+                         paddock_grants_find_denial_beneath (bind->path, spec->denials) == NULL));
       g_ptr_array_add (binds, bind);
     }
 }
@@ -714,6 +801,7 @@ add_private_places (PaddockNamespaces           *ns,
   const char *runtime = g_getenv ("XDG_RUNTIME_DIR");
   g_autofree char *real_runtime = runtime != NULL && g_path_is_absolute (runtime) ? realpath (runtime, NULL) : NULL;
   g_autofree char *home_staging = NULL;
+  g_autofree char *view_staging = NULL;
   Step *home_tree = NULL;
   Place *home;
 
@@ -751,7 +839,8 @@ add_private_places (PaddockNamespaces           *ns,
   if (resolv_conf != NULL && find_bind_back (binds, resolv_conf) == NULL)
     add_bind_back (binds, places, resolv_conf, FALSE, FALSE);
   if (home != NULL)
-    add_home_entries (binds, places, home->path);
+    add_home_entries (ns, binds, places, spec, home->path);
+  g_ptr_array_sort (places, compare_places);
   g_ptr_array_sort (binds, compare_bind_backs);
 
   /* Copies of what is bound back, taken before anything covers it: the
@@ -767,8 +856,10 @@ add_private_places (PaddockNamespaces           *ns,
     }
   if (home != NULL)
     {
-      home_staging = find_home_staging (home->path);
+      home_staging = find_home_staging (home->path, ".paddock-home");
       home_tree = add_step (ns, STEP_OPEN_TREE, NULL, home->path, "keep the home folder's entries");
+      if (ns->view_entries->len > 0)
+        view_staging = find_home_staging (home->path, ".paddock-view");
     }
 
   for (guint i = 0; i < places->len; i++)
@@ -799,6 +890,11 @@ add_private_places (PaddockNamespaces           *ns,
           step->tree = home_tree;
           add_setattr (ns, home_staging, ATTR_RDONLY | ATTR_NOSUID | ATTR_NODEV, 0, TRUE,
                        "keep the home folder's entries");
+          if (view_staging != NULL)
+            {
+              add_mkdir (ns, view_staging, 0700, "mount the home view");
+              add_step (ns, STEP_VIEW, NULL, view_staging, "mount the home view");
+            }
         }
 
       /* /run/shm → /dev/shm, NixOS's /run/current-system, and the like. */
@@ -828,7 +924,9 @@ add_private_places (PaddockNamespaces           *ns,
       /* Binds inherit the copy's flags: read-only, nosuid, nodev. */
       if (bind->from_home)
         {
-          g_autofree char *staged = g_build_filename (home_staging, bind->path + strlen (home->path) + 1, NULL);
+          g_autofree char *view_name = g_strdup_printf ("%d", bind->view_index);
+          g_autofree char *staged = bind->view_index >= 0 ? g_build_filename (view_staging, view_name, NULL)
+                                    : g_build_filename (home_staging, bind->path + strlen (home->path) + 1, NULL);
 
           if (bind->link != NULL)
             add_step (ns, STEP_SYMLINK, bind->link, bind->path, what);
@@ -838,8 +936,11 @@ add_private_places (PaddockNamespaces           *ns,
                 add_mkdir (ns, bind->path, 0755, what);
               else
                 add_step (ns, STEP_CREATE, NULL, bind->path, what);
-              add_step (ns, STEP_BIND, staged, bind->path, what);
+              step = add_step (ns, bind->view_index >= 0 ? STEP_VIEW_BIND : STEP_BIND, staged, bind->path, what);
+              step->recursive = bind->is_dir;
             }
+          if (bind->own_rule)
+            g_ptr_array_add (ns->fresh, paddock_grant_new (bind->path, PADDOCK_ACCESS_READ_ONLY));
           continue;
         }
       for (guint j = 0; j < i; j++)
@@ -866,12 +967,17 @@ add_private_places (PaddockNamespaces           *ns,
       add_step (ns, STEP_UMOUNT, NULL, home_staging, "put away the home folder's copy");
       add_step (ns, STEP_RMDIR, NULL, home_staging, "put away the home folder's copy");
     }
+  if (view_staging != NULL)
+    {
+      add_step (ns, STEP_UMOUNT, NULL, view_staging, "put away the home view")->view_only = TRUE;
+      add_step (ns, STEP_RMDIR, NULL, view_staging, "put away the home view");
+    }
 
-  /* The home folder's own mount stays writable: see add_home_place(). */
+  /* The split folders' own mounts stay writable: see add_home_place(). */
   for (guint i = 0; i < places->len; i++)
     {
       Place *place = g_ptr_array_index (places, i);
-      if (!(place->access & PADDOCK_ACCESS_WRITE) && !place->is_home)
+      if (!(place->access & PADDOCK_ACCESS_WRITE) && !place->is_split)
         {
           g_autofree char *what = g_strdup_printf ("make the private %s read-only", place->path);
           add_setattr (ns, place->path, ATTR_RDONLY | ATTR_NOSUID | ATTR_NODEV, 0, FALSE, what);
@@ -1009,6 +1115,20 @@ paddock_namespaces_new (const PaddockNamespacesSpec *spec,
   else
     add_landlock_mounts (ns, spec, &places, &binds);
 
+  /* /dev/fuse is opened first: the namespaces backend replaces /dev. */
+  if (ns->view_entries->len > 0)
+    {
+      Step *step = g_new0 (Step, 1);
+
+      step->kind = STEP_VIEW_OPEN;
+      step->fd = -1;
+      step->description = g_strdup ("open /dev/fuse for the home view");
+      g_ptr_array_insert (ns->steps, ns->first_mount_step, step);
+      ns->view_socket = spec->view_socket >= 0 ? dup (spec->view_socket) : -1;
+      ns->view_options = g_strdup_printf (",rootmode=40000,user_id=%u,group_id=%u,default_permissions",
+                                          (guint) getuid (), (guint) getgid ());
+    }
+
   /* Denied paths last, so nothing bound since covers them again: empty,
    * so that neither a socket in them (gpg-agent's, an ssh ControlMaster's)
    * nor the names and times of what they hold show, under Landlock too. */
@@ -1016,6 +1136,12 @@ paddock_namespaces_new (const PaddockNamespacesSpec *spec,
     {
       const char *denial = spec->denials[i];
 
+      BindBack *bind = find_bind_back (binds, denial);
+
+      /* Within an asked entry, the home view refuses it itself: a cover
+       * would look it up through the view. */
+      if (bind != NULL && bind->view_index >= 0)
+        continue;
       if (is_visible (places, binds, denial))
         add_cover (ns, denial);
     }
@@ -1041,7 +1167,31 @@ paddock_namespaces_free (PaddockNamespaces *ns)
   g_ptr_array_unref (ns->fresh);
   g_clear_pointer (&ns->places, g_ptr_array_unref);
   g_clear_pointer (&ns->binds, g_ptr_array_unref);
+  g_ptr_array_unref (ns->view_entries);
+  g_free (ns->view_options);
+  if (ns->view_socket >= 0)
+    close (ns->view_socket);
   g_free (ns);
+}
+
+const char * const *
+paddock_namespaces_get_view_entries (PaddockNamespaces *ns)
+{
+  if (ns->view_entries->len == 0 || g_ptr_array_index (ns->view_entries, ns->view_entries->len - 1) != NULL)
+    g_ptr_array_add (ns->view_entries, NULL);
+  return (const char * const *) ns->view_entries->pdata;
+}
+
+void
+paddock_namespaces_forget_view_socket (PaddockNamespaces *ns)
+{
+  paddock_close_fd (&ns->view_socket);
+}
+
+int
+paddock_namespaces_get_view_errno (PaddockNamespaces *ns)
+{
+  return ns->view_errno;
 }
 
 /* The fresh mounts (PaddockGrant, path and access): Landlock's ruleset, made
@@ -1133,6 +1283,7 @@ run_step (Step *step)
     case STEP_SETATTR:
       return set_attr (step->target, step->set, step->clear, step->recursive);
     case STEP_BIND:
+    case STEP_VIEW_BIND:
       return mount (step->source, step->target, NULL, MS_BIND | MS_REC, NULL) == 0 ? 0 : errno;
     case STEP_TMPFS:
       return mount ("tmpfs", step->target, "tmpfs", MS_NOSUID | MS_NODEV, step->data) == 0 ? 0 : errno;
@@ -1179,6 +1330,104 @@ run_step (Step *step)
     }
 }
 
+/* In the child: mounts the home view at @target on the /dev/fuse opened
+ * before, hands that descriptor to the supervisor, and waits for its word
+ * that it serves it: an access to a view nobody serves would wait for
+ * ever. Returns 0 or an errno; on failure nothing stays mounted. */
+static int
+mount_view (PaddockNamespaces *ns,
+            const char        *target)
+{
+  char options[256];
+  char number[16];
+  int n = sizeof number - 1;
+  int fd = ns->view_fd;
+  char byte;
+  int err;
+
+  number[n] = '\0';
+  do
+    number[--n] = '0' + fd % 10;
+  while ((fd /= 10) > 0 && n > 0);
+  if (strlen (number + n) + strlen (ns->view_options) + 4 > sizeof options)
+    return ENAMETOOLONG;
+  strcpy (options, "fd=");
+  strcat (options, number + n);
+  strcat (options, ns->view_options);
+
+  if (mount ("paddock", target, "fuse.paddock", MS_NOSUID | MS_NODEV | MS_RDONLY, options) != 0)
+    return errno;
+  err = paddock_send_fd (ns->view_socket, ns->view_fd, "v", 1);
+  close (ns->view_fd);
+  ns->view_fd = -1;
+  if (err == 0)
+    {
+      ssize_t got;
+
+      do
+        got = read (ns->view_socket, &byte, 1);
+      while (got < 0 && errno == EINTR);
+      err = got == 1 ? 0 : got < 0 ? errno : ECONNREFUSED;
+    }
+  if (err != 0)
+    umount2 (target, MNT_DETACH);
+  return err;
+}
+
+/* In the child, where there is no home view: the asked entry at
+ * @target is closed, as a denied one is. */
+static int
+cover_asked_entry (Step *step)
+{
+  struct stat st;
+
+  if (lstat (step->target, &st) != 0)
+    return errno;
+  if (S_ISDIR (st.st_mode))
+    return mount ("tmpfs", step->target, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY,
+                  "mode=0000,size=4k,nr_inodes=1") == 0 ? 0 : errno;
+  return mount ("/dev/null", step->target, NULL, MS_BIND, NULL) == 0 ? 0 : errno;
+}
+
+/* In the child: the home view's own steps, none of which fails the lock:
+ * without a view, the asked entries are closed. Returns TRUE where @step
+ * was one (and *err what it gave). */
+static gboolean
+run_view_step (PaddockNamespaces *ns,
+               Step              *step,
+               int               *err)
+{
+  *err = 0;
+  switch (step->kind)
+    {
+    case STEP_VIEW_OPEN:
+      if (ns->view_socket < 0)
+        ns->view_errno = ENOTCONN;
+      else if ((ns->view_fd = open ("/dev/fuse", O_RDWR | O_CLOEXEC)) < 0)
+        ns->view_errno = errno;
+      return TRUE;
+    case STEP_VIEW:
+      if (ns->view_errno == 0)
+        ns->view_errno = mount_view (ns, step->target);
+      if (ns->view_fd >= 0)
+        close (ns->view_fd);
+      ns->view_fd = -1;
+      if (ns->view_socket >= 0)
+        close (ns->view_socket);
+      ns->view_socket = -1;
+      return TRUE;
+    case STEP_VIEW_BIND:
+      if (ns->view_errno == 0)
+        return FALSE;
+      *err = cover_asked_entry (step);
+      return TRUE;
+    default:
+      if (step->view_only && ns->view_errno != 0)
+        return TRUE;
+      return FALSE;
+    }
+}
+
 /* In the child: async-signal-safe. Sets up the namespaces. Returns 0, or an
  * errno with *step set to the step that failed (see
  * paddock_namespaces_step_name()). */
@@ -1197,7 +1446,8 @@ paddock_namespaces_enter (PaddockNamespaces *ns,
           ((s->kind == STEP_UNSHARE && ns->in_pid_namespace) ||
            (s->kind == STEP_PROC && !ns->in_pid_namespace)))
         continue;
-      err = run_step (s);
+      if (!run_view_step (ns, s, &err))
+        err = run_step (s);
       /* Without it the agent sees what it would without a PID namespace:
        * less than the lock could give, said by the caller, not a reason
        * to refuse the lock. */

@@ -5,6 +5,8 @@
  */
 #pragma once
 
+#include "paddock-home.h"
+
 #include <glib.h>
 #include <sys/types.h>
 
@@ -32,6 +34,11 @@ typedef struct
                                     * the project, --grant paths, the profile's state */
   GPtrArray             *grants;   /* PaddockGrant, expanded: the namespaces backend binds the writable ones */
   const char * const    *denials;
+  PaddockHome           *home_kinds; /* which of the home folder's entries are open, closed or
+                                    * asked; NULL: every entry bound back read-only */
+  int                    view_socket; /* the child's end of the home view's socket, which the
+                                       * /dev/fuse descriptor is sent over; -1: no view, the
+                                       * asked entries are closed */
 } PaddockNamespacesSpec;
 
 typedef struct _PaddockNamespaces PaddockNamespaces;
@@ -61,6 +68,16 @@ const char        *paddock_namespaces_step_name    (PaddockNamespaces           
  * agent, where nothing bound back keeps it; NULL where the agent sees it. */
 const char        *paddock_namespaces_find_hiding_place (PaddockNamespaces      *ns,
                                                     const char                  *path);
+
+/* The asked entries of the home folder (canonical), in the order the home
+ * view serves them: its root's entry "N" is the Nth. Empty without one. */
+const char * const *paddock_namespaces_get_view_entries (PaddockNamespaces      *ns);
+/* In the parent, after the fork: the view's socket is the child's alone
+ * now (a later child, such as a vaulted program's, gets no view). */
+void               paddock_namespaces_forget_view_socket (PaddockNamespaces    *ns);
+/* In the child: why the home view could not be mounted (the asked entries
+ * are then covered, closed), or 0. */
+int                paddock_namespaces_get_view_errno (PaddockNamespaces        *ns);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PaddockNamespaces, paddock_namespaces_free)
 
