@@ -303,7 +303,7 @@ test_home_folder_own (void)
       struct stat st;
 
       g_assert_cmpint (result->status, ==, 0);
-      g_assert_true (g_str_has_prefix (result->out, "notes.txt\nnotes\n"));
+      g_assert_true (g_str_has_prefix (result->out, ".bashrc\nnotes\n"));
       g_assert_nonnull (strstr (result->out, "chmod: done\n"));
       g_assert_cmpint (stat (home, &st), ==, 0);
       if (locked)
@@ -449,8 +449,12 @@ make_tree (void)
               "  if printf '{\"numStartups\":1}' > \"$f\"; then echo 'in place: written'; fi; fi\n",
               0755);
   g_clear_pointer (&path, g_free);
+  /* A link to an entry the agent reads unasked (an open one). */
+  path = g_build_filename (home, ".bashrc", NULL);
+  write_file (path, "notes\n", 0644);
+  g_clear_pointer (&path, g_free);
   path = g_build_filename (home, ".notes-link", NULL);
-  g_assert_cmpint (symlink ("notes.txt", path), ==, 0);
+  g_assert_cmpint (symlink (".bashrc", path), ==, 0);
   g_clear_pointer (&path, g_free);
 }
 
