@@ -15,7 +15,7 @@ static const char landlock_7[] =
   "{\"type\":\"lock-status\",\"lock\":\"landlock\",\"features\":[\"landlock-abi-7\",\"lock-files\","
   "\"lock-truncate\",\"lock-ioctl-dev\",\"lock-signals\",\"lock-abstract-unix-sockets\","
   "\"lock-named-unix-sockets\",\"lock-denied-folders\",\"lock-metadata\",\"lock-terminals\","
-  "\"lock-ipc\",\"lock-other-processes\",\"lock-seccomp\",\"lock-no-new-privs\"]}";
+  "\"lock-home-asked\",\"lock-ipc\",\"lock-other-processes\",\"lock-seccomp\",\"lock-no-new-privs\"]}";
 
 static const char landlock_3[] =
   "{\"type\":\"lock-status\",\"lock\":\"landlock\",\"features\":[\"landlock-abi-3\",\"lock-files\","
@@ -68,7 +68,7 @@ test_parse_landlock (void)
   g_assert_cmpstr (mechanism, ==, "Landlock, ABI 7");
 
   protections = paddock_lock_status_list_protections (status);
-  g_assert_cmpuint (protections->len, ==, 13);
+  g_assert_cmpuint (protections->len, ==, 14);
   for (guint i = 0; i < protections->len; i++)
     g_assert_true (((PaddockLockProtection *) g_ptr_array_index (protections, i))->active);
   /* The network is not something the folder lock claims. */
@@ -93,6 +93,9 @@ test_parse_older_abi (void)
   g_assert_cmpstr (abstract->detail, ==, "Needs Landlock ABI 6");
   g_assert_false (named->active);
   g_assert_cmpstr (named->detail, ==, "Cannot create a mount namespace for a private /tmp and /run");
+  /* Without the home view, the asked entries are closed, and the row says so. */
+  g_assert_false (find_protection (protections, "The rest of your home folder")->active);
+  g_assert_true (g_str_has_prefix (find_protection (protections, "The rest of your home folder")->detail, "Closed"));
   /* Without a PID namespace, what of other processes stays in sight. */
   g_assert_false (find_protection (protections, "Programs outside the lock")->active);
   g_assert_nonnull (strstr (find_protection (protections, "Programs outside the lock")->detail, "command lines"));
@@ -211,7 +214,7 @@ test_load_from_runner (void)
   else
     g_assert_true (g_str_has_prefix (out, "mechanism: none ("));
   protections = paddock_lock_status_list_protections (status);
-  g_assert_cmpuint (protections->len, ==, 13);
+  g_assert_cmpuint (protections->len, ==, 14);
   mechanism = paddock_lock_status_dup_mechanism (status);
   g_test_message ("%s", mechanism);
   /* The deny list too: each path the words list, the message lists. */

@@ -19,6 +19,7 @@
 #include "paddock-xdg.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -389,6 +390,7 @@ typedef struct
   int                     places_errno;
   char                   *places_what;
   gboolean                hides_processes;  /* a PID namespace with a /proc of the agent's own */
+  int                     view_errno;    /* why /dev/fuse cannot be opened for the home view, or 0 */
   gboolean                seccomp;
 } Report;
 
@@ -400,6 +402,24 @@ report_clear (Report *report)
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Report, report_clear)
+
+/* Whether the home view (sandbox/supervisor/paddock-home-view.h) can be
+ * served here: /dev/fuse opens and the kernel knows FUSE. The mount
+ * itself is made in the lock's own namespaces. Returns 0 or an errno. */
+static int
+probe_home_view (void)
+{
+  g_autofree char *filesystems = NULL;
+  int fd = open ("/dev/fuse", O_RDWR | O_CLOEXEC);
+
+  if (fd < 0)
+    return errno;
+  close (fd);
+  if (g_file_get_contents ("/proc/filesystems", &filesystems, NULL, NULL) &&
+      strstr (filesystems, "\tfuse\n") == NULL)
+    return ENODEV;
+  return 0;
+}
 
 /* What a lock with @backend enforces here: what its features are told from. */
 static void
@@ -418,6 +438,7 @@ probe_lock (PaddockLockBackend  backend,
                                                     &report->places_what, &report->hides_processes);
   else
     report->hides_processes = TRUE;
+  report->view_errno = probe_home_view ();
   report->seccomp = prctl (PR_GET_SECCOMP, 0, 0, 0, 0) >= 0;
 }
 
@@ -496,6 +517,34 @@ print_home_listing_status (FILE         *out,
     fprintf (out, "home-listing: no (cannot %s: %s; without a mount namespace the denied folders cannot be "
                   "emptied, and listing the folders on the way to them, the home folder among them, would "
                   "show the names of what they hold; keeping those hidden wins)\n",
+             report->places_what != NULL ? report->places_what : "create a mount namespace",
+             paddock_lock_namespace_error_text (report->places_errno));
+}
+
+/* The home folder's asked entries: asked where paddock-run can serve
+ * them, closed where it cannot; never readable unasked. */
+static gboolean
+report_has_home_view (const Report *report)
+{
+  return report->have_backend && report->view_errno == 0 &&
+         (report->backend == PADDOCK_LOCK_BACKEND_NAMESPACES || report->have_places);
+}
+
+static void
+print_home_view_status (FILE         *out,
+                        const Report *report)
+{
+  if (!report->have_backend)
+    fprintf (out, "home-asked: closed (the lock cannot start here)\n");
+  else if (report_has_home_view (report))
+    fprintf (out, "home-asked: asked (the first read of each is held until answered, then served by "
+                  "paddock-run through FUSE, read-only)\n");
+  else if (report->view_errno != 0)
+    fprintf (out, "home-asked: closed (cannot open /dev/fuse: %s; the entries the agent would be asked "
+                  "about are covered empty)\n", g_strerror (report->view_errno));
+  else
+    fprintf (out, "home-asked: closed (cannot %s: %s; without a mount namespace Landlock grants them "
+                  "no read)\n",
              report->places_what != NULL ? report->places_what : "create a mount namespace",
              paddock_lock_namespace_error_text (report->places_errno));
 }
@@ -611,6 +660,7 @@ paddock_lock_print_status (FILE       *out,
              paddock_lock_namespace_error_text (report.places_errno));
   print_mount_namespace_status (out, &report);
   print_home_listing_status (out, &report);
+  print_home_view_status (out, &report);
   print_ipc_status (out, &report);
   print_processes_status (out, &report);
   if (ll->scope_abstract_unix_socket && report.have_backend)
@@ -653,6 +703,8 @@ report_features (const Report *report)
       g_ptr_array_add (features, g_strdup ("lock-metadata"));
       g_ptr_array_add (features, g_strdup ("lock-terminals"));
     }
+  if (report_has_home_view (report))
+    g_ptr_array_add (features, g_strdup ("lock-home-asked"));
   if (report_has_ipc (report))
     g_ptr_array_add (features, g_strdup ("lock-ipc"));
   if (report->hides_processes)

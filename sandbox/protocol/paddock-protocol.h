@@ -113,7 +113,8 @@ typedef struct
                                    * "lock-ioctl-dev", "lock-signals",
                                    * "lock-abstract-unix-sockets",
                                    * "lock-named-unix-sockets", "lock-denied-folders",
-                                   * "lock-metadata", "lock-terminals", "lock-ipc",
+                                   * "lock-metadata", "lock-terminals",
+                                   * "lock-home-asked", "lock-ipc",
                                    * "lock-other-processes", "lock-seccomp",
                                    * "lock-no-new-privs" */
   char           **denied;        /* lock-status: what the lock keeps from the agent,
