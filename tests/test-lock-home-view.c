@@ -328,7 +328,7 @@ test_storm_and_big_file (void)
 {
   const char *extra[] = { "--on-ask=allow", NULL };
   g_autofree char *script = g_strdup_printf (
-    "python3 -c 'import os\n"
+    "/usr/bin/python3 -c 'import os\n"
     "n = 0\n"
     "for i in range(10000):\n"
     "    with open(os.path.expanduser(\"~/Documents/sub/f%%d\" %% (i %% 300 + 1))) as f: n += len(f.read()) > 0\n"
@@ -355,7 +355,7 @@ test_supervisor_killed (void)
   /* Python, not a loop of programs: with paddock-run gone, no program
    * starts, and a read must be what fails. */
   g_autofree char *script = g_strdup_printf (
-    "python3 -c 'import time\n"
+    "/usr/bin/python3 -c 'import time\n"
     "f = open(\"%s\", \"rb\", buffering=0)\n"
     "f.read(1 << 20)\n"
     "open(\"%s\", \"w\").write(\"ready\")\n"
