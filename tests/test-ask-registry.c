@@ -93,7 +93,8 @@ messages_new (void)
   return g_ptr_array_new_with_free_func ((GDestroyNotify) paddock_message_free);
 }
 
-/* An ask of kind "home", as the home view makes one. */
+/* An ask of kind "home", as the home view makes one: its parent and
+ * its count of arguments left to the registry. */
 static PaddockMessage *
 home_ask (const char *path)
 {
@@ -103,7 +104,6 @@ home_ask (const char *path)
   message->path = g_strdup (path);
   message->name = g_strdup ("settings.xml");
   message->pid = getpid ();
-  message->ppid = getppid ();
   message->exe = g_strdup ("/usr/bin/cat");
   message->argv = g_strdupv ((char *[]) { "cat", "settings.xml", NULL });
   message->cwd = g_strdup ("/");
@@ -697,6 +697,9 @@ test_home_remember_project (void)
   g_assert_cmpstr (ask->exe, ==, "/usr/bin/cat");
   g_assert_cmpstr (ask->cwd, ==, "/");
   g_assert_cmpint (ask->pid, ==, getpid ());
+  /* Left out by the home view, filled in from the process. */
+  g_assert_cmpint (ask->ppid, ==, getppid ());
+  g_assert_cmpint (ask->argc, ==, 2);
 
   client_decide (client, id, "allow", "project");
   run_until (&answer.calls, "the answer for the project");

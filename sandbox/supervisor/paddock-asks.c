@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include "paddock-asks.h"
+#include "paddock-proc.h"
 #include "paddock-source.h"
 
 #include <gio/gio.h>
@@ -251,8 +252,17 @@ paddock_asks_add (PaddockAsks        *self,
     message->mono = g_get_monotonic_time ();
   if (message->deadline < 0)
     message->deadline = message->time + timeout;
+  /* What a caller that knows the process only by its pid (a home
+   * view's read) may leave out. */
   if (message->argc < 0 && message->argv != NULL)
     message->argc = g_strv_length (message->argv);
+  if (message->ppid < 0 && message->pid > 0)
+    {
+      pid_t ppid = -1;
+
+      if (paddock_proc_read_stat (-1, message->pid, NULL, &ppid))
+        message->ppid = ppid;
+    }
 
   pending = g_new0 (Pending, 1);
   pending->asks = self;

@@ -438,22 +438,19 @@ ask_use (Request    *self,
 {
   PaddockVaultBroker *broker = self->broker;
   PaddockMessage *ask = paddock_message_new (PADDOCK_MESSAGE_ASK);
-  pid_t ppid = -1;
 
-  paddock_proc_read_stat (-1, self->peer, NULL, &ppid);
   /* Known before it is added: --on-ask may answer it at once, and the
    * use's record names it. */
   ask->id = self->ask_id = paddock_asks_next_id (broker->config.asks);
   ask->kind = g_strdup ("secret");
   ask->name = g_strdup (use->name);
   ask->sha256 = g_strdup (self->program.sha256);
+  /* Its parent and count of arguments are the registry's to fill in. */
   ask->pid = self->peer;
-  ask->ppid = ppid;
   ask->cwd = g_strdup (self->program.cwd);
   ask->exe = g_strdup (self->program.exe);
   ask->path = g_strdup (self->request->argv[0]);
   ask->argv = g_strdupv (self->request->argv);
-  ask->argc = g_strv_length (self->request->argv);
   ask->reason = g_strdup_printf ("wants the secret “%s” (%s; sha256 %s)%s%s", use->name,
                                  paddock_secret_mode_to_string (use->info->mode), self->program.sha256,
                                  why != NULL ? ": " : "", why != NULL ? why : "");
