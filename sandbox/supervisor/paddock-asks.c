@@ -32,7 +32,7 @@ typedef struct
 
   /* While its callback runs: the answer, for the decided message. */
   PaddockDecision     decision;
-  const char         *by;
+  char               *by;
   int                 client_pid;
   gboolean            told;           /* the decided message went out */
 } Pending;
@@ -77,6 +77,7 @@ pending_free (Pending *pending)
 {
   paddock_clear_source (&pending->deadline_source);
   paddock_message_free (pending->message);
+  g_free (pending->by);
   if (pending->destroy != NULL)
     pending->destroy (pending->user_data);
   g_free (pending);
@@ -149,7 +150,7 @@ end (PaddockAsks     *self,
 {
   paddock_clear_source (&pending->deadline_source);
   pending->decision = decision;
-  pending->by = by;
+  pending->by = g_strdup (by);
   pending->client_pid = client_pid;
 
   self->answering = g_slist_prepend (self->answering, pending);
@@ -241,6 +242,8 @@ paddock_asks_add (PaddockAsks        *self,
 
   g_return_val_if_fail (message != NULL && message->type == PADDOCK_MESSAGE_ASK, -1);
   g_return_val_if_fail (answered != NULL, -1);
+  /* Two asks with one id would answer each other's decide. */
+  g_return_val_if_fail (message->id < 0 || !g_hash_table_contains (self->pending, &message->id), -1);
 
   /* The deadline runs from when the ask was made: an exec's, on the
    * answering thread, a moment before it reaches this context. */
@@ -279,9 +282,6 @@ paddock_asks_add (PaddockAsks        *self,
       end (self, pending, unattended, PADDOCK_REMEMBER_ONCE, "no-client", -1);
       return id;
     }
-  /* Two asks with one id would answer each other's decide. */
-  g_return_val_if_fail (!g_hash_table_contains (self->pending, &id), id);
-
   g_hash_table_insert (self->pending, &pending->id, pending);
   remaining = pending->deadline - g_get_monotonic_time ();
   pending->deadline_source = g_timeout_source_new (MAX (remaining, 0) / 1000);
