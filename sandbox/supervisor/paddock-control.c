@@ -72,6 +72,7 @@ struct _PaddockControl
 
   PaddockAudit       *audit;
   PaddockExecMonitor *monitor;
+  PaddockAsks        *asks;
 
   GPtrArray          *clients;
   GPtrArray          *closed;        /* freed with the server: a callback may still hold one */
@@ -89,11 +90,6 @@ struct _PaddockControl
   gboolean            terminal_is_agents; /* stderr is a terminal, the agent's: said at the end */
   GPtrArray          *said_later;    /* char *: what waits for the session's end, each once */
   GArray             *said_times;    /* guint: how often each of said_later came */
-
-  /* Asks that are not execs (the vault broker's), or NULL. */
-  PaddockControlDecideFunc  other_decide;
-  PaddockControlPendingFunc other_pending;
-  gpointer                  other_data;
 };
 
 static void client_close (Client *client);
@@ -220,25 +216,17 @@ void
 paddock_control_set_monitor (PaddockControl     *self,
                              PaddockExecMonitor *monitor)
 {
-  guint n_deciders = 0;
-
   self->monitor = monitor;
-  for (guint i = 0; i < self->clients->len; i++)
-    if (((Client *) g_ptr_array_index (self->clients, i))->decider)
-      n_deciders++;
-  if (monitor != NULL)
-    paddock_exec_monitor_set_deciders (monitor, n_deciders);
 }
 
+static void update_deciders (PaddockControl *self);
+
 void
-paddock_control_set_other_asks (PaddockControl            *self,
-                                PaddockControlDecideFunc   decide,
-                                PaddockControlPendingFunc  pending,
-                                gpointer                   user_data)
+paddock_control_set_asks (PaddockControl *self,
+                          PaddockAsks    *asks)
 {
-  self->other_decide = decide;
-  self->other_pending = pending;
-  self->other_data = user_data;
+  self->asks = asks;
+  update_deciders (self);
 }
 
 static gboolean
@@ -250,16 +238,18 @@ has_decider (PaddockControl *self)
   return FALSE;
 }
 
-gboolean
-paddock_control_has_decider (PaddockControl *self)
-{
-  return self != NULL && has_decider (self);
-}
-
+/* Tells the registry how many clients can answer: with none, asks go
+ * as --on-ask says. */
 static void
 update_deciders (PaddockControl *self)
 {
-  paddock_control_set_monitor (self, self->monitor);
+  guint n_deciders = 0;
+
+  for (guint i = 0; i < self->clients->len; i++)
+    if (((Client *) g_ptr_array_index (self->clients, i))->decider)
+      n_deciders++;
+  if (self->asks != NULL)
+    paddock_asks_set_deciders (self->asks, n_deciders);
 }
 
 static void
@@ -500,13 +490,10 @@ handle_request (Client         *client,
   switch (request->type)
     {
     case PADDOCK_MESSAGE_DECIDE:
-      if (self->other_decide != NULL &&
-          self->other_decide (request->id, request->decision, request->remember, client->pid, self->other_data))
-        break;
-      if (self->monitor == NULL)
+      if (self->asks == NULL)
         client_send_error (client, "this session runs without the exec monitor; there is nothing to decide");
-      else if (!paddock_exec_monitor_decide (self->monitor, request->id, request->decision,
-                                             request->remember, "user", client->pid, &error))
+      else if (!paddock_asks_decide (self->asks, request->id, request->decision, request->remember,
+                                     "user", client->pid, &error))
         client_send_error (client, error->message);
       break;
 
@@ -661,16 +648,9 @@ client_new (PaddockControl *self,
   client_send (client, hello);
   for (GList *l = self->backlog.head; l != NULL && client->fd >= 0; l = l->next)
     client_send (client, l->data);
-  if (self->monitor != NULL && client->fd >= 0)
+  if (self->asks != NULL && client->fd >= 0)
     {
-      g_autoptr(GPtrArray) asks = paddock_exec_monitor_dup_pending (self->monitor);
-
-      for (guint i = 0; i < asks->len && client->fd >= 0; i++)
-        client_send (client, g_ptr_array_index (asks, i));
-    }
-  if (self->other_pending != NULL && client->fd >= 0)
-    {
-      g_autoptr(GPtrArray) asks = self->other_pending (self->other_data);
+      g_autoptr(GPtrArray) asks = paddock_asks_dup_pending (self->asks);
 
       for (guint i = 0; i < asks->len && client->fd >= 0; i++)
         client_send (client, g_ptr_array_index (asks, i));
@@ -1003,7 +983,7 @@ message_size (const PaddockMessage *message)
 }
 
 /* The timeline is replayed to a client that attaches later; asks come
- * from the monitor, the still pending ones only, and hello tells whether
+ * from the registry, the still pending ones only, and hello tells whether
  * the session is paused. Kept as messages: most sessions never have a
  * client to write them for. */
 static gboolean
@@ -1080,7 +1060,12 @@ tell_no_client (PaddockControl       *self,
                                                                          : message->path;
   g_autofree char *shown = paddock_escape_for_display (program, -1);
   g_autofree char *rule = message->rule != NULL ? paddock_escape_for_display (message->rule, -1) : NULL;
-  g_autofree char *why = rule != NULL ? g_strdup_printf ("rule %s", rule) : g_strdup ("the policy's default");
+  g_autofree char *name = paddock_escape_for_display (message->name != NULL ? message->name : "", -1);
+  g_autofree char *path = paddock_escape_for_display (message->path != NULL ? message->path : "", -1);
+  /* What the ask is about, by its kind: an exec's is the rule that asks. */
+  g_autofree char *why = g_strcmp0 (message->kind, "secret") == 0 ? g_strdup_printf ("the secret “%s”", name) :
+                         g_strcmp0 (message->kind, "home") == 0 ? g_strdup_printf ("to read %s", path) :
+                         rule != NULL ? g_strdup_printf ("rule %s", rule) : g_strdup ("the policy's default");
   g_autofree char *next = self->socket_path != NULL ?
     g_strdup_printf ("%s: paddockctl attach %s", how, self->session_id) :
     g_strdup ("this session has no control socket to attach to");

@@ -16,6 +16,7 @@
  */
 #pragma once
 
+#include "paddock-asks.h"
 #include "paddock-audit.h"
 #include "paddock-control-socket.h"
 #include "paddock-exec-monitor.h"
@@ -48,10 +49,18 @@ PaddockControl *paddock_control_new               (const PaddockControlSession  
                                                    PaddockAudit                 *audit);
 void            paddock_control_free              (PaddockControl               *self);
 
-/* Decisions, hello's kernel features and pending asks come from @monitor.
- * Its messages reach clients through paddock_control_broadcast(). */
+/* Hello's kernel features come from @monitor, which is flushed before a
+ * kill, pause or resume is told. Its messages reach clients through
+ * paddock_control_monitor_func(). */
 void            paddock_control_set_monitor       (PaddockControl               *self,
                                                    PaddockExecMonitor           *monitor);
+/* Every ask, of whatever kind, is in @asks (may be NULL: nothing to
+ * decide): a client's decide goes there, a client that attaches gets its
+ * pending asks, and it is told how many clients can answer. Its
+ * messages reach clients through paddock_control_monitor_func().
+ * @asks must outlive the server, or be unset first. */
+void            paddock_control_set_asks          (PaddockControl               *self,
+                                                   PaddockAsks                  *asks);
 
 /* Whether @fd is what a client on --control-fd must be: a Unix stream
  * socket (the window's end of a socket pair). */
@@ -86,27 +95,9 @@ void            paddock_control_broadcast_take    (PaddockControl               
  * terminal). Main thread. */
 void            paddock_control_notice            (PaddockControl               *self,
                                                    const char                   *text);
-/* Asks that are not an exec's (a program that asks for a secret): a
- * client's decide for an id the exec monitor does not hold goes to
- * @decide, which returns FALSE where the id is not its own either; a
- * client that attaches gets the ask messages @pending returns (a new
- * array of PaddockMessage) after the exec monitor's. Main thread. */
-typedef gboolean  (*PaddockControlDecideFunc)  (gint64          id,
-                                                PaddockDecision decision,
-                                                PaddockRemember remember,
-                                                int             client_pid,
-                                                gpointer        user_data);
-typedef GPtrArray *(*PaddockControlPendingFunc) (gpointer       user_data);
 
-void            paddock_control_set_other_asks    (PaddockControl               *self,
-                                                   PaddockControlDecideFunc      decide,
-                                                   PaddockControlPendingFunc     pending,
-                                                   gpointer                      user_data);
-/* Whether a client that answers asks is attached; with none, asks go as
- * --on-ask says. @self may be NULL (none). */
-gboolean        paddock_control_has_decider       (PaddockControl               *self);
-
-/* Usable directly as a PaddockExecMonitorFunc with the control as user data. */
+/* Usable directly as a PaddockExecMonitorFunc and a PaddockAsksFunc with
+ * the control as user data. */
 void            paddock_control_monitor_func      (PaddockMessage               *message,
                                                    gpointer                      user_data);
 

@@ -3,11 +3,13 @@
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * An ask stays blocked in the kernel, recorded and announced, until a
- * client decides it (once, for the session or for the project: an answer
+ * An ask stays blocked in the kernel, recorded, and held in the session's
+ * ask registry (paddock-asks.h), which announces it, until a client
+ * decides it (once, for the session or for the project: an answer
  * remembered is a rule for each level of the exec that asked), its
  * deadline passes, its process dies, or the policy as it now stands
- * decides it (settling).
+ * decides it (settling). The registry tells us of the end; what follows
+ * (the rules remembered, the record, the kernel's answer) is ours.
  */
 #include "config.h"
 
@@ -35,11 +37,10 @@ struct _Refusal
 void
 paddock_exec_ask_free (Ask *ask)
 {
-  paddock_clear_source (&ask->timeout_source);
   paddock_clear_source (&ask->gone_source);
   paddock_close_fd (&ask->pidfd);
-  paddock_message_free (ask->message);
   paddock_exec_info_free (ask->info);
+  g_free (ask->settled_by);
   g_free (ask->download);
   g_free (ask);
 }
@@ -83,18 +84,6 @@ paddock_exec_was_refused (PaddockExecMonitor *self,
     }
   g_mutex_unlock (&self->lock);
   return found;
-}
-
-static Ask *
-steal_pending (PaddockExecMonitor *self,
-               gint64              id)
-{
-  Ask *ask = NULL;
-
-  g_mutex_lock (&self->lock);
-  g_hash_table_steal_extended (self->pending, &id, NULL, (gpointer *) &ask);
-  g_mutex_unlock (&self->lock);
-  return ask;
 }
 
 /* The query @ask was judged by: what was read of its process then (its
@@ -209,19 +198,25 @@ remember_answer (PaddockExecMonitor *self,
   return paddock_policy_rule_ref (g_ptr_array_index (rules, 0));
 }
 
+/* The registry's callback: @ask ended as @by says. The kernel is
+ * answered where it still holds the exec (not where its process is gone
+ * or the session ends); the registry frees @ask once this returns. */
 static void
-finish_ask (PaddockExecMonitor *self,
-            Ask                *ask,
-            PaddockDecision     decision,
-            PaddockRemember     remember,
-            const char         *by,
-            const char         *by_rule,
-            int                 client_pid,
-            gboolean            answer)
+on_ask_answered (gint64           id,
+                 PaddockDecision  decision,
+                 PaddockRemember  remember,
+                 const char      *by,
+                 int              client_pid,
+                 gpointer         user_data)
 {
-  g_autoptr(PaddockMessage) message = paddock_message_new (PADDOCK_MESSAGE_DECIDED);
+  Ask *ask = user_data;
+  PaddockExecMonitor *self = ask->monitor;
   g_autoptr(JsonObject) fields = json_object_new ();
   g_autoptr(PaddockPolicyRule) rule = NULL;
+  const char *by_rule = ask->settled_by;
+  gboolean answer = ask->held;
+
+  g_hash_table_remove (self->pending, &ask->id);
 
   /* The agent is answered last: a shell that retries the refused program
    * along PATH must find the refusal and the remembered rule in place, and
@@ -242,17 +237,8 @@ finish_ask (PaddockExecMonitor *self,
 
   if (remember != PADDOCK_REMEMBER_ONCE)
     rule = remember_answer (self, ask, decision, &remember);
-
-  message->id = ask->id;
-  message->time = g_get_real_time ();
-  message->decision = decision;
-  message->by = g_strdup (by);
-  message->remember = remember;
-  if (client_pid > 0)
-    message->client_pid = client_pid;
   if (rule != NULL)
     by_rule = paddock_policy_rule_get_name (rule);
-  message->rule = g_strdup (by_rule);
 
   json_object_set_int_member (fields, "event", ask->id);
   json_object_set_int_member (fields, "pid", ask->info->pid);
@@ -279,34 +265,20 @@ finish_ask (PaddockExecMonitor *self,
                      paddock_steal_fd (&ask->pidfd), ask->info);
     }
 
-  emit (self, g_steal_pointer (&message));
+  paddock_asks_tell_decided (self->asks, ask->id, remember, by_rule);
 
   /* "Always" answers the asks held behind this one that it covers. */
   if (rule != NULL)
     paddock_exec_monitor_settle_pending (self);
 }
 
-/* Denies @ask if it is still pending; @answer is FALSE when its process is gone. */
+/* Withdraws @ask, whose process is gone: the kernel has nothing to answer. */
 static void
-deny_if_pending (Ask        *ask,
-                 const char *by,
-                 gboolean    answer)
+withdraw_gone (Ask *ask)
 {
-  PaddockExecMonitor *self = ask->monitor;
-
-  ask = steal_pending (self, ask->id);
-  if (ask != NULL)
-    {
-      finish_ask (self, ask, PADDOCK_DECISION_DENY, PADDOCK_REMEMBER_ONCE, by, NULL, 0, answer);
-      paddock_exec_ask_free (ask);
-    }
-}
-
-static gboolean
-on_ask_deadline (gpointer user_data)
-{
-  deny_if_pending (user_data, "timeout", TRUE);
-  return G_SOURCE_REMOVE;
+  ask->held = FALSE;
+  paddock_clear_source (&ask->gone_source);
+  paddock_asks_withdraw (ask->monitor->asks, ask->id, "gone");
 }
 
 static gboolean
@@ -314,8 +286,9 @@ on_ask_gone (int          fd,
              GIOCondition condition,
              gpointer     user_data)
 {
-  deny_if_pending (user_data, "gone", FALSE);
-  return G_SOURCE_REMOVE;
+  /* The registry frees the ask, and with it this source: not removed again. */
+  withdraw_gone (user_data);
+  return G_SOURCE_CONTINUE;
 }
 
 /* For an ask without a pidfd: whether the kernel still holds its exec. */
@@ -326,71 +299,12 @@ on_ask_check (gpointer user_data)
 
   if (ioctl (ask->monitor->notify_fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &ask->cookie) == 0)
     return G_SOURCE_CONTINUE;
-  deny_if_pending (ask, "gone", FALSE);
-  return G_SOURCE_REMOVE;
+  withdraw_gone (ask);
+  return G_SOURCE_CONTINUE;
 }
 
 /* How often an ask without a pidfd is checked for its process's end. */
 #define ASK_CHECK_MS 500
-
-void
-paddock_exec_watch_ask (PaddockExecMonitor *self,
-                        gint64              id)
-{
-  Ask *ask;
-  gint64 remaining;
-
-  g_mutex_lock (&self->lock);
-  ask = g_hash_table_lookup (self->pending, &id);
-  if (ask != NULL && ask->timeout_source == NULL)
-    {
-      remaining = ask->deadline - g_get_monotonic_time ();
-      ask->timeout_source = g_timeout_source_new (MAX (remaining, 0) / 1000);
-      g_source_set_callback (ask->timeout_source, on_ask_deadline, ask, NULL);
-      g_source_attach (ask->timeout_source, self->context);
-      /* Its process's end withdraws the question: told by its pidfd, or
-       * where it got none (out of descriptors), found by asking the kernel
-       * now and then, rather than left to its deadline. */
-      if (ask->pidfd >= 0)
-        {
-          ask->gone_source = g_unix_fd_source_new (ask->pidfd, G_IO_IN);
-          g_source_set_callback (ask->gone_source, (GSourceFunc) (GCallback) on_ask_gone, ask, NULL);
-        }
-      else
-        {
-          ask->gone_source = g_timeout_source_new (ASK_CHECK_MS);
-          g_source_set_callback (ask->gone_source, on_ask_check, ask, NULL);
-        }
-      g_source_attach (ask->gone_source, self->context);
-    }
-  g_mutex_unlock (&self->lock);
-}
-
-gboolean
-paddock_exec_monitor_decide (PaddockExecMonitor  *self,
-                             gint64               id,
-                             PaddockDecision      decision,
-                             PaddockRemember      remember,
-                             const char          *by,
-                             int                  client_pid,
-                             GError             **error)
-{
-  Ask *ask;
-
-  g_return_val_if_fail (decision == PADDOCK_DECISION_ALLOW || decision == PADDOCK_DECISION_DENY, FALSE);
-
-  ask = steal_pending (self, id);
-  if (ask == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                   "no ask %" G_GINT64_FORMAT " is pending (decided, timed out, or its process is gone)",
-                   id);
-      return FALSE;
-    }
-  finish_ask (self, ask, decision, remember, by, NULL, client_pid, TRUE);
-  paddock_exec_ask_free (ask);
-  return TRUE;
-}
 
 static int
 compare_ids (gconstpointer a,
@@ -417,29 +331,46 @@ settle_one (PaddockExecMonitor *self,
   if (action == PADDOCK_POLICY_ACTION_ASK)
     return;
 
-  ask = steal_pending (self, ask->id);
-  finish_ask (self, ask,
-              action == PADDOCK_POLICY_ACTION_ALLOW ? PADDOCK_DECISION_ALLOW : PADDOCK_DECISION_DENY,
-              PADDOCK_REMEMBER_ONCE, decided_by (rule), rule != NULL ? paddock_policy_rule_get_name (rule) : NULL,
-              0, TRUE);
-  paddock_exec_ask_free (ask);
+  g_free (ask->settled_by);
+  ask->settled_by = rule != NULL ? g_strdup (paddock_policy_rule_get_name (rule)) : NULL;
+  paddock_asks_decide (self->asks, ask->id,
+                       action == PADDOCK_POLICY_ACTION_ALLOW ? PADDOCK_DECISION_ALLOW : PADDOCK_DECISION_DENY,
+                       PADDOCK_REMEMBER_ONCE, decided_by (rule), -1, NULL);
 }
 
-/* The ask @id was just announced: where the policy changed after it was
- * judged, and before it was pending, it is judged again. */
 void
-paddock_exec_settle_announced (PaddockExecMonitor *self,
-                               gint64              id)
+paddock_exec_hold_ask (PaddockExecMonitor *self,
+                       Ask                *ask,
+                       PaddockMessage     *message)
 {
-  Ask *ask;
+  gint64 id = ask->id;
 
-  /* Only this context takes asks out of the table, and frees them. */
-  g_mutex_lock (&self->lock);
+  ask->held = TRUE;
+  g_hash_table_insert (self->pending, &ask->id, ask);
+  /* --on-ask may decide it at once, and the registry free it. */
+  paddock_asks_add (self->asks, message, on_ask_answered, ask, (GDestroyNotify) paddock_exec_ask_free);
   ask = g_hash_table_lookup (self->pending, &id);
-  if (ask != NULL)
-    ask->announced = TRUE;
-  g_mutex_unlock (&self->lock);
-  if (ask != NULL && ask->generation != g_atomic_int_get (&self->settle_generation))
+  if (ask == NULL)
+    return;
+
+  /* Its process's end withdraws the question: told by its pidfd, or
+   * where it got none (out of descriptors), found by asking the kernel
+   * now and then, rather than left to its deadline. */
+  if (ask->pidfd >= 0)
+    {
+      ask->gone_source = g_unix_fd_source_new (ask->pidfd, G_IO_IN);
+      g_source_set_callback (ask->gone_source, (GSourceFunc) (GCallback) on_ask_gone, ask, NULL);
+    }
+  else
+    {
+      ask->gone_source = g_timeout_source_new (ASK_CHECK_MS);
+      g_source_set_callback (ask->gone_source, on_ask_check, ask, NULL);
+    }
+  g_source_attach (ask->gone_source, self->context);
+
+  /* Once clients know of it: a decided message must not come first.
+   * Where the policy changed after it was judged, it is judged again. */
+  if (ask->generation != g_atomic_int_get (&self->settle_generation))
     settle_one (self, ask);
 }
 
@@ -450,70 +381,38 @@ paddock_exec_monitor_settle_pending (PaddockExecMonitor *self)
   GHashTableIter iter;
   Ask *ask;
 
-  /* Asks judged before this and not announced yet are judged again when
-   * they are (paddock_exec_settle_announced). */
+  /* Asks judged before this and not held yet are judged again when
+   * they are (paddock_exec_hold_ask). */
   g_atomic_int_inc (&self->settle_generation);
-  g_mutex_lock (&self->lock);
   g_hash_table_iter_init (&iter, self->pending);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &ask))
-    if (ask->announced)
-      g_array_append_val (ids, ask->id);
-  g_mutex_unlock (&self->lock);
+    g_array_append_val (ids, ask->id);
   g_array_sort (ids, compare_ids);
 
+  /* Settling one may settle others (an answer it remembers): each is
+   * looked for again. */
   for (guint i = 0; i < ids->len; i++)
     {
-      g_mutex_lock (&self->lock);
       ask = g_hash_table_lookup (self->pending, &g_array_index (ids, gint64, i));
-      g_mutex_unlock (&self->lock);
       if (ask != NULL)
         settle_one (self, ask);
     }
 }
 
-static int
-compare_asks (gconstpointer a,
-              gconstpointer b)
-{
-  const PaddockMessage *ask_a = *(PaddockMessage * const *) a;
-  const PaddockMessage *ask_b = *(PaddockMessage * const *) b;
-
-  return compare_ids (&ask_a->id, &ask_b->id);
-}
-
-GPtrArray *
-paddock_exec_monitor_dup_pending (PaddockExecMonitor *self)
-{
-  GPtrArray *asks = g_ptr_array_new_with_free_func ((GDestroyNotify) paddock_message_free);
-  GHashTableIter iter;
-  Ask *ask;
-
-  g_mutex_lock (&self->lock);
-  g_hash_table_iter_init (&iter, self->pending);
-  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &ask))
-    g_ptr_array_add (asks, paddock_message_copy (ask->message));
-  g_mutex_unlock (&self->lock);
-
-  g_ptr_array_sort (asks, compare_asks);
-  return asks;
-}
-
 void
 paddock_exec_end_asks (PaddockExecMonitor *self)
 {
-  for (;;)
-    {
-      GHashTableIter iter;
-      Ask *ask = NULL;
+  g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  GHashTableIter iter;
+  Ask *ask;
 
-      g_mutex_lock (&self->lock);
-      g_hash_table_iter_init (&iter, self->pending);
-      if (g_hash_table_iter_next (&iter, NULL, (gpointer *) &ask))
-        g_hash_table_iter_steal (&iter);
-      g_mutex_unlock (&self->lock);
-      if (ask == NULL)
-        break;
-      finish_ask (self, ask, PADDOCK_DECISION_DENY, PADDOCK_REMEMBER_ONCE, "session-end", NULL, 0, FALSE);
-      paddock_exec_ask_free (ask);
+  g_hash_table_iter_init (&iter, self->pending);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &ask))
+    {
+      ask->held = FALSE;
+      g_array_append_val (ids, ask->id);
     }
+  g_array_sort (ids, compare_ids);
+  for (guint i = 0; i < ids->len; i++)
+    paddock_asks_withdraw (self->asks, g_array_index (ids, gint64, i), "session-end");
 }

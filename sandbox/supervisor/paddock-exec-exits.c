@@ -302,9 +302,7 @@ mismatch (PaddockExecMonitor *self,
                             " was judged and allowed for (its path changed between the check"
                             " and the exec): killed.", (int) running->pid, exe, running->seq);
 
-  g_mutex_lock (&self->lock);
-  seq = (gint64) ++self->next_seq;
-  g_mutex_unlock (&self->lock);
+  seq = paddock_asks_next_id (self->asks);
 
   if (self->audit != NULL)
     {

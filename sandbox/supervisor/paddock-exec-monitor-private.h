@@ -13,8 +13,9 @@
  *   paddock-exec-provenance.c   files that downloads, clones and unpacked
  *                               archives made
  *   paddock-exec-pipelines.c    pipes into shells (`curl … | sh`)
- *   paddock-exec-asks.c         asks: deadlines, decisions from clients,
- *                               remembered answers
+ *   paddock-exec-asks.c         asks: held in the kernel while the session's
+ *                               ask registry (paddock-asks.h) waits for an
+ *                               answer; remembered answers, settling
  *   paddock-exec-exits.c        runs and their ends, pidfds, the ceiling
  *                               on the descriptors held for them, and the
  *                               check that what runs is what was judged
@@ -197,8 +198,7 @@ struct _PaddockExecMonitor
   PaddockAudit            *audit;
   char                    *project;
   char                    *home;          /* resolved, for the policy */
-  int                      ask_timeout;
-  PaddockOnAsk             on_ask;
+  PaddockAsks             *asks;          /* borrowed: ids, and what asks wait in */
 
   GMainContext            *context;
   PaddockExecMonitorFunc   func;
@@ -216,12 +216,10 @@ struct _PaddockExecMonitor
   gint                     settle_generation; /* one more each time the pending asks are judged again */
   gint64                   last_news_wake;  /* monotonic; main context */
   gint                     answering;     /* the pid whose answered exec is not queued yet, or 0 */
-  gint                     n_deciders;
   gint                     stopped;
 
-  GMutex                   lock;
-  GHashTable              *pending;       /* id → Ask, guarded by lock */
-  guint64                  next_seq;      /* only the thread writes it */
+  GMutex                   lock;          /* guards refused */
+  GHashTable              *pending;       /* id → Ask (the registry owns it), main context only */
 
   GHashTable              *running;       /* pid → Running, main context only */
   GQueue                   reaping;       /* ended Running waiting for their status, main context only */
@@ -271,19 +269,20 @@ struct _PaddockExecMonitor
   gboolean                 sync_wake;     /* the flag as set now */
 };
 
+/* An exec held in the kernel while the registry waits for its answer:
+ * made by the thread, queued to the main context, then held by the
+ * registry (paddock_exec_hold_ask()), which frees it once decided. */
 struct _Ask
 {
   PaddockExecMonitor *monitor;
   gint64              id;
   guint64             cookie;      /* the kernel's notification id */
-  PaddockMessage     *message;     /* the ask message */
   ExecInfo           *info;
   int                 pidfd;
-  gint64              deadline;    /* monotonic */
-  GSource            *timeout_source;
-  GSource            *gone_source; /* tells when its process is gone: see paddock_exec_watch_ask() */
+  GSource            *gone_source; /* tells when its process is gone: see paddock_exec_hold_ask() */
   gint                generation;  /* the settle_generation it was judged in */
-  gboolean            announced;   /* its ask message went out; main context */
+  gboolean            held;        /* the kernel holds its exec still: the answer goes there */
+  char               *settled_by;  /* the rule that settled it (paddock_exec_monitor_settle_pending()) */
   char               *download;    /* the downloaded file a "downloaded" rule asks about, or NULL */
 };
 
@@ -582,10 +581,12 @@ void         paddock_exec_refusal_free       (Refusal                    *refusa
 gboolean     paddock_exec_was_refused        (PaddockExecMonitor         *self,
                                               const ExecInfo             *info,
                                               gint64                      now);
-void         paddock_exec_watch_ask          (PaddockExecMonitor         *self,
-                                              gint64                      id);
-void         paddock_exec_settle_announced   (PaddockExecMonitor         *self,
-                                              gint64                      id);
+/* Hands @ask, whose exec message went out, to the registry with its ask
+ * @message (taken), watches its process, and judges it again where the
+ * policy changed since it was judged. Main context. */
+void         paddock_exec_hold_ask           (PaddockExecMonitor         *self,
+                                              Ask                        *ask,
+                                              PaddockMessage             *message);
 /* Records the asks still held as ended with the session (their execs
  * fail in the kernel once the listener is closed). */
 void         paddock_exec_end_asks           (PaddockExecMonitor         *self);

@@ -48,6 +48,7 @@ typedef struct
   char           *rule;
   char           *reason;
   int             pidfd;
+  Ask            *ask;             /* with an ask message: the exec it holds */
 } News;
 
 /* How long the main context takes the news in batches while execs keep coming. */
@@ -88,6 +89,8 @@ news_free (News *news)
   g_free (news->rule);
   g_free (news->reason);
   paddock_close_fd (&news->pidfd);
+  if (news->ask != NULL)
+    paddock_exec_ask_free (news->ask);
   g_free (news);
 }
 
@@ -103,6 +106,7 @@ paddock_exec_monitor_new (int                             notify_fd,
 
   g_return_val_if_fail (notify_fd >= 0, NULL);
   g_return_val_if_fail (config != NULL && config->policy != NULL, NULL);
+  g_return_val_if_fail (config->asks != NULL, NULL);
 
   self = g_new0 (PaddockExecMonitor, 1);
   self->notify_fd = notify_fd;
@@ -113,8 +117,7 @@ paddock_exec_monitor_new (int                             notify_fd,
   self->home = paddock_policy_dup_home ();
   /* Read here, not on the thread: the environment is the main thread's. */
   self->search_path = g_strdup (g_getenv ("PATH"));
-  self->ask_timeout = MAX (config->ask_timeout, 1);
-  self->on_ask = config->on_ask;
+  self->asks = config->asks;
   self->context = context != NULL ? g_main_context_ref (context) : g_main_context_ref_thread_default ();
   self->func = func;
   self->user_data = user_data;
@@ -127,7 +130,7 @@ paddock_exec_monitor_new (int                             notify_fd,
   g_mutex_init (&self->lock);
   g_mutex_init (&self->downloads_lock);
   self->downloads = g_hash_table_new (g_str_hash, g_str_equal);
-  self->pending = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, (GDestroyNotify) paddock_exec_ask_free);
+  self->pending = g_hash_table_new (g_int64_hash, g_int64_equal);
   self->running = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) paddock_exec_running_free);
   self->features = g_ptr_array_new_with_free_func (g_free);
   self->record = g_string_sized_new (1024);
@@ -292,16 +295,12 @@ post (PaddockExecMonitor *self,
   wake (self);
 }
 
-/* The next event's number, once its exec was answered or is held. */
+/* The next event's number, once its exec was answered or is held: the
+ * registry's, which numbers the asks of other kinds too. */
 static gint64
 take_seq (PaddockExecMonitor *self)
 {
-  gint64 seq;
-
-  g_mutex_lock (&self->lock);
-  seq = (gint64) ++self->next_seq;
-  g_mutex_unlock (&self->lock);
-  return seq;
+  return paddock_asks_next_id (self->asks);
 }
 
 /* For @rule, a "downloaded" rule that decided @query, the downloaded
@@ -404,6 +403,7 @@ handle_notification (PaddockExecMonitor   *self,
   PaddockPolicyAction action;
   PaddockMessage *message;
   PaddockMessage *ask_message;
+  PaddockDecision unattended;
   Ask *ask;
   const ExecAbi *abi;
   gboolean is_execveat;
@@ -477,10 +477,10 @@ handle_notification (PaddockExecMonitor   *self,
       decision = PADDOCK_DECISION_DENY;
       by = "repeat";
     }
-  if (decision == PADDOCK_DECISION_ASK && self->on_ask != PADDOCK_ON_ASK_WAIT &&
-      g_atomic_int_get (&self->n_deciders) == 0)
+  /* As the registry would decide it (--on-ask), on the spot. */
+  if (decision == PADDOCK_DECISION_ASK && (unattended = paddock_asks_unattended (self->asks)) != PADDOCK_DECISION_ASK)
     {
-      decision = self->on_ask == PADDOCK_ON_ASK_ALLOW ? PADDOCK_DECISION_ALLOW : PADDOCK_DECISION_DENY;
+      decision = unattended;
       by = "no-client";
     }
 
@@ -574,25 +574,19 @@ handle_notification (PaddockExecMonitor   *self,
   ask_message->seq = -1;
   ask_message->decision = PADDOCK_DECISION_NONE;
   g_clear_pointer (&ask_message->by, g_free);
-  ask_message->deadline = wall + (gint64) self->ask_timeout * G_USEC_PER_SEC;
+  /* Its deadline is the registry's, from the exec's time (mono). */
 
   ask = g_new0 (Ask, 1);
   ask->monitor = self;
   ask->id = seq;
   ask->cookie = req->id;
-  ask->message = paddock_message_copy (ask_message);
   ask->info = g_steal_pointer (&info);
   ask->pidfd = pidfd;
-  ask->deadline = mono + (gint64) self->ask_timeout * G_USEC_PER_SEC;
   ask->generation = generation;
   ask->download = g_steal_pointer (&download);
 
-  g_mutex_lock (&self->lock);
-  g_hash_table_insert (self->pending, &ask->id, ask);
-  g_mutex_unlock (&self->lock);
-
   post (self, g_memdup2 (&(News) { .message = message, .pidfd = -1, .start = mono }, sizeof (News)));
-  post (self, g_memdup2 (&(News) { .message = ask_message, .pidfd = -1, .start = mono }, sizeof (News)));
+  post (self, g_memdup2 (&(News) { .message = ask_message, .pidfd = -1, .start = mono, .ask = ask }, sizeof (News)));
 }
 
 static gpointer
@@ -641,7 +635,6 @@ paddock_exec_drain_news (PaddockExecMonitor *self)
   while ((news = g_async_queue_try_pop (self->news)) != NULL)
     {
       PaddockMessage *message = news->message;
-      gint64 ask_id = -1;
 
       if (message == NULL)
         {
@@ -663,17 +656,20 @@ paddock_exec_drain_news (PaddockExecMonitor *self)
         }
       else if (message->type == PADDOCK_MESSAGE_ASK)
         {
-          ask_id = message->id;
-          paddock_exec_watch_ask (self, ask_id);
+          Ask *ask = g_steal_pointer (&news->ask);
+
+          /* The registry announces it, after its exec message. */
+          news->message = NULL;
+          news_free (news);
+          n++;
+          paddock_exec_hold_ask (self, ask, message);
+          continue;
         }
 
       news->message = NULL;
       emit (self, message);
       news_free (news);
       n++;
-      /* Once clients know of it: a decided message must not come first. */
-      if (ask_id >= 0)
-        paddock_exec_settle_announced (self, ask_id);
     }
   if (n > 0)
     paddock_exec_choose_wake_up (self);
@@ -901,26 +897,8 @@ paddock_exec_monitor_get_features (PaddockExecMonitor *self)
   return (const char * const *) self->features->pdata;
 }
 
-void
-paddock_exec_monitor_set_deciders (PaddockExecMonitor *self,
-                                   guint               n_deciders)
-{
-  g_atomic_int_set (&self->n_deciders, (gint) n_deciders);
-}
-
-gint64
-paddock_exec_monitor_take_id (PaddockExecMonitor *self)
-{
-  return take_seq (self);
-}
-
 guint64
 paddock_exec_monitor_get_n_events (PaddockExecMonitor *self)
 {
-  guint64 n;
-
-  g_mutex_lock (&self->lock);
-  n = self->next_seq;
-  g_mutex_unlock (&self->lock);
-  return n;
+  return (guint64) paddock_asks_get_n_ids (self->asks);
 }

@@ -20,6 +20,7 @@
  */
 #pragma once
 
+#include "paddock-asks.h"
 #include "paddock-audit.h"
 #include "paddock-command-line.h"
 #include "paddock-policy.h"
@@ -68,27 +69,18 @@ int       paddock_exec_filter_receive  (int                socket_fd,
 
 typedef struct _PaddockExecMonitor PaddockExecMonitor;
 
-/* What an ask becomes while no client that can decide is attached
- * (--on-ask): refused or let through at once, or held as with one,
- * until a client attaches and answers or its deadline passes. */
-typedef enum
-{
-  PADDOCK_ON_ASK_DENY,
-  PADDOCK_ON_ASK_ALLOW,
-  PADDOCK_ON_ASK_WAIT,
-} PaddockOnAsk;
-
 typedef struct
 {
   PaddockPolicy *policy;          /* required; remembered decisions are added to it */
   PaddockAudit  *audit;           /* may be NULL */
   const char    *project;         /* canonical project root, or NULL */
-  int            ask_timeout;     /* seconds an ask may be held before it is denied */
-  PaddockOnAsk   on_ask;          /* what an ask becomes with no client that can decide */
+  PaddockAsks   *asks;            /* required: the session's ask registry, whose ids
+                                   * the events take, and which holds the asks (their
+                                   * deadline, --on-ask); must outlive the monitor */
 } PaddockExecMonitorConfig;
 
-/* Called on the monitor's main context for every exec, ask, decided and
- * exit message, in order; takes @message. */
+/* Called on the monitor's main context for every exec and exit message,
+ * in order with the registry's ask and decided messages; takes @message. */
 typedef void (*PaddockExecMonitorFunc) (PaddockMessage *message,
                                         gpointer        user_data);
 
@@ -115,23 +107,6 @@ void                paddock_exec_monitor_flush    (PaddockExecMonitor  *self);
 /* Kernel features in use, for hello and the audit log's session start. */
 const char * const *paddock_exec_monitor_get_features (PaddockExecMonitor *self);
 
-/* How many attached clients can answer asks; with none, asks go as
- * --on-ask says. Thread-safe. */
-void                paddock_exec_monitor_set_deciders (PaddockExecMonitor *self,
-                                                       guint               n_deciders);
-
-/* Decides the pending ask @id (allow or deny) on behalf of @by (e.g.
- * "user"), answered at the client @client_pid (0: none), whom the
- * decided message and the record name. Fails when no ask @id is pending
- * (already decided, timed out, or the process is gone). */
-gboolean            paddock_exec_monitor_decide   (PaddockExecMonitor  *self,
-                                                   gint64               id,
-                                                   PaddockDecision      decision,
-                                                   PaddockRemember      remember,
-                                                   const char          *by,
-                                                   int                  client_pid,
-                                                   GError             **error);
-
 /* Decides, oldest first, each pending ask that the policy as it now
  * stands no longer asks about, by the rule (or the default) that decides
  * it: an answer remembered a moment ago, or a change of the project's
@@ -139,15 +114,6 @@ gboolean            paddock_exec_monitor_decide   (PaddockExecMonitor  *self,
  * calls it after an answer it remembers; call it after changing the
  * policy's rules. */
 void                paddock_exec_monitor_settle_pending (PaddockExecMonitor *self);
-
-/* The asks still pending, oldest first, as ask messages (for a client that
- * attaches late). */
-GPtrArray          *paddock_exec_monitor_dup_pending (PaddockExecMonitor *self);
-
-/* A number of the timeline's sequence that no exec will have, for an
- * event of another kind (a secret's ask), so that a client's decide
- * names one ask only. Thread-safe. */
-gint64              paddock_exec_monitor_take_id  (PaddockExecMonitor *self);
 
 /* Counters, for tests and the session-end record. */
 guint64             paddock_exec_monitor_get_n_events (PaddockExecMonitor *self);

@@ -63,6 +63,7 @@ typedef struct
   PaddockPolicy      *policy;
   PaddockAudit       *audit;
   gboolean            journal_absent;  /* --journal, with no journal here: said at the start */
+  PaddockAsks        *asks;          /* every ask of the session, whoever asks */
   PaddockExecMonitor *monitor;
   PaddockControl     *control;
   /* The project's rules and remembered answers, read again when their
@@ -647,9 +648,8 @@ start_vault (PaddockSupervisor *self)
     .lock = self->lock,
     .audit = self->audit,
     .control = self->control,
-    .monitor = self->monitor,
+    .asks = self->asks,
     .ask_timeout = self->options->ask_timeout,
-    .on_ask = self->options->on_ask,
   };
 
   if (self->vault != NULL)
@@ -698,8 +698,6 @@ start_supervision (PaddockSupervisor *self)
     .policy = self->policy,
     .audit = self->audit,
     .project = options->project,
-    .ask_timeout = options->ask_timeout,
-    .on_ask = options->on_ask,
   };
   guint flags = 0;
   int notify_fd;
@@ -716,6 +714,9 @@ start_supervision (PaddockSupervisor *self)
   /* Probed only now: a session without the monitor has no one to tell. */
   session.lock_features = self->lock != NULL ? paddock_lock_get_features (self->lock) : NULL;
   self->control = paddock_control_new (&session, self->audit);
+  self->asks = paddock_asks_new (options->ask_timeout, options->on_ask, NULL,
+                                 paddock_control_monitor_func, self->control);
+  config.asks = self->asks;
   self->monitor = paddock_exec_monitor_new (notify_fd, flags, &config, NULL,
                                             paddock_control_monitor_func, self->control);
 
@@ -742,6 +743,7 @@ start_supervision (PaddockSupervisor *self)
     }
 
   paddock_control_set_monitor (self->control, self->monitor);
+  paddock_control_set_asks (self->control, self->asks);
   watch_project_rules (self);
   /* The client on --control-fd (the window) is there before the agent's
    * first exec can be decided: an ask must never find nobody to ask. */
@@ -830,6 +832,9 @@ end_supervision (PaddockSupervisor *self,
     }
 
   g_clear_pointer (&self->monitor, paddock_exec_monitor_free);
+  if (self->control != NULL)
+    paddock_control_set_asks (self->control, NULL);
+  g_clear_pointer (&self->asks, paddock_asks_free);
   g_clear_pointer (&self->control, paddock_control_free);
   g_clear_pointer (&self->audit, paddock_audit_close);
   paddock_close_fd (&self->project_rules_dirs[0]);

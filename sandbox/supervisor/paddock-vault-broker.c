@@ -72,10 +72,8 @@ struct _PaddockVaultBroker
   gboolean                  started;
   GPtrArray                *requests;     /* Request, owned */
   GHashTable               *remembered;   /* "NAME\nSHA256" → GINT_TO_POINTER (PaddockDecision) */
-  GHashTable               *asks;         /* &id → Request (borrowed) */
   GPtrArray                *finished;     /* Request, owned: freed from the main loop */
   guint                     free_source;
-  gint64                    own_ids;      /* numbers asks without an exec monitor */
 };
 
 struct _Request
@@ -97,8 +95,8 @@ struct _Request
   GPtrArray           *uses;         /* Use */
   guint                next;         /* the use being checked or fetched */
 
-  PaddockMessage      *ask;          /* pending, or NULL */
-  GSource             *ask_source;   /* its deadline */
+  gint64               ask_id;       /* the ask of the use being checked, or -1 */
+  gboolean             asking;       /* ... while the registry holds it (and a reference) */
   GSource             *vault_source; /* the deadline of the call to the vault under way */
   const char          *vault_waits_for; /* the secret it is about, or NULL */
 
@@ -139,12 +137,6 @@ request_free (Request *self)
   if (self->cancellable != NULL)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  if (self->ask != NULL)
-    g_hash_table_remove (self->broker->asks, &self->ask->id);
-  g_clear_pointer (&self->ask, paddock_message_free);
-  if (self->ask_source != NULL)
-    g_source_destroy (self->ask_source);
-  g_clear_pointer (&self->ask_source, g_source_unref);
   if (self->in_source != NULL)
     g_source_destroy (self->in_source);
   g_clear_pointer (&self->in_source, g_source_unref);
@@ -234,20 +226,11 @@ request_finish (Request *self)
     return;
   self->stage = STAGE_DONE;
   /* Its caller went away while it was asked: the ask is withdrawn. */
-  if (self->ask != NULL && g_hash_table_remove (broker->asks, &self->ask->id) &&
-      broker->config.control != NULL)
+  if (self->asking)
     {
-      PaddockMessage *decided = paddock_message_new (PADDOCK_MESSAGE_DECIDED);
-
-      decided->id = self->ask->id;
-      decided->time = g_get_real_time ();
-      decided->decision = PADDOCK_DECISION_DENY;
-      decided->by = g_strdup ("gone");
-      paddock_control_broadcast_take (broker->config.control, decided);
+      self->asking = FALSE;
+      paddock_asks_withdraw (broker->config.asks, self->ask_id, "gone");
     }
-  if (self->ask_source != NULL)
-    g_source_destroy (self->ask_source);
-  g_clear_pointer (&self->ask_source, g_source_unref);
   /* Freed from the main loop: a callback of this request may be on the stack. */
   g_ptr_array_remove_fast (broker->requests, self);
   g_ptr_array_add (broker->finished, self);
@@ -300,8 +283,8 @@ record_use (Request         *self,
   message->cwd = g_strdup (self->program.cwd);
   message->argv = g_strdupv (self->request->argv);
   message->reason = g_strdup (reason);
-  if (self->ask != NULL)
-    message->id = self->ask->id;
+  if (self->ask_id >= 0)
+    message->id = self->ask_id;
 
   json_object_set_string_member (fields, "name", use->name);
   json_object_set_string_member (fields, "program", self->program.exe);
@@ -410,31 +393,24 @@ allow_use (Request    *self,
   check_next (self);
 }
 
+/* The registry's answer to the ask of the use being checked. */
 static void
-end_ask (Request *self)
+on_ask_answered (gint64           id,
+                 PaddockDecision  decision,
+                 PaddockRemember  remember,
+                 const char      *by,
+                 int              client_pid,
+                 gpointer         user_data)
 {
-  if (self->ask != NULL)
-    g_hash_table_remove (self->broker->asks, &self->ask->id);
-  if (self->ask_source != NULL)
-    g_source_destroy (self->ask_source);
-  g_clear_pointer (&self->ask_source, g_source_unref);
-}
-
-/* The answer to the ask of the use being checked. */
-static void
-answer_ask (Request         *self,
-            PaddockDecision  decision,
-            PaddockRemember  remember,
-            const char      *by,
-            int              client_pid)
-{
+  Request *self = user_data;
   PaddockVaultBroker *broker = self->broker;
-  Use *use = g_ptr_array_index (self->uses, self->next);
-  PaddockMessage *decided = paddock_message_new (PADDOCK_MESSAGE_DECIDED);
-  /* Decided before it was asked (no client): no client knows of it. */
-  gboolean announced = g_hash_table_contains (broker->asks, &self->ask->id);
+  Use *use;
 
-  end_ask (self);
+  self->asking = FALSE;
+  /* Withdrawn as the request ended: nobody waits for the answer. */
+  if (self->stage == STAGE_DONE)
+    return;
+  use = g_ptr_array_index (self->uses, self->next);
   /* "Project" has nowhere to be kept but the session: the vault holds pins. */
   if (remember != PADDOCK_REMEMBER_ONCE)
     remember = PADDOCK_REMEMBER_SESSION;
@@ -444,18 +420,7 @@ answer_ask (Request         *self,
   if (remember == PADDOCK_REMEMBER_SESSION)
     g_hash_table_replace (broker->remembered, remembered_key (use->name, self->program.sha256),
                           GINT_TO_POINTER (decision));
-
-  decided->id = self->ask->id;
-  decided->time = g_get_real_time ();
-  decided->decision = decision;
-  decided->by = g_strdup (by);
-  decided->remember = remember;
-  if (client_pid > 0)
-    decided->client_pid = client_pid;
-  if (broker->config.control != NULL && announced)
-    paddock_control_broadcast_take (broker->config.control, decided);
-  else
-    paddock_message_free (decided);
+  paddock_asks_tell_decided (broker->config.asks, id, remember, NULL);
 
   if (decision == PADDOCK_DECISION_ALLOW)
     allow_use (self, use, by, NULL);
@@ -463,24 +428,7 @@ answer_ask (Request         *self,
     refuse_use (self, use, by, g_strcmp0 (by, "timeout") == 0 ? "nobody answered in time" :
                                g_strcmp0 (by, "no-client") == 0 ? "no client is attached to answer; "
                                "see paddock-run --on-ask" : "denied");
-  g_clear_pointer (&self->ask, paddock_message_free);
-}
-
-static gboolean
-on_ask_deadline (gpointer user_data)
-{
-  Request *self = user_data;
-
-  answer_ask (self, PADDOCK_DECISION_DENY, PADDOCK_REMEMBER_ONCE, "timeout", 0);
-  return G_SOURCE_REMOVE;
-}
-
-static gint64
-take_id (PaddockVaultBroker *broker)
-{
-  if (broker->config.monitor != NULL)
-    return paddock_exec_monitor_take_id (broker->config.monitor);
-  return ++broker->own_ids;
+  self->ask_id = -1;
 }
 
 static void
@@ -490,42 +438,25 @@ ask_use (Request    *self,
 {
   PaddockVaultBroker *broker = self->broker;
   PaddockMessage *ask = paddock_message_new (PADDOCK_MESSAGE_ASK);
-  gint64 timeout = (gint64) broker->config.ask_timeout * G_USEC_PER_SEC;
-  pid_t ppid = -1;
 
-  paddock_proc_read_stat (-1, self->peer, NULL, &ppid);
-  ask->id = take_id (broker);
+  /* Known before it is added: --on-ask may answer it at once, and the
+   * use's record names it. */
+  ask->id = self->ask_id = paddock_asks_next_id (broker->config.asks);
   ask->kind = g_strdup ("secret");
   ask->name = g_strdup (use->name);
   ask->sha256 = g_strdup (self->program.sha256);
-  ask->time = g_get_real_time ();
-  ask->mono = g_get_monotonic_time ();
-  ask->deadline = ask->time + timeout;
+  /* Its parent and count of arguments are the registry's to fill in. */
   ask->pid = self->peer;
-  ask->ppid = ppid;
   ask->cwd = g_strdup (self->program.cwd);
   ask->exe = g_strdup (self->program.exe);
   ask->path = g_strdup (self->request->argv[0]);
   ask->argv = g_strdupv (self->request->argv);
-  ask->argc = g_strv_length (self->request->argv);
   ask->reason = g_strdup_printf ("wants the secret “%s” (%s; sha256 %s)%s%s", use->name,
                                  paddock_secret_mode_to_string (use->info->mode), self->program.sha256,
                                  why != NULL ? ": " : "", why != NULL ? why : "");
-  self->ask = ask;
-
-  if (!paddock_control_has_decider (broker->config.control) &&
-      (broker->config.on_ask != PADDOCK_ON_ASK_WAIT || broker->config.control == NULL))
-    {
-      answer_ask (self, broker->config.on_ask == PADDOCK_ON_ASK_ALLOW ? PADDOCK_DECISION_ALLOW :
-                                                                      PADDOCK_DECISION_DENY,
-                  PADDOCK_REMEMBER_ONCE, "no-client", 0);
-      return;
-    }
-  g_hash_table_insert (broker->asks, &ask->id, self);
-  self->ask_source = g_timeout_source_new_seconds ((guint) broker->config.ask_timeout);
-  g_source_set_callback (self->ask_source, on_ask_deadline, self, NULL);
-  g_source_attach (self->ask_source, NULL);
-  paddock_control_broadcast (broker->config.control, ask);
+  self->asking = TRUE;
+  paddock_asks_add (broker->config.asks, ask, on_ask_answered, request_ref (self),
+                    (GDestroyNotify) request_unref);
 }
 
 /* Decides @use by its mode, its pins and the answers remembered. */
@@ -615,37 +546,6 @@ check_next (Request *self)
   self->stage = STAGE_FETCHING;
   self->next = 0;
   fetch_next (self);
-}
-
-/* A client's decide, for an id that may be one of ours. */
-static gboolean
-decide_ask (gint64          id,
-            PaddockDecision decision,
-            PaddockRemember remember,
-            int             client_pid,
-            gpointer        user_data)
-{
-  PaddockVaultBroker *broker = user_data;
-  Request *self = g_hash_table_lookup (broker->asks, &id);
-
-  if (self == NULL)
-    return FALSE;
-  answer_ask (self, decision, remember, "user", client_pid);
-  return TRUE;
-}
-
-static GPtrArray *
-dup_pending_asks (gpointer user_data)
-{
-  PaddockVaultBroker *broker = user_data;
-  GPtrArray *asks = g_ptr_array_new_with_free_func ((GDestroyNotify) paddock_message_free);
-  GHashTableIter iter;
-  Request *request;
-
-  g_hash_table_iter_init (&iter, broker->asks);
-  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &request))
-    g_ptr_array_add (asks, paddock_message_copy (request->ask));
-  return asks;
 }
 
 /* Fetching the values, and the start */
@@ -1243,6 +1143,7 @@ on_accept (int          fd,
   self->fds[0] = self->fds[1] = self->fds[2] = -1;
   self->program = (PaddockVaultProgram) PADDOCK_VAULT_PROGRAM_INIT;
   self->master = -1;
+  self->ask_id = -1;
   self->input = g_byte_array_new ();
   g_ptr_array_add (broker->requests, self);
 
@@ -1281,7 +1182,6 @@ paddock_vault_broker_new (GError **error)
   self->listen_fd = -1;
   self->requests = g_ptr_array_new ();
   self->remembered = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->asks = g_hash_table_new (g_int64_hash, g_int64_equal);
   self->finished = g_ptr_array_new_with_free_func ((GDestroyNotify) request_unref);
   template = g_build_filename (dir, "paddock-vault-XXXXXX", NULL);
   if (g_mkdtemp_full (template, 0700) == NULL)
@@ -1327,11 +1227,10 @@ paddock_vault_broker_start (PaddockVaultBroker             *self,
                             const PaddockVaultBrokerConfig *config)
 {
   g_return_if_fail (!self->started);
+  g_return_if_fail (config->asks != NULL);
 
   self->config = *config;
   self->started = TRUE;
-  if (config->control != NULL)
-    paddock_control_set_other_asks (config->control, decide_ask, dup_pending_asks, self);
   self->listen_source = g_unix_fd_source_new (self->listen_fd, G_IO_IN);
   g_source_set_callback (self->listen_source, (GSourceFunc) (GCallback) on_accept, self, NULL);
   g_source_attach (self->listen_source, NULL);
@@ -1366,8 +1265,6 @@ paddock_vault_broker_free (PaddockVaultBroker *self)
 {
   if (self == NULL)
     return;
-  if (self->config.control != NULL)
-    paddock_control_set_other_asks (self->config.control, NULL, NULL, NULL);
   if (self->listen_source != NULL)
     g_source_destroy (self->listen_source);
   g_clear_pointer (&self->listen_source, g_source_unref);
@@ -1377,13 +1274,18 @@ paddock_vault_broker_free (PaddockVaultBroker *self)
       Request *request = g_ptr_array_steal_index_fast (self->requests, self->requests->len - 1);
 
       request->stage = STAGE_DONE;
+      /* Its ask ends with the session; the registry lets go of it. */
+      if (request->asking)
+        {
+          request->asking = FALSE;
+          paddock_asks_withdraw (self->config.asks, request->ask_id, "session-end");
+        }
       request_unref (request);
     }
   g_clear_handle_id (&self->free_source, g_source_remove);
   g_ptr_array_unref (self->finished);
   g_ptr_array_unref (self->requests);
   g_hash_table_unref (self->remembered);
-  g_hash_table_unref (self->asks);
   if (self->socket_path != NULL)
     unlink (self->socket_path);
   if (self->folder != NULL)

@@ -46,9 +46,9 @@
  */
 #pragma once
 
+#include "paddock-asks.h"
 #include "paddock-audit.h"
 #include "paddock-control.h"
-#include "paddock-exec-monitor.h"
 #include "paddock-lock.h"
 
 #include <glib.h>
@@ -69,10 +69,9 @@ typedef struct
   pid_t               agent_pid;    /* only its tree is served */
   PaddockLock        *lock;         /* the session's folder lock, or NULL */
   PaddockAudit       *audit;        /* or NULL */
-  PaddockControl     *control;      /* or NULL: nobody to ask */
-  PaddockExecMonitor *monitor;      /* or NULL: numbers asks itself */
-  int                 ask_timeout;  /* seconds */
-  PaddockOnAsk        on_ask;       /* with no client that answers */
+  PaddockControl     *control;      /* or NULL: nobody to tell of a use */
+  PaddockAsks        *asks;         /* required: the session's ask registry */
+  int                 ask_timeout;  /* seconds a call to the vault may take */
 } PaddockVaultBrokerConfig;
 
 /* Makes the socket's folder and listens, before the lock is made (it
