@@ -21,6 +21,7 @@
 #include "paddock-lock.h"
 #include "paddock-process-tree.h"
 #include "paddock-supervisor.h"
+#include "paddock-home-view.h"
 #include "paddock-vault-broker.h"
 
 #include <errno.h>
@@ -78,6 +79,8 @@ typedef struct
   int                 end_grace_signal;
   /* The vault socket paddock-secret reaches, or NULL where it could not be made. */
   PaddockVaultBroker *vault;
+  /* Under the lock: the home folder's asked entries, served once allowed. */
+  PaddockHomeView    *home_view;
 } PaddockSupervisor;
 
 #define END_GRACE_SECONDS 5
@@ -675,6 +678,37 @@ prepare_vault (PaddockSupervisor *self)
   g_setenv (PADDOCK_VAULT_SOCKET_ENV, paddock_vault_broker_get_socket_path (self->vault), TRUE);
 }
 
+static void
+broadcast_home (const PaddockMessage *message,
+                gpointer              user_data)
+{
+  PaddockSupervisor *self = user_data;
+
+  if (self->control != NULL)
+    paddock_control_broadcast (self->control, message);
+}
+
+/* Right after the fork, before the child mounts it: the home view's
+ * thread waits for the child to hand it over, and serves it from then on.
+ * Its asks go through the session's registry once there is one (with the
+ * exec monitor); until then, and without, asked entries are refused. */
+static void
+start_home_view (PaddockSupervisor *self)
+{
+  PaddockHomeViewConfig config = { 0 };
+  int socket_fd;
+
+  if (self->lock == NULL || (socket_fd = paddock_lock_steal_view_socket (self->lock)) < 0)
+    return;
+  config.project = self->options->project;
+  config.entries = paddock_lock_get_view_entries (self->lock);
+  config.denials = paddock_lock_get_denials_for_view (self->lock);
+  config.audit = self->audit;
+  self->home_view = paddock_home_view_new (socket_fd, &config);
+  paddock_home_view_set_agent (self->home_view, self->agent);
+  paddock_home_view_set_func (self->home_view, broadcast_home, self);
+}
+
 /* After fork: takes the child's listener and answers it from a thread,
  * before the child's first exec can need an answer. */
 static void
@@ -744,6 +778,8 @@ start_supervision (PaddockSupervisor *self)
 
   paddock_control_set_monitor (self->control, self->monitor);
   paddock_control_set_asks (self->control, self->asks);
+  if (self->home_view != NULL)
+    paddock_home_view_set_asks (self->home_view, self->asks);
   watch_project_rules (self);
   /* The client on --control-fd (the window) is there before the agent's
    * first exec can be decided: an ask must never find nobody to ask. */
@@ -804,6 +840,9 @@ end_supervision (PaddockSupervisor *self,
 
   /* It asks through the control server, and records in the audit log. */
   g_clear_pointer (&self->vault, paddock_vault_broker_free);
+  /* Its held reads are refused, and its asks withdrawn, while the
+   * registry and the audit log are there. */
+  g_clear_pointer (&self->home_view, paddock_home_view_free);
   /* Held execs are recorded first, so clients see them end with the session. */
   if (self->monitor != NULL)
     paddock_exec_monitor_stop (self->monitor);
@@ -913,6 +952,7 @@ paddock_supervisor_run (PaddockRunOptions *options)
         .backend = options->lock_backend,
         .policy_file = options->policy_file,
         .audit_file = options->audit_file,
+        .home_view = TRUE,
       };
 
       for (guint i = 0; options->grants != NULL && options->grants[i] != NULL; i++)
@@ -1001,6 +1041,7 @@ paddock_supervisor_run (PaddockRunOptions *options)
 
   close (report[1]);
   paddock_close_fd (&self.stopped_pipe[1]);
+  start_home_view (&self);
   setpgid (self.agent, self.agent);
   if (self.tty_fd >= 0)
     tcsetpgrp (self.tty_fd, self.agent);
