@@ -104,6 +104,7 @@ typedef enum
   STEP_DEVPTS,
   STEP_CHDIR,
   STEP_PROC,
+  STEP_CALL,      /* call call (data): another file's part of the plan, failing only with what it returns */
 } StepKind;
 
 typedef struct _Step Step;
@@ -121,6 +122,8 @@ struct _Step
   mode_t    mode;         /* STEP_MKDIR */
   int       fd;           /* STEP_OPEN_TREE: the copy, in the child */
   Step     *tree;         /* STEP_ATTACH */
+  int     (*call) (gpointer data);  /* STEP_CALL */
+  gpointer  call_data;
   char     *description;
 };
 
@@ -993,6 +996,44 @@ add_lock_mounts (PaddockNamespaces           *ns,
   add_writable_grants (ns, spec, *places);
 }
 
+static void
+add_call (PaddockNamespaces *ns,
+          int              (*call) (gpointer data),
+          gpointer           data,
+          const char        *description)
+{
+  Step *step = add_step (ns, STEP_CALL, NULL, NULL, description);
+
+  step->call = call;
+  step->call_data = data;
+}
+
+/* What is bound over itself with rights of its own, after the grants: a
+ * read-only one within the writable project, a folder the agent may write
+ * in but not rename away. Only what the agent sees: the rest it cannot
+ * write anyway. */
+static void
+add_pinned (PaddockNamespaces           *ns,
+            const PaddockNamespacesSpec *spec,
+            GPtrArray                   *places,
+            GPtrArray                   *binds)
+{
+  for (guint i = 0; spec->pinned != NULL && i < spec->pinned->len; i++)
+    {
+      PaddockGrant *pin = g_ptr_array_index (spec->pinned, i);
+      gboolean writable = (pin->access & PADDOCK_ACCESS_WRITE) != 0;
+      g_autofree char *what = g_strdup_printf ("bind %s %s", pin->path, writable ? "over itself" : "read-only");
+
+      if (!is_visible (places, binds, pin->path))
+        continue;
+      add_step (ns, STEP_BIND, pin->path, pin->path, what);
+      if (writable)
+        add_setattr (ns, pin->path, ATTR_NOSUID | ATTR_NODEV, 0, FALSE, what);
+      else
+        add_setattr (ns, pin->path, ATTR_RDONLY | ATTR_NOSUID | ATTR_NODEV, 0, FALSE, what);
+    }
+}
+
 PaddockNamespaces *
 paddock_namespaces_new (const PaddockNamespacesSpec *spec,
                         GError                     **error)
@@ -1004,10 +1045,16 @@ paddock_namespaces_new (const PaddockNamespacesSpec *spec,
   g_return_val_if_fail (spec->project != NULL && spec->home != NULL, NULL);
 
   add_entry (ns, spec->kind);
+  /* While the layers' folder is writable and not yet covered. */
+  if (spec->caches != NULL)
+    add_call (ns, paddock_cache_layers_make, spec->caches, "make the tool caches' overlays");
   if (spec->kind == PADDOCK_NAMESPACES_LOCK)
     add_lock_mounts (ns, spec, &places, &binds);
   else
     add_landlock_mounts (ns, spec, &places, &binds);
+  add_pinned (ns, spec, places, binds);
+  if (spec->caches != NULL)
+    add_call (ns, paddock_cache_layers_attach, spec->caches, "attach the tool caches' overlays");
 
   /* Denied paths last, so nothing bound since covers them again: empty,
    * so that neither a socket in them (gpg-agent's, an ssh ControlMaster's)
@@ -1174,6 +1221,8 @@ run_step (Step *step)
     case STEP_PROC:
       return mount ("proc", step->target, "proc",
                     MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, NULL) == 0 ? 0 : errno;
+    case STEP_CALL:
+      return step->call (step->call_data);
     default:
       return EINVAL;
     }

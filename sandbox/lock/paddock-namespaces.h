@@ -5,6 +5,8 @@
  */
 #pragma once
 
+#include "paddock-cache-layers.h"
+
 #include <glib.h>
 #include <sys/types.h>
 
@@ -32,6 +34,10 @@ typedef struct
                                     * the project, --grant paths, the profile's state */
   GPtrArray             *grants;   /* PaddockGrant, expanded: the namespaces backend binds the writable ones */
   const char * const    *denials;
+  GPtrArray             *pinned;   /* PaddockGrant, parents first, or NULL: bound over themselves with
+                                    * their rights, after the grants (the project's git hooks and
+                                    * config, read-only: paddock-lock-git.h) */
+  PaddockCacheLayers    *caches;   /* or NULL: the tool caches' overlays, made and attached on the way */
 } PaddockNamespacesSpec;
 
 typedef struct _PaddockNamespaces PaddockNamespaces;
