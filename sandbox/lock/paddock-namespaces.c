@@ -268,8 +268,8 @@ add_device (PaddockNamespaces *ns,
   add_step (ns, STEP_BIND, host, staged, what);
 }
 
-static gboolean
-has_cap_sys_admin (void)
+gboolean
+paddock_namespaces_has_cap_sys_admin (void)
 {
   struct __user_cap_header_struct header = { .version = _LINUX_CAPABILITY_VERSION_3 };
   struct __user_cap_data_struct data[2] = { { 0 } };
@@ -301,7 +301,7 @@ add_entry (PaddockNamespaces     *ns,
 {
   if (kind == PADDOCK_NAMESPACES_PRIVATE_PLACES)
     {
-      gboolean as_root = has_cap_sys_admin ();
+      gboolean as_root = paddock_namespaces_has_cap_sys_admin ();
       Step *step = add_step (ns, STEP_UNSHARE, NULL, NULL,
                              as_root ? "create a mount namespace" : "create a user and mount namespace");
 

@@ -42,6 +42,9 @@ typedef struct
 
 typedef struct _PaddockNamespaces PaddockNamespaces;
 
+/* Whether the private places' mount namespace is made without a user
+ * namespace: paddock-run may mount where it is. */
+gboolean           paddock_namespaces_has_cap_sys_admin (void);
 gboolean           paddock_namespaces_probe        (PaddockNamespacesKind        kind,
                                                     int                         *saved_errno,
                                                     char                       **what,
