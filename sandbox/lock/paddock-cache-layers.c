@@ -263,10 +263,7 @@ paddock_cache_layers_new (const char          *project,
 }
 
 /* In the child: the overlay of @lower, @upper and @work, detached, as a
- * descriptor; or -1 with errno set. overlayfs stores what it needs in
- * extended attributes: in a user namespace, trusted.* ones cannot be
- * set, and before Linux 6.x some kernels then refuse the mount unless
- * told to use user.* ones instead. */
+ * descriptor; or -1 with errno set. */
 static int
 make_overlay (const char *lower,
               const char *upper,
@@ -291,18 +288,23 @@ make_overlay (const char *lower,
   return mnt;
 }
 
+/* overlayfs keeps what it needs (an opaque folder, a renamed one) in
+ * extended attributes of the upper layer, trusted.* ones unless told
+ * user.* ones: in a user namespace only the latter can be set, and
+ * without them removing a folder of the real cache fails with EIO.
+ * user.* first, then (a tmpfs before Linux 6.6 has none) trusted.*. */
 static int
 make_overlay_either (const char *lower,
                      const char *upper,
                      const char *work)
 {
-  int mnt = make_overlay (lower, upper, work, FALSE);
+  int mnt = make_overlay (lower, upper, work, TRUE);
 
   if (mnt < 0 && errno != ENOSYS)
     {
       int saved_errno = errno;
 
-      mnt = make_overlay (lower, upper, work, TRUE);
+      mnt = make_overlay (lower, upper, work, FALSE);
       if (mnt < 0)
         errno = saved_errno;
     }
