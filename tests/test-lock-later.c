@@ -407,6 +407,40 @@ test_git_config (void)
   g_assert_cmpstr (text, ==, before);
 }
 
+/* With extensions.worktreeConfig, a worktree's own config.worktree is
+ * read-only too. */
+static void
+test_git_worktree_config (void)
+{
+  g_autofree char *worktree_config = g_build_filename (project, ".git", "config.worktree", NULL);
+  const char *script = "git config --worktree core.fsmonitor 'echo planted' && git config core.fsmonitor";
+
+  {
+    g_autoptr(TestResult) result = run (FALSE, "git config extensions.worktreeConfig true");
+
+    g_assert_cmpint (result->status, ==, 0);
+  }
+  write_file (worktree_config, "");
+  {
+    g_autoptr(TestResult) result = run (TRUE, script);
+
+    g_assert_cmpint (result->status, !=, 0);
+    g_assert_nonnull (strstr (result->err, "could not write config file .git/config.worktree"));
+  }
+  {
+    g_autoptr(TestResult) result = run (FALSE, script);
+
+    g_assert_cmpint (result->status, ==, 0);
+    g_assert_cmpstr (result->out, ==, "echo planted\n");
+  }
+  {
+    g_autoptr(TestResult) result = run (FALSE, "git config --unset extensions.worktreeConfig");
+
+    g_assert_cmpint (result->status, ==, 0);
+  }
+  g_assert_cmpint (g_unlink (worktree_config), ==, 0);
+}
+
 /* .git cannot be renamed away under the lock and made again with a
  * config of the agent's; without the lock it can. */
 static void
@@ -612,6 +646,7 @@ main (int   argc,
   add ("git-hook", test_git_hook);
   add ("git-commit", test_git_commit);
   add ("git-config", test_git_config);
+  add ("git-worktree-config", test_git_worktree_config);
   add ("git-folder-renamed", test_git_folder_renamed);
   add ("git-worktree", test_git_worktree);
   add ("no-git", test_no_git);

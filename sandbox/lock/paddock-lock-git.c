@@ -71,7 +71,25 @@ add_repository (GPtrArray  *pinned,
 
   add_pin (pinned, hooks, PADDOCK_ACCESS_READ_ONLY);
   if (!config_writable)
-    add_pin (pinned, config, PADDOCK_ACCESS_READ_ONLY);
+    {
+      g_autofree char *worktree_config = g_build_filename (gitdir, "config.worktree", NULL);
+      g_autofree char *worktrees = g_build_filename (gitdir, "worktrees", NULL);
+      g_autoptr(GDir) dir = g_dir_open (worktrees, 0, NULL);
+      const char *name;
+
+      add_pin (pinned, config, PADDOCK_ACCESS_READ_ONLY);
+      /* With extensions.worktreeConfig, each worktree's own config: this
+       * one's, and the linked ones', whose folders lie here. One made
+       * under the lock is not kept: it is read only where the user set
+       * that extension. */
+      add_pin (pinned, worktree_config, PADDOCK_ACCESS_READ_ONLY);
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *linked = g_build_filename (worktrees, name, "config.worktree", NULL);
+
+          add_pin (pinned, linked, PADDOCK_ACCESS_READ_ONLY);
+        }
+    }
   if (depth < 8)
     {
       g_autoptr(GPtrArray) folders = g_ptr_array_new_with_free_func (g_free);

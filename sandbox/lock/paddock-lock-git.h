@@ -7,7 +7,7 @@
  * next commit; a core.fsmonitor it set in .git/config on the next git
  * status. Under the lock the project's git hooks and config are read-only
  * mounts over themselves in the agent's mount namespace (its submodules'
- * too), and the .git folder is bound over itself, so that it cannot be
+ * too, and each worktree's config.worktree), and the .git folder is bound over itself, so that it cannot be
  * renamed away and replaced; everything else in .git stays writable, so
  * commits, branches and rebases work. A linked worktree's .git file, which
  * names the repository, is read-only too; the repository it names keeps
