@@ -105,63 +105,57 @@ paddock_cache_layers_dir (const char *project)
   return g_build_filename (paddock_user_state_dir (), "paddock", "caches", key, NULL);
 }
 
-/* The first of $@variable's ':'-separated folders, where it names one. */
+/* The caches, where each tool looks for its own: its variable naming the
+ * cache, else one naming the folder that holds it, else its default, in
+ * the home folder or in $XDG_CACHE_HOME. */
+static const struct
+{
+  const char *name;       /* the layer's folder */
+  const char *variable;   /* or NULL */
+  const char *holder;     /* a variable naming the folder that holds it, or NULL */
+  const char *in_holder;
+  gboolean    in_cache;   /* the default lies in $XDG_CACHE_HOME, else in the home folder */
+  const char *fallback;
+} caches[] = {
+  { "npm", "npm_config_cache", NULL, NULL, FALSE, ".npm" },
+  { "pip", "PIP_CACHE_DIR", NULL, NULL, TRUE, "pip" },
+  { "cargo-registry", NULL, "CARGO_HOME", "registry", FALSE, ".cargo/registry" },
+  { "cargo-git", NULL, "CARGO_HOME", "git", FALSE, ".cargo/git" },
+  { "maven", NULL, NULL, NULL, FALSE, ".m2/repository" },
+  { "gradle", NULL, "GRADLE_USER_HOME", "caches", FALSE, ".gradle/caches" },
+  { "go-mod", "GOMODCACHE", "GOPATH", "pkg/mod", FALSE, "go/pkg/mod" },
+  { "go-build", "GOCACHE", NULL, NULL, TRUE, "go-build" },
+};
+
+/* The first of $@variable's ':'-separated folders (GOPATH may name
+ * several), where it names one; npm reads its variables in either case. */
 static char *
 first_in_variable (const char *variable)
 {
+  g_autofree char *upper = g_ascii_strup (variable, -1);
   const char *value = g_getenv (variable);
   g_auto(GStrv) parts = NULL;
 
+  if (value == NULL || *value == '\0')
+    value = g_getenv (upper);
   if (value == NULL || *value == '\0')
     return NULL;
   parts = g_strsplit (value, ":", 2);
   return g_path_is_absolute (parts[0]) ? g_strdup (parts[0]) : NULL;
 }
 
-/* Each tool's own variable first, as the tool reads it; then its default. */
 static char *
-find_cache (const char *name)
+find_cache (guint i)
 {
-  const char *home = g_get_home_dir ();
-  const char *cache = paddock_user_cache_dir ();
+  g_autofree char *holder = NULL;
   char *found;
 
-  if (strcmp (name, "npm") == 0)
-    {
-      if ((found = first_in_variable ("npm_config_cache")) != NULL ||
-          (found = first_in_variable ("NPM_CONFIG_CACHE")) != NULL)
-        return found;
-      return g_build_filename (home, ".npm", NULL);
-    }
-  if (strcmp (name, "pip") == 0)
-    return (found = first_in_variable ("PIP_CACHE_DIR")) != NULL ? found : g_build_filename (cache, "pip", NULL);
-  if (strcmp (name, "cargo-registry") == 0 || strcmp (name, "cargo-git") == 0)
-    {
-      g_autofree char *cargo = first_in_variable ("CARGO_HOME");
-
-      return g_build_filename (cargo != NULL ? cargo : home, cargo != NULL ? "" : ".cargo",
-                               strcmp (name, "cargo-git") == 0 ? "git" : "registry", NULL);
-    }
-  if (strcmp (name, "maven") == 0)
-    return g_build_filename (home, ".m2", "repository", NULL);
-  if (strcmp (name, "gradle") == 0)
-    {
-      g_autofree char *gradle = first_in_variable ("GRADLE_USER_HOME");
-
-      return gradle != NULL ? g_build_filename (gradle, "caches", NULL) : g_build_filename (home, ".gradle", "caches", NULL);
-    }
-  if (strcmp (name, "go-mod") == 0)
-    {
-      g_autofree char *gopath = NULL;
-
-      if ((found = first_in_variable ("GOMODCACHE")) != NULL)
-        return found;
-      gopath = first_in_variable ("GOPATH");
-      return g_build_filename (gopath != NULL ? gopath : home, gopath != NULL ? "" : "go", "pkg", "mod", NULL);
-    }
-  if (strcmp (name, "go-build") == 0)
-    return (found = first_in_variable ("GOCACHE")) != NULL ? found : g_build_filename (cache, "go-build", NULL);
-  g_return_val_if_reached (NULL);
+  if (caches[i].variable != NULL && (found = first_in_variable (caches[i].variable)) != NULL)
+    return found;
+  if (caches[i].holder != NULL && (holder = first_in_variable (caches[i].holder)) != NULL)
+    return g_build_filename (holder, caches[i].in_holder, NULL);
+  return g_build_filename (caches[i].in_cache ? paddock_user_cache_dir () : g_get_home_dir (),
+                           caches[i].fallback, NULL);
 }
 
 /* Whether the lock leaves @real writable already, or must keep it whole:
@@ -195,7 +189,6 @@ layer_new (const char *name,
            const char *real,
            const char *dir)
 {
-  g_autoptr(GError) error = NULL;
   g_autofree char *folder = g_build_filename (dir, name, NULL);
   g_autofree char *lock_path = g_build_filename (folder, "lock", NULL);
   Layer *layer = g_new0 (Layer, 1);
@@ -228,16 +221,13 @@ paddock_cache_layers_new (const char          *project,
                           GPtrArray           *grants,
                           const char * const  *denials)
 {
-  static const char * const names[] = {
-    "npm", "pip", "cargo-registry", "cargo-git", "maven", "gradle", "go-mod", "go-build",
-  };
   PaddockCacheLayers *self = g_new0 (PaddockCacheLayers, 1);
   g_autofree char *dir = paddock_cache_layers_dir (project);
 
   self->layers = g_ptr_array_new_with_free_func ((GDestroyNotify) layer_free);
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (caches); i++)
     {
-      g_autofree char *path = find_cache (names[i]);
+      g_autofree char *path = find_cache (i);
       g_autofree char *real = realpath (path, NULL);
       gboolean nested = FALSE;
       struct stat st;
@@ -255,7 +245,7 @@ paddock_cache_layers_new (const char          *project,
         }
       if (nested)
         continue;
-      layer = layer_new (names[i], real, dir);
+      layer = layer_new (caches[i].name, real, dir);
       if (layer != NULL)
         g_ptr_array_add (self->layers, layer);
     }
