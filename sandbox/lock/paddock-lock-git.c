@@ -134,7 +134,9 @@ paddock_lock_git_list_pinned (const char *project,
   g_autofree char *dot_git = g_build_filename (project, ".git", NULL);
   struct stat st;
 
-  if (lstat (dot_git, &st) != 0)
+  /* Followed where it is a link: the folder it names is kept, though a
+   * link in the project the agent may replace. */
+  if (stat (dot_git, &st) != 0)
     return pinned;
   if (S_ISDIR (st.st_mode))
     {
