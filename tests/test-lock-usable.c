@@ -76,6 +76,9 @@ test_socket_warning (void)
   g_assert_nonnull (strstr (status_run->out, "\nother-terminals: not confined ("));
   g_assert_nonnull (strstr (locked_run->err, "~/.ssh"));
   g_assert_nonnull (strstr (status_run->out, "\nipc: not confined ("));
+  /* The tool caches' overlays and git's read-only files live there too. */
+  g_assert_nonnull (strstr (status_run->out, "\ntool-caches: read-only ("));
+  g_assert_nonnull (strstr (status_run->out, "\ngit-hooks: not confined ("));
 }
 
 /* A project under /tmp stays the real one, and so do --grant paths there. */

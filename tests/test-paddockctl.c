@@ -171,6 +171,43 @@ test_on_and_off (void)
   remove_settings ();
 }
 
+/* lock git-config on|off saves the project's "git-config" setting, keeps
+ * its lock choice, and refuses a word it does not know. */
+static void
+test_git_config (void)
+{
+  PaddockProjectConfig config = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TestResult) lock = NULL;
+  g_autoptr(TestResult) on = NULL;
+  g_autoptr(TestResult) off = NULL;
+  g_autoptr(TestResult) bad = NULL;
+
+  remove_settings ();
+  lock = paddockctl_lock (NULL, "on", project);
+  g_assert_cmpint (lock->status, ==, 0);
+  on = run_in (NULL, (const char *[]) { paddockctl, "lock", "git-config", "on", project, NULL });
+  g_assert_cmpint (on->status, ==, 0);
+  g_assert_nonnull (strstr (on->out, "now writable by the agent"));
+  g_assert_true (paddock_project_config_load (project, &config, &error));
+  g_assert_no_error (error);
+  g_assert_true (config.git_config_writable);
+  g_assert_true (config.has_lock && config.lock);
+  paddock_project_config_clear (&config);
+
+  off = run_in (NULL, (const char *[]) { paddockctl, "lock", "git-config", "off", project, NULL });
+  g_assert_cmpint (off->status, ==, 0);
+  g_assert_nonnull (strstr (off->out, "now read-only"));
+  g_assert_true (paddock_project_config_load (project, &config, &error));
+  g_assert_false (config.git_config_writable);
+  paddock_project_config_clear (&config);
+
+  bad = run_in (NULL, (const char *[]) { paddockctl, "lock", "git-config", "maybe", project, NULL });
+  g_assert_cmpint (bad->status, ==, 2);
+  g_assert_nonnull (strstr (bad->err, "git-config takes on or off"));
+  remove_settings ();
+}
+
 static void
 test_default_dir_is_cwd (void)
 {
@@ -1170,6 +1207,7 @@ main (int   argc,
 
   g_test_add_func ("/paddock/paddockctl/lock-on-and-off", test_on_and_off);
   g_test_add_func ("/paddock/paddockctl/lock-default-dir-is-cwd", test_default_dir_is_cwd);
+  g_test_add_func ("/paddock/paddockctl/lock-git-config", test_git_config);
   g_test_add_func ("/paddock/paddockctl/lock-status", test_status);
   g_test_add_func ("/paddock/paddockctl/lock-bad-input", test_bad_input);
   g_test_add_func ("/paddock/paddockctl/policy-commands", test_policy_commands);

@@ -26,6 +26,46 @@ describe_choice (const PaddockProjectConfig *config)
   return config->lock ? "on (saved)" : "off (saved)";
 }
 
+/* paddockctl lock git-config on|off [DIR]: whether the locked agent may
+ * change the project's git config (see paddock-lock-git.h). */
+static int
+cmd_lock_git_config (int    argc,
+                     char **argv)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *project = NULL;
+  g_autofree char *shown = NULL;
+  PaddockProjectConfig config = { 0 };
+  const char *dir;
+  gboolean on;
+
+  if (argc < 3 || argc > 4 || (strcmp (argv[2], "on") != 0 && strcmp (argv[2], "off") != 0))
+    return usage ("lock git-config takes on or off, and at most one DIR");
+  on = strcmp (argv[2], "on") == 0;
+  dir = argc == 4 ? argv[3] : ".";
+  project = dir[0] != '\0' ? realpath (dir, NULL) : NULL;
+  if (project == NULL)
+    {
+      paddock_printerr ("the project \"%s\": %s", dir, g_strerror (dir[0] != '\0' ? errno : ENOENT));
+      return EXIT_USAGE;
+    }
+  shown = paddock_escape_controls (project);
+  if (!paddock_project_config_load (project, &config, &error))
+    {
+      paddock_printerr ("cannot read the project's settings: %s", error->message);
+      return 1;
+    }
+  paddock_project_config_clear (&config);
+  if (!paddock_project_config_save_git_config (project, on, &error))
+    {
+      paddock_printerr ("cannot save the git config choice of %s: %s", shown, error->message);
+      return 1;
+    }
+  g_print ("Under the folder lock, the git config of %s is now %s for sessions started from now on.\n",
+           shown, on ? "writable by the agent" : "read-only");
+  return 0;
+}
+
 static int
 cmd_lock (int    argc,
           char **argv)
@@ -40,8 +80,10 @@ cmd_lock (int    argc,
   gboolean on;
   struct stat st;
 
+  if (argc >= 2 && strcmp (argv[1], "git-config") == 0)
+    return cmd_lock_git_config (argc, argv);
   if (argc < 2 || argc > 3)
-    return usage ("lock takes on, off or status, and at most one DIR");
+    return usage ("lock takes on, off, status or git-config, and at most one DIR");
   verb = argv[1];
   if (strcmp (verb, "on") != 0 && strcmp (verb, "off") != 0 && strcmp (verb, "status") != 0)
     return usage ("lock takes on, off or status");

@@ -30,6 +30,7 @@ static const char usage_text[] =
   "  paddockctl audit show LOG [--since TIME] [--decision allow|deny|ask] [--type TYPE] [--grep REGEX]\n"
   "  paddockctl audit export LOG [--since TIME] [--decision D] [--type TYPE] [--grep REGEX]\n"
   "  paddockctl lock on|off|status [DIR]\n"
+  "  paddockctl lock git-config on|off [DIR]\n"
   "  paddockctl secret add NAME [--project DIR]\n"
   "  paddockctl secret list [--project DIR | --global]\n"
   "  paddockctl secret remove NAME [--project DIR]\n"

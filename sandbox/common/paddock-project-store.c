@@ -15,6 +15,14 @@ paddock_project_store_dir (void)
 }
 
 char *
+paddock_project_store_key (const char *project)
+{
+  g_return_val_if_fail (project != NULL, NULL);
+
+  return g_compute_checksum_for_string (G_CHECKSUM_SHA256, project, -1);
+}
+
+char *
 paddock_project_store_path (const char *project,
                             const char *suffix)
 {
@@ -24,7 +32,7 @@ paddock_project_store_path (const char *project,
 
   g_return_val_if_fail (project != NULL && suffix != NULL, NULL);
 
-  hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, project, -1);
+  hash = paddock_project_store_key (project);
   name = g_strconcat (hash, suffix, NULL);
   return g_build_filename (dir, name, NULL);
 }

@@ -16,6 +16,9 @@
 G_BEGIN_DECLS
 
 char *paddock_project_store_dir  (void);
+/* The SHA-256 of @project (canonical), in hex: its files' names, and the
+ * folder of its tool caches' layers (sandbox/lock/paddock-cache-layers.h). */
+char *paddock_project_store_key  (const char *project);
 /* "<dir>/<sha256 of @project><@suffix>"; @project canonical. */
 char *paddock_project_store_path (const char *project,
                                   const char *suffix);

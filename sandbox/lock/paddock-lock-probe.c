@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include "paddock-cache-layers.h"
 #include "paddock-grants.h"
 #include "paddock-landlock.h"
 #include "paddock-lock-private.h"
@@ -590,6 +591,58 @@ print_processes_status (FILE         *out,
                   "in /proc, which only a PID namespace would hide)\n");
 }
 
+/* The tool caches' overlays and the git hooks' read-only mounts are made
+ * in the lock's mount namespace: where there is none, neither. */
+static void
+print_later_status (FILE         *out,
+                    const Report *report,
+                    const char   *project)
+{
+  gboolean has_mounts = report->have_backend &&
+                        (report->backend == PADDOCK_LOCK_BACKEND_NAMESPACES || report->have_places);
+  PaddockProjectConfig config = { 0 };
+  int overlay_errno = 0;
+  g_autofree char *overlay_what = NULL;
+
+  if (!report->have_backend)
+    fprintf (out, "tool-caches: read-only (the lock cannot start here)\n");
+  else if (!has_mounts)
+    fprintf (out, "tool-caches: read-only (cannot %s: %s; npm pack, npm install --offline and the like fail "
+                  "where they write to their cache)\n",
+             report->places_what != NULL ? report->places_what : "create a mount namespace",
+             paddock_lock_namespace_error_text (report->places_errno));
+  else if (paddock_cache_layers_probe (report->backend == PADDOCK_LOCK_BACKEND_NAMESPACES ||
+                                       !paddock_namespaces_has_cap_sys_admin (),
+                                       &overlay_errno, &overlay_what))
+    fprintf (out, "tool-caches: copy-on-write (an overlay over each of ~/.npm, ~/.cache/pip, ~/.cargo/registry, "
+                  "~/.m2/repository, ~/.gradle/caches and Go's caches: reads from the real one, writes to a "
+                  "layer of the project's in $XDG_STATE_HOME/paddock/caches)\n");
+  else
+    fprintf (out, "tool-caches: read-only (cannot %s: %s; npm pack, npm install --offline and the like fail "
+                  "where they write to their cache)\n",
+             overlay_what, overlay_errno == EINVAL || overlay_errno == ENODEV
+                           ? "overlayfs refuses it here (in a user namespace it needs Linux 5.11)"
+                           : paddock_lock_namespace_error_text (overlay_errno));
+
+  if (has_mounts)
+    fprintf (out, "git-hooks: read-only (the project's .git/hooks, a read-only mount over itself)\n");
+  else
+    fprintf (out, "git-hooks: not confined (%s; the agent can write hooks and config that the user's git "
+                  "runs later, outside the lock)\n",
+             report->have_backend ? "no mount namespace for the read-only mounts" : "the lock cannot start here");
+  if (project != NULL && !paddock_project_config_load (project, &config, NULL))
+    fprintf (out, "git-config: read-only (the project's settings do not read)\n");
+  else if (config.git_config_writable)
+    fprintf (out, "git-config: writable (the project's \"git-config\" setting)\n");
+  else if (has_mounts)
+    fprintf (out, "git-config: read-only (the project's .git/config, a read-only mount over itself; "
+                  "\"git-config\": \"writable\" in its settings, or paddockctl lock git-config on, lets the "
+                  "agent change it)\n");
+  else
+    fprintf (out, "git-config: not confined (no mount namespace for the read-only mounts)\n");
+  paddock_project_config_clear (&config);
+}
+
 char **
 paddock_lock_list_denials (const char *project)
 {
@@ -663,6 +716,7 @@ paddock_lock_print_status (FILE       *out,
   print_home_view_status (out, &report);
   print_ipc_status (out, &report);
   print_processes_status (out, &report);
+  print_later_status (out, &report, project);
   if (ll->scope_abstract_unix_socket && report.have_backend)
     fprintf (out, "abstract-unix-sockets: confined (Landlock scoping)\n");
   else

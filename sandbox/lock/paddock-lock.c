@@ -16,10 +16,13 @@
 #include "paddock-escape.h"
 #include "paddock-grants.h"
 #include "paddock-home.h"
+#include "paddock-cache-layers.h"
 #include "paddock-landlock.h"
+#include "paddock-lock-git.h"
 #include "paddock-lock-private.h"
 #include "paddock-namespaces.h"
 #include "paddock-profile.h"
+#include "paddock-project-config.h"
 #include "paddock-seccomp-deny.h"
 #include "paddock-xdg.h"
 
@@ -45,6 +48,8 @@ struct _PaddockLock
   GPtrArray          *denials;    /* char *, canonical, NULL-terminated */
   int                 ruleset_fd; /* Landlock */
   PaddockNamespaces  *namespaces; /* the namespaces backend, or Landlock's private places */
+  GPtrArray          *pinned;     /* PaddockGrant: the project's git hooks and config (paddock-lock-git.h) */
+  PaddockCacheLayers *caches;     /* the tool caches' overlays */
   PaddockSeccompDeny *seccomp;
   PaddockHome        *home;       /* which of the home folder's entries are open, closed or asked */
   int                 view_socket;  /* the supervisor's end of the home view's socket, or -1 */
@@ -441,16 +446,29 @@ paddock_lock_new (const PaddockLockOptions *options,
   if (lock->seccomp == NULL)
     return NULL;
 
+  {
+    PaddockProjectConfig config;
+
+    if (!paddock_project_config_load (options->project, &config, error))
+      return NULL;
+    lock->pinned = paddock_lock_git_list_pinned (options->project, config.git_config_writable);
+    paddock_project_config_clear (&config);
+  }
+
   for (guint i = first_kept; i < roots->len; i++)
     g_ptr_array_add (kept, g_ptr_array_index (roots, i));
   lock->home = paddock_home_new (home, options->project, error);
   if (lock->home == NULL)
     return NULL;
+  /* The scratch folders' grants are for the agent's private ones. */
+  lock->caches = paddock_cache_layers_new (options->project, kept, denials);
   spec.project = options->project;
   spec.home = home;
   spec.kept = kept;
   spec.grants = lock->grants;
   spec.denials = denials;
+  spec.pinned = lock->pinned;
+  spec.caches = lock->caches;
   spec.home_kinds = lock->home;
   spec.view_socket = -1;
   spec.kind = lock->backend == PADDOCK_LOCK_BACKEND_LANDLOCK ? PADDOCK_NAMESPACES_PRIVATE_PLACES
@@ -527,6 +545,8 @@ paddock_lock_free (PaddockLock *lock)
     return;
   paddock_close_fd (&lock->ruleset_fd);
   g_clear_pointer (&lock->namespaces, paddock_namespaces_free);
+  g_clear_pointer (&lock->pinned, g_ptr_array_unref);
+  g_clear_pointer (&lock->caches, paddock_cache_layers_free);
   g_clear_pointer (&lock->seccomp, paddock_seccomp_deny_free);
   g_clear_pointer (&lock->home, paddock_home_free);
   paddock_close_fd (&lock->view_socket);
@@ -750,6 +770,11 @@ enter_private_places (PaddockLock *lock,
           *step = STEP_PRIVATE_PLACES;
           return err;
         }
+    }
+  if ((err = paddock_cache_layers_grant (lock->caches, lock->ruleset_fd)) != 0)
+    {
+      *step = STEP_PRIVATE_PLACES;
+      return err;
     }
   return 0;
 }

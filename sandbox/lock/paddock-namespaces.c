@@ -108,6 +108,7 @@ typedef enum
   STEP_VIEW_OPEN, /* open /dev/fuse for the home view, before /dev is replaced */
   STEP_VIEW,      /* mount the home view at target, hand its descriptor to the supervisor */
   STEP_VIEW_BIND, /* bind an asked entry from the view; where there is none, cover target */
+  STEP_CALL,      /* call call (data): another file's part of the plan, failing only with what it returns */
 } StepKind;
 
 typedef struct _Step Step;
@@ -126,6 +127,8 @@ struct _Step
   int       fd;           /* STEP_OPEN_TREE: the copy, in the child */
   Step     *tree;         /* STEP_ATTACH */
   gboolean  view_only;    /* skipped where the home view could not be mounted */
+  int     (*call) (gpointer data);  /* STEP_CALL */
+  gpointer  call_data;
   char     *description;
 };
 
@@ -281,8 +284,8 @@ add_device (PaddockNamespaces *ns,
   add_step (ns, STEP_BIND, host, staged, what);
 }
 
-static gboolean
-has_cap_sys_admin (void)
+gboolean
+paddock_namespaces_has_cap_sys_admin (void)
 {
   struct __user_cap_header_struct header = { .version = _LINUX_CAPABILITY_VERSION_3 };
   struct __user_cap_data_struct data[2] = { { 0 } };
@@ -314,7 +317,7 @@ add_entry (PaddockNamespaces     *ns,
 {
   if (kind == PADDOCK_NAMESPACES_PRIVATE_PLACES)
     {
-      gboolean as_root = has_cap_sys_admin ();
+      gboolean as_root = paddock_namespaces_has_cap_sys_admin ();
       Step *step = add_step (ns, STEP_UNSHARE, NULL, NULL,
                              as_root ? "create a mount namespace" : "create a user and mount namespace");
 
@@ -722,6 +725,7 @@ add_home_entries (PaddockNamespaces           *ns,
                   const char                  *folder)
 {
   g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+  g_auto(GStrv) caches = paddock_cache_layers_dup_paths (spec->caches);
   gboolean below_home = strcmp (folder, spec->home) != 0;
   const char *name;
 
@@ -731,6 +735,7 @@ add_home_entries (PaddockNamespaces           *ns,
       PaddockHomeKind kind = PADDOCK_HOME_OPEN;
       BindBack *bind;
       gboolean holds_place = FALSE;
+      gboolean holds_cache = FALSE;
       struct stat st;
 
       if (lstat (path, &st) != 0 || find_bind_back (binds, path) != NULL)
@@ -741,9 +746,18 @@ add_home_entries (PaddockNamespaces           *ns,
         continue;
       if (spec->home_kinds != NULL)
         kind = paddock_home_classify (spec->home_kinds, path);
+      /* A tool cache gets its overlay on top (paddock-cache-layers.h):
+       * it and the folders holding it are never the view's, which would
+       * ask while the lock is being made. */
+      for (guint i = 0; caches[i] != NULL && kind == PADDOCK_HOME_ASKED; i++)
+        if (paddock_path_is_within (caches[i], path))
+          {
+            holds_cache = strcmp (caches[i], path) != 0;
+            kind = PADDOCK_HOME_OPEN;
+          }
       if (spec->home_kinds != NULL && S_ISDIR (st.st_mode) && kind != PADDOCK_HOME_CLOSED &&
           paddock_grants_find_denial (path, spec->denials) == NULL &&
-          (paddock_home_is_split (spec->home_kinds, path) || holds_kept (binds, path)))
+          (paddock_home_is_split (spec->home_kinds, path) || holds_kept (binds, path) || holds_cache))
         {
           Place *place = add_split_place (places, path);
 
@@ -1099,6 +1113,44 @@ add_lock_mounts (PaddockNamespaces           *ns,
   add_writable_grants (ns, spec, *places);
 }
 
+static void
+add_call (PaddockNamespaces *ns,
+          int              (*call) (gpointer data),
+          gpointer           data,
+          const char        *description)
+{
+  Step *step = add_step (ns, STEP_CALL, NULL, NULL, description);
+
+  step->call = call;
+  step->call_data = data;
+}
+
+/* What is bound over itself with rights of its own, after the grants: a
+ * read-only one within the writable project, a folder the agent may write
+ * in but not rename away. Only what the agent sees: the rest it cannot
+ * write anyway. */
+static void
+add_pinned (PaddockNamespaces           *ns,
+            const PaddockNamespacesSpec *spec,
+            GPtrArray                   *places,
+            GPtrArray                   *binds)
+{
+  for (guint i = 0; spec->pinned != NULL && i < spec->pinned->len; i++)
+    {
+      PaddockGrant *pin = g_ptr_array_index (spec->pinned, i);
+      gboolean writable = (pin->access & PADDOCK_ACCESS_WRITE) != 0;
+      g_autofree char *what = g_strdup_printf ("bind %s %s", pin->path, writable ? "over itself" : "read-only");
+
+      if (!is_visible (places, binds, pin->path))
+        continue;
+      add_step (ns, STEP_BIND, pin->path, pin->path, what);
+      if (writable)
+        add_setattr (ns, pin->path, ATTR_NOSUID | ATTR_NODEV, 0, FALSE, what);
+      else
+        add_setattr (ns, pin->path, ATTR_RDONLY | ATTR_NOSUID | ATTR_NODEV, 0, FALSE, what);
+    }
+}
+
 PaddockNamespaces *
 paddock_namespaces_new (const PaddockNamespacesSpec *spec,
                         GError                     **error)
@@ -1110,10 +1162,16 @@ paddock_namespaces_new (const PaddockNamespacesSpec *spec,
   g_return_val_if_fail (spec->project != NULL && spec->home != NULL, NULL);
 
   add_entry (ns, spec->kind);
+  /* While the layers' folder is writable and not yet covered. */
+  if (spec->caches != NULL)
+    add_call (ns, paddock_cache_layers_make, spec->caches, "make the tool caches' overlays");
   if (spec->kind == PADDOCK_NAMESPACES_LOCK)
     add_lock_mounts (ns, spec, &places, &binds);
   else
     add_landlock_mounts (ns, spec, &places, &binds);
+  add_pinned (ns, spec, places, binds);
+  if (spec->caches != NULL)
+    add_call (ns, paddock_cache_layers_attach, spec->caches, "attach the tool caches' overlays");
 
   /* /dev/fuse is opened first: the namespaces backend replaces /dev. */
   if (ns->view_entries->len > 0)
@@ -1325,6 +1383,8 @@ run_step (Step *step)
     case STEP_PROC:
       return mount ("proc", step->target, "proc",
                     MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, NULL) == 0 ? 0 : errno;
+    case STEP_CALL:
+      return step->call (step->call_data);
     default:
       return EINVAL;
     }

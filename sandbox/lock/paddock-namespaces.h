@@ -6,6 +6,7 @@
 #pragma once
 
 #include "paddock-home.h"
+#include "paddock-cache-layers.h"
 
 #include <glib.h>
 #include <sys/types.h>
@@ -39,10 +40,17 @@ typedef struct
   int                    view_socket; /* the child's end of the home view's socket, which the
                                        * /dev/fuse descriptor is sent over; -1: no view, the
                                        * asked entries are closed */
+  GPtrArray             *pinned;   /* PaddockGrant, parents first, or NULL: bound over themselves with
+                                    * their rights, after the grants (the project's git hooks and
+                                    * config, read-only: paddock-lock-git.h) */
+  PaddockCacheLayers    *caches;   /* or NULL: the tool caches' overlays, made and attached on the way */
 } PaddockNamespacesSpec;
 
 typedef struct _PaddockNamespaces PaddockNamespaces;
 
+/* Whether the private places' mount namespace is made without a user
+ * namespace: paddock-run may mount where it is. */
+gboolean           paddock_namespaces_has_cap_sys_admin (void);
 gboolean           paddock_namespaces_probe        (PaddockNamespacesKind        kind,
                                                     int                         *saved_errno,
                                                     char                       **what,

@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <glib/gstdio.h>
+#include <string.h>
 #include <json-glib/json-glib.h>
 
 /* Far more than a lock choice and a list of grants take. */
@@ -37,6 +38,7 @@ paddock_project_config_clear (PaddockProjectConfig *config)
   g_clear_pointer (&config->denials, g_strfreev);
   config->has_lock = FALSE;
   config->lock = FALSE;
+  config->git_config_writable = FALSE;
 }
 
 /* Reads the saved settings of @project (canonical). No file is no choice,
@@ -227,6 +229,25 @@ paddock_project_config_parse (const char           *project,
       return FALSE;
     }
 
+  /* "git-config": "writable" lets the locked agent change the project's
+   * git config (see paddock-lock-git.h); "read-only", the default, not. */
+  if (json_object_has_member (object, "git-config"))
+    {
+      const char *value = NULL;
+
+      node = json_object_get_member (object, "git-config");
+      if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+        value = json_node_get_string (node);
+      if (g_strcmp0 (value, "writable") != 0 && g_strcmp0 (value, "read-only") != 0)
+        {
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                       "%s: \"git-config\" must be \"writable\" or \"read-only\"", source);
+          paddock_project_config_clear (config);
+          return FALSE;
+        }
+      config->git_config_writable = strcmp (value, "writable") == 0;
+    }
+
   /* Only now: a file refused further on gives no choice. */
   config->has_lock = has_lock;
   config->lock = lock;
@@ -251,15 +272,17 @@ read_object (const char  *path,
   return json_node_copy (json_parser_get_root (parser));
 }
 
-/* Saves the lock choice for @project, keeping the file's other members.
- * Settings that do not read are left as they are, and the save fails:
- * they may hold what the user would not want lost (a hand edit gone
- * wrong). */
-gboolean
-paddock_project_config_save_lock (const char  *project,
-                                  gboolean     lock,
-                                  GError     **error)
+/* Sets @member of @project's settings to @value, keeping the file's other
+ * members. Settings that do not read are left as they are, and the save
+ * fails: they may hold what the user would not want lost (a hand edit
+ * gone wrong). */
+static gboolean
+save_member (const char  *project,
+             const char  *member,
+             JsonNode    *value,
+             GError     **error)
 {
+  g_autoptr(JsonNode) owned = value;
   g_autofree char *path = paddock_project_config_path (project);
   g_autofree char *dir = g_path_get_dirname (path);
   g_autoptr(JsonGenerator) generator = json_generator_new ();
@@ -284,7 +307,7 @@ paddock_project_config_save_lock (const char  *project,
 
   object = json_node_get_object (root);
   json_object_set_string_member (object, "path", project);
-  json_object_set_boolean_member (object, "lock", lock);
+  json_object_set_member (object, member, g_steal_pointer (&owned));
 
   json_generator_set_root (generator, root);
   json_generator_set_pretty (generator, TRUE);
@@ -298,4 +321,26 @@ paddock_project_config_save_lock (const char  *project,
       return FALSE;
     }
   return g_file_set_contents_full (path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, error);
+}
+
+gboolean
+paddock_project_config_save_lock (const char  *project,
+                                  gboolean     lock,
+                                  GError     **error)
+{
+  JsonNode *value = json_node_new (JSON_NODE_VALUE);
+
+  json_node_set_boolean (value, lock);
+  return save_member (project, "lock", value, error);
+}
+
+gboolean
+paddock_project_config_save_git_config (const char  *project,
+                                        gboolean     writable,
+                                        GError     **error)
+{
+  JsonNode *value = json_node_new (JSON_NODE_VALUE);
+
+  json_node_set_string (value, writable ? "writable" : "read-only");
+  return save_member (project, "git-config", value, error);
 }

@@ -15,6 +15,7 @@ typedef struct
   gboolean   lock;
   char     **grants;    /* "PATH[:ro|rw]", or NULL */
   char     **denials;   /* "deny": absolute or "~/" paths kept from the agent, or NULL */
+  gboolean   git_config_writable;  /* "git-config": "writable"; else read-only under the lock */
 } PaddockProjectConfig;
 
 char     *paddock_project_config_path      (const char           *project);
@@ -31,6 +32,10 @@ gboolean  paddock_project_config_parse     (const char           *project,
 gboolean  paddock_project_config_save_lock (const char           *project,
                                             gboolean              lock,
                                             GError              **error);
+/* Saves whether the locked agent may change @project's git config. */
+gboolean  paddock_project_config_save_git_config (const char     *project,
+                                                  gboolean        writable,
+                                                  GError        **error);
 void      paddock_project_config_clear     (PaddockProjectConfig *config);
 
 G_END_DECLS
