@@ -47,6 +47,7 @@ struct _PaddockLock
   GPtrArray          *listable;   /* PaddockGrant: folders on the way to a denied one, listed once it is covered */
   GPtrArray          *denials;    /* char *, canonical, NULL-terminated */
   int                 ruleset_fd; /* Landlock */
+  int                 ruleset_closed_fd;  /* Landlock without the asked entries, or -1 */
   PaddockNamespaces  *namespaces; /* the namespaces backend, or Landlock's private places */
   GPtrArray          *pinned;     /* PaddockGrant: the project's git hooks and config (paddock-lock-git.h) */
   PaddockCacheLayers *caches;     /* the tool caches' overlays */
@@ -378,6 +379,7 @@ paddock_lock_new (const PaddockLockOptions *options,
 
   lock = g_new0 (PaddockLock, 1);
   lock->ruleset_fd = -1;
+  lock->ruleset_closed_fd = -1;
   lock->view_socket = -1;
   make_own_folders ();
   lock->denials = paddock_lock_build_denials ();
@@ -509,9 +511,13 @@ paddock_lock_new (const PaddockLockOptions *options,
       const char * const *asked = paddock_namespaces_get_view_entries (lock->namespaces);
       g_autoptr(GPtrArray) ruled = NULL;
 
-      /* The asked entries get no rule of their own here: only the view's
-       * copy of them, granted in the child, is readable, and without the
-       * mounts (no mount namespace) they stay closed. */
+      /* Two rulesets. Where the lock's mount namespace is made, the real
+       * asked entries lie hidden under the agent's own home folder, and
+       * the one to enforce grants them as before: the view's copy, granted
+       * in the child, is what the agent reads, and an entry once allowed
+       * may be bound whole over it (see paddock-home-view.c). Where it is
+       * not made, they would be in plain sight: the other one grants them
+       * nothing, and they stay closed. */
       if (asked[0] != NULL)
         {
           g_autoptr(GPtrArray) closed = g_ptr_array_new ();
@@ -522,8 +528,11 @@ paddock_lock_new (const PaddockLockOptions *options,
             g_ptr_array_add (closed, (gpointer) asked[i]);
           g_ptr_array_add (closed, NULL);
           ruled = paddock_grants_expand (roots, (const char * const *) closed->pdata, list_dir, NULL);
+          lock->ruleset_closed_fd = paddock_landlock_ruleset_new (ruled, error);
+          if (lock->ruleset_closed_fd < 0)
+            return NULL;
         }
-      lock->ruleset_fd = paddock_landlock_ruleset_new (ruled != NULL ? ruled : lock->grants, error);
+      lock->ruleset_fd = paddock_landlock_ruleset_new (lock->grants, error);
       if (lock->ruleset_fd < 0)
         return NULL;
       prepare_warning (lock);
@@ -544,6 +553,7 @@ paddock_lock_free (PaddockLock *lock)
   if (lock == NULL)
     return;
   paddock_close_fd (&lock->ruleset_fd);
+  paddock_close_fd (&lock->ruleset_closed_fd);
   g_clear_pointer (&lock->namespaces, paddock_namespaces_free);
   g_clear_pointer (&lock->pinned, g_ptr_array_unref);
   g_clear_pointer (&lock->caches, paddock_cache_layers_free);
@@ -645,6 +655,32 @@ paddock_lock_steal_view_socket (PaddockLock *lock)
   return paddock_steal_fd (&lock->view_socket);
 }
 
+char **
+paddock_lock_list_view_bindable (PaddockLock *lock)
+{
+  const char * const *asked = paddock_namespaces_get_view_entries (lock->namespaces);
+  GPtrArray *bindable = g_ptr_array_new ();
+
+  /* Landlock's walk up from a file skips the mount point a mount covers:
+   * an entry bound whole is readable only where its real folder has a
+   * rule of its own, where it is a split folder's entry. */
+  for (guint i = 0; asked[i] != NULL; i++)
+    {
+      gboolean ruled = lock->backend == PADDOCK_LOCK_BACKEND_NAMESPACES;
+
+      for (guint j = 0; j < lock->grants->len && !ruled; j++)
+        {
+          PaddockGrant *grant = g_ptr_array_index (lock->grants, j);
+
+          ruled = strcmp (grant->path, asked[i]) == 0 && (grant->access & PADDOCK_ACCESS_READ);
+        }
+      if (ruled)
+        g_ptr_array_add (bindable, g_strdup (asked[i]));
+    }
+  g_ptr_array_add (bindable, NULL);
+  return (char **) g_ptr_array_free (bindable, FALSE);
+}
+
 const char * const *
 paddock_lock_get_denials_for_view (PaddockLock *lock)
 {
@@ -741,7 +777,19 @@ enter_private_places (PaddockLock *lock,
           return err;
         }
       warn_sockets_reachable (lock, ns_step, err);
+      /* The home folder is the host's: its asked entries stay closed. */
+      if (lock->ruleset_closed_fd >= 0)
+        {
+          close (lock->ruleset_fd);
+          lock->ruleset_fd = lock->ruleset_closed_fd;
+          lock->ruleset_closed_fd = -1;
+        }
       return 0;
+    }
+  if (lock->ruleset_closed_fd >= 0)
+    {
+      close (lock->ruleset_closed_fd);
+      lock->ruleset_closed_fd = -1;
     }
 
   if ((err = paddock_namespaces_get_proc_errno (lock->namespaces)) != 0)

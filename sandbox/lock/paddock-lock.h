@@ -82,6 +82,9 @@ pid_t               paddock_lock_fork          (PaddockLock             *lock);
 PaddockHome        *paddock_lock_get_home      (PaddockLock             *lock);
 const char * const *paddock_lock_get_view_entries (PaddockLock          *lock);
 const char * const *paddock_lock_get_denials_for_view (PaddockLock      *lock);
+/* Of the view's entries, those that may be bound whole once allowed (a
+ * new NULL-terminated array): the lock grants their real folders too. */
+char              **paddock_lock_list_view_bindable (PaddockLock        *lock);
 /* The supervisor's end of the home view's socket (with home_view), which
  * the first child sends /dev/fuse over, or closes without; -1 otherwise. */
 int                 paddock_lock_steal_view_socket (PaddockLock         *lock);

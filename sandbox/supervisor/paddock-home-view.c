@@ -25,6 +25,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <fuse_lowlevel.h>
 #include <poll.h>
 #include <stdio.h>
@@ -33,6 +34,8 @@
 #include <sys/eventfd.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* How long the kernel may keep names and attributes: the view is read-only
@@ -96,6 +99,7 @@ struct _PaddockHomeView
   char                *project;
   GPtrArray           *entries;     /* Entry */
   char               **denials;
+  char               **bindable;
   PaddockAudit        *audit;
   GMainContext        *context;     /* the main context, where asks are made */
   GThread             *thread;
@@ -566,6 +570,111 @@ serve (PaddockHomeView *self,
     }
 }
 
+/* An allowed entry, bound whole */
+
+#ifndef __NR_open_tree
+#define __NR_open_tree 428
+#endif
+#ifndef __NR_move_mount
+#define __NR_move_mount 429
+#endif
+#ifndef __NR_mount_setattr
+#define __NR_mount_setattr 442
+#endif
+#define OPEN_TREE_CLONE_         1
+#define MOVE_MOUNT_F_EMPTY_PATH_ 0x4
+#define MOUNT_ATTR_RDONLY_       0x1
+#define MOUNT_ATTR_NOSUID_       0x2
+#define MOUNT_ATTR_NODEV_        0x4
+#ifndef AT_RECURSIVE
+#define AT_RECURSIVE 0x8000
+#endif
+
+struct view_mount_attr
+{
+  guint64 attr_set;
+  guint64 attr_clr;
+  guint64 propagation;
+  guint64 userns_fd;
+};
+
+/* In a child of paddock-run's, which has one thread: binds @path, as the
+ * host has it and read-only, over the view's copy in the agent's mount
+ * namespace (@user_ns_fd is -1 where the agent shares paddock-run's user
+ * namespace). Only system calls. */
+static int
+bind_over_view (const char *path,
+                int         user_ns_fd,
+                int         mount_ns_fd)
+{
+  struct view_mount_attr attr = {
+    .attr_set = MOUNT_ATTR_RDONLY_ | MOUNT_ATTR_NOSUID_ | MOUNT_ATTR_NODEV_,
+  };
+  int tree = syscall (__NR_open_tree, AT_FDCWD, path, OPEN_TREE_CLONE_ | O_CLOEXEC | AT_RECURSIVE);
+
+  if (tree < 0)
+    return errno;
+  if (syscall (__NR_mount_setattr, tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &attr, sizeof attr) != 0)
+    return errno;
+  if (user_ns_fd >= 0 && setns (user_ns_fd, CLONE_NEWUSER) != 0)
+    return errno;
+  if (setns (mount_ns_fd, CLONE_NEWNS) != 0)
+    return errno;
+  if (syscall (__NR_move_mount, tree, "", AT_FDCWD, path, MOVE_MOUNT_F_EMPTY_PATH_) != 0)
+    return errno;
+  return 0;
+}
+
+/* Once an entry is allowed for the session, nothing more is asked about
+ * it: its real folder is bound over the view's copy in the agent's mount
+ * namespace, and what the agent opens from then on it reads at the
+ * kernel's speed, no longer through paddock-run (what it has open stays
+ * the view's). Under Landlock the rule the lock made for the view's copy
+ * covers the folder on top. Not where the lock denies a path within it,
+ * which only the view refuses, nor where the lock could not grant its real
+ * folder (paddock_lock_list_view_bindable()). FALSE where it could not be done: the view
+ * goes on serving it. Main context. */
+static gboolean
+bind_allowed_entry (PaddockHomeView *self,
+                    Entry           *entry)
+{
+  g_autofree char *user_ns = g_strdup_printf ("/proc/%d/ns/user", (int) self->agent_pid);
+  g_autofree char *mount_ns = g_strdup_printf ("/proc/%d/ns/mnt", (int) self->agent_pid);
+  paddock_autofd int user_ns_fd = -1;
+  paddock_autofd int mount_ns_fd = -1;
+  struct stat own, theirs;
+  int status;
+  pid_t pid;
+
+  if (self->agent_pid <= 0 || self->bindable == NULL ||
+      !g_strv_contains ((const char * const *) self->bindable, entry->path) ||
+      paddock_grants_find_denial_beneath (entry->path, (const char * const *) self->denials) != NULL)
+    return FALSE;
+  user_ns_fd = open (user_ns, O_RDONLY | O_CLOEXEC);
+  mount_ns_fd = open (mount_ns, O_RDONLY | O_CLOEXEC);
+  if (user_ns_fd < 0 || mount_ns_fd < 0 || fstat (user_ns_fd, &theirs) != 0 ||
+      stat ("/proc/self/ns/user", &own) != 0)
+    return FALSE;
+  if (own.st_ino == theirs.st_ino && own.st_dev == theirs.st_dev)
+    paddock_close_fd (&user_ns_fd);
+
+  pid = fork ();
+  if (pid < 0)
+    return FALSE;
+  if (pid == 0)
+    _exit (bind_over_view (entry->path, user_ns_fd, mount_ns_fd));
+  while (waitpid (pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return FALSE;
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    {
+      g_debug ("cannot bind %s over the home view: %s", entry->path,
+               WIFEXITED (status) ? g_strerror (WEXITSTATUS (status)) : "killed");
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* Asking */
 
 typedef struct
@@ -634,7 +743,10 @@ on_answered (gint64           id,
           by, context->pid, id, reason);
   if (!allowed)
     g_hash_table_add (entry->refused, GINT_TO_POINTER (context->pid));
+  /* First: a held lookup keeps its folder locked, which the bind waits for. */
   answer_held (self, entry, allowed);
+  if (allowed)
+    bind_allowed_entry (self, entry);
 }
 
 static gboolean
@@ -1122,6 +1234,7 @@ paddock_home_view_new (int                          socket_fd,
     }
   self->project = g_strdup (config->project);
   self->denials = g_strdupv ((char **) config->denials);
+  self->bindable = g_strdupv ((char **) config->bindable);
   self->audit = config->audit;
   self->entries = g_ptr_array_new_with_free_func ((GDestroyNotify) entry_free);
   for (guint i = 0; config->entries != NULL && config->entries[i] != NULL; i++)
@@ -1209,6 +1322,7 @@ paddock_home_view_free (PaddockHomeView *self)
   g_hash_table_unref (self->nodes);
   g_ptr_array_unref (self->entries);
   g_strfreev (self->denials);
+  g_strfreev (self->bindable);
   g_free (self->project);
   g_main_context_unref (self->context);
   g_mutex_clear (&self->lock);

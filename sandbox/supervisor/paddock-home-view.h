@@ -44,6 +44,7 @@ typedef struct
   const char          *project;   /* where "Allow in This Project" is kept */
   const char * const  *entries;   /* the asked entries, canonical, the view's root's "N" the Nth */
   const char * const  *denials;   /* refused within them, canonical */
+  const char * const  *bindable;  /* those that may be bound whole once allowed */
   PaddockAudit        *audit;     /* or NULL; borrowed for the view's life */
 } PaddockHomeViewConfig;
 

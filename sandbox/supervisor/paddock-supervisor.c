@@ -696,6 +696,7 @@ static void
 start_home_view (PaddockSupervisor *self)
 {
   PaddockHomeViewConfig config = { 0 };
+  g_auto(GStrv) bindable = NULL;
   int socket_fd;
 
   if (self->lock == NULL || (socket_fd = paddock_lock_steal_view_socket (self->lock)) < 0)
@@ -703,6 +704,8 @@ start_home_view (PaddockSupervisor *self)
   config.project = self->options->project;
   config.entries = paddock_lock_get_view_entries (self->lock);
   config.denials = paddock_lock_get_denials_for_view (self->lock);
+  bindable = paddock_lock_list_view_bindable (self->lock);
+  config.bindable = (const char * const *) bindable;
   config.audit = self->audit;
   self->home_view = paddock_home_view_new (socket_fd, &config);
   paddock_home_view_set_agent (self->home_view, self->agent);
