@@ -206,7 +206,9 @@ expand (const char  *home,
     {
       if (!check_rest (written + 2, reason))
         return NULL;
-      g_ptr_array_add (paths, g_build_filename (home, written + 2, NULL));
+      /* Without a trailing "/", which paddock_lock_canonicalize() would
+       * take for a name. */
+      g_ptr_array_add (paths, g_canonicalize_filename (written + 2, home));
       return g_steal_pointer (&paths);
     }
   if (written[0] == '/')
@@ -235,11 +237,12 @@ expand (const char  *home,
           }
         if (!check_rest (rest, reason))
           return NULL;
-        path = g_build_filename (bases[i].dir (), rest, NULL);
+        path = g_canonicalize_filename (rest, bases[i].dir ());
         g_ptr_array_add (paths, path);
         if (bases[i].usual != NULL)
           {
-            char *usual = g_build_filename (home, bases[i].usual, rest, NULL);
+            g_autofree char *base = g_build_filename (home, bases[i].usual, NULL);
+            char *usual = g_canonicalize_filename (rest, base);
 
             if (strcmp (usual, path) != 0)
               g_ptr_array_add (paths, usual);
