@@ -92,11 +92,22 @@ paddock_home_get_path (PaddockHome *self)
   return self->home;
 }
 
+/* The rules' paths are made canonical lexically first: a trailing "/"
+ * would be taken for a name by paddock_lock_canonicalize() where the
+ * path does not exist. */
+static char *
+canonicalize (const char *path)
+{
+  g_autofree char *plain = g_canonicalize_filename (path, "/");
+
+  return paddock_lock_canonicalize (plain);
+}
+
 static void
 add_closed (PaddockHome *self,
             const char  *path)
 {
-  char *real = paddock_lock_canonicalize (path);
+  char *real = canonicalize (path);
 
   g_hash_table_replace (self->closed, real, real);
 }
@@ -109,7 +120,7 @@ add_rule (PaddockHome     *self,
           PaddockHomeKind  kind,
           Rank             rank)
 {
-  g_autofree char *real = paddock_lock_canonicalize (path);
+  g_autofree char *real = canonicalize (path);
   Rule *rule = g_hash_table_lookup (self->rules, real);
 
   /* Outside the home folder (a symlink leading out of it) only the
@@ -206,8 +217,6 @@ expand (const char  *home,
     {
       if (!check_rest (written + 2, reason))
         return NULL;
-      /* Without a trailing "/", which paddock_lock_canonicalize() would
-       * take for a name. */
       g_ptr_array_add (paths, g_canonicalize_filename (written + 2, home));
       return g_steal_pointer (&paths);
     }
@@ -395,7 +404,7 @@ read_deny_conf (PaddockHome *self)
 
       if (g_str_has_prefix (line, "~/"))
         {
-          g_autofree char *path = g_build_filename (self->home, line + 2, NULL);
+          g_autofree char *path = g_canonicalize_filename (line + 2, self->home);
 
           if (strcmp (path, self->home) != 0)
             add_closed (self, path);
@@ -426,6 +435,46 @@ read_user_file (PaddockHome  *self,
   return parse_rules (self, text, length, file, RANK_USER, error);
 }
 
+/* One list of a project's settings, @field in errors: "~/" or absolute
+ * paths of @kind. The home folder itself can be neither closed nor
+ * opened (it is listed, never asked about); "deny" has skipped it
+ * always. */
+static gboolean
+read_project_list (PaddockHome      *self,
+                   const char       *project,
+                   char            **paths,
+                   PaddockHomeKind   kind,
+                   const char       *field,
+                   GError          **error)
+{
+  for (guint i = 0; paths != NULL && paths[i] != NULL; i++)
+    {
+      g_autofree char *path = g_str_has_prefix (paths[i], "~/") ? g_canonicalize_filename (paths[i] + 2, self->home)
+                                                                : g_canonicalize_filename (paths[i], "/");
+      const char *rest = paddock_path_beneath (path, self->home);
+      g_autofree char *settings = NULL;
+
+      if (kind == PADDOCK_HOME_OPEN && rest == NULL)
+        {
+          settings = paddock_project_config_path (project);
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: %s: %s is not in the home folder %s",
+                       settings, field, paths[i], self->home);
+          return FALSE;
+        }
+      if (rest != NULL && *rest == '\0' && strcmp (field, "\"deny\"") != 0)
+        {
+          settings = paddock_project_config_path (project);
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                       "%s: %s: %s is the home folder itself, which is listed, never asked about",
+                       settings, field, paths[i]);
+          return FALSE;
+        }
+      if (rest == NULL || *rest != '\0')
+        add (self, path, kind, RANK_PROJECT);
+    }
+  return TRUE;
+}
+
 /* A project's settings: "deny" and "home"."closed" are closed, each path
  * in "home"."open" is open and must be in the home folder. */
 static gboolean
@@ -434,48 +483,13 @@ read_project (PaddockHome  *self,
               GError      **error)
 {
   PaddockProjectConfig config;
-  const struct
-  {
-    PaddockHomeKind  kind;
-    const char      *field;
-  } lists[] = {
-    { PADDOCK_HOME_CLOSED, "\"deny\"" },
-    { PADDOCK_HOME_CLOSED, "\"home\".\"closed\"" },
-    { PADDOCK_HOME_OPEN, "\"home\".\"open\"" },
-  };
-  gboolean ok = TRUE;
+  gboolean ok;
 
   if (!paddock_project_config_load (project, &config, error))
     return FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (lists) && ok; i++)
-    {
-      char **paths = i == 0 ? config.denials : i == 1 ? config.home_closed : config.home_open;
-
-      for (guint j = 0; paths != NULL && paths[j] != NULL && ok; j++)
-        {
-          g_autofree char *path = g_str_has_prefix (paths[j], "~/") ? g_canonicalize_filename (paths[j] + 2, self->home)
-                                                                    : g_canonicalize_filename (paths[j], "/");
-
-          if (lists[i].kind == PADDOCK_HOME_OPEN && !paddock_path_is_within (path, self->home))
-            {
-              g_autofree char *settings = paddock_project_config_path (project);
-
-              g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                           "%s: %s: %s is not in the home folder %s", settings, lists[i].field, paths[j], self->home);
-              ok = FALSE;
-            }
-          else if (i > 0 && lists[i].kind == PADDOCK_HOME_CLOSED && strcmp (path, self->home) == 0)
-            {
-              g_autofree char *settings = paddock_project_config_path (project);
-
-              g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                           "%s: %s: the home folder itself cannot be closed", settings, lists[i].field);
-              ok = FALSE;
-            }
-          else if (strcmp (path, self->home) != 0 || lists[i].kind != PADDOCK_HOME_CLOSED)
-            add (self, path, lists[i].kind, RANK_PROJECT);
-        }
-    }
+  ok = read_project_list (self, project, config.denials, PADDOCK_HOME_CLOSED, "\"deny\"", error) &&
+       read_project_list (self, project, config.home_closed, PADDOCK_HOME_CLOSED, "\"home\".\"closed\"", error) &&
+       read_project_list (self, project, config.home_open, PADDOCK_HOME_OPEN, "\"home\".\"open\"", error);
   paddock_project_config_clear (&config);
   return ok;
 }

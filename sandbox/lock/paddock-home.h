@@ -62,7 +62,10 @@ const char      *paddock_home_get_path          (PaddockHome   *self);
 
 /* The kind of @path (canonical, within the home folder, or the home
  * folder itself, which is never asked about): a path within an entry has
- * its entry's kind, unless a closed rule names it or a folder holding it. */
+ * its entry's kind, unless a closed rule names it or a folder holding it,
+ * or a more specific open or asked rule does (~/.cargo/bin in the asked
+ * ~/.cargo). A split folder itself is open: it is listed, never asked
+ * about. */
 PaddockHomeKind  paddock_home_classify          (PaddockHome   *self,
                                                  const char    *path);
 /* Whether @path (canonical) is a split folder: the home folder, ~/.config,
