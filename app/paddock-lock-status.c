@@ -24,6 +24,8 @@ struct _PaddockLockStatus
   char  *reason;     /* why none, or NULL */
   char **features;
   char **denied;     /* what the lock keeps from the agent; empty where not said */
+  char **home_open;  /* the home folder's entries read unasked; empty where not said */
+  char **home_asked; /* the entries asked about ("/" ending a split folder); empty where not said */
 };
 
 void
@@ -35,6 +37,8 @@ paddock_lock_status_free (PaddockLockStatus *status)
   g_free (status->reason);
   g_strfreev (status->features);
   g_strfreev (status->denied);
+  g_strfreev (status->home_open);
+  g_strfreev (status->home_asked);
   g_free (status);
 }
 
@@ -67,6 +71,8 @@ paddock_lock_status_new_from_message (const PaddockMessage  *message,
   status->reason = g_strdup (message->reason);
   status->features = message->features != NULL ? g_strdupv (message->features) : g_new0 (char *, 1);
   status->denied = message->denied != NULL ? g_strdupv (message->denied) : g_new0 (char *, 1);
+  status->home_open = message->home_open != NULL ? g_strdupv (message->home_open) : g_new0 (char *, 1);
+  status->home_asked = message->home_asked != NULL ? g_strdupv (message->home_asked) : g_new0 (char *, 1);
   return status;
 }
 
@@ -94,6 +100,26 @@ paddock_lock_status_get_denied (PaddockLockStatus *status)
   g_return_val_if_fail (status != NULL, NULL);
 
   return (const char * const *) status->denied;
+}
+
+/* The home folder's entries a locked agent reads unasked, as paddock-run
+ * --lock-status --json lists them: owned by @status. */
+const char * const *
+paddock_lock_status_get_home_open (PaddockLockStatus *status)
+{
+  g_return_val_if_fail (status != NULL, NULL);
+
+  return (const char * const *) status->home_open;
+}
+
+/* The entries it is asked about; a split folder ending in "/" stands for
+ * each entry in it no rule names: owned by @status. */
+const char * const *
+paddock_lock_status_get_home_asked (PaddockLockStatus *status)
+{
+  g_return_val_if_fail (status != NULL, NULL);
+
+  return (const char * const *) status->home_asked;
 }
 
 /* The kernel's Landlock ABI version, 0 without Landlock (or where not said). */

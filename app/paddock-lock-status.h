@@ -34,6 +34,8 @@ void                paddock_lock_status_free             (PaddockLockStatus   *s
 gboolean            paddock_lock_status_get_available    (PaddockLockStatus   *status);
 int                 paddock_lock_status_get_landlock_abi (PaddockLockStatus   *status);
 const char * const *paddock_lock_status_get_denied       (PaddockLockStatus   *status);
+const char * const *paddock_lock_status_get_home_open    (PaddockLockStatus   *status);
+const char * const *paddock_lock_status_get_home_asked   (PaddockLockStatus   *status);
 char               *paddock_lock_status_dup_mechanism    (PaddockLockStatus   *status);
 GPtrArray          *paddock_lock_status_list_protections (PaddockLockStatus   *status);
 

@@ -8,6 +8,7 @@
 #include "paddock-autofd.h"
 #include "paddock-control.h"
 #include "paddock-escape.h"
+#include "paddock-home.h"
 #include "paddock-lock.h"
 #include "paddock-profile.h"
 #include "paddock-project-config.h"
@@ -120,6 +121,9 @@ print_lock_status_message (const char *backend,
       message->features = g_new0 (char *, 1);
     }
   message->denied = paddock_lock_list_denials (project);
+  /* Where the user's home.conf or the project's settings do not read, the
+   * lists are left out: a locked session would not start to use them. */
+  (void) paddock_lock_list_home (project, &message->home_open, &message->home_asked, NULL);
   line = paddock_message_to_line (message);
   fputs (line, stdout);
   return fflush (stdout) == 0 ? 0 : 1;
@@ -148,14 +152,57 @@ find_profile (const char *name,
   return profile;
 }
 
-/* --explain: the profile, and with a command, how it would start. */
+/* --explain's lines for the home folder: its entries of each kind, as
+ * the user's home.conf and @project's settings (canonical; or NULL) make
+ * them for this home folder. FALSE, said, where they do not read. */
+static gboolean
+explain_home (const char *project,
+              GString    *out)
+{
+  static const struct
+  {
+    PaddockHomeKind  kind;
+    const char      *key;
+  } kinds[] = {
+    { PADDOCK_HOME_OPEN, "home-open" },
+    { PADDOCK_HOME_ASKED, "home-asked" },
+    { PADDOCK_HOME_CLOSED, "home-closed" },
+  };
+  g_autofree char *home = realpath (g_get_home_dir (), NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(PaddockHome) lists = NULL;
+
+  lists = paddock_home_new (home != NULL ? home : g_get_home_dir (), project, &error);
+  if (lists == NULL)
+    {
+      paddock_printerr ("%s", error->message);
+      return FALSE;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      g_auto(GStrv) paths = paddock_home_list (lists, kinds[i].kind);
+
+      for (guint j = 0; paths[j] != NULL; j++)
+        {
+          g_autofree char *shown = paddock_escape_for_display (paths[j], -1);
+
+          g_string_append_printf (out, "%s: %s\n", kinds[i].key, shown);
+        }
+    }
+  return TRUE;
+}
+
+/* --explain: the profile, and with a command, how it would start; then
+ * what the home folder holds of each kind, with @project's choices. */
 static int
 explain_profile (const char         *name,
                  const char * const *command,
-                 int                 n_command)
+                 int                 n_command,
+                 const char         *project)
 {
   g_autoptr(GString) out = g_string_new (NULL);
   const PaddockProfile *profile;
+  gboolean home_read;
 
   if (name == NULL && n_command <= 0)
     return usage_error ("--explain needs --profile NAME or a command");
@@ -170,8 +217,9 @@ explain_profile (const char         *name,
 
       g_string_append_printf (out, "locked-command: %s\n", shown);
     }
+  home_read = explain_home (project, out);
   fputs (out->str, stdout);
-  return fflush (stdout) == 0 ? 0 : 1;
+  return fflush (stdout) == 0 && home_read ? 0 : 1;
 }
 
 /* Under the lock: the agent's own sandbox, which cannot nest in it, off
@@ -388,7 +436,18 @@ main (int   argc,
       n_command--;
     }
   if (explain)
-    return explain_profile (profile, (const char * const *) command, n_command);
+    {
+      /* The project's choices of the home folder's kinds: --project's, or
+       * the current folder's. */
+      g_autofree char *real_project = realpath (project != NULL ? project : ".", NULL);
+
+      if (project != NULL && real_project == NULL)
+        {
+          paddock_printerr ("project %s: %s", project, g_strerror (errno));
+          return EXIT_USAGE;
+        }
+      return explain_profile (profile, (const char * const *) command, n_command, real_project);
+    }
   if (n_command <= 0)
     return usage_error ("no command given");
   if (command[0][0] == '-')

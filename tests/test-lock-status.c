@@ -6,6 +6,8 @@
 #include "config.h"
 
 #include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "paddock-lock-status.h"
@@ -234,6 +236,73 @@ test_load_from_runner (void)
     line = g_strdup_printf ("\ndenied: %s\n", real != NULL ? real : ssh);
     g_assert_nonnull (strstr (out, line));
   }
+  /* The home folder's open and asked entries, in both. */
+  {
+    const char * const *open = paddock_lock_status_get_home_open (status);
+    const char * const *asked = paddock_lock_status_get_home_asked (status);
+    g_autofree char *home = realpath (g_get_home_dir (), NULL);
+    g_autofree char *bashrc = g_build_filename (home, ".bashrc", NULL);
+    g_autofree char *split = g_strconcat (home, "/", NULL);
+    g_autofree char *ssh = g_build_filename (home, ".ssh", NULL);
+
+    g_assert_true (g_strv_contains (open, bashrc));
+    g_assert_true (g_strv_contains (asked, split));
+    g_assert_false (g_strv_contains (open, ssh) || g_strv_contains (asked, ssh));
+    for (guint i = 0; open[i] != NULL; i++)
+      {
+        g_autofree char *expected = g_strdup_printf ("\nhome-open: %s\n", open[i]);
+        g_assert_nonnull (strstr (out, expected));
+      }
+    for (guint i = 0; asked[i] != NULL; i++)
+      {
+        g_autofree char *expected = g_strdup_printf ("\nhome-asked: %s\n", asked[i]);
+        g_assert_nonnull (strstr (out, expected));
+      }
+    g_assert_null (strstr (out, "\nhome-open: /nonexistent"));
+  }
+}
+
+/* The user's home.conf moves an entry from one list to another, and a
+ * line it cannot understand is said, with its file and line. */
+static void
+test_home_lists_follow_user_file (void)
+{
+  const char *runner = g_getenv ("PADDOCK_RUN");
+  g_autofree char *file = g_build_filename (g_get_user_config_dir (), "paddock", "home.conf", NULL);
+  g_autofree char *dir = g_path_get_dirname (file);
+  g_autofree char *home = realpath (g_get_home_dir (), NULL);
+  g_autofree char *bashrc = g_build_filename (home, ".bashrc", NULL);
+  g_autofree char *open_line = g_strdup_printf ("\nhome-open: %s\n", bashrc);
+  g_autofree char *asked_line = g_strdup_printf ("\nhome-asked: %s\n", bashrc);
+  g_autofree char *error_line = g_strdup_printf ("\nhome: not read (%s:2: ", file);
+  const char *argv[] = { runner, "--lock-status", NULL };
+  g_autoptr(TestResult) before = NULL;
+  g_autoptr(TestResult) moved = NULL;
+  g_autoptr(TestResult) broken = NULL;
+
+  if (runner == NULL)
+    {
+      g_test_skip ("PADDOCK_RUN is not set");
+      return;
+    }
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  g_unlink (file);
+  before = test_run (argv);
+  g_assert_nonnull (strstr (before->out, open_line));
+  g_assert_null (strstr (before->out, asked_line));
+
+  g_assert_true (g_file_set_contents (file, "# mine\nasked ~/.bashrc\n", -1, NULL));
+  moved = test_run (argv);
+  g_assert_null (strstr (moved->out, open_line));
+  g_assert_nonnull (strstr (moved->out, asked_line));
+
+  g_assert_true (g_file_set_contents (file, "asked ~/.bashrc\nopne ~/.m2\n", -1, NULL));
+  broken = test_run (argv);
+  g_assert_nonnull (strstr (broken->out, error_line));
+  g_assert_null (strstr (broken->out, asked_line));
+  /* The deny list stands. */
+  g_assert_nonnull (strstr (broken->out, "\ndenied: "));
+  g_unlink (file);
 }
 
 static void
@@ -263,6 +332,10 @@ int
 main (int   argc,
       char *argv[])
 {
+  /* The home-lists case writes the user's home.conf: a private one. */
+  char *home = test_home_new ();
+  int status;
+
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/paddock/lock-status/parse-landlock", test_parse_landlock);
@@ -272,6 +345,9 @@ main (int   argc,
   g_test_add_func ("/paddock/lock-status/parse-garbage", test_parse_garbage);
   g_test_add_func ("/paddock/lock-status/load-from-runner", test_load_from_runner);
   g_test_add_func ("/paddock/lock-status/load-failures", test_load_failures);
+  g_test_add_func ("/paddock/lock-status/home-lists-follow-user-file", test_home_lists_follow_user_file);
 
-  return g_test_run ();
+  status = g_test_run ();
+  test_home_remove (home);
+  return status;
 }

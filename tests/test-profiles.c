@@ -8,6 +8,7 @@
 #include "paddock-profile.h"
 #include "test-util.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static char *home;
@@ -251,6 +252,73 @@ test_user_file (void)
   g_assert_nonnull (strstr (broken_locked->err, error));
 }
 
+/* --explain lists the home folder's entries of each kind, as the user's
+ * home.conf and the project's settings (--project's) make them. */
+static void
+test_explain_home (void)
+{
+  const char *paddock_run = g_getenv ("PADDOCK_RUN");
+  g_autofree char *real_home = realpath (home, NULL);
+  g_autofree char *config = g_build_filename (home, "home-config", NULL);
+  g_autofree char *file = g_build_filename (config, "paddock", "home.conf", NULL);
+  g_autofree char *project = g_build_filename (real_home, "proj", NULL);
+  g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, project, -1);
+  g_autofree char *name = g_strconcat (hash, ".settings.json", NULL);
+  g_autofree char *settings = g_build_filename (config, "paddock", "projects", name, NULL);
+  g_autofree char *json = g_strdup_printf ("{ \"path\": \"%s\", \"home\": { \"open\": [\"~/.m2\"] } }", project);
+  g_autofree char *bashrc_asked = g_strdup_printf ("\nhome-asked: %s/.bashrc\n", real_home);
+  g_autofree char *profile_open = g_strdup_printf ("\nhome-open: %s/.profile\n", real_home);
+  g_autofree char *home_asked = g_strdup_printf ("\nhome-asked: %s/\n", real_home);
+  g_autofree char *config_asked = g_strdup_printf ("\nhome-asked: %s/.config/\n", real_home);
+  g_autofree char *ssh_closed = g_strdup_printf ("\nhome-closed: %s/.ssh\n", real_home);
+  g_autofree char *m2_open = g_strdup_printf ("\nhome-open: %s/.m2\n", real_home);
+  g_autofree char *error = g_strdup_printf ("paddock-run: %s:1: closd is not a kind of rule", file);
+  g_auto(GStrv) env = g_environ_setenv (g_get_environ (), "XDG_CONFIG_HOME", config, TRUE);
+  TestRunOptions options = { .env = (const char * const *) env };
+  g_autoptr(TestResult) with_project = NULL;
+  g_autoptr(TestResult) without = NULL;
+  g_autoptr(TestResult) broken = NULL;
+
+  if (paddock_run == NULL)
+    {
+      g_test_skip ("PADDOCK_RUN is not set");
+      return;
+    }
+  g_assert_cmpint (g_mkdir_with_parents (project, 0700), ==, 0);
+  {
+    g_autofree char *folder = g_path_get_dirname (settings);
+
+    g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  }
+  g_assert_true (g_file_set_contents (file, "# mine\nasked ~/.bashrc\n", -1, NULL));
+  g_assert_true (g_file_set_contents (settings, json, -1, NULL));
+
+  with_project = test_run_full ((const char *[]) { paddock_run, "--explain", "--project", project, "--profile", "shell",
+                                                   NULL }, &options);
+  g_assert_cmpint (with_project->status, ==, 0);
+  g_assert_true (g_str_has_prefix (with_project->out, "profile: shell\n"));
+  g_assert_nonnull (strstr (with_project->out, bashrc_asked));
+  g_assert_nonnull (strstr (with_project->out, profile_open));
+  g_assert_nonnull (strstr (with_project->out, home_asked));
+  g_assert_nonnull (strstr (with_project->out, config_asked));
+  g_assert_nonnull (strstr (with_project->out, ssh_closed));
+  g_assert_nonnull (strstr (with_project->out, m2_open));
+
+  /* The project's choices only for that project. */
+  without = test_run_full ((const char *[]) { paddock_run, "--explain", "--profile", "shell", NULL }, &options);
+  g_assert_cmpint (without->status, ==, 0);
+  g_assert_nonnull (strstr (without->out, bashrc_asked));
+  g_assert_null (strstr (without->out, m2_open));
+
+  /* A line of the user's file that cannot be understood is said, by its
+   * line, and explaining fails. */
+  g_assert_true (g_file_set_contents (file, "closd ~/.aws\n", -1, NULL));
+  broken = test_run_full ((const char *[]) { paddock_run, "--explain", "--profile", "shell", NULL }, &options);
+  g_assert_cmpint (broken->status, ==, 1);
+  g_assert_nonnull (strstr (broken->err, error));
+  g_assert_null (strstr (broken->out, "home-open:"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -265,6 +333,7 @@ main (int   argc,
   g_test_add_func ("/paddock/profiles/parse-good", test_parse_good);
   g_test_add_func ("/paddock/profiles/parse-bad", test_parse_bad);
   g_test_add_func ("/paddock/profiles/explain", test_explain);
+  g_test_add_func ("/paddock/profiles/explain-home", test_explain_home);
   g_test_add_func ("/paddock/profiles/user-file", test_user_file);
 
   status = g_test_run ();

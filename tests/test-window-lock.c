@@ -201,6 +201,23 @@ test_lock_restart_locked (void)
   test_remove_tree (base);
 }
 
+/* The expander under @widget whose label starts with @prefix. */
+static GtkWidget *
+find_expander (GtkWidget  *widget,
+               const char *prefix)
+{
+  if (GTK_IS_EXPANDER (widget) && g_str_has_prefix (gtk_expander_get_label (GTK_EXPANDER (widget)), prefix))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_expander (child, prefix);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 test_lock_popover (void)
 {
@@ -233,13 +250,26 @@ test_lock_popover (void)
     g_assert_true (find_label_containing (popover, files.needle));
     g_assert_true (find_label_containing (popover, tab.needle));
   }
-  /* And, folded away, what it keeps from the agent. */
+  /* And, folded away, the home folder's three lists: what a locked
+   * agent reads unasked, what it is asked about, what it never reads. */
   {
-    GtkWidget *expander = find_descendant (popover, GTK_TYPE_EXPANDER, FALSE);
+    GtkWidget *open = find_expander (popover, "Read without asking: ");
+    GtkWidget *asked = find_expander (popover, "Asked for on first read: ");
+    GtkWidget *expander = find_expander (popover, "Kept from the agent: ");
     LabelWait ssh = { popover, "~/.ssh\n" };
+    LabelWait bashrc = { popover, "~/.bashrc\n" };
+    LabelWait config = { popover, "~/.config/\n" };
 
+    g_assert_nonnull (open);
+    g_assert_nonnull (asked);
     g_assert_nonnull (expander);
-    g_assert_true (g_str_has_prefix (gtk_expander_get_label (GTK_EXPANDER (expander)), "Kept from the agent: "));
+    g_assert_false (find_label_containing (popover, bashrc.needle));
+    gtk_expander_set_expanded (GTK_EXPANDER (open), TRUE);
+    g_assert_true (wait_for (label_shown, &bashrc, "the open list"));
+    g_assert_false (find_label_containing (popover, config.needle));
+    gtk_expander_set_expanded (GTK_EXPANDER (asked), TRUE);
+    g_assert_true (wait_for (label_shown, &config, "the asked list"));
+    g_assert_false (find_label_containing (popover, ssh.needle));
     gtk_expander_set_expanded (GTK_EXPANDER (expander), TRUE);
     g_assert_true (wait_for (label_shown, &ssh, "the deny list"));
   }

@@ -258,38 +258,78 @@ create_protection_row (PaddockLockProtection *protection)
   return row;
 }
 
-/* What every lock keeps from the agent here (the built-in credential
- * stores, the system's secrets, the user's deny.conf), folded away: it is
- * long, and most people look once. NULL where paddock-run did not say. */
+/* A list of paths, folded away under @title: they are long, and most
+ * people look once. NULL where paddock-run did not say (@paths empty). */
 static GtkWidget *
-create_denied_list (PaddockLockStatus *status)
+create_path_list (const char * const *paths,
+                  const char         *title,
+                  const char         *tooltip)
 {
-  const char * const *denied = paddock_lock_status_get_denied (status);
   g_autoptr(GString) text = g_string_new (NULL);
-  g_autofree char *title = NULL;
   GtkWidget *expander;
   GtkWidget *label;
-  guint n = denied != NULL ? g_strv_length ((char **) denied) : 0;
 
-  if (n == 0)
+  if (paths == NULL || paths[0] == NULL)
     return NULL;
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; paths[i] != NULL; i++)
     {
-      g_autofree char *shown = paddock_display_path (denied[i]);
+      g_autofree char *shown = paddock_display_path (paths[i]);
 
       g_string_append_printf (text, "%s%s", i > 0 ? "\n" : "", shown);
     }
-  /* TRANSLATORS: %u is how many files and folders a locked agent cannot read */
-  title = g_strdup_printf (ngettext ("Kept from the agent: %u path", "Kept from the agent: %u paths", n), n);
   expander = gtk_expander_new (title);
   label = gtk_label_new (text->str);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
   gtk_widget_set_margin_start (label, 24);
   gtk_widget_add_css_class (label, "caption");
-  gtk_widget_set_tooltip_text (expander, _("Add your own in ~/.config/paddock/deny.conf, one path a line"));
+  gtk_widget_set_tooltip_text (expander, tooltip);
   gtk_expander_set_child (GTK_EXPANDER (expander), label);
   return expander;
+}
+
+static guint
+count (const char * const *paths)
+{
+  return paths != NULL ? g_strv_length ((char **) paths) : 0;
+}
+
+/* The home folder's three lists: what a locked agent reads unasked
+ * (shell start-up files, git's settings, toolchains), what it is asked
+ * about, and what every lock keeps from it (the credential stores, the
+ * system's secrets, the user's deny.conf). */
+static void
+append_home_lists (PaddockWindow *self)
+{
+  const char * const *open = paddock_lock_status_get_home_open (self->lock_status);
+  const char * const *asked = paddock_lock_status_get_home_asked (self->lock_status);
+  const char * const *denied = paddock_lock_status_get_denied (self->lock_status);
+  g_autofree char *open_title = NULL;
+  g_autofree char *asked_title = NULL;
+  g_autofree char *denied_title = NULL;
+  GtkWidget *list;
+
+  /* TRANSLATORS: %u is how many files and folders of the home folder a locked agent reads without asking */
+  open_title = g_strdup_printf (ngettext ("Read without asking: %u path", "Read without asking: %u paths",
+                                          count (open)), count (open));
+  /* TRANSLATORS: %u is how many files and folders of the home folder a locked agent must ask for */
+  asked_title = g_strdup_printf (ngettext ("Asked for on first read: %u path", "Asked for on first read: %u paths",
+                                           count (asked)), count (asked));
+  /* TRANSLATORS: %u is how many files and folders a locked agent cannot read */
+  denied_title = g_strdup_printf (ngettext ("Kept from the agent: %u path", "Kept from the agent: %u paths",
+                                            count (denied)), count (denied));
+
+  if ((list = create_path_list (open, open_title,
+                                _("Shell start-up files, git's settings, toolchains. Add your own in "
+                                  "~/.config/paddock/home.conf"))) != NULL)
+    gtk_box_append (self->protection_box, list);
+  if ((list = create_path_list (asked, asked_title,
+                                _("Everything else in the home folder. A folder ending in / stands for each "
+                                  "folder in it"))) != NULL)
+    gtk_box_append (self->protection_box, list);
+  if ((list = create_path_list (denied, denied_title,
+                                _("Add your own in ~/.config/paddock/home.conf or deny.conf"))) != NULL)
+    gtk_box_append (self->protection_box, list);
 }
 
 /* Fills the popover with what the lock does on this machine. */
@@ -325,9 +365,8 @@ update_protections (PaddockWindow *self)
   protections = paddock_lock_status_list_protections (self->lock_status);
   for (guint i = 0; i < protections->len; i++)
     gtk_box_append (self->protection_box, create_protection_row (g_ptr_array_index (protections, i)));
-  if (paddock_lock_status_get_available (self->lock_status) &&
-      (child = create_denied_list (self->lock_status)) != NULL)
-    gtk_box_append (self->protection_box, child);
+  if (paddock_lock_status_get_available (self->lock_status))
+    append_home_lists (self);
   gtk_widget_set_visible (GTK_WIDGET (self->protection_box), protections->len > 0);
 }
 

@@ -49,12 +49,23 @@ typedef struct _PaddockHome PaddockHome;
 PaddockHome     *paddock_home_new               (const char    *home,
                                                  const char    *project,
                                                  GError       **error);
+/* The shipped rules and @text (@length bytes), read as the user's
+ * home.conf and named @source in errors; no file is read: for the tests
+ * and the fuzz target. */
+PaddockHome     *paddock_home_new_for_text      (const char    *home,
+                                                 const char    *source,
+                                                 const char    *text,
+                                                 gsize          length,
+                                                 GError       **error);
 void             paddock_home_free              (PaddockHome   *self);
 const char      *paddock_home_get_path          (PaddockHome   *self);
 
 /* The kind of @path (canonical, within the home folder, or the home
  * folder itself, which is never asked about): a path within an entry has
- * its entry's kind, unless a closed rule names it or a folder holding it. */
+ * its entry's kind, unless a closed rule names it or a folder holding it,
+ * or a more specific open or asked rule does (~/.cargo/bin in the asked
+ * ~/.cargo). A split folder itself is open: it is listed, never asked
+ * about. */
 PaddockHomeKind  paddock_home_classify          (PaddockHome   *self,
                                                  const char    *path);
 /* Whether @path (canonical) is a split folder: the home folder, ~/.config,
@@ -72,6 +83,12 @@ char            *paddock_home_find_entry        (PaddockHome   *self,
  * without a rule of its own has @kind ends in "/" (asked: "~/.config/"). */
 char           **paddock_home_list              (PaddockHome   *self,
                                                  PaddockHomeKind kind);
+
+/* The closed paths for @home (canonical) without a project's: the
+ * shipped ones, deny.conf's and the user's home.conf's, or where that
+ * file has an error (which paddock_home_new() reports), the others
+ * still. What every lock keeps from the agent, sorted. */
+char           **paddock_home_list_closed_anyway (const char   *home);
 
 /* "Allow in This Project": @entry (canonical) becomes open in @project's
  * settings, kept outside the project, for its next sessions. */

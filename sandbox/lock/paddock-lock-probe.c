@@ -12,6 +12,7 @@
 
 #include "paddock-cache-layers.h"
 #include "paddock-grants.h"
+#include "paddock-home.h"
 #include "paddock-landlock.h"
 #include "paddock-lock-private.h"
 #include "paddock-namespaces.h"
@@ -28,36 +29,6 @@
 #include <unistd.h>
 
 G_DEFINE_QUARK (paddock-lock-error-quark, paddock_lock_error)
-
-/* Credential stores and Paddock's own settings: never readable under the lock. */
-static const char * const home_denials[] = {
-  ".ssh", ".gnupg", ".aws", ".azure", ".kube", ".docker", ".config/gh", ".netrc",
-  ".git-credentials", ".password-store", ".local/share/keyrings", ".mozilla",
-  ".config/google-chrome", ".config/chromium", ".config/BraveSoftware", ".thunderbird",
-  ".config/gcloud", ".config/hub", ".config/op", ".pki", ".npmrc", ".pypirc",
-  ".cargo/credentials", ".cargo/credentials.toml", ".vault-token", ".local/share/kwalletd",
-  /* Containers, infrastructure as code, clouds. */
-  ".config/containers/auth.json", ".terraform.d/credentials.tfrc.json", ".terraformrc",
-  ".pulumi/credentials.json", ".config/helm/registry", ".config/doctl", ".config/hcloud", ".oci",
-  ".s3cfg", ".boto", ".fly", ".config/rclone",
-  /* Forges and package registries. */
-  ".config/glab-cli", ".gem/credentials",
-  ".m2/settings-security.xml", ".nuget/NuGet/NuGet.Config", ".composer/auth.json",
-  ".config/composer/auth.json", ".config/cachix",
-  /* AI tools not run as the agent, and other tokens and passwords. */
-  ".config/github-copilot", ".cache/huggingface/token", ".huggingface", ".config/sops/age",
-  ".config/Bitwarden CLI", ".authinfo", ".authinfo.gpg",
-};
-
-/* The same, where $XDG_CONFIG_HOME, $XDG_CACHE_HOME or $XDG_RUNTIME_DIR are
- * not the usual folders of the home folder. */
-static const char * const config_denials[] = {
-  "gh", "google-chrome", "chromium", "BraveSoftware", "hub", "gcloud", "op", "containers/auth.json",
-  "helm/registry", "doctl", "hcloud", "rclone", "glab-cli", "composer/auth.json", "cachix",
-  "github-copilot", "sops/age", "Bitwarden CLI",
-};
-static const char * const cache_denials[] = { "huggingface/token" };
-static const char * const runtime_denials[] = { "containers/auth.json" };
 
 /* Files that hold the system's secrets: the lock grants /etc readable, and
  * root, even without capabilities, owns them. Only those this user can read
@@ -119,19 +90,6 @@ paddock_lock_add_denial (GPtrArray  *denials,
   g_ptr_array_add (denials, g_steal_pointer (&real));
 }
 
-static void
-add_denials_in (GPtrArray          *denials,
-                const char         *base,
-                const char * const *names,
-                gsize               n_names)
-{
-  for (gsize i = 0; i < n_names; i++)
-    {
-      g_autofree char *path = g_build_filename (base, names[i], NULL);
-      paddock_lock_add_denial (denials, path);
-    }
-}
-
 /* "~/PATH" under the home folder; an absolute path as it is; else NULL. */
 char *
 paddock_lock_expand_denial (const char *path)
@@ -143,64 +101,26 @@ paddock_lock_expand_denial (const char *path)
   return NULL;
 }
 
-/* The user's own additions for every project: $XDG_CONFIG_HOME/paddock/
- * deny.conf, one path a line, absolute or under "~/"; "#" starts a comment.
- * It lies in Paddock's own folder, which the agent can neither read nor
- * change. A line that names no such path is skipped: the built-in list
- * stands whatever the file says. */
-static void
-add_user_denials (GPtrArray *denials)
-{
-  g_autofree char *file = g_build_filename (paddock_user_config_dir (), "paddock", "deny.conf", NULL);
-  g_autofree char *text = NULL;
-  g_auto(GStrv) lines = NULL;
-
-  if (!g_file_get_contents (file, &text, NULL, NULL))
-    return;
-  lines = g_strsplit (text, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      g_autofree char *path = NULL;
-      char *line = g_strstrip (lines[i]);
-
-      if (*line == '\0' || *line == '#')
-        continue;
-      path = paddock_lock_expand_denial (line);
-      if (path != NULL)
-        paddock_lock_add_denial (denials, path);
-    }
-}
-
+/* The home folder's closed paths are data (data/home.conf, the user's
+ * home.conf and deny.conf: see paddock-home.c); the system's secrets and
+ * $GNUPGHOME, which depend on this machine and this environment, are
+ * found here. */
 GPtrArray *
 paddock_lock_build_denials (void)
 {
   GPtrArray *denials = g_ptr_array_new_with_free_func (g_free);
-  const char *home = g_get_home_dir ();
+  g_autofree char *home = paddock_lock_canonicalize (g_get_home_dir ());
+  g_auto(GStrv) closed = paddock_home_list_closed_anyway (home);
   const char *gnupg_home = g_getenv ("GNUPGHOME");
-  g_autofree char *config = g_build_filename (paddock_user_config_dir (), "paddock", NULL);
-  g_autofree char *state = g_build_filename (paddock_user_state_dir (), "paddock", NULL);
-  g_autofree char *runtime = g_build_filename (paddock_user_runtime_dir (), "paddock", NULL);
-  g_autofree char *keyrings = g_build_filename (paddock_user_data_dir (), "keyrings", NULL);
 
-  for (guint i = 0; i < G_N_ELEMENTS (home_denials); i++)
-    {
-      g_autofree char *path = g_build_filename (home, home_denials[i], NULL);
-      paddock_lock_add_denial (denials, path);
-    }
-  paddock_lock_add_denial (denials, config);
-  paddock_lock_add_denial (denials, state);
-  paddock_lock_add_denial (denials, runtime);
-  add_denials_in (denials, paddock_user_config_dir (), config_denials, G_N_ELEMENTS (config_denials));
-  add_denials_in (denials, paddock_user_cache_dir (), cache_denials, G_N_ELEMENTS (cache_denials));
-  add_denials_in (denials, paddock_user_runtime_dir (), runtime_denials, G_N_ELEMENTS (runtime_denials));
-  paddock_lock_add_denial (denials, keyrings);
+  for (guint i = 0; closed[i] != NULL; i++)
+    paddock_lock_add_denial (denials, closed[i]);
   if (gnupg_home != NULL && g_path_is_absolute (gnupg_home))
     paddock_lock_add_denial (denials, gnupg_home);
   for (guint i = 0; i < G_N_ELEMENTS (system_denials); i++)
     if (access (system_denials[i], R_OK) == 0)
       paddock_lock_add_denial (denials, system_denials[i]);
   add_ssh_host_keys (denials);
-  add_user_denials (denials);
   g_ptr_array_add (denials, NULL);
   return denials;
 }
@@ -214,13 +134,18 @@ paddock_lock_add_project_denials (GPtrArray   *denials,
 
   if (!paddock_project_config_load (project, &config, error))
     return FALSE;
-  for (guint i = 0; config.denials != NULL && config.denials[i] != NULL; i++)
+  for (guint list = 0; list < 2; list++)
     {
-      g_autofree char *path = paddock_lock_expand_denial (config.denials[i]);
-      g_autofree char *real = path != NULL ? paddock_lock_canonicalize (path) : NULL;
+      char **paths = list == 0 ? config.denials : config.home_closed;
 
-      if (real != NULL && !g_strv_contains ((const char * const *) denials->pdata, real))
-        g_ptr_array_insert (denials, denials->len - 1, g_steal_pointer (&real));
+      for (guint i = 0; paths != NULL && paths[i] != NULL; i++)
+        {
+          g_autofree char *path = paddock_lock_expand_denial (paths[i]);
+          g_autofree char *real = path != NULL ? paddock_lock_canonicalize (path) : NULL;
+
+          if (real != NULL && !g_strv_contains ((const char * const *) denials->pdata, real))
+            g_ptr_array_insert (denials, denials->len - 1, g_steal_pointer (&real));
+        }
     }
   paddock_project_config_clear (&config);
   return TRUE;
@@ -666,6 +591,48 @@ print_denials (FILE       *out,
       fprintf (out, "denied: %s\n", denials[i]);
 }
 
+gboolean
+paddock_lock_list_home (const char   *project,
+                        char       ***open,
+                        char       ***asked,
+                        GError      **error)
+{
+  g_autofree char *home = paddock_lock_canonicalize (g_get_home_dir ());
+  g_autoptr(PaddockHome) lists = paddock_home_new (home, project, error);
+
+  if (lists == NULL)
+    return FALSE;
+  *open = paddock_home_list (lists, PADDOCK_HOME_OPEN);
+  *asked = paddock_home_list (lists, PADDOCK_HOME_ASKED);
+  return TRUE;
+}
+
+/* A "home-open:" line for each entry the agent reads unasked, a
+ * "home-asked:" line for each it is asked about; the closed ones are
+ * among the "denied:" lines. */
+static void
+print_home (FILE       *out,
+            const char *project)
+{
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) open = NULL;
+  g_auto(GStrv) asked = NULL;
+
+  if (!paddock_lock_list_home (project, &open, &asked, &error))
+    {
+      g_autofree char *message = g_strdelimit (g_strdup (error->message), "\n", ' ');
+
+      fprintf (out, "home: not read (%s; a locked session would not start)\n", message);
+      return;
+    }
+  for (guint i = 0; open[i] != NULL; i++)
+    if (strchr (open[i], '\n') == NULL)
+      fprintf (out, "home-open: %s\n", open[i]);
+  for (guint i = 0; asked[i] != NULL; i++)
+    if (strchr (asked[i], '\n') == NULL)
+      fprintf (out, "home-asked: %s\n", asked[i]);
+}
+
 void
 paddock_lock_print_status (FILE       *out,
                            const char *backend,
@@ -726,6 +693,7 @@ paddock_lock_print_status (FILE       *out,
   fprintf (out, "seccomp: %s\n", yes_no (report.seccomp));
   fprintf (out, "no-new-privs: yes\n");
   print_denials (out, project);
+  print_home (out, project);
 }
 
 /* The protocol's words for what a lock with @report's backend enforces. */

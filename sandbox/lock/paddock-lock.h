@@ -113,6 +113,16 @@ char              **paddock_lock_list_features (const char              *backend
  * (canonical; or NULL), its own "deny" list; as canonical paths.
  * paddock_lock_print_status() prints them too, a "denied:" line each. */
 char              **paddock_lock_list_denials  (const char              *project);
+/* The home folder's entries a lock started here lets the agent read
+ * unasked (*@open) and asks about (*@asked), with @project's choices
+ * (canonical; or NULL), as paddock_home_list() has them. FALSE where the
+ * user's home.conf or the project's settings do not read.
+ * paddock_lock_print_status() prints them too, "home-open:" and
+ * "home-asked:" lines. */
+gboolean            paddock_lock_list_home     (const char              *project,
+                                                char                  ***open,
+                                                char                  ***asked,
+                                                GError                 **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (PaddockLock, paddock_lock_free)
 

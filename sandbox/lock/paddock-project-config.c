@@ -20,6 +20,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 #include <json-glib/json-glib.h>
+#include <string.h>
 
 /* Far more than a lock choice and a list of grants take. */
 #define MAX_SETTINGS_SIZE  (1024 * 1024)
@@ -36,6 +37,8 @@ paddock_project_config_clear (PaddockProjectConfig *config)
 {
   g_clear_pointer (&config->grants, g_strfreev);
   g_clear_pointer (&config->denials, g_strfreev);
+  g_clear_pointer (&config->home_open, g_strfreev);
+  g_clear_pointer (&config->home_closed, g_strfreev);
   config->has_lock = FALSE;
   config->lock = FALSE;
   config->git_config_writable = FALSE;
@@ -112,23 +115,23 @@ load_object (JsonParser  *parser,
   return json_node_get_object (root);
 }
 
-/* "deny": paths the lock keeps from the agent in this project, on top of
- * the built-in list; each absolute or under "~/". */
+/* A list of paths, each absolute or under "~/", in @node, named @field
+ * in errors; @node NULL is none. */
 static gboolean
-parse_denials (JsonObject  *object,
-               const char  *source,
-               char      ***denials,
-               GError     **error)
+parse_paths (JsonNode    *node,
+             const char  *source,
+             const char  *field,
+             char      ***paths,
+             GError     **error)
 {
-  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
-  JsonNode *node = json_object_get_member (object, "deny");
+  g_autoptr(GPtrArray) list = g_ptr_array_new_with_free_func (g_free);
   JsonArray *array;
 
   if (node == NULL)
     return TRUE;
   if (!JSON_NODE_HOLDS_ARRAY (node))
     {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: \"deny\" must be a list of paths", source);
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: %s must be a list of paths", source, field);
       return FALSE;
     }
   array = json_node_get_array (node);
@@ -139,21 +142,56 @@ parse_denials (JsonObject  *object,
 
       if (!JSON_NODE_HOLDS_VALUE (item) || json_node_get_value_type (item) != G_TYPE_STRING)
         {
-          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: \"deny\" must be a list of paths", source);
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: %s must be a list of paths", source, field);
           return FALSE;
         }
       path = json_node_get_string (item);
       if (!g_path_is_absolute (path) && !g_str_has_prefix (path, "~/"))
         {
           g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                       "%s: \"deny\": %s is neither absolute nor under ~/", source, path);
+                       "%s: %s: %s is neither absolute nor under ~/", source, field, path);
           return FALSE;
         }
-      g_ptr_array_add (paths, g_strdup (path));
+      g_ptr_array_add (list, g_strdup (path));
     }
-  g_ptr_array_add (paths, NULL);
-  *denials = (char **) g_ptr_array_free (g_steal_pointer (&paths), FALSE);
+  g_ptr_array_add (list, NULL);
+  *paths = (char **) g_ptr_array_free (g_steal_pointer (&list), FALSE);
   return TRUE;
+}
+
+/* "home": which entries of the home folder the agent reads unasked in
+ * this project ("open", which "Allow in This Project" writes) and which it
+ * never reads ("closed"), on top of the user's and the shipped rules. */
+static gboolean
+parse_home (JsonObject            *object,
+            const char            *source,
+            PaddockProjectConfig  *config,
+            GError               **error)
+{
+  JsonNode *node = json_object_get_member (object, "home");
+  JsonObject *home;
+  g_autoptr(GList) members = NULL;
+
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   "%s: \"home\" must be an object with \"open\" and \"closed\" lists of paths", source);
+      return FALSE;
+    }
+  home = json_node_get_object (node);
+  members = json_object_get_members (home);
+  for (GList *l = members; l != NULL; l = l->next)
+    if (strcmp (l->data, "open") != 0 && strcmp (l->data, "closed") != 0)
+      {
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                     "%s: \"home\".\"%s\" is not understood (\"open\" or \"closed\")", source, (const char *) l->data);
+        return FALSE;
+      }
+  return parse_paths (json_object_get_member (home, "open"), source, "\"home\".\"open\"", &config->home_open, error) &&
+         parse_paths (json_object_get_member (home, "closed"), source, "\"home\".\"closed\"", &config->home_closed,
+                      error);
 }
 
 gboolean
@@ -223,7 +261,9 @@ paddock_project_config_parse (const char           *project,
       config->grants = (char **) g_ptr_array_free (g_steal_pointer (&grants), FALSE);
     }
 
-  if (!parse_denials (object, source, &config->denials, error))
+  /* "deny": paths the lock keeps from the agent in this project. */
+  if (!parse_paths (json_object_get_member (object, "deny"), source, "\"deny\"", &config->denials, error) ||
+      !parse_home (object, source, config, error))
     {
       paddock_project_config_clear (config);
       return FALSE;
@@ -272,31 +312,21 @@ read_object (const char  *path,
   return json_node_copy (json_parser_get_root (parser));
 }
 
-/* Sets @member of @project's settings to @value, keeping the file's other
- * members. Settings that do not read are left as they are, and the save
- * fails: they may hold what the user would not want lost (a hand edit
- * gone wrong). */
-static gboolean
-save_member (const char  *project,
-             const char  *member,
-             JsonNode    *value,
-             GError     **error)
+/* Reads @project's settings for a change: their object, or a new one
+ * where there are none. NULL (and @error) where they do not read: they
+ * may hold what the user would not want lost (a hand edit gone wrong). */
+static JsonNode *
+read_for_change (const char  *path,
+                 GError     **error)
 {
-  g_autoptr(JsonNode) owned = value;
-  g_autofree char *path = paddock_project_config_path (project);
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autoptr(JsonNode) root = NULL;
-  g_autofree char *text = NULL;
-  JsonObject *object;
   GError *read_error = NULL;
+  JsonNode *root = read_object (path, &read_error);
 
-  root = read_object (path, &read_error);
   if (read_error != NULL)
     {
       g_set_error (error, read_error->domain, read_error->code, "%s (left as it is)", read_error->message);
       g_error_free (read_error);
-      return FALSE;
+      return NULL;
     }
   if (root == NULL)
     {
@@ -304,10 +334,17 @@ save_member (const char  *project,
       root = json_node_new (JSON_NODE_OBJECT);
       json_node_take_object (root, json_object_new ());
     }
+  return root;
+}
 
-  object = json_node_get_object (root);
-  json_object_set_string_member (object, "path", project);
-  json_object_set_member (object, member, g_steal_pointer (&owned));
+static gboolean
+write_object (const char  *path,
+              JsonNode    *root,
+              GError     **error)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autofree char *text = NULL;
 
   json_generator_set_root (generator, root);
   json_generator_set_pretty (generator, TRUE);
@@ -323,15 +360,23 @@ save_member (const char  *project,
   return g_file_set_contents_full (path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, error);
 }
 
+/* Saves the lock choice for @project, keeping the file's other members.
+ * Settings that do not read are left as they are, and the save fails. */
 gboolean
 paddock_project_config_save_lock (const char  *project,
                                   gboolean     lock,
                                   GError     **error)
 {
-  JsonNode *value = json_node_new (JSON_NODE_VALUE);
+  g_autofree char *path = paddock_project_config_path (project);
+  g_autoptr(JsonNode) root = read_for_change (path, error);
+  JsonObject *object;
 
-  json_node_set_boolean (value, lock);
-  return save_member (project, "lock", value, error);
+  if (root == NULL)
+    return FALSE;
+  object = json_node_get_object (root);
+  json_object_set_string_member (object, "path", project);
+  json_object_set_boolean_member (object, "lock", lock);
+  return write_object (path, root, error);
 }
 
 gboolean
@@ -339,8 +384,70 @@ paddock_project_config_save_git_config (const char  *project,
                                         gboolean     writable,
                                         GError     **error)
 {
-  JsonNode *value = json_node_new (JSON_NODE_VALUE);
+  g_autofree char *path = paddock_project_config_path (project);
+  g_autoptr(JsonNode) root = read_for_change (path, error);
+  JsonObject *object;
 
-  json_node_set_string (value, writable ? "writable" : "read-only");
-  return save_member (project, "git-config", value, error);
+  if (root == NULL)
+    return FALSE;
+  object = json_node_get_object (root);
+  json_object_set_string_member (object, "path", project);
+  json_object_set_string_member (object, "git-config", writable ? "writable" : "read-only");
+  return write_object (path, root, error);
+}
+
+gboolean
+paddock_project_config_add_home_open (const char  *project,
+                                      const char  *path,
+                                      GError     **error)
+{
+  g_autofree char *file = paddock_project_config_path (project);
+  g_autoptr(JsonNode) root = read_for_change (file, error);
+  JsonObject *object;
+  JsonObject *home;
+  JsonArray *open;
+  JsonNode *node;
+
+  if (root == NULL)
+    return FALSE;
+  object = json_node_get_object (root);
+  /* Another project's settings under this name (a copy) say nothing of
+   * this one; what it allowed is not carried over. */
+  node = json_object_get_member (object, "path");
+  if (node != NULL && (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING ||
+                       g_strcmp0 (json_node_get_string (node), project) != 0))
+    json_object_remove_member (object, "home");
+  json_object_set_string_member (object, "path", project);
+
+  node = json_object_get_member (object, "home");
+  if (node == NULL)
+    json_object_set_object_member (object, "home", json_object_new ());
+  else if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   "%s: \"home\" must be an object (left as it is)", file);
+      return FALSE;
+    }
+  home = json_object_get_object_member (object, "home");
+
+  node = json_object_get_member (home, "open");
+  if (node == NULL)
+    json_object_set_array_member (home, "open", json_array_new ());
+  else if (!JSON_NODE_HOLDS_ARRAY (node))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   "%s: \"home\".\"open\" must be a list of paths (left as it is)", file);
+      return FALSE;
+    }
+  open = json_object_get_array_member (home, "open");
+  for (guint i = 0; i < json_array_get_length (open); i++)
+    {
+      JsonNode *item = json_array_get_element (open, i);
+
+      if (JSON_NODE_HOLDS_VALUE (item) && json_node_get_value_type (item) == G_TYPE_STRING &&
+          strcmp (json_node_get_string (item), path) == 0)
+        return TRUE;
+    }
+  json_array_add_string_element (open, path);
+  return write_object (file, root, error);
 }

@@ -16,6 +16,8 @@ typedef struct
   char     **grants;    /* "PATH[:ro|rw]", or NULL */
   char     **denials;   /* "deny": absolute or "~/" paths kept from the agent, or NULL */
   gboolean   git_config_writable;  /* "git-config": "writable"; else read-only under the lock */
+  char     **home_open;   /* "home"."open": absolute or "~/" paths the agent reads unasked, or NULL */
+  char     **home_closed; /* "home"."closed": absolute or "~/" paths kept from it, or NULL */
 } PaddockProjectConfig;
 
 char     *paddock_project_config_path      (const char           *project);
@@ -36,6 +38,13 @@ gboolean  paddock_project_config_save_lock (const char           *project,
 gboolean  paddock_project_config_save_git_config (const char     *project,
                                                   gboolean        writable,
                                                   GError        **error);
+/* Adds @path ("~/" or absolute) to "home"."open" in @project's settings,
+ * keeping everything else in them; a path already there is left. Settings
+ * that do not read, or whose "home" is not as it should be, are left as
+ * they are, and the call fails. */
+gboolean  paddock_project_config_add_home_open (const char       *project,
+                                                const char       *path,
+                                                GError          **error);
 void      paddock_project_config_clear     (PaddockProjectConfig *config);
 
 G_END_DECLS

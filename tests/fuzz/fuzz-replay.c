@@ -32,6 +32,7 @@ int paddock_fuzz_audit (const guint8 *data, size_t size);
 int paddock_fuzz_protocol (const guint8 *data, size_t size);
 int paddock_fuzz_client (const guint8 *data, size_t size);
 int paddock_fuzz_settings (const guint8 *data, size_t size);
+int paddock_fuzz_home (const guint8 *data, size_t size);
 int paddock_fuzz_redactor (const guint8 *data, size_t size);
 
 typedef int (*FuzzTarget) (const guint8 *data, size_t size);
@@ -278,6 +279,7 @@ main (int    argc,
     { "protocol", paddock_fuzz_protocol },
     { "client", paddock_fuzz_client },
     { "settings", paddock_fuzz_settings },
+    { "home", paddock_fuzz_home },
     { "redactor", paddock_fuzz_redactor },
   };
   const char *base = g_getenv ("TMPDIR");
