@@ -29,6 +29,7 @@
 
 #include <gio/gio.h>
 #include <string.h>
+#include <unistd.h>
 
 extern GResource *paddock_lock_get_resource (void);
 
@@ -427,7 +428,12 @@ read_user_file (PaddockHome  *self,
 
   if (!g_file_get_contents (file, &text, &length, &read_error))
     {
-      if (g_error_matches (read_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+      g_autofree char *folder = g_path_get_dirname (file);
+
+      /* A Paddock folder we may not even look into is someone else's
+       * (a home folder not ours), as deny.conf has it: no rules. */
+      if (g_error_matches (read_error, G_FILE_ERROR, G_FILE_ERROR_NOENT) ||
+          (g_error_matches (read_error, G_FILE_ERROR, G_FILE_ERROR_ACCES) && access (folder, X_OK) != 0))
         return TRUE;
       g_set_error (error, G_FILE_ERROR, read_error->code, "%s", read_error->message);
       return FALSE;

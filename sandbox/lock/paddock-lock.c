@@ -917,6 +917,7 @@ paddock_lock_enter (PaddockLock *lock,
     }
   else if ((err = enter_private_places (lock, step)) != 0)
     return err;
+  paddock_namespaces_end_view_setup (lock->namespaces);
 
   if ((err = enter_own_ipc (lock)) != 0)
     {

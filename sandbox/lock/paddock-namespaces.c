@@ -1246,6 +1246,22 @@ paddock_namespaces_forget_view_socket (PaddockNamespaces *ns)
   paddock_close_fd (&ns->view_socket);
 }
 
+/* In the child: the lock has made everything that looks a path up
+ * through the view (its binds, Landlock's rules): from now on its reads
+ * are the agent's, and asked about. Async-signal-safe. */
+void
+paddock_namespaces_end_view_setup (PaddockNamespaces *ns)
+{
+  if (ns == NULL || ns->view_socket < 0)
+    return;
+  if (write (ns->view_socket, "d", 1) != 1)
+    {
+      /* Closing it says the same. */
+    }
+  close (ns->view_socket);
+  ns->view_socket = -1;
+}
+
 int
 paddock_namespaces_get_view_errno (PaddockNamespaces *ns)
 {
@@ -1472,9 +1488,12 @@ run_view_step (PaddockNamespaces *ns,
       if (ns->view_fd >= 0)
         close (ns->view_fd);
       ns->view_fd = -1;
-      if (ns->view_socket >= 0)
-        close (ns->view_socket);
-      ns->view_socket = -1;
+      /* Kept open for paddock_namespaces_end_view_setup(). */
+      if (ns->view_errno != 0 && ns->view_socket >= 0)
+        {
+          close (ns->view_socket);
+          ns->view_socket = -1;
+        }
       return TRUE;
     case STEP_VIEW_BIND:
       if (ns->view_errno == 0)

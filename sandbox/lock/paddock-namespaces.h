@@ -83,6 +83,9 @@ const char * const *paddock_namespaces_get_view_entries (PaddockNamespaces      
 /* In the parent, after the fork: the view's socket is the child's alone
  * now (a later child, such as a vaulted program's, gets no view). */
 void               paddock_namespaces_forget_view_socket (PaddockNamespaces    *ns);
+/* In the child, once the lock's own lookups through the view are made:
+ * tells the supervisor that every read from then on is the agent's. */
+void               paddock_namespaces_end_view_setup (PaddockNamespaces      *ns);
 /* In the child: why the home view could not be mounted (the asked entries
  * are then covered, closed), or 0. */
 int                paddock_namespaces_get_view_errno (PaddockNamespaces        *ns);

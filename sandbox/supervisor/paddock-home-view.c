@@ -116,6 +116,7 @@ struct _PaddockHomeView
   Node                 root;
   struct fuse_session *session;
   gboolean             serving;
+  gboolean             setup_done;  /* the lock's child made its own lookups: the rest are the agent's */
   pid_t                agent_pid;
 };
 
@@ -320,6 +321,22 @@ record_refusal (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* Runs @func on the main context, from the main loop, never in this
+ * thread: g_main_context_invoke() would run it here at once when nobody
+ * iterates the context (paddock-run waiting for the child), with the
+ * view's lock held. */
+static void
+invoke_later (PaddockHomeView *self,
+              GSourceFunc      func,
+              gpointer         data)
+{
+  GSource *source = g_idle_source_new ();
+
+  g_source_set_callback (source, func, data, NULL);
+  g_source_attach (source, self->context);
+  g_source_unref (source);
+}
+
 static void
 post_refusal (PaddockHomeView *self,
               const char      *path,
@@ -336,7 +353,7 @@ post_refusal (PaddockHomeView *self,
   refusal->by = g_strdup (by);
   refusal->reason = g_strdup (reason);
   refusal->pid = pid;
-  g_main_context_invoke (self->context, record_refusal, refusal);
+  invoke_later (self, record_refusal, refusal);
 }
 
 /* Serving */
@@ -805,8 +822,9 @@ pass_gate (PaddockHomeView       *self,
   g_mutex_lock (&self->lock);
   node = find_node (self, ino);
   entry = g_ptr_array_index (self->entries, node->entry);
-  /* A reader outside the agent's PID namespace is paddock-run's own. */
-  if (pid == 0 || entry->state == ENTRY_ALLOWED)
+  /* A reader outside the agent's PID namespace is paddock-run's own;
+   * before the lock is made, the reader is the lock's child itself. */
+  if (pid == 0 || !self->setup_done || entry->state == ENTRY_ALLOWED)
     {
       g_mutex_unlock (&self->lock);
       return TRUE;
@@ -848,7 +866,7 @@ pass_gate (PaddockHomeView       *self,
       start->entry = node->entry;
       start->name = g_strdup (*below == '/' ? below + 1 : (*below == '\0' ? NULL : below));
       start->pid = pid;
-      g_main_context_invoke (self->context, start_ask, start);
+      invoke_later (self, start_ask, start);
     }
   g_mutex_unlock (&self->lock);
   return FALSE;
@@ -1194,13 +1212,14 @@ serve_thread (gpointer user_data)
 
   for (;;)
     {
-      struct pollfd fds[2] = {
+      struct pollfd fds[3] = {
         { .fd = fuse_session_fd (self->session), .events = POLLIN },
         { .fd = self->wake_fd, .events = POLLIN },
+        { .fd = self->setup_done ? -1 : self->socket_fd, .events = POLLIN },
       };
       int n;
 
-      if (poll (fds, 2, -1) < 0)
+      if (poll (fds, 3, -1) < 0)
         {
           if (errno == EINTR)
             continue;
@@ -1208,6 +1227,19 @@ serve_thread (gpointer user_data)
         }
       if (fds[1].revents != 0)
         break;
+      /* The child's word that the lock is made, or its end. */
+      if (fds[2].revents != 0)
+        {
+          if (read (self->socket_fd, &byte, 1) != 1 || byte == 'd')
+            {
+              g_mutex_lock (&self->lock);
+              self->setup_done = TRUE;
+              g_mutex_unlock (&self->lock);
+            }
+          continue;
+        }
+      if (fds[0].revents == 0)
+        continue;
       n = fuse_session_receive_buf (self->session, &buffer);
       if (n == -EINTR || n == -EAGAIN)
         continue;
