@@ -996,6 +996,26 @@ test_home_rows (void)
   paddock_timeline_view_set_filter (view, PADDOCK_TIMELINE_FILTER_ALL);
   g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 4);
 
+  /* Selected, a read has its details: the program that read and the
+   * answer, and no command to copy or remember. */
+  gtk_selection_model_select_item (gtk_list_view_get_model (paddock_timeline_view_get_list_view (view)), 2, TRUE);
+  {
+    LabelWait program = { GTK_WIDGET (view), "/usr/bin/mvn" };
+    LabelWait decision = { GTK_WIDGET (view), "Allowed by you" };
+
+    g_assert_true (wait_for (label_shown, &program, program.needle));
+    g_assert_true (wait_for (label_shown, &decision, decision.needle));
+  }
+  g_assert_false (find_label_containing (GTK_WIDGET (view), "Copy Command"));
+  g_assert_false (find_label_containing (GTK_WIDGET (view), "Allow in This Project"));
+  /* A command's details have them. */
+  gtk_selection_model_select_item (gtk_list_view_get_model (paddock_timeline_view_get_list_view (view)), 1, TRUE);
+  {
+    LabelWait copy = { GTK_WIDGET (view), "Copy Command" };
+
+    g_assert_true (wait_for (label_shown, &copy, copy.needle));
+  }
+
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

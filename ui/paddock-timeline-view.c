@@ -256,19 +256,22 @@ static void
 update_details (PaddockTimelineView *self)
 {
   PaddockTimelineEvent *event = self->selected;
-  gboolean exec = event != NULL && paddock_timeline_event_get_kind (event) == PADDOCK_TIMELINE_EVENT_EXEC;
+  PaddockTimelineEventKind kind = event != NULL ? paddock_timeline_event_get_kind (event) : PADDOCK_TIMELINE_EVENT_EXEC;
+  gboolean exec = event != NULL && kind == PADDOCK_TIMELINE_EVENT_EXEC;
+  /* A read in the home folder has details too, but no command to copy or remember. */
+  gboolean shown = exec || (event != NULL && kind == PADDOCK_TIMELINE_EVENT_HOME);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.copy-command", exec);
   update_rule_actions (self);
-  if (self->details == NULL && exec)
+  if (self->details == NULL && shown)
     {
       self->details = paddock_timeline_details_new ();
       gtk_widget_insert_before (self->details, GTK_WIDGET (self), NULL);
     }
   if (self->details == NULL)
     return;
-  gtk_widget_set_visible (self->details, exec);
-  if (exec)
+  gtk_widget_set_visible (self->details, shown);
+  if (shown)
     paddock_timeline_details_set_event (PADDOCK_TIMELINE_DETAILS (self->details), event);
 }
 
