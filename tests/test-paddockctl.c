@@ -898,6 +898,13 @@ test_attach_home (void)
   read_until (lines, seen, "session ended");
   g_subprocess_wait (attach, NULL, &error);
   g_assert_no_error (error);
+  {
+    g_autoptr(GDataInputStream) errors = g_data_input_stream_new (g_subprocess_get_stderr_pipe (attach));
+    g_autofree char *err = g_data_input_stream_read_upto (errors, "", 1, NULL, NULL, &error);
+
+    g_assert_no_error (error);
+    test_assert_no_sanitizer_report (err != NULL ? err : "");
+  }
   g_thread_join (thread);
   g_test_message ("attach printed:\n%s", seen->str);
 
