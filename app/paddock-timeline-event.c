@@ -59,7 +59,8 @@ G_DEFINE_ENUM_TYPE (PaddockTimelineEventKind, paddock_timeline_event_kind,
                     G_DEFINE_ENUM_VALUE (PADDOCK_TIMELINE_EVENT_PAUSE, "pause"),
                     G_DEFINE_ENUM_VALUE (PADDOCK_TIMELINE_EVENT_RESUME, "resume"),
                     G_DEFINE_ENUM_VALUE (PADDOCK_TIMELINE_EVENT_KILL, "kill"),
-                    G_DEFINE_ENUM_VALUE (PADDOCK_TIMELINE_EVENT_SESSION_END, "session-end"))
+                    G_DEFINE_ENUM_VALUE (PADDOCK_TIMELINE_EVENT_SESSION_END, "session-end"),
+                    G_DEFINE_ENUM_VALUE (PADDOCK_TIMELINE_EVENT_HOME, "home"))
 
 G_DEFINE_ENUM_TYPE (PaddockTimelineDecision, paddock_timeline_decision,
                     G_DEFINE_ENUM_VALUE (PADDOCK_TIMELINE_DECISION_NONE, "none"),
@@ -82,6 +83,7 @@ enum
   PROP_CWD,
   PROP_EXE,
   PROP_PATH,
+  PROP_NAME,
   PROP_ARGV,
   PROP_ARGC,
   PROP_TRUNCATED,
@@ -149,6 +151,9 @@ paddock_timeline_event_get_property (GObject    *object,
       break;
     case PROP_PATH:
       g_value_set_string (value, self->path);
+      break;
+    case PROP_NAME:
+      g_value_set_string (value, self->name);
       break;
     case PROP_ARGV:
       g_value_set_boxed (value, self->argv);
@@ -250,7 +255,7 @@ paddock_timeline_event_class_init (PaddockTimelineEventClass *klass)
   object_class->get_property = paddock_timeline_event_get_property;
 
   properties[PROP_KIND] =
-    g_param_spec_enum ("kind", NULL, "An exec, or which session event",
+    g_param_spec_enum ("kind", NULL, "An exec, a read in the home folder, or which session event",
                        PADDOCK_TYPE_TIMELINE_EVENT_KIND, PADDOCK_TIMELINE_EVENT_EXEC,
                        G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   properties[PROP_SEQ] = int64_property ("seq", "The exec's sequence number, -1 for a session row");
@@ -259,7 +264,8 @@ paddock_timeline_event_class_init (PaddockTimelineEventClass *klass)
   properties[PROP_PPID] = int_property ("ppid", "Its parent");
   properties[PROP_CWD] = string_property ("cwd", "Its working directory");
   properties[PROP_EXE] = string_property ("exe", "The resolved executable");
-  properties[PROP_PATH] = string_property ("path", "The path as passed to exec");
+  properties[PROP_PATH] = string_property ("path", "The path as passed to exec, or the home folder's entry");
+  properties[PROP_NAME] = string_property ("name", "The file first tried below a home folder's entry");
   properties[PROP_ARGV] =
     g_param_spec_boxed ("argv", NULL, "The recorded arguments", G_TYPE_STRV,
                         G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
@@ -412,6 +418,116 @@ paddock_timeline_event_new_session (PaddockTimelineStrings *strings,
     }
 }
 
+/* How a home message's attempt was decided: an attempt the lock asked
+ * about, or would have with someone to ask, is ASKED_ once answered. */
+static PaddockTimelineDecision
+home_decision (const PaddockMessage *message)
+{
+  static const char * const asked_by[] = { "user", "timeout", "no-client", "gone", NULL };
+  gboolean asked;
+
+  if (message->type == PADDOCK_MESSAGE_ASK || message->decision == PADDOCK_DECISION_ASK)
+    return PADDOCK_TIMELINE_DECISION_ASKING;
+  asked = message->id >= 0 || (message->by != NULL && g_strv_contains (asked_by, message->by));
+  if (message->decision == PADDOCK_DECISION_ALLOW)
+    return asked ? PADDOCK_TIMELINE_DECISION_ASKED_ALLOWED : PADDOCK_TIMELINE_DECISION_ALLOWED;
+  if (message->decision == PADDOCK_DECISION_DENY)
+    return asked ? PADDOCK_TIMELINE_DECISION_ASKED_DENIED : PADDOCK_TIMELINE_DECISION_DENIED;
+  return PADDOCK_TIMELINE_DECISION_NONE;
+}
+
+PaddockTimelineEvent *
+paddock_timeline_event_new_home (PaddockTimelineStrings *strings,
+                                 const PaddockMessage   *message)
+{
+  PaddockTimelineEvent *self;
+
+  g_return_val_if_fail (message->type == PADDOCK_MESSAGE_HOME || message->type == PADDOCK_MESSAGE_ASK, NULL);
+
+  self = event_new (strings, PADDOCK_TIMELINE_EVENT_HOME, message);
+  self->seq = message->id >= 0 ? message->id : -1;
+  self->pid = message->pid;
+  self->ppid = message->ppid;
+  self->cwd = paddock_timeline_strings_add (strings, message->cwd);
+  self->exe = paddock_timeline_strings_add (strings, message->exe);
+  self->path = paddock_timeline_strings_add (strings, message->path);
+  self->name = paddock_timeline_strings_add (strings, message->name);
+  self->argv = argv_pack ((const char * const *) message->argv);
+  self->argc = message->argc;
+  self->truncated = message->truncated;
+  self->reason = paddock_timeline_strings_add (strings, message->reason);
+  self->decision = home_decision (message);
+  if (message->type == PADDOCK_MESSAGE_ASK)
+    self->deadline = message->deadline;
+  /* Who answers comes with the answer. */
+  if (self->decision == PADDOCK_TIMELINE_DECISION_ASKING)
+    self->by = NULL;
+  return self;
+}
+
+gboolean
+paddock_timeline_event_home (PaddockTimelineEvent *self,
+                             const PaddockMessage *message)
+{
+  GObject *object = G_OBJECT (self);
+  PaddockTimelineDecision decision = home_decision (message);
+  gboolean changed = FALSE;
+
+  if (self->kind != PADDOCK_TIMELINE_EVENT_HOME)
+    return FALSE;
+
+  g_object_freeze_notify (object);
+  /* The ask names the command line that read, which the home message does not. */
+  if (message->type == PADDOCK_MESSAGE_ASK)
+    {
+      if (self->argv[0] == NULL && message->argv != NULL && message->argv[0] != NULL)
+        {
+          g_free (self->argv);
+          self->argv = argv_pack ((const char * const *) message->argv);
+          self->argc = message->argc;
+          self->truncated = message->truncated;
+          g_object_notify_by_pspec (object, properties[PROP_ARGV]);
+          changed = TRUE;
+        }
+      if (self->cwd == NULL && message->cwd != NULL)
+        {
+          self->cwd = paddock_timeline_strings_add (self->strings, message->cwd);
+          g_object_notify_by_pspec (object, properties[PROP_CWD]);
+          changed = TRUE;
+        }
+      if (self->decision == PADDOCK_TIMELINE_DECISION_ASKING && self->deadline != message->deadline)
+        {
+          self->deadline = message->deadline;
+          g_object_notify_by_pspec (object, properties[PROP_DEADLINE]);
+          changed = TRUE;
+        }
+    }
+  if (self->name == NULL && message->name != NULL)
+    {
+      self->name = paddock_timeline_strings_add (self->strings, message->name);
+      g_object_notify_by_pspec (object, properties[PROP_NAME]);
+      changed = TRUE;
+    }
+  /* A decision once made stays; the home message that tells it after
+   * the ask's decided changes nothing. */
+  if (self->decision == PADDOCK_TIMELINE_DECISION_ASKING && decision != PADDOCK_TIMELINE_DECISION_ASKING &&
+      decision != PADDOCK_TIMELINE_DECISION_NONE)
+    {
+      self->decision = decision;
+      g_object_notify_by_pspec (object, properties[PROP_DECISION]);
+      self->by = paddock_timeline_strings_add (self->strings, message->by);
+      g_object_notify_by_pspec (object, properties[PROP_BY]);
+      if (message->reason != NULL)
+        {
+          self->reason = paddock_timeline_strings_add (self->strings, message->reason);
+          g_object_notify_by_pspec (object, properties[PROP_REASON]);
+        }
+      changed = TRUE;
+    }
+  g_object_thaw_notify (object);
+  return changed;
+}
+
 gboolean
 paddock_timeline_event_ask (PaddockTimelineEvent *self,
                             const PaddockMessage *ask)
@@ -513,6 +629,7 @@ GETTER (int, ppid, -1)
 GETTER (const char *, cwd, NULL)
 GETTER (const char *, exe, NULL)
 GETTER (const char *, path, NULL)
+GETTER (const char *, name, NULL)
 GETTER (gint64, argc, -1)
 GETTER (gboolean, truncated, FALSE)
 GETTER (const char *, interpreter, NULL)
@@ -558,8 +675,43 @@ paddock_timeline_event_dup_display_line (PaddockTimelineEvent *self)
 {
   g_return_val_if_fail (PADDOCK_IS_TIMELINE_EVENT (self), NULL);
 
+  if (self->kind == PADDOCK_TIMELINE_EVENT_HOME)
+    return self->path != NULL ? paddock_home_display_path (self->path, self->name) : g_strdup ("");
   if (self->kind != PADDOCK_TIMELINE_EVENT_EXEC)
     return g_strdup ("");
   return paddock_exec_display_line (self->path, self->exe, self->interpreter, self->pipeline,
                                     (const char * const *) self->argv);
+}
+
+static gboolean
+holds (const char *text,
+       const char *search)
+{
+  g_autofree char *folded = g_utf8_casefold (text, -1);
+
+  return strstr (folded, search) != NULL;
+}
+
+gboolean
+paddock_timeline_event_matches (PaddockTimelineEvent *self,
+                                const char           *search)
+{
+  g_autofree char *line = NULL;
+
+  g_return_val_if_fail (PADDOCK_IS_TIMELINE_EVENT (self), FALSE);
+  g_return_val_if_fail (search != NULL, FALSE);
+
+  if (self->kind != PADDOCK_TIMELINE_EVENT_EXEC && self->kind != PADDOCK_TIMELINE_EVENT_HOME)
+    return FALSE;
+  line = paddock_timeline_event_dup_display_line (self);
+  if (holds (line, search))
+    return TRUE;
+  /* A read is found by the program that read, too: "mvn" finds what Maven read. */
+  if (self->kind == PADDOCK_TIMELINE_EVENT_HOME)
+    {
+      g_autofree char *program = paddock_timeline_event_dup_program (self);
+
+      return holds (program, search);
+    }
+  return FALSE;
 }

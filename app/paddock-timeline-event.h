@@ -1,4 +1,4 @@
-/* paddock-timeline-event.h: one row of a session's timeline, an exec or a session event
+/* paddock-timeline-event.h: one row of a session's timeline, an exec, a read in the home folder or a session event
  *
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -10,6 +10,13 @@
  * (paddock_escape_for_display()), or use the dup_ functions, which do.
  * They live as long as the row: rows of one timeline share one store of
  * strings, so the getters' results are never freed by the caller.
+ *
+ * A home row is a read in the home folder that the lock refused or asked
+ * about (a home message, or an ask of kind "home"): its path is the
+ * entry asked about, its name the file first tried below it (or NULL),
+ * pid and exe the process that read, seq the ask's id (-1 when nothing
+ * was asked), and decision, by and reason as for an exec; argv and cwd
+ * come with an ask only.
  */
 #pragma once
 
@@ -24,6 +31,7 @@ typedef enum
   PADDOCK_TIMELINE_EVENT_RESUME,
   PADDOCK_TIMELINE_EVENT_KILL,
   PADDOCK_TIMELINE_EVENT_SESSION_END,
+  PADDOCK_TIMELINE_EVENT_HOME,
 } PaddockTimelineEventKind;
 
 /* How an exec was decided. "by" says who decided: for ALLOWED and DENIED
@@ -51,7 +59,8 @@ GType paddock_timeline_decision_get_type (void) G_GNUC_CONST;
 G_DECLARE_FINAL_TYPE (PaddockTimelineEvent, paddock_timeline_event, PADDOCK, TIMELINE_EVENT, GObject)
 
 PaddockTimelineEventKind paddock_timeline_event_get_kind        (PaddockTimelineEvent *self);
-/* The exec's seq (an ask's id), -1 for a session row. */
+/* The exec's seq (an ask's id), -1 for a session row or a home row
+ * that nothing was asked about. */
 gint64                   paddock_timeline_event_get_seq         (PaddockTimelineEvent *self);
 /* Wall clock, µs since the epoch. */
 gint64                   paddock_timeline_event_get_time        (PaddockTimelineEvent *self);
@@ -59,7 +68,10 @@ int                      paddock_timeline_event_get_pid         (PaddockTimeline
 int                      paddock_timeline_event_get_ppid        (PaddockTimelineEvent *self);
 const char              *paddock_timeline_event_get_cwd         (PaddockTimelineEvent *self);
 const char              *paddock_timeline_event_get_exe         (PaddockTimelineEvent *self);
+/* An exec's path as passed to exec; a home row's entry. */
 const char              *paddock_timeline_event_get_path        (PaddockTimelineEvent *self);
+/* A home row's file first tried below its entry, or NULL. */
+const char              *paddock_timeline_event_get_name        (PaddockTimelineEvent *self);
 const char * const      *paddock_timeline_event_get_argv        (PaddockTimelineEvent *self);
 gint64                   paddock_timeline_event_get_argc        (PaddockTimelineEvent *self);
 gboolean                 paddock_timeline_event_get_truncated   (PaddockTimelineEvent *self);
@@ -88,10 +100,17 @@ gboolean                 paddock_timeline_event_get_replaced    (PaddockTimeline
 gboolean                 paddock_timeline_event_get_folded      (PaddockTimelineEvent *self);
 
 /* The real program's file name (the exe's last component), escaped for
- * display; "" for a session row. Never the name argv[0] chose. */
+ * display: an exec's, or the process's that read for a home row; "" for
+ * a session row. Never the name argv[0] chose. */
 char                    *paddock_timeline_event_dup_program     (PaddockTimelineEvent *self);
-/* The command line as paddock_exec_display_line() shows it; "" for a
- * session row. */
+/* The command line as paddock_exec_display_line() shows it; for a home
+ * row, what was read as paddock_home_display_path() shows it
+ * ("~/.m2/settings.xml"); "" for a session row. */
 char                    *paddock_timeline_event_dup_display_line (PaddockTimelineEvent *self);
+/* Whether the row holds @search, casefolded (g_utf8_casefold()): an
+ * exec's command line, or a home row's path or program. Session rows
+ * hold nothing. */
+gboolean                 paddock_timeline_event_matches         (PaddockTimelineEvent *self,
+                                                                 const char           *search);
 
 G_END_DECLS

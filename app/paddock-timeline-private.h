@@ -35,6 +35,7 @@ struct _PaddockTimelineEvent
   const char              *cwd;          /* the others are in strings */
   const char              *exe;
   const char              *path;
+  const char              *name;         /* a home row's file below its entry */
   const char              *interpreter;
   const char              *pipeline;
   const char              *rule;
@@ -68,9 +69,15 @@ PaddockTimelineEvent *paddock_timeline_event_new_exec     (PaddockTimelineString
                                                            const PaddockMessage   *message);
 PaddockTimelineEvent *paddock_timeline_event_new_session  (PaddockTimelineStrings *strings,
                                                            const PaddockMessage   *message);
+/* A row for a home message or an ask of kind "home". */
+PaddockTimelineEvent *paddock_timeline_event_new_home     (PaddockTimelineStrings *strings,
+                                                           const PaddockMessage   *message);
 /* Each returns whether the row changed, and notifies what did. */
 gboolean              paddock_timeline_event_ask          (PaddockTimelineEvent   *self,
                                                            const PaddockMessage   *ask);
+/* A home row's later news: its ask, or a home message of the same id. */
+gboolean              paddock_timeline_event_home         (PaddockTimelineEvent   *self,
+                                                           const PaddockMessage   *message);
 gboolean              paddock_timeline_event_decide       (PaddockTimelineEvent   *self,
                                                            const PaddockMessage   *decided);
 gboolean              paddock_timeline_event_end          (PaddockTimelineEvent   *self,

@@ -423,6 +423,30 @@ add_exec (PaddockTimeline      *self,
   append_row (self, row);
 }
 
+/* A read in the home folder: its ask and its home messages share the
+ * ask's id and make one row; one without an id is a row of its own. */
+static void
+add_home (PaddockTimeline      *self,
+          const PaddockMessage *message)
+{
+  PaddockTimelineEvent *row = NULL;
+
+  if (message->path == NULL)
+    return;
+  if (message->id >= 0)
+    row = g_hash_table_lookup (self->by_seq, &message->id);
+  if (row != NULL)
+    {
+      if (paddock_timeline_event_home (row, message))
+        row_changed (self, row);
+      return;
+    }
+  row = paddock_timeline_event_new_home (self->strings, message);
+  if (row->seq >= 0)
+    g_hash_table_insert (self->by_seq, &row->seq, row);
+  append_row (self, row);
+}
+
 static void
 add_one (PaddockTimeline      *self,
          const PaddockMessage *message)
@@ -431,16 +455,26 @@ add_one (PaddockTimeline      *self,
 
   switch ((int) message->type)
     {
-    case PADDOCK_MESSAGE_EXEC:
     case PADDOCK_MESSAGE_ASK:
+      if (g_strcmp0 (message->kind, "home") == 0)
+        add_home (self, message);
+      else
+        add_exec (self, message);
+      break;
+
+    case PADDOCK_MESSAGE_EXEC:
       add_exec (self, message);
+      break;
+
+    case PADDOCK_MESSAGE_HOME:
+      add_home (self, message);
       break;
 
     case PADDOCK_MESSAGE_DECIDED:
       row = message->id >= 0 ? g_hash_table_lookup (self->by_seq, &message->id) : NULL;
       if (row != NULL && paddock_timeline_event_decide (row, message))
         {
-          if (row->decision == PADDOCK_TIMELINE_DECISION_ASKED_ALLOWED)
+          if (row->kind == PADDOCK_TIMELINE_EVENT_EXEC && row->decision == PADDOCK_TIMELINE_DECISION_ASKED_ALLOWED)
             row_runs (self, row);
           row_changed (self, row);
         }
@@ -738,6 +772,19 @@ message_of_record (const PaddockAuditRecord *record)
       message->decision = member_decision (object);
       message->by = member_string (object, "by");
       message->rule = member_string (object, "rule");
+    }
+  else if (g_strcmp0 (type, PADDOCK_AUDIT_HOME) == 0)
+    {
+      /* The supervisor writes a home message's fields as they are. */
+      message = paddock_message_new (PADDOCK_MESSAGE_HOME);
+      message->path = member_string (object, "path");
+      message->name = member_string (object, "name");
+      message->decision = member_decision (object);
+      message->by = member_string (object, "by");
+      message->pid = member_int (object, "pid", -1);
+      message->exe = member_string (object, "exe");
+      message->id = member_int (object, "id", -1);
+      message->reason = member_string (object, "reason");
     }
   else if (g_strcmp0 (type, PADDOCK_AUDIT_EXIT) == 0)
     {

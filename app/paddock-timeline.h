@@ -1,4 +1,4 @@
-/* paddock-timeline.h: one session's timeline, a list of its execs and session events
+/* paddock-timeline.h: one session's timeline, a list of its execs, home folder reads and session events
  *
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -9,7 +9,10 @@
  * exec's row in place (or makes the row, where it comes first), and so do
  * its decided and the exec's exit, each with items-changed (position, 1,
  * 1) for that row only; kill, pause, resume and the session's end append
- * session rows. A hello (or a log's session-start record) names the
+ * session rows. A read in the home folder that the lock refused or asked
+ * about (a home message, an ask of kind "home") appends a home row, which
+ * later messages of the same ask id (its decided, its home message)
+ * update in place. A hello (or a log's session-start record) names the
  * project; other messages (net, secret, errors, requests) and ones that
  * refer to no row are ignored.
  *
@@ -94,7 +97,8 @@ void                  paddock_timeline_add_messages   (PaddockTimeline       *se
 void                  paddock_timeline_follow         (PaddockTimeline       *self,
                                                        PaddockClient         *client);
 
-/* The exec row of @seq (an ask's id), or NULL; not a new reference. A
+/* The exec row of @seq, or the row of the ask @seq (an exec's or a home
+ * folder read's), or NULL; not a new reference. A
  * row a followed client just added may not be announced yet. */
 PaddockTimelineEvent *paddock_timeline_lookup         (PaddockTimeline       *self,
                                                        gint64                 seq);

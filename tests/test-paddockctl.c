@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "paddock-audit.h"
 #include "paddock-project-config.h"
 #include "test-util.h"
 
@@ -748,6 +749,248 @@ test_audit_show_warns (void)
   g_unlink (edited);
 }
 
+/* A session of our own at a control socket, which asks about reads in
+ * the home folder as a locked session's home view does: no paddock-run
+ * asks about the home folder yet (issue 35 builds it beside this). */
+typedef struct
+{
+  int      listener;
+  char    *home_dir;
+  GString *decides;   /* "ID DECISION REMEMBER" for each decide, one a line */
+} FakeSession;
+
+static void
+fake_send (int         fd,
+           const char *line)
+{
+  g_autofree char *with_newline = g_strconcat (line, "\n", NULL);
+  gsize done = 0;
+  gsize length = strlen (with_newline);
+
+  while (done < length)
+    {
+      ssize_t n = write (fd, with_newline + done, length - done);
+
+      g_assert_cmpint (n, >, 0);
+      done += n;
+    }
+}
+
+/* The next line from @in that is a request of @type, or NULL at the end. */
+static JsonObject *
+fake_next (FILE       *in,
+           const char *type)
+{
+  g_autofree char *line = NULL;
+  size_t size = 0;
+
+  while (getline (&line, &size, in) > 0)
+    {
+      g_autoptr(JsonNode) node = json_from_string (line, NULL);
+
+      if (node != NULL && JSON_NODE_HOLDS_OBJECT (node) &&
+          g_strcmp0 (json_object_get_string_member_with_default (json_node_get_object (node), "type", ""), type) == 0)
+        return json_object_ref (json_node_get_object (node));
+    }
+  return NULL;
+}
+
+static gpointer
+fake_session_thread (gpointer data)
+{
+  FakeSession *fake = data;
+  static const char * const reads[][3] = {
+    { "5", ".m2", "settings.xml" }, { "6", ".gradle", "gradle.properties" }, { "7", ".pgpass", NULL },
+  };
+  gint64 now = g_get_real_time ();
+  int fd = accept4 (fake->listener, NULL, NULL, SOCK_CLOEXEC);
+  FILE *in;
+
+  g_assert_cmpint (fd, >=, 0);
+  in = fdopen (dup (fd), "r");
+  g_assert_nonnull (in);
+  fake_send (fd, "{\"type\":\"hello\",\"version\":1,\"session\":\"f4ce0000home\",\"project\":\"/p\","
+                 "\"command\":[\"mvn\"],\"agent_pid\":100,\"lock\":\"landlock\",\"network\":\"off\",\"features\":[]}");
+  /* One who answers asks for the status first. */
+  json_object_unref (fake_next (in, "lock-status"));
+  fake_send (fd, "{\"type\":\"lock-status\",\"lock\":\"landlock\",\"network\":\"off\",\"features\":[]}");
+  /* Refused at once, with nobody asked: only told. */
+  {
+    g_autofree char *refused = g_strdup_printf ("{\"type\":\"home\",\"path\":\"%s/.aws\",\"name\":\"credentials\","
+                                                "\"decision\":\"deny\",\"by\":\"rule\",\"pid\":120,"
+                                                "\"exe\":\"/usr/bin/mvn\",\"time\":%" G_GINT64_FORMAT "}",
+                                                fake->home_dir, now);
+
+    fake_send (fd, refused);
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (reads); i++)
+    {
+      g_autofree char *name = reads[i][2] != NULL ? g_strdup_printf (",\"name\":\"%s\"", reads[i][2]) : g_strdup ("");
+      g_autofree char *ask = g_strdup_printf ("{\"type\":\"ask\",\"kind\":\"home\",\"id\":%s,\"time\":%" G_GINT64_FORMAT ","
+                                              "\"mono\":1,\"pid\":120,\"ppid\":100,\"cwd\":\"/p\",\"exe\":\"/usr/bin/mvn\","
+                                              "\"path\":\"%s/%s\"%s,\"argv\":[\"mvn\",\"-q\",\"package\"],\"argc\":3,"
+                                              "\"deadline\":%" G_GINT64_FORMAT "}",
+                                              reads[i][0], now, fake->home_dir, reads[i][1], name, now + 300 * G_USEC_PER_SEC);
+      g_autoptr(JsonObject) decide = NULL;
+      const char *decision;
+      const char *remember;
+
+      fake_send (fd, ask);
+      decide = fake_next (in, "decide");
+      g_assert_nonnull (decide);
+      g_assert_cmpint (json_object_get_int_member (decide, "id"), ==, g_ascii_strtoll (reads[i][0], NULL, 10));
+      decision = json_object_get_string_member (decide, "decision");
+      remember = json_object_get_string_member_with_default (decide, "remember", "once");
+      g_string_append_printf (fake->decides, "%s %s %s\n", reads[i][0], decision, remember);
+      {
+        g_autofree char *decided = g_strdup_printf ("{\"type\":\"decided\",\"kind\":\"home\",\"id\":%s,"
+                                                    "\"time\":%" G_GINT64_FORMAT ",\"decision\":\"%s\",\"by\":\"user\","
+                                                    "\"remember\":\"%s\"}",
+                                                    reads[i][0], now, decision, remember);
+        g_autofree char *told = g_strdup_printf ("{\"type\":\"home\",\"path\":\"%s/%s\"%s,\"decision\":\"%s\","
+                                                 "\"by\":\"user\",\"pid\":120,\"exe\":\"/usr/bin/mvn\",\"id\":%s,"
+                                                 "\"time\":%" G_GINT64_FORMAT "}",
+                                                 fake->home_dir, reads[i][1], name, decision, reads[i][0], now);
+
+        fake_send (fd, decided);
+        fake_send (fd, told);
+      }
+    }
+  fake_send (fd, "{\"type\":\"exit\",\"time\":1,\"pid\":100,\"session_end\":true,\"exit_code\":0}");
+  fclose (in);
+  close (fd);
+  return NULL;
+}
+
+/* Reads @stream's lines into @seen until one holds @needle. */
+static void
+read_until (GDataInputStream *stream,
+            GString          *seen,
+            const char       *needle)
+{
+  for (;;)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *line = g_data_input_stream_read_line_utf8 (stream, NULL, NULL, &error);
+
+      g_assert_no_error (error);
+      if (line == NULL)
+        {
+          g_test_message ("attach printed:\n%s", seen->str);
+          g_assert_not_reached ();
+        }
+      g_string_append_printf (seen, "%s\n", line);
+      if (strstr (line, needle) != NULL)
+        return;
+    }
+}
+
+/* attach asks about reads in the home folder by what they read (the home
+ * folder as ~) and the command line that reads; y (or s) allows for the
+ * session, a for the project, n refuses; and it prints each home message,
+ * refused unasked or answered. */
+static void
+test_attach_home (void)
+{
+  g_autofree char *dir = g_build_filename (runtime_dir, "paddock", NULL);
+  g_autofree char *path = g_build_filename (dir, "f4ce0000home.sock", NULL);
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                                                                       G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                                                       G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GSubprocess) attach = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(GString) seen = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) env = child_env ();
+  FakeSession fake = { -1, home, g_string_new (NULL) };
+  GOutputStream *answers;
+  GThread *thread;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  fake.listener = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  g_assert_cmpint (fake.listener, >=, 0);
+  g_assert_cmpuint (strlen (path), <, sizeof addr.sun_path);
+  strcpy (addr.sun_path, path);
+  g_assert_cmpint (bind (fake.listener, (struct sockaddr *) &addr, sizeof addr), ==, 0);
+  g_assert_cmpint (listen (fake.listener, 1), ==, 0);
+  thread = g_thread_new ("fake-session", fake_session_thread, &fake);
+
+  g_subprocess_launcher_set_environ (launcher, env);
+  attach = g_subprocess_launcher_spawnv (launcher, (const char * const []) { paddockctl, "attach", "f4ce0000home", NULL },
+                                         &error);
+  g_assert_no_error (error);
+  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (attach));
+  answers = g_subprocess_get_stdin_pipe (attach);
+
+  read_until (lines, seen, "wants to read ~/.m2 (settings.xml), for: mvn -q package");
+  g_output_stream_write_all (answers, "y\n", 2, NULL, NULL, &error);
+  g_assert_no_error (error);
+  read_until (lines, seen, "wants to read ~/.gradle (gradle.properties), for: mvn -q package");
+  g_output_stream_write_all (answers, "a\n", 2, NULL, NULL, &error);
+  g_assert_no_error (error);
+  read_until (lines, seen, "wants to read ~/.pgpass, for: mvn -q package");
+  g_output_stream_write_all (answers, "n\n", 2, NULL, NULL, &error);
+  g_assert_no_error (error);
+  read_until (lines, seen, "session ended");
+  g_subprocess_wait (attach, NULL, &error);
+  g_assert_no_error (error);
+  {
+    g_autoptr(GDataInputStream) errors = g_data_input_stream_new (g_subprocess_get_stderr_pipe (attach));
+    g_autofree char *err = g_data_input_stream_read_upto (errors, "", 1, NULL, NULL, &error);
+
+    g_assert_no_error (error);
+    test_assert_no_sanitizer_report (err != NULL ? err : "");
+  }
+  g_thread_join (thread);
+  g_test_message ("attach printed:\n%s", seen->str);
+
+  g_assert_cmpint (g_subprocess_get_exit_status (attach), ==, 0);
+  g_assert_cmpstr (fake.decides->str, ==, "5 allow session\n6 allow project\n7 deny once\n");
+  /* The refusal nobody was asked about, and each read answered. */
+  g_assert_nonnull (strstr (seen->str, "DENY   read ~/.aws/credentials by mvn  [rule]\n"));
+  g_assert_nonnull (strstr (seen->str, "#5     120     allow  read ~/.m2/settings.xml by mvn  [user]\n"));
+  g_assert_nonnull (strstr (seen->str, "#7     120     DENY   read ~/.pgpass by mvn  [user]\n"));
+  g_assert_nonnull (strstr (seen->str, "Allow reading #5? [y]es or [s] for this session"));
+  g_assert_nonnull (strstr (seen->str, "#5     allowed by user, remembered for the session"));
+  g_assert_nonnull (strstr (seen->str, "#6     allowed by user, remembered for the project"));
+
+  close (fake.listener);
+  g_unlink (path);
+  g_string_free (fake.decides, TRUE);
+}
+
+/* audit show prints a home record: the ask's id, what was read (the home
+ * folder as ~), by which program, and why it was refused. */
+static void
+test_audit_show_home (void)
+{
+  g_autofree char *log = g_build_filename (base, "home-audit.jsonl", NULL);
+  g_autofree char *fields = g_strdup_printf ("{\"path\":\"%s/.m2\",\"name\":\"settings.xml\",\"decision\":\"deny\","
+                                             "\"by\":\"timeout\",\"pid\":104,\"exe\":\"/usr/bin/mvn\",\"id\":5,"
+                                             "\"reason\":\"nobody answered\"}", home);
+  const char *argv[] = { paddockctl, "audit", "show", log, "--type", "home", NULL };
+  g_autoptr(PaddockAudit) audit = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(TestResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  audit = paddock_audit_open (log, &error);
+  g_assert_no_error (error);
+  node = json_from_string (fields, &error);
+  g_assert_no_error (error);
+  g_assert_true (paddock_audit_append (audit, PADDOCK_AUDIT_HOME, json_node_get_object (node), NULL, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&audit, paddock_audit_close);
+
+  result = run_in (NULL, argv);
+  g_assert_cmpint (result->status, ==, 0);
+  g_assert_cmpstr (result->err, ==, "");
+  g_assert_nonnull (strstr (result->out, " home            deny     timeout    "
+                                         "#5 read ~/.m2/settings.xml by /usr/bin/mvn (pid 104): nobody answered\n"));
+  g_unlink (log);
+}
+
 /* A socket file nobody listens on, at @path. */
 static void
 make_dead_socket (const char *path)
@@ -1219,6 +1462,8 @@ main (int   argc,
   g_test_add_func ("/paddock/paddockctl/audit-show-warns", test_audit_show_warns);
   g_test_add_func ("/paddock/paddockctl/audit-export-records", test_audit_export_records);
   g_test_add_func ("/paddock/paddockctl/list-stale-sockets", test_list_stale_sockets);
+  g_test_add_func ("/paddock/paddockctl/attach-home", test_attach_home);
+  g_test_add_func ("/paddock/paddockctl/audit-show-home", test_audit_show_home);
   g_test_add_func ("/paddock/paddockctl/no-terminal-controls", test_no_terminal_controls);
   g_test_add_func ("/paddock/paddockctl/dash-is-stdin", test_dash_is_stdin);
 

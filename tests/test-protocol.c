@@ -316,6 +316,39 @@ test_exec_display_line (void)
     }
 }
 
+/* A read in the home folder shows the home folder as ~, and nothing that
+ * only begins with its name; what it holds is escaped for display. */
+static void
+test_home_display_path (void)
+{
+  const char *home = g_get_home_dir ();
+  g_autofree char *m2 = g_build_filename (home, ".m2", NULL);
+  g_autofree char *sibling = g_strconcat (home, "x/.m2", NULL);
+  g_autofree char *sibling_shown = g_strconcat (home, "x/.m2/settings.xml", NULL);
+  const struct
+  {
+    const char *path;
+    const char *name;
+    const char *shown;
+  } cases[] = {
+    { m2, "settings.xml", "~/.m2/settings.xml" },
+    { m2, NULL, "~/.m2" },
+    { m2, "", "~/.m2" },
+    { home, NULL, "~" },
+    { sibling, "settings.xml", sibling_shown },
+    { "/etc", "passwd", "/etc/passwd" },
+    { m2, "\033[2Jx", "~/.m2/\\e[2Jx" },
+  };
+
+  g_assert_true (g_path_is_absolute (home));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *shown = paddock_home_display_path (cases[i].path, cases[i].name);
+
+      g_assert_cmpstr (shown, ==, cases[i].shown);
+    }
+}
+
 /* Bytes that are not UTF-8 (a Latin-1 file name, an argument of junk)
  * cross the protocol and come back as they were; without them, nothing is
  * rewritten. */
@@ -502,6 +535,7 @@ main (int   argc,
   g_test_add_func ("/paddock/protocol/line-reader", test_line_reader);
   g_test_add_func ("/paddock/protocol/escape", test_escape);
   g_test_add_func ("/paddock/protocol/exec-display-line", test_exec_display_line);
+  g_test_add_func ("/paddock/protocol/home-display-path", test_home_display_path);
   if (g_getenv ("PADDOCK_RUN") != NULL)
     {
       g_test_add_func ("/paddock/protocol/garbage", test_garbage);

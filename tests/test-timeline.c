@@ -278,6 +278,130 @@ test_ask_decided (void)
   g_assert_cmpstr (paddock_timeline_event_get_by (row), ==, "no-client");
 }
 
+static PaddockMessage *
+home_new (const char      *entry,
+          const char      *name,
+          gint64           id,
+          PaddockDecision  decision,
+          const char      *by)
+{
+  PaddockMessage *message = paddock_message_new (PADDOCK_MESSAGE_HOME);
+
+  message->time = 1700000000000000 + id;
+  message->path = g_build_filename (g_get_home_dir (), entry, NULL);
+  message->name = g_strdup (name);
+  message->id = id;
+  message->pid = 120;
+  message->exe = g_strdup ("/usr/bin/mvn");
+  message->decision = decision;
+  message->by = g_strdup (by);
+  return message;
+}
+
+/* Reads in the home folder that the lock refused or asked about are rows
+ * of their own, which their ask, its decided and their home message
+ * share; they are found by the path read and the program that read, the
+ * home folder shown as ~, and never count as programs that run. */
+static void
+test_home_rows (void)
+{
+  g_autoptr(PaddockTimeline) timeline = paddock_timeline_new ();
+  g_auto(Changes) changes = { 0 };
+  g_autoptr(PaddockMessage) ask = home_new (".m2", "settings.xml", 2, PADDOCK_DECISION_NONE, NULL);
+  g_autoptr(PaddockMessage) asked = home_new (".m2", "settings.xml", 2, PADDOCK_DECISION_ASK, NULL);
+  g_autoptr(PaddockMessage) decided = paddock_message_new (PADDOCK_MESSAGE_DECIDED);
+  g_autoptr(PaddockMessage) told = home_new (".m2", "settings.xml", 2, PADDOCK_DECISION_ALLOW, "user");
+  g_autofree char *line = NULL;
+  g_autofree char *program = NULL;
+  PaddockTimelineEvent *row;
+  PaddockTimelineEventKind kind;
+
+  add_take (timeline, allowed_new (1, 100, 99, "/usr/bin/bash", "bash"));
+  changes_watch (&changes, timeline);
+
+  /* The ask comes first: a row, waiting, with the command line that read. */
+  ask->type = PADDOCK_MESSAGE_ASK;
+  ask->kind = g_strdup ("home");
+  ask->argv = g_strsplit ("mvn -q package", " ", -1);
+  ask->cwd = g_strdup ("/home/me/proj");
+  ask->deadline = 1700000060000000;
+  paddock_timeline_add_message (timeline, ask);
+  ASSERT_CHANGES (&changes, 1, 0, 1);
+  row = row_at (timeline, 1);
+  g_assert_true (paddock_timeline_lookup (timeline, 2) == row);
+  g_assert_cmpint (paddock_timeline_event_get_kind (row), ==, PADDOCK_TIMELINE_EVENT_HOME);
+  g_object_get (row, "kind", &kind, NULL);
+  g_assert_cmpint (kind, ==, PADDOCK_TIMELINE_EVENT_HOME);
+  g_assert_cmpint (paddock_timeline_event_get_decision (row), ==, PADDOCK_TIMELINE_DECISION_ASKING);
+  g_assert_cmpint (paddock_timeline_event_get_deadline (row), ==, 1700000060000000);
+  g_assert_cmpstr (paddock_timeline_event_get_path (row), ==, ask->path);
+  g_assert_cmpstr (paddock_timeline_event_get_name (row), ==, "settings.xml");
+  g_assert_cmpstr (paddock_timeline_event_get_argv (row)[0], ==, "mvn");
+  g_assert_cmpint (paddock_timeline_event_get_pid (row), ==, 120);
+  line = paddock_timeline_event_dup_display_line (row);
+  g_assert_cmpstr (line, ==, "~/.m2/settings.xml");
+  program = paddock_timeline_event_dup_program (row);
+  g_assert_cmpstr (program, ==, "mvn");
+
+  /* Its home message, saying it was asked, is the same row. */
+  paddock_timeline_add_message (timeline, asked);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (timeline)), ==, 2);
+  ASSERT_NO_CHANGES (&changes);
+
+  /* Allowed: the row, and nothing counts it as a program running. */
+  decided->id = 2;
+  decided->kind = g_strdup ("home");
+  decided->decision = PADDOCK_DECISION_ALLOW;
+  decided->by = g_strdup ("user");
+  decided->remember = PADDOCK_REMEMBER_SESSION;
+  paddock_timeline_add_message (timeline, decided);
+  ASSERT_CHANGES (&changes, 1, 1, 1);
+  g_assert_cmpint (paddock_timeline_event_get_decision (row), ==, PADDOCK_TIMELINE_DECISION_ASKED_ALLOWED);
+  g_assert_cmpstr (paddock_timeline_event_get_by (row), ==, "user");
+  g_assert_false (paddock_timeline_event_get_ended (row));
+  /* The home message that tells of the answer changes nothing more. */
+  paddock_timeline_add_message (timeline, told);
+  ASSERT_NO_CHANGES (&changes);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (timeline)), ==, 2);
+
+  /* Refused with nobody to ask, and a closed entry refused: rows of
+   * their own, asked and not. A home message with no path makes none. */
+  add_take (timeline, home_new (".pgpass", NULL, -1, PADDOCK_DECISION_DENY, "no-client"));
+  add_take (timeline, home_new (".aws", "credentials", -1, PADDOCK_DECISION_DENY, "rule"));
+  {
+    PaddockMessage *pathless = home_new (".x", NULL, -1, PADDOCK_DECISION_DENY, "rule");
+
+    g_clear_pointer (&pathless->path, g_free);
+    add_take (timeline, pathless);
+  }
+  ASSERT_CHANGES (&changes, 2, 0, 1, 3, 0, 1);
+  row = row_at (timeline, 2);
+  g_assert_cmpint (paddock_timeline_event_get_seq (row), ==, -1);
+  g_assert_cmpint (paddock_timeline_event_get_decision (row), ==, PADDOCK_TIMELINE_DECISION_ASKED_DENIED);
+  g_assert_null (paddock_timeline_event_get_name (row));
+  g_clear_pointer (&line, g_free);
+  line = paddock_timeline_event_dup_display_line (row);
+  g_assert_cmpstr (line, ==, "~/.pgpass");
+  row = row_at (timeline, 3);
+  g_assert_cmpint (paddock_timeline_event_get_decision (row), ==, PADDOCK_TIMELINE_DECISION_DENIED);
+  g_assert_cmpstr (paddock_timeline_event_get_by (row), ==, "rule");
+
+  /* Searched as the view searches, casefolded: by what was read and by
+   * the program that read; a command line is no home row's. */
+  row = row_at (timeline, 1);
+  g_assert_true (paddock_timeline_event_matches (row, "settings.xml"));
+  g_assert_true (paddock_timeline_event_matches (row, "~/.m2"));
+  g_assert_true (paddock_timeline_event_matches (row, "mvn"));
+  g_assert_false (paddock_timeline_event_matches (row, "package"));
+  g_assert_false (paddock_timeline_event_matches (row, ".aws"));
+  g_assert_true (paddock_timeline_event_matches (row_at (timeline, 3), ".aws/credentials"));
+  /* Exec rows as before, session rows never. */
+  g_assert_true (paddock_timeline_event_matches (row_at (timeline, 0), "bash"));
+  g_assert_false (paddock_timeline_event_matches (row_at (timeline, 0), "mvn"));
+  add_take (timeline, paddock_message_new (PADDOCK_MESSAGE_PAUSE));
+  g_assert_false (paddock_timeline_event_matches (row_at (timeline, 4), ""));
+}
+
 /* An exit fills its exec's row: status, duration, replaced. */
 static void
 test_exit (void)
@@ -737,6 +861,10 @@ test_audit_log (void)
                  "{\"event\":4,\"pid\":103,\"ppid\":100,\"cwd\":\"/p\",\"path\":\"/usr/bin/touch\",\"exe\":\"/usr/bin/touch\","
                  "\"argv\":[\"touch\",[255,97]],\"argc\":2,\"decision\":\"allow\",\"by\":\"default\"}");
   append_record (audit, "policy", "{\"file\":\"/p/.paddock.json\",\"rules\":1}");
+  /* A read in the home folder, refused, with the fields of its message. */
+  append_record (audit, PADDOCK_AUDIT_HOME,
+                 "{\"path\":\"/home/u/.m2\",\"name\":\"settings.xml\",\"decision\":\"deny\",\"by\":\"timeout\","
+                 "\"pid\":104,\"exe\":\"/usr/bin/mvn\",\"id\":5,\"reason\":\"nobody answered\"}");
   append_record (audit, PADDOCK_AUDIT_KILL, "{\"by\":\"signal\",\"signal\":\"SIGTERM\"}");
   append_record (audit, PADDOCK_AUDIT_SESSION_END, "{\"signal\":9,\"execs\":4}");
   g_clear_pointer (&audit, paddock_audit_close);
@@ -746,7 +874,7 @@ test_audit_log (void)
   g_assert_true (paddock_timeline_get_read_only (timeline));
   g_object_get (timeline, "read-only", &read_only, NULL);
   g_assert_true (read_only);
-  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (timeline)), ==, 8);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (timeline)), ==, 9);
   /* The session-start record names the project. */
   g_assert_cmpstr (paddock_timeline_get_project (timeline), ==, "/p");
 
@@ -765,9 +893,20 @@ test_audit_log (void)
   row = row_at (timeline, 5);
   g_assert_cmpstr (paddock_timeline_event_get_argv (row)[1], ==, "\xff" "a");
   row = row_at (timeline, 6);
+  g_assert_cmpint (paddock_timeline_event_get_kind (row), ==, PADDOCK_TIMELINE_EVENT_HOME);
+  g_assert_cmpstr (paddock_timeline_event_get_path (row), ==, "/home/u/.m2");
+  g_assert_cmpstr (paddock_timeline_event_get_name (row), ==, "settings.xml");
+  g_assert_cmpstr (paddock_timeline_event_get_exe (row), ==, "/usr/bin/mvn");
+  g_assert_cmpint (paddock_timeline_event_get_pid (row), ==, 104);
+  g_assert_cmpint (paddock_timeline_event_get_seq (row), ==, 5);
+  g_assert_cmpint (paddock_timeline_event_get_decision (row), ==, PADDOCK_TIMELINE_DECISION_ASKED_DENIED);
+  g_assert_cmpstr (paddock_timeline_event_get_by (row), ==, "timeout");
+  g_assert_cmpstr (paddock_timeline_event_get_reason (row), ==, "nobody answered");
+  g_assert_cmpint (paddock_timeline_event_get_time (row), >, 0);
+  row = row_at (timeline, 7);
   g_assert_cmpint (paddock_timeline_event_get_kind (row), ==, PADDOCK_TIMELINE_EVENT_KILL);
   g_assert_cmpstr (paddock_timeline_event_get_by (row), ==, "signal");
-  row = row_at (timeline, 7);
+  row = row_at (timeline, 8);
   g_assert_cmpint (paddock_timeline_event_get_kind (row), ==, PADDOCK_TIMELINE_EVENT_SESSION_END);
   g_assert_cmpint (paddock_timeline_event_get_signal (row), ==, 9);
 
@@ -1185,6 +1324,7 @@ main (int   argc,
 
   g_test_add_func ("/paddock/timeline/rows-in-order", test_rows_in_order);
   g_test_add_func ("/paddock/timeline/ask-decided", test_ask_decided);
+  g_test_add_func ("/paddock/timeline/home-rows", test_home_rows);
   g_test_add_func ("/paddock/timeline/exit", test_exit);
   g_test_add_func ("/paddock/timeline/folded", test_folded);
   g_test_add_func ("/paddock/timeline/folded-forks", test_folded_forks);

@@ -369,6 +369,186 @@ test_approval_secret (void)
                 NULL, NULL, NULL);
 }
 
+/* Whether the button labelled @label in @widget is shown. */
+static gboolean
+find_button (GtkWidget  *widget,
+             const char *label)
+{
+  if (GTK_IS_BUTTON (widget) && gtk_widget_get_mapped (widget) &&
+      g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+    return TRUE;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (find_button (child, label))
+      return TRUE;
+  return FALSE;
+}
+
+typedef struct
+{
+  PaddockSessionPage *page;
+  gint64              id;
+} AskWait;
+
+static gboolean
+ask_is_current (gpointer data)
+{
+  AskWait *wait = data;
+  const PaddockMessage *ask = paddock_approval_bar_get_current (paddock_session_page_get_approval_bar (wait->page));
+
+  return ask != NULL && ask->id == wait->id;
+}
+
+/* Whether the timeline of @wait's page has the row of the ask @wait->id, decided. */
+static gboolean
+row_decided (gpointer data)
+{
+  AskWait *wait = data;
+  PaddockTimelineEvent *row = paddock_timeline_lookup (paddock_session_page_get_timeline (wait->page), wait->id);
+
+  return row != NULL && paddock_timeline_event_get_decision (row) != PADDOCK_TIMELINE_DECISION_ASKING;
+}
+
+/* Waits for the home ask @id in @page's bar, with its heading. */
+static void
+wait_for_home_ask (PaddockSessionPage *page,
+                   gint64              id,
+                   const char         *heading)
+{
+  AskWait current = { page, id };
+  LabelWait shown = { GTK_WIDGET (paddock_session_page_get_approval_bar (page)), heading };
+
+  g_assert_true (wait_for (ask_is_current, &current, "the home ask"));
+  g_assert_cmpstr (paddock_approval_bar_get_current (paddock_session_page_get_approval_bar (page))->kind, ==, "home");
+  g_assert_true (wait_for (label_shown, &shown, heading));
+}
+
+/* A read in the home folder asked about shows in the bar as such: what
+ * the agent wants to read (the home folder as ~), the command line that
+ * reads, a countdown, and its own three answers, which send the session
+ * the right decide: Allow for This Session (and Ctrl+Shift+A's action)
+ * for the session, Allow in This Project for the project, Deny once. A
+ * tab out of sight notifies of one, its Allow for the session too.
+ *
+ * No paddock-run asks about the home folder yet (the home view is being
+ * built beside this), so tests/fake-home-session.sh stands in for it,
+ * through PADDOCK_RUN: it greets, asks, and prints each decide it gets
+ * on its terminal. */
+static void
+test_approval_home (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *go = NULL;
+  g_autofree char *fake = g_build_filename (g_getenv ("PADDOCK_SOURCE_DIR"), "tests", "fake-home-session.sh", NULL);
+  g_autofree char *session = NULL;
+  g_autofree char *runner = g_strdup (g_getenv ("PADDOCK_RUN"));
+  PaddockApprovalBar *bar;
+  PaddockSessionPage *page, *second;
+  VteTerminal *terminal;
+  AdwTabView *tab_view;
+  GtkWindow *window;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  out = g_dir_make_tmp ("paddock-home-asks-XXXXXX", &error);
+  g_assert_no_error (error);
+  go = g_build_filename (out, "go", NULL);
+  g_setenv ("PADDOCK_RUN", fake, TRUE);
+  g_setenv ("PADDOCK_TEST_HOME_OUT", out, TRUE);
+  g_setenv ("PADDOCK_TEST_HOME_ASKS", "5:.m2:settings.xml 6:.gradle:gradle.properties 7:.pgpass: "
+                                      "8:.config/rclone:rclone.conf", TRUE);
+  g_setenv ("PADDOCK_TEST_HOME_WAIT", "8", TRUE);
+  window = open_session (app, dir, &terminal, &page);
+  bar = paddock_session_page_get_approval_bar (page);
+  assert_terminal_shows (terminal, "greeted");
+
+  /* What, by which command, where, and how long it waits; its own buttons. */
+  wait_for_home_ask (page, 5, "The agent wants to read ~/.m2 (settings.xml)");
+  {
+    g_autofree char *in_dir = g_strdup_printf ("in %s", dir);
+
+    g_assert_true (find_label_containing (GTK_WIDGET (bar), "mvn -q package"));
+    g_assert_true (find_label_containing (GTK_WIDGET (bar), in_dir));
+    g_assert_true (find_label_containing (GTK_WIDGET (bar), "Refused in "));
+  }
+  g_assert_true (find_button (GTK_WIDGET (bar), "Allow for This Session"));
+  g_assert_true (find_button (GTK_WIDGET (bar), "Allow in This Project"));
+  g_assert_true (find_button (GTK_WIDGET (bar), "Deny"));
+  g_assert_true (find_button (GTK_WIDGET (bar), "Kill Agent"));
+  g_assert_false (find_button (GTK_WIDGET (bar), "Allow Once"));
+  g_assert_false (find_button (GTK_WIDGET (bar), "Always Allow in This Project"));
+
+  /* Each answer sends its decide. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "session.allow", NULL));
+  assert_terminal_shows (terminal, "answer 5 allow session");
+  wait_for_home_ask (page, 6, "The agent wants to read ~/.gradle (gradle.properties)");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "session.allow-always", NULL));
+  assert_terminal_shows (terminal, "answer 6 allow project");
+  /* An entry asked about for itself has no file below it. */
+  wait_for_home_ask (page, 7, "The agent wants to read ~/.pgpass");
+  g_assert_false (find_label_containing (GTK_WIDGET (bar), "~/.pgpass ("));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "session.deny", NULL));
+  assert_terminal_shows (terminal, "answer 7 deny once");
+  g_assert_true (wait_for (no_ask_shown, page, "the bar to empty"));
+
+  /* The timeline has each read, decided. */
+  {
+    PaddockTimeline *timeline = paddock_session_page_get_timeline (page);
+    PaddockTimelineEvent *row;
+    AskWait decided = { page, 7 };
+
+    g_assert_true (wait_for (row_decided, &decided, "the last read's row decided"));
+    row = paddock_timeline_lookup (timeline, 5);
+    g_assert_cmpint (paddock_timeline_event_get_kind (row), ==, PADDOCK_TIMELINE_EVENT_HOME);
+    g_assert_cmpint (paddock_timeline_event_get_decision (row), ==, PADDOCK_TIMELINE_DECISION_ASKED_ALLOWED);
+    row = paddock_timeline_lookup (timeline, 7);
+    g_assert_cmpint (paddock_timeline_event_get_decision (row), ==, PADDOCK_TIMELINE_DECISION_ASKED_DENIED);
+  }
+
+  /* Out of sight behind a second tab, which only greets: a notification,
+   * whose Allow is for the session. */
+  g_assert_true (wait_for (lock_reported, page, "the session's hello"));
+  session = g_strdup (paddock_client_get_session_id (paddock_session_page_get_client (page)));
+  tab_view = paddock_window_get_tab_view (PADDOCK_WINDOW (window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.new-tab", NULL));
+  second = PADDOCK_SESSION_PAGE (adw_tab_page_get_child (adw_tab_view_get_selected_page (tab_view)));
+  g_assert_true (second != page);
+  g_assert_true (wait_for (session_running, second, "the second session"));
+  g_assert_true (wait_for (terminal_has_prompt, paddock_session_page_get_terminal (second), "the second greeting"));
+  g_file_set_contents (go, "", 0, &error);
+  g_assert_no_error (error);
+  g_assert_true (wait_for (ask_shown, page, "the last ask"));
+  {
+    const char *body = "~/.config/rclone/rclone.conf, for mvn -q package";
+    g_autofree char *allow = g_strdup_printf ("app.decide(('%s', int64 8, 'allow'))", session);
+    Notification *notification;
+
+    g_assert_true (wait_for (notification_sent, (gpointer) body, "the notification"));
+    notification = find_notification (body);
+    g_assert_true (g_str_has_prefix (notification->summary, "The Agent Wants to Read a File in "));
+    g_assert_true (g_strv_contains ((const char * const *) notification->actions, allow));
+    g_assert_true (g_strv_contains ((const char * const *) notification->actions, "Allow for This Session"));
+    activate_decide (app, session, 8, "allow");
+    assert_terminal_shows (terminal, "answer 8 allow session");
+    g_assert_true (wait_for (notification_closed, (gpointer) body, "the notification to close"));
+  }
+
+  destroy_windows (app);
+  if (runner != NULL)
+    g_setenv ("PADDOCK_RUN", runner, TRUE);
+  g_unsetenv ("PADDOCK_TEST_HOME_OUT");
+  g_unsetenv ("PADDOCK_TEST_HOME_ASKS");
+  g_unsetenv ("PADDOCK_TEST_HOME_WAIT");
+  test_remove_tree (out);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -388,6 +568,7 @@ main (int   argc,
   g_test_add_func ("/paddock/window/approval-kill", test_approval_kill);
   g_test_add_func ("/paddock/window/app-decide", test_app_decide);
   g_test_add_func ("/paddock/window/approval-secret", test_approval_secret);
+  g_test_add_func ("/paddock/window/approval-home", test_approval_home);
 
   status = g_test_run ();
   test_window_cleanup ();

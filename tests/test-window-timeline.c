@@ -901,6 +901,124 @@ test_folded_hidden (void)
   g_object_unref (view);
 }
 
+static PaddockMessage *
+home_new (const char      *entry,
+          const char      *name,
+          gint64           id,
+          PaddockDecision  decision,
+          const char      *by)
+{
+  PaddockMessage *message = paddock_message_new (PADDOCK_MESSAGE_HOME);
+
+  message->time = g_get_real_time ();
+  message->path = g_build_filename (g_get_home_dir (), entry, NULL);
+  message->name = g_strdup (name);
+  message->id = id;
+  message->pid = 120;
+  message->exe = g_strdup ("/usr/bin/mvn");
+  message->decision = decision;
+  message->by = g_strdup (by);
+  return message;
+}
+
+/* The position in @model of the first home row that read @line, as its
+ * display line says; -1 where there is none. */
+static int
+find_home_row (GListModel *model,
+               const char *line)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(PaddockTimelineEvent) event = g_list_model_get_item (model, i);
+      g_autofree char *shown = paddock_timeline_event_dup_display_line (event);
+
+      if (paddock_timeline_event_get_kind (event) == PADDOCK_TIMELINE_EVENT_HOME && g_str_equal (shown, line))
+        return i;
+    }
+  return -1;
+}
+
+/* Reads in the home folder show as rows ("read ~/.m2/settings.xml", the
+ * program that read), which the search finds by path or program, and
+ * the filters keep by their decision as they keep execs. */
+static void
+test_home_rows (void)
+{
+  g_autoptr(PaddockTimeline) timeline = paddock_timeline_new ();
+  g_autoptr(PaddockMessage) shell = allowed_new (1, 100, 1, "/usr/bin/bash", "-bash -i");
+  g_autoptr(PaddockMessage) build = allowed_new (2, 120, 100, "/usr/bin/mvn", "mvn package");
+  g_autoptr(PaddockMessage) allowed = home_new (".m2", "settings.xml", 3, PADDOCK_DECISION_ALLOW, "user");
+  g_autoptr(PaddockMessage) refused = home_new (".pgpass", NULL, -1, PADDOCK_DECISION_DENY, "rule");
+  const PaddockMessage *messages[] = { shell, build, allowed, refused };
+  GtkWidget *window;
+  PaddockTimelineView *view;
+  GListModel *shown;
+
+  if (skip_without_display ())
+    return;
+
+  window = gtk_window_new ();
+  view = PADDOCK_TIMELINE_VIEW (paddock_timeline_view_new ());
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
+  gtk_window_set_default_size (GTK_WINDOW (window), 600, 400);
+  shown = paddock_timeline_view_get_model (view);
+  paddock_timeline_add_messages (timeline, messages, G_N_ELEMENTS (messages));
+  paddock_timeline_view_set_timeline (view, timeline);
+  gtk_window_present (GTK_WINDOW (window));
+
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 4);
+  g_assert_cmpint (find_home_row (shown, "~/.m2/settings.xml"), ==, 2);
+  {
+    LabelWait read = { GTK_WIDGET (view), "read ~/.m2/settings.xml" };
+    LabelWait refused_read = { GTK_WIDGET (view), "read ~/.pgpass" };
+
+    g_assert_true (wait_for (label_shown, &read, read.needle));
+    g_assert_true (wait_for (label_shown, &refused_read, refused_read.needle));
+  }
+
+  /* Found by what was read, in any case, and by the program that read. */
+  paddock_timeline_view_set_search (view, "SETTINGS");
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 1);
+  g_assert_cmpint (find_home_row (shown, "~/.m2/settings.xml"), ==, 0);
+  paddock_timeline_view_set_search (view, "mvn");
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 3);
+  g_assert_cmpint (find_row (shown, "mvn package"), ==, 0);
+  g_assert_cmpint (find_home_row (shown, "~/.pgpass"), ==, 2);
+  paddock_timeline_view_set_search (view, NULL);
+
+  /* Asked: the read that was asked about; denied: the one refused. */
+  paddock_timeline_view_set_filter (view, PADDOCK_TIMELINE_FILTER_ASKED);
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 1);
+  g_assert_cmpint (find_home_row (shown, "~/.m2/settings.xml"), ==, 0);
+  paddock_timeline_view_set_filter (view, PADDOCK_TIMELINE_FILTER_DENIED);
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 1);
+  g_assert_cmpint (find_home_row (shown, "~/.pgpass"), ==, 0);
+  paddock_timeline_view_set_filter (view, PADDOCK_TIMELINE_FILTER_ALL);
+  g_assert_cmpuint (g_list_model_get_n_items (shown), ==, 4);
+
+  /* Selected, a read has its details: the program that read and the
+   * answer, and no command to copy or remember. */
+  gtk_selection_model_select_item (gtk_list_view_get_model (paddock_timeline_view_get_list_view (view)), 2, TRUE);
+  {
+    LabelWait program = { GTK_WIDGET (view), "/usr/bin/mvn" };
+    LabelWait decision = { GTK_WIDGET (view), "Allowed by you" };
+
+    g_assert_true (wait_for (label_shown, &program, program.needle));
+    g_assert_true (wait_for (label_shown, &decision, decision.needle));
+  }
+  g_assert_false (find_label_containing (GTK_WIDGET (view), "Copy Command"));
+  g_assert_false (find_label_containing (GTK_WIDGET (view), "Allow in This Project"));
+  /* A command's details have them. */
+  gtk_selection_model_select_item (gtk_list_view_get_model (paddock_timeline_view_get_list_view (view)), 1, TRUE);
+  {
+    LabelWait copy = { GTK_WIDGET (view), "Copy Command" };
+
+    g_assert_true (wait_for (label_shown, &copy, copy.needle));
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static gboolean
 idle_done (gpointer data)
 {
@@ -1052,6 +1170,7 @@ main (int   argc,
   g_test_add_func ("/paddock/window-timeline/asked-rows", test_asked_rows);
   g_test_add_func ("/paddock/window-timeline/tabs-apart-and-toggle", test_tabs_apart_and_toggle);
   g_test_add_func ("/paddock/window-timeline/folded-hidden", test_folded_hidden);
+  g_test_add_func ("/paddock/window-timeline/home-rows", test_home_rows);
   g_test_add_func ("/paddock/window-timeline/always-deny", test_always_deny);
   g_test_add_func ("/paddock/window-timeline/always-allow-undo", test_always_allow_undo);
   g_test_add_func ("/paddock/window-timeline/always-deny-locked", test_always_deny_locked);

@@ -421,6 +421,8 @@ decide_action (GSimpleAction *action,
   PaddockApplication *self = user_data;
   PaddockSessionPage *page;
   PaddockDecision decision = PADDOCK_DECISION_NONE;
+  PaddockRemember remember = PADDOCK_REMEMBER_ONCE;
+  const PaddockMessage *ask;
   const char *session_id;
   const char *answer;
   gint64 ask_id;
@@ -438,7 +440,11 @@ decide_action (GSimpleAction *action,
       g_debug ("app.decide: no tab follows session %s", session_id);
       return;
     }
-  if (!paddock_session_page_decide (page, ask_id, decision, PADDOCK_REMEMBER_ONCE))
+  /* An Allow lasts as the bar's does: a home folder read's for the session. */
+  ask = paddock_approval_bar_get_ask (paddock_session_page_get_approval_bar (page), ask_id);
+  if (ask != NULL && decision == PADDOCK_DECISION_ALLOW)
+    remember = paddock_approval_bar_allow_lasts (ask);
+  if (!paddock_session_page_decide (page, ask_id, decision, remember))
     g_debug ("app.decide: ask %" G_GINT64_FORMAT " of session %s does not wait", ask_id, session_id);
 }
 

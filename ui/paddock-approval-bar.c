@@ -25,11 +25,14 @@ struct _PaddockApprovalBar
   guint        countdown_id;
 
   GtkRevealer *revealer;
+  GtkLabel    *heading_label;
   GtkLabel    *position_label;
   GtkLabel    *countdown_label;
   GtkLabel    *command_label;
   GtkLabel    *cwd_label;
   GtkLabel    *rule_label;
+  GtkWidget   *exec_buttons;
+  GtkWidget   *home_buttons;
 };
 
 enum {
@@ -160,6 +163,29 @@ describe_rule (const PaddockMessage *ask)
   return g_strdup (_("The policy asks about commands no rule allows"));
 }
 
+static gboolean
+is_home (const PaddockMessage *ask)
+{
+  return g_strcmp0 (ask->kind, "home") == 0;
+}
+
+/* A read in the home folder: which entry, and which file below it. */
+static char *
+describe_home (const PaddockMessage *ask)
+{
+  g_autofree char *entry = paddock_home_display_path (ask->path != NULL ? ask->path : "", NULL);
+  g_autofree char *name = ask->name != NULL ? paddock_escape_for_display (ask->name, -1) : NULL;
+
+  if (name != NULL && *name != '\0')
+    /* TRANSLATORS: the approval bar's heading for a file of the home folder the agent tried to read:
+     * the folder or file asked about, then the file first tried below it, e.g.
+     * "The agent wants to read ~/.m2 (settings.xml)" */
+    return g_strdup_printf (_("The agent wants to read %s (%s)"), entry, name);
+  /* TRANSLATORS: the approval bar's heading for an entry of the home folder the agent tried to read, e.g.
+   * "The agent wants to read ~/.pgpass" */
+  return g_strdup_printf (_("The agent wants to read %s"), entry);
+}
+
 static void
 update (PaddockApprovalBar *self,
         guint               n_before)
@@ -170,12 +196,33 @@ update (PaddockApprovalBar *self,
   if (current != NULL)
     {
       const PaddockMessage *ask = current->message;
-      g_autofree char *line = paddock_exec_display_line (ask->path, ask->exe, ask->interpreter, ask->pipeline,
-                                                         (const char * const *) ask->argv);
+      gboolean home = is_home (ask);
+      /* A home ask's path is the entry it reads, not the program's. */
+      g_autofree char *line = paddock_exec_display_line (home ? NULL : ask->path, ask->exe, ask->interpreter,
+                                                         ask->pipeline, (const char * const *) ask->argv);
       g_autofree char *cwd = ask->cwd != NULL ? paddock_escape_for_display (ask->cwd, -1) : NULL;
       g_autofree char *in_cwd = NULL;
-      g_autofree char *rule = describe_rule (ask);
+      g_autofree char *rule = NULL;
+      g_autofree char *heading = NULL;
       g_autofree char *of = NULL;
+
+      if (home)
+        {
+          heading = describe_home (ask);
+          rule = ask->reason != NULL ? paddock_escape_for_display (ask->reason, -1) :
+                 /* TRANSLATORS: why the approval bar asks before the agent reads a file of the home folder */
+                 g_strdup (_("Under the lock, the agent reads in your home folder only what you allow"));
+        }
+      else
+        {
+          /* TRANSLATORS: the approval bar's heading: the agent started a command the policy asks about */
+          heading = g_strdup (_("The Agent Wants to Run"));
+          rule = describe_rule (ask);
+        }
+      gtk_label_set_label (self->heading_label, heading);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->heading_label), heading);
+      gtk_widget_set_visible (self->exec_buttons, !home);
+      gtk_widget_set_visible (self->home_buttons, home);
 
       if (g_strcmp0 (ask->kind, "secret") == 0)
         {
@@ -298,6 +345,36 @@ paddock_approval_bar_clear (PaddockApprovalBar *self)
   update (self, n_before);
 }
 
+/**
+ * paddock_approval_bar_allow_lasts:
+ * @ask: an ask message
+ *
+ * How long a plain Allow of @ask (session.allow, a notification's Allow)
+ * is remembered: once for a command, for the session for a read in the
+ * home folder, whose entry is asked about once and never allowed for
+ * one read only.
+ */
+PaddockRemember
+paddock_approval_bar_allow_lasts (const PaddockMessage *ask)
+{
+  g_return_val_if_fail (ask != NULL, PADDOCK_REMEMBER_ONCE);
+
+  return is_home (ask) ? PADDOCK_REMEMBER_SESSION : PADDOCK_REMEMBER_ONCE;
+}
+
+/* The ask @id, waiting or answered, or NULL. */
+const PaddockMessage *
+paddock_approval_bar_get_ask (PaddockApprovalBar *self,
+                              gint64              id)
+{
+  Ask *ask;
+
+  g_return_val_if_fail (PADDOCK_IS_APPROVAL_BAR (self), NULL);
+
+  ask = find_ask (self, id, NULL);
+  return ask != NULL ? ask->message : NULL;
+}
+
 const PaddockMessage *
 paddock_approval_bar_get_current (PaddockApprovalBar *self)
 {
@@ -394,11 +471,14 @@ paddock_approval_bar_class_init (PaddockApprovalBarClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/paddock/Paddock/paddock-approval-bar.ui");
   gtk_widget_class_bind_template_child (widget_class, PaddockApprovalBar, revealer);
+  gtk_widget_class_bind_template_child (widget_class, PaddockApprovalBar, heading_label);
   gtk_widget_class_bind_template_child (widget_class, PaddockApprovalBar, position_label);
   gtk_widget_class_bind_template_child (widget_class, PaddockApprovalBar, countdown_label);
   gtk_widget_class_bind_template_child (widget_class, PaddockApprovalBar, command_label);
   gtk_widget_class_bind_template_child (widget_class, PaddockApprovalBar, cwd_label);
   gtk_widget_class_bind_template_child (widget_class, PaddockApprovalBar, rule_label);
+  gtk_widget_class_bind_template_child (widget_class, PaddockApprovalBar, exec_buttons);
+  gtk_widget_class_bind_template_child (widget_class, PaddockApprovalBar, home_buttons);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "paddock-approval-bar");

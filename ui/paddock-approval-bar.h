@@ -7,7 +7,11 @@
  * slides in while one waits: the first waiting one's command line, working
  * directory, rule and reason, a countdown to its deadline, and buttons for
  * the session.allow, session.allow-always, session.deny and session.kill
- * actions, which the page that holds the bar provides. An ask stays until
+ * actions, which the page that holds the bar provides. A read in the home
+ * folder (an ask of kind "home") is shown as "The agent wants to read
+ * ~/.m2 (settings.xml)" above the command line that read, its buttons
+ * Allow for This Session (session.allow), Allow in This Project
+ * (session.allow-always) and Deny. An ask stays until
  * the page removes it (its decided came); one the page marks answered
  * leaves the view at once, so that it is not answered twice meanwhile.
  * Main thread only.
@@ -34,6 +38,11 @@ gboolean              paddock_approval_bar_remove_ask    (PaddockApprovalBar   *
 gboolean              paddock_approval_bar_set_answered  (PaddockApprovalBar   *self,
                                                           gint64                id);
 void                  paddock_approval_bar_clear         (PaddockApprovalBar   *self);
+/* How long a plain Allow of @ask lasts: once, or for a home folder read the session. */
+PaddockRemember       paddock_approval_bar_allow_lasts   (const PaddockMessage *ask);
+/* The ask @id, waiting or answered, or NULL; owned by the bar. */
+const PaddockMessage *paddock_approval_bar_get_ask       (PaddockApprovalBar   *self,
+                                                          gint64                id);
 /* The ask shown, or NULL when none waits; owned by the bar. */
 const PaddockMessage *paddock_approval_bar_get_current   (PaddockApprovalBar   *self);
 gboolean              paddock_approval_bar_is_waiting    (PaddockApprovalBar   *self,

@@ -65,17 +65,39 @@ notify_ask (PaddockSessionPage   *self,
   if (self->notifying_app != app)
     g_set_weak_pointer (&self->notifying_app, app);
 
-  /* TRANSLATORS: a notification's title; %s is the project's name */
-  title = g_strdup_printf (_("A Command Waits in %s"), paddock_project_get_name (self->project));
-  line = paddock_exec_display_line (ask->path, ask->exe, ask->interpreter, ask->pipeline,
-                                    (const char * const *) ask->argv);
+  if (g_strcmp0 (ask->kind, "home") == 0)
+    {
+      g_autofree char *what = paddock_home_display_path (ask->path != NULL ? ask->path : "", ask->name);
+      g_autofree char *command = paddock_exec_display_line (NULL, ask->exe, NULL, NULL,
+                                                            (const char * const *) ask->argv);
+
+      /* TRANSLATORS: a notification's title: the agent waits to read a file of the home folder; %s is
+       * the project's name */
+      title = g_strdup_printf (_("The Agent Wants to Read a File in %s"), paddock_project_get_name (self->project));
+      /* TRANSLATORS: a notification's body: what the agent would read, e.g. "~/.m2/settings.xml", then the
+       * command line that reads it */
+      line = g_strdup_printf (_("%s, for %s"), what, command);
+    }
+  else
+    {
+      /* TRANSLATORS: a notification's title; %s is the project's name */
+      title = g_strdup_printf (_("A Command Waits in %s"), paddock_project_get_name (self->project));
+      line = paddock_exec_display_line (ask->path, ask->exe, ask->interpreter, ask->pipeline,
+                                        (const char * const *) ask->argv);
+    }
   notification = g_notification_new (title);
   g_notification_set_body (notification, line);
   g_notification_set_priority (notification, G_NOTIFICATION_PRIORITY_HIGH);
   g_notification_set_default_action_and_target (notification, "app.show-session", "s", session_id);
-  /* TRANSLATORS: a notification's button: let the command that waits run */
-  g_notification_add_button_with_target (notification, _("Allow"), "app.decide", "(sxs)",
-                                         session_id, ask->id, "allow");
+  if (paddock_approval_bar_allow_lasts (ask) == PADDOCK_REMEMBER_SESSION)
+    /* TRANSLATORS: a notification's button: let the agent read the file of the home folder it waits
+     * for, and the rest of that entry, until the session ends */
+    g_notification_add_button_with_target (notification, _("Allow for This Session"), "app.decide", "(sxs)",
+                                           session_id, ask->id, "allow");
+  else
+    /* TRANSLATORS: a notification's button: let the command that waits run */
+    g_notification_add_button_with_target (notification, _("Allow"), "app.decide", "(sxs)",
+                                           session_id, ask->id, "allow");
   /* TRANSLATORS: a notification's button: refuse the command that waits */
   g_notification_add_button_with_target (notification, _("Deny"), "app.decide", "(sxs)",
                                          session_id, ask->id, "deny");
@@ -217,7 +239,11 @@ paddock_session_page_tell_of_ask (PaddockSessionPage   *self,
 {
   if (is_in_sight (self))
     return;
-  /* TRANSLATORS: why a tab wants attention */
-  paddock_session_page_emit_attention (self, _("A command waits for an answer"));
+  if (g_strcmp0 (ask->kind, "home") == 0)
+    /* TRANSLATORS: why a tab wants attention: the agent waits to read a file of the home folder */
+    paddock_session_page_emit_attention (self, _("The agent waits to read a file"));
+  else
+    /* TRANSLATORS: why a tab wants attention */
+    paddock_session_page_emit_attention (self, _("A command waits for an answer"));
   notify_ask (self, ask);
 }

@@ -754,12 +754,13 @@ decide_action (GtkWidget  *widget,
   const PaddockMessage *ask = paddock_approval_bar_get_current (self->approval_bar);
   gboolean allow = !g_str_equal (action_name, "session.deny");
   gboolean always = g_str_equal (action_name, "session.allow-always");
+  PaddockRemember remember;
 
   if (ask == NULL)
     return;
-  paddock_session_page_decide (self, ask->id,
-                               allow ? PADDOCK_DECISION_ALLOW : PADDOCK_DECISION_DENY,
-                               always ? PADDOCK_REMEMBER_PROJECT : PADDOCK_REMEMBER_ONCE);
+  remember = always ? PADDOCK_REMEMBER_PROJECT :
+             allow ? paddock_approval_bar_allow_lasts (ask) : PADDOCK_REMEMBER_ONCE;
+  paddock_session_page_decide (self, ask->id, allow ? PADDOCK_DECISION_ALLOW : PADDOCK_DECISION_DENY, remember);
 }
 
 static void

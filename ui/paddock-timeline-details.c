@@ -1,4 +1,4 @@
-/* paddock-timeline-details.c: one timeline row's details: its command line, folder, process, program, decision
+/* paddock-timeline-details.c: one timeline row's details: its command line or home folder read, folder, process, program, decision
  *
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -26,6 +26,8 @@ struct _PaddockTimelineDetails
   GtkLabel  *decision_label;
   GtkLabel  *rule_label;
   GtkLabel  *status_label;
+  GtkWidget *command_buttons;
+  GtkWidget *always_allow_button;
 };
 
 G_DEFINE_FINAL_TYPE (PaddockTimelineDetails, paddock_timeline_details, GTK_TYPE_WIDGET)
@@ -110,6 +112,8 @@ paddock_timeline_details_class_init (PaddockTimelineDetailsClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PaddockTimelineDetails, decision_label);
   gtk_widget_class_bind_template_child (widget_class, PaddockTimelineDetails, rule_label);
   gtk_widget_class_bind_template_child (widget_class, PaddockTimelineDetails, status_label);
+  gtk_widget_class_bind_template_child (widget_class, PaddockTimelineDetails, command_buttons);
+  gtk_widget_class_bind_template_child (widget_class, PaddockTimelineDetails, always_allow_button);
 }
 
 static void
@@ -133,20 +137,57 @@ paddock_timeline_details_set_event (PaddockTimelineDetails *self,
   g_autofree char *decision = NULL;
   g_autofree char *rule = NULL;
   const char *by, *reason;
+  gboolean home;
 
   g_return_if_fail (PADDOCK_IS_TIMELINE_DETAILS (self));
   g_return_if_fail (PADDOCK_IS_TIMELINE_EVENT (event));
 
-  command = paddock_timeline_dup_command (event);
-  set_escaped (self->argv_label, command);
+  home = paddock_timeline_event_get_kind (event) == PADDOCK_TIMELINE_EVENT_HOME;
+  gtk_widget_set_visible (self->command_buttons, !home);
+  gtk_widget_set_visible (self->always_allow_button, !home);
+  if (home)
+    {
+      g_autofree char *what = paddock_timeline_event_dup_display_line (event);
+
+      /* What was read, and the command line that read where its ask said it; escaped already. */
+      command = paddock_timeline_dup_command (event);
+      if (*command != '\0')
+        {
+          g_autofree char *line = paddock_escape_for_display (command, -1);
+
+          /* TRANSLATORS: a timeline row's details: a file of the home folder the agent read (or tried
+           * to), then the command line that read it, e.g. "read ~/.m2/settings.xml by mvn package" */
+          g_free (command);
+          command = g_strdup_printf (_("read %s by %s"), what, line);
+        }
+      else
+        {
+          g_free (command);
+          /* TRANSLATORS: a timeline row's details: a file of the home folder the agent read (or tried to) */
+          command = g_strdup_printf (_("read %s"), what);
+        }
+      gtk_label_set_label (self->argv_label, command);
+    }
+  else
+    {
+      command = paddock_timeline_dup_command (event);
+      set_escaped (self->argv_label, command);
+    }
   set_escaped (self->cwd_label, paddock_timeline_event_get_cwd (event));
-  /* TRANSLATORS: a process id and its parent's, in a timeline row's details */
-  pid = g_strdup_printf (_("%d (parent %d)"), paddock_timeline_event_get_pid (event),
-                         paddock_timeline_event_get_ppid (event));
+  if (paddock_timeline_event_get_ppid (event) > 0)
+    /* TRANSLATORS: a process id and its parent's, in a timeline row's details */
+    pid = g_strdup_printf (_("%d (parent %d)"), paddock_timeline_event_get_pid (event),
+                           paddock_timeline_event_get_ppid (event));
+  else
+    pid = g_strdup_printf ("%d", paddock_timeline_event_get_pid (event));
   gtk_label_set_label (self->pid_label, pid);
   set_escaped (self->exe_label, paddock_timeline_event_get_exe (event));
 
-  by = describe_by (paddock_timeline_event_get_by (event));
+  if (home && g_strcmp0 (paddock_timeline_event_get_by (event), "rule") == 0)
+    /* TRANSLATORS: who decided a read in the home folder: the lock's lists of what the agent may read there */
+    by = _("by the lock’s lists for the home folder");
+  else
+    by = describe_by (paddock_timeline_event_get_by (event));
   if (by != NULL)
     /* TRANSLATORS: a decision and who made it, e.g. "Allowed, by a rule of the policy" */
     decision = g_strdup_printf (_("%s, %s"), paddock_timeline_describe_decision (event, NULL, NULL), by);
@@ -155,7 +196,10 @@ paddock_timeline_details_set_event (PaddockTimelineDetails *self,
   gtk_label_set_label (self->decision_label, decision);
 
   reason = paddock_timeline_event_get_reason (event);
-  if (paddock_timeline_event_get_rule (event) == NULL)
+  /* A read in the home folder has no rule of the policy: why it was refused, where it says. */
+  if (home)
+    rule = g_strdup (reason);
+  else if (paddock_timeline_event_get_rule (event) == NULL)
     rule = NULL;
   else if (reason != NULL && *reason != '\0')
     /* TRANSLATORS: a policy rule's name and the reason it gives */

@@ -1,4 +1,4 @@
-/* paddock-timeline-row.c: one row of the timeline view: time, program, command line, decision, duration
+/* paddock-timeline-row.c: one row of the timeline view: time, program, command line or home folder read, decision, duration
  *
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -224,6 +224,16 @@ update_all (PaddockTimelineRow *self)
     {
       program = paddock_timeline_event_dup_program (self->event);
       line = paddock_timeline_event_dup_display_line (self->event);
+      gtk_widget_remove_css_class (GTK_WIDGET (self->command_label), "dim-label");
+    }
+  else if (paddock_timeline_event_get_kind (self->event) == PADDOCK_TIMELINE_EVENT_HOME)
+    {
+      g_autofree char *what = paddock_timeline_event_dup_display_line (self->event);
+
+      /* The process that read, then what it read. */
+      program = paddock_timeline_event_dup_program (self->event);
+      /* TRANSLATORS: a timeline row: the agent read (or tried to) a file in the home folder, e.g. "read ~/.m2/settings.xml" */
+      line = g_strdup_printf (_("read %s"), what);
       gtk_widget_remove_css_class (GTK_WIDGET (self->command_label), "dim-label");
     }
   else

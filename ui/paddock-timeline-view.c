@@ -96,16 +96,7 @@ row_visible (gpointer item,
     }
 
   if (self->search != NULL)
-    {
-      g_autofree char *line = NULL;
-      g_autofree char *folded = NULL;
-
-      if (paddock_timeline_event_get_kind (event) != PADDOCK_TIMELINE_EVENT_EXEC)
-        return FALSE;
-      line = paddock_timeline_event_dup_display_line (event);
-      folded = g_utf8_casefold (line, -1);
-      return strstr (folded, self->search) != NULL;
-    }
+    return paddock_timeline_event_matches (event, self->search);
 
   return TRUE;
 }
@@ -265,19 +256,22 @@ static void
 update_details (PaddockTimelineView *self)
 {
   PaddockTimelineEvent *event = self->selected;
-  gboolean exec = event != NULL && paddock_timeline_event_get_kind (event) == PADDOCK_TIMELINE_EVENT_EXEC;
+  PaddockTimelineEventKind kind = event != NULL ? paddock_timeline_event_get_kind (event) : PADDOCK_TIMELINE_EVENT_EXEC;
+  gboolean exec = event != NULL && kind == PADDOCK_TIMELINE_EVENT_EXEC;
+  /* A read in the home folder has details too, but no command to copy or remember. */
+  gboolean shown = exec || (event != NULL && kind == PADDOCK_TIMELINE_EVENT_HOME);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.copy-command", exec);
   update_rule_actions (self);
-  if (self->details == NULL && exec)
+  if (self->details == NULL && shown)
     {
       self->details = paddock_timeline_details_new ();
       gtk_widget_insert_before (self->details, GTK_WIDGET (self), NULL);
     }
   if (self->details == NULL)
     return;
-  gtk_widget_set_visible (self->details, exec);
-  if (exec)
+  gtk_widget_set_visible (self->details, shown);
+  if (shown)
     paddock_timeline_details_set_event (PADDOCK_TIMELINE_DETAILS (self->details), event);
 }
 
@@ -773,7 +767,8 @@ paddock_timeline_view_get_list_view (PaddockTimelineView *self)
   return self->list_view;
 }
 
-/* Shows only the programs whose command line holds @text, in any case. */
+/* Shows only the programs whose command line holds @text, in any case,
+ * and the reads in the home folder whose path or program does. */
 void
 paddock_timeline_view_set_search (PaddockTimelineView *self,
                                   const char          *text)
@@ -801,8 +796,14 @@ paddock_timeline_view_set_search (PaddockTimelineView *self,
 
   g_free (self->search);
   self->search = g_steal_pointer (&search);
+  /* Setting the text empties the entry first, which it says at once: not
+   * to be taken for a search, which would leave none. */
   if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)), text != NULL ? text : "") != 0)
-    gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text != NULL ? text : "");
+    {
+      g_signal_handlers_block_by_func (self->search_entry, search_changed_cb, self);
+      gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text != NULL ? text : "");
+      g_signal_handlers_unblock_by_func (self->search_entry, search_changed_cb, self);
+    }
   refilter (self, change);
 }
 

@@ -309,6 +309,24 @@ show_record (const PaddockAuditRecord *record,
       /* The secret's name and who got it; a record never holds a value. */
       detail = g_strdup_printf ("%s for %s  [sha256 %.12s]%s%s", name, argv, sha256, *reason ? ": " : "", reason);
     }
+  else if (g_strcmp0 (record->type, PADDOCK_AUDIT_HOME) == 0)
+    {
+      JsonNode *path_node = json_object_get_member (object, "path");
+      JsonNode *name_node = json_object_get_member (object, "name");
+      g_autofree char *path = path_node != NULL ? paddock_audit_node_dup_string (path_node) : NULL;
+      g_autofree char *name = name_node != NULL ? paddock_audit_node_dup_string (name_node) : NULL;
+      g_autofree char *what = paddock_home_display_path (path != NULL ? path : "", name);
+      g_autofree char *id = member_text (object, "id");
+      g_autofree char *exe = member_text (object, "exe");
+      g_autofree char *pid = member_text (object, "pid");
+      g_autofree char *reason = member_text (object, "reason");
+
+      /* What was read in the home folder (the home folder as ~), by which
+       * process, and the ask's id where it was asked. */
+      detail = g_strdup_printf ("%s%s%sread %s%s%s%s%s%s%s%s", *id ? "#" : "", id, *id ? " " : "", what,
+                                *exe ? " by " : "", exe, *pid ? " (pid " : "", pid, *pid ? ")" : "",
+                                *reason ? ": " : "", reason);
+    }
   else if (g_strcmp0 (record->type, PADDOCK_AUDIT_SESSION_START) == 0)
     {
       g_autofree char *session = member_text (object, "session");

@@ -316,6 +316,37 @@ print_exec (const PaddockMessage *message)
            decision, command, message->truncated ? " …(truncated)" : "", note);
 }
 
+static gboolean
+is_home (const PaddockMessage *ask)
+{
+  return g_strcmp0 (ask->kind, "home") == 0;
+}
+
+/* A read in the home folder the lock refused or asked about: the ask's id
+ * where there was one, the process, the decision, what was read (the
+ * home folder as ~) and by which program, who decided and why. */
+static void
+print_home (const PaddockMessage *message)
+{
+  g_autofree char *time = format_time (message->time > 0 ? message->time : g_get_real_time ());
+  g_autofree char *what = paddock_home_display_path (message->path, message->name);
+  g_autofree char *program = message->exe != NULL ? g_path_get_basename (message->exe) : NULL;
+  g_autofree char *by_program = program != NULL ? g_strdup_printf (" by %s", program) : g_strdup ("");
+  g_autofree char *shown_by_program = display (by_program);
+  g_autofree char *id = message->id >= 0 ? g_strdup_printf ("#%" G_GINT64_FORMAT, message->id) : g_strdup ("");
+  g_autofree char *who = g_strcmp0 (message->by, "no-client") == 0 ? g_strdup ("no one to answer") :
+                         g_strcmp0 (message->by, "timeout") == 0 ? g_strdup ("no answer in time") :
+                         message->by != NULL ? display (message->by) : NULL;
+  g_autofree char *reason = message->reason != NULL ? display (message->reason) : NULL;
+  g_autofree char *note = who != NULL && reason != NULL ? g_strdup_printf ("  [%s: %s]", who, reason) :
+                          who != NULL || reason != NULL ? g_strdup_printf ("  [%s]", who != NULL ? who : reason) :
+                          g_strdup ("");
+  const char *decision = message->decision == PADDOCK_DECISION_ALLOW ? "allow" :
+                         message->decision == PADDOCK_DECISION_DENY ? "DENY " : "ASK  ";
+
+  g_print ("%s  %-6s %-7d %s  read %s%s%s\n", time, id, message->pid, decision, what, shown_by_program, note);
+}
+
 /* Takes the answer line off the screen before anything else is printed:
  * on a terminal it is erased, to be drawn again below by prompt_next();
  * elsewhere what comes goes on a line of its own. */
@@ -363,7 +394,10 @@ prompt_next (Attach *attach)
 
   if (attach->answer != PADDOCK_DECISION_NONE)
     {
-      send_decide (attach, ask->id, attach->answer, attach->remember);
+      /* A home folder entry is asked about once: never allowed for one read only. */
+      send_decide (attach, ask->id, attach->answer,
+                   is_home (ask) && attach->answer == PADDOCK_DECISION_ALLOW && attach->remember == PADDOCK_REMEMBER_ONCE ?
+                   PADDOCK_REMEMBER_SESSION : attach->remember);
       g_queue_pop_head (&attach->asks);
       paddock_message_free (ask);
       prompt_next (attach);
@@ -378,7 +412,19 @@ prompt_next (Attach *attach)
                                                      (const char * const *) ask->argv),
                           QUESTION_SHOWN);
       reason = display (ask->reason != NULL ? ask->reason : ask->rule);
-      if (g_strcmp0 (ask->kind, "secret") == 0)
+      if (is_home (ask))
+        {
+          g_autofree char *entry = paddock_home_display_path (ask->path != NULL ? ask->path : "", NULL);
+          g_autofree char *name = display (ask->name);
+
+          /* A home ask's path is the entry it reads: the command line is the process's alone. */
+          g_free (command);
+          command = cut_line (paddock_exec_display_line (NULL, ask->exe, NULL, NULL, (const char * const *) ask->argv),
+                              QUESTION_SHOWN);
+          g_print ("\n  #%" G_GINT64_FORMAT " wants to read %s%s%s%s, for: %s\n", ask->id, entry,
+                   ask->name != NULL ? " (" : "", ask->name != NULL ? name : "", ask->name != NULL ? ")" : "", command);
+        }
+      else if (g_strcmp0 (ask->kind, "secret") == 0)
         {
           g_autofree char *name = display (ask->name);
 
@@ -389,7 +435,7 @@ prompt_next (Attach *attach)
         g_print ("\n  #%" G_GINT64_FORMAT " wants to run: %s\n", ask->id, command);
       /* A link of another name (./g, a link to git): what it leads to
        * matters to the answer, and is what a deny or ask rule went by. */
-      if (ask->path != NULL && *ask->path != '\0' && ask->exe != NULL)
+      if (!is_home (ask) && ask->path != NULL && *ask->path != '\0' && ask->exe != NULL)
         {
           g_autofree char *called = g_path_get_basename (ask->path);
           g_autofree char *resolved = g_path_get_basename (ask->exe);
@@ -406,7 +452,11 @@ prompt_next (Attach *attach)
       attach->shown = ask->id;
     }
   seconds = MAX (0, (ask->deadline - g_get_real_time ()) / G_USEC_PER_SEC);
-  line = g_strdup_printf ("  Allow #%" G_GINT64_FORMAT "? [y]es, [n]o, [a]lways in this project, [s]ession (denied in %"
+  if (is_home (ask))
+    line = g_strdup_printf ("  Allow reading #%" G_GINT64_FORMAT "? [y]es or [s] for this session, [a]lways in this "
+                            "project, [n]o (denied in %" G_GINT64_FORMAT " s) > ", ask->id, seconds);
+  else
+    line = g_strdup_printf ("  Allow #%" G_GINT64_FORMAT "? [y]es, [n]o, [a]lways in this project, [s]ession (denied in %"
                           G_GINT64_FORMAT " s) > ", ask->id, seconds);
   columns = terminal_columns ();
   attach->prompt_rows = MAX (1, (strlen (line) + columns - 1) / columns);
@@ -464,7 +514,10 @@ answer_current (Attach     *attach,
       return;
     }
 
-  if (strcmp (word, "y") == 0 || strcmp (word, "yes") == 0)
+  /* A home folder entry is asked about once: its yes is for the session. */
+  if (is_home (ask) && (strcmp (word, "y") == 0 || strcmp (word, "yes") == 0))
+    remember = PADDOCK_REMEMBER_SESSION;
+  else if (strcmp (word, "y") == 0 || strcmp (word, "yes") == 0)
     decision = PADDOCK_DECISION_ALLOW;
   else if (strcmp (word, "n") == 0 || strcmp (word, "no") == 0)
     decision = PADDOCK_DECISION_DENY;
@@ -675,6 +728,10 @@ handle_event (Attach               *attach,
         attach->remembered = 0;
         set_quiet_at (attach, 0);
       }
+      break;
+
+    case PADDOCK_MESSAGE_HOME:
+      print_home (message);
       break;
 
     case PADDOCK_MESSAGE_NET:

@@ -65,7 +65,7 @@ typedef enum
 #define PADDOCK_AUDIT_RESUME        "resume"
 #define PADDOCK_AUDIT_NET           "net"
 #define PADDOCK_AUDIT_SECRET        "secret"
-#define PADDOCK_AUDIT_HOME          "home"
+#define PADDOCK_AUDIT_HOME          "home"    /* a home message's fields, as the message has them */
 #define PADDOCK_AUDIT_POLICY        "policy"
 #define PADDOCK_AUDIT_SESSION_END   "session-end"
 

@@ -17,6 +17,7 @@
 #include <glib-object.h>
 #include <json-glib/json-glib.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 G_DEFINE_QUARK (paddock-protocol-error-quark, paddock_protocol_error)
@@ -363,6 +364,46 @@ paddock_exec_display_line (const char         *path,
   if (pipeline != NULL)
     append_note (line, "pipeline: ", pipeline);
   return g_string_free (line, FALSE);
+}
+
+/* @path below @home, as "~" and the rest, or NULL. */
+static char *
+under_home (const char *path,
+            const char *home)
+{
+  gsize length;
+
+  if (home == NULL || *home == '\0' || strcmp (home, "/") == 0)
+    return NULL;
+  length = strlen (home);
+  while (length > 1 && home[length - 1] == '/')
+    length--;
+  if (strncmp (path, home, length) != 0 || (path[length] != '\0' && path[length] != '/'))
+    return NULL;
+  return g_strconcat ("~", path + length, NULL);
+}
+
+char *
+paddock_home_display_path (const char *path,
+                           const char *name)
+{
+  g_autofree char *full = NULL;
+  g_autofree char *tilde = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  full = name != NULL && *name != '\0' ? g_build_filename (path, name, NULL) : g_strdup (path);
+  /* The entry is canonical: the home folder may be a link (/home to
+   * /var/home), so its canonical form is tried too. */
+  tilde = under_home (full, g_get_home_dir ());
+  if (tilde == NULL)
+    {
+      g_autofree char *canonical = g_canonicalize_filename (g_get_home_dir (), "/");
+      g_autofree char *real = realpath (canonical, NULL);
+
+      tilde = under_home (full, real);
+    }
+  return paddock_escape_for_display (tilde != NULL ? tilde : full, -1);
 }
 
 static gboolean

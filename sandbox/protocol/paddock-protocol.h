@@ -214,6 +214,12 @@ char            *paddock_exec_display_line      (const char           *path,
                                                  const char           *pipeline,
                                                  const char * const   *argv);
 
+/* What the agent read in the home folder (a home message's or a home
+ * ask's @path, and @name below it, or NULL), as a person should see it:
+ * escaped for display, the user's home folder as "~" ("~/.m2/settings.xml"). */
+char            *paddock_home_display_path      (const char           *path,
+                                                 const char           *name);
+
 /* Whether a message of @type may come from a client. */
 gboolean         paddock_message_type_is_request (PaddockMessageType   type);
 
