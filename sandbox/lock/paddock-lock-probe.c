@@ -461,16 +461,16 @@ print_home_view_status (FILE         *out,
                         const Report *report)
 {
   if (!report->have_backend)
-    fprintf (out, "home-asked: closed (the lock cannot start here)\n");
+    fprintf (out, "home-view: no (the lock cannot start here; the asked entries are closed)\n");
   else if (report_has_home_view (report))
-    fprintf (out, "home-asked: asked (the first read of each is held until answered, then served by "
-                  "paddock-run through FUSE, read-only)\n");
+    fprintf (out, "home-view: yes (the first read of each asked entry is held until answered, then "
+                  "served by paddock-run through FUSE, read-only)\n");
   else if (report->view_errno != 0)
-    fprintf (out, "home-asked: closed (cannot open /dev/fuse: %s; the entries the agent would be asked "
-                  "about are covered empty)\n", g_strerror (report->view_errno));
+    fprintf (out, "home-view: no (cannot open /dev/fuse: %s; the asked entries are closed, each "
+                  "covered empty)\n", g_strerror (report->view_errno));
   else
-    fprintf (out, "home-asked: closed (cannot %s: %s; without a mount namespace Landlock grants them "
-                  "no read)\n",
+    fprintf (out, "home-view: no (cannot %s: %s; the asked entries are closed: without a mount "
+                  "namespace Landlock grants them no read)\n",
              report->places_what != NULL ? report->places_what : "create a mount namespace",
              paddock_lock_namespace_error_text (report->places_errno));
 }
