@@ -284,7 +284,8 @@ paddock_asks_add (PaddockAsks        *self,
     }
   g_hash_table_insert (self->pending, &pending->id, pending);
   remaining = pending->deadline - g_get_monotonic_time ();
-  pending->deadline_source = g_timeout_source_new (MAX (remaining, 0) / 1000);
+  /* Rounded up: a deadline is never met before its time. */
+  pending->deadline_source = g_timeout_source_new ((MAX (remaining, 0) + 999) / 1000);
   g_source_set_callback (pending->deadline_source, on_deadline, pending, NULL);
   g_source_attach (pending->deadline_source, self->context);
   emit (self, paddock_message_copy (message));
