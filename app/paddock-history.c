@@ -212,6 +212,15 @@ count_record (const PaddockAuditRecord *record,
     }
   else if (g_strcmp0 (record->type, PADDOCK_AUDIT_DECISION) == 0 && g_strcmp0 (decision, "deny") == 0)
     self->n_denied++;
+  /* A read of the home folder: an ask's answer carries the ask's id; a
+   * refusal without one was refused unasked. */
+  else if (g_strcmp0 (record->type, PADDOCK_AUDIT_HOME) == 0)
+    {
+      if (json_object_has_member (record->object, "id"))
+        self->n_asked++;
+      if (g_strcmp0 (decision, "deny") == 0)
+        self->n_denied++;
+    }
   return TRUE;
 }
 

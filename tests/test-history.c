@@ -232,6 +232,40 @@ test_open (void)
   test_remove_tree (project);
 }
 
+/* Reads of the home folder count with the commands: an ask's answer
+ * (with its id) as asked, a refusal as denied. */
+static void
+test_home_counts (void)
+{
+  g_autofree char *project = make_project ();
+  g_autofree char *path = write_session ("dddd0004", project, FALSE);
+  g_autoptr(PaddockPastSession) session = NULL;
+  g_autoptr(PaddockAudit) audit = NULL;
+  g_autoptr(GError) error = NULL;
+
+  audit = paddock_audit_open (path, &error);
+  g_assert_no_error (error);
+  append_record (audit, PADDOCK_AUDIT_HOME,
+                 "{\"path\":\"/home/me/.m2\",\"name\":\"settings.xml\",\"decision\":\"deny\",\"by\":\"user\","
+                 "\"pid\":104,\"id\":4}");
+  append_record (audit, PADDOCK_AUDIT_HOME,
+                 "{\"path\":\"/home/me/Documents\",\"decision\":\"allow\",\"by\":\"user\",\"pid\":105,\"id\":5}");
+  append_record (audit, PADDOCK_AUDIT_HOME,
+                 "{\"path\":\"/home/me/.m2\",\"name\":\"x\",\"decision\":\"deny\",\"by\":\"denied\",\"pid\":106}");
+  g_clear_pointer (&audit, paddock_audit_close);
+
+  session = open_log (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (paddock_past_session_get_n_execs (session), ==, 3);
+  /* The push, and the two reads asked about. */
+  g_assert_cmpuint (paddock_past_session_get_n_asked (session), ==, 3);
+  /* The push and rm -rf /, the read denied by the user and the one refused after. */
+  g_assert_cmpuint (paddock_past_session_get_n_denied (session), ==, 4);
+
+  remove_logs ();
+  test_remove_tree (project);
+}
+
 /* One byte changed in a record: the log fails verification at that line,
  * says so naming the file, and shows what it holds. */
 static void
@@ -337,6 +371,7 @@ main (int   argc,
 
   g_test_add_func ("/paddock/history/list", test_list);
   g_test_add_func ("/paddock/history/open", test_open);
+  g_test_add_func ("/paddock/history/home-counts", test_home_counts);
   g_test_add_func ("/paddock/history/edited", test_edited);
   g_test_add_func ("/paddock/history/truncated", test_truncated);
   g_test_add_func ("/paddock/history/not-a-log", test_not_a_log);
