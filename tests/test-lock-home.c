@@ -462,19 +462,10 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *backend_arg = NULL;
-  g_autoptr(TestResult) status = NULL;
+  g_autofree char *unavailable = NULL;
   int result;
 
-  for (int i = 1; i < argc; i++)
-    if (g_str_has_prefix (argv[i], "--backend="))
-      {
-        backend = argv[i] + strlen ("--backend=");
-        memmove (&argv[i], &argv[i + 1], (argc - i) * sizeof (char *));
-        argc--;
-        i--;
-      }
-  g_test_init (&argc, &argv, NULL);
+  backend = test_lock_init (&argc, &argv);
 
   paddock_run = g_getenv ("PADDOCK_RUN");
   if (paddock_run == NULL)
@@ -482,14 +473,10 @@ main (int   argc,
       g_test_skip ("PADDOCK_RUN is not set");
       return g_test_run ();
     }
-  backend_arg = g_strdup_printf ("--lock-backend=%s", backend);
-  status = test_run_full ((const char *[]) { paddock_run, "--lock-status", backend_arg, NULL },
-                          &(TestRunOptions) { .quiet = TRUE });
-  if (strstr (status->out, "mechanism: none") != NULL)
+  unavailable = test_lock_unavailable (paddock_run, backend, NULL);
+  if (unavailable != NULL)
     {
-      g_autofree char *why = g_strdup_printf ("no %s lock here: %s", backend, status->out);
-
-      g_test_skip (why);
+      g_test_skip (unavailable);
       return g_test_run ();
     }
   make_tree ();

@@ -606,15 +606,7 @@ main (int   argc,
   g_auto(GStrv) env = NULL;
   int result;
 
-  for (int i = 1; i < argc; i++)
-    if (g_str_has_prefix (argv[i], "--backend="))
-      {
-        backend = argv[i] + strlen ("--backend=");
-        memmove (&argv[i], &argv[i + 1], (argc - i) * sizeof (char *));
-        argc--;
-        i--;
-      }
-  g_test_init (&argc, &argv, NULL);
+  backend = test_lock_init (&argc, &argv);
 
   paddock_run = g_getenv ("PADDOCK_RUN");
   if (paddock_run == NULL)

@@ -426,3 +426,35 @@ test_run_without_user_namespaces (const char * const *argv,
   g_unlink (err_file);
   return result;
 }
+
+const char *
+test_lock_init (int    *argc,
+                char ***argv)
+{
+  const char *backend = "landlock";
+
+  for (int i = 1; i < *argc; i++)
+    if (g_str_has_prefix ((*argv)[i], "--backend="))
+      {
+        backend = (*argv)[i] + strlen ("--backend=");
+        memmove (&(*argv)[i], &(*argv)[i + 1], (*argc - i) * sizeof (char *));
+        (*argc)--;
+        i--;
+      }
+  g_test_init (argc, argv, NULL);
+  return backend;
+}
+
+char *
+test_lock_unavailable (const char         *paddock_run,
+                       const char         *backend,
+                       const char * const *env)
+{
+  g_autofree char *backend_arg = g_strdup_printf ("--lock-backend=%s", backend);
+  g_autoptr(TestResult) status = test_run_full ((const char *[]) { paddock_run, "--lock-status", backend_arg, NULL },
+                                                &(TestRunOptions) { .quiet = TRUE, .env = env });
+
+  if (strstr (status->out, "mechanism: none") == NULL)
+    return NULL;
+  return g_strdup_printf ("no %s lock here: %s", backend, status->out);
+}

@@ -114,3 +114,15 @@ TestResult *test_run_in_pty     (const char * const *argv,
                                  const char * const *env,
                                  const char         *when,
                                  const char         *input);
+
+/* --- the lock suites' start ---------------------------------------------- */
+
+/* Takes --backend=NAME (default "landlock") out of the arguments, then
+ * calls g_test_init(). Returns the backend, pointing into @argv. */
+const char *test_lock_init        (int                *argc,
+                                   char             ***argv);
+/* Why no @backend lock can start here, as `@paddock_run --lock-status`
+ * with @env (NULL: ours) says, for g_test_skip(); NULL where one can. */
+char       *test_lock_unavailable (const char         *paddock_run,
+                                   const char         *backend,
+                                   const char * const *env);
