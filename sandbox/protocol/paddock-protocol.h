@@ -22,6 +22,13 @@
  * ask's id where there was one, and a reason for a refusal. No message
  * ever holds a secret's value.
  *
+ * The network lock (--net=locked): a connection to a host nobody listed
+ * is an ask with "kind": "host", its "host" and "port" and the asking
+ * program's pid, exe, argv and cwd. Every connection the proxy decides is
+ * a net message: host, port, decision, by, pid, exe, rule, the ask's id
+ * where there was one, a reason for a refusal; at its end ("kind":
+ * "end") also the address reached, bytes_in, bytes_out and duration.
+ *
  * The home folder under the lock (see sandbox/lock/paddock-home.h): the
  * first read of an entry the agent is asked about is an ask with "kind":
  * "home", the entry as "path" (canonical), the file first tried below it
@@ -162,15 +169,19 @@ typedef struct
   int              signal;        /* -1 when none */
   gint64           duration;      /* microseconds, -1 when unknown */
 
-  /* net, secret; ask of kind "secret" */
-  char            *host;
+  /* net, secret; ask of kind "secret" or "host" */
+  char            *host;          /* net, ask of kind "host": the name the client asked for */
   int              port;
+  char            *address;       /* net: the address it resolved to and was reached at */
+  gint64           bytes_in;      /* net, at a connection's end: bytes to the agent */
+  gint64           bytes_out;     /* net, at a connection's end: bytes from the agent */
   char            *name;          /* secret, ask: the secret's name, never its value */
   char            *program;       /* secret: the program that gets it, resolved */
   char            *kind;          /* ask, decided: "secret" for a program that asks for a
                                    * secret (paddock-secret run), "home" for a read of an
-                                   * asked entry of the home folder; "exec" or absent for
-                                   * an exec's ask */
+                                   * asked entry of the home folder, "host" for a connection
+                                   * to a host nobody listed; "exec" or absent for an
+                                   * exec's ask. net: "end" for a connection's end */
   char            *sha256;        /* secret, ask of kind "secret": the SHA-256 of the
                                    * program's file, 64 lowercase hex digits */
 
