@@ -71,6 +71,8 @@ paddock_net_host_normalize (const char *host,
       if (++label > 63)
         return NULL;
     }
+  if (label == 0)
+    return NULL;
   copy = g_ascii_strdown (host, length);
   /* A dotted quad must be an address the usual way: "127.1" and octal
    * forms read differently from one resolver to the next. */
