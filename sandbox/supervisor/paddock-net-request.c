@@ -196,7 +196,8 @@ paddock_net_request_parse_http (const char        *data,
             return refuse (request, 431);
           return PADDOCK_NET_REQUEST_MORE;
         }
-      if (eol == line || eol[-1] != '\r')
+      /* CR only as the line's end: the passes below find lines by it. */
+      if (eol == line || eol[-1] != '\r' || memchr (line, '\r', eol - 1 - line) != NULL)
         return refuse (request, 400);
       if ((gsize) (eol - line) > PADDOCK_NET_REQUEST_MAX_LINE)
         return refuse (request, 431);
