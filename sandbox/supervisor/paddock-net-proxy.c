@@ -28,6 +28,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -105,7 +106,6 @@ typedef struct
 typedef struct
 {
   PaddockNetProxy *proxy;
-  GThread         *thread;
   int              client_fd;
   int              server_fd;
   GBytes          *to_server;  /* sent before relaying: a plain request's head, early bytes */
@@ -138,6 +138,7 @@ struct _PaddockNetProxy
   GPtrArray           *listeners;
   GHashTable          *connections;
   GPtrArray           *tunnels;
+  GThreadPool         *relays;     /* a thread a tunnel, reused */
   GAsyncQueue         *ended;
   int                  stop_fd;
   int                  ended_fd;
@@ -733,7 +734,7 @@ direction_step (Direction *d)
           d->done = TRUE;
           break;
         }
-      n = splice (d->from, NULL, d->pipe[1], NULL, RELAY_PIPE_SIZE, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+      n = splice (d->from, NULL, d->pipe[1], NULL, 1 << 20, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
       if (n < 0)
         return errno == EAGAIN || errno == EINTR;
       if (n == 0)
@@ -743,8 +744,9 @@ direction_step (Direction *d)
   return TRUE;
 }
 
-static gpointer
-tunnel_relay (gpointer data)
+static void
+tunnel_relay (gpointer data,
+              gpointer user_data)
 {
   Tunnel *tunnel = data;
   PaddockNetProxy *self = tunnel->proxy;
@@ -767,7 +769,7 @@ tunnel_relay (gpointer data)
           tunnel->reason = g_strdup_printf ("cannot relay: %s", g_strerror (errno));
           goto out;
         }
-      fcntl (ways[i].pipe[1], F_SETPIPE_SZ, RELAY_PIPE_SIZE);
+      fcntl (ways[i].pipe[1], F_SETPIPE_SZ, g_getenv ("PIPESZ") ? atoi (g_getenv ("PIPESZ")) : RELAY_PIPE_SIZE);
     }
 
   while (!ways[0].done || !ways[1].done)
@@ -813,7 +815,6 @@ out:
   tunnel->client_fd = tunnel->server_fd = -1;
   g_async_queue_push (self->ended, tunnel);
   eventfd_write (self->ended_fd, 1);
-  return NULL;
 }
 
 static void
@@ -831,7 +832,6 @@ static void
 tunnel_finish (PaddockNetProxy *self,
                Tunnel          *tunnel)
 {
-  g_thread_join (tunnel->thread);
   g_ptr_array_remove_fast (self->tunnels, tunnel);
   record_end (self, tunnel, -1, NULL);
   tunnel_free (tunnel);
@@ -889,7 +889,7 @@ connection_relay (Connection *conn)
     g_byte_array_append (early, conn->input->data, conn->input->len);
   tunnel->to_server = g_byte_array_free_to_bytes (early);
   g_ptr_array_add (self->tunnels, tunnel);
-  tunnel->thread = g_thread_new ("paddock-net-relay", tunnel_relay, tunnel);
+  g_thread_pool_push (self->relays, tunnel, NULL);
   connection_free (conn);
 }
 
@@ -1481,6 +1481,7 @@ paddock_net_proxy_new (const PaddockNetProxyConfig  *config,
   self->connections = g_hash_table_new (NULL, NULL);
   self->tunnels = g_ptr_array_new ();
   self->ended = g_async_queue_new ();
+  self->relays = g_thread_pool_new (tunnel_relay, self, -1, FALSE, NULL);
   self->handover_fd = -1;
   self->stop_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
   self->ended_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -1556,17 +1557,17 @@ paddock_net_proxy_free (PaddockNetProxy *self)
         connection_free (l->data);
       g_list_free (connections);
     }
+  /* Every relay sees the stop and ends its tunnel; the pool waits for them. */
   if (self->stop_fd >= 0)
     eventfd_write (self->stop_fd, 1);
-  while (self->tunnels != NULL && self->tunnels->len > 0)
+  if (self->relays != NULL)
+    g_thread_pool_free (g_steal_pointer (&self->relays), FALSE, TRUE);
+  if (self->ended != NULL)
     {
-      Tunnel *tunnel = g_ptr_array_index (self->tunnels, 0);
+      Tunnel *tunnel;
 
-      g_thread_join (g_steal_pointer (&tunnel->thread));
-      g_async_queue_remove (self->ended, tunnel);
-      g_ptr_array_remove_index_fast (self->tunnels, 0);
-      record_end (self, tunnel, -1, NULL);
-      tunnel_free (tunnel);
+      while ((tunnel = g_async_queue_try_pop (self->ended)) != NULL)
+        tunnel_finish (self, tunnel);
     }
   source_clear (&self->ended_source);
   source_clear (&self->handover_source);
