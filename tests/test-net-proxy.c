@@ -15,6 +15,7 @@
 
 #include "paddock-asks.h"
 #include "paddock-audit.h"
+#include "paddock-fd-passing.h"
 #include "paddock-net-proxy.h"
 #include "paddock-net-request.h"
 #include "paddock-project-config.h"
@@ -954,6 +955,51 @@ test_free_closes (void)
   g_resolver_set_default (system_resolver);
 }
 
+/* The lock's child hands the listeners over a socket, as paddock-run
+ * gets them: the proxy's, and a forwarded port's, which reaches the
+ * host's loopback port it names with no request at all. */
+static void
+test_handover (void)
+{
+  g_autoptr(Server) server = server_start (FALSE);
+  g_autoptr(Server) echo = server_start (TRUE);
+  PaddockNetProxyConfig config = { .resolve = resolve_allowed, .presets = (const char *[]) { NULL } };
+  g_autoptr(GError) error = NULL;
+  Fixture fixture = { 0 };
+  g_autofree char *what = NULL;
+  g_autofree char *received = NULL;
+  guint16 forward_port;
+  int forward_fd;
+  int proxy_fd;
+  int pair[2];
+  Raw *raw;
+
+  fixture.proxy = paddock_net_proxy_new (&config, &error);
+  g_assert_no_error (error);
+  fixture.messages = g_ptr_array_new_with_free_func ((GDestroyNotify) paddock_message_free);
+  paddock_net_proxy_set_func (fixture.proxy, collect, fixture.messages);
+  g_assert_no_errno (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair));
+  paddock_net_proxy_take_handover (fixture.proxy, pair[0]);
+
+  proxy_fd = listen_loopback (&fixture.port);
+  forward_fd = listen_loopback (&forward_port);
+  what = g_strdup_printf ("port %u", echo->port);
+  g_assert_cmpint (paddock_send_fd (pair[1], proxy_fd, "proxy", 5), ==, 0);
+  g_assert_cmpint (paddock_send_fd (pair[1], forward_fd, what, strlen (what)), ==, 0);
+  close (proxy_fd);
+  close (forward_fd);
+  close (pair[1]);
+
+  assert_curl_gets_through (&fixture, server, "allowed.test");
+  raw = raw_start (forward_port, "forwarded", 9, 0, 0, TRUE);
+  received = raw_finish (raw, NULL);
+  g_assert_cmpstr (received, ==, "got 9 bytes");
+  while (find_message (&fixture, "127.0.0.1", "end") == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_clear_pointer (&fixture.proxy, paddock_net_proxy_free);
+  g_ptr_array_unref (fixture.messages);
+}
+
 static void
 test_config (void)
 {
@@ -1005,6 +1051,7 @@ main (int    argc,
   g_test_add_func ("/paddock/net-proxy/idle-connections", test_idle_connections);
   g_test_add_func ("/paddock/net-proxy/half-closed", test_half_closed);
   g_test_add_func ("/paddock/net-proxy/free-closes", test_free_closes);
+  g_test_add_func ("/paddock/net-proxy/handover", test_handover);
   status = g_test_run ();
   test_home_remove (home);
   return status;
