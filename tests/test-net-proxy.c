@@ -18,6 +18,7 @@
 #include "paddock-fd-passing.h"
 #include "paddock-net-proxy.h"
 #include "paddock-net-request.h"
+#include "paddock-net-rules.h"
 #include "paddock-project-config.h"
 #include "test-util.h"
 

@@ -16,6 +16,7 @@
 
 #include "paddock-net-proxy.h"
 #include "paddock-net-request.h"
+#include "paddock-net-rules.h"
 #include "paddock-fd-passing.h"
 #include "paddock-project-config.h"
 
@@ -34,8 +35,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-extern GResource *paddock_lock_get_resource (void);
-
 #define DEFAULT_HEAD_TIMEOUT_MS (10 * 1000)
 /* How long a refused client is read from (and its bytes dropped) after
  * the answer, so that closing with its bytes unread does not reset the
@@ -46,14 +45,6 @@ extern GResource *paddock_lock_get_resource (void);
 #define CONNECT_TIMEOUT_S 30
 /* The pipe each way of a tunnel; larger pipes measured no faster. */
 #define RELAY_PIPE_SIZE (256 * 1024)
-
-typedef struct
-{
-  char     *text;      /* as written, for records */
-  char     *name;      /* without "*." and port */
-  gboolean  wildcard;  /* "*.NAME": names below NAME */
-  guint16   port;      /* 0: any */
-} Pattern;
 
 typedef struct
 {
@@ -124,11 +115,7 @@ struct _PaddockNetProxy
 {
   GMainContext        *context;
   char                *project;
-  GPtrArray           *allow;      /* Pattern: the user's own */
-  GPtrArray           *deny;
-  GPtrArray           *preset;     /* Pattern, text "LIST: PATTERN" */
-  GHashTable          *resolve;    /* name → GInetAddress */
-  GHashTable          *session;    /* names allowed for the session */
+  PaddockNetRules     *rules;
   PaddockAudit        *audit;
   PaddockAsks         *asks;
   pid_t                agent;
@@ -149,167 +136,6 @@ struct _PaddockNetProxy
 };
 
 static void connection_free (Connection *conn);
-
-static void
-pattern_free (Pattern *pattern)
-{
-  g_free (pattern->text);
-  g_free (pattern->name);
-  g_free (pattern);
-}
-
-static Pattern *
-pattern_parse (const char  *text,
-               const char  *label,
-               GError     **error)
-{
-  Pattern *pattern;
-  const char *colon;
-
-  if (text == NULL || !paddock_project_config_host_pattern_is_valid (text))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "%s: %s is not a host pattern (example.org, *.example.org, optional :PORT)",
-                   label, text != NULL ? text : "(null)");
-      return NULL;
-    }
-  pattern = g_new0 (Pattern, 1);
-  pattern->text = g_strdup (text);
-  pattern->wildcard = g_str_has_prefix (text, "*.");
-  colon = strchr (text, ':');
-  pattern->name = g_strndup (text + (pattern->wildcard ? 2 : 0),
-                             (colon != NULL ? (gsize) (colon - text) : strlen (text)) - (pattern->wildcard ? 2 : 0));
-  pattern->port = colon != NULL ? (guint16) g_ascii_strtoull (colon + 1, NULL, 10) : 0;
-  return pattern;
-}
-
-static gboolean
-pattern_matches (const Pattern *pattern,
-                 const char    *host,
-                 guint16        port)
-{
-  if (pattern->port != 0 && pattern->port != port)
-    return FALSE;
-  if (!pattern->wildcard)
-    return strcmp (pattern->name, host) == 0;
-  return g_str_has_suffix (host, pattern->name) &&
-         strlen (host) > strlen (pattern->name) &&
-         host[strlen (host) - strlen (pattern->name) - 1] == '.';
-}
-
-static const Pattern *
-patterns_find (GPtrArray  *patterns,
-               const char *host,
-               guint16     port)
-{
-  for (guint i = 0; i < patterns->len; i++)
-    if (pattern_matches (g_ptr_array_index (patterns, i), host, port))
-      return g_ptr_array_index (patterns, i);
-  return NULL;
-}
-
-static gboolean
-add_patterns (GPtrArray          *patterns,
-              const char * const *texts,
-              const char         *label,
-              GError            **error)
-{
-  for (guint i = 0; texts != NULL && texts[i] != NULL; i++)
-    {
-      Pattern *pattern = pattern_parse (texts[i], label, error);
-
-      if (pattern == NULL)
-        return FALSE;
-      g_ptr_array_add (patterns, pattern);
-    }
-  return TRUE;
-}
-
-/* The preset lists in net-presets.conf: [NAME] sections of "hosts = …". */
-static gboolean
-add_presets (PaddockNetProxy    *self,
-             const char * const *names,
-             GError            **error)
-{
-  g_autoptr(GBytes) bytes = g_resource_lookup_data (paddock_lock_get_resource (),
-                                                    "/org/paddock/Paddock/net-presets.conf", 0, NULL);
-  g_auto(GStrv) lines = g_strsplit (g_bytes_get_data (bytes, NULL), "\n", -1);
-  g_autoptr(GHashTable) known = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autofree char *section = NULL;
-
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      g_autofree char *line = g_strstrip (g_strdup (lines[i]));
-      g_auto(GStrv) words = NULL;
-
-      if (line[0] == '\0' || line[0] == '#')
-        continue;
-      if (line[0] == '[')
-        {
-          g_free (section);
-          section = g_strndup (line + 1, strcspn (line + 1, "]"));
-          g_hash_table_add (known, g_strdup (section));
-          continue;
-        }
-      g_assert (section != NULL && g_str_has_prefix (line, "hosts = "));
-      if (names != NULL && !g_strv_contains (names, section))
-        continue;
-      words = g_strsplit (line + strlen ("hosts = "), " ", -1);
-      for (guint j = 0; words[j] != NULL; j++)
-        {
-          Pattern *pattern;
-
-          if (words[j][0] == '\0')
-            continue;
-          pattern = pattern_parse (words[j], "net-presets.conf", NULL);
-          g_assert (pattern != NULL);
-          g_free (pattern->text);
-          pattern->text = g_strdup_printf ("%s: %s", section, words[j]);
-          g_ptr_array_add (self->preset, pattern);
-        }
-    }
-  for (guint i = 0; names != NULL && names[i] != NULL; i++)
-    if (!g_hash_table_contains (known, names[i]))
-      {
-        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                     "%s is not a preset of the network lock", names[i]);
-        return FALSE;
-      }
-  return TRUE;
-}
-
-gboolean
-paddock_net_address_is_private (const guint8 *a,
-                                gsize         length)
-{
-  static const guint8 mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
-  static const guint8 zero[16] = { 0 };
-
-  if (length == 16)
-    {
-      if (memcmp (a, mapped, 12) == 0)
-        return paddock_net_address_is_private (a + 12, 4);
-      return memcmp (a, zero, 15) == 0 ||             /* :: and ::1 */
-             (a[0] & 0xfe) == 0xfc ||                 /* fc00::/7 */
-             (a[0] == 0xfe && (a[1] & 0xc0) == 0x80) || /* fe80::/10 */
-             a[0] == 0xff;                            /* multicast */
-    }
-  if (length != 4)
-    return TRUE;
-  return a[0] == 0 || a[0] == 127 || a[0] == 10 ||
-         (a[0] == 172 && (a[1] & 0xf0) == 16) ||
-         (a[0] == 192 && a[1] == 168) ||
-         (a[0] == 169 && a[1] == 254) ||
-         (a[0] == 100 && (a[1] & 0xc0) == 64) ||
-         a[0] >= 224;
-}
-
-static gboolean
-inet_address_is_private (GInetAddress *address)
-{
-  return paddock_net_address_is_private (g_inet_address_to_bytes (address),
-                                         g_inet_address_get_native_size (address));
-}
 
 static GSource *
 watch_fd (PaddockNetProxy   *self,
@@ -993,7 +819,8 @@ connection_reach (Connection *conn,
                   GList      *addresses)
 {
   for (GList *l = addresses; l != NULL; l = l->next)
-    if (!conn->exact && inet_address_is_private (l->data))
+    if (!conn->exact && paddock_net_address_is_private (g_inet_address_to_bytes (l->data),
+                                                        g_inet_address_get_native_size (l->data)))
       {
         g_autofree char *text = g_inet_address_to_string (l->data);
         g_autofree char *why = g_strdup_printf ("Paddock's network lock refused %s: it resolves to %s, a private "
@@ -1043,7 +870,7 @@ static void
 connection_resolve (Connection *conn)
 {
   PaddockNetProxy *self = conn->proxy;
-  GInetAddress *address = g_hash_table_lookup (self->resolve, conn->request.host);
+  GInetAddress *address = paddock_net_rules_lookup_address (self->rules, conn->request.host);
   GInetAddress *literal = NULL;
 
   if (address == NULL)
@@ -1110,7 +937,7 @@ on_answered (gint64           id,
         }
     }
   if (remember != PADDOCK_REMEMBER_ONCE)
-    g_hash_table_add (self->session, g_strdup (conn->request.host));
+    paddock_net_rules_remember (self->rules, conn->request.host);
   if (self->asks != NULL)
     paddock_asks_tell_decided (self->asks, id, remember, NULL);
   connection_resolve (conn);
@@ -1122,7 +949,7 @@ connection_decide (Connection *conn)
   PaddockNetProxy *self = conn->proxy;
   const char *host = conn->request.host;
   guint16 port = conn->request.port;
-  const Pattern *pattern;
+  PaddockDecision ruling;
 
   conn->stage = STAGE_DECIDING;
   source_clear (&conn->watch);
@@ -1130,37 +957,17 @@ connection_decide (Connection *conn)
   conn->cancellable = g_cancellable_new ();
   conn->ask_id = -1;
 
-  if ((pattern = patterns_find (self->deny, host, port)) != NULL)
+  ruling = paddock_net_rules_decide (self->rules, host, port, &conn->rule, &conn->exact);
+  if (ruling == PADDOCK_DECISION_DENY)
     {
-      g_autofree char *why = g_strdup_printf ("Paddock's network lock denies %s (%s)", host, pattern->text);
+      g_autofree char *why = g_strdup_printf ("Paddock's network lock denies %s (%s)", host, conn->rule);
 
       conn->by = g_strdup ("rule");
-      conn->rule = g_strdup_printf ("deny %s", pattern->text);
       connection_deny (conn, why);
       return;
     }
-  if (g_hash_table_contains (self->resolve, host))
-    {
-      conn->by = g_strdup ("rule");
-      conn->rule = g_strdup_printf ("resolve %s", host);
-      conn->exact = TRUE;
-    }
-  else if ((pattern = patterns_find (self->allow, host, port)) != NULL)
-    {
-      conn->by = g_strdup ("rule");
-      conn->rule = g_strdup_printf ("allow %s", pattern->text);
-      conn->exact = !pattern->wildcard;
-    }
-  else if ((pattern = patterns_find (self->preset, host, port)) != NULL)
-    {
-      conn->by = g_strdup ("rule");
-      conn->rule = g_strdup_printf ("preset %s", pattern->text);
-    }
-  else if (g_hash_table_contains (self->session, host))
-    {
-      conn->by = g_strdup ("remembered");
-      conn->exact = TRUE;
-    }
+  if (ruling == PADDOCK_DECISION_ALLOW)
+    conn->by = g_strdup (conn->rule != NULL ? "rule" : "remembered");
   else if (self->asks == NULL)
     {
       g_autofree char *why = g_strdup_printf ("Paddock's network lock denies %s: it is not on the allow list", host);
@@ -1464,7 +1271,6 @@ paddock_net_proxy_new (const PaddockNetProxyConfig  *config,
                        GError                      **error)
 {
   g_autoptr(PaddockNetProxy) self = g_new0 (PaddockNetProxy, 1);
-  PaddockProjectConfig project = { 0 };
 
   g_return_val_if_fail (config != NULL, NULL);
 
@@ -1472,11 +1278,6 @@ paddock_net_proxy_new (const PaddockNetProxyConfig  *config,
   self->project = g_strdup (config->project);
   self->audit = config->audit;
   self->head_timeout = DEFAULT_HEAD_TIMEOUT_MS;
-  self->allow = g_ptr_array_new_with_free_func ((GDestroyNotify) pattern_free);
-  self->deny = g_ptr_array_new_with_free_func ((GDestroyNotify) pattern_free);
-  self->preset = g_ptr_array_new_with_free_func ((GDestroyNotify) pattern_free);
-  self->resolve = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
-  self->session = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->listeners = g_ptr_array_new_with_free_func ((GDestroyNotify) listener_free);
   self->connections = g_hash_table_new (NULL, NULL);
   self->tunnels = g_ptr_array_new ();
@@ -1494,51 +1295,10 @@ paddock_net_proxy_new (const PaddockNetProxyConfig  *config,
   self->ended_source = watch_fd (self, self->ended_fd, G_IO_IN, on_tunnels_ended, self);
   self->resolver = g_resolver_get_default ();
 
-  if (!add_patterns (self->deny, config->deny_hosts, "denied hosts", error) ||
-      !add_patterns (self->allow, config->allow_hosts, "allowed hosts", error) ||
-      !add_presets (self, config->presets, error))
+  self->rules = paddock_net_rules_new (config->allow_hosts, config->deny_hosts, config->resolve, config->presets,
+                                      config->project, error);
+  if (self->rules == NULL)
     return NULL;
-
-  for (guint i = 0; config->resolve != NULL && config->resolve[i] != NULL; i++)
-    {
-      const char *entry = config->resolve[i];
-      const char *equals = strchr (entry, '=');
-      g_autofree char *name = equals != NULL ? paddock_net_host_normalize (entry, equals - entry) : NULL;
-      g_autofree char *text = NULL;
-      GInetAddress *address = NULL;
-
-      if (equals != NULL)
-        {
-          text = g_str_has_prefix (equals + 1, "[") && g_str_has_suffix (equals + 1, "]")
-                 ? g_strndup (equals + 2, strlen (equals + 2) - 1) : g_strdup (equals + 1);
-          address = g_inet_address_new_from_string (text);
-        }
-      if (name == NULL || address == NULL)
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                       "%s does not read as NAME=ADDRESS", entry);
-          return NULL;
-        }
-      g_hash_table_replace (self->resolve, g_steal_pointer (&name), address);
-    }
-
-  if (config->project != NULL)
-    {
-      g_autoptr(GError) local_error = NULL;
-
-      if (!paddock_project_config_load (config->project, &project, &local_error))
-        {
-          g_propagate_prefixed_error (error, g_steal_pointer (&local_error), "the project's hosts: ");
-          return NULL;
-        }
-      if (!add_patterns (self->deny, (const char * const *) project.hosts_deny, "the project's denied hosts", error) ||
-          !add_patterns (self->allow, (const char * const *) project.hosts_allow, "the project's allowed hosts", error))
-        {
-          paddock_project_config_clear (&project);
-          return NULL;
-        }
-      paddock_project_config_clear (&project);
-    }
   return g_steal_pointer (&self);
 }
 
@@ -1581,11 +1341,7 @@ paddock_net_proxy_free (PaddockNetProxy *self)
     close (self->stop_fd);
   if (self->ended_fd >= 0)
     close (self->ended_fd);
-  g_clear_pointer (&self->allow, g_ptr_array_unref);
-  g_clear_pointer (&self->deny, g_ptr_array_unref);
-  g_clear_pointer (&self->preset, g_ptr_array_unref);
-  g_clear_pointer (&self->resolve, g_hash_table_unref);
-  g_clear_pointer (&self->session, g_hash_table_unref);
+  g_clear_pointer (&self->rules, paddock_net_rules_free);
   g_clear_object (&self->resolver);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_free (self->project);

@@ -67,12 +67,6 @@ void             paddock_net_proxy_set_func     (PaddockNetProxy             *se
  * one that sends a byte a second is answered 408 and closed. */
 void             paddock_net_proxy_set_head_timeout (PaddockNetProxy        *self,
                                                      guint                   milliseconds);
-/* Whether @address (4 or 16 bytes, network order) is one a name may reach
- * only where the user allowed it exactly: loopback, RFC 1918, link-local,
- * ULA, 0.0.0.0/8, CGNAT 100.64/10, multicast, unspecified (and the same
- * as IPv4-mapped IPv6). */
-gboolean         paddock_net_address_is_private (const guint8                *address,
-                                                 gsize                        length);
 /* Closes every connection, held ones refused. */
 void             paddock_net_proxy_free         (PaddockNetProxy             *self);
 
