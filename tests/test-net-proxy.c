@@ -44,7 +44,7 @@ typedef struct
   GThread  *thread;
   GMutex    lock;
   GString  *last_head;
-  guint     served;
+  gint      served;
 } Server;
 
 static int
@@ -90,6 +90,11 @@ server_run (gpointer data)
                 break;
             }
         }
+      /* Noted before the answer, which the client waits for. */
+      g_mutex_lock (&server->lock);
+      g_string_assign (server->last_head, head->str);
+      g_mutex_unlock (&server->lock);
+      g_atomic_int_inc (&server->served);
       if (server->echo)
         {
           g_autofree char *answer = g_strdup_printf ("got %" G_GINT64_FORMAT " bytes", total);
@@ -102,12 +107,20 @@ server_run (gpointer data)
 
           g_assert_cmpint (write (client, answer, strlen (answer)), ==, (ssize_t) strlen (answer));
         }
-      g_mutex_lock (&server->lock);
-      g_string_assign (server->last_head, head->str);
-      server->served++;
-      g_mutex_unlock (&server->lock);
       close (client);
     }
+}
+
+/* The last request head the server read. */
+static char *
+server_dup_head (Server *server)
+{
+  char *head;
+
+  g_mutex_lock (&server->lock);
+  head = g_strdup (server->last_head->str);
+  g_mutex_unlock (&server->lock);
+  return head;
 }
 
 static Server *
@@ -410,7 +423,11 @@ test_connect (void)
   url = target_url ("allowed.test", server, "/tunnel");
   out = curl (NULL, "--proxytunnel", "--proxy", proxy, url, NULL);
   g_assert_cmpstr (out, ==, "hello from test code=200");
-  g_assert_true (g_str_has_prefix (server->last_head->str, "GET /tunnel HTTP/1.1\r\n"));
+  {
+    g_autofree char *head = server_dup_head (server);
+
+    g_assert_true (g_str_has_prefix (head, "GET /tunnel HTTP/1.1\r\n"));
+  }
 
   message = find_message (fixture, "allowed.test", NULL);
   g_assert_nonnull (message);
@@ -442,9 +459,13 @@ test_plain_http (void)
 
   g_assert_cmpstr (out, ==, "hello from test code=200");
   /* The server gets an origin-form request, without what was the proxy's. */
-  g_assert_true (g_str_has_prefix (server->last_head->str, "GET /plain?q=1 HTTP/1.1\r\n"));
-  g_assert_null (strstr (server->last_head->str, "Proxy-"));
-  g_assert_nonnull (strstr (server->last_head->str, "Connection: close\r\n"));
+  {
+    g_autofree char *head = server_dup_head (server);
+
+    g_assert_true (g_str_has_prefix (head, "GET /plain?q=1 HTTP/1.1\r\n"));
+    g_assert_null (strstr (head, "Proxy-"));
+    g_assert_nonnull (strstr (head, "Connection: close\r\n"));
+  }
   fixture_free (fixture);
 }
 
@@ -460,7 +481,11 @@ test_socks5 (void)
   const PaddockMessage *message;
 
   g_assert_cmpstr (out, ==, "hello from test code=200");
-  g_assert_true (g_str_has_prefix (server->last_head->str, "GET /socks HTTP/1.1\r\n"));
+  {
+    g_autofree char *head = server_dup_head (server);
+
+    g_assert_true (g_str_has_prefix (head, "GET /socks HTTP/1.1\r\n"));
+  }
   message = find_message (fixture, "allowed.test", NULL);
   g_assert_nonnull (message);
   g_assert_cmpint (message->decision, ==, PADDOCK_DECISION_ALLOW);
@@ -506,7 +531,7 @@ test_denied (void)
     g_assert_true (g_str_has_prefix (received, "HTTP/1.1 403 Forbidden\r\n"));
     g_assert_nonnull (strstr (received, "Paddock's network lock denies denied.test"));
   }
-  g_assert_cmpuint (server->served, ==, 0);
+  g_assert_cmpint (g_atomic_int_get (&server->served), ==, 0);
 
   message = find_message (fixture, "denied.test", NULL);
   g_assert_nonnull (message);
@@ -742,7 +767,7 @@ test_private_address (void)
   g_assert_nonnull (message);
   g_assert_cmpint (message->decision, ==, PADDOCK_DECISION_DENY);
   g_assert_cmpstr (message->rule, ==, "private-address");
-  g_assert_cmpuint (server->served, ==, 0);
+  g_assert_cmpint (g_atomic_int_get (&server->served), ==, 0);
 
   /* An exact pattern the user gave reaches it: loopback here. */
   g_free (url);
@@ -806,7 +831,7 @@ test_garbage (void)
       g_assert_cmpmem (received, MIN (length, socks_garbage[i].reply_length),
                        socks_garbage[i].reply, socks_garbage[i].reply_length);
     }
-  g_assert_cmpuint (server->served, ==, 0);
+  g_assert_cmpint (g_atomic_int_get (&server->served), ==, 0);
   assert_curl_gets_through (fixture, server, "allowed.test");
   fixture_free (fixture);
 }
@@ -827,7 +852,7 @@ test_long_header (void)
   raw = raw_start (fixture->port, request->str, request->len, 0, 0, FALSE);
   received = raw_finish (raw, NULL);
   g_assert_true (g_str_has_prefix (received, "HTTP/1.1 431 "));
-  g_assert_cmpuint (server->served, ==, 0);
+  g_assert_cmpint (g_atomic_int_get (&server->served), ==, 0);
   assert_curl_gets_through (fixture, server, "allowed.test");
   fixture_free (fixture);
 }
@@ -850,7 +875,7 @@ test_slow_client (void)
   received = raw_finish (raw, NULL);
   g_assert_true (g_str_has_prefix (received, "HTTP/1.1 408 "));
   g_assert_cmpint (g_get_monotonic_time () - start, <, 5 * G_USEC_PER_SEC);
-  g_assert_cmpuint (server->served, ==, 1);
+  g_assert_cmpint (g_atomic_int_get (&server->served), ==, 1);
   fixture_free (fixture);
 }
 
