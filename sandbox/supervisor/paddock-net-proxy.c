@@ -27,6 +27,7 @@
 #include <gio/gio.h>
 #include <glib-unix.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,7 @@
 /* A connection's input: the longest head and a little after it. */
 #define CONNECTION_MAX_INPUT (PADDOCK_NET_REQUEST_MAX_HEAD + 1024)
 #define CONNECT_TIMEOUT_S 30
+#define LISTENER_REST_MS 100
 /* The pipe each way of a tunnel; larger pipes measured no faster. */
 #define RELAY_PIPE_SIZE (256 * 1024)
 
@@ -52,6 +54,7 @@ typedef struct
   int              fd;
   guint16          host_port;  /* a forwarded port, or 0 for the proxy */
   GSource         *source;
+  GSource         *rest;       /* while out of descriptors */
 } Listener;
 
 typedef enum
@@ -130,6 +133,7 @@ struct _PaddockNetProxy
   int                  stop_fd;
   int                  ended_fd;
   GSource             *ended_source;
+  gboolean             told_out_of_descriptors;
   int                  handover_fd;
   GSource             *handover_source;
   GResolver           *resolver;
@@ -560,7 +564,7 @@ direction_step (Direction *d)
           d->done = TRUE;
           break;
         }
-      n = splice (d->from, NULL, d->pipe[1], NULL, 1 << 20, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+      n = splice (d->from, NULL, d->pipe[1], NULL, RELAY_PIPE_SIZE, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
       if (n < 0)
         return errno == EAGAIN || errno == EINTR;
       if (n == 0)
@@ -595,7 +599,7 @@ tunnel_relay (gpointer data,
           tunnel->reason = g_strdup_printf ("cannot relay: %s", g_strerror (errno));
           goto out;
         }
-      fcntl (ways[i].pipe[1], F_SETPIPE_SZ, g_getenv ("PIPESZ") ? atoi (g_getenv ("PIPESZ")) : RELAY_PIPE_SIZE);
+      fcntl (ways[i].pipe[1], F_SETPIPE_SZ, RELAY_PIPE_SIZE);
     }
 
   while (!ways[0].done || !ways[1].done)
@@ -693,6 +697,11 @@ connection_relay (Connection *conn)
   tunnel->proxy = self;
   tunnel->client_fd = g_steal_fd (&conn->fd);
   tunnel->server_fd = g_steal_fd (&conn->server_fd);
+  /* The relay passes on what came as it came: holding a small segment
+   * back for an acknowledgement (Nagle's algorithm) would only add the
+   * peer's delayed ACK to an exchange such as a TLS handshake. */
+  setsockopt (tunnel->client_fd, IPPROTO_TCP, TCP_NODELAY, &(int) { 1 }, sizeof (int));
+  setsockopt (tunnel->server_fd, IPPROTO_TCP, TCP_NODELAY, &(int) { 1 }, sizeof (int));
   tunnel->host = g_strdup (conn->request.host);
   tunnel->port = conn->request.port;
   tunnel->address = g_inet_address_to_string (conn->addresses->data);
@@ -1106,6 +1115,18 @@ connection_new (PaddockNetProxy *self,
   return conn;
 }
 
+static gboolean on_listener_readable (int fd, GIOCondition condition, gpointer data);
+
+static gboolean
+on_listener_rested (gpointer data)
+{
+  Listener *listener = data;
+
+  g_clear_pointer (&listener->rest, g_source_unref);
+  listener->source = watch_fd (listener->proxy, listener->fd, G_IO_IN, on_listener_readable, listener);
+  return G_SOURCE_REMOVE;
+}
+
 static gboolean
 on_listener_readable (int          fd,
                       GIOCondition condition,
@@ -1123,8 +1144,17 @@ on_listener_readable (int          fd,
 
       if (client < 0)
         {
+          /* Out of descriptors, the listener would wake the main context
+           * at once again: it rests while connections end. */
           if (errno == EMFILE || errno == ENFILE)
-            g_warning ("the network lock's proxy ran out of descriptors: %s", g_strerror (errno));
+            {
+              if (!self->told_out_of_descriptors)
+                g_warning ("the network lock's proxy ran out of descriptors: %s", g_strerror (errno));
+              self->told_out_of_descriptors = TRUE;
+              g_clear_pointer (&listener->source, g_source_unref);
+              listener->rest = add_timer (self, LISTENER_REST_MS, on_listener_rested, listener);
+              return G_SOURCE_REMOVE;
+            }
           break;
         }
       conn = connection_new (self, client, listener->host_port);
@@ -1152,6 +1182,7 @@ static void
 listener_free (Listener *listener)
 {
   source_clear (&listener->source);
+  source_clear (&listener->rest);
   close (listener->fd);
   g_free (listener);
 }
