@@ -557,7 +557,8 @@ test_denied (void)
 }
 
 /* A resolver of the test's own: every name under .test is 127.0.0.1,
- * but private.test, which is 127.0.0.2. */
+ * but private.test, which is 127.0.0.2; so is registry.npmjs.org, which
+ * is never looked up for real here. */
 typedef struct { GResolver parent; } TestResolver;
 typedef struct { GResolverClass parent_class; } TestResolverClass;
 static GType test_resolver_get_type (void);
@@ -566,7 +567,7 @@ G_DEFINE_TYPE (TestResolver, test_resolver, G_TYPE_RESOLVER)
 static GList *
 test_resolver_lookup (const char *hostname)
 {
-  if (!g_str_has_suffix (hostname, ".test"))
+  if (!g_str_has_suffix (hostname, ".test") && strcmp (hostname, "registry.npmjs.org") != 0)
     return NULL;
   return g_list_prepend (NULL, g_inet_address_new_from_string (strcmp (hostname, "private.test") == 0 ? "127.0.0.2"
                                                                                                     : "127.0.0.1"));
@@ -783,6 +784,51 @@ test_private_address (void)
   g_free (out);
   out = curl (NULL, "--proxy", proxy, url, NULL);
   g_assert_cmpstr (out, ==, "hello from test code=200");
+  fixture_free (fixture);
+  g_resolver_set_default (system_resolver);
+}
+
+/* The presets allow their names, the ones the session names only, and
+ * never to a private address: npm's registry, which the test's resolver
+ * sends to loopback, is let through by name and refused by address. */
+static void
+test_presets (void)
+{
+  g_autoptr(Server) server = server_start (FALSE);
+  g_autoptr(GResolver) resolver = g_object_new (test_resolver_get_type (), NULL);
+  g_autoptr(GResolver) system_resolver = g_resolver_get_default ();
+  PaddockNetProxyConfig config = { .presets = (const char *[]) { "registries", NULL } };
+  Fixture *fixture;
+  g_autofree char *proxy = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *out = NULL;
+  const PaddockMessage *message;
+
+  g_resolver_set_default (resolver);
+  fixture = fixture_new (&config);
+  proxy = proxy_url (fixture);
+  url = target_url ("registry.npmjs.org", server, "/");
+  out = curl (NULL, "--proxy", proxy, url, NULL);
+  g_assert_true (g_str_has_suffix (out, "code=403"));
+  message = find_message (fixture, "registry.npmjs.org", NULL);
+  g_assert_nonnull (message);
+  g_assert_cmpint (message->decision, ==, PADDOCK_DECISION_DENY);
+  g_assert_cmpstr (message->rule, ==, "private-address");
+  fixture_free (fixture);
+
+  /* Without the registries, the name itself is refused (nobody to ask). */
+  config.presets = (const char *[]) { "forges", "claude", NULL };
+  fixture = fixture_new (&config);
+  g_free (proxy);
+  proxy = proxy_url (fixture);
+  g_free (out);
+  out = curl (NULL, "--proxy", proxy, url, NULL);
+  g_assert_true (g_str_has_suffix (out, "code=403"));
+  message = find_message (fixture, "registry.npmjs.org", NULL);
+  g_assert_nonnull (message);
+  g_assert_cmpstr (message->by, ==, "default");
+  g_assert_null (message->rule);
+  g_assert_cmpint (g_atomic_int_get (&server->served), ==, 0);
   fixture_free (fixture);
   g_resolver_set_default (system_resolver);
 }
@@ -1071,6 +1117,7 @@ main (int    argc,
   g_test_add_func ("/paddock/net-proxy/denied", test_denied);
   g_test_add_func ("/paddock/net-proxy/ask", test_ask);
   g_test_add_func ("/paddock/net-proxy/private-address", test_private_address);
+  g_test_add_func ("/paddock/net-proxy/presets", test_presets);
   g_test_add_func ("/paddock/net-proxy/garbage", test_garbage);
   g_test_add_func ("/paddock/net-proxy/long-header", test_long_header);
   g_test_add_func ("/paddock/net-proxy/slow-client", test_slow_client);
