@@ -9,7 +9,9 @@
  * directly from a few clients at once, in connections a second (target:
  * 5,000/s through the proxy), and the time to the first byte of an
  * answer, whose median the proxy may add 0.3 ms to at most. The proxy
- * runs its main context on a thread of its own; the clients block.
+ * runs its main context on a thread of its own, with this process as
+ * its agent (each connection's program looked for, as under the lock);
+ * the clients block.
  */
 #include "config.h"
 
@@ -289,6 +291,9 @@ proxy_run (gpointer data)
   g_main_context_push_thread_default (context);
   proxy = paddock_net_proxy_new (&config, &error);
   g_assert_no_error (error);
+  /* This process stands for the agent, so that each connection's
+   * program is looked for as under the lock. */
+  paddock_net_proxy_set_agent (proxy, getpid ());
   {
     guint16 port;
 

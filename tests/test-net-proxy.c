@@ -680,6 +680,9 @@ test_ask (void)
   asker.asks = paddock_asks_new (1, PADDOCK_ON_ASK_WAIT, NULL, on_ask_message, &asker);
   paddock_asks_set_deciders (asker.asks, 1);
   paddock_net_proxy_set_asks (fixture->proxy, asker.asks);
+  /* This process stands for the agent: the asking curl is looked for in
+   * its tree (test_denied finds one without an agent). */
+  paddock_net_proxy_set_agent (fixture->proxy, getpid ());
 
   /* Nobody answers: refused at the deadline. */
   url = target_url ("asked.test", server, "/");

@@ -112,6 +112,8 @@ typedef struct
   gint64           bytes_in;
   gint64           bytes_out;
   char            *reason;     /* why it ended early, or NULL */
+  int              pid;        /* the program that asked, or -1 */
+  char            *exe;
 } Tunnel;
 
 struct _PaddockNetProxy
@@ -180,7 +182,12 @@ source_clear (GSource **source)
 
 /* The program holding the client's end of @conn: its socket's inode
  * from the agent's (or this process's) network namespace's table, then
- * the process with that socket among its descriptors. */
+ * the process with that socket among its descriptors. Only asks and
+ * refusals look: the table holds every socket of the namespace, those
+ * in TIME_WAIT too, and with the thousands a busy agent leaves there
+ * reading it took 29 ms a connection (bench-net-proxy, with the bench
+ * as the agent). A sock_diag socket made in the agent's namespace and
+ * handed over with the listener would find one socket at once. */
 static guint64
 find_socket_inode (PaddockNetProxy *self,
                    guint16          local_port,
@@ -212,44 +219,106 @@ find_socket_inode (PaddockNetProxy *self,
   return 0;
 }
 
+/* Whether process @pid has the socket @target ("socket:[INODE]") open. */
+static gboolean
+holds_socket (int         pid,
+              const char *target)
+{
+  g_autofree char *fds_path = g_strdup_printf ("/proc/%d/fd", pid);
+  DIR *fds = opendir (fds_path);
+  struct dirent *entry;
+  gsize length = strlen (target);
+  gboolean found = FALSE;
+
+  if (fds == NULL)
+    return FALSE;
+  while (!found && (entry = readdir (fds)) != NULL)
+    {
+      char link[64];
+      ssize_t n;
+
+      if (entry->d_name[0] == '.')
+        continue;
+      n = readlinkat (dirfd (fds), entry->d_name, link, sizeof link - 1);
+      found = n > 0 && (gsize) n == length && memcmp (link, target, n) == 0;
+    }
+  closedir (fds);
+  return found;
+}
+
+/* The agent's processes, the agent first, each after its parent, at
+ * most @limit of them. */
+static GArray *
+agent_tree (pid_t agent,
+            guint limit)
+{
+  GArray *pids = g_array_new (FALSE, FALSE, sizeof (int));
+  int first = agent;
+
+  g_array_append_val (pids, first);
+  for (guint i = 0; i < pids->len && pids->len < limit; i++)
+    {
+      int pid = g_array_index (pids, int, i);
+      g_autofree char *tasks_path = g_strdup_printf ("/proc/%d/task", pid);
+      DIR *tasks = opendir (tasks_path);
+      struct dirent *entry;
+
+      if (tasks == NULL)
+        continue;
+      while ((entry = readdir (tasks)) != NULL && pids->len < limit)
+        {
+          g_autofree char *children_path = NULL;
+          g_autofree char *children = NULL;
+          g_auto(GStrv) words = NULL;
+
+          if (entry->d_name[0] == '.')
+            continue;
+          children_path = g_strdup_printf ("/proc/%d/task/%s/children", pid, entry->d_name);
+          if (!g_file_get_contents (children_path, &children, NULL, NULL))
+            continue;
+          words = g_strsplit (g_strstrip (children), " ", -1);
+          for (guint j = 0; words[j] != NULL && pids->len < limit; j++)
+            {
+              int child = atoi (words[j]);
+
+              if (child > 0)
+                g_array_append_val (pids, child);
+            }
+        }
+      closedir (tasks);
+    }
+  return pids;
+}
+
+/* The process holding the socket @inode: looked for in the agent's tree
+ * where there is an agent, else among all processes but this one. */
 static int
-find_socket_holder (guint64 inode)
+find_socket_holder (PaddockNetProxy *self,
+                    guint64          inode)
 {
   g_autofree char *target = g_strdup_printf ("socket:[%" G_GUINT64_FORMAT "]", inode);
-  DIR *proc = opendir ("/proc");
+  DIR *proc;
   struct dirent *entry;
   int found = -1;
 
+  if (self->agent > 0)
+    {
+      g_autoptr(GArray) pids = agent_tree (self->agent, 4096);
+
+      for (guint i = 0; i < pids->len; i++)
+        if (holds_socket (g_array_index (pids, int, i), target))
+          return g_array_index (pids, int, i);
+      return -1;
+    }
+  proc = opendir ("/proc");
   if (proc == NULL)
     return -1;
   while (found < 0 && (entry = readdir (proc)) != NULL)
     {
-      g_autofree char *fds_path = NULL;
-      DIR *fds;
-      struct dirent *fd_entry;
       int pid = atoi (entry->d_name);
 
-      if (pid <= 0 || pid == getpid ())
-        continue;
-      fds_path = g_strdup_printf ("/proc/%d/fd", pid);
-      fds = opendir (fds_path);
-      if (fds == NULL)
-        continue;
-      while ((fd_entry = readdir (fds)) != NULL)
-        {
-          char link[64];
-          ssize_t n;
-
-          if (fd_entry->d_name[0] == '.')
-            continue;
-          n = readlinkat (dirfd (fds), fd_entry->d_name, link, sizeof link - 1);
-          if (n > 0 && (gsize) n == strlen (target) && memcmp (link, target, n) == 0)
-            {
-              found = pid;
-              break;
-            }
-        }
-      closedir (fds);
+      if (pid > 0 && pid != getpid () && holds_socket (pid, target))
+        found = pid;
     }
   closedir (proc);
   return found;
@@ -270,7 +339,7 @@ identify (Connection *conn)
   conn->identified = TRUE;
   conn->pid = -1;
   inode = find_socket_inode (conn->proxy, conn->client_port, conn->listen_port);
-  if (inode == 0 || (conn->pid = find_socket_holder (inode)) < 0)
+  if (inode == 0 || (conn->pid = find_socket_holder (conn->proxy, inode)) < 0)
     return;
   exe_link = g_strdup_printf ("/proc/%d/exe", conn->pid);
   cwd_link = g_strdup_printf ("/proc/%d/cwd", conn->pid);
@@ -655,6 +724,7 @@ tunnel_free (Tunnel *tunnel)
   g_free (tunnel->host);
   g_free (tunnel->address);
   g_free (tunnel->reason);
+  g_free (tunnel->exe);
   g_free (tunnel);
 }
 
@@ -663,7 +733,7 @@ tunnel_finish (PaddockNetProxy *self,
                Tunnel          *tunnel)
 {
   g_ptr_array_remove_fast (self->tunnels, tunnel);
-  record_end (self, tunnel, -1, NULL);
+  record_end (self, tunnel, tunnel->pid, tunnel->exe);
   tunnel_free (tunnel);
 }
 
@@ -707,6 +777,8 @@ connection_relay (Connection *conn)
   tunnel->address = g_inet_address_to_string (conn->addresses->data);
   tunnel->id = conn->ask_id;
   tunnel->start = conn->start;
+  tunnel->pid = conn->identified ? conn->pid : -1;
+  tunnel->exe = g_strdup (conn->exe);
   switch (conn->forward_port != 0 ? 0 : conn->request.protocol)
     {
     case PADDOCK_NET_PROTOCOL_CONNECT:
