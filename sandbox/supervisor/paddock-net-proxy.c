@@ -6,11 +6,15 @@
  * Accepting, reading requests, deciding, resolving and connecting run on
  * the main context, each connection a few fd sources and a timer, so a
  * slow or idle client holds nothing but its own descriptor. Once a
- * tunnel is up it is relayed by a thread of its own with splice(2)
- * through a pipe each way: the bytes never enter user space. Measured on
- * loopback (tests/bench-net-proxy.c), a thread per tunnel relays a
- * download at about the speed of a direct connection, and costs nothing
- * on the main context, which keeps answering new clients.
+ * tunnel is up it is relayed by a pool thread with splice(2) through a
+ * pipe each way: the bytes never enter user space, and the main context
+ * keeps answering new clients. Measured on loopback on a shared two-CPU
+ * machine (tests/bench-net-proxy.c): a 1 GiB download at 0.5 to 0.6 of
+ * a direct connection's speed (a copy through user space measured
+ * slower, pipes of 64 KiB to 4 MiB no faster than 256 KiB; the server,
+ * the relay and the client share two CPUs where a direct download has
+ * one each), about 6,000 small requests a second, 0.13 to 0.17 ms added
+ * to the median time to the first byte.
  */
 #include "config.h"
 
