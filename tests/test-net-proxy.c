@@ -1076,6 +1076,84 @@ test_handover (void)
 }
 
 static void
+write_settings (const char *project,
+                const char *json)
+{
+  g_autofree char *path = paddock_project_config_path (project);
+  g_autofree char *folder = g_path_get_dirname (path);
+  g_autoptr(GString) text = g_string_new (json);
+  g_autoptr(GError) error = NULL;
+
+  g_string_replace (text, "@PROJECT@", project, 0);
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (path, text->str, -1, &error));
+  g_assert_no_error (error);
+}
+
+/* A project's "hosts": read strictly, its deny before every allow, its
+ * allow as the user's own; adding to it keeps the rest of the file. */
+static void
+test_project_hosts (void)
+{
+  g_autoptr(Server) server = server_start (FALSE);
+  g_autofree char *project = g_dir_make_tmp ("paddock-project-XXXXXX", NULL);
+  g_autofree char *settings = paddock_project_config_path (project);
+  PaddockNetProxyConfig config = { .project = project, .resolve = resolve_allowed, .presets = (const char *[]) { NULL } };
+  static const struct { const char *hosts; const char *message; } broken[] = {
+    { "[]", "\"hosts\" must be an object" },
+    { "{ \"alow\": [] }", "\"hosts\".\"alow\" is not understood" },
+    { "{ \"allow\": \"example.org\" }", "\"hosts\".\"allow\" must be a list of host patterns" },
+    { "{ \"deny\": [\"exa mple.org\"] }", "exa mple.org is not a host pattern" },
+    { "{ \"deny\": [\"*\"] }", "* is not a host pattern" },
+  };
+  g_autoptr(GError) error = NULL;
+  PaddockProjectConfig saved = { 0 };
+  g_autofree char *text = NULL;
+  Fixture *fixture;
+  g_autofree char *proxy = NULL;
+  g_autofree char *url = target_url ("denied.test", server, "/");
+  g_autofree char *out = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (broken); i++)
+    {
+      g_autofree char *json = g_strdup_printf ("{ \"path\": \"@PROJECT@\", \"hosts\": %s }", broken[i].hosts);
+
+      write_settings (project, json);
+      g_assert_null (paddock_net_proxy_new (&config, &error));
+      g_assert_nonnull (error);
+      g_test_message ("%s", error->message);
+      g_assert_nonnull (strstr (error->message, broken[i].message));
+      g_clear_error (&error);
+    }
+
+  /* The project's deny comes before --resolve's allow. */
+  write_settings (project, "{ \"path\": \"@PROJECT@\", \"lock\": true, \"later\": 7,"
+                           "  \"hosts\": { \"deny\": [\"denied.test\"], \"allow\": [\"*.example.org:443\"] } }");
+  fixture = fixture_new (&config);
+  proxy = proxy_url (fixture);
+  out = curl (NULL, "--proxy", proxy, url, NULL);
+  g_assert_true (g_str_has_suffix (out, "code=403"));
+  g_assert_cmpstr (find_message (fixture, "denied.test", NULL)->rule, ==, "deny denied.test");
+  fixture_free (fixture);
+
+  g_assert_true (paddock_project_config_add_host_allow (project, "api.example.org", &error));
+  g_assert_no_error (error);
+  g_assert_true (paddock_project_config_add_host_allow (project, "api.example.org", &error));
+  g_assert_false (paddock_project_config_add_host_allow (project, "*", &error));
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL);
+  g_clear_error (&error);
+  g_assert_true (paddock_project_config_load (project, &saved, &error));
+  g_assert_no_error (error);
+  g_assert_true (saved.has_lock && saved.lock);
+  g_assert_cmpstrv (saved.hosts_allow, ((const char * const []) { "*.example.org:443", "api.example.org", NULL }));
+  g_assert_cmpstrv (saved.hosts_deny, ((const char * const []) { "denied.test", NULL }));
+  paddock_project_config_clear (&saved);
+  g_assert_true (g_file_get_contents (settings, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "\"later\" : 7"));
+  test_remove_tree (project);
+}
+
+static void
 test_config (void)
 {
   g_autoptr(GError) error = NULL;
@@ -1128,6 +1206,7 @@ main (int    argc,
   g_test_add_func ("/paddock/net-proxy/half-closed", test_half_closed);
   g_test_add_func ("/paddock/net-proxy/free-closes", test_free_closes);
   g_test_add_func ("/paddock/net-proxy/handover", test_handover);
+  g_test_add_func ("/paddock/net-proxy/project-hosts", test_project_hosts);
   status = g_test_run ();
   test_home_remove (home);
   return status;
