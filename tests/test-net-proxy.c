@@ -915,15 +915,14 @@ test_slow_client (void)
   static const char request[] = "GET http://allowed.test/ HTTP/1.1\r\nHost: allowed.test\r\n\r\n";
   Raw *raw;
   g_autofree char *received = NULL;
-  gint64 start = g_get_monotonic_time ();
 
   /* A byte every 100 ms would take 6 s; the head has 1 s. */
   paddock_net_proxy_set_head_timeout (fixture->proxy, 1000);
   raw = raw_start (fixture->port, request, strlen (request), 1, 100, FALSE);
   assert_curl_gets_through (fixture, server, "allowed.test");
   received = raw_finish (raw, NULL);
+  /* Cut short: the whole request would have been answered 200. */
   g_assert_true (g_str_has_prefix (received, "HTTP/1.1 408 "));
-  g_assert_cmpint (g_get_monotonic_time () - start, <, 5 * G_USEC_PER_SEC);
   g_assert_cmpint (g_atomic_int_get (&server->served), ==, 1);
   fixture_free (fixture);
 }
