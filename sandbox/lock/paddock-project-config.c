@@ -39,6 +39,8 @@ paddock_project_config_clear (PaddockProjectConfig *config)
   g_clear_pointer (&config->denials, g_strfreev);
   g_clear_pointer (&config->home_open, g_strfreev);
   g_clear_pointer (&config->home_closed, g_strfreev);
+  g_clear_pointer (&config->hosts_allow, g_strfreev);
+  g_clear_pointer (&config->hosts_deny, g_strfreev);
   config->has_lock = FALSE;
   config->lock = FALSE;
   config->git_config_writable = FALSE;
@@ -195,6 +197,110 @@ parse_home (JsonObject            *object,
 }
 
 gboolean
+paddock_project_config_host_pattern_is_valid (const char *pattern)
+{
+  const char *colon = strchr (pattern, ':');
+  const char *name = g_str_has_prefix (pattern, "*.") ? pattern + 2 : pattern;
+  gsize length = colon != NULL ? (gsize) (colon - name) : strlen (name);
+
+  if (colon != NULL && colon < name)
+    return FALSE;
+  if (length == 0 || length > 253 || name[0] == '.' || name[length - 1] == '.' || strstr (name, "..") != NULL)
+    return FALSE;
+  for (gsize i = 0; i < length; i++)
+    if (!g_ascii_islower (name[i]) && !g_ascii_isdigit (name[i]) && strchr ("-_.", name[i]) == NULL)
+      return FALSE;
+  if (colon != NULL)
+    {
+      guint64 port;
+
+      if (strlen (colon + 1) == 0 || strlen (colon + 1) > 5 || strspn (colon + 1, "0123456789") != strlen (colon + 1))
+        return FALSE;
+      port = g_ascii_strtoull (colon + 1, NULL, 10);
+      if (port == 0 || port > 65535)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* A list of host patterns in @node, named @field in errors. */
+static gboolean
+parse_host_list (JsonNode    *node,
+                 const char  *source,
+                 const char  *field,
+                 char      ***hosts,
+                 GError     **error)
+{
+  g_autoptr(GPtrArray) list = g_ptr_array_new_with_free_func (g_free);
+  JsonArray *array;
+
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: %s must be a list of host patterns", source, field);
+      return FALSE;
+    }
+  array = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *item = json_array_get_element (array, i);
+      const char *host;
+
+      if (!JSON_NODE_HOLDS_VALUE (item) || json_node_get_value_type (item) != G_TYPE_STRING)
+        {
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: %s must be a list of host patterns", source, field);
+          return FALSE;
+        }
+      host = json_node_get_string (item);
+      if (!paddock_project_config_host_pattern_is_valid (host))
+        {
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                       "%s: %s: %s is not a host pattern (example.org, *.example.org, optional :PORT)",
+                       source, field, host);
+          return FALSE;
+        }
+      g_ptr_array_add (list, g_strdup (host));
+    }
+  g_ptr_array_add (list, NULL);
+  *hosts = (char **) g_ptr_array_free (g_steal_pointer (&list), FALSE);
+  return TRUE;
+}
+
+/* "hosts": the network lock's own lists for this project ("allow",
+ * which "Allow Host in This Project" writes, and "deny"). */
+static gboolean
+parse_hosts (JsonObject            *object,
+             const char            *source,
+             PaddockProjectConfig  *config,
+             GError               **error)
+{
+  JsonNode *node = json_object_get_member (object, "hosts");
+  JsonObject *hosts;
+  g_autoptr(GList) members = NULL;
+
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   "%s: \"hosts\" must be an object with \"allow\" and \"deny\" lists of host patterns", source);
+      return FALSE;
+    }
+  hosts = json_node_get_object (node);
+  members = json_object_get_members (hosts);
+  for (GList *l = members; l != NULL; l = l->next)
+    if (strcmp (l->data, "allow") != 0 && strcmp (l->data, "deny") != 0)
+      {
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                     "%s: \"hosts\".\"%s\" is not understood (\"allow\" or \"deny\")", source, (const char *) l->data);
+        return FALSE;
+      }
+  return parse_host_list (json_object_get_member (hosts, "allow"), source, "\"hosts\".\"allow\"", &config->hosts_allow, error) &&
+         parse_host_list (json_object_get_member (hosts, "deny"), source, "\"hosts\".\"deny\"", &config->hosts_deny, error);
+}
+
+gboolean
 paddock_project_config_parse (const char           *project,
                               const char           *source,
                               const char           *data,
@@ -263,7 +369,8 @@ paddock_project_config_parse (const char           *project,
 
   /* "deny": paths the lock keeps from the agent in this project. */
   if (!parse_paths (json_object_get_member (object, "deny"), source, "\"deny\"", &config->denials, error) ||
-      !parse_home (object, source, config, error))
+      !parse_home (object, source, config, error) ||
+      !parse_hosts (object, source, config, error))
     {
       paddock_project_config_clear (config);
       return FALSE;
@@ -449,5 +556,66 @@ paddock_project_config_add_home_open (const char  *project,
         return TRUE;
     }
   json_array_add_string_element (open, path);
+  return write_object (file, root, error);
+}
+
+gboolean
+paddock_project_config_add_host_allow (const char  *project,
+                                       const char  *host,
+                                       GError     **error)
+{
+  g_autofree char *file = paddock_project_config_path (project);
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *object;
+  JsonObject *hosts;
+  JsonArray *allow;
+  JsonNode *node;
+
+  if (!paddock_project_config_host_pattern_is_valid (host))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s is not a host pattern", host);
+      return FALSE;
+    }
+  root = read_for_change (file, error);
+  if (root == NULL)
+    return FALSE;
+  object = json_node_get_object (root);
+  /* Another project's settings under this name say nothing of this one. */
+  node = json_object_get_member (object, "path");
+  if (node != NULL && (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING ||
+                       g_strcmp0 (json_node_get_string (node), project) != 0))
+    json_object_remove_member (object, "hosts");
+  json_object_set_string_member (object, "path", project);
+
+  node = json_object_get_member (object, "hosts");
+  if (node == NULL)
+    json_object_set_object_member (object, "hosts", json_object_new ());
+  else if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   "%s: \"hosts\" must be an object (left as it is)", file);
+      return FALSE;
+    }
+  hosts = json_object_get_object_member (object, "hosts");
+
+  node = json_object_get_member (hosts, "allow");
+  if (node == NULL)
+    json_object_set_array_member (hosts, "allow", json_array_new ());
+  else if (!JSON_NODE_HOLDS_ARRAY (node))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   "%s: \"hosts\".\"allow\" must be a list of host patterns (left as it is)", file);
+      return FALSE;
+    }
+  allow = json_object_get_array_member (hosts, "allow");
+  for (guint i = 0; i < json_array_get_length (allow); i++)
+    {
+      JsonNode *item = json_array_get_element (allow, i);
+
+      if (JSON_NODE_HOLDS_VALUE (item) && json_node_get_value_type (item) == G_TYPE_STRING &&
+          strcmp (json_node_get_string (item), host) == 0)
+        return TRUE;
+    }
+  json_array_add_string_element (allow, host);
   return write_object (file, root, error);
 }

@@ -18,6 +18,8 @@ typedef struct
   gboolean   git_config_writable;  /* "git-config": "writable"; else read-only under the lock */
   char     **home_open;   /* "home"."open": absolute or "~/" paths the agent reads unasked, or NULL */
   char     **home_closed; /* "home"."closed": absolute or "~/" paths kept from it, or NULL */
+  char     **hosts_allow; /* "hosts"."allow": host patterns the network lock lets through, or NULL */
+  char     **hosts_deny;  /* "hosts"."deny": host patterns it refuses, or NULL */
 } PaddockProjectConfig;
 
 char     *paddock_project_config_path      (const char           *project);
@@ -45,6 +47,14 @@ gboolean  paddock_project_config_save_git_config (const char     *project,
 gboolean  paddock_project_config_add_home_open (const char       *project,
                                                 const char       *path,
                                                 GError          **error);
+/* Adds the host pattern @host ("example.org", "*.example.org", with an
+ * optional ":PORT") to "hosts"."allow" in @project's settings, keeping
+ * everything else, as paddock_project_config_add_home_open() does. */
+gboolean  paddock_project_config_add_host_allow (const char      *project,
+                                                 const char      *host,
+                                                 GError         **error);
+/* Whether @pattern reads as a host pattern of the network lock. */
+gboolean  paddock_project_config_host_pattern_is_valid (const char *pattern);
 void      paddock_project_config_clear     (PaddockProjectConfig *config);
 
 G_END_DECLS

@@ -63,6 +63,10 @@ void             paddock_net_proxy_set_asks     (PaddockNetProxy             *se
 void             paddock_net_proxy_set_func     (PaddockNetProxy             *self,
                                                  PaddockNetProxyFunc          func,
                                                  gpointer                     user_data);
+/* How long a client has to send its whole request (10 s unless set):
+ * one that sends a byte a second is answered 408 and closed. */
+void             paddock_net_proxy_set_head_timeout (PaddockNetProxy        *self,
+                                                     guint                   milliseconds);
 /* Closes every connection, held ones refused. */
 void             paddock_net_proxy_free         (PaddockNetProxy             *self);
 

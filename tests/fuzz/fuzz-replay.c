@@ -34,6 +34,7 @@ int paddock_fuzz_client (const guint8 *data, size_t size);
 int paddock_fuzz_settings (const guint8 *data, size_t size);
 int paddock_fuzz_home (const guint8 *data, size_t size);
 int paddock_fuzz_redactor (const guint8 *data, size_t size);
+int paddock_fuzz_net_request (const guint8 *data, size_t size);
 
 typedef int (*FuzzTarget) (const guint8 *data, size_t size);
 
@@ -281,6 +282,7 @@ main (int    argc,
     { "settings", paddock_fuzz_settings },
     { "home", paddock_fuzz_home },
     { "redactor", paddock_fuzz_redactor },
+    { "net-request", paddock_fuzz_net_request },
   };
   const char *base = g_getenv ("TMPDIR");
   g_autofree char *tmp = NULL;
