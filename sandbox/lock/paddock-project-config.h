@@ -18,6 +18,8 @@ typedef struct
   gboolean   git_config_writable;  /* "git-config": "writable"; else read-only under the lock */
   char     **home_open;   /* "home"."open": absolute or "~/" paths the agent reads unasked, or NULL */
   char     **home_closed; /* "home"."closed": absolute or "~/" paths kept from it, or NULL */
+  gboolean   has_network;   /* FALSE: no network choice saved */
+  gboolean   network_locked; /* "network": "locked" (TRUE) or "open" */
 } PaddockProjectConfig;
 
 char     *paddock_project_config_path      (const char           *project);
@@ -34,6 +36,10 @@ gboolean  paddock_project_config_parse     (const char           *project,
 gboolean  paddock_project_config_save_lock (const char           *project,
                                             gboolean              lock,
                                             GError              **error);
+/* Saves the network lock's choice for @project ("network"). */
+gboolean  paddock_project_config_save_network (const char        *project,
+                                               gboolean           locked,
+                                               GError           **error);
 /* Saves whether the locked agent may change @project's git config. */
 gboolean  paddock_project_config_save_git_config (const char     *project,
                                                   gboolean        writable,

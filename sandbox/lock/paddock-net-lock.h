@@ -1,0 +1,54 @@
+/* paddock-net-lock.h: the network lock's enforcement: the agent's own network namespace
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Under --net=locked the agent runs in a network namespace of its own,
+ * with only its loopback up. paddock_net_lock_new() checks, in the parent
+ * before the fork, that one can be made here (by trying it in a short
+ * child), and makes the socket pair the listeners are handed over on;
+ * paddock_net_lock_enter() makes it in the child, before the folder lock
+ * is entered: it listens on 127.0.0.1 (and ::1 where it can) on the
+ * proxy's port and each allowed port, sends each listener to the
+ * supervisor ("proxy" or "port N", see paddock-net-proxy.h), and closes
+ * its end. Without a network namespace nothing starts: the lock never
+ * fails open.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define PADDOCK_NET_LOCK_PROXY_PORT 3128
+
+typedef struct _PaddockNetLock PaddockNetLock;
+
+/* @allow_ports: the host loopback ports forwarded in, or NULL; @n_ports
+ * of them. Fails, saying why, where no network namespace can be made. */
+PaddockNetLock *paddock_net_lock_new          (const guint16       *allow_ports,
+                                               guint                n_ports,
+                                               GError             **error);
+void            paddock_net_lock_free         (PaddockNetLock      *net);
+/* The supervisor's end of the hand-over socket (for
+ * paddock_net_proxy_take_handover()), once, right after the fork; -1
+ * after. The child's end is closed here too. */
+int             paddock_net_lock_steal_handover (PaddockNetLock    *net);
+guint16         paddock_net_lock_get_proxy_port (PaddockNetLock    *net);
+/* Sets the proxy variables (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY, NO_PROXY
+ * and their lower-case forms, GIT_SSH_COMMAND where unset) in our own
+ * environment, which the agent inherits: before any thread. */
+void            paddock_net_lock_set_environment (PaddockNetLock   *net);
+/* In the child, after the fork, before the folder lock: only system calls.
+ * Returns 0, or an errno with *@step set for paddock_net_lock_step_name(). */
+int             paddock_net_lock_enter        (PaddockNetLock      *net,
+                                               int                 *step);
+const char     *paddock_net_lock_step_name    (int                  step);
+
+/* What --net=locked would use here: "net-namespace", or NULL with *@reason
+ * (a new string) saying why none can start. Forks a child to try. */
+char           *paddock_net_lock_probe        (char               **reason);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (PaddockNetLock, paddock_net_lock_free)
+
+G_END_DECLS
