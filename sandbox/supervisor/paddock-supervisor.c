@@ -19,6 +19,8 @@
 #include "paddock-json-text.h"
 #include "paddock-limits.h"
 #include "paddock-lock.h"
+#include "paddock-net-lock.h"
+#include "paddock-net-proxy.h"
 #include "paddock-process-tree.h"
 #include "paddock-supervisor.h"
 #include "paddock-home-view.h"
@@ -81,6 +83,10 @@ typedef struct
   PaddockVaultBroker *vault;
   /* Under the lock: the home folder's asked entries, served once allowed. */
   PaddockHomeView    *home_view;
+  /* Under --net=locked: the agent's network namespace, and the proxy that
+   * is its only way out. */
+  PaddockNetLock     *net_lock;
+  PaddockNetProxy    *net_proxy;
 } PaddockSupervisor;
 
 #define END_GRACE_SECONDS 5
@@ -96,6 +102,10 @@ paddock_run_options_clear (PaddockRunOptions *options)
   g_clear_pointer (&options->grants, g_strfreev);
   g_clear_pointer (&options->profile, g_free);
   g_clear_pointer (&options->lock_backend, g_free);
+  g_clear_pointer (&options->allow_hosts, g_strfreev);
+  g_clear_pointer (&options->deny_hosts, g_strfreev);
+  g_clear_pointer (&options->resolve, g_strfreev);
+  g_clear_pointer (&options->allow_ports, g_free);
   g_clear_pointer (&options->policy_file, g_free);
   g_clear_pointer (&options->audit_file, g_free);
 }
@@ -130,7 +140,15 @@ child_fail (int report_fd,
   _exit (saved_errno == ENOENT ? 127 : 126);
 }
 
-enum { STEP_CHDIR = 1, STEP_EXEC, STEP_SIGNALS, STEP_MONITOR, STEP_LOCK = 100 /* + the lock's own step */ };
+enum
+{
+  STEP_CHDIR = 1,
+  STEP_EXEC,
+  STEP_SIGNALS,
+  STEP_MONITOR,
+  STEP_NET = 50,   /* + the network lock's own step */
+  STEP_LOCK = 100, /* + the lock's own step */
+};
 
 static const char *
 step_name (int step)
@@ -181,6 +199,17 @@ run_child (PaddockSupervisor *self,
   /* Lowering a soft limit cannot fail for want of a right. */
   if (self->nofile_raised)
     setrlimit (RLIMIT_NOFILE, &self->agent_nofile);
+
+  /* The network namespace first: the folder lock's seccomp filter refuses
+   * the user namespace it may need. */
+  if (self->net_lock != NULL)
+    {
+      int net_step = 0;
+      int net_errno = paddock_net_lock_enter (self->net_lock, &net_step);
+
+      if (net_errno != 0)
+        child_fail (report_fd, STEP_NET + net_step, net_errno);
+    }
 
   if (self->lock != NULL)
     {
@@ -679,8 +708,8 @@ prepare_vault (PaddockSupervisor *self)
 }
 
 static void
-broadcast_home (const PaddockMessage *message,
-                gpointer              user_data)
+broadcast_to_clients (const PaddockMessage *message,
+                      gpointer              user_data)
 {
   PaddockSupervisor *self = user_data;
 
@@ -709,7 +738,55 @@ start_home_view (PaddockSupervisor *self)
   config.audit = self->audit;
   self->home_view = paddock_home_view_new (socket_fd, &config);
   paddock_home_view_set_agent (self->home_view, self->agent);
-  paddock_home_view_set_func (self->home_view, broadcast_home, self);
+  paddock_home_view_set_func (self->home_view, broadcast_to_clients, self);
+}
+
+/* Before the fork, before any thread (it sets the agent's environment):
+ * the network namespace is checked, and the proxy made from the
+ * session's lists. Returns 0, or the exit status to end with, said. */
+static int
+prepare_network (PaddockSupervisor *self)
+{
+  PaddockRunOptions *options = self->options;
+  g_autoptr(GError) error = NULL;
+  PaddockNetProxyConfig config = {
+    .project = options->project,
+    .allow_hosts = (const char * const *) options->allow_hosts,
+    .deny_hosts = (const char * const *) options->deny_hosts,
+    .resolve = (const char * const *) options->resolve,
+    .audit = self->audit,
+  };
+
+  if (!options->net_locked)
+    return 0;
+  self->net_proxy = paddock_net_proxy_new (&config, &error);
+  if (self->net_proxy == NULL)
+    {
+      paddock_printerr ("%s", error->message);
+      return 2;
+    }
+  self->net_lock = paddock_net_lock_new (options->allow_ports, options->n_allow_ports, &error);
+  if (self->net_lock == NULL)
+    {
+      paddock_printerr ("%s", error->message);
+      g_clear_pointer (&self->net_proxy, paddock_net_proxy_free);
+      return 1;
+    }
+  paddock_net_lock_set_environment (self->net_lock);
+  return 0;
+}
+
+/* Right after the fork: the proxy waits for the child's listeners, and
+ * serves them from then on. Its asks go through the session's registry
+ * once there is one; until then, and without, unknown hosts are refused. */
+static void
+start_network (PaddockSupervisor *self)
+{
+  if (self->net_proxy == NULL)
+    return;
+  paddock_net_proxy_take_handover (self->net_proxy, paddock_net_lock_steal_handover (self->net_lock));
+  paddock_net_proxy_set_agent (self->net_proxy, self->agent);
+  paddock_net_proxy_set_func (self->net_proxy, broadcast_to_clients, self);
 }
 
 /* After fork: takes the child's listener and answers it from a thread,
@@ -729,7 +806,7 @@ start_supervision (PaddockSupervisor *self)
     .agent_pid = self->agent,
     .tree_root = getpid (),
     .lock = lock,
-    .network = "off",
+    .network = self->net_proxy != NULL ? "on" : "off",
   };
   PaddockExecMonitorConfig config = {
     .policy = self->policy,
@@ -763,6 +840,7 @@ start_supervision (PaddockSupervisor *self)
   json_object_set_int_member (fields, "agent_pid", self->agent);
   json_object_set_int_member (fields, "supervisor_pid", getpid ());
   json_object_set_string_member (fields, "lock", lock);
+  json_object_set_string_member (fields, "network", self->net_proxy != NULL ? "on" : "off");
   /* The agent profile the lock was built from; its locked arguments are in "command". */
   if (self->lock != NULL && options->profile != NULL)
     json_object_set_string_member (fields, "profile", options->profile);
@@ -783,6 +861,8 @@ start_supervision (PaddockSupervisor *self)
   paddock_control_set_asks (self->control, self->asks);
   if (self->home_view != NULL)
     paddock_home_view_set_asks (self->home_view, self->asks);
+  if (self->net_proxy != NULL)
+    paddock_net_proxy_set_asks (self->net_proxy, self->asks);
   watch_project_rules (self);
   /* The client on --control-fd (the window) is there before the agent's
    * first exec can be decided: an ask must never find nobody to ask. */
@@ -846,6 +926,9 @@ end_supervision (PaddockSupervisor *self,
   /* Its held reads are refused, and its asks withdrawn, while the
    * registry and the audit log are there. */
   g_clear_pointer (&self->home_view, paddock_home_view_free);
+  /* Its held connections likewise: refused, their asks withdrawn. */
+  g_clear_pointer (&self->net_proxy, paddock_net_proxy_free);
+  g_clear_pointer (&self->net_lock, paddock_net_lock_free);
   /* Held execs are recorded first, so clients see them end with the session. */
   if (self->monitor != NULL)
     paddock_exec_monitor_stop (self->monitor);
@@ -996,6 +1079,8 @@ paddock_supervisor_run (PaddockRunOptions *options)
     }
 
   status = prepare_supervision (&self);
+  if (status == 0)
+    status = prepare_network (&self);
   if (status != 0)
     {
       end_supervision (&self, -1, 0);
@@ -1045,6 +1130,7 @@ paddock_supervisor_run (PaddockRunOptions *options)
   close (report[1]);
   paddock_close_fd (&self.stopped_pipe[1]);
   start_home_view (&self);
+  start_network (&self);
   setpgid (self.agent, self.agent);
   if (self.tty_fd >= 0)
     tcsetpgrp (self.tty_fd, self.agent);
@@ -1061,6 +1147,7 @@ paddock_supervisor_run (PaddockRunOptions *options)
     {
       paddock_printerr ("%s: %s: %s", options->argv[0],
                         msg[0] >= STEP_LOCK ? paddock_lock_step_name (self.lock, msg[0] - STEP_LOCK)
+                        : msg[0] >= STEP_NET ? paddock_net_lock_step_name (msg[0] - STEP_NET)
                         : step_name (msg[0]),
                         g_strerror (msg[1]));
       if (msg[0] == STEP_EXEC && msg[1] == ENOENT)
