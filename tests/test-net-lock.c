@@ -1,0 +1,350 @@
+/* test-net-lock.c: the network lock's enforcement, against the real kernel
+ *
+ * Copyright 2026 The Paddock authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Each attempt is shown refused under --net=locked and working with
+ * --net=open, with the folder lock of --backend=landlock or namespaces,
+ * or none (--backend=none). Every server is one this test starts on
+ * 127.0.0.1; nothing else is ever reached.
+ */
+#include "config.h"
+
+#include "test-util.h"
+
+#include <glib/gstdio.h>
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *paddock_run;
+static const char *backend;
+static char *base, *home, *project, *runtime_dir;
+
+static char **
+child_env (void)
+{
+  g_autofree char *config_home = g_build_filename (home, ".config", NULL);
+  g_autofree char *state_home = g_build_filename (home, ".local", "state", NULL);
+  char **env = g_get_environ ();
+
+  env = g_environ_setenv (env, "HOME", home, TRUE);
+  env = g_environ_setenv (env, "XDG_CONFIG_HOME", config_home, TRUE);
+  env = g_environ_setenv (env, "XDG_STATE_HOME", state_home, TRUE);
+  env = g_environ_unsetenv (env, "XDG_DATA_HOME");
+  env = g_environ_unsetenv (env, "XDG_CACHE_HOME");
+  env = g_environ_setenv (env, "XDG_RUNTIME_DIR", runtime_dir, TRUE);
+  env = g_environ_setenv (env, "PATH", "/usr/local/bin:/usr/bin:/bin", TRUE);
+  env = g_environ_setenv (env, "LC_ALL", "C", TRUE);
+  /* The test's own proxy settings, if any, are never the agent's. */
+  for (const char **name = (const char *[]) { "HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy",
+                                              "ALL_PROXY", "all_proxy", "NO_PROXY", "no_proxy", NULL };
+       *name != NULL; name++)
+    env = g_environ_unsetenv (env, *name);
+  return env;
+}
+
+/* The Python @script through paddock-run, the network @net ("open" or
+ * "locked"), with the folder lock of --backend, and @extra options. */
+static TestResult *
+run_python (const char         *net,
+            const char * const *extra,
+            const char         *script)
+{
+  g_auto(GStrv) env = child_env ();
+  g_autofree char *project_arg = g_strdup_printf ("--project=%s", project);
+  g_autofree char *backend_arg = g_strdup_printf ("--lock-backend=%s", backend);
+  g_autofree char *net_arg = g_strdup_printf ("--net=%s", net);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+
+  g_ptr_array_add (argv, (char *) paddock_run);
+  g_ptr_array_add (argv, project_arg);
+  if (strcmp (backend, "none") != 0)
+    {
+      g_ptr_array_add (argv, (char *) "--lock");
+      g_ptr_array_add (argv, backend_arg);
+    }
+  g_ptr_array_add (argv, net_arg);
+  for (guint i = 0; extra != NULL && extra[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) extra[i]);
+  g_ptr_array_add (argv, (char *) "--");
+  g_ptr_array_add (argv, (char *) "/usr/bin/python3");
+  g_ptr_array_add (argv, (char *) "-c");
+  g_ptr_array_add (argv, (char *) script);
+  g_ptr_array_add (argv, NULL);
+  return test_run_full ((const char * const *) argv->pdata,
+                        &(TestRunOptions) { .env = (const char * const *) env, .timeout = 60 });
+}
+
+/* A socket of @type bound to 127.0.0.1 on a port the kernel picks, and
+ * listening where it is a stream; the port in *@port. */
+static int
+loopback_socket (int      type,
+                 guint16 *port)
+{
+  struct sockaddr_in address = { .sin_family = AF_INET, .sin_addr.s_addr = htonl (INADDR_LOOPBACK) };
+  socklen_t length = sizeof address;
+  int fd = socket (AF_INET, type | SOCK_CLOEXEC, 0);
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (bind (fd, (struct sockaddr *) &address, sizeof address), ==, 0);
+  if (type == SOCK_STREAM)
+    g_assert_cmpint (listen (fd, 16), ==, 0);
+  g_assert_cmpint (getsockname (fd, (struct sockaddr *) &address, &length), ==, 0);
+  *port = ntohs (address.sin_port);
+  return fd;
+}
+
+#define CONNECT_SCRIPT \
+  "import socket\n" \
+  "s = socket.socket()\n" \
+  "s.settimeout(10)\n" \
+  "try:\n" \
+  "    s.connect(('127.0.0.1', %u))\n" \
+  "    print('connected')\n" \
+  "except OSError as e:\n" \
+  "    print('refused', e)\n"
+
+/* A service on the host's loopback, bypassing the proxy: refused locked,
+ * reached open. The listener's backlog takes the connection unaccepted. */
+static void
+test_direct_tcp (void)
+{
+  guint16 port;
+  int fd = loopback_socket (SOCK_STREAM, &port);
+  g_autofree char *script = g_strdup_printf (CONNECT_SCRIPT, (guint) port);
+  g_autoptr(TestResult) locked = run_python ("locked", NULL, script);
+  g_autoptr(TestResult) open = run_python ("open", NULL, script);
+
+  g_assert_cmpint (locked->status, ==, 0);
+  g_assert_nonnull (strstr (locked->out, "refused"));
+  close (fd);
+  g_assert_cmpint (open->status, ==, 0);
+  g_assert_nonnull (strstr (open->out, "connected"));
+}
+
+/* Whether a datagram saying @word is waiting at @fd; drains the rest. */
+static gboolean
+received (int         fd,
+          const char *word)
+{
+  gboolean found = FALSE;
+  char buf[64];
+  ssize_t n;
+
+  while ((n = recv (fd, buf, sizeof buf - 1, MSG_DONTWAIT)) > 0)
+    {
+      buf[n] = '\0';
+      found = found || strcmp (buf, word) == 0;
+    }
+  return found;
+}
+
+#define UDP_SCRIPT \
+  "import socket\n" \
+  "s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\n" \
+  "try:\n" \
+  "    s.sendto(b'%s', ('127.0.0.1', %u))\n" \
+  "    print('sent')\n" \
+  "except OSError as e:\n" \
+  "    print('refused', e)\n"
+
+/* A datagram to the host's loopback never arrives locked; it does open.
+ * The sender's process has ended by then, and loopback delivery is done
+ * within the send, so whatever is not there was not sent. */
+static void
+test_udp (void)
+{
+  guint16 port;
+  int fd = loopback_socket (SOCK_DGRAM, &port);
+  g_autofree char *locked_script = g_strdup_printf (UDP_SCRIPT, "locked", (guint) port);
+  g_autofree char *open_script = g_strdup_printf (UDP_SCRIPT, "open", (guint) port);
+  g_autoptr(TestResult) locked = run_python ("locked", NULL, locked_script);
+  gboolean locked_arrived = received (fd, "locked");
+  g_autoptr(TestResult) open = run_python ("open", NULL, open_script);
+
+  g_assert_cmpint (locked->status, ==, 0);
+  g_assert_false (locked_arrived);
+  gboolean open_arrived = received (fd, "open");
+
+  close (fd);
+  g_assert_cmpint (open->status, ==, 0);
+  g_assert_true (open_arrived);
+}
+
+/* The agent's own servers: it listens on its loopback and talks to itself. */
+static void
+test_own_loopback (void)
+{
+  const char *script =
+    "import socket\n"
+    "server = socket.socket()\n"
+    "server.bind(('127.0.0.1', 0))\n"
+    "server.listen(1)\n"
+    "client = socket.create_connection(server.getsockname(), timeout=10)\n"
+    "peer, _ = server.accept()\n"
+    "peer.sendall(b'own loopback works')\n"
+    "print(client.recv(64).decode())\n";
+  g_autoptr(TestResult) locked = run_python ("locked", NULL, script);
+
+  g_assert_cmpint (locked->status, ==, 0);
+  g_assert_nonnull (strstr (locked->out, "own loopback works"));
+}
+
+/* Accepts one connection on the listener (within 30 s) and greets it. */
+static gpointer
+greet_one (gpointer data)
+{
+  int fd = GPOINTER_TO_INT (data);
+  struct pollfd poll_fd = { .fd = fd, .events = POLLIN };
+  const char *greeting = "hello from the host\n";
+  int peer;
+
+  if (poll (&poll_fd, 1, 30 * 1000) != 1)
+    return NULL;
+  peer = accept4 (fd, NULL, NULL, SOCK_CLOEXEC);
+  if (peer < 0)
+    return NULL;
+  if (write (peer, greeting, strlen (greeting)) < 0)
+    g_message ("cannot greet: %s", g_strerror (errno));
+  close (peer);
+  return NULL;
+}
+
+/* --allow-port forwards a host loopback port into the agent's loopback:
+ * the host's own service answers. */
+static void
+test_allow_port (void)
+{
+  guint16 port;
+  int fd = loopback_socket (SOCK_STREAM, &port);
+  g_autofree char *port_arg = g_strdup_printf ("--allow-port=%u", (guint) port);
+  g_autofree char *script = g_strdup_printf ("import socket\n"
+                                             "s = socket.create_connection(('127.0.0.1', %u), timeout=10)\n"
+                                             "print(s.makefile().readline().strip())\n", (guint) port);
+  GThread *thread = g_thread_new ("greeter", greet_one, GINT_TO_POINTER (fd));
+  g_autoptr(TestResult) locked = run_python ("locked", (const char *[]) { port_arg, NULL }, script);
+
+  g_thread_join (thread);
+  close (fd);
+  g_assert_cmpint (locked->status, ==, 0);
+  g_assert_nonnull (strstr (locked->out, "hello from the host"));
+}
+
+/* The agent is told where the proxy is, and the proxy's port on its
+ * loopback reaches paddock-run, which answers an HTTP request (here with
+ * a refusal, the name being denied). */
+static void
+test_proxy (void)
+{
+  const char *script =
+    "import os, socket\n"
+    "for name in ('HTTP_PROXY', 'https_proxy', 'ALL_PROXY', 'no_proxy'):\n"
+    "    print(name, os.environ.get(name))\n"
+    "s = socket.create_connection(('127.0.0.1', 3128), timeout=20)\n"
+    "s.sendall(b'CONNECT denied.test:443 HTTP/1.1\\r\\nHost: denied.test:443\\r\\n\\r\\n')\n"
+    "print('reply', s.recv(12).decode(errors='replace'))\n";
+  g_autoptr(TestResult) locked = run_python ("locked", (const char *[]) { "--deny-host=denied.test", NULL }, script);
+
+  g_assert_cmpint (locked->status, ==, 0);
+  g_assert_nonnull (strstr (locked->out, "HTTP_PROXY http://127.0.0.1:3128\n"));
+  g_assert_nonnull (strstr (locked->out, "https_proxy http://127.0.0.1:3128\n"));
+  g_assert_nonnull (strstr (locked->out, "ALL_PROXY socks5h://127.0.0.1:3128\n"));
+  g_assert_nonnull (strstr (locked->out, "no_proxy localhost,127.0.0.1,::1\n"));
+  g_assert_nonnull (strstr (locked->out, "reply HTTP/1."));
+}
+
+/* Where no user namespace can be made and paddock-run is not root, the
+ * network lock cannot be had: it refuses to start, and says why, while
+ * an open network runs. */
+static void
+test_without_user_namespaces (void)
+{
+  g_auto(GStrv) env = child_env ();
+  g_autofree char *project_arg = g_strdup_printf ("--project=%s", project);
+  g_autofree char *scratch = g_build_filename (base, "scratch", NULL);
+  g_autoptr(TestResult) locked = NULL;
+  g_autoptr(TestResult) open = NULL;
+
+  if (getuid () != 0)
+    {
+      g_test_skip ("needs root, to run as nobody without user namespaces");
+      return;
+    }
+  g_assert_cmpint (g_mkdir_with_parents (scratch, 0777), ==, 0);
+  g_assert_cmpint (chmod (scratch, 0777), ==, 0);
+  locked = test_run_without_user_namespaces ((const char *[]) { paddock_run, project_arg, "--no-monitor",
+                                                                "--net=locked", "--", "/bin/echo", "ran", NULL },
+                                             (const char * const *) env, "/", scratch);
+  open = test_run_without_user_namespaces ((const char *[]) { paddock_run, project_arg, "--no-monitor",
+                                                              "--net=open", "--", "/bin/echo", "ran", NULL },
+                                           (const char * const *) env, "/", scratch);
+  g_assert_cmpint (locked->status, !=, 0);
+  g_assert_null (strstr (locked->out, "ran"));
+  g_assert_nonnull (strstr (locked->err, "--net=locked cannot start here"));
+  g_assert_cmpint (open->status, ==, 0);
+  g_assert_nonnull (strstr (open->out, "ran"));
+}
+
+static void
+make_tree (void)
+{
+  base = g_dir_make_tmp ("paddock-net-lock-XXXXXX", NULL);
+  g_assert_nonnull (base);
+  g_assert_cmpint (chmod (base, 0755), ==, 0);
+  home = g_build_filename (base, "home", NULL);
+  project = g_build_filename (base, "project", NULL);
+  runtime_dir = g_build_filename (base, "runtime", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (project, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (home, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir (runtime_dir, 0700), ==, 0);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *why = NULL;
+  int result;
+
+  backend = test_lock_init (&argc, &argv);
+  paddock_run = g_getenv ("PADDOCK_RUN");
+  if (paddock_run == NULL)
+    {
+      g_test_skip ("PADDOCK_RUN is not set");
+      return g_test_run ();
+    }
+  if (!g_file_test ("/usr/bin/python3", G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("the agent's side is written in Python, and /usr/bin/python3 is missing");
+      return g_test_run ();
+    }
+  make_tree ();
+  if (strcmp (backend, "none") != 0)
+    {
+      g_auto(GStrv) env = child_env ();
+
+      why = test_lock_unavailable (paddock_run, backend, (const char * const *) env);
+    }
+  if (why != NULL)
+    g_test_skip (why);
+  else
+    {
+      g_test_add_func ("/paddock/net-lock/direct-tcp", test_direct_tcp);
+      g_test_add_func ("/paddock/net-lock/udp", test_udp);
+      g_test_add_func ("/paddock/net-lock/own-loopback", test_own_loopback);
+      g_test_add_func ("/paddock/net-lock/allow-port", test_allow_port);
+      g_test_add_func ("/paddock/net-lock/proxy", test_proxy);
+      g_test_add_func ("/paddock/net-lock/without-user-namespaces", test_without_user_namespaces);
+    }
+
+  result = g_test_run ();
+  if (result == 0)
+    test_remove_tree (base);
+  return result;
+}
