@@ -142,19 +142,6 @@ print_lock_status_message (const char *backend,
   return fflush (stdout) == 0 ? 0 : 1;
 }
 
-/* --lock-status's line for --net=locked, after the folder lock's. */
-static void
-print_network_status (void)
-{
-  g_autofree char *reason = NULL;
-  g_autofree char *feature = paddock_net_lock_probe (&reason);
-
-  if (feature != NULL)
-    g_print ("network-lock: %s (the agent's own network namespace, the proxy its only way out)\n", feature);
-  else
-    g_print ("network-lock: none (%s)\n", reason);
-}
-
 /* --allow-port's ports, each 1 to 65535, into @options. FALSE, said, on
  * one that is not. */
 static gboolean
@@ -485,7 +472,6 @@ main (int   argc,
       if (json)
         return print_lock_status_message (lock_backend, real_project);
       paddock_lock_print_status (stdout, lock_backend, real_project);
-      print_network_status ();
       return 0;
     }
 

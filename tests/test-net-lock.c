@@ -50,7 +50,7 @@ child_env (void)
 }
 
 /* The Python @script through paddock-run, the network @net ("open" or
- * "locked"), with the folder lock of --backend, and @extra options. */
+ * "locked"; NULL: the project's saved choice), with the folder lock of --backend, and @extra options. */
 static TestResult *
 run_python (const char         *net,
             const char * const *extra,
@@ -59,7 +59,7 @@ run_python (const char         *net,
   g_auto(GStrv) env = child_env ();
   g_autofree char *project_arg = g_strdup_printf ("--project=%s", project);
   g_autofree char *backend_arg = g_strdup_printf ("--lock-backend=%s", backend);
-  g_autofree char *net_arg = g_strdup_printf ("--net=%s", net);
+  g_autofree char *net_arg = net != NULL ? g_strdup_printf ("--net=%s", net) : NULL;
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
 
   g_ptr_array_add (argv, (char *) paddock_run);
@@ -69,7 +69,8 @@ run_python (const char         *net,
       g_ptr_array_add (argv, (char *) "--lock");
       g_ptr_array_add (argv, backend_arg);
     }
-  g_ptr_array_add (argv, net_arg);
+  if (net_arg != NULL)
+    g_ptr_array_add (argv, net_arg);
   for (guint i = 0; extra != NULL && extra[i] != NULL; i++)
     g_ptr_array_add (argv, (char *) extra[i]);
   g_ptr_array_add (argv, (char *) "--");
@@ -259,6 +260,48 @@ test_proxy (void)
   g_assert_nonnull (strstr (locked->out, "reply HTTP/1."));
 }
 
+/* paddockctl net @verb for the project. */
+static void
+save_choice (const char *verb)
+{
+  g_auto(GStrv) env = child_env ();
+  g_autofree char *paddockctl = g_build_filename (g_getenv ("PADDOCK_BUILD_DIR"), "app", "paddockctl",
+                                                  "paddockctl", NULL);
+  g_autoptr(TestResult) saved = test_run_full ((const char *[]) { paddockctl, "net", verb, project, NULL },
+                                               &(TestRunOptions) { .env = (const char * const *) env });
+
+  g_assert_cmpint (saved->status, ==, 0);
+}
+
+/* paddockctl net on makes the project's sessions start locked, --net=open
+ * still opens one, and paddockctl net off opens them again. */
+static void
+test_saved_choice (void)
+{
+  guint16 port;
+  int fd = loopback_socket (SOCK_STREAM, &port);
+  g_autofree char *script = g_strdup_printf (CONNECT_SCRIPT, (guint) port);
+  g_autoptr(TestResult) saved_on = NULL;
+  g_autoptr(TestResult) overridden = NULL;
+  g_autoptr(TestResult) saved_off = NULL;
+
+  if (g_getenv ("PADDOCK_BUILD_DIR") == NULL)
+    {
+      close (fd);
+      g_test_skip ("PADDOCK_BUILD_DIR is not set");
+      return;
+    }
+  save_choice ("on");
+  saved_on = run_python (NULL, NULL, script);
+  overridden = run_python ("open", NULL, script);
+  save_choice ("off");
+  saved_off = run_python (NULL, NULL, script);
+  close (fd);
+  g_assert_nonnull (strstr (saved_on->out, "refused"));
+  g_assert_nonnull (strstr (overridden->out, "connected"));
+  g_assert_nonnull (strstr (saved_off->out, "connected"));
+}
+
 /* Where no user namespace can be made and paddock-run is not root, the
  * network lock cannot be had: it refuses to start, and says why, while
  * an open network runs. */
@@ -340,6 +383,7 @@ main (int   argc,
       g_test_add_func ("/paddock/net-lock/own-loopback", test_own_loopback);
       g_test_add_func ("/paddock/net-lock/allow-port", test_allow_port);
       g_test_add_func ("/paddock/net-lock/proxy", test_proxy);
+      g_test_add_func ("/paddock/net-lock/saved-choice", test_saved_choice);
       g_test_add_func ("/paddock/net-lock/without-user-namespaces", test_without_user_namespaces);
     }
 

@@ -123,7 +123,9 @@ typedef struct
                                    * "lock-metadata", "lock-terminals",
                                    * "lock-home-asked", "lock-ipc",
                                    * "lock-other-processes", "lock-seccomp",
-                                   * "lock-no-new-privs" */
+                                   * "lock-no-new-privs"; in paddock-run
+                                   * --lock-status --json, "net-namespace" where
+                                   * --net=locked can start here */
   char           **denied;        /* lock-status: what the lock keeps from the agent,
                                    * canonical paths (the built-in credential stores,
                                    * the system's secrets, the user's own additions) */
