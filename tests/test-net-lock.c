@@ -302,17 +302,43 @@ test_saved_choice (void)
   g_assert_nonnull (strstr (saved_off->out, "connected"));
 }
 
+#define FALLBACK_SCRIPT \
+  "import os, socket\n" \
+  "proxy = os.environ['HTTP_PROXY']\n" \
+  "print('proxy', proxy)\n" \
+  "try:\n" \
+  "    socket.create_connection(('127.0.0.1', %u), timeout=10)\n" \
+  "    print('direct connected')\n" \
+  "except OSError as e:\n" \
+  "    print('direct refused', e)\n" \
+  "try:\n" \
+  "    socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b'fallback', ('127.0.0.1', %u))\n" \
+  "    print('udp sent')\n" \
+  "except OSError as e:\n" \
+  "    print('udp refused', e)\n" \
+  "s = socket.create_connection(('127.0.0.1', int(proxy.rsplit(':', 1)[1])), timeout=20)\n" \
+  "s.sendall(b'CONNECT denied.test:443 HTTP/1.1\\r\\nHost: denied.test:443\\r\\n\\r\\n')\n" \
+  "print('reply', s.recv(12).decode(errors='replace'))\n"
+
 /* Where no user namespace can be made and paddock-run is not root, the
- * network lock cannot be had: it refuses to start, and says why, while
- * an open network runs. */
+ * network lock falls back to Landlock's TCP rules and the seccomp filter
+ * where the kernel has them (ABI 4): a direct connection and a UDP
+ * socket are refused, the proxy on the host's loopback answers. Where it
+ * has not, --net=locked refuses to start, and says why. Either way
+ * --net=open runs. */
 static void
 test_without_user_namespaces (void)
 {
   g_auto(GStrv) env = child_env ();
   g_autofree char *project_arg = g_strdup_printf ("--project=%s", project);
   g_autofree char *scratch = g_build_filename (base, "scratch", NULL);
+  g_autofree char *script = NULL;
+  g_autoptr(TestResult) status = NULL;
   g_autoptr(TestResult) locked = NULL;
   g_autoptr(TestResult) open = NULL;
+  guint16 tcp_port, udp_port;
+  int tcp_fd, udp_fd;
+  gboolean udp_arrived;
 
   if (getuid () != 0)
     {
@@ -321,15 +347,41 @@ test_without_user_namespaces (void)
     }
   g_assert_cmpint (g_mkdir_with_parents (scratch, 0777), ==, 0);
   g_assert_cmpint (chmod (scratch, 0777), ==, 0);
-  locked = test_run_without_user_namespaces ((const char *[]) { paddock_run, project_arg, "--no-monitor",
-                                                                "--net=locked", "--", "/bin/echo", "ran", NULL },
+  tcp_fd = loopback_socket (SOCK_STREAM, &tcp_port);
+  udp_fd = loopback_socket (SOCK_DGRAM, &udp_port);
+  script = g_strdup_printf (FALLBACK_SCRIPT, (guint) tcp_port, (guint) udp_port);
+  status = test_run_without_user_namespaces ((const char *[]) { paddock_run, "--lock-status", NULL },
                                              (const char * const *) env, "/", scratch);
+  /* The Landlock backend of the folder lock goes on without namespaces,
+   * and says so; the namespaces backend cannot. */
+  locked = test_run_without_user_namespaces ((const char *[]) { paddock_run, project_arg, "--no-monitor",
+                                                                "--deny-host=denied.test", "--net=locked",
+                                                                strcmp (backend, "landlock") == 0 ? "--lock"
+                                                                                                 : "--no-lock",
+                                                                "--", "/usr/bin/python3", "-c", script, NULL },
+                                             (const char * const *) env, "/", scratch);
+  udp_arrived = received (udp_fd, "fallback");
   open = test_run_without_user_namespaces ((const char *[]) { paddock_run, project_arg, "--no-monitor",
                                                               "--net=open", "--", "/bin/echo", "ran", NULL },
                                            (const char * const *) env, "/", scratch);
-  g_assert_cmpint (locked->status, !=, 0);
-  g_assert_null (strstr (locked->out, "ran"));
-  g_assert_nonnull (strstr (locked->err, "--net=locked cannot start here"));
+  close (tcp_fd);
+  close (udp_fd);
+  g_assert_null (strstr (status->out, "network-lock: net-namespace"));
+  if (strstr (status->out, "network-lock: net-landlock-tcp") != NULL)
+    {
+      g_assert_cmpint (locked->status, ==, 0);
+      g_assert_nonnull (strstr (locked->out, "direct refused"));
+      g_assert_nonnull (strstr (locked->out, "udp refused"));
+      g_assert_false (udp_arrived);
+      g_assert_nonnull (strstr (locked->out, "reply HTTP/1."));
+    }
+  else
+    {
+      g_assert_nonnull (strstr (status->out, "network-lock: none"));
+      g_assert_cmpint (locked->status, !=, 0);
+      g_assert_null (strstr (locked->out, "proxy"));
+      g_assert_nonnull (strstr (locked->err, "--net=locked cannot start here"));
+    }
   g_assert_cmpint (open->status, ==, 0);
   g_assert_nonnull (strstr (open->out, "ran"));
 }

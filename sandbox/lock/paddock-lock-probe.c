@@ -642,8 +642,12 @@ print_network_lock_status (FILE *out)
   g_autofree char *reason = NULL;
   g_autofree char *feature = paddock_net_lock_probe (&reason);
 
-  if (feature != NULL)
+  if (g_strcmp0 (feature, "net-namespace") == 0)
     fprintf (out, "network-lock: %s (the agent's own network namespace, the proxy its only way out)\n", feature);
+  else if (feature != NULL)
+    fprintf (out, "network-lock: %s (no network namespace can be made: Landlock lets TCP connect only to the "
+                  "proxy's and the allowed ports, on any address, and a seccomp filter refuses UDP, raw and "
+                  "packet sockets; the agent cannot connect to its own servers on other ports either)\n", feature);
   else
     fprintf (out, "network-lock: none (%s)\n", reason);
 }

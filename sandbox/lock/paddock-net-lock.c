@@ -9,6 +9,8 @@
 
 #include "paddock-autofd.h"
 #include "paddock-fd-passing.h"
+#include "paddock-landlock.h"
+#include "paddock-seccomp-deny.h"
 
 #include <gio/gio.h>
 
@@ -19,6 +21,7 @@
 #include <sched.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -38,6 +41,13 @@ struct _PaddockNetLock
   char    *uid_map;
   char    *gid_map;
   int      handover[2];  /* the supervisor's end, the child's */
+  /* Without a network namespace: Landlock lets TCP connect only to the
+   * proxy, which paddock-run serves on the host's loopback, and to the
+   * allowed ports; the seccomp filter refuses every other socket. */
+  gboolean            landlock_tcp;
+  int                 host_listener;
+  int                 ruleset_fd;
+  PaddockSeccompDeny *filter;
 };
 
 enum
@@ -47,6 +57,9 @@ enum
   STEP_LOOPBACK,
   STEP_LISTEN,
   STEP_HANDOVER,
+  STEP_NO_NEW_PRIVS,
+  STEP_LANDLOCK,
+  STEP_SECCOMP,
 };
 
 const char *
@@ -58,6 +71,9 @@ paddock_net_lock_step_name (int step)
     case STEP_IDENTITY: return "cannot enter the network lock: mapping the user into its user namespace";
     case STEP_LOOPBACK: return "cannot enter the network lock: bringing up the loopback";
     case STEP_LISTEN: return "cannot enter the network lock: listening on the loopback";
+    case STEP_NO_NEW_PRIVS: return "cannot enter the network lock: no_new_privs";
+    case STEP_LANDLOCK: return "cannot enter the network lock: Landlock's TCP rules";
+    case STEP_SECCOMP: return "cannot enter the network lock: its seccomp filter";
     case STEP_HANDOVER:
     default: return "cannot enter the network lock: handing the listeners to paddock-run";
     }
@@ -202,12 +218,42 @@ hand_over_port (int         socket_fd,
   return 0;
 }
 
+/* Without a network namespace: Landlock's TCP rules and the seccomp
+ * filter, which both need no_new_privs. */
+static int
+enter_landlock_tcp (PaddockNetLock *net,
+                    int            *step)
+{
+  int err;
+
+  paddock_close_fd (&net->host_listener);
+  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+    {
+      *step = STEP_NO_NEW_PRIVS;
+      return errno;
+    }
+  if ((err = paddock_landlock_restrict_self (net->ruleset_fd)) != 0)
+    {
+      *step = STEP_LANDLOCK;
+      return err;
+    }
+  paddock_close_fd (&net->ruleset_fd);
+  if ((err = paddock_seccomp_deny_install (net->filter)) != 0)
+    {
+      *step = STEP_SECCOMP;
+      return err;
+    }
+  return 0;
+}
+
 int
 paddock_net_lock_enter (PaddockNetLock *net,
                         int            *step)
 {
   int err;
 
+  if (net->landlock_tcp)
+    return enter_landlock_tcp (net, step);
   /* Paddock-run's end is its own: the child holds only its own. */
   paddock_close_fd (&net->handover[0]);
   if ((err = make_namespace (net, step)) != 0)
@@ -235,6 +281,8 @@ net_lock_alloc (void)
   net->uid_map = g_strdup_printf ("%u %u 1\n", (guint) getuid (), (guint) getuid ());
   net->gid_map = g_strdup_printf ("%u %u 1\n", (guint) getgid (), (guint) getgid ());
   net->handover[0] = net->handover[1] = -1;
+  net->host_listener = -1;
+  net->ruleset_fd = -1;
   return net;
 }
 
@@ -299,16 +347,61 @@ char *
 paddock_net_lock_probe (char **reason)
 {
   g_autoptr(PaddockNetLock) net = net_lock_alloc ();
+  g_autoptr(GError) error = NULL;
   int step = 0;
   int err = try_namespace (net, &step);
+  int ruleset_fd;
 
-  if (err != 0)
-    {
-      *reason = describe_failure (step, err);
-      return NULL;
-    }
   *reason = NULL;
-  return g_strdup ("net-namespace");
+  if (err == 0)
+    return g_strdup ("net-namespace");
+  ruleset_fd = paddock_landlock_tcp_ruleset_new (NULL, 0, &error);
+  if (ruleset_fd >= 0)
+    {
+      close (ruleset_fd);
+      return g_strdup ("net-landlock-tcp");
+    }
+  {
+    g_autofree char *text = describe_failure (step, err);
+
+    *reason = g_strdup_printf ("%s; and %s", text, error->message);
+  }
+  return NULL;
+}
+
+/* Where no network namespace can be made: paddock-run's own listener on
+ * the host's loopback for the proxy, Landlock's TCP rules for it and the
+ * allowed ports, and the seccomp filter. FALSE with @error where Landlock
+ * cannot. */
+static gboolean
+prepare_landlock_tcp (PaddockNetLock  *net,
+                      GError         **error)
+{
+  struct sockaddr_in address = { .sin_family = AF_INET, .sin_addr.s_addr = htonl (INADDR_LOOPBACK) };
+  socklen_t length = sizeof address;
+  g_autofree guint16 *ports = g_new0 (guint16, net->n_ports + 1);
+
+  net->host_listener = listen_on_loopback (AF_INET, 0);
+  if (net->host_listener < 0 ||
+      getsockname (net->host_listener, (struct sockaddr *) &address, &length) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   "cannot listen on the loopback for the proxy: %s", g_strerror (saved_errno));
+      return FALSE;
+    }
+  net->proxy_port = ntohs (address.sin_port);
+  ports[0] = net->proxy_port;
+  memcpy (ports + 1, net->ports, net->n_ports * sizeof (guint16));
+  net->ruleset_fd = paddock_landlock_tcp_ruleset_new (ports, net->n_ports + 1, error);
+  if (net->ruleset_fd < 0)
+    return FALSE;
+  net->filter = paddock_seccomp_deny_new_for_network (error);
+  if (net->filter == NULL)
+    return FALSE;
+  net->landlock_tcp = TRUE;
+  return TRUE;
 }
 
 PaddockNetLock *
@@ -333,10 +426,14 @@ paddock_net_lock_new (const guint16  *allow_ports,
    * nothing starts. */
   if ((err = try_namespace (net, &step)) != 0)
     {
-      g_autofree char *text = describe_failure (step, err);
+      g_autoptr(GError) landlock_error = NULL;
+      g_autofree char *text = NULL;
 
+      if (prepare_landlock_tcp (net, &landlock_error))
+        return g_steal_pointer (&net);
+      text = describe_failure (step, err);
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                   "--net=locked cannot start here: %s", text);
+                   "--net=locked cannot start here: %s; and %s", text, landlock_error->message);
       return NULL;
     }
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, net->handover) != 0)
@@ -357,6 +454,9 @@ paddock_net_lock_free (PaddockNetLock *net)
     return;
   paddock_close_fd (&net->handover[0]);
   paddock_close_fd (&net->handover[1]);
+  paddock_close_fd (&net->host_listener);
+  paddock_close_fd (&net->ruleset_fd);
+  g_clear_pointer (&net->filter, paddock_seccomp_deny_free);
   g_free (net->ports);
   g_free (net->port_messages);
   g_free (net->uid_map);
@@ -369,6 +469,18 @@ paddock_net_lock_steal_handover (PaddockNetLock *net)
 {
   paddock_close_fd (&net->handover[1]);
   return paddock_steal_fd (&net->handover[0]);
+}
+
+int
+paddock_net_lock_steal_host_listener (PaddockNetLock *net)
+{
+  return paddock_steal_fd (&net->host_listener);
+}
+
+const char *
+paddock_net_lock_get_mechanism (PaddockNetLock *net)
+{
+  return net->landlock_tcp ? "net-landlock-tcp" : "net-namespace";
 }
 
 guint16

@@ -11,7 +11,12 @@
  * is entered: it listens on 127.0.0.1 (and ::1 where it can) on the
  * proxy's port and each allowed port, sends each listener to the
  * supervisor ("proxy" or "port N", see paddock-net-proxy.h), and closes
- * its end. Without a network namespace nothing starts: the lock never
+ * its end. Where no network namespace can be made (no user namespaces,
+ * and not root), Landlock's TCP rules (ABI 4) let the agent connect only
+ * to the proxy, which paddock-run then serves on the host's loopback on a
+ * port the kernel picks, and to the allowed ports (on any address: the
+ * rules know ports only), and a seccomp filter refuses every socket but
+ * TCP's, Unix and netlink. Without either nothing starts: the lock never
  * fails open.
  */
 #pragma once
@@ -30,9 +35,15 @@ PaddockNetLock *paddock_net_lock_new          (const guint16       *allow_ports,
                                                guint                n_ports,
                                                GError             **error);
 void            paddock_net_lock_free         (PaddockNetLock      *net);
+/* "net-namespace" or "net-landlock-tcp": what the lock uses. */
+const char     *paddock_net_lock_get_mechanism (PaddockNetLock    *net);
+/* Under Landlock's TCP rules, paddock-run's listener for the proxy on the
+ * host's loopback (for paddock_net_proxy_add_listener()), once; -1 with a
+ * network namespace, or after. */
+int             paddock_net_lock_steal_host_listener (PaddockNetLock *net);
 /* The supervisor's end of the hand-over socket (for
  * paddock_net_proxy_take_handover()), once, right after the fork; -1
- * after. The child's end is closed here too. */
+ * after, and under Landlock's TCP rules. The child's end is closed here too. */
 int             paddock_net_lock_steal_handover (PaddockNetLock    *net);
 guint16         paddock_net_lock_get_proxy_port (PaddockNetLock    *net);
 /* Sets the proxy variables (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY, NO_PROXY
@@ -45,7 +56,8 @@ int             paddock_net_lock_enter        (PaddockNetLock      *net,
                                                int                 *step);
 const char     *paddock_net_lock_step_name    (int                  step);
 
-/* What --net=locked would use here: "net-namespace", or NULL with *@reason
+/* What --net=locked would use here: "net-namespace", "net-landlock-tcp",
+ * or NULL with *@reason
  * (a new string) saying why none can start. Forks a child to try. */
 char           *paddock_net_lock_probe        (char               **reason);
 

@@ -124,8 +124,9 @@ typedef struct
                                    * "lock-home-asked", "lock-ipc",
                                    * "lock-other-processes", "lock-seccomp",
                                    * "lock-no-new-privs"; in paddock-run
-                                   * --lock-status --json, "net-namespace" where
-                                   * --net=locked can start here */
+                                   * --lock-status --json, "net-namespace" or
+                                   * "net-landlock-tcp" where --net=locked can
+                                   * start here */
   char           **denied;        /* lock-status: what the lock keeps from the agent,
                                    * canonical paths (the built-in credential stores,
                                    * the system's secrets, the user's own additions) */

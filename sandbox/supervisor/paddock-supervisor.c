@@ -782,9 +782,18 @@ prepare_network (PaddockSupervisor *self)
 static void
 start_network (PaddockSupervisor *self)
 {
+  int listener;
+
   if (self->net_proxy == NULL)
     return;
-  paddock_net_proxy_take_handover (self->net_proxy, paddock_net_lock_steal_handover (self->net_lock));
+  listener = paddock_net_lock_steal_host_listener (self->net_lock);
+
+  /* The child hands its listeners over in its network namespace; under
+   * Landlock's TCP rules paddock-run listens on the host's loopback. */
+  if (listener >= 0)
+    paddock_net_proxy_add_listener (self->net_proxy, listener);
+  else
+    paddock_net_proxy_take_handover (self->net_proxy, paddock_net_lock_steal_handover (self->net_lock));
   paddock_net_proxy_set_agent (self->net_proxy, self->agent);
   paddock_net_proxy_set_func (self->net_proxy, broadcast_to_clients, self);
 }
