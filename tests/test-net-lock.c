@@ -260,6 +260,100 @@ test_proxy (void)
   g_assert_nonnull (strstr (locked->out, "reply HTTP/1."));
 }
 
+/* git over ssh is told to go through the proxy (GIT_SSH_COMMAND names
+ * paddock-net-connect as ssh's ProxyCommand), and the helper says so when
+ * the proxy refuses the host. */
+static void
+test_ssh_helper_refused (void)
+{
+  const char *script =
+    "import os, shlex, subprocess\n"
+    "command = shlex.split(os.environ['GIT_SSH_COMMAND'])\n"
+    "print('ssh', command[0], command[1])\n"
+    "helper = shlex.split(command[2].split('=', 1)[1])\n"
+    "print('helper', os.path.basename(helper[0]), helper[1:])\n"
+    "r = subprocess.run([helper[0], 'denied.test', '22'], stdin=subprocess.DEVNULL,\n"
+    "                   stderr=subprocess.PIPE, timeout=20)\n"
+    "print('status', r.returncode, r.stderr.decode().strip())\n";
+  g_autoptr(TestResult) locked = run_python ("locked", (const char *[]) { "--deny-host=denied.test", NULL }, script);
+
+  g_assert_cmpint (locked->status, ==, 0);
+  g_assert_nonnull (strstr (locked->out, "ssh ssh -o\n"));
+  g_assert_nonnull (strstr (locked->out, "helper paddock-net-connect ['%h', '%p']\n"));
+  g_assert_nonnull (strstr (locked->out, "status 1 paddock-net-connect: the proxy refused denied.test:22: HTTP/1."));
+}
+
+/* A CONNECT proxy of the test's own: takes one client, checks its
+ * request, opens the tunnel, greets as an ssh server would, and keeps
+ * what the client sends through it. */
+typedef struct
+{
+  int      fd;
+  GString *request;
+  GString *tunnelled;
+} FakeProxy;
+
+static gpointer
+serve_fake_proxy (gpointer data)
+{
+  FakeProxy *proxy = data;
+  struct pollfd poll_fd = { .fd = proxy->fd, .events = POLLIN };
+  const char *reply = "HTTP/1.1 200 Connection established\r\n\r\nSSH-2.0-paddock-test\r\n";
+  char buf[256];
+  ssize_t n;
+  int peer;
+
+  if (poll (&poll_fd, 1, 30 * 1000) != 1 || (peer = accept4 (proxy->fd, NULL, NULL, SOCK_CLOEXEC)) < 0)
+    return NULL;
+  poll_fd.fd = peer;
+  while (strstr (proxy->request->str, "\r\n\r\n") == NULL && poll (&poll_fd, 1, 30 * 1000) == 1 &&
+         (n = read (peer, buf, sizeof buf)) > 0)
+    g_string_append_len (proxy->request, buf, n);
+  if (write (peer, reply, strlen (reply)) < 0)
+    g_message ("cannot answer: %s", g_strerror (errno));
+  while (poll (&poll_fd, 1, 30 * 1000) == 1 && (n = read (peer, buf, sizeof buf)) > 0)
+    g_string_append_len (proxy->tunnelled, buf, n);
+  close (peer);
+  return NULL;
+}
+
+/* paddock-net-connect on its own, against a proxy that lets it through:
+ * the tunnel carries both ways, and the end of its input is passed on. */
+static void
+test_ssh_helper_tunnel (void)
+{
+  g_auto(GStrv) env = child_env ();
+  FakeProxy proxy = { .request = g_string_new (NULL), .tunnelled = g_string_new (NULL) };
+  g_autofree char *helper = NULL;
+  g_autofree char *proxy_url = NULL;
+  g_autofree char *command = NULL;
+  g_autoptr(TestResult) result = NULL;
+  GThread *thread;
+  guint16 port;
+
+  if (g_getenv ("PADDOCK_BUILD_DIR") == NULL)
+    {
+      g_test_skip ("PADDOCK_BUILD_DIR is not set");
+      return;
+    }
+  helper = g_build_filename (g_getenv ("PADDOCK_BUILD_DIR"), "sandbox", "paddock-net-connect", NULL);
+  proxy.fd = loopback_socket (SOCK_STREAM, &port);
+  proxy_url = g_strdup_printf ("http://127.0.0.1:%u", (guint) port);
+  env = g_environ_setenv (env, "HTTP_PROXY", proxy_url, TRUE);
+  command = g_strdup_printf ("printf 'client hello' | '%s' git.test 22", helper);
+  thread = g_thread_new ("fake-proxy", serve_fake_proxy, &proxy);
+  result = test_run_full ((const char *[]) { "sh", "-c", command, NULL },
+                          &(TestRunOptions) { .env = (const char * const *) env, .timeout = 60 });
+  g_thread_join (thread);
+  close (proxy.fd);
+  g_assert_cmpint (result->status, ==, 0);
+  g_assert_true (g_str_has_prefix (proxy.request->str, "CONNECT git.test:22 HTTP/1.1\r\n"));
+  g_assert_cmpstr (result->out, ==, "SSH-2.0-paddock-test\r\n");
+  g_assert_cmpstr (proxy.tunnelled->str, ==, "client hello");
+  g_string_free (proxy.request, TRUE);
+  g_string_free (proxy.tunnelled, TRUE);
+}
+
 /* paddockctl net @verb for the project. */
 static void
 save_choice (const char *verb)
@@ -435,6 +529,8 @@ main (int   argc,
       g_test_add_func ("/paddock/net-lock/own-loopback", test_own_loopback);
       g_test_add_func ("/paddock/net-lock/allow-port", test_allow_port);
       g_test_add_func ("/paddock/net-lock/proxy", test_proxy);
+      g_test_add_func ("/paddock/net-lock/ssh-helper-refused", test_ssh_helper_refused);
+      g_test_add_func ("/paddock/net-lock/ssh-helper-tunnel", test_ssh_helper_tunnel);
       g_test_add_func ("/paddock/net-lock/saved-choice", test_saved_choice);
       g_test_add_func ("/paddock/net-lock/without-user-namespaces", test_without_user_namespaces);
     }

@@ -490,7 +490,8 @@ paddock_net_lock_get_proxy_port (PaddockNetLock *net)
 }
 
 void
-paddock_net_lock_set_environment (PaddockNetLock *net)
+paddock_net_lock_set_environment (PaddockNetLock *net,
+                                  const char     *connect_helper)
 {
   g_autofree char *http = g_strdup_printf ("http://127.0.0.1:%u", (guint) net->proxy_port);
   g_autofree char *socks = g_strdup_printf ("socks5h://127.0.0.1:%u", (guint) net->proxy_port);
@@ -511,4 +512,15 @@ paddock_net_lock_set_environment (PaddockNetLock *net)
 
   for (guint i = 0; i < G_N_ELEMENTS (variables); i++)
     g_setenv (variables[i].name, variables[i].value, TRUE);
+  /* git over ssh goes through the proxy too; ssh's own settings are left
+   * to the user where they name a command of their own. */
+  if (connect_helper != NULL && g_getenv ("GIT_SSH_COMMAND") == NULL && g_getenv ("GIT_SSH") == NULL)
+    {
+      g_autofree char *quoted_helper = g_shell_quote (connect_helper);
+      g_autofree char *option = g_strdup_printf ("ProxyCommand=%s %%h %%p", quoted_helper);
+      g_autofree char *quoted_option = g_shell_quote (option);
+      g_autofree char *command = g_strdup_printf ("ssh -o %s", quoted_option);
+
+      g_setenv ("GIT_SSH_COMMAND", command, TRUE);
+    }
 }

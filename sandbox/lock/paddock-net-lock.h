@@ -47,9 +47,12 @@ int             paddock_net_lock_steal_host_listener (PaddockNetLock *net);
 int             paddock_net_lock_steal_handover (PaddockNetLock    *net);
 guint16         paddock_net_lock_get_proxy_port (PaddockNetLock    *net);
 /* Sets the proxy variables (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY, NO_PROXY
- * and their lower-case forms, GIT_SSH_COMMAND where unset) in our own
- * environment, which the agent inherits: before any thread. */
-void            paddock_net_lock_set_environment (PaddockNetLock   *net);
+ * and their lower-case forms) in our own environment, which the agent
+ * inherits: before any thread. With @connect_helper (paddock-net-connect's
+ * path), GIT_SSH_COMMAND too, where neither it nor GIT_SSH is set: ssh
+ * with the helper as its ProxyCommand. */
+void            paddock_net_lock_set_environment (PaddockNetLock   *net,
+                                                  const char       *connect_helper);
 /* In the child, after the fork, before the folder lock: only system calls.
  * Returns 0, or an errno with *@step set for paddock_net_lock_step_name(). */
 int             paddock_net_lock_enter        (PaddockNetLock      *net,

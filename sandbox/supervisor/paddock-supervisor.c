@@ -87,6 +87,7 @@ typedef struct
    * is its only way out. */
   PaddockNetLock     *net_lock;
   PaddockNetProxy    *net_proxy;
+  const char         *connect_helper;  /* paddock-net-connect's path, or NULL (borrowed) */
 } PaddockSupervisor;
 
 #define END_GRACE_SECONDS 5
@@ -741,6 +742,25 @@ start_home_view (PaddockSupervisor *self)
   paddock_home_view_set_func (self->home_view, broadcast_to_clients, self);
 }
 
+/* paddock-net-connect, ssh's ProxyCommand under the network lock: beside
+ * paddock-run (installed, or in the build folder), else along PATH; NULL
+ * where there is none. */
+static char *
+find_connect_helper (void)
+{
+  g_autofree char *self_exe = g_file_read_link ("/proc/self/exe", NULL);
+
+  if (self_exe != NULL)
+    {
+      g_autofree char *dir = g_path_get_dirname (self_exe);
+      g_autofree char *beside = g_build_filename (dir, "paddock-net-connect", NULL);
+
+      if (g_file_test (beside, G_FILE_TEST_IS_EXECUTABLE))
+        return g_steal_pointer (&beside);
+    }
+  return g_find_program_in_path ("paddock-net-connect");
+}
+
 /* Before the fork, before any thread (it sets the agent's environment):
  * the network namespace is checked, and the proxy made from the
  * session's lists. Returns 0, or the exit status to end with, said. */
@@ -772,7 +792,7 @@ prepare_network (PaddockSupervisor *self)
       g_clear_pointer (&self->net_proxy, paddock_net_proxy_free);
       return 1;
     }
-  paddock_net_lock_set_environment (self->net_lock);
+  paddock_net_lock_set_environment (self->net_lock, self->connect_helper);
   return 0;
 }
 
@@ -1008,6 +1028,7 @@ paddock_supervisor_run (PaddockRunOptions *options)
   g_autoptr(GMainContext) context = NULL;
   g_autoptr(PaddockLock) lock = NULL;
   g_autofree char **script_argv = NULL;
+  g_autofree char *connect_helper = NULL;
   PaddockSupervisor self = {
     .options = options,
     .tty_fd = -1,
@@ -1036,6 +1057,9 @@ paddock_supervisor_run (PaddockRunOptions *options)
   else
     g_unsetenv (PADDOCK_VAULT_SOCKET_ENV);
 
+  if (options->net_locked)
+    self.connect_helper = connect_helper = find_connect_helper ();
+
   /* Everything the lock needs is prepared here, before the fork. */
   if (options->lock)
     {
@@ -1054,6 +1078,10 @@ paddock_supervisor_run (PaddockRunOptions *options)
         g_ptr_array_add (grants, g_strdup (options->grants[i]));
       /* The vault's socket stays where $PADDOCK_VAULT_SOCKET says, under
        * the lock's private $XDG_RUNTIME_DIR too. */
+      /* ssh's ProxyCommand runs from wherever paddock-run is, a build
+       * folder too. */
+      if (self.connect_helper != NULL)
+        g_ptr_array_add (grants, g_strconcat (self.connect_helper, ":ro", NULL));
       if (self.vault != NULL)
         g_ptr_array_add (grants, g_strconcat (paddock_vault_broker_get_folder (self.vault), ":ro", NULL));
       g_ptr_array_add (grants, NULL);
