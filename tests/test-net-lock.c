@@ -354,6 +354,47 @@ test_ssh_helper_tunnel (void)
   g_string_free (proxy.tunnelled, TRUE);
 }
 
+/* A session under --net=locked says so to its clients: its hello's
+ * network is on, and its features name the network lock's mechanism. */
+static void
+test_hello (void)
+{
+  g_auto(GStrv) env = child_env ();
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_autofree char *project_arg = g_strdup_printf ("--project=%s", project);
+  g_autofree char *backend_arg = g_strdup_printf ("--lock-backend=%s", backend);
+  g_autoptr(TestResult) locked = NULL;
+  g_autoptr(GString) said = g_string_new (NULL);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  gboolean lock = strcmp (backend, "none") != 0;
+  char buf[4096];
+  ssize_t n;
+  int pair[2];
+
+  g_assert_cmpint (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair), ==, 0);
+  g_subprocess_launcher_take_fd (launcher, pair[1], 3);
+  g_ptr_array_add (argv, (char *) paddock_run);
+  g_ptr_array_add (argv, project_arg);
+  g_ptr_array_add (argv, (char *) "--control-fd=3");
+  g_ptr_array_add (argv, (char *) "--net=locked");
+  g_ptr_array_add (argv, (char *) (lock ? "--lock" : "--no-lock"));
+  if (lock)
+    g_ptr_array_add (argv, backend_arg);
+  for (const char **arg = (const char *[]) { "--", "/usr/bin/python3", "-c", "pass", NULL }; *arg != NULL; arg++)
+    g_ptr_array_add (argv, (char *) *arg);
+  g_ptr_array_add (argv, NULL);
+  locked = test_run_full ((const char * const *) argv->pdata,
+                          &(TestRunOptions) { .env = (const char * const *) env, .launcher = launcher,
+                                              .timeout = 60 });
+  while ((n = recv (pair[0], buf, sizeof buf, MSG_DONTWAIT)) > 0)
+    g_string_append_len (said, buf, n);
+  close (pair[0]);
+  g_assert_cmpint (locked->status, ==, 0);
+  g_assert_nonnull (strstr (said->str, "\"type\":\"hello\""));
+  g_assert_nonnull (strstr (said->str, "\"network\":\"on\""));
+  g_assert_nonnull (strstr (said->str, "\"net-namespace\""));
+}
+
 /* paddockctl net @verb for the project. */
 static void
 save_choice (const char *verb)
@@ -529,6 +570,7 @@ main (int   argc,
       g_test_add_func ("/paddock/net-lock/own-loopback", test_own_loopback);
       g_test_add_func ("/paddock/net-lock/allow-port", test_allow_port);
       g_test_add_func ("/paddock/net-lock/proxy", test_proxy);
+      g_test_add_func ("/paddock/net-lock/hello", test_hello);
       g_test_add_func ("/paddock/net-lock/ssh-helper-refused", test_ssh_helper_refused);
       g_test_add_func ("/paddock/net-lock/ssh-helper-tunnel", test_ssh_helper_tunnel);
       g_test_add_func ("/paddock/net-lock/saved-choice", test_saved_choice);

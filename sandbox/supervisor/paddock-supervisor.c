@@ -842,6 +842,7 @@ start_supervision (PaddockSupervisor *self)
     .audit = self->audit,
     .project = options->project,
   };
+  g_autoptr(GPtrArray) features = g_ptr_array_new ();
   guint flags = 0;
   int notify_fd;
 
@@ -856,6 +857,15 @@ start_supervision (PaddockSupervisor *self)
 
   /* Probed only now: a session without the monitor has no one to tell. */
   session.lock_features = self->lock != NULL ? paddock_lock_get_features (self->lock) : NULL;
+  /* The network lock's mechanism is among them, with or without the folder lock. */
+  if (self->net_lock != NULL)
+    {
+      for (guint i = 0; session.lock_features != NULL && session.lock_features[i] != NULL; i++)
+        g_ptr_array_add (features, (char *) session.lock_features[i]);
+      g_ptr_array_add (features, (char *) paddock_net_lock_get_mechanism (self->net_lock));
+      g_ptr_array_add (features, NULL);
+      session.lock_features = (const char * const *) features->pdata;
+    }
   self->control = paddock_control_new (&session, self->audit);
   self->asks = paddock_asks_new (options->ask_timeout, options->on_ask, NULL,
                                  paddock_control_monitor_func, self->control);
