@@ -129,6 +129,39 @@ test_direct_tcp (void)
   g_assert_nonnull (strstr (open->out, "connected"));
 }
 
+/* The agent cannot step back into the host's network namespace, even as
+ * root: without the folder lock its capabilities are its own user
+ * namespace's, under it they are dropped and setns() refused. */
+static void
+test_setns_host (void)
+{
+  guint16 port;
+  int fd = loopback_socket (SOCK_STREAM, &port);
+  g_autofree char *script = g_strdup_printf (
+    "import ctypes, os, socket\n"
+    "libc = ctypes.CDLL(None, use_errno=True)\n"
+    "try:\n"
+    "    ns = os.open('/proc/%d/ns/net', os.O_RDONLY)\n"
+    "    r = libc.setns(ns, 0x40000000)\n"
+    "    print('setns', r, os.strerror(ctypes.get_errno()) if r else '')\n"
+    "except OSError as e:\n"
+    "    print('open refused', e)\n"
+    "s = socket.socket()\n"
+    "s.settimeout(10)\n"
+    "try:\n"
+    "    s.connect(('127.0.0.1', %u))\n"
+    "    print('connected')\n"
+    "except OSError as e:\n"
+    "    print('refused', e)\n", (int) getpid (), (guint) port);
+  g_autoptr(TestResult) locked = run_python ("locked", NULL, script);
+
+  close (fd);
+  g_assert_cmpint (locked->status, ==, 0);
+  g_assert_null (strstr (locked->out, "setns 0 "));
+  g_assert_nonnull (strstr (locked->out, "refused"));
+  g_assert_null (strstr (locked->out, "connected"));
+}
+
 /* Whether a datagram saying @word is waiting at @fd; drains the rest. */
 static gboolean
 received (int         fd,
@@ -567,6 +600,7 @@ main (int   argc,
     {
       g_test_add_func ("/paddock/net-lock/direct-tcp", test_direct_tcp);
       g_test_add_func ("/paddock/net-lock/udp", test_udp);
+      g_test_add_func ("/paddock/net-lock/setns-host", test_setns_host);
       g_test_add_func ("/paddock/net-lock/own-loopback", test_own_loopback);
       g_test_add_func ("/paddock/net-lock/allow-port", test_allow_port);
       g_test_add_func ("/paddock/net-lock/proxy", test_proxy);

@@ -40,6 +40,10 @@ struct _PaddockNetLock
    * system calls. */
   char    *uid_map;
   char    *gid_map;
+  /* Without the folder lock, which drops every capability, the agent gets
+   * a user namespace of its own even as root: root's capabilities there
+   * reach no namespace outside (setns(), a veth moved out, ptrace). */
+  gboolean own_user_namespace;
   int      handover[2];  /* the supervisor's end, the child's */
   /* Without a network namespace: Landlock lets TCP connect only to the
    * proxy, which paddock-run serves on the host's loopback, and to the
@@ -108,10 +112,13 @@ make_namespace (const PaddockNetLock *net,
   int err;
 
   *step = STEP_NAMESPACE;
-  if (unshare (CLONE_NEWNET) == 0)
-    return 0;
-  if (errno != EPERM)
-    return errno;
+  if (!net->own_user_namespace)
+    {
+      if (unshare (CLONE_NEWNET) == 0)
+        return 0;
+      if (errno != EPERM)
+        return errno;
+    }
   if (unshare (CLONE_NEWUSER | CLONE_NEWNET) != 0)
     return errno;
   *step = STEP_IDENTITY;
@@ -407,12 +414,14 @@ prepare_landlock_tcp (PaddockNetLock  *net,
 PaddockNetLock *
 paddock_net_lock_new (const guint16  *allow_ports,
                       guint           n_ports,
+                      gboolean        folder_lock,
                       GError        **error)
 {
   g_autoptr(PaddockNetLock) net = net_lock_alloc ();
   int step = 0;
   int err;
 
+  net->own_user_namespace = !folder_lock;
   net->n_ports = n_ports;
   net->ports = g_new0 (guint16, MAX (n_ports, 1));
   net->port_messages = g_malloc0_n (MAX (n_ports, 1), PORT_MESSAGE_SIZE);

@@ -30,9 +30,13 @@ G_BEGIN_DECLS
 typedef struct _PaddockNetLock PaddockNetLock;
 
 /* @allow_ports: the host loopback ports forwarded in, or NULL; @n_ports
- * of them. Fails, saying why, where no network namespace can be made. */
+ * of them. Without @folder_lock (which drops every capability) the
+ * network namespace always comes with a user namespace of its own, so
+ * that root's capabilities reach nothing outside it. Fails, saying why,
+ * where neither a network namespace nor Landlock's TCP rules can be had. */
 PaddockNetLock *paddock_net_lock_new          (const guint16       *allow_ports,
                                                guint                n_ports,
+                                               gboolean             folder_lock,
                                                GError             **error);
 void            paddock_net_lock_free         (PaddockNetLock      *net);
 /* "net-namespace" or "net-landlock-tcp": what the lock uses. */

@@ -785,7 +785,7 @@ prepare_network (PaddockSupervisor *self)
       paddock_printerr ("%s", error->message);
       return 2;
     }
-  self->net_lock = paddock_net_lock_new (options->allow_ports, options->n_allow_ports, &error);
+  self->net_lock = paddock_net_lock_new (options->allow_ports, options->n_allow_ports, options->lock, &error);
   if (self->net_lock == NULL)
     {
       paddock_printerr ("%s", error->message);
