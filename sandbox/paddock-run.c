@@ -151,6 +151,7 @@ parse_allow_ports (char              **ports,
   guint n = ports != NULL ? g_strv_length (ports) : 0;
 
   options->allow_ports = g_new0 (guint16, MAX (n, 1));
+  options->n_allow_ports = 0;
   for (guint i = 0; i < n; i++)
     {
       guint64 port = 0;
@@ -162,9 +163,21 @@ parse_allow_ports (char              **ports,
           usage_error (message);
           return FALSE;
         }
-      options->allow_ports[i] = (guint16) port;
+      if (port == PADDOCK_NET_LOCK_PROXY_PORT)
+        {
+          g_autofree char *message = g_strdup_printf ("--allow-port %u: the agent finds the network lock's proxy "
+                                                      "there", (guint) port);
+
+          usage_error (message);
+          return FALSE;
+        }
+      /* Each port is listened on once in the agent's namespace. */
+      for (guint j = 0; j < options->n_allow_ports; j++)
+        if (options->allow_ports[j] == port)
+          port = 0;
+      if (port != 0)
+        options->allow_ports[options->n_allow_ports++] = (guint16) port;
     }
-  options->n_allow_ports = n;
   return TRUE;
 }
 

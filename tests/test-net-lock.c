@@ -428,6 +428,44 @@ test_hello (void)
   g_assert_nonnull (strstr (said->str, "\"net-namespace\""));
 }
 
+/* What paddock-run refuses before anything starts: a --net that is
+ * neither, lists without the lock, the proxy's own port forwarded. */
+static void
+test_usage (void)
+{
+  g_auto(GStrv) env = child_env ();
+  g_autofree char *project_arg = g_strdup_printf ("--project=%s", project);
+  const struct
+  {
+    const char *options[3];
+    const char *said;
+  } cases[] = {
+    { { "--net=maybe", NULL }, "--net takes open or locked" },
+    { { "--net=open", "--allow-host=example.test", NULL }, "only apply with --net=locked" },
+    { { "--net=locked", "--allow-port=0", NULL }, "--allow-port takes a port" },
+    { { "--net=locked", "--allow-port=3128", NULL }, "the network lock's proxy" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(TestResult) result = NULL;
+      g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+
+      g_ptr_array_add (argv, (char *) paddock_run);
+      g_ptr_array_add (argv, project_arg);
+      for (guint j = 0; cases[i].options[j] != NULL; j++)
+        g_ptr_array_add (argv, (char *) cases[i].options[j]);
+      for (const char **arg = (const char *[]) { "--", "/bin/echo", "ran", NULL }; *arg != NULL; arg++)
+        g_ptr_array_add (argv, (char *) *arg);
+      g_ptr_array_add (argv, NULL);
+      result = test_run_full ((const char * const *) argv->pdata,
+                              &(TestRunOptions) { .env = (const char * const *) env });
+      g_assert_cmpint (result->status, ==, 2);
+      g_assert_cmpstr (result->out, ==, "");
+      g_assert_nonnull (strstr (result->err, cases[i].said));
+    }
+}
+
 /* paddockctl net @verb for the project. */
 static void
 save_choice (const char *verb)
@@ -598,6 +636,7 @@ main (int   argc,
     g_test_skip (why);
   else
     {
+      g_test_add_func ("/paddock/net-lock/usage", test_usage);
       g_test_add_func ("/paddock/net-lock/direct-tcp", test_direct_tcp);
       g_test_add_func ("/paddock/net-lock/udp", test_udp);
       g_test_add_func ("/paddock/net-lock/setns-host", test_setns_host);
