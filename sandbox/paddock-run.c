@@ -113,7 +113,6 @@ print_lock_status_message (const char *backend,
   g_autoptr(PaddockMessage) message = paddock_message_new (PADDOCK_MESSAGE_LOCK_STATUS);
   g_autoptr(GError) error = NULL;
   g_autofree char *line = NULL;
-
   g_autofree char *net_reason = NULL;
   g_autofree char *net_feature = paddock_net_lock_probe (&net_reason);
 

@@ -806,10 +806,9 @@ start_network (PaddockSupervisor *self)
 
   if (self->net_proxy == NULL)
     return;
-  listener = paddock_net_lock_steal_host_listener (self->net_lock);
-
   /* The child hands its listeners over in its network namespace; under
    * Landlock's TCP rules paddock-run listens on the host's loopback. */
+  listener = paddock_net_lock_steal_host_listener (self->net_lock);
   if (listener >= 0)
     paddock_net_proxy_add_listener (self->net_proxy, listener);
   else
