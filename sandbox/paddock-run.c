@@ -10,6 +10,7 @@
 #include "paddock-escape.h"
 #include "paddock-home.h"
 #include "paddock-lock.h"
+#include "paddock-net-lock.h"
 #include "paddock-profile.h"
 #include "paddock-project-config.h"
 #include "paddock-protocol.h"
@@ -112,6 +113,8 @@ print_lock_status_message (const char *backend,
   g_autoptr(PaddockMessage) message = paddock_message_new (PADDOCK_MESSAGE_LOCK_STATUS);
   g_autoptr(GError) error = NULL;
   g_autofree char *line = NULL;
+  g_autofree char *net_reason = NULL;
+  g_autofree char *net_feature = paddock_net_lock_probe (&net_reason);
 
   message->features = paddock_lock_list_features (backend, &message->lock, &error);
   if (message->features == NULL)
@@ -120,6 +123,15 @@ print_lock_status_message (const char *backend,
       message->reason = g_strdup (error->message);
       message->features = g_new0 (char *, 1);
     }
+  /* What --net=locked would use here; nothing where it cannot start. */
+  if (net_feature != NULL)
+    {
+      guint n = g_strv_length (message->features);
+
+      message->features = g_renew (char *, message->features, n + 2);
+      message->features[n] = g_steal_pointer (&net_feature);
+      message->features[n + 1] = NULL;
+    }
   message->denied = paddock_lock_list_denials (project);
   /* Where the user's home.conf or the project's settings do not read, the
    * lists are left out: a locked session would not start to use them. */
@@ -127,6 +139,45 @@ print_lock_status_message (const char *backend,
   line = paddock_message_to_line (message);
   fputs (line, stdout);
   return fflush (stdout) == 0 ? 0 : 1;
+}
+
+/* --allow-port's ports, each 1 to 65535, into @options. FALSE, said, on
+ * one that is not. */
+static gboolean
+parse_allow_ports (char              **ports,
+                   PaddockRunOptions  *options)
+{
+  guint n = ports != NULL ? g_strv_length (ports) : 0;
+
+  options->allow_ports = g_new0 (guint16, MAX (n, 1));
+  options->n_allow_ports = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 port = 0;
+
+      if (!g_ascii_string_to_unsigned (ports[i], 10, 1, 65535, &port, NULL))
+        {
+          g_autofree char *message = g_strdup_printf ("--allow-port takes a port, 1 to 65535, not “%s”", ports[i]);
+
+          usage_error (message);
+          return FALSE;
+        }
+      if (port == PADDOCK_NET_LOCK_PROXY_PORT)
+        {
+          g_autofree char *message = g_strdup_printf ("--allow-port %u: the agent finds the network lock's proxy "
+                                                      "there", (guint) port);
+
+          usage_error (message);
+          return FALSE;
+        }
+      /* Each port is listened on once in the agent's namespace. */
+      for (guint j = 0; j < options->n_allow_ports; j++)
+        if (options->allow_ports[j] == port)
+          port = 0;
+      if (port != 0)
+        options->allow_ports[options->n_allow_ports++] = (guint16) port;
+    }
+  return TRUE;
 }
 
 static const PaddockProfile *
@@ -269,6 +320,12 @@ main (int   argc,
   g_autofree char *lock_backend = NULL;
   g_autoptr(GPtrArray) all_grants = NULL;
   PaddockProjectConfig project_config = { 0 };
+  g_autofree char *net = NULL;
+  g_auto(GStrv) allow_hosts = NULL;
+  g_auto(GStrv) deny_hosts = NULL;
+  g_auto(GStrv) resolve = NULL;
+  g_auto(GStrv) allow_ports = NULL;
+  gboolean net_locked;
   int status, exit_code, saved_errno;
   char **command;
   int n_command;
@@ -293,6 +350,19 @@ main (int   argc,
       "Print which lock this kernel supports, and exit", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json,
       "With --lock-status: print it as the control protocol's lock-status message, one JSON line", NULL },
+    { "net", 0, 0, G_OPTION_ARG_STRING, &net,
+      "open, or locked: the command reaches the network only through Paddock's proxy, which lets through "
+      "the hosts allowed (default: the project's saved choice, else open)", "open|locked" },
+    { "allow-host", 0, 0, G_OPTION_ARG_STRING_ARRAY, &allow_hosts,
+      "With --net=locked: let the command reach HOST (example.org, *.example.org, optional :PORT); repeatable",
+      "HOST" },
+    { "deny-host", 0, 0, G_OPTION_ARG_STRING_ARRAY, &deny_hosts,
+      "With --net=locked: refuse HOST, as --allow-host names it; repeatable", "HOST" },
+    { "resolve", 0, 0, G_OPTION_ARG_STRING_ARRAY, &resolve,
+      "With --net=locked: NAME is at ADDR, as curl's --resolve, and allowed; repeatable", "NAME=ADDR" },
+    { "allow-port", 0, 0, G_OPTION_ARG_STRING_ARRAY, &allow_ports,
+      "With --net=locked: let the command reach PORT on the host's loopback (a local database); repeatable",
+      "PORT" },
     { "policy", 0, 0, G_OPTION_ARG_FILENAME, &policy_file,
       "Decide the programs the command runs by the rules in FILE (default: the built-in policy)", "FILE" },
     { "audit", 0, 0, G_OPTION_ARG_FILENAME, &audit_file,
@@ -337,6 +407,8 @@ main (int   argc,
     return usage_error ("--lock and --no-lock cannot be used together");
   if (json && !lock_status)
     return usage_error ("--json goes with --lock-status");
+  if (net != NULL && strcmp (net, "open") != 0 && strcmp (net, "locked") != 0)
+    return usage_error ("--net takes open or locked");
   if (control_fd != -1 && watch_fd != -1)
     return usage_error ("--control-fd and --watch-fd cannot be used together");
   {
@@ -482,8 +554,9 @@ main (int   argc,
    * folder, and ran its tools in the folder paddock-run was started in. */
   g_setenv ("PWD", options.project, TRUE);
 
-  /* Without --lock or --no-lock, the project's saved choice decides. */
-  if (!no_lock && !paddock_project_config_load (options.project, &project_config, &error))
+  /* Without --lock or --no-lock, the project's saved choice decides; so
+   * it does without --net, --no-lock or not. */
+  if ((!no_lock || net == NULL) && !paddock_project_config_load (options.project, &project_config, &error))
     {
       paddock_printerr ("%s", error->message);
       paddock_run_options_clear (&options);
@@ -491,6 +564,14 @@ main (int   argc,
     }
   if (!lock && !no_lock)
     lock = project_config.has_lock && project_config.lock;
+  net_locked = net != NULL ? strcmp (net, "locked") == 0
+                           : project_config.has_network && project_config.network_locked;
+  if (!net_locked && (allow_hosts != NULL || deny_hosts != NULL || resolve != NULL || allow_ports != NULL))
+    {
+      paddock_project_config_clear (&project_config);
+      paddock_run_options_clear (&options);
+      return usage_error ("--allow-host, --deny-host, --resolve and --allow-port only apply with --net=locked");
+    }
   if (!lock && (grants != NULL || profile != NULL || lock_backend != NULL))
     {
       paddock_project_config_clear (&project_config);
@@ -535,6 +616,18 @@ main (int   argc,
       options.lock_backend = g_steal_pointer (&lock_backend);
     }
 
+  options.net_locked = net_locked;
+  if (net_locked)
+    {
+      if (!parse_allow_ports (allow_ports, &options))
+        {
+          paddock_run_options_clear (&options);
+          return EXIT_USAGE;
+        }
+      options.allow_hosts = g_steal_pointer (&allow_hosts);
+      options.deny_hosts = g_steal_pointer (&deny_hosts);
+      options.resolve = g_steal_pointer (&resolve);
+    }
   options.monitor = !no_monitor;
   options.policy_file = g_steal_pointer (&policy_file);
   options.audit_file = g_steal_pointer (&audit_file);

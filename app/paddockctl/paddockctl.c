@@ -31,6 +31,7 @@ static const char usage_text[] =
   "  paddockctl audit export LOG [--since TIME] [--decision D] [--type TYPE] [--grep REGEX]\n"
   "  paddockctl lock on|off|status [DIR]\n"
   "  paddockctl lock git-config on|off [DIR]\n"
+  "  paddockctl net on|off [DIR]\n"
   "  paddockctl secret add NAME [--project DIR]\n"
   "  paddockctl secret list [--project DIR | --global]\n"
   "  paddockctl secret remove NAME [--project DIR]\n"

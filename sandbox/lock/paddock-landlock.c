@@ -6,7 +6,9 @@
  * Best effort up to the kernel's ABI: every access right this kernel knows
  * is handled (so refused unless granted), and the rights of newer ABIs are
  * left out where the kernel does not know them. Network rights are never
- * handled here: the folder lock leaves the network alone.
+ * handled in the folder lock's ruleset: the network lock has its own
+ * (paddock_landlock_tcp_ruleset_new()), where it can have no network
+ * namespace.
  *
  * The ruleset is built in the parent; the child only calls
  * landlock_restrict_self().
@@ -39,6 +41,10 @@
 #endif
 #ifndef LANDLOCK_SCOPE_SIGNAL
 #define LANDLOCK_SCOPE_SIGNAL (1ULL << 1)
+#endif
+#ifndef LANDLOCK_ACCESS_NET_CONNECT_TCP
+#define LANDLOCK_ACCESS_NET_CONNECT_TCP (1ULL << 1)
+#define LANDLOCK_RULE_NET_PORT 2
 #endif
 #ifndef LANDLOCK_CREATE_RULESET_VERSION
 #define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
@@ -231,6 +237,55 @@ paddock_landlock_scope_ruleset_new (void)
   if (landlock_abi (NULL) < 6)
     return -1;
   return syscall (__NR_landlock_create_ruleset, &attr, sizeof attr, 0);
+}
+
+/* The port rule as ABI 4 defines it (Debian 12's headers lack it). */
+struct paddock_net_port_attr
+{
+  guint64 allowed_access;
+  guint64 port;
+} __attribute__ ((packed));
+
+int
+paddock_landlock_tcp_ruleset_new (const guint16  *ports,
+                                  guint           n_ports,
+                                  GError        **error)
+{
+  struct paddock_ruleset_attr attr = { .handled_access_net = LANDLOCK_ACCESS_NET_CONNECT_TCP };
+  paddock_autofd int ruleset_fd = -1;
+  int abi = landlock_abi (NULL);
+
+  if (abi < 4)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOSYS,
+                   "Landlock's TCP rules need ABI 4 (Linux 6.7), and this kernel has %d", abi);
+      return -1;
+    }
+  ruleset_fd = syscall (__NR_landlock_create_ruleset, &attr,
+                        G_STRUCT_OFFSET (struct paddock_ruleset_attr, scoped), 0);
+  if (ruleset_fd < 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                   "cannot create a Landlock ruleset for TCP: %s", g_strerror (saved_errno));
+      return -1;
+    }
+  for (guint i = 0; i < n_ports; i++)
+    {
+      struct paddock_net_port_attr rule = { .allowed_access = LANDLOCK_ACCESS_NET_CONNECT_TCP, .port = ports[i] };
+
+      if (syscall (__NR_landlock_add_rule, ruleset_fd, LANDLOCK_RULE_NET_PORT, &rule, 0) != 0)
+        {
+          int saved_errno = errno;
+
+          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+                       "cannot allow TCP port %u in the Landlock ruleset: %s", (guint) ports[i],
+                       g_strerror (saved_errno));
+          return -1;
+        }
+    }
+  return paddock_steal_fd (&ruleset_fd);
 }
 
 /* In the child: async-signal-safe. Returns 0 or an errno. */

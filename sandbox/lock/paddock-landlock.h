@@ -37,6 +37,12 @@ int  paddock_landlock_add_path       (int                      ruleset_fd,
                                       const char              *path,
                                       PaddockAccess            access);
 
+/* A ruleset (ABI 4) that lets TCP connect only to @ports (@n_ports of
+ * them), on any address; it leaves binding and the file system alone. */
+int  paddock_landlock_tcp_ruleset_new (const guint16          *ports,
+                                       guint                   n_ports,
+                                       GError                **error);
+
 int  paddock_landlock_restrict_self  (int                      ruleset_fd);
 
 G_END_DECLS

@@ -16,6 +16,7 @@
 #include "paddock-landlock.h"
 #include "paddock-lock-private.h"
 #include "paddock-namespaces.h"
+#include "paddock-net-lock.h"
 #include "paddock-path.h"
 #include "paddock-project-config.h"
 #include "paddock-xdg.h"
@@ -633,6 +634,24 @@ print_home (FILE       *out,
       fprintf (out, "home-asked: %s\n", asked[i]);
 }
 
+/* The network-lock: line: what --net=locked would use here, with or
+ * without the folder lock. */
+static void
+print_network_lock_status (FILE *out)
+{
+  g_autofree char *reason = NULL;
+  g_autofree char *feature = paddock_net_lock_probe (&reason);
+
+  if (g_strcmp0 (feature, "net-namespace") == 0)
+    fprintf (out, "network-lock: %s (the agent's own network namespace, the proxy its only way out)\n", feature);
+  else if (feature != NULL)
+    fprintf (out, "network-lock: %s (no network namespace can be made: Landlock lets TCP connect only to the "
+                  "proxy's and the allowed ports, on any address, and a seccomp filter refuses UDP, raw and "
+                  "packet sockets; the agent cannot connect to its own servers on other ports either)\n", feature);
+  else
+    fprintf (out, "network-lock: none (%s)\n", reason);
+}
+
 void
 paddock_lock_print_status (FILE       *out,
                            const char *backend,
@@ -692,6 +711,7 @@ paddock_lock_print_status (FILE       *out,
 
   fprintf (out, "seccomp: %s\n", yes_no (report.seccomp));
   fprintf (out, "no-new-privs: yes\n");
+  print_network_lock_status (out);
   print_denials (out, project);
   print_home (out, project);
 }

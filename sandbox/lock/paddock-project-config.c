@@ -44,6 +44,8 @@ paddock_project_config_clear (PaddockProjectConfig *config)
   config->has_lock = FALSE;
   config->lock = FALSE;
   config->git_config_writable = FALSE;
+  config->has_network = FALSE;
+  config->network_locked = FALSE;
 }
 
 /* Reads the saved settings of @project (canonical). No file is no choice,
@@ -395,6 +397,25 @@ paddock_project_config_parse (const char           *project,
       config->git_config_writable = strcmp (value, "writable") == 0;
     }
 
+  /* "network": "locked" starts the project's sessions with --net=locked. */
+  if (json_object_has_member (object, "network"))
+    {
+      const char *value = NULL;
+
+      node = json_object_get_member (object, "network");
+      if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+        value = json_node_get_string (node);
+      if (g_strcmp0 (value, "locked") != 0 && g_strcmp0 (value, "open") != 0)
+        {
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                       "%s: \"network\" must be \"locked\" or \"open\"", source);
+          paddock_project_config_clear (config);
+          return FALSE;
+        }
+      config->has_network = TRUE;
+      config->network_locked = strcmp (value, "locked") == 0;
+    }
+
   /* Only now: a file refused further on gives no choice. */
   config->has_lock = has_lock;
   config->lock = lock;
@@ -500,6 +521,23 @@ paddock_project_config_save_git_config (const char  *project,
   object = json_node_get_object (root);
   json_object_set_string_member (object, "path", project);
   json_object_set_string_member (object, "git-config", writable ? "writable" : "read-only");
+  return write_object (path, root, error);
+}
+
+gboolean
+paddock_project_config_save_network (const char  *project,
+                                     gboolean     locked,
+                                     GError     **error)
+{
+  g_autofree char *path = paddock_project_config_path (project);
+  g_autoptr(JsonNode) root = read_for_change (path, error);
+  JsonObject *object;
+
+  if (root == NULL)
+    return FALSE;
+  object = json_node_get_object (root);
+  json_object_set_string_member (object, "path", project);
+  json_object_set_string_member (object, "network", locked ? "locked" : "open");
   return write_object (path, root, error);
 }
 

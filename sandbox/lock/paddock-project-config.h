@@ -20,6 +20,8 @@ typedef struct
   char     **home_closed; /* "home"."closed": absolute or "~/" paths kept from it, or NULL */
   char     **hosts_allow; /* "hosts"."allow": host patterns the network lock lets through, or NULL */
   char     **hosts_deny;  /* "hosts"."deny": host patterns it refuses, or NULL */
+  gboolean   has_network;   /* FALSE: no network choice saved */
+  gboolean   network_locked; /* "network": "locked" (TRUE) or "open" */
 } PaddockProjectConfig;
 
 char     *paddock_project_config_path      (const char           *project);
@@ -36,6 +38,10 @@ gboolean  paddock_project_config_parse     (const char           *project,
 gboolean  paddock_project_config_save_lock (const char           *project,
                                             gboolean              lock,
                                             GError              **error);
+/* Saves the network lock's choice for @project ("network"). */
+gboolean  paddock_project_config_save_network (const char        *project,
+                                               gboolean           locked,
+                                               GError           **error);
 /* Saves whether the locked agent may change @project's git config. */
 gboolean  paddock_project_config_save_git_config (const char     *project,
                                                   gboolean        writable,

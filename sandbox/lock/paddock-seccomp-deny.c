@@ -25,7 +25,9 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <netinet/in.h>
 #include <unistd.h>
 
 /* Refused outright with EPERM. */
@@ -187,8 +189,57 @@ add_rules (scmp_filter_ctx ctx)
   return add_mode_rules (ctx);
 }
 
-PaddockSeccompDeny *
-paddock_seccomp_deny_new (GError **error)
+/* The network lock's rules where it has no network namespace of its own
+ * (Landlock governs TCP's connect() only): no socket of the internet
+ * families but TCP (no UDP, raw, SCTP or MPTCP), no packet socket or other
+ * family that reaches a network, no TCP Fast Open (data sent with an
+ * implicit connect), and no io_uring, whose operations seccomp cannot see.
+ * Refused with EACCES, as a refused connection would be. */
+static int
+add_network_rules (scmp_filter_ctx ctx)
+{
+  const uint32_t deny = SCMP_ACT_ERRNO (EACCES);
+  const int inet[] = { AF_INET, AF_INET6 };
+  const int other_types[] = { SOCK_DGRAM, SOCK_RAW, SOCK_RDM, SOCK_SEQPACKET, SOCK_DCCP, SOCK_PACKET };
+  int rc;
+
+  for (guint f = 0; f < G_N_ELEMENTS (inet); f++)
+    {
+      for (guint t = 0; t < G_N_ELEMENTS (other_types); t++)
+        if ((rc = seccomp_rule_add (ctx, deny, SCMP_SYS (socket), 2, SCMP_A0 (SCMP_CMP_EQ, inet[f]),
+                                    SCMP_A1 (SCMP_CMP_MASKED_EQ, 0xf, other_types[t]))) < 0)
+          return rc;
+      if ((rc = seccomp_rule_add (ctx, deny, SCMP_SYS (socket), 2, SCMP_A0 (SCMP_CMP_EQ, inet[f]),
+                                  SCMP_A2 (SCMP_CMP_GT, IPPROTO_TCP))) < 0)
+        return rc;
+    }
+  /* Every other family but Unix sockets and netlink (the kernel's own). */
+  for (int family = 0; family < AF_MAX; family++)
+    if (family != AF_UNIX && family != AF_INET && family != AF_INET6 && family != AF_NETLINK &&
+        (rc = seccomp_rule_add (ctx, deny, SCMP_SYS (socket), 1, SCMP_A0 (SCMP_CMP_EQ, family))) < 0)
+      return rc;
+  if ((rc = seccomp_rule_add (ctx, deny, SCMP_SYS (socket), 1, SCMP_A0 (SCMP_CMP_GE, AF_MAX))) < 0 ||
+      (rc = seccomp_rule_add (ctx, deny, SCMP_SYS (sendto), 1,
+                              SCMP_A3 (SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN))) < 0 ||
+      (rc = seccomp_rule_add (ctx, deny, SCMP_SYS (sendmsg), 1,
+                              SCMP_A2 (SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN))) < 0 ||
+      (rc = seccomp_rule_add (ctx, deny, SCMP_SYS (sendmmsg), 1,
+                              SCMP_A3 (SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN))) < 0)
+    return rc;
+  for (const char * const *name = (const char *[]) { "io_uring_setup", "io_uring_enter", "io_uring_register",
+                                                     NULL };
+       *name != NULL; name++)
+    if ((rc = seccomp_rule_add (ctx, deny, seccomp_syscall_resolve_name (*name), 0)) < 0)
+      return rc;
+  return 0;
+}
+
+/* Compiles the rules @add adds (@what, in errors) to BPF. */
+static PaddockSeccompDeny *
+filter_new (int        (*add) (scmp_filter_ctx ctx),
+            gboolean     compat,
+            const char  *what,
+            GError     **error)
 {
   g_autoptr(PaddockSeccompDeny) deny = g_new0 (PaddockSeccompDeny, 1);
   scmp_filter_ctx ctx;
@@ -205,13 +256,16 @@ paddock_seccomp_deny_new (GError **error)
       return NULL;
     }
 #if defined(__x86_64__)
-  /* 32-bit system calls would otherwise bypass the rules (and be killed). */
-  seccomp_arch_add (ctx, SCMP_ARCH_X86);
+  /* 32-bit system calls would otherwise bypass the rules (and be killed).
+   * The network rules leave them killed: i386's socketcall() hides the
+   * arguments they look at. */
+  if (compat)
+    seccomp_arch_add (ctx, SCMP_ARCH_X86);
 #endif
   seccomp_attr_set (ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
   seccomp_attr_set (ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
 
-  rc = add_rules (ctx);
+  rc = add (ctx);
   if (rc == 0)
     {
       fd = memfd_create ("paddock-seccomp", MFD_CLOEXEC);
@@ -221,7 +275,7 @@ paddock_seccomp_deny_new (GError **error)
   if (rc < 0)
     {
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (-rc),
-                   "cannot build the seccomp deny filter: %s", g_strerror (-rc));
+                   "cannot build %s: %s", what, g_strerror (-rc));
       return NULL;
     }
 
@@ -231,13 +285,25 @@ paddock_seccomp_deny_new (GError **error)
   if (n < 0 || bpf->len == 0 || bpf->len % sizeof (struct sock_filter) != 0)
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
-                   "cannot read back the seccomp deny filter");
+                   "cannot read back %s", what);
       return NULL;
     }
 
   deny->program.len = bpf->len / sizeof (struct sock_filter);
   deny->program.filter = (struct sock_filter *) g_byte_array_free (g_steal_pointer (&bpf), FALSE);
   return g_steal_pointer (&deny);
+}
+
+PaddockSeccompDeny *
+paddock_seccomp_deny_new (GError **error)
+{
+  return filter_new (add_rules, TRUE, "the seccomp deny filter", error);
+}
+
+PaddockSeccompDeny *
+paddock_seccomp_deny_new_for_network (GError **error)
+{
+  return filter_new (add_network_rules, FALSE, "the network lock's seccomp filter", error);
 }
 
 void

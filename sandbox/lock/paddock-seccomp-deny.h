@@ -16,6 +16,10 @@ typedef struct
 } PaddockSeccompDeny;
 
 PaddockSeccompDeny *paddock_seccomp_deny_new     (GError            **error);
+/* The network lock's filter where it has no network namespace: sockets
+ * of the internet families for TCP only, none of other families that
+ * reach a network, no TCP Fast Open, no io_uring. */
+PaddockSeccompDeny *paddock_seccomp_deny_new_for_network (GError    **error);
 void                paddock_seccomp_deny_free    (PaddockSeccompDeny *deny);
 int                 paddock_seccomp_deny_install (PaddockSeccompDeny *deny);
 

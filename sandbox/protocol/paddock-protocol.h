@@ -123,7 +123,10 @@ typedef struct
                                    * "lock-metadata", "lock-terminals",
                                    * "lock-home-asked", "lock-ipc",
                                    * "lock-other-processes", "lock-seccomp",
-                                   * "lock-no-new-privs" */
+                                   * "lock-no-new-privs"; under --net=locked
+                                   * (and in paddock-run --lock-status --json,
+                                   * where it can start here) "net-namespace"
+                                   * or "net-landlock-tcp" */
   char           **denied;        /* lock-status: what the lock keeps from the agent,
                                    * canonical paths (the built-in credential stores,
                                    * the system's secrets, the user's own additions) */

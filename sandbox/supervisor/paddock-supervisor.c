@@ -19,8 +19,11 @@
 #include "paddock-json-text.h"
 #include "paddock-limits.h"
 #include "paddock-lock.h"
+#include "paddock-net-lock.h"
+#include "paddock-net-proxy.h"
 #include "paddock-process-tree.h"
 #include "paddock-supervisor.h"
+#include "paddock-profile.h"
 #include "paddock-home-view.h"
 #include "paddock-vault-broker.h"
 
@@ -81,6 +84,11 @@ typedef struct
   PaddockVaultBroker *vault;
   /* Under the lock: the home folder's asked entries, served once allowed. */
   PaddockHomeView    *home_view;
+  /* Under --net=locked: the agent's network namespace, and the proxy that
+   * is its only way out. */
+  PaddockNetLock     *net_lock;
+  PaddockNetProxy    *net_proxy;
+  const char         *connect_helper;  /* paddock-net-connect's path, or NULL (borrowed) */
 } PaddockSupervisor;
 
 #define END_GRACE_SECONDS 5
@@ -96,6 +104,10 @@ paddock_run_options_clear (PaddockRunOptions *options)
   g_clear_pointer (&options->grants, g_strfreev);
   g_clear_pointer (&options->profile, g_free);
   g_clear_pointer (&options->lock_backend, g_free);
+  g_clear_pointer (&options->allow_hosts, g_strfreev);
+  g_clear_pointer (&options->deny_hosts, g_strfreev);
+  g_clear_pointer (&options->resolve, g_strfreev);
+  g_clear_pointer (&options->allow_ports, g_free);
   g_clear_pointer (&options->policy_file, g_free);
   g_clear_pointer (&options->audit_file, g_free);
 }
@@ -130,7 +142,15 @@ child_fail (int report_fd,
   _exit (saved_errno == ENOENT ? 127 : 126);
 }
 
-enum { STEP_CHDIR = 1, STEP_EXEC, STEP_SIGNALS, STEP_MONITOR, STEP_LOCK = 100 /* + the lock's own step */ };
+enum
+{
+  STEP_CHDIR = 1,
+  STEP_EXEC,
+  STEP_SIGNALS,
+  STEP_MONITOR,
+  STEP_NET = 50,   /* + the network lock's own step */
+  STEP_LOCK = 100, /* + the lock's own step */
+};
 
 static const char *
 step_name (int step)
@@ -181,6 +201,17 @@ run_child (PaddockSupervisor *self,
   /* Lowering a soft limit cannot fail for want of a right. */
   if (self->nofile_raised)
     setrlimit (RLIMIT_NOFILE, &self->agent_nofile);
+
+  /* The network namespace first: the folder lock's seccomp filter refuses
+   * the user namespace it may need. */
+  if (self->net_lock != NULL)
+    {
+      int net_step = 0;
+      int net_errno = paddock_net_lock_enter (self->net_lock, &net_step);
+
+      if (net_errno != 0)
+        child_fail (report_fd, STEP_NET + net_step, net_errno);
+    }
 
   if (self->lock != NULL)
     {
@@ -679,8 +710,8 @@ prepare_vault (PaddockSupervisor *self)
 }
 
 static void
-broadcast_home (const PaddockMessage *message,
-                gpointer              user_data)
+broadcast_to_clients (const PaddockMessage *message,
+                      gpointer              user_data)
 {
   PaddockSupervisor *self = user_data;
 
@@ -709,7 +740,97 @@ start_home_view (PaddockSupervisor *self)
   config.audit = self->audit;
   self->home_view = paddock_home_view_new (socket_fd, &config);
   paddock_home_view_set_agent (self->home_view, self->agent);
-  paddock_home_view_set_func (self->home_view, broadcast_home, self);
+  paddock_home_view_set_func (self->home_view, broadcast_to_clients, self);
+}
+
+/* paddock-net-connect, ssh's ProxyCommand under the network lock: beside
+ * paddock-run (installed, or in the build folder), else along PATH; NULL
+ * where there is none. */
+static char *
+find_connect_helper (void)
+{
+  g_autofree char *self_exe = g_file_read_link ("/proc/self/exe", NULL);
+
+  if (self_exe != NULL)
+    {
+      g_autofree char *dir = g_path_get_dirname (self_exe);
+      g_autofree char *beside = g_build_filename (dir, "paddock-net-connect", NULL);
+
+      if (g_file_test (beside, G_FILE_TEST_IS_EXECUTABLE))
+        return g_steal_pointer (&beside);
+    }
+  return g_find_program_in_path ("paddock-net-connect");
+}
+
+/* Before the fork, before any thread (it sets the agent's environment):
+ * the network namespace is checked, and the proxy made from the
+ * session's lists. Returns 0, or the exit status to end with, said. */
+static int
+prepare_network (PaddockSupervisor *self)
+{
+  PaddockRunOptions *options = self->options;
+  g_autoptr(GError) error = NULL;
+  PaddockNetProxyConfig config = {
+    .project = options->project,
+    .allow_hosts = (const char * const *) options->allow_hosts,
+    .deny_hosts = (const char * const *) options->deny_hosts,
+    .resolve = (const char * const *) options->resolve,
+    .audit = self->audit,
+  };
+
+  const PaddockProfile *profile;
+  const char *presets[] = { NULL, "registries", "forges", NULL };
+
+  if (!options->net_locked)
+    return 0;
+  /* The agent's own model API hosts, the package registries and the
+   * forges; a profile without a list of its own (a shell) gets the rest. */
+  profile = options->profile != NULL ? paddock_profile_lookup (options->profile)
+                                     : paddock_profile_guess (options->argv[0]);
+  presets[0] = profile != NULL ? profile->name : NULL;
+  config.presets = presets[0] != NULL ? presets : presets + 1;
+  self->net_proxy = paddock_net_proxy_new (&config, &error);
+  if (self->net_proxy == NULL && presets[0] != NULL)
+    {
+      g_clear_error (&error);
+      config.presets = presets + 1;
+      self->net_proxy = paddock_net_proxy_new (&config, &error);
+    }
+  if (self->net_proxy == NULL)
+    {
+      paddock_printerr ("%s", error->message);
+      return 2;
+    }
+  self->net_lock = paddock_net_lock_new (options->allow_ports, options->n_allow_ports, options->lock, &error);
+  if (self->net_lock == NULL)
+    {
+      paddock_printerr ("%s", error->message);
+      g_clear_pointer (&self->net_proxy, paddock_net_proxy_free);
+      return 1;
+    }
+  paddock_net_lock_set_environment (self->net_lock, self->connect_helper);
+  return 0;
+}
+
+/* Right after the fork: the proxy waits for the child's listeners, and
+ * serves them from then on. Its asks go through the session's registry
+ * once there is one; until then, and without, unknown hosts are refused. */
+static void
+start_network (PaddockSupervisor *self)
+{
+  int listener;
+
+  if (self->net_proxy == NULL)
+    return;
+  /* The child hands its listeners over in its network namespace; under
+   * Landlock's TCP rules paddock-run listens on the host's loopback. */
+  listener = paddock_net_lock_steal_host_listener (self->net_lock);
+  if (listener >= 0)
+    paddock_net_proxy_add_listener (self->net_proxy, listener);
+  else
+    paddock_net_proxy_take_handover (self->net_proxy, paddock_net_lock_steal_handover (self->net_lock));
+  paddock_net_proxy_set_agent (self->net_proxy, self->agent);
+  paddock_net_proxy_set_func (self->net_proxy, broadcast_to_clients, self);
 }
 
 /* After fork: takes the child's listener and answers it from a thread,
@@ -729,13 +850,14 @@ start_supervision (PaddockSupervisor *self)
     .agent_pid = self->agent,
     .tree_root = getpid (),
     .lock = lock,
-    .network = "off",
+    .network = self->net_proxy != NULL ? "on" : "off",
   };
   PaddockExecMonitorConfig config = {
     .policy = self->policy,
     .audit = self->audit,
     .project = options->project,
   };
+  g_autoptr(GPtrArray) features = g_ptr_array_new ();
   guint flags = 0;
   int notify_fd;
 
@@ -750,6 +872,15 @@ start_supervision (PaddockSupervisor *self)
 
   /* Probed only now: a session without the monitor has no one to tell. */
   session.lock_features = self->lock != NULL ? paddock_lock_get_features (self->lock) : NULL;
+  /* The network lock's mechanism is among them, with or without the folder lock. */
+  if (self->net_lock != NULL)
+    {
+      for (guint i = 0; session.lock_features != NULL && session.lock_features[i] != NULL; i++)
+        g_ptr_array_add (features, (char *) session.lock_features[i]);
+      g_ptr_array_add (features, (char *) paddock_net_lock_get_mechanism (self->net_lock));
+      g_ptr_array_add (features, NULL);
+      session.lock_features = (const char * const *) features->pdata;
+    }
   self->control = paddock_control_new (&session, self->audit);
   self->asks = paddock_asks_new (options->ask_timeout, options->on_ask, NULL,
                                  paddock_control_monitor_func, self->control);
@@ -763,6 +894,7 @@ start_supervision (PaddockSupervisor *self)
   json_object_set_int_member (fields, "agent_pid", self->agent);
   json_object_set_int_member (fields, "supervisor_pid", getpid ());
   json_object_set_string_member (fields, "lock", lock);
+  json_object_set_string_member (fields, "network", self->net_proxy != NULL ? "on" : "off");
   /* The agent profile the lock was built from; its locked arguments are in "command". */
   if (self->lock != NULL && options->profile != NULL)
     json_object_set_string_member (fields, "profile", options->profile);
@@ -783,6 +915,8 @@ start_supervision (PaddockSupervisor *self)
   paddock_control_set_asks (self->control, self->asks);
   if (self->home_view != NULL)
     paddock_home_view_set_asks (self->home_view, self->asks);
+  if (self->net_proxy != NULL)
+    paddock_net_proxy_set_asks (self->net_proxy, self->asks);
   watch_project_rules (self);
   /* The client on --control-fd (the window) is there before the agent's
    * first exec can be decided: an ask must never find nobody to ask. */
@@ -846,6 +980,9 @@ end_supervision (PaddockSupervisor *self,
   /* Its held reads are refused, and its asks withdrawn, while the
    * registry and the audit log are there. */
   g_clear_pointer (&self->home_view, paddock_home_view_free);
+  /* Its held connections likewise: refused, their asks withdrawn. */
+  g_clear_pointer (&self->net_proxy, paddock_net_proxy_free);
+  g_clear_pointer (&self->net_lock, paddock_net_lock_free);
   /* Held execs are recorded first, so clients see them end with the session. */
   if (self->monitor != NULL)
     paddock_exec_monitor_stop (self->monitor);
@@ -916,6 +1053,7 @@ paddock_supervisor_run (PaddockRunOptions *options)
   g_autoptr(GMainContext) context = NULL;
   g_autoptr(PaddockLock) lock = NULL;
   g_autofree char **script_argv = NULL;
+  g_autofree char *connect_helper = NULL;
   PaddockSupervisor self = {
     .options = options,
     .tty_fd = -1,
@@ -944,6 +1082,9 @@ paddock_supervisor_run (PaddockRunOptions *options)
   else
     g_unsetenv (PADDOCK_VAULT_SOCKET_ENV);
 
+  if (options->net_locked)
+    self.connect_helper = connect_helper = find_connect_helper ();
+
   /* Everything the lock needs is prepared here, before the fork. */
   if (options->lock)
     {
@@ -962,6 +1103,10 @@ paddock_supervisor_run (PaddockRunOptions *options)
         g_ptr_array_add (grants, g_strdup (options->grants[i]));
       /* The vault's socket stays where $PADDOCK_VAULT_SOCKET says, under
        * the lock's private $XDG_RUNTIME_DIR too. */
+      /* ssh's ProxyCommand runs from wherever paddock-run is, a build
+       * folder too. */
+      if (self.connect_helper != NULL)
+        g_ptr_array_add (grants, g_strconcat (self.connect_helper, ":ro", NULL));
       if (self.vault != NULL)
         g_ptr_array_add (grants, g_strconcat (paddock_vault_broker_get_folder (self.vault), ":ro", NULL));
       g_ptr_array_add (grants, NULL);
@@ -996,6 +1141,8 @@ paddock_supervisor_run (PaddockRunOptions *options)
     }
 
   status = prepare_supervision (&self);
+  if (status == 0)
+    status = prepare_network (&self);
   if (status != 0)
     {
       end_supervision (&self, -1, 0);
@@ -1045,6 +1192,7 @@ paddock_supervisor_run (PaddockRunOptions *options)
   close (report[1]);
   paddock_close_fd (&self.stopped_pipe[1]);
   start_home_view (&self);
+  start_network (&self);
   setpgid (self.agent, self.agent);
   if (self.tty_fd >= 0)
     tcsetpgrp (self.tty_fd, self.agent);
@@ -1061,6 +1209,7 @@ paddock_supervisor_run (PaddockRunOptions *options)
     {
       paddock_printerr ("%s: %s: %s", options->argv[0],
                         msg[0] >= STEP_LOCK ? paddock_lock_step_name (self.lock, msg[0] - STEP_LOCK)
+                        : msg[0] >= STEP_NET ? paddock_net_lock_step_name (msg[0] - STEP_NET)
                         : step_name (msg[0]),
                         g_strerror (msg[1]));
       if (msg[0] == STEP_EXEC && msg[1] == ENOENT)

@@ -23,6 +23,13 @@ typedef struct
   char      *profile;          /* NULL: guessed from the command */
   char      *lock_backend;     /* NULL, "landlock" or "namespaces" */
 
+  gboolean   net_locked;       /* --net=locked: the agent's own network namespace, the proxy its way out */
+  char     **allow_hosts;      /* --allow-host patterns, or NULL */
+  char     **deny_hosts;       /* --deny-host patterns, or NULL */
+  char     **resolve;          /* --resolve "NAME=ADDR", or NULL */
+  guint16   *allow_ports;      /* --allow-port: host loopback ports forwarded in */
+  guint      n_allow_ports;
+
   gboolean   monitor;          /* the exec timeline (seccomp user notification) */
   char      *policy_file;
   char      *audit_file;
