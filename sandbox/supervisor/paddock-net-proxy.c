@@ -1001,7 +1001,10 @@ on_answered (gint64           id,
     {
       g_autofree char *why = g_strdup_printf ("Paddock's network lock refused %s: %s", conn->request.host,
                                               g_strcmp0 (by, "timeout") == 0 ? "nobody allowed it in time"
-                                                                             : "the user refused it");
+                                              : g_strcmp0 (by, "no-client") == 0
+                                              ? "it is not on the project's list, and nobody was there to ask"
+                                              : g_strcmp0 (by, "user") == 0 ? "the user refused it"
+                                              : "it was not allowed");
 
       connection_deny (conn, why);
       return;
