@@ -26,6 +26,7 @@
 
 #include "paddock-audit.h"
 #include "paddock-project-config.h"
+#include "paddock-project-net.h"
 #include "test-util.h"
 
 static const char *paddock_run;
@@ -415,6 +416,138 @@ test_command_line_errors (void)
   g_unlink (empty);
 }
 
+static TestResult *
+paddockctl_net (const char *verb,
+                const char *host,
+                const char *dir)
+{
+  const char *argv[] = { paddockctl, "net", verb, host != NULL ? host : dir, host != NULL ? dir : NULL, NULL };
+
+  return run_in (NULL, argv);
+}
+
+/* `net on`, `allow`, `deny`, `remove` and `list` keep a project's network
+ * choice and hosts in its settings, beside the folder lock's, and list
+ * them back; a host moves from one list to the other, never in both. */
+static void
+test_net_round_trip (void)
+{
+  g_autofree char *real = realpath (project, NULL);
+  g_autofree char *expect = NULL;
+  PaddockProjectNet net = { 0 };
+  PaddockProjectConfig config = { 0 };
+
+  remove_settings ();
+  {
+    g_autoptr(TestResult) result = paddockctl_net ("list", NULL, project);
+
+    g_assert_cmpint (result->status, ==, 0);
+    expect = g_strdup_printf ("project: %s\nnetwork: open (nothing saved: the default)\n", real);
+    g_assert_cmpstr (result->out, ==, expect);
+    g_clear_pointer (&expect, g_free);
+  }
+  {
+    g_autoptr(TestResult) lock = paddockctl_lock (NULL, "on", project);
+    g_autoptr(TestResult) on = paddockctl_net ("on", NULL, project);
+    g_autoptr(TestResult) allow = paddockctl_net ("allow", "API.example.org:443", project);
+    g_autoptr(TestResult) allow_all = paddockctl_net ("allow", "*.registry.example", project);
+    g_autoptr(TestResult) deny = paddockctl_net ("deny", "upload.example.net", project);
+
+    g_assert_cmpint (lock->status, ==, 0);
+    g_assert_cmpint (on->status, ==, 0);
+    g_assert_nonnull (strstr (on->out, "is now on (it was off)"));
+    g_assert_cmpint (allow->status, ==, 0);
+    g_assert_cmpint (allow_all->status, ==, 0);
+    g_assert_cmpint (deny->status, ==, 0);
+  }
+  g_assert_true (paddock_project_net_load (real, &net, NULL));
+  g_assert_true (net.has_network && net.locked);
+  g_assert_cmpuint (g_strv_length (net.allow), ==, 2);
+  g_assert_cmpstr (net.allow[0], ==, "api.example.org:443");
+  g_assert_cmpstr (net.deny[0], ==, "upload.example.net");
+  paddock_project_net_clear (&net);
+  /* The folder lock's choice is kept beside it. */
+  g_assert_true (paddock_project_config_load (real, &config, NULL));
+  g_assert_true (config.has_lock && config.lock);
+  paddock_project_config_clear (&config);
+
+  {
+    /* Denied now, so no longer allowed. */
+    g_autoptr(TestResult) deny = paddockctl_net ("deny", "api.example.org:443", project);
+    g_autoptr(TestResult) remove = paddockctl_net ("remove", "*.registry.example", project);
+    g_autoptr(TestResult) list = paddockctl_net ("list", NULL, project);
+
+    g_assert_cmpint (deny->status, ==, 0);
+    g_assert_cmpint (remove->status, ==, 0);
+    g_assert_cmpint (list->status, ==, 0);
+    expect = g_strdup_printf ("project: %s\nnetwork: locked (saved)\n"
+                              "deny: upload.example.net\ndeny: api.example.org:443\n", real);
+    g_assert_cmpstr (list->out, ==, expect);
+    g_clear_pointer (&expect, g_free);
+  }
+  {
+    g_autoptr(TestResult) off = paddockctl_net ("off", NULL, project);
+    g_autoptr(TestResult) list = paddockctl_net ("list", NULL, project);
+
+    g_assert_cmpint (off->status, ==, 0);
+    g_assert_nonnull (strstr (list->out, "network: open (saved)\n"));
+  }
+  {
+    /* Not a host name: nothing saved, a usage error. */
+    g_autofree char *before = NULL;
+    g_autofree char *after = NULL;
+    g_autofree char *path = paddock_project_config_path (real);
+    g_autoptr(TestResult) bad = paddockctl_net ("allow", "exa mple/evil", project);
+
+    g_assert_true (g_file_get_contents (path, &before, NULL, NULL));
+    assert_usage_error (bad, "is not a host name");
+    g_assert_true (g_file_get_contents (path, &after, NULL, NULL));
+    g_assert_cmpstr (before, ==, after);
+  }
+  {
+    const char *argv[] = { paddockctl, "net", "allow", NULL };
+    g_autoptr(TestResult) result = run_in (NULL, argv);
+
+    assert_usage_error (result, "take a HOST");
+  }
+  remove_settings ();
+}
+
+/* The usage on a mistake and `paddockctl --help` are made from the one
+ * table of commands: both list every command, and the help says what
+ * each does. */
+static void
+test_usage_lists_every_command (void)
+{
+  const char *commands[] = {
+    "list", "attach SESSION", "kill SESSION", "pause SESSION", "resume SESSION", "policy check FILE",
+    "policy explain", "policy project", "policy forget", "audit verify LOG", "audit show LOG",
+    "audit export LOG", "lock on|off|status", "lock git-config", "net on|off|list", "net allow|deny|remove HOST",
+    "secret add NAME", "secret list", "secret remove NAME", "secret pin NAME PROGRAM",
+    "secret unpin NAME PROGRAM", "secret mode NAME", "--version",
+  };
+  const char *usage_argv[] = { paddockctl, NULL };
+  const char *help_argv[] = { paddockctl, "--help", NULL };
+  g_autoptr(TestResult) usage = run_in (NULL, usage_argv);
+  g_autoptr(TestResult) help = run_in (NULL, help_argv);
+
+  g_assert_cmpint (usage->status, ==, 2);
+  g_assert_cmpint (help->status, ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      g_autofree char *line = g_strdup_printf ("\n  paddockctl %s", commands[i]);
+
+      g_assert_nonnull (strstr (usage->err, line));
+      g_assert_nonnull (strstr (help->out, line));
+    }
+  /* The help says what each command does; the short usage does not. */
+  g_assert_nonnull (strstr (help->out, "network lock on or off"));
+  g_assert_null (strstr (usage->err, "network lock on or off"));
+  /* The notes on the names the usage uses. */
+  g_assert_nonnull (strstr (help->out, "\nHOST is a host name"));
+  g_assert_nonnull (strstr (usage->err, "\nSESSION is a session id"));
+}
+
 /* Every command's --help (or -h) prints that command's usage, named as
  * it is typed, and exits 0; after "--", -h is the explained command's. */
 static void
@@ -422,7 +555,8 @@ test_command_help (void)
 {
   const char *commands[][2] = {
     { "list", NULL }, { "attach", NULL }, { "kill", NULL }, { "pause", NULL }, { "resume", NULL },
-    { "lock", NULL }, { "policy", "check" }, { "policy", "explain" },
+    { "lock", NULL }, { "net", NULL }, { "policy", "check" }, { "policy", "explain" },
+    { "policy", "project" }, { "policy", "forget" }, { "secret", "add" }, { "secret", "mode" },
     { "audit", "verify" }, { "audit", "show" }, { "audit", "export" },
   };
 
@@ -1457,6 +1591,8 @@ main (int   argc,
   g_test_add_func ("/paddock/paddockctl/lock-broken-settings", test_broken_settings);
   g_test_add_func ("/paddock/paddockctl/command-line-errors", test_command_line_errors);
   g_test_add_func ("/paddock/paddockctl/command-help", test_command_help);
+  g_test_add_func ("/paddock/paddockctl/net-round-trip", test_net_round_trip);
+  g_test_add_func ("/paddock/paddockctl/usage-lists-every-command", test_usage_lists_every_command);
   g_test_add_func ("/paddock/paddockctl/audit-log-by-session", test_audit_log_by_session);
   g_test_add_func ("/paddock/paddockctl/policy-project-and-forget", test_policy_project_and_forget);
   g_test_add_func ("/paddock/paddockctl/audit-show-warns", test_audit_show_warns);

@@ -66,9 +66,9 @@ cmd_lock_git_config (int    argc,
   return 0;
 }
 
-static int
-cmd_lock (int    argc,
-          char **argv)
+int
+paddockctl_builtin_lock (int    argc,
+                         char **argv)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *project = NULL;
@@ -151,8 +151,3 @@ cmd_lock (int    argc,
            "with, which cannot be %s while it runs.\n", on ? "added" : "lifted");
   return 0;
 }
-
-const PaddockctlCommand paddockctl_lock_commands[] = {
-  { "lock", cmd_lock, FALSE },
-  { NULL }
-};

@@ -79,9 +79,9 @@ listed_connected (GObject      *object,
     g_main_loop_quit (listing->loop);
 }
 
-static int
-cmd_list (int    argc,
-          char **argv)
+int
+paddockctl_builtin_list (int    argc,
+                         char **argv)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) paths = NULL;
@@ -903,9 +903,9 @@ on_input (int           fd,
   return G_SOURCE_CONTINUE;
 }
 
-static int
-cmd_attach (int    argc,
-            char **argv)
+int
+paddockctl_builtin_attach (int    argc,
+                           char **argv)
 {
   g_autoptr(GOptionContext) context = g_option_context_new ("SESSION");
   g_autoptr(GError) error = NULL;
@@ -1021,9 +1021,3 @@ cmd_attach (int    argc,
   paddock_line_reader_free (attach.input);
   return attach.status;
 }
-
-const PaddockctlCommand paddockctl_session_commands[] = {
-  { "list", cmd_list, FALSE },
-  { "attach", cmd_attach, TRUE },
-  { NULL }
-};
