@@ -41,6 +41,7 @@ struct _PaddockWindow
   AdwWindowTitle       *window_title;
   GtkButton            *new_tab_button;
   GtkMenuButton        *lock_button;
+  GtkToggleButton      *network_button;
   GtkButton            *pause_button;
   GtkButton            *resume_button;
   AdwToastOverlay      *toast_overlay;
@@ -58,6 +59,7 @@ enum {
   PROP_0,
   PROP_PROJECT,
   PROP_LOCK,
+  PROP_NETWORK_LOCKED,
   PROP_SHOW_TIMELINE,
   N_PROPS
 };
@@ -126,6 +128,7 @@ update_page_lock (PaddockWindow *self,
 {
   PaddockSessionPage *session = PADDOCK_SESSION_PAGE (adw_tab_page_get_child (page));
   gboolean locked = paddock_session_page_get_locked (session);
+  gboolean net_locked = paddock_session_page_get_net_locked (session);
   const char *failure = paddock_session_page_get_start_failure (session);
   PaddockLockStatus *reported = paddock_session_page_get_reported_lock (session);
   /* The session's own word, once it gave it, over what a lock here would be. */
@@ -145,6 +148,15 @@ update_page_lock (PaddockWindow *self,
   else
     state = g_strdup (locked ? _("Folder lock on") : _("Folder lock off"));
 
+  if (net_locked)
+    {
+      /* TRANSLATORS: a tab's tooltip and indicator: the folder lock's state, then the network lock's,
+       * e.g. "Folder lock on, network locked" */
+      char *both = g_strdup_printf (_("%s, network locked"), state);
+
+      g_free (state);
+      state = both;
+    }
   tab_title = paddock_session_page_dup_tab_title (session);
   tooltip = g_markup_printf_escaped ("%s\n%s\n<small>%s</small>", tab_title,
                                      paddock_session_page_get_title (session), state);
@@ -158,10 +170,11 @@ update_page_lock (PaddockWindow *self,
       /* TRANSLATORS: a tab's indicator: its agent is paused */
       adw_tab_page_set_indicator_tooltip (page, _("Paused"));
     }
-  else if (locked || failure != NULL)
+  else if (locked || net_locked || failure != NULL)
     {
       g_autoptr(GIcon) icon = g_themed_icon_new (failure != NULL ? "dialog-warning-symbolic"
-                                                                 : "changes-prevent-symbolic");
+                                                 : locked ? "changes-prevent-symbolic"
+                                                 : "network-wired-disconnected-symbolic");
 
       adw_tab_page_set_indicator_icon (page, icon);
       adw_tab_page_set_indicator_tooltip (page, state);
@@ -426,6 +439,29 @@ project_lock_cb (PaddockWindow  *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOCK]);
 }
 
+/* The network button follows the project's saved choice. */
+static void
+update_network (PaddockWindow *self)
+{
+  gboolean locked = self->project != NULL && paddock_project_get_network_locked (self->project);
+
+  gtk_button_set_icon_name (GTK_BUTTON (self->network_button),
+                            locked ? "network-wired-disconnected-symbolic" : "network-wired-symbolic");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->network_button),
+                               /* TRANSLATORS: tooltip of the header's network lock button */
+                               locked ? _("Network Lock: On for New Tabs") : _("Network Lock: Off"));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.network", self->project != NULL);
+}
+
+static void
+project_network_cb (PaddockWindow  *self,
+                    GParamSpec     *pspec,
+                    PaddockProject *project)
+{
+  update_network (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NETWORK_LOCKED]);
+}
+
 static void
 set_project (PaddockWindow  *self,
              PaddockProject *project)
@@ -434,21 +470,30 @@ set_project (PaddockWindow  *self,
     return;
 
   if (self->project != NULL)
-    g_signal_handlers_disconnect_by_func (self->project, project_lock_cb, self);
+    {
+      g_signal_handlers_disconnect_by_func (self->project, project_lock_cb, self);
+      g_signal_handlers_disconnect_by_func (self->project, project_network_cb, self);
+    }
 
   if (g_set_object (&self->project, project))
     {
       if (project != NULL)
-        g_signal_connect_object (project, "notify::lock",
-                                 G_CALLBACK (project_lock_cb), self, G_CONNECT_SWAPPED);
+        {
+          g_signal_connect_object (project, "notify::lock",
+                                   G_CALLBACK (project_lock_cb), self, G_CONNECT_SWAPPED);
+          g_signal_connect_object (project, "notify::network-locked",
+                                   G_CALLBACK (project_network_cb), self, G_CONNECT_SWAPPED);
+        }
       /* Once per project: it resolves the folder's path on disk. */
       g_clear_pointer (&self->held_denial, g_free);
       self->lockable = project != NULL &&
                        paddock_lock_check_project (paddock_project_get_path (project), &self->held_denial, NULL);
       update_actions (self);
       update_lock (self);
+      update_network (self);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROJECT]);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOCK]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NETWORK_LOCKED]);
     }
 }
 
@@ -493,11 +538,12 @@ load_lock_status (PaddockWindow *self)
  * its saved lock choice now says. */
 static GPtrArray *
 list_sessions_to_restart (PaddockWindow  *self,
-                          PaddockProject *project)
+                          PaddockProject *project,
+                          gboolean        network)
 {
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
   GPtrArray *sessions = g_ptr_array_new_with_free_func (g_object_unref);
-  gboolean lock = paddock_project_get_lock (project);
+  gboolean lock = network ? paddock_project_get_network_locked (project) : paddock_project_get_lock (project);
 
   for (GList *l = app != NULL ? gtk_application_get_windows (app) : NULL; l != NULL; l = l->next)
     {
@@ -512,7 +558,8 @@ list_sessions_to_restart (PaddockWindow  *self,
 
           if (paddock_session_page_get_project (session) == project &&
               paddock_session_page_get_running (session) &&
-              paddock_session_page_get_locked (session) != lock)
+              (network ? paddock_session_page_get_net_locked (session)
+                       : paddock_session_page_get_locked (session)) != lock)
             g_ptr_array_add (sessions, g_object_ref (session));
         }
     }
@@ -550,7 +597,7 @@ static void
 offer_restart (PaddockWindow  *self,
                PaddockProject *project)
 {
-  g_autoptr(GPtrArray) sessions = list_sessions_to_restart (self, project);
+  g_autoptr(GPtrArray) sessions = list_sessions_to_restart (self, project, FALSE);
   gboolean lock = paddock_project_get_lock (project);
   g_autofree char *body = NULL;
   AdwMessageDialog *dialog;
@@ -585,6 +632,83 @@ offer_restart (PaddockWindow  *self,
   g_signal_connect_data (dialog, "response", G_CALLBACK (restart_response_cb),
                          g_ptr_array_ref (sessions), free_sessions, G_CONNECT_SWAPPED);
   gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* The network lock cannot change inside a running program either: when
+ * the project's choice changed under running sessions, offers to
+ * restart them as it now says. */
+static void
+offer_network_restart (PaddockWindow  *self,
+                       PaddockProject *project)
+{
+  g_autoptr(GPtrArray) sessions = list_sessions_to_restart (self, project, TRUE);
+  gboolean locked = paddock_project_get_network_locked (project);
+  g_autofree char *body = NULL;
+  AdwMessageDialog *dialog;
+
+  if (sessions->len == 0)
+    return;
+  if (locked)
+    /* TRANSLATORS: %u is how many sessions run, %s the project folder's name */
+    body = g_strdup_printf (ngettext ("New tabs in %2$s run under the network lock. %1$u session there reaches "
+                                      "any host: a running program's network cannot be locked. Restart it locked? "
+                                      "What it runs now ends.",
+                                      "New tabs in %2$s run under the network lock. %1$u sessions there reach "
+                                      "any host: a running program's network cannot be locked. Restart them "
+                                      "locked? What they run now ends.", sessions->len),
+                            sessions->len, paddock_project_get_name (project));
+  else
+    /* TRANSLATORS: %u is how many sessions run, %s the project folder's name */
+    body = g_strdup_printf (ngettext ("New tabs in %2$s reach any host. %1$u session there is still under the "
+                                      "network lock until it restarts. Restart it unlocked? What it runs now ends.",
+                                      "New tabs in %2$s reach any host. %1$u sessions there are still under the "
+                                      "network lock until they restart. Restart them unlocked? What they run now "
+                                      "ends.", sessions->len),
+                            sessions->len, paddock_project_get_name (project));
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self),
+                                                       /* TRANSLATORS: a dialog's title: restart sessions under
+                                                        * the network lock, or without it */
+                                                       locked ? _("Restart with the Network Locked?")
+                                                              : _("Restart with the Network Open?"), body));
+  adw_message_dialog_add_responses (dialog, "keep", _("_Keep Running"),
+                                    "restart", locked ? _("_Restart Locked") : _("_Restart Unlocked"), NULL);
+  adw_message_dialog_set_response_appearance (dialog, "restart",
+                                              locked ? ADW_RESPONSE_SUGGESTED : ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (dialog, "restart");
+  adw_message_dialog_set_close_response (dialog, "keep");
+  g_signal_connect_data (dialog, "response", G_CALLBACK (restart_response_cb),
+                         g_ptr_array_ref (sessions), free_sessions, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* The user's choice, from the win.network action: saved for new tabs. */
+static void
+set_network_locked (PaddockWindow *self,
+                    gboolean       locked)
+{
+  g_autoptr(GError) error = NULL;
+  AdwToast *toast;
+
+  if (self->project == NULL || paddock_project_get_network_locked (self->project) == locked)
+    return;
+  if (!paddock_project_set_network_locked (self->project, locked, &error))
+    {
+      /* TRANSLATORS: a dialog's title: the network lock's choice could not be saved */
+      GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Cannot Save the Network Lock"),
+                                                  error->message);
+
+      adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+      gtk_window_present (GTK_WINDOW (dialog));
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NETWORK_LOCKED]);
+      return;
+    }
+  toast = locked
+    /* TRANSLATORS: %s is the project folder's name */
+    ? adw_toast_new_format (_("Network lock on for new tabs in %s"), paddock_project_get_name (self->project))
+    /* TRANSLATORS: %s is the project folder's name */
+    : adw_toast_new_format (_("Network lock off for new tabs in %s"), paddock_project_get_name (self->project));
+  paddock_toasts_add (self->toast_overlay, toast);
+  offer_network_restart (self, self->project);
 }
 
 static void
@@ -790,6 +914,8 @@ page_attached_cb (PaddockWindow *self,
   g_signal_connect_object (session, "notify::title",
                            G_CALLBACK (session_title_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::locked",
+                           G_CALLBACK (session_lock_state_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::net-locked",
                            G_CALLBACK (session_lock_state_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::start-failure",
                            G_CALLBACK (session_lock_state_cb), self, G_CONNECT_SWAPPED);
@@ -1313,6 +1439,10 @@ paddock_window_get_property (GObject    *object,
       g_value_set_boolean (value, self->project != NULL && paddock_project_get_lock (self->project));
       break;
 
+    case PROP_NETWORK_LOCKED:
+      g_value_set_boolean (value, self->project != NULL && paddock_project_get_network_locked (self->project));
+      break;
+
     case PROP_SHOW_TIMELINE:
       g_value_set_boolean (value, self->show_timeline);
       break;
@@ -1334,6 +1464,10 @@ paddock_window_set_property (GObject      *object,
     {
     case PROP_LOCK:
       set_lock (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_NETWORK_LOCKED:
+      set_network_locked (self, g_value_get_boolean (value));
       break;
 
     case PROP_SHOW_TIMELINE:
@@ -1371,6 +1505,10 @@ paddock_window_class_init (PaddockWindowClass *klass)
   properties[PROP_LOCK] =
     g_param_spec_boolean ("lock", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* The project's saved network-lock choice: setting it saves it for new tabs. */
+  properties[PROP_NETWORK_LOCKED] =
+    g_param_spec_boolean ("network-locked", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   /* Whether the tabs show their session's timeline beside the terminal
    * (the "show-timeline" setting, where the schema is installed). */
   properties[PROP_SHOW_TIMELINE] =
@@ -1387,6 +1525,7 @@ paddock_window_class_init (PaddockWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, new_tab_button);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, lock_button);
+  gtk_widget_class_bind_template_child (widget_class, PaddockWindow, network_button);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, pause_button);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, resume_button);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, toast_overlay);
@@ -1419,6 +1558,7 @@ paddock_window_class_init (PaddockWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.next-tab", NULL, switch_tab_action);
   gtk_widget_class_install_action (widget_class, "win.previous-tab", NULL, switch_tab_action);
   gtk_widget_class_install_property_action (widget_class, "win.lock", "lock");
+  gtk_widget_class_install_property_action (widget_class, "win.network", "network-locked");
   gtk_widget_class_install_property_action (widget_class, "win.toggle-timeline", "show-timeline");
 }
 
@@ -1435,6 +1575,7 @@ paddock_window_init (PaddockWindow *self)
   restore_window_state (self);
   update_actions (self);
   update_lock (self);
+  update_network (self);
   load_lock_status (self);
   adw_status_page_set_child (self->empty_page, create_start_box (self));
   adw_status_page_set_child (self->error_page, create_start_box (self));
