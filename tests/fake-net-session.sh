@@ -6,18 +6,21 @@
 #
 # The window starts it as its paddock-run (PADDOCK_RUN names it) and it
 # speaks the control protocol on its --control-fd, which must be 3: it
-# greets with the network locked, then asks about each connection of
+# greets (with the network "on" where it was given --net=locked), then asks about each connection of
 # $PADDOCK_TEST_NET_ASKS ("ID:HOST:PORT" words), one at a time, as the
 # network lock's proxy does (issue 36). Each decide it gets is printed
 # on its terminal as "answer ID DECISION REMEMBER", then told as decided
 # and as a net message, and an allowed one's end follows. It prints its
 # own command line first ("args: ..."), so a test sees the options the
-# window gave it. It ends when the window closes its socket.
+# window gave it. It ends when the window closes its socket or asks for
+# a kill.
 
 echo "args: $*"
 fd=
+network=off
 while [ $# -gt 0 ]; do
   [ "$1" = --control-fd ] && fd=$2
+  [ "$1" = --net=locked ] && network=on
   shift
 done
 if [ "$fd" != 3 ]; then
@@ -37,7 +40,7 @@ field () {
   printf '%s\n' "$1" | sed -n "s/.*\"$2\":\"\{0,1\}\([a-z0-9]*\).*/\1/p"
 }
 
-send "{\"type\":\"hello\",\"version\":1,\"session\":\"fake-net-$$\",\"project\":\"$PWD\",\"command\":[\"sh\"],\"agent_pid\":$$,\"lock\":\"off\",\"network\":\"on\",\"features\":[]}"
+send "{\"type\":\"hello\",\"version\":1,\"session\":\"fake-net-$$\",\"project\":\"$PWD\",\"command\":[\"sh\"],\"agent_pid\":$$,\"lock\":\"off\",\"network\":\"$network\",\"features\":[]}"
 echo "fake session $$ greeted"
 
 for connection in ${PADDOCK_TEST_NET_ASKS:-}; do
@@ -66,4 +69,9 @@ for connection in ${PADDOCK_TEST_NET_ASKS:-}; do
   done
 done
 echo "fake session $$ asked all"
-cat <&3 >/dev/null
+# A kill (the window's Restart) ends it, as it ends paddock-run.
+while IFS= read -r line <&3; do
+  case $line in
+    *'"type":"kill"'*) exit 0 ;;
+  esac
+done

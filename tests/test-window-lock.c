@@ -20,6 +20,7 @@
 
 #include "paddock-application.h"
 #include "paddock-project-config.h"
+#include "paddock-project-net.h"
 #include "paddock-session-page.h"
 #include "paddock-settings.h"
 #include "paddock-window.h"
@@ -409,6 +410,98 @@ test_lock_failure_keeps_tab (void)
   test_remove_tree (base);
 }
 
+static gboolean
+net_locked_is (PaddockSessionPage *page,
+               gboolean            locked)
+{
+  return paddock_session_page_get_net_locked (page) == locked;
+}
+
+static gboolean
+session_net_locked (gpointer data)
+{
+  return net_locked_is (data, TRUE);
+}
+
+/* Whether @project's saved network choice is @locked. */
+static gboolean
+project_network_saved (const char *project,
+                       gboolean    locked)
+{
+  g_autofree char *real = realpath (project, NULL);
+  PaddockProjectNet net = { 0 };
+  gboolean saved;
+
+  g_assert_true (paddock_project_net_load (real, &net, NULL));
+  saved = net.has_network && net.locked == locked;
+  paddock_project_net_clear (&net);
+  return saved;
+}
+
+/* The header's network toggle (win.network) saves the project's choice
+ * for new tabs; a tab running otherwise is offered a restart, which
+ * starts paddock-run with --net=locked; the tab shows its indicator and
+ * says so in its tooltip. Turned off, the choice is saved open.
+ *
+ * tests/fake-net-session.sh stands in for paddock-run (which gets its
+ * --net from the network lock's branch): it prints its command line and
+ * greets with the network "on" where it was given --net=locked. */
+static void
+test_network_toggle (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *fake = g_build_filename (g_getenv ("PADDOCK_SOURCE_DIR"), "tests", "fake-net-session.sh", NULL);
+  g_autofree char *runner = g_strdup (g_getenv ("PADDOCK_RUN"));
+  DialogWait question = { "Restart with the Network Locked?", NULL };
+  PaddockSessionPage *page;
+  VteTerminal *terminal;
+  GtkWindow *window;
+  GPid first;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  g_setenv ("PADDOCK_RUN", fake, TRUE);
+  window = open_session (app, dir, &terminal, &page);
+  assert_terminal_shows (terminal, "greeted");
+  {
+    g_autofree char *text = vte_terminal_get_text (terminal, NULL, NULL, NULL);
+
+    g_assert_null (strstr (text, "--net=locked"));
+  }
+  g_assert_false (paddock_session_page_get_net_locked (page));
+  first = paddock_session_page_get_runner_pid (page);
+
+  /* On: saved for the project, and the running tab offered a restart. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.network", NULL));
+  g_assert_true (project_network_saved (dir, TRUE));
+  {
+    gboolean locked = FALSE;
+
+    g_object_get (window, "network-locked", &locked, NULL);
+    g_assert_true (locked);
+  }
+  g_assert_true (wait_for (dialog_shown, &question, "the offer to restart with the network locked"));
+  adw_message_dialog_response (question.dialog, "restart");
+  g_assert_true (wait_for (runner_replaced, &(RunnerWait) { page, first }, "the restarted session"));
+  assert_terminal_shows (terminal, "--net=locked");
+  g_assert_true (wait_for (session_net_locked, page, "the session under the network lock"));
+  g_assert_cmpstr (indicator_icon_name (page), ==, "network-wired-disconnected-symbolic");
+
+  /* Off: saved open; the running tab keeps its network until it restarts. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.network", NULL));
+  g_assert_true (project_network_saved (dir, FALSE));
+  g_assert_true (paddock_session_page_get_net_locked (page));
+
+  destroy_windows (app);
+  if (runner != NULL)
+    g_setenv ("PADDOCK_RUN", runner, TRUE);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -423,6 +516,7 @@ main (int   argc,
   g_test_add_func ("/paddock/window/lock-holds-denied", test_lock_holds_denied);
   g_test_add_func ("/paddock/window/lock-follows-saved-choice", test_lock_follows_saved_choice);
   g_test_add_func ("/paddock/window/lock-failure-keeps-tab", test_lock_failure_keeps_tab);
+  g_test_add_func ("/paddock/window/network-toggle", test_network_toggle);
 
   status = g_test_run ();
   test_window_cleanup ();
