@@ -996,6 +996,71 @@ fake_session_thread (gpointer data)
   return NULL;
 }
 
+/* As fake_session_thread(), under the network lock: a connection allowed
+ * by the lists and its end, then three hosts asked about. */
+static gpointer
+fake_net_session_thread (gpointer data)
+{
+  FakeSession *fake = data;
+  static const char * const hosts[][3] = {
+    { "5", "api.example.com", "443" }, { "6", "registry.example.org", "443" }, { "7", "upload.example.net", "8443" },
+  };
+  gint64 now = g_get_real_time ();
+  int fd = accept4 (fake->listener, NULL, NULL, SOCK_CLOEXEC);
+  FILE *in;
+
+  g_assert_cmpint (fd, >=, 0);
+  in = fdopen (dup (fd), "r");
+  g_assert_nonnull (in);
+  fake_send (fd, "{\"type\":\"hello\",\"version\":1,\"session\":\"f4ce0000net\",\"project\":\"/p\","
+                 "\"command\":[\"curl\"],\"agent_pid\":100,\"lock\":\"landlock\",\"network\":\"on\",\"features\":[]}");
+  json_object_unref (fake_next (in, "lock-status"));
+  fake_send (fd, "{\"type\":\"lock-status\",\"lock\":\"landlock\",\"network\":\"on\",\"features\":[]}");
+  fake_send (fd, "{\"type\":\"net\",\"host\":\"pypi.example\",\"port\":443,\"decision\":\"allow\",\"by\":\"rule\","
+                 "\"pid\":130,\"exe\":\"/usr/bin/pip\",\"rule\":\"pypi.example\"}");
+  fake_send (fd, "{\"type\":\"net\",\"kind\":\"end\",\"host\":\"pypi.example\",\"port\":443,\"decision\":\"allow\","
+                 "\"pid\":130,\"exe\":\"/usr/bin/pip\",\"address\":\"127.0.0.1\",\"bytes_in\":2048,\"bytes_out\":512,"
+                 "\"duration\":250000}");
+  for (guint i = 0; i < G_N_ELEMENTS (hosts); i++)
+    {
+      g_autofree char *ask = g_strdup_printf ("{\"type\":\"ask\",\"kind\":\"host\",\"id\":%s,\"time\":%" G_GINT64_FORMAT ","
+                                              "\"mono\":1,\"pid\":140,\"ppid\":100,\"cwd\":\"/p\",\"exe\":\"/usr/bin/curl\","
+                                              "\"path\":\"/usr/bin/curl\",\"host\":\"%s\",\"port\":%s,"
+                                              "\"argv\":[\"curl\",\"-s\",\"https://%s/\"],\"argc\":3,"
+                                              "\"deadline\":%" G_GINT64_FORMAT "}",
+                                              hosts[i][0], now, hosts[i][1], hosts[i][2], hosts[i][1],
+                                              now + 300 * G_USEC_PER_SEC);
+      g_autoptr(JsonObject) decide = NULL;
+      const char *decision;
+      const char *remember;
+
+      fake_send (fd, ask);
+      decide = fake_next (in, "decide");
+      g_assert_nonnull (decide);
+      g_assert_cmpint (json_object_get_int_member (decide, "id"), ==, g_ascii_strtoll (hosts[i][0], NULL, 10));
+      decision = json_object_get_string_member (decide, "decision");
+      remember = json_object_get_string_member_with_default (decide, "remember", "once");
+      g_string_append_printf (fake->decides, "%s %s %s\n", hosts[i][0], decision, remember);
+      {
+        g_autofree char *decided = g_strdup_printf ("{\"type\":\"decided\",\"kind\":\"host\",\"id\":%s,"
+                                                    "\"time\":%" G_GINT64_FORMAT ",\"decision\":\"%s\",\"by\":\"user\","
+                                                    "\"remember\":\"%s\"}",
+                                                    hosts[i][0], now, decision, remember);
+        g_autofree char *told = g_strdup_printf ("{\"type\":\"net\",\"host\":\"%s\",\"port\":%s,\"decision\":\"%s\","
+                                                 "\"by\":\"user\",\"pid\":140,\"exe\":\"/usr/bin/curl\",\"id\":%s,"
+                                                 "\"time\":%" G_GINT64_FORMAT "}",
+                                                 hosts[i][1], hosts[i][2], decision, hosts[i][0], now);
+
+        fake_send (fd, decided);
+        fake_send (fd, told);
+      }
+    }
+  fake_send (fd, "{\"type\":\"exit\",\"time\":1,\"pid\":100,\"session_end\":true,\"exit_code\":0}");
+  fclose (in);
+  close (fd);
+  return NULL;
+}
+
 /* Reads @stream's lines into @seen until one holds @needle. */
 static void
 read_until (GDataInputStream *stream,
@@ -1557,6 +1622,70 @@ test_no_terminal_controls (void)
   g_rmdir (odd);
 }
 
+/* attach under the network lock: each connection a line, its end with
+ * the bytes each way; a host asked about names the host, port, program
+ * and pid, and y is once, a the host for the project, n a refusal. */
+static void
+test_attach_host (void)
+{
+  g_autofree char *dir = g_build_filename (runtime_dir, "paddock", NULL);
+  g_autofree char *path = g_build_filename (dir, "f4ce0000net.sock", NULL);
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                                                                       G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                                                       G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GSubprocess) attach = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(GString) seen = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) env = child_env ();
+  FakeSession fake = { -1, home, g_string_new (NULL) };
+  GOutputStream *answers;
+  GThread *thread;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  fake.listener = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  g_assert_cmpint (fake.listener, >=, 0);
+  g_assert_cmpuint (strlen (path), <, sizeof addr.sun_path);
+  strcpy (addr.sun_path, path);
+  g_assert_cmpint (bind (fake.listener, (struct sockaddr *) &addr, sizeof addr), ==, 0);
+  g_assert_cmpint (listen (fake.listener, 1), ==, 0);
+  thread = g_thread_new ("fake-net-session", fake_net_session_thread, &fake);
+
+  g_subprocess_launcher_set_environ (launcher, env);
+  attach = g_subprocess_launcher_spawnv (launcher, (const char * const []) { paddockctl, "attach", "f4ce0000net", NULL },
+                                         &error);
+  g_assert_no_error (error);
+  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (attach));
+  answers = g_subprocess_get_stdin_pipe (attach);
+
+  read_until (lines, seen, "#5 wants to reach api.example.com:443, for: curl -s https://api.example.com/ (pid 140)");
+  g_output_stream_write_all (answers, "y\n", 2, NULL, NULL, &error);
+  g_assert_no_error (error);
+  read_until (lines, seen, "#6 wants to reach registry.example.org:443");
+  g_output_stream_write_all (answers, "a\n", 2, NULL, NULL, &error);
+  g_assert_no_error (error);
+  read_until (lines, seen, "#7 wants to reach upload.example.net:8443");
+  g_output_stream_write_all (answers, "n\n", 2, NULL, NULL, &error);
+  g_assert_no_error (error);
+  read_until (lines, seen, "session ended");
+  g_subprocess_wait (attach, NULL, &error);
+  g_assert_no_error (error);
+  g_thread_join (thread);
+  g_test_message ("attach printed:\n%s", seen->str);
+
+  g_assert_cmpint (g_subprocess_get_exit_status (attach), ==, 0);
+  g_assert_cmpstr (fake.decides->str, ==, "5 allow once\n6 allow project\n7 deny once\n");
+  g_assert_nonnull (strstr (seen->str, "allow  connect pypi.example:443 by pip  [rule]\n"));
+  g_assert_nonnull (strstr (seen->str, "end    pypi.example:443 by pip at 127.0.0.1, 2048 bytes in, 512 bytes out, "
+                                       "0.25 s\n"));
+  g_assert_nonnull (strstr (seen->str, "Allow connecting #5? [y]es once, [a]lways this host in this project, [n]o"));
+  g_assert_nonnull (strstr (seen->str, "#7     140     DENY   connect upload.example.net:8443 by curl  [user]\n"));
+  g_string_free (fake.decides, TRUE);
+  close (fake.listener);
+  g_unlink (path);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1599,6 +1728,7 @@ main (int   argc,
   g_test_add_func ("/paddock/paddockctl/audit-export-records", test_audit_export_records);
   g_test_add_func ("/paddock/paddockctl/list-stale-sockets", test_list_stale_sockets);
   g_test_add_func ("/paddock/paddockctl/attach-home", test_attach_home);
+  g_test_add_func ("/paddock/paddockctl/attach-host", test_attach_host);
   g_test_add_func ("/paddock/paddockctl/audit-show-home", test_audit_show_home);
   g_test_add_func ("/paddock/paddockctl/no-terminal-controls", test_no_terminal_controls);
   g_test_add_func ("/paddock/paddockctl/dash-is-stdin", test_dash_is_stdin);
