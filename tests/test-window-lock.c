@@ -19,6 +19,7 @@
 #include <vte/vte.h>
 
 #include "paddock-application.h"
+#include "paddock-lock-popover.h"
 #include "paddock-project-config.h"
 #include "paddock-project-net.h"
 #include "paddock-session-page.h"
@@ -250,6 +251,33 @@ test_lock_popover (void)
     g_assert_true (wait_for (label_shown, &mechanism, "the lock's mechanism"));
     g_assert_true (find_label_containing (popover, files.needle));
     g_assert_true (find_label_containing (popover, tab.needle));
+  }
+  /* It is its own widget, whose rows are a model: each protection, then
+   * the home folder's three lists, each row shown by its title. */
+  g_assert_true (PADDOCK_IS_LOCK_POPOVER (popover));
+  {
+    GListModel *rows = paddock_lock_popover_get_rows (PADDOCK_LOCK_POPOVER (popover));
+    guint n = g_list_model_get_n_items (rows);
+    guint n_lists = 0;
+
+    g_assert_cmpuint (n, >, 3);
+    for (guint i = 0; i < n; i++)
+      {
+        g_autoptr(PaddockLockRow) row = g_list_model_get_item (rows, i);
+
+        g_assert_true (find_label_containing (popover, paddock_lock_row_get_title (row)));
+        if (paddock_lock_row_get_paths (row) != NULL)
+          n_lists++;
+        else
+          g_assert_cmpuint (n_lists, ==, 0);
+      }
+    g_assert_cmpuint (n_lists, ==, 3);
+  }
+  /* Beside the folder lock, the network lock's switch. */
+  {
+    LabelWait network = { popover, "Network Lock" };
+
+    g_assert_true (find_label_containing (popover, network.needle));
   }
   /* And, folded away, the home folder's three lists: what a locked
    * agent reads unasked, what it is asked about, what it never reads. */

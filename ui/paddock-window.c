@@ -13,6 +13,7 @@
 #include "paddock-escape.h"
 #include "paddock-history-dialog.h"
 #include "paddock-lock.h"
+#include "paddock-lock-popover.h"
 #include "paddock-lock-status.h"
 #include "paddock-new-session-dialog.h"
 #include "paddock-session-command.h"
@@ -48,11 +49,7 @@ struct _PaddockWindow
   AdwTabView           *tab_view;
   AdwStatusPage        *error_page;
   AdwStatusPage        *empty_page;
-  GtkLabel             *lock_description;
-  GtkImage             *session_lock_icon;
-  GtkLabel             *session_lock_label;
-  GtkBox               *protection_box;
-  GtkLabel             *mechanism_label;
+  PaddockLockPopover   *lock_popover;
 };
 
 enum {
@@ -203,9 +200,11 @@ update_session_lock (PaddockWindow *self)
   gboolean running;
   g_autofree char *text = NULL;
 
-  gtk_widget_set_visible (gtk_widget_get_parent (GTK_WIDGET (self->session_lock_label)), session != NULL);
   if (session == NULL)
-    return;
+    {
+      paddock_lock_popover_set_session (self->lock_popover, NULL, NULL);
+      return;
+    }
   locked = paddock_session_page_get_locked (session);
   running = paddock_session_page_get_running (session);
   reported = paddock_session_page_get_reported_lock (session);
@@ -224,163 +223,17 @@ update_session_lock (PaddockWindow *self)
     text = g_strdup (locked ? _("This tab runs under the folder lock") : _("This tab runs without the folder lock"));
   else
     text = g_strdup (locked ? _("This tab ran under the folder lock") : _("This tab ran without the folder lock"));
-  gtk_image_set_from_icon_name (self->session_lock_icon,
-                                paddock_session_page_get_start_failure (session) != NULL ? "dialog-warning-symbolic" :
-                                locked ? "changes-prevent-symbolic" : "changes-allow-symbolic");
-  gtk_label_set_label (self->session_lock_label, text);
+  paddock_lock_popover_set_session (self->lock_popover,
+                                    paddock_session_page_get_start_failure (session) != NULL ? "dialog-warning-symbolic" :
+                                    locked ? "changes-prevent-symbolic" : "changes-allow-symbolic",
+                                    text);
 }
 
-static GtkWidget *
-create_protection_row (PaddockLockProtection *protection)
-{
-  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *icon = gtk_image_new_from_icon_name (protection->active ? "object-select-symbolic"
-                                                                     : "action-unavailable-symbolic");
-  GtkWidget *title = gtk_label_new (protection->title);
-
-  gtk_widget_add_css_class (icon, protection->active ? "success" : "warning");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (icon), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  protection->active ? _("Protected") : _("Not protected"), -1);
-  gtk_label_set_xalign (GTK_LABEL (title), 0);
-  gtk_box_append (GTK_BOX (line), icon);
-  gtk_box_append (GTK_BOX (line), title);
-  gtk_box_append (GTK_BOX (row), line);
-
-  /* Why something is not protected matters; how the rest is, is a tooltip.
-   * At a fixed width in a horizontal box, as the popover's other wrapped
-   * labels, so that it wraps at the width its height was measured for. */
-  if (protection->detail != NULL && !protection->active)
-    {
-      GtkWidget *detail_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-      GtkWidget *detail = gtk_label_new (protection->detail);
-
-      gtk_label_set_xalign (GTK_LABEL (detail), 0);
-      gtk_label_set_wrap (GTK_LABEL (detail), TRUE);
-      gtk_label_set_width_chars (GTK_LABEL (detail), 36);
-      gtk_label_set_max_width_chars (GTK_LABEL (detail), 36);
-      gtk_widget_set_margin_start (detail_box, 24);
-      gtk_widget_add_css_class (detail, "caption");
-      gtk_widget_add_css_class (detail, "dim-label");
-      gtk_box_append (GTK_BOX (detail_box), detail);
-      gtk_box_append (GTK_BOX (row), detail_box);
-    }
-  else if (protection->detail != NULL)
-    gtk_widget_set_tooltip_text (row, protection->detail);
-
-  return row;
-}
-
-/* A list of paths, folded away under @title: they are long, and most
- * people look once. NULL where paddock-run did not say (@paths empty). */
-static GtkWidget *
-create_path_list (const char * const *paths,
-                  const char         *title,
-                  const char         *tooltip)
-{
-  g_autoptr(GString) text = g_string_new (NULL);
-  GtkWidget *expander;
-  GtkWidget *label;
-
-  if (paths == NULL || paths[0] == NULL)
-    return NULL;
-  for (guint i = 0; paths[i] != NULL; i++)
-    {
-      g_autofree char *shown = paddock_display_path (paths[i]);
-
-      g_string_append_printf (text, "%s%s", i > 0 ? "\n" : "", shown);
-    }
-  expander = gtk_expander_new (title);
-  label = gtk_label_new (text->str);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_widget_set_margin_start (label, 24);
-  gtk_widget_add_css_class (label, "caption");
-  gtk_widget_set_tooltip_text (expander, tooltip);
-  gtk_expander_set_child (GTK_EXPANDER (expander), label);
-  return expander;
-}
-
-static guint
-count (const char * const *paths)
-{
-  return paths != NULL ? g_strv_length ((char **) paths) : 0;
-}
-
-/* The home folder's three lists: what a locked agent reads unasked
- * (shell start-up files, git's settings, toolchains), what it is asked
- * about, and what every lock keeps from it (the credential stores, the
- * system's secrets, the user's deny.conf). */
-static void
-append_home_lists (PaddockWindow *self)
-{
-  const char * const *open = paddock_lock_status_get_home_open (self->lock_status);
-  const char * const *asked = paddock_lock_status_get_home_asked (self->lock_status);
-  const char * const *denied = paddock_lock_status_get_denied (self->lock_status);
-  g_autofree char *open_title = NULL;
-  g_autofree char *asked_title = NULL;
-  g_autofree char *denied_title = NULL;
-  GtkWidget *list;
-
-  /* TRANSLATORS: %u is how many files and folders of the home folder a locked agent reads without asking */
-  open_title = g_strdup_printf (ngettext ("Read without asking: %u path", "Read without asking: %u paths",
-                                          count (open)), count (open));
-  /* TRANSLATORS: %u is how many files and folders of the home folder a locked agent must ask for */
-  asked_title = g_strdup_printf (ngettext ("Asked for on first read: %u path", "Asked for on first read: %u paths",
-                                           count (asked)), count (asked));
-  /* TRANSLATORS: %u is how many files and folders a locked agent cannot read */
-  denied_title = g_strdup_printf (ngettext ("Kept from the agent: %u path", "Kept from the agent: %u paths",
-                                            count (denied)), count (denied));
-
-  if ((list = create_path_list (open, open_title,
-                                _("Shell start-up files, git's settings, toolchains. Add your own in "
-                                  "~/.config/paddock/home.conf"))) != NULL)
-    gtk_box_append (self->protection_box, list);
-  if ((list = create_path_list (asked, asked_title,
-                                _("Everything else in the home folder. A folder ending in / stands for each "
-                                  "folder in it"))) != NULL)
-    gtk_box_append (self->protection_box, list);
-  if ((list = create_path_list (denied, denied_title,
-                                _("Add your own in ~/.config/paddock/home.conf or deny.conf"))) != NULL)
-    gtk_box_append (self->protection_box, list);
-}
-
-/* Fills the popover with what the lock does on this machine. */
+/* Tells the popover what the lock does on this machine. */
 static void
 update_protections (PaddockWindow *self)
 {
-  g_autoptr(GPtrArray) protections = NULL;
-  g_autofree char *mechanism = NULL;
-  g_autofree char *text = NULL;
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->protection_box))) != NULL)
-    gtk_box_remove (self->protection_box, child);
-
-  if (self->lock_status == NULL)
-    {
-      gtk_widget_set_visible (GTK_WIDGET (self->protection_box), FALSE);
-      gtk_label_set_label (self->mechanism_label,
-                           self->lock_status_error != NULL ? self->lock_status_error
-                                                           : _("Asking paddock-run what this computer offers…"));
-      return;
-    }
-
-  mechanism = paddock_lock_status_dup_mechanism (self->lock_status);
-  if (paddock_lock_status_get_available (self->lock_status))
-    /* TRANSLATORS: %s is what enforces the lock, e.g. "Landlock, ABI 7" */
-    text = g_strdup_printf (_("Enforced by the kernel: %s"), mechanism);
-  else
-    /* TRANSLATORS: %s says why no lock can start, e.g. "Unavailable: Landlock is…" */
-    text = g_strdup_printf (_("A locked tab cannot start on this computer. %s"), mechanism);
-  gtk_label_set_label (self->mechanism_label, text);
-
-  protections = paddock_lock_status_list_protections (self->lock_status);
-  for (guint i = 0; i < protections->len; i++)
-    gtk_box_append (self->protection_box, create_protection_row (g_ptr_array_index (protections, i)));
-  if (paddock_lock_status_get_available (self->lock_status))
-    append_home_lists (self);
-  gtk_widget_set_visible (GTK_WIDGET (self->protection_box), protections->len > 0);
+  paddock_lock_popover_set_status (self->lock_popover, self->lock_status, self->lock_status_error);
 }
 
 /* The lock button and the popover follow the project's saved choice. */
@@ -427,7 +280,7 @@ update_lock (PaddockWindow *self)
     description = g_strdup_printf (_("New tabs in %s can change any of your files. "
                                      "Open tabs keep how they started."),
                                    paddock_project_get_name (self->project));
-  gtk_label_set_label (self->lock_description, description);
+  paddock_lock_popover_set_description (self->lock_popover, description);
 }
 
 static void
@@ -1518,6 +1371,7 @@ paddock_window_class_init (PaddockWindowClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (PADDOCK_TYPE_SESSION_PAGE);
+  g_type_ensure (PADDOCK_TYPE_LOCK_POPOVER);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/paddock/Paddock/paddock-window.ui");
@@ -1529,11 +1383,7 @@ paddock_window_class_init (PaddockWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, pause_button);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, resume_button);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, toast_overlay);
-  gtk_widget_class_bind_template_child (widget_class, PaddockWindow, lock_description);
-  gtk_widget_class_bind_template_child (widget_class, PaddockWindow, session_lock_icon);
-  gtk_widget_class_bind_template_child (widget_class, PaddockWindow, session_lock_label);
-  gtk_widget_class_bind_template_child (widget_class, PaddockWindow, protection_box);
-  gtk_widget_class_bind_template_child (widget_class, PaddockWindow, mechanism_label);
+  gtk_widget_class_bind_template_child (widget_class, PaddockWindow, lock_popover);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, tab_view);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, error_page);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, empty_page);
