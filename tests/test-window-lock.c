@@ -19,6 +19,7 @@
 #include <vte/vte.h>
 
 #include "paddock-application.h"
+#include "paddock-hosts-window.h"
 #include "paddock-lock-popover.h"
 #include "paddock-project-config.h"
 #include "paddock-project-net.h"
@@ -530,6 +531,86 @@ test_network_toggle (void)
   g_rmdir (dir);
 }
 
+static gboolean
+hosts_window_shown (gpointer data)
+{
+  GtkWidget **found = data;
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
+
+      if (PADDOCK_IS_HOSTS_WINDOW (window) && gtk_widget_get_mapped (window))
+        {
+          *found = window;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* The hosts editor, from the popover's button (win.network-hosts): a
+ * host typed in a list goes into the project's settings, a host that is
+ * none is refused with nothing saved, and a row's remove button takes it
+ * out; each list shows what the settings hold. */
+static void
+test_network_hosts (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  PaddockProjectNet net = { 0 };
+  GtkWidget *hosts = NULL;
+  GtkWidget *allow_entry;
+  PaddockSessionPage *page;
+  VteTerminal *terminal;
+  GtkWindow *window;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  window = open_session (app, dir, &terminal, &page);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.network-hosts", NULL));
+  g_assert_true (wait_for (hosts_window_shown, &hosts, "the hosts editor"));
+  allow_entry = find_descendant (hosts, ADW_TYPE_ENTRY_ROW, TRUE);
+  g_assert_nonnull (allow_entry);
+
+  gtk_editable_set_text (GTK_EDITABLE (allow_entry), "API.example.com:443");
+  g_signal_emit_by_name (allow_entry, "apply");
+  g_assert_true (paddock_project_net_load (dir, &net, NULL));
+  g_assert_cmpuint (g_strv_length (net.allow), ==, 1);
+  g_assert_cmpstr (net.allow[0], ==, "api.example.com:443");
+  paddock_project_net_clear (&net);
+  {
+    LabelWait row = { hosts, "api.example.com:443" };
+
+    g_assert_true (wait_for (label_shown, &row, "the allowed host's row"));
+  }
+
+  /* Not a host: refused, nothing saved, the entry kept for a fix. */
+  gtk_editable_set_text (GTK_EDITABLE (allow_entry), "not a host/");
+  g_signal_emit_by_name (allow_entry, "apply");
+  g_assert_true (gtk_widget_has_css_class (allow_entry, "error"));
+  g_assert_true (paddock_project_net_load (dir, &net, NULL));
+  g_assert_cmpuint (g_strv_length (net.allow), ==, 1);
+  paddock_project_net_clear (&net);
+
+  g_assert_true (gtk_widget_activate_action (hosts, "hosts.remove", "s", "api.example.com:443"));
+  g_assert_true (paddock_project_net_load (dir, &net, NULL));
+  g_assert_cmpuint (g_strv_length (net.allow), ==, 0);
+  paddock_project_net_clear (&net);
+  g_assert_false (find_label_containing (hosts, "api.example.com:443"));
+
+  gtk_window_destroy (GTK_WINDOW (hosts));
+  destroy_windows (app);
+  path = paddock_project_config_path (dir);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -545,6 +626,7 @@ main (int   argc,
   g_test_add_func ("/paddock/window/lock-follows-saved-choice", test_lock_follows_saved_choice);
   g_test_add_func ("/paddock/window/lock-failure-keeps-tab", test_lock_failure_keeps_tab);
   g_test_add_func ("/paddock/window/network-toggle", test_network_toggle);
+  g_test_add_func ("/paddock/window/network-hosts", test_network_hosts);
 
   status = g_test_run ();
   test_window_cleanup ();

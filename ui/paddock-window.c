@@ -13,6 +13,7 @@
 #include "paddock-escape.h"
 #include "paddock-history-dialog.h"
 #include "paddock-lock.h"
+#include "paddock-hosts-window.h"
 #include "paddock-lock-popover.h"
 #include "paddock-lock-status.h"
 #include "paddock-new-session-dialog.h"
@@ -304,6 +305,7 @@ update_network (PaddockWindow *self)
                                /* TRANSLATORS: tooltip of the header's network lock button */
                                locked ? _("Network Lock: On for New Tabs") : _("Network Lock: Off"));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.network", self->project != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.network-hosts", self->project != NULL);
 }
 
 static void
@@ -1128,6 +1130,20 @@ count_busy_tabs (PaddockWindow  *self,
 }
 
 /* The keyboard goes back to the terminal the popover took it from. */
+/* win.network-hosts: the project's allowed and denied hosts. */
+static void
+network_hosts_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  PaddockWindow *self = PADDOCK_WINDOW (widget);
+
+  if (self->project == NULL)
+    return;
+  gtk_popover_popdown (GTK_POPOVER (self->lock_popover));
+  gtk_window_present (GTK_WINDOW (paddock_hosts_window_new (GTK_WINDOW (self), self->project)));
+}
+
 static void
 lock_popover_closed_cb (PaddockWindow *self,
                         GtkPopover    *popover)
@@ -1409,6 +1425,7 @@ paddock_window_class_init (PaddockWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.previous-tab", NULL, switch_tab_action);
   gtk_widget_class_install_property_action (widget_class, "win.lock", "lock");
   gtk_widget_class_install_property_action (widget_class, "win.network", "network-locked");
+  gtk_widget_class_install_action (widget_class, "win.network-hosts", NULL, network_hosts_action);
   gtk_widget_class_install_property_action (widget_class, "win.toggle-timeline", "show-timeline");
 }
 
