@@ -43,11 +43,23 @@ field () {
 send "{\"type\":\"hello\",\"version\":1,\"session\":\"fake-net-$$\",\"project\":\"$PWD\",\"command\":[\"sh\"],\"agent_pid\":$$,\"lock\":\"off\",\"network\":\"$network\",\"features\":[]}"
 echo "fake session $$ greeted"
 
-for connection in ${PADDOCK_TEST_NET_ASKS:-}; do
+asks=${PADDOCK_TEST_NET_ASKS:-}
+if [ -n "${PADDOCK_TEST_NET_OUT:-}" ] && ! mkdir "$PADDOCK_TEST_NET_OUT/asker" 2>/dev/null; then
+  asks=
+fi
+
+for connection in $asks; do
   id=${connection%%:*}
   rest=${connection#*:}
   host=${rest%%:*}
   port=${rest#*:}
+  if [ "$id" = "${PADDOCK_TEST_NET_WAIT:-}" ]; then
+    i=0
+    while [ ! -e "$PADDOCK_TEST_NET_OUT/go" ] && [ $i -lt 1200 ]; do
+      sleep 0.05
+      i=$((i + 1))
+    done
+  fi
   time=$(now_us)
   send "{\"type\":\"ask\",\"kind\":\"host\",\"id\":$id,\"time\":$time,\"mono\":1,\"pid\":$$,\"ppid\":1,\"cwd\":\"$PWD\",\"exe\":\"/usr/bin/curl\",\"path\":\"/usr/bin/curl\",\"host\":\"$host\",\"port\":$port,\"argv\":[\"curl\",\"-s\",\"https://$host/\"],\"argc\":3,\"deadline\":$((time + 300000000))}"
   send "{\"type\":\"net\",\"host\":\"$host\",\"port\":$port,\"decision\":\"ask\",\"pid\":$$,\"exe\":\"/usr/bin/curl\",\"id\":$id,\"time\":$time}"
