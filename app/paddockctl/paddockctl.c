@@ -26,46 +26,65 @@ const PaddockctlCommand paddockctl_commands[] = {
     N_("List the sessions running now, with their projects and locks") },
   { "attach", paddockctl_builtin_attach, TRUE,
     "SESSION [--watch | --answer allow|deny [--remember once|session|project]] [--verbose]",
+    /* TRANSLATORS: paddockctl's help for "paddockctl attach" */
     N_("Follow a session's commands and connections, and answer its asks") },
   { "kill", paddockctl_builtin_kill, FALSE, "SESSION",
+    /* TRANSLATORS: paddockctl's help for "paddockctl kill" */
     N_("End a session's agent and every program it started") },
   { "pause", paddockctl_builtin_pause, FALSE, "SESSION",
+    /* TRANSLATORS: paddockctl's help for "paddockctl pause" */
     N_("Stop a session's programs until it is resumed") },
   { "resume", paddockctl_builtin_resume, FALSE, "SESSION",
+    /* TRANSLATORS: paddockctl's help for "paddockctl resume" */
     N_("Let a paused session's programs go on") },
   { "policy check", paddockctl_builtin_policy_check, FALSE, "FILE",
+    /* TRANSLATORS: paddockctl's help for "paddockctl policy check" */
     N_("Check a policy file and say what is wrong in it") },
   { "policy explain", paddockctl_builtin_policy_explain, TRUE,
     "[--policy FILE] [--project DIR] [--cwd DIR] [--piped-from LINE]\n"
     "                            [--downloaded FILE…] -- COMMAND [ARG…]",
+    /* TRANSLATORS: paddockctl's help for "paddockctl policy explain" */
     N_("Say what the policy decides for a command, and why") },
   { "policy project", paddockctl_builtin_policy_project, TRUE, "[--project DIR]",
+    /* TRANSLATORS: paddockctl's help for "paddockctl policy project" */
     N_("List the rules remembered for a project") },
   { "policy forget", paddockctl_builtin_policy_forget, TRUE, "[--project DIR] --all|NAME…",
+    /* TRANSLATORS: paddockctl's help for "paddockctl policy forget" */
     N_("Forget rules remembered for a project") },
   { "audit verify", paddockctl_builtin_audit_verify, FALSE, "LOG",
+    /* TRANSLATORS: paddockctl's help for "paddockctl audit verify" */
     N_("Check that no record of an audit log was changed or removed") },
   { "audit show", paddockctl_builtin_audit_show, TRUE,
     "LOG [--since TIME] [--decision allow|deny|ask] [--type TYPE] [--grep REGEX]",
+    /* TRANSLATORS: paddockctl's help for "paddockctl audit show" */
     N_("Show an audit log's records as a table") },
   { "audit export", paddockctl_builtin_audit_export, TRUE,
     "LOG [--since TIME] [--decision D] [--type TYPE] [--grep REGEX]",
+    /* TRANSLATORS: paddockctl's help for "paddockctl audit export" */
     N_("Write an audit log's records as JSON Lines") },
   { "lock", paddockctl_builtin_lock, FALSE, "on|off|status [DIR]\ngit-config on|off [DIR]",
+    /* TRANSLATORS: paddockctl's help for "paddockctl lock" */
     N_("Keep a project's folder lock on or off, and show what this kernel offers") },
   { "net", paddockctl_builtin_net, FALSE, "on|off|list [DIR]\nallow|deny|remove HOST [DIR]",
+    /* TRANSLATORS: paddockctl's help for "paddockctl net" */
     N_("Keep a project's network lock on or off, and the hosts it allows and denies") },
   { "secret add", paddockctl_builtin_secret_add, TRUE, "NAME [--project DIR]",
+    /* TRANSLATORS: paddockctl's help for "paddockctl secret add" */
     N_("Store a secret in your vault for commands to use by name") },
   { "secret list", paddockctl_builtin_secret_list, TRUE, "[--project DIR | --global]",
+    /* TRANSLATORS: paddockctl's help for "paddockctl secret list" */
     N_("List the secrets a project sees") },
   { "secret remove", paddockctl_builtin_secret_remove, TRUE, "NAME [--project DIR]",
+    /* TRANSLATORS: paddockctl's help for "paddockctl secret remove" */
     N_("Remove a secret from your vault") },
   { "secret pin", paddockctl_builtin_secret_pin, TRUE, "NAME PROGRAM [--project DIR]",
+    /* TRANSLATORS: paddockctl's help for "paddockctl secret pin" */
     N_("Let a program have a secret without asking") },
   { "secret unpin", paddockctl_builtin_secret_pin, TRUE, "NAME PROGRAM [--project DIR]",
+    /* TRANSLATORS: paddockctl's help for "paddockctl secret unpin" */
     N_("Stop a program having a secret without asking") },
   { "secret mode", paddockctl_builtin_secret_mode, TRUE, "NAME ask|session|pinned [--project DIR]",
+    /* TRANSLATORS: paddockctl's help for "paddockctl secret mode" */
     N_("Choose when a secret is asked for") },
   { NULL }
 };
@@ -78,6 +97,7 @@ typedef struct
 
 /* The names the usage uses; a command's help says those it uses. */
 static const Note notes[] = {
+  /* TRANSLATORS: the notes under paddockctl's usage, one a name it uses; keep the name in capitals as it is */
   { "SESSION", N_("SESSION is a session id from `paddockctl list`, or a unique prefix of one.") },
   { "DIR", N_("DIR is a project folder (default: the current directory).") },
   { "FILE", N_("FILE may be - for standard input.") },
