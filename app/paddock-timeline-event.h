@@ -1,4 +1,4 @@
-/* paddock-timeline-event.h: one row of a session's timeline, an exec, a read in the home folder or a session event
+/* paddock-timeline-event.h: one row of a session's timeline: an exec, a read in the home folder, a connection or a session event
  *
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
