@@ -180,6 +180,7 @@ test_build_argv (void)
   g_clear_pointer (&argv, g_strfreev);
   argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, FALSE, TRUE, -1, command);
   g_assert_true (g_strv_contains ((const char * const *) argv, "--net=locked"));
+  g_clear_pointer (&argv, g_strfreev);
 
   /* The window's socket: a client that answers asks from the start. */
   argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, TRUE, FALSE, 3, command);
