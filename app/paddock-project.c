@@ -13,6 +13,7 @@
 #include "paddock-project.h"
 
 #include "paddock-project-config.h"
+#include "paddock-project-net.h"
 
 #include <errno.h>
 #include <glib/gi18n.h>
@@ -29,6 +30,7 @@ struct _PaddockProject
   char         *name;
 
   gboolean      lock;
+  gboolean      network_locked;  /* "network": "locked" */
   GError       *lock_error;      /* the saved settings do not parse */
   GFileMonitor *settings_monitor;
   GQueue        saves;           /* GTask*, the choices still to save, oldest first */
@@ -39,6 +41,7 @@ enum {
   PROP_PATH,
   PROP_NAME,
   PROP_LOCK,
+  PROP_NETWORK_LOCKED,
   N_PROPS
 };
 
@@ -83,6 +86,10 @@ paddock_project_get_property (GObject    *object,
       g_value_set_boolean (value, self->lock);
       break;
 
+    case PROP_NETWORK_LOCKED:
+      g_value_set_boolean (value, self->network_locked);
+      break;
+
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -106,6 +113,10 @@ paddock_project_class_init (PaddockProjectClass *klass)
   properties[PROP_LOCK] =
     g_param_spec_boolean ("lock", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* The saved network-lock choice, which sessions started from now on get. */
+  properties[PROP_NETWORK_LOCKED] =
+    g_param_spec_boolean ("network-locked", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -113,6 +124,17 @@ paddock_project_class_init (PaddockProjectClass *klass)
 static void
 paddock_project_init (PaddockProject *self)
 {
+}
+
+static void
+set_network_locked (PaddockProject *self,
+                    gboolean        locked)
+{
+  locked = !!locked;
+  if (self->network_locked == locked)
+    return;
+  self->network_locked = locked;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NETWORK_LOCKED]);
 }
 
 static void
@@ -296,14 +318,15 @@ paddock_project_get_lock_error (PaddockProject *self)
  * paddock_project_reload_lock:
  * @self: a project
  *
- * Reads the saved lock choice again. Settings that do not parse count as
- * "on": paddock-run then refuses to start and says why, rather than a
+ * Reads the saved lock choices again, the folder's and the network's.
+ * Settings that do not parse count as "on" for both: paddock-run then refuses to start and says why, rather than a
  * session running unlocked against what the user may have saved.
  */
 void
 paddock_project_reload_lock (PaddockProject *self)
 {
   PaddockProjectConfig config = { 0 };
+  PaddockProjectNet net = { 0 };
   g_autoptr(GError) error = NULL;
 
   g_return_if_fail (PADDOCK_IS_PROJECT (self));
@@ -313,14 +336,56 @@ paddock_project_reload_lock (PaddockProject *self)
     return;
 
   g_clear_error (&self->lock_error);
-  if (!paddock_project_config_load (self->path, &config, &error))
+  if (!paddock_project_config_load (self->path, &config, &error) ||
+      !paddock_project_net_load (self->path, &net, &error))
     {
       self->lock_error = g_steal_pointer (&error);
       set_lock (self, TRUE);
+      set_network_locked (self, TRUE);
       return;
     }
   set_lock (self, config.has_lock && config.lock);
+  set_network_locked (self, net.locked);
   paddock_project_config_clear (&config);
+  paddock_project_net_clear (&net);
+}
+
+/* Whether sessions started from now on run under the network lock. */
+gboolean
+paddock_project_get_network_locked (PaddockProject *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_PROJECT (self), FALSE);
+
+  return self->network_locked;
+}
+
+/**
+ * paddock_project_set_network_locked:
+ * @self: a project
+ * @locked: whether sessions started from now on run under the network lock
+ * @error: where to say why it could not be saved
+ *
+ * Saves the network-lock choice in the project's settings, on the calling
+ * thread: a file of a few hundred bytes, written whole. Running sessions
+ * keep the network they started with.
+ */
+gboolean
+paddock_project_set_network_locked (PaddockProject  *self,
+                                    gboolean         locked,
+                                    GError         **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  g_return_val_if_fail (PADDOCK_IS_PROJECT (self), FALSE);
+
+  if (!paddock_project_net_save_locked (self->path, locked, &local_error))
+    {
+      g_set_error (error, local_error->domain, local_error->code,
+                   _("Cannot save the network lock of %s: %s"), self->path, local_error->message);
+      return FALSE;
+    }
+  set_network_locked (self, locked);
+  return TRUE;
 }
 
 typedef struct

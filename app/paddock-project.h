@@ -32,4 +32,9 @@ gboolean        paddock_project_set_lock_finish (PaddockProject  *self,
                                                  GAsyncResult    *result,
                                                  GError         **error);
 
+gboolean        paddock_project_get_network_locked (PaddockProject  *self);
+gboolean        paddock_project_set_network_locked (PaddockProject  *self,
+                                                    gboolean         locked,
+                                                    GError         **error);
+
 G_END_DECLS

@@ -121,6 +121,7 @@ paddock_session_command_dup_user_shell (void)
  * @runner: the absolute path of paddock-run
  * @project: the project the session runs in
  * @lock: whether the session runs under the folder lock
+ * @net_locked: whether it runs under the network lock
  * @control_fd: the descriptor paddock-run will find the window's socket on
  *   (--control-fd), or -1 for none
  * @command: (nullable) (array zero-terminated=1): the command and its
@@ -128,7 +129,10 @@ paddock_session_command_dup_user_shell (void)
  *
  * The lock is always asked for explicitly, --lock or --no-lock, so that the
  * session runs as the window showed when it started, whatever the saved
- * choice says by the time paddock-run reads it.
+ * choice says by the time paddock-run reads it. The network lock is asked
+ * for with --net=locked; an open network is left to paddock-run's default
+ * (open, or the project's saved choice), as a paddock-run without the
+ * network lock knows no --net at all.
  *
  * The window's socket is a --control-fd, whose client answers asks from
  * the agent's first exec on: with --watch-fd the window would count as
@@ -150,6 +154,7 @@ char **
 paddock_session_command_build_argv (const char         *runner,
                                     PaddockProject     *project,
                                     gboolean            lock,
+                                    gboolean            net_locked,
                                     int                 control_fd,
                                     const char * const *command)
 {
@@ -166,6 +171,8 @@ paddock_session_command_build_argv (const char         *runner,
   g_ptr_array_add (argv, g_strdup ("--project"));
   g_ptr_array_add (argv, g_strdup (paddock_project_get_path (project)));
   g_ptr_array_add (argv, g_strdup (lock ? "--lock" : "--no-lock"));
+  if (net_locked)
+    g_ptr_array_add (argv, g_strdup ("--net=locked"));
   if (control_fd >= 0)
     {
       g_ptr_array_add (argv, g_strdup ("--control-fd"));

@@ -17,6 +17,7 @@ char  *paddock_session_command_dup_user_shell (void);
 char **paddock_session_command_build_argv    (const char         *runner,
                                               PaddockProject     *project,
                                               gboolean            lock,
+                                              gboolean            net_locked,
                                               int                 control_fd,
                                               const char * const *command);
 char **paddock_session_command_build_environ (const char         *shell);

@@ -60,7 +60,8 @@ G_DEFINE_ENUM_TYPE (PaddockTimelineEventKind, paddock_timeline_event_kind,
                     G_DEFINE_ENUM_VALUE (PADDOCK_TIMELINE_EVENT_RESUME, "resume"),
                     G_DEFINE_ENUM_VALUE (PADDOCK_TIMELINE_EVENT_KILL, "kill"),
                     G_DEFINE_ENUM_VALUE (PADDOCK_TIMELINE_EVENT_SESSION_END, "session-end"),
-                    G_DEFINE_ENUM_VALUE (PADDOCK_TIMELINE_EVENT_HOME, "home"))
+                    G_DEFINE_ENUM_VALUE (PADDOCK_TIMELINE_EVENT_HOME, "home"),
+                    G_DEFINE_ENUM_VALUE (PADDOCK_TIMELINE_EVENT_NET, "net"))
 
 G_DEFINE_ENUM_TYPE (PaddockTimelineDecision, paddock_timeline_decision,
                     G_DEFINE_ENUM_VALUE (PADDOCK_TIMELINE_DECISION_NONE, "none"),
@@ -102,6 +103,10 @@ enum
   PROP_FOLDED,
   PROP_PROGRAM,
   PROP_DISPLAY_LINE,
+  PROP_PORT,
+  PROP_ADDRESS,
+  PROP_BYTES_IN,
+  PROP_BYTES_OUT,
   N_PROPS
 };
 
@@ -209,6 +214,18 @@ paddock_timeline_event_get_property (GObject    *object,
     case PROP_DISPLAY_LINE:
       g_value_take_string (value, paddock_timeline_event_dup_display_line (self));
       break;
+    case PROP_PORT:
+      g_value_set_int (value, self->port);
+      break;
+    case PROP_ADDRESS:
+      g_value_set_string (value, self->address);
+      break;
+    case PROP_BYTES_IN:
+      g_value_set_int64 (value, self->bytes_in);
+      break;
+    case PROP_BYTES_OUT:
+      g_value_set_int64 (value, self->bytes_out);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -289,6 +306,10 @@ paddock_timeline_event_class_init (PaddockTimelineEventClass *klass)
   properties[PROP_FOLDED] = boolean_property ("folded", "One of the shell's prompt helpers");
   properties[PROP_PROGRAM] = string_property ("program", "The real program's name, for display");
   properties[PROP_DISPLAY_LINE] = string_property ("display-line", "The command line, for display");
+  properties[PROP_PORT] = int_property ("port", "A connection's port");
+  properties[PROP_ADDRESS] = string_property ("address", "The address a connection reached");
+  properties[PROP_BYTES_IN] = int64_property ("bytes-in", "Bytes a connection brought the agent");
+  properties[PROP_BYTES_OUT] = int64_property ("bytes-out", "Bytes a connection took from the agent");
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -305,6 +326,9 @@ paddock_timeline_event_init (PaddockTimelineEvent *self)
   self->ppid = -1;
   self->exit_code = -1;
   self->signal = -1;
+  self->port = -1;
+  self->bytes_in = -1;
+  self->bytes_out = -1;
 }
 
 /* One allocation for the array and its strings: a row's argv is read,
@@ -539,6 +563,124 @@ paddock_timeline_event_ask (PaddockTimelineEvent *self,
   return TRUE;
 }
 
+PaddockTimelineEvent *
+paddock_timeline_event_new_net (PaddockTimelineStrings *strings,
+                                const PaddockMessage   *message)
+{
+  PaddockTimelineEvent *self;
+
+  g_return_val_if_fail (message->type == PADDOCK_MESSAGE_NET || message->type == PADDOCK_MESSAGE_ASK, NULL);
+
+  self = event_new (strings, PADDOCK_TIMELINE_EVENT_NET, message);
+  self->seq = message->id >= 0 ? message->id : -1;
+  self->pid = message->pid;
+  self->ppid = message->type == PADDOCK_MESSAGE_ASK ? message->ppid : -1;
+  self->cwd = paddock_timeline_strings_add (strings, message->cwd);
+  self->exe = paddock_timeline_strings_add (strings, message->exe);
+  self->path = paddock_timeline_strings_add (strings, message->host);
+  self->port = message->port;
+  self->argv = argv_pack ((const char * const *) message->argv);
+  self->argc = message->argc;
+  self->truncated = message->truncated;
+  self->rule = paddock_timeline_strings_add (strings, message->rule);
+  self->reason = paddock_timeline_strings_add (strings, message->reason);
+  /* A connection is decided as a read in the home folder is. */
+  self->decision = home_decision (message);
+  if (message->type == PADDOCK_MESSAGE_ASK)
+    self->deadline = message->deadline;
+  if (self->decision == PADDOCK_TIMELINE_DECISION_ASKING)
+    self->by = NULL;
+  if (message->type == PADDOCK_MESSAGE_NET && g_strcmp0 (message->kind, "end") == 0)
+    {
+      /* Its end alone came (its start was before a client followed). */
+      self->ended = TRUE;
+      self->address = paddock_timeline_strings_add (strings, message->address);
+      self->bytes_in = message->bytes_in;
+      self->bytes_out = message->bytes_out;
+      self->duration = message->duration;
+    }
+  return self;
+}
+
+gboolean
+paddock_timeline_event_net (PaddockTimelineEvent *self,
+                            const PaddockMessage *message)
+{
+  GObject *object = G_OBJECT (self);
+  PaddockTimelineDecision decision = home_decision (message);
+  gboolean changed = FALSE;
+
+  if (self->kind != PADDOCK_TIMELINE_EVENT_NET)
+    return FALSE;
+
+  g_object_freeze_notify (object);
+  /* The ask names the command line that connects, which net messages do not. */
+  if (message->type == PADDOCK_MESSAGE_ASK)
+    {
+      if (self->argv[0] == NULL && message->argv != NULL && message->argv[0] != NULL)
+        {
+          g_free (self->argv);
+          self->argv = argv_pack ((const char * const *) message->argv);
+          self->argc = message->argc;
+          self->truncated = message->truncated;
+          g_object_notify_by_pspec (object, properties[PROP_ARGV]);
+          changed = TRUE;
+        }
+      if (self->decision == PADDOCK_TIMELINE_DECISION_ASKING && self->deadline != message->deadline)
+        {
+          self->deadline = message->deadline;
+          g_object_notify_by_pspec (object, properties[PROP_DEADLINE]);
+          changed = TRUE;
+        }
+    }
+  if (message->type == PADDOCK_MESSAGE_NET && g_strcmp0 (message->kind, "end") == 0)
+    {
+      if (!self->ended)
+        {
+          self->ended = TRUE;
+          self->address = paddock_timeline_strings_add (self->strings, message->address);
+          self->bytes_in = message->bytes_in;
+          self->bytes_out = message->bytes_out;
+          self->duration = message->duration;
+          g_object_notify_by_pspec (object, properties[PROP_ENDED]);
+          g_object_notify_by_pspec (object, properties[PROP_ADDRESS]);
+          g_object_notify_by_pspec (object, properties[PROP_BYTES_IN]);
+          g_object_notify_by_pspec (object, properties[PROP_BYTES_OUT]);
+          g_object_notify_by_pspec (object, properties[PROP_DURATION]);
+          changed = TRUE;
+        }
+    }
+  /* A decision once made stays; the net message that tells it after the
+   * ask's decided changes nothing. An end says no decision of its own. */
+  else if (self->decision == PADDOCK_TIMELINE_DECISION_ASKING && decision != PADDOCK_TIMELINE_DECISION_ASKING &&
+           decision != PADDOCK_TIMELINE_DECISION_NONE)
+    {
+      self->decision = decision;
+      g_object_notify_by_pspec (object, properties[PROP_DECISION]);
+      self->by = paddock_timeline_strings_add (self->strings, message->by);
+      g_object_notify_by_pspec (object, properties[PROP_BY]);
+      if (message->rule != NULL)
+        {
+          self->rule = paddock_timeline_strings_add (self->strings, message->rule);
+          g_object_notify_by_pspec (object, properties[PROP_RULE]);
+        }
+      if (message->reason != NULL)
+        {
+          self->reason = paddock_timeline_strings_add (self->strings, message->reason);
+          g_object_notify_by_pspec (object, properties[PROP_REASON]);
+        }
+      changed = TRUE;
+    }
+  if (self->exe == NULL && message->exe != NULL)
+    {
+      self->exe = paddock_timeline_strings_add (self->strings, message->exe);
+      g_object_notify_by_pspec (object, properties[PROP_EXE]);
+      changed = TRUE;
+    }
+  g_object_thaw_notify (object);
+  return changed;
+}
+
 gboolean
 paddock_timeline_event_decide (PaddockTimelineEvent *self,
                                const PaddockMessage *decided)
@@ -645,6 +787,18 @@ GETTER (int, signal, -1)
 GETTER (gint64, duration, -1)
 GETTER (gboolean, replaced, FALSE)
 GETTER (gboolean, folded, FALSE)
+GETTER (int, port, -1)
+GETTER (const char *, address, NULL)
+GETTER (gint64, bytes_in, -1)
+GETTER (gint64, bytes_out, -1)
+
+const char *
+paddock_timeline_event_get_host (PaddockTimelineEvent *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_TIMELINE_EVENT (self), NULL);
+
+  return self->kind == PADDOCK_TIMELINE_EVENT_NET ? self->path : NULL;
+}
 
 #undef GETTER
 
@@ -677,6 +831,12 @@ paddock_timeline_event_dup_display_line (PaddockTimelineEvent *self)
 
   if (self->kind == PADDOCK_TIMELINE_EVENT_HOME)
     return self->path != NULL ? paddock_home_display_path (self->path, self->name) : g_strdup ("");
+  if (self->kind == PADDOCK_TIMELINE_EVENT_NET)
+    {
+      g_autofree char *host = paddock_escape_for_display (self->path != NULL ? self->path : "", -1);
+
+      return g_strdup_printf ("%s:%d", host, self->port);
+    }
   if (self->kind != PADDOCK_TIMELINE_EVENT_EXEC)
     return g_strdup ("");
   return paddock_exec_display_line (self->path, self->exe, self->interpreter, self->pipeline,
@@ -701,13 +861,15 @@ paddock_timeline_event_matches (PaddockTimelineEvent *self,
   g_return_val_if_fail (PADDOCK_IS_TIMELINE_EVENT (self), FALSE);
   g_return_val_if_fail (search != NULL, FALSE);
 
-  if (self->kind != PADDOCK_TIMELINE_EVENT_EXEC && self->kind != PADDOCK_TIMELINE_EVENT_HOME)
+  if (self->kind != PADDOCK_TIMELINE_EVENT_EXEC && self->kind != PADDOCK_TIMELINE_EVENT_HOME &&
+      self->kind != PADDOCK_TIMELINE_EVENT_NET)
     return FALSE;
   line = paddock_timeline_event_dup_display_line (self);
   if (holds (line, search))
     return TRUE;
-  /* A read is found by the program that read, too: "mvn" finds what Maven read. */
-  if (self->kind == PADDOCK_TIMELINE_EVENT_HOME)
+  /* A read is found by the program that read, too: "mvn" finds what
+   * Maven read; and a connection by the program that connected. */
+  if (self->kind == PADDOCK_TIMELINE_EVENT_HOME || self->kind == PADDOCK_TIMELINE_EVENT_NET)
     {
       g_autofree char *program = paddock_timeline_event_dup_program (self);
 

@@ -1,4 +1,4 @@
-/* paddock-timeline-event.h: one row of a session's timeline, an exec, a read in the home folder or a session event
+/* paddock-timeline-event.h: one row of a session's timeline: an exec, a read in the home folder, a connection or a session event
  *
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -17,6 +17,13 @@
  * pid and exe the process that read, seq the ask's id (-1 when nothing
  * was asked), and decision, by and reason as for an exec; argv and cwd
  * come with an ask only.
+ *
+ * A net row is a connection under the network lock (a net message, or an
+ * ask of kind "host"): its host is the name the client asked for, with
+ * its port; pid and exe the program that connected, seq the ask's id (-1
+ * when nothing was asked), decision, by, rule and reason as for an exec.
+ * Its end (a net message of "kind": "end") sets ended, the address
+ * reached, the bytes each way and the duration.
  */
 #pragma once
 
@@ -32,6 +39,7 @@ typedef enum
   PADDOCK_TIMELINE_EVENT_KILL,
   PADDOCK_TIMELINE_EVENT_SESSION_END,
   PADDOCK_TIMELINE_EVENT_HOME,
+  PADDOCK_TIMELINE_EVENT_NET,
 } PaddockTimelineEventKind;
 
 /* How an exec was decided. "by" says who decided: for ALLOWED and DENIED
@@ -70,6 +78,15 @@ const char              *paddock_timeline_event_get_cwd         (PaddockTimeline
 const char              *paddock_timeline_event_get_exe         (PaddockTimelineEvent *self);
 /* An exec's path as passed to exec; a home row's entry. */
 const char              *paddock_timeline_event_get_path        (PaddockTimelineEvent *self);
+/* A net row's host name as the client asked for it, or NULL. */
+const char              *paddock_timeline_event_get_host        (PaddockTimelineEvent *self);
+/* A net row's port, -1 for other rows. */
+int                      paddock_timeline_event_get_port        (PaddockTimelineEvent *self);
+/* A net row's address reached, once it ended; NULL before or where none. */
+const char              *paddock_timeline_event_get_address     (PaddockTimelineEvent *self);
+/* A net row's bytes to the agent and from it, once it ended; -1 before. */
+gint64                   paddock_timeline_event_get_bytes_in    (PaddockTimelineEvent *self);
+gint64                   paddock_timeline_event_get_bytes_out   (PaddockTimelineEvent *self);
 /* A home row's file first tried below its entry, or NULL. */
 const char              *paddock_timeline_event_get_name        (PaddockTimelineEvent *self);
 const char * const      *paddock_timeline_event_get_argv        (PaddockTimelineEvent *self);
@@ -105,10 +122,12 @@ gboolean                 paddock_timeline_event_get_folded      (PaddockTimeline
 char                    *paddock_timeline_event_dup_program     (PaddockTimelineEvent *self);
 /* The command line as paddock_exec_display_line() shows it; for a home
  * row, what was read as paddock_home_display_path() shows it
- * ("~/.m2/settings.xml"); "" for a session row. */
+ * ("~/.m2/settings.xml"); for a net row, "HOST:PORT", escaped; "" for a
+ * session row. */
 char                    *paddock_timeline_event_dup_display_line (PaddockTimelineEvent *self);
 /* Whether the row holds @search, casefolded (g_utf8_casefold()): an
- * exec's command line, or a home row's path or program. Session rows
+ * exec's command line, a home row's path or program, a net row's host
+ * or program. Session rows
  * hold nothing. */
 gboolean                 paddock_timeline_event_matches         (PaddockTimelineEvent *self,
                                                                  const char           *search);

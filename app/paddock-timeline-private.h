@@ -36,6 +36,7 @@ struct _PaddockTimelineEvent
   const char              *exe;
   const char              *path;
   const char              *name;         /* a home row's file below its entry */
+  const char              *address;      /* a net row's address reached, at its end */
   const char              *interpreter;
   const char              *pipeline;
   const char              *rule;
@@ -47,10 +48,13 @@ struct _PaddockTimelineEvent
   gint64                   deadline;
   gint64                   duration;
   gint64                   argc;
+  gint64                   bytes_in;     /* a net row's, at its end; -1 until then */
+  gint64                   bytes_out;
   int                      pid;
   int                      ppid;
   int                      exit_code;
   int                      signal;
+  int                      port;         /* a net row's */
 
   guint                    position;     /* in the timeline: rows are only appended */
   guint8                   kind;
@@ -72,11 +76,18 @@ PaddockTimelineEvent *paddock_timeline_event_new_session  (PaddockTimelineString
 /* A row for a home message or an ask of kind "home". */
 PaddockTimelineEvent *paddock_timeline_event_new_home     (PaddockTimelineStrings *strings,
                                                            const PaddockMessage   *message);
+/* A row for a net message or an ask of kind "host": a connection. */
+PaddockTimelineEvent *paddock_timeline_event_new_net      (PaddockTimelineStrings *strings,
+                                                           const PaddockMessage   *message);
 /* Each returns whether the row changed, and notifies what did. */
 gboolean              paddock_timeline_event_ask          (PaddockTimelineEvent   *self,
                                                            const PaddockMessage   *ask);
 /* A home row's later news: its ask, or a home message of the same id. */
 gboolean              paddock_timeline_event_home         (PaddockTimelineEvent   *self,
+                                                           const PaddockMessage   *message);
+/* A net row's later news: a net message of the same connection, its
+ * decision or its end ("kind": "end"). */
+gboolean              paddock_timeline_event_net          (PaddockTimelineEvent   *self,
                                                            const PaddockMessage   *message);
 gboolean              paddock_timeline_event_decide       (PaddockTimelineEvent   *self,
                                                            const PaddockMessage   *decided);

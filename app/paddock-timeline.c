@@ -19,6 +19,8 @@ struct _PaddockTimeline
   PaddockTimelineStrings *strings;
   GPtrArray              *rows;       /* PaddockTimelineEvent* */
   GHashTable             *by_seq;     /* &row->seq → row, exec rows */
+  GQueue                  open_connections;  /* net rows nobody asked about, allowed, not ended:
+                                              * borrowed from rows, oldest first */
   GHashTable             *shells;     /* pid → row, interactive shells running now */
   GHashTable             *pids;       /* every pid that ran a program here */
   guint                   n_busy;     /* rows running that are no shell or prompt helper */
@@ -92,6 +94,7 @@ paddock_timeline_finalize (GObject *object)
     g_source_destroy (self->flush_source);
   g_clear_pointer (&self->flush_source, g_source_unref);
   g_clear_pointer (&self->by_seq, g_hash_table_unref);
+  g_queue_clear (&self->open_connections);
   g_clear_pointer (&self->shells, g_hash_table_unref);
   g_clear_pointer (&self->pids, g_hash_table_unref);
   g_clear_pointer (&self->rows, g_ptr_array_unref);
@@ -447,6 +450,62 @@ add_home (PaddockTimeline      *self,
   append_row (self, row);
 }
 
+/* Whether the net row @row is the open connection @end tells the end of:
+ * the same host, port and program, not ended yet. */
+/* How many connections nobody asked about wait for their ends at most;
+ * past that the oldest is taken for one whose end will never come. */
+#define MAX_OPEN_CONNECTIONS 1024
+
+static gboolean
+is_connection_of (PaddockTimelineEvent *row,
+                  const PaddockMessage *end)
+{
+  return !row->ended && row->port == end->port && row->pid == end->pid &&
+         g_strcmp0 (row->path, end->host) == 0;
+}
+
+/* A connection under the network lock: its ask and its net messages
+ * share the ask's id and make one row; a connection nobody was asked
+ * about has no id, and its end is matched to the oldest open row of the
+ * same host, port and pid (the proxy reports a connection's start before
+ * its end). A message that matches nothing is a row of its own. */
+static void
+add_net (PaddockTimeline      *self,
+         const PaddockMessage *message)
+{
+  PaddockTimelineEvent *row = NULL;
+  gboolean end = message->type == PADDOCK_MESSAGE_NET && g_strcmp0 (message->kind, "end") == 0;
+
+  if (message->host == NULL)
+    return;
+  if (message->id >= 0)
+    row = g_hash_table_lookup (self->by_seq, &message->id);
+  else if (end)
+    for (GList *l = self->open_connections.head; l != NULL && row == NULL; l = l->next)
+      if (is_connection_of (l->data, message))
+        row = l->data;
+  if (row != NULL)
+    {
+      if (paddock_timeline_event_net (row, message))
+        row_changed (self, row);
+      if (row->ended)
+        g_queue_remove (&self->open_connections, row);
+      return;
+    }
+  row = paddock_timeline_event_new_net (self->strings, message);
+  if (row->seq >= 0)
+    g_hash_table_insert (self->by_seq, &row->seq, row);
+  /* Only one nobody asked about waits for its end this way; the open
+   * list is bounded, so a proxy that never reports ends costs nothing. */
+  if (!row->ended && row->seq < 0 && row->decision == PADDOCK_TIMELINE_DECISION_ALLOWED)
+    {
+      g_queue_push_tail (&self->open_connections, row);
+      if (self->open_connections.length > MAX_OPEN_CONNECTIONS)
+        g_queue_pop_head (&self->open_connections);
+    }
+  append_row (self, row);
+}
+
 static void
 add_one (PaddockTimeline      *self,
          const PaddockMessage *message)
@@ -458,6 +517,8 @@ add_one (PaddockTimeline      *self,
     case PADDOCK_MESSAGE_ASK:
       if (g_strcmp0 (message->kind, "home") == 0)
         add_home (self, message);
+      else if (g_strcmp0 (message->kind, "host") == 0)
+        add_net (self, message);
       else
         add_exec (self, message);
       break;
@@ -468,6 +529,10 @@ add_one (PaddockTimeline      *self,
 
     case PADDOCK_MESSAGE_HOME:
       add_home (self, message);
+      break;
+
+    case PADDOCK_MESSAGE_NET:
+      add_net (self, message);
       break;
 
     case PADDOCK_MESSAGE_DECIDED:
@@ -513,7 +578,7 @@ add_one (PaddockTimeline      *self,
       break;
 
     default:
-      /* net, secret, error, lock-status, requests: no row of their own. */
+      /* secret, error, lock-status, requests: no row of their own. */
       break;
     }
 }
@@ -785,6 +850,25 @@ message_of_record (const PaddockAuditRecord *record)
       message->exe = member_string (object, "exe");
       message->id = member_int (object, "id", -1);
       message->reason = member_string (object, "reason");
+    }
+  else if (g_strcmp0 (type, PADDOCK_AUDIT_NET) == 0)
+    {
+      /* The supervisor writes a net message's fields as they are. */
+      message = paddock_message_new (PADDOCK_MESSAGE_NET);
+      message->host = member_string (object, "host");
+      message->port = member_int (object, "port", -1);
+      message->decision = member_decision (object);
+      message->by = member_string (object, "by");
+      message->pid = member_int (object, "pid", -1);
+      message->exe = member_string (object, "exe");
+      message->rule = member_string (object, "rule");
+      message->id = member_int (object, "id", -1);
+      message->reason = member_string (object, "reason");
+      message->kind = member_string (object, "kind");
+      message->address = member_string (object, "address");
+      message->bytes_in = member_int (object, "bytes_in", -1);
+      message->bytes_out = member_int (object, "bytes_out", -1);
+      message->duration = member_int (object, "duration", -1);
     }
   else if (g_strcmp0 (type, PADDOCK_AUDIT_EXIT) == 0)
     {

@@ -1,4 +1,4 @@
-/* paddock-timeline.h: one session's timeline, a list of its execs, home folder reads and session events
+/* paddock-timeline.h: one session's timeline: its execs, home folder reads, connections and session events
  *
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -12,9 +12,13 @@
  * session rows. A read in the home folder that the lock refused or asked
  * about (a home message, an ask of kind "home") appends a home row, which
  * later messages of the same ask id (its decided, its home message)
- * update in place. A hello (or a log's session-start record) names the
- * project; other messages (net, secret, errors, requests) and ones that
- * refer to no row are ignored.
+ * update in place. A connection under the network lock (a net message,
+ * an ask of kind "host") appends a net row, which its later messages
+ * update in place: those of the same ask id, and its end ("kind": "end"),
+ * matched by the id or, for a connection nobody was asked about, to the
+ * oldest open row of the same host, port and pid. A hello (or a log's
+ * session-start record) names the project; other messages (secret,
+ * errors, requests) and ones that refer to no row are ignored.
  *
  * What changed is announced before the call that added it returns; a
  * client followed is announced when its context is next idle (which is

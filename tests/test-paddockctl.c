@@ -26,6 +26,7 @@
 
 #include "paddock-audit.h"
 #include "paddock-project-config.h"
+#include "paddock-project-net.h"
 #include "test-util.h"
 
 static const char *paddock_run;
@@ -415,6 +416,138 @@ test_command_line_errors (void)
   g_unlink (empty);
 }
 
+static TestResult *
+paddockctl_net (const char *verb,
+                const char *host,
+                const char *dir)
+{
+  const char *argv[] = { paddockctl, "net", verb, host != NULL ? host : dir, host != NULL ? dir : NULL, NULL };
+
+  return run_in (NULL, argv);
+}
+
+/* `net on`, `allow`, `deny`, `remove` and `list` keep a project's network
+ * choice and hosts in its settings, beside the folder lock's, and list
+ * them back; a host moves from one list to the other, never in both. */
+static void
+test_net_round_trip (void)
+{
+  g_autofree char *real = realpath (project, NULL);
+  g_autofree char *expect = NULL;
+  PaddockProjectNet net = { 0 };
+  PaddockProjectConfig config = { 0 };
+
+  remove_settings ();
+  {
+    g_autoptr(TestResult) result = paddockctl_net ("list", NULL, project);
+
+    g_assert_cmpint (result->status, ==, 0);
+    expect = g_strdup_printf ("project: %s\nnetwork: open (nothing saved: the default)\n", real);
+    g_assert_cmpstr (result->out, ==, expect);
+    g_clear_pointer (&expect, g_free);
+  }
+  {
+    g_autoptr(TestResult) lock = paddockctl_lock (NULL, "on", project);
+    g_autoptr(TestResult) on = paddockctl_net ("on", NULL, project);
+    g_autoptr(TestResult) allow = paddockctl_net ("allow", "API.example.org:443", project);
+    g_autoptr(TestResult) allow_all = paddockctl_net ("allow", "*.registry.example", project);
+    g_autoptr(TestResult) deny = paddockctl_net ("deny", "upload.example.net", project);
+
+    g_assert_cmpint (lock->status, ==, 0);
+    g_assert_cmpint (on->status, ==, 0);
+    g_assert_nonnull (strstr (on->out, "is now on (it was off)"));
+    g_assert_cmpint (allow->status, ==, 0);
+    g_assert_cmpint (allow_all->status, ==, 0);
+    g_assert_cmpint (deny->status, ==, 0);
+  }
+  g_assert_true (paddock_project_net_load (real, &net, NULL));
+  g_assert_true (net.has_network && net.locked);
+  g_assert_cmpuint (g_strv_length (net.allow), ==, 2);
+  g_assert_cmpstr (net.allow[0], ==, "api.example.org:443");
+  g_assert_cmpstr (net.deny[0], ==, "upload.example.net");
+  paddock_project_net_clear (&net);
+  /* The folder lock's choice is kept beside it. */
+  g_assert_true (paddock_project_config_load (real, &config, NULL));
+  g_assert_true (config.has_lock && config.lock);
+  paddock_project_config_clear (&config);
+
+  {
+    /* Denied now, so no longer allowed. */
+    g_autoptr(TestResult) deny = paddockctl_net ("deny", "api.example.org:443", project);
+    g_autoptr(TestResult) remove = paddockctl_net ("remove", "*.registry.example", project);
+    g_autoptr(TestResult) list = paddockctl_net ("list", NULL, project);
+
+    g_assert_cmpint (deny->status, ==, 0);
+    g_assert_cmpint (remove->status, ==, 0);
+    g_assert_cmpint (list->status, ==, 0);
+    expect = g_strdup_printf ("project: %s\nnetwork: locked (saved)\n"
+                              "deny: upload.example.net\ndeny: api.example.org:443\n", real);
+    g_assert_cmpstr (list->out, ==, expect);
+    g_clear_pointer (&expect, g_free);
+  }
+  {
+    g_autoptr(TestResult) off = paddockctl_net ("off", NULL, project);
+    g_autoptr(TestResult) list = paddockctl_net ("list", NULL, project);
+
+    g_assert_cmpint (off->status, ==, 0);
+    g_assert_nonnull (strstr (list->out, "network: open (saved)\n"));
+  }
+  {
+    /* Not a host name: nothing saved, a usage error. */
+    g_autofree char *before = NULL;
+    g_autofree char *after = NULL;
+    g_autofree char *path = paddock_project_config_path (real);
+    g_autoptr(TestResult) bad = paddockctl_net ("allow", "exa mple/evil", project);
+
+    g_assert_true (g_file_get_contents (path, &before, NULL, NULL));
+    assert_usage_error (bad, "is not a host name");
+    g_assert_true (g_file_get_contents (path, &after, NULL, NULL));
+    g_assert_cmpstr (before, ==, after);
+  }
+  {
+    const char *argv[] = { paddockctl, "net", "allow", NULL };
+    g_autoptr(TestResult) result = run_in (NULL, argv);
+
+    assert_usage_error (result, "take a HOST");
+  }
+  remove_settings ();
+}
+
+/* The usage on a mistake and `paddockctl --help` are made from the one
+ * table of commands: both list every command, and the help says what
+ * each does. */
+static void
+test_usage_lists_every_command (void)
+{
+  const char *commands[] = {
+    "list", "attach SESSION", "kill SESSION", "pause SESSION", "resume SESSION", "policy check FILE",
+    "policy explain", "policy project", "policy forget", "audit verify LOG", "audit show LOG",
+    "audit export LOG", "lock on|off|status", "lock git-config", "net on|off|list", "net allow|deny|remove HOST",
+    "secret add NAME", "secret list", "secret remove NAME", "secret pin NAME PROGRAM",
+    "secret unpin NAME PROGRAM", "secret mode NAME", "--version",
+  };
+  const char *usage_argv[] = { paddockctl, NULL };
+  const char *help_argv[] = { paddockctl, "--help", NULL };
+  g_autoptr(TestResult) usage = run_in (NULL, usage_argv);
+  g_autoptr(TestResult) help = run_in (NULL, help_argv);
+
+  g_assert_cmpint (usage->status, ==, 2);
+  g_assert_cmpint (help->status, ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      g_autofree char *line = g_strdup_printf ("\n  paddockctl %s", commands[i]);
+
+      g_assert_nonnull (strstr (usage->err, line));
+      g_assert_nonnull (strstr (help->out, line));
+    }
+  /* The help says what each command does; the short usage does not. */
+  g_assert_nonnull (strstr (help->out, "network lock on or off"));
+  g_assert_null (strstr (usage->err, "network lock on or off"));
+  /* The notes on the names the usage uses. */
+  g_assert_nonnull (strstr (help->out, "\nHOST is a host name"));
+  g_assert_nonnull (strstr (usage->err, "\nSESSION is a session id"));
+}
+
 /* Every command's --help (or -h) prints that command's usage, named as
  * it is typed, and exits 0; after "--", -h is the explained command's. */
 static void
@@ -422,7 +555,8 @@ test_command_help (void)
 {
   const char *commands[][2] = {
     { "list", NULL }, { "attach", NULL }, { "kill", NULL }, { "pause", NULL }, { "resume", NULL },
-    { "lock", NULL }, { "policy", "check" }, { "policy", "explain" },
+    { "lock", NULL }, { "net", NULL }, { "policy", "check" }, { "policy", "explain" },
+    { "policy", "project" }, { "policy", "forget" }, { "secret", "add" }, { "secret", "mode" },
     { "audit", "verify" }, { "audit", "show" }, { "audit", "export" },
   };
 
@@ -851,6 +985,71 @@ fake_session_thread (gpointer data)
                                                  "\"by\":\"user\",\"pid\":120,\"exe\":\"/usr/bin/mvn\",\"id\":%s,"
                                                  "\"time\":%" G_GINT64_FORMAT "}",
                                                  fake->home_dir, reads[i][1], name, decision, reads[i][0], now);
+
+        fake_send (fd, decided);
+        fake_send (fd, told);
+      }
+    }
+  fake_send (fd, "{\"type\":\"exit\",\"time\":1,\"pid\":100,\"session_end\":true,\"exit_code\":0}");
+  fclose (in);
+  close (fd);
+  return NULL;
+}
+
+/* As fake_session_thread(), under the network lock: a connection allowed
+ * by the lists and its end, then three hosts asked about. */
+static gpointer
+fake_net_session_thread (gpointer data)
+{
+  FakeSession *fake = data;
+  static const char * const hosts[][3] = {
+    { "5", "api.example.com", "443" }, { "6", "registry.example.org", "443" }, { "7", "upload.example.net", "8443" },
+  };
+  gint64 now = g_get_real_time ();
+  int fd = accept4 (fake->listener, NULL, NULL, SOCK_CLOEXEC);
+  FILE *in;
+
+  g_assert_cmpint (fd, >=, 0);
+  in = fdopen (dup (fd), "r");
+  g_assert_nonnull (in);
+  fake_send (fd, "{\"type\":\"hello\",\"version\":1,\"session\":\"f4ce0000net\",\"project\":\"/p\","
+                 "\"command\":[\"curl\"],\"agent_pid\":100,\"lock\":\"landlock\",\"network\":\"on\",\"features\":[]}");
+  json_object_unref (fake_next (in, "lock-status"));
+  fake_send (fd, "{\"type\":\"lock-status\",\"lock\":\"landlock\",\"network\":\"on\",\"features\":[]}");
+  fake_send (fd, "{\"type\":\"net\",\"host\":\"pypi.example\",\"port\":443,\"decision\":\"allow\",\"by\":\"rule\","
+                 "\"pid\":130,\"exe\":\"/usr/bin/pip\",\"rule\":\"pypi.example\"}");
+  fake_send (fd, "{\"type\":\"net\",\"kind\":\"end\",\"host\":\"pypi.example\",\"port\":443,\"decision\":\"allow\","
+                 "\"pid\":130,\"exe\":\"/usr/bin/pip\",\"address\":\"127.0.0.1\",\"bytes_in\":2048,\"bytes_out\":512,"
+                 "\"duration\":250000}");
+  for (guint i = 0; i < G_N_ELEMENTS (hosts); i++)
+    {
+      g_autofree char *ask = g_strdup_printf ("{\"type\":\"ask\",\"kind\":\"host\",\"id\":%s,\"time\":%" G_GINT64_FORMAT ","
+                                              "\"mono\":1,\"pid\":140,\"ppid\":100,\"cwd\":\"/p\",\"exe\":\"/usr/bin/curl\","
+                                              "\"path\":\"/usr/bin/curl\",\"host\":\"%s\",\"port\":%s,"
+                                              "\"argv\":[\"curl\",\"-s\",\"https://%s/\"],\"argc\":3,"
+                                              "\"deadline\":%" G_GINT64_FORMAT "}",
+                                              hosts[i][0], now, hosts[i][1], hosts[i][2], hosts[i][1],
+                                              now + 300 * G_USEC_PER_SEC);
+      g_autoptr(JsonObject) decide = NULL;
+      const char *decision;
+      const char *remember;
+
+      fake_send (fd, ask);
+      decide = fake_next (in, "decide");
+      g_assert_nonnull (decide);
+      g_assert_cmpint (json_object_get_int_member (decide, "id"), ==, g_ascii_strtoll (hosts[i][0], NULL, 10));
+      decision = json_object_get_string_member (decide, "decision");
+      remember = json_object_get_string_member_with_default (decide, "remember", "once");
+      g_string_append_printf (fake->decides, "%s %s %s\n", hosts[i][0], decision, remember);
+      {
+        g_autofree char *decided = g_strdup_printf ("{\"type\":\"decided\",\"kind\":\"host\",\"id\":%s,"
+                                                    "\"time\":%" G_GINT64_FORMAT ",\"decision\":\"%s\",\"by\":\"user\","
+                                                    "\"remember\":\"%s\"}",
+                                                    hosts[i][0], now, decision, remember);
+        g_autofree char *told = g_strdup_printf ("{\"type\":\"net\",\"host\":\"%s\",\"port\":%s,\"decision\":\"%s\","
+                                                 "\"by\":\"user\",\"pid\":140,\"exe\":\"/usr/bin/curl\",\"id\":%s,"
+                                                 "\"time\":%" G_GINT64_FORMAT "}",
+                                                 hosts[i][1], hosts[i][2], decision, hosts[i][0], now);
 
         fake_send (fd, decided);
         fake_send (fd, told);
@@ -1423,6 +1622,70 @@ test_no_terminal_controls (void)
   g_rmdir (odd);
 }
 
+/* attach under the network lock: each connection a line, its end with
+ * the bytes each way; a host asked about names the host, port, program
+ * and pid, and y is once, a the host for the project, n a refusal. */
+static void
+test_attach_host (void)
+{
+  g_autofree char *dir = g_build_filename (runtime_dir, "paddock", NULL);
+  g_autofree char *path = g_build_filename (dir, "f4ce0000net.sock", NULL);
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                                                                       G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                                                       G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GSubprocess) attach = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(GString) seen = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) env = child_env ();
+  FakeSession fake = { -1, home, g_string_new (NULL) };
+  GOutputStream *answers;
+  GThread *thread;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  fake.listener = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  g_assert_cmpint (fake.listener, >=, 0);
+  g_assert_cmpuint (strlen (path), <, sizeof addr.sun_path);
+  strcpy (addr.sun_path, path);
+  g_assert_cmpint (bind (fake.listener, (struct sockaddr *) &addr, sizeof addr), ==, 0);
+  g_assert_cmpint (listen (fake.listener, 1), ==, 0);
+  thread = g_thread_new ("fake-net-session", fake_net_session_thread, &fake);
+
+  g_subprocess_launcher_set_environ (launcher, env);
+  attach = g_subprocess_launcher_spawnv (launcher, (const char * const []) { paddockctl, "attach", "f4ce0000net", NULL },
+                                         &error);
+  g_assert_no_error (error);
+  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (attach));
+  answers = g_subprocess_get_stdin_pipe (attach);
+
+  read_until (lines, seen, "#5 wants to reach api.example.com:443, for: curl -s https://api.example.com/ (pid 140)");
+  g_output_stream_write_all (answers, "y\n", 2, NULL, NULL, &error);
+  g_assert_no_error (error);
+  read_until (lines, seen, "#6 wants to reach registry.example.org:443");
+  g_output_stream_write_all (answers, "a\n", 2, NULL, NULL, &error);
+  g_assert_no_error (error);
+  read_until (lines, seen, "#7 wants to reach upload.example.net:8443");
+  g_output_stream_write_all (answers, "n\n", 2, NULL, NULL, &error);
+  g_assert_no_error (error);
+  read_until (lines, seen, "session ended");
+  g_subprocess_wait (attach, NULL, &error);
+  g_assert_no_error (error);
+  g_thread_join (thread);
+  g_test_message ("attach printed:\n%s", seen->str);
+
+  g_assert_cmpint (g_subprocess_get_exit_status (attach), ==, 0);
+  g_assert_cmpstr (fake.decides->str, ==, "5 allow once\n6 allow project\n7 deny once\n");
+  g_assert_nonnull (strstr (seen->str, "allow  connect pypi.example:443 by pip  [rule]\n"));
+  g_assert_nonnull (strstr (seen->str, "end    pypi.example:443 by pip at 127.0.0.1, 2048 bytes in, 512 bytes out, "
+                                       "0.25 s\n"));
+  g_assert_nonnull (strstr (seen->str, "Allow connecting #5? [y]es once, [a]lways this host in this project, [n]o"));
+  g_assert_nonnull (strstr (seen->str, "#7     140     DENY   connect upload.example.net:8443 by curl  [user]\n"));
+  g_string_free (fake.decides, TRUE);
+  close (fake.listener);
+  g_unlink (path);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1457,12 +1720,15 @@ main (int   argc,
   g_test_add_func ("/paddock/paddockctl/lock-broken-settings", test_broken_settings);
   g_test_add_func ("/paddock/paddockctl/command-line-errors", test_command_line_errors);
   g_test_add_func ("/paddock/paddockctl/command-help", test_command_help);
+  g_test_add_func ("/paddock/paddockctl/net-round-trip", test_net_round_trip);
+  g_test_add_func ("/paddock/paddockctl/usage-lists-every-command", test_usage_lists_every_command);
   g_test_add_func ("/paddock/paddockctl/audit-log-by-session", test_audit_log_by_session);
   g_test_add_func ("/paddock/paddockctl/policy-project-and-forget", test_policy_project_and_forget);
   g_test_add_func ("/paddock/paddockctl/audit-show-warns", test_audit_show_warns);
   g_test_add_func ("/paddock/paddockctl/audit-export-records", test_audit_export_records);
   g_test_add_func ("/paddock/paddockctl/list-stale-sockets", test_list_stale_sockets);
   g_test_add_func ("/paddock/paddockctl/attach-home", test_attach_home);
+  g_test_add_func ("/paddock/paddockctl/attach-host", test_attach_host);
   g_test_add_func ("/paddock/paddockctl/audit-show-home", test_audit_show_home);
   g_test_add_func ("/paddock/paddockctl/no-terminal-controls", test_no_terminal_controls);
   g_test_add_func ("/paddock/paddockctl/dash-is-stdin", test_dash_is_stdin);

@@ -145,7 +145,7 @@ test_build_argv (void)
 
   g_setenv ("SHELL", "/bin/sh", TRUE);
   g_unsetenv ("PADDOCK_ASK_TIMEOUT");
-  argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, FALSE, -1, NULL);
+  argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, FALSE, FALSE, -1, NULL);
   g_assert_cmpstr (argv[0], ==, "/usr/bin/paddock-run");
   g_assert_cmpstr (argv[1], ==, "--project");
   g_assert_cmpstr (argv[2], ==, "/");
@@ -161,16 +161,29 @@ test_build_argv (void)
   g_clear_pointer (&argv, g_strfreev);
 
   /* The lock is asked for explicitly either way, never left to the saved choice. */
-  argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, TRUE, -1, command);
+  argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, TRUE, FALSE, -1, command);
   g_assert_cmpstr (argv[3], ==, "--lock");
   at = command_index (argv);
   g_assert_cmpuint (g_strv_length (argv), ==, at + 2);
   g_assert_cmpstr (argv[at], ==, "claude");
   g_assert_cmpstr (argv[at + 1], ==, "--resume");
+
+  /* The network lock is asked for where the project keeps it; an open
+   * network is paddock-run's default, and no option. */
+  g_assert_false (g_strv_contains ((const char * const *) argv, "--net=locked"));
+  g_clear_pointer (&argv, g_strfreev);
+  argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, TRUE, TRUE, -1, command);
+  g_assert_cmpstr (argv[3], ==, "--lock");
+  g_assert_cmpstr (argv[4], ==, "--net=locked");
+  at = command_index (argv);
+  g_assert_cmpstr (argv[at], ==, "claude");
+  g_clear_pointer (&argv, g_strfreev);
+  argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, FALSE, TRUE, -1, command);
+  g_assert_true (g_strv_contains ((const char * const *) argv, "--net=locked"));
   g_clear_pointer (&argv, g_strfreev);
 
   /* The window's socket: a client that answers asks from the start. */
-  argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, TRUE, 3, command);
+  argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, TRUE, FALSE, 3, command);
   g_assert_cmpstr (argv[4], ==, "--control-fd");
   g_assert_cmpstr (argv[5], ==, "3");
   g_clear_pointer (&argv, g_strfreev);
@@ -178,14 +191,14 @@ test_build_argv (void)
   /* The preferences, as they are when the session starts. */
   g_settings_set_int (settings, "ask-timeout", 45);
   g_settings_set_string (settings, "unattended-asks", "wait");
-  argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, FALSE, 3, command);
+  argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, FALSE, FALSE, 3, command);
   g_assert_cmpstr (option_value (argv, "--ask-timeout"), ==, "45");
   g_assert_cmpstr (option_value (argv, "--on-ask"), ==, "wait");
   g_clear_pointer (&argv, g_strfreev);
 
   /* $PADDOCK_ASK_TIMEOUT, when it is a number of seconds paddock-run takes, comes first. */
   g_setenv ("PADDOCK_ASK_TIMEOUT", "7", TRUE);
-  argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, FALSE, 3, command);
+  argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, FALSE, FALSE, 3, command);
   g_assert_cmpstr (option_value (argv, "--ask-timeout"), ==, "7");
   g_clear_pointer (&argv, g_strfreev);
 
@@ -194,7 +207,7 @@ test_build_argv (void)
       const char *ignored[] = { "", "0", "seven", "86401" };
 
       g_setenv ("PADDOCK_ASK_TIMEOUT", ignored[i], TRUE);
-      argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, FALSE, -1, command);
+      argv = paddock_session_command_build_argv ("/usr/bin/paddock-run", project, FALSE, FALSE, -1, command);
       g_assert_cmpstr (option_value (argv, "--ask-timeout"), ==, "45");
       g_clear_pointer (&argv, g_strfreev);
     }

@@ -298,6 +298,162 @@ home_new (const char      *entry,
   return message;
 }
 
+static PaddockMessage *
+net_new (const char      *host,
+         int              port,
+         gint64           id,
+         PaddockDecision  decision,
+         const char      *by)
+{
+  PaddockMessage *message = paddock_message_new (PADDOCK_MESSAGE_NET);
+
+  message->time = 1700000000000000 + port;
+  message->host = g_strdup (host);
+  message->port = port;
+  message->id = id;
+  message->pid = 130;
+  message->exe = g_strdup ("/usr/bin/curl");
+  message->decision = decision;
+  message->by = g_strdup (by);
+  return message;
+}
+
+static PaddockMessage *
+net_end_new (const char *host,
+             int         port,
+             gint64      id,
+             gint64      bytes_in,
+             gint64      bytes_out)
+{
+  PaddockMessage *message = net_new (host, port, id, PADDOCK_DECISION_ALLOW, NULL);
+
+  message->kind = g_strdup ("end");
+  message->address = g_strdup ("127.0.0.1");
+  message->bytes_in = bytes_in;
+  message->bytes_out = bytes_out;
+  message->duration = 250000;
+  return message;
+}
+
+/* Connections under the network lock are rows of their own: one allowed
+ * by the host lists has its end merged into it by host, port and pid;
+ * one asked about is one row for its ask, its decided, its net message
+ * and its end (by the ask's id); one refused is a row that never ends.
+ * They are found by host and program, and never count as programs. */
+static void
+test_net_rows (void)
+{
+  g_autoptr(PaddockTimeline) timeline = paddock_timeline_new ();
+  g_auto(Changes) changes = { 0 };
+  g_autoptr(PaddockMessage) ask = net_new ("api.example.com", 443, 7, PADDOCK_DECISION_NONE, NULL);
+  g_autoptr(PaddockMessage) decided = paddock_message_new (PADDOCK_MESSAGE_DECIDED);
+  g_autofree char *line = NULL;
+  g_autofree char *program = NULL;
+  PaddockTimelineEvent *row;
+  PaddockTimelineEventKind kind;
+  gint64 bytes_in = 0;
+
+  add_take (timeline, allowed_new (1, 100, 99, "/usr/bin/bash", "bash"));
+  changes_watch (&changes, timeline);
+
+  /* Allowed by the lists, nobody asked: a row, not ended. */
+  add_take (timeline, net_new ("registry.example.org", 443, -1, PADDOCK_DECISION_ALLOW, "rule"));
+  ASSERT_CHANGES (&changes, 1, 0, 1);
+  row = row_at (timeline, 1);
+  g_assert_cmpint (paddock_timeline_event_get_kind (row), ==, PADDOCK_TIMELINE_EVENT_NET);
+  g_object_get (row, "kind", &kind, NULL);
+  g_assert_cmpint (kind, ==, PADDOCK_TIMELINE_EVENT_NET);
+  g_assert_cmpint (paddock_timeline_event_get_seq (row), ==, -1);
+  g_assert_cmpstr (paddock_timeline_event_get_host (row), ==, "registry.example.org");
+  g_assert_cmpint (paddock_timeline_event_get_port (row), ==, 443);
+  g_assert_cmpint (paddock_timeline_event_get_decision (row), ==, PADDOCK_TIMELINE_DECISION_ALLOWED);
+  g_assert_false (paddock_timeline_event_get_ended (row));
+  g_assert_cmpint (paddock_timeline_event_get_bytes_in (row), ==, -1);
+  line = paddock_timeline_event_dup_display_line (row);
+  g_assert_cmpstr (line, ==, "registry.example.org:443");
+  program = paddock_timeline_event_dup_program (row);
+  g_assert_cmpstr (program, ==, "curl");
+
+  /* An end for another port is not its end: a row of its own. */
+  add_take (timeline, net_end_new ("registry.example.org", 80, -1, 10, 20));
+  ASSERT_CHANGES (&changes, 2, 0, 1);
+  g_assert_true (paddock_timeline_event_get_ended (row_at (timeline, 2)));
+  g_assert_false (paddock_timeline_event_get_ended (row));
+
+  /* Its end merges into it: the address, the bytes each way, the time. */
+  add_take (timeline, net_end_new ("registry.example.org", 443, -1, 2048, 512));
+  ASSERT_CHANGES (&changes, 1, 1, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (timeline)), ==, 3);
+  g_assert_true (paddock_timeline_event_get_ended (row));
+  g_assert_cmpstr (paddock_timeline_event_get_address (row), ==, "127.0.0.1");
+  g_object_get (row, "bytes-in", &bytes_in, NULL);
+  g_assert_cmpint (bytes_in, ==, 2048);
+  g_assert_cmpint (paddock_timeline_event_get_bytes_out (row), ==, 512);
+  g_assert_cmpint (paddock_timeline_event_get_duration (row), ==, 250000);
+  /* A second end for it finds no open connection: a row of its own. */
+  add_take (timeline, net_end_new ("registry.example.org", 443, -1, 1, 1));
+  ASSERT_CHANGES (&changes, 3, 0, 1);
+  g_assert_cmpint (paddock_timeline_event_get_bytes_in (row), ==, 2048);
+
+  /* Asked: its ask makes the row, waiting, with the command line. */
+  ask->type = PADDOCK_MESSAGE_ASK;
+  ask->kind = g_strdup ("host");
+  ask->argv = g_strsplit ("curl -s https://api.example.com/", " ", -1);
+  ask->cwd = g_strdup ("/home/me/proj");
+  ask->deadline = 1700000060000000;
+  paddock_timeline_add_message (timeline, ask);
+  ASSERT_CHANGES (&changes, 4, 0, 1);
+  row = row_at (timeline, 4);
+  g_assert_true (paddock_timeline_lookup (timeline, 7) == row);
+  g_assert_cmpint (paddock_timeline_event_get_kind (row), ==, PADDOCK_TIMELINE_EVENT_NET);
+  g_assert_cmpint (paddock_timeline_event_get_decision (row), ==, PADDOCK_TIMELINE_DECISION_ASKING);
+  g_assert_cmpint (paddock_timeline_event_get_deadline (row), ==, 1700000060000000);
+  g_assert_cmpstr (paddock_timeline_event_get_argv (row)[0], ==, "curl");
+  /* Its net message, saying it is asked, is the same row. */
+  add_take (timeline, net_new ("api.example.com", 443, 7, PADDOCK_DECISION_ASK, NULL));
+  ASSERT_NO_CHANGES (&changes);
+  decided->id = 7;
+  decided->kind = g_strdup ("host");
+  decided->decision = PADDOCK_DECISION_ALLOW;
+  decided->by = g_strdup ("user");
+  paddock_timeline_add_message (timeline, decided);
+  ASSERT_CHANGES (&changes, 4, 1, 1);
+  g_assert_cmpint (paddock_timeline_event_get_decision (row), ==, PADDOCK_TIMELINE_DECISION_ASKED_ALLOWED);
+  g_assert_cmpstr (paddock_timeline_event_get_by (row), ==, "user");
+  /* The net message telling of the answer changes nothing; its end, by the id, does. */
+  add_take (timeline, net_new ("api.example.com", 443, 7, PADDOCK_DECISION_ALLOW, "user"));
+  ASSERT_NO_CHANGES (&changes);
+  add_take (timeline, net_end_new ("api.example.com", 443, 7, 100, 200));
+  ASSERT_CHANGES (&changes, 4, 1, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (timeline)), ==, 5);
+  g_assert_true (paddock_timeline_event_get_ended (row));
+  g_assert_cmpint (paddock_timeline_event_get_bytes_out (row), ==, 200);
+
+  /* Refused by the lists: a row, denied, with its reason. A net message
+   * with no host makes none. */
+  {
+    PaddockMessage *denied = net_new ("upload.example.net", 443, -1, PADDOCK_DECISION_DENY, "rule");
+    PaddockMessage *hostless = net_new ("x", 1, -1, PADDOCK_DECISION_DENY, "rule");
+
+    denied->reason = g_strdup ("in the project's denied hosts");
+    g_clear_pointer (&hostless->host, g_free);
+    add_take (timeline, denied);
+    add_take (timeline, hostless);
+  }
+  ASSERT_CHANGES (&changes, 5, 0, 1);
+  row = row_at (timeline, 5);
+  g_assert_cmpint (paddock_timeline_event_get_decision (row), ==, PADDOCK_TIMELINE_DECISION_DENIED);
+  g_assert_cmpstr (paddock_timeline_event_get_reason (row), ==, "in the project's denied hosts");
+
+  /* Searched as the view searches, casefolded: by host and by program. */
+  g_assert_true (paddock_timeline_event_matches (row_at (timeline, 4), "api.example"));
+  g_assert_true (paddock_timeline_event_matches (row_at (timeline, 4), "api.example.com:443"));
+  g_assert_true (paddock_timeline_event_matches (row_at (timeline, 4), "curl"));
+  g_assert_false (paddock_timeline_event_matches (row_at (timeline, 4), "upload"));
+  g_assert_true (paddock_timeline_event_matches (row, "upload.example.net"));
+  g_assert_false (paddock_timeline_event_matches (row_at (timeline, 0), "example"));
+}
+
 /* Reads in the home folder that the lock refused or asked about are rows
  * of their own, which their ask, its decided and their home message
  * share; they are found by the path read and the program that read, the
@@ -867,6 +1023,14 @@ test_audit_log (void)
                  "\"pid\":104,\"exe\":\"/usr/bin/mvn\",\"id\":5,\"reason\":\"nobody answered\"}");
   append_record (audit, PADDOCK_AUDIT_KILL, "{\"by\":\"signal\",\"signal\":\"SIGTERM\"}");
   append_record (audit, PADDOCK_AUDIT_SESSION_END, "{\"signal\":9,\"execs\":4}");
+  /* A connection, and its end: the fields of their net messages. */
+  append_record (audit, PADDOCK_AUDIT_NET,
+                 "{\"host\":\"api.example.com\",\"port\":443,\"decision\":\"allow\",\"by\":\"rule\","
+                 "\"pid\":105,\"exe\":\"/usr/bin/curl\",\"rule\":\"api.example.com\"}");
+  append_record (audit, PADDOCK_AUDIT_NET,
+                 "{\"host\":\"api.example.com\",\"port\":443,\"decision\":\"allow\",\"pid\":105,"
+                 "\"exe\":\"/usr/bin/curl\",\"kind\":\"end\",\"address\":\"127.0.0.1\",\"bytes_in\":4096,"
+                 "\"bytes_out\":300,\"duration\":1500}");
   g_clear_pointer (&audit, paddock_audit_close);
 
   timeline = load_audit (path, &error);
@@ -874,7 +1038,7 @@ test_audit_log (void)
   g_assert_true (paddock_timeline_get_read_only (timeline));
   g_object_get (timeline, "read-only", &read_only, NULL);
   g_assert_true (read_only);
-  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (timeline)), ==, 9);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (timeline)), ==, 10);
   /* The session-start record names the project. */
   g_assert_cmpstr (paddock_timeline_get_project (timeline), ==, "/p");
 
@@ -909,6 +1073,19 @@ test_audit_log (void)
   row = row_at (timeline, 8);
   g_assert_cmpint (paddock_timeline_event_get_kind (row), ==, PADDOCK_TIMELINE_EVENT_SESSION_END);
   g_assert_cmpint (paddock_timeline_event_get_signal (row), ==, 9);
+  /* The connection and its end are one row. */
+  row = row_at (timeline, 9);
+  g_assert_cmpint (paddock_timeline_event_get_kind (row), ==, PADDOCK_TIMELINE_EVENT_NET);
+  g_assert_cmpstr (paddock_timeline_event_get_host (row), ==, "api.example.com");
+  g_assert_cmpint (paddock_timeline_event_get_port (row), ==, 443);
+  g_assert_cmpint (paddock_timeline_event_get_decision (row), ==, PADDOCK_TIMELINE_DECISION_ALLOWED);
+  g_assert_cmpstr (paddock_timeline_event_get_rule (row), ==, "api.example.com");
+  g_assert_cmpint (paddock_timeline_event_get_pid (row), ==, 105);
+  g_assert_true (paddock_timeline_event_get_ended (row));
+  g_assert_cmpstr (paddock_timeline_event_get_address (row), ==, "127.0.0.1");
+  g_assert_cmpint (paddock_timeline_event_get_bytes_in (row), ==, 4096);
+  g_assert_cmpint (paddock_timeline_event_get_bytes_out (row), ==, 300);
+  g_assert_cmpint (paddock_timeline_event_get_duration (row), ==, 1500);
 
   /* Cancelled before it ran: cancelled, and no timeline. */
   {
@@ -1325,6 +1502,7 @@ main (int   argc,
   g_test_add_func ("/paddock/timeline/rows-in-order", test_rows_in_order);
   g_test_add_func ("/paddock/timeline/ask-decided", test_ask_decided);
   g_test_add_func ("/paddock/timeline/home-rows", test_home_rows);
+  g_test_add_func ("/paddock/timeline/net-rows", test_net_rows);
   g_test_add_func ("/paddock/timeline/exit", test_exit);
   g_test_add_func ("/paddock/timeline/folded", test_folded);
   g_test_add_func ("/paddock/timeline/folded-forks", test_folded_forks);

@@ -549,6 +549,143 @@ test_approval_home (void)
   g_rmdir (dir);
 }
 
+/* Waits for the host ask @id in @page's bar, with its heading. */
+static void
+wait_for_host_ask (PaddockSessionPage *page,
+                   gint64              id,
+                   const char         *heading)
+{
+  AskWait current = { page, id };
+  LabelWait shown = { GTK_WIDGET (paddock_session_page_get_approval_bar (page)), heading };
+
+  g_assert_true (wait_for (ask_is_current, &current, "the host ask"));
+  g_assert_cmpstr (paddock_approval_bar_get_current (paddock_session_page_get_approval_bar (page))->kind, ==, "host");
+  g_assert_true (wait_for (label_shown, &shown, heading));
+}
+
+/* Under the network lock, a connection to a host nobody listed shows in
+ * the bar as such: the host and port, the program that connects and its
+ * pid, a countdown, and its own answers, which send the session the right
+ * decide: Allow Once (and Ctrl+Shift+A's action) once, Allow Host in This
+ * Project for the project, Deny once. The timeline has each connection,
+ * decided, and the allowed one's end. A tab out of sight notifies of
+ * one, its Allow once through app.decide.
+ *
+ * tests/fake-net-session.sh stands in for paddock-run, through
+ * PADDOCK_RUN: it greets, asks, and prints each decide it gets on its
+ * terminal. */
+static void
+test_approval_host (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *fake = g_build_filename (g_getenv ("PADDOCK_SOURCE_DIR"), "tests", "fake-net-session.sh", NULL);
+  g_autofree char *runner = g_strdup (g_getenv ("PADDOCK_RUN"));
+  g_autofree char *pid_text = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *go = NULL;
+  g_autofree char *session = NULL;
+  g_autoptr(GError) error = NULL;
+  PaddockApprovalBar *bar;
+  PaddockSessionPage *page, *second;
+  VteTerminal *terminal;
+  AdwTabView *tab_view;
+  GtkWindow *window;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  out = g_dir_make_tmp ("paddock-net-asks-XXXXXX", &error);
+  g_assert_no_error (error);
+  go = g_build_filename (out, "go", NULL);
+  g_setenv ("PADDOCK_RUN", fake, TRUE);
+  g_setenv ("PADDOCK_TEST_NET_OUT", out, TRUE);
+  g_setenv ("PADDOCK_TEST_NET_ASKS", "5:api.example.com:443 6:registry.example.org:443 7:upload.example.net:8443 "
+                                     "8:cdn.example.org:443", TRUE);
+  g_setenv ("PADDOCK_TEST_NET_WAIT", "8", TRUE);
+  window = open_session (app, dir, &terminal, &page);
+  bar = paddock_session_page_get_approval_bar (page);
+  assert_terminal_shows (terminal, "greeted");
+
+  wait_for_host_ask (page, 5, "The agent wants to reach api.example.com:443");
+  pid_text = g_strdup_printf ("(pid %d)", paddock_approval_bar_get_current (bar)->pid);
+  g_assert_true (find_label_containing (GTK_WIDGET (bar), "curl -s https://api.example.com/"));
+  g_assert_true (find_label_containing (GTK_WIDGET (bar), pid_text));
+  g_assert_true (find_label_containing (GTK_WIDGET (bar), "Refused in "));
+  g_assert_true (find_button (GTK_WIDGET (bar), "Allow Once"));
+  g_assert_true (find_button (GTK_WIDGET (bar), "Allow Host in This Project"));
+  g_assert_true (find_button (GTK_WIDGET (bar), "Deny"));
+  g_assert_true (find_button (GTK_WIDGET (bar), "Kill Agent"));
+  g_assert_false (find_button (GTK_WIDGET (bar), "Always Allow in This Project"));
+  g_assert_false (find_button (GTK_WIDGET (bar), "Allow for This Session"));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "session.allow", NULL));
+  assert_terminal_shows (terminal, "answer 5 allow once");
+  wait_for_host_ask (page, 6, "The agent wants to reach registry.example.org:443");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "session.allow-always", NULL));
+  assert_terminal_shows (terminal, "answer 6 allow project");
+  wait_for_host_ask (page, 7, "The agent wants to reach upload.example.net:8443");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "session.deny", NULL));
+  assert_terminal_shows (terminal, "answer 7 deny once");
+  g_assert_true (wait_for (no_ask_shown, page, "the bar to empty"));
+
+  {
+    PaddockTimeline *timeline = paddock_session_page_get_timeline (page);
+    PaddockTimelineEvent *row;
+    AskWait decided = { page, 7 };
+
+    g_assert_true (wait_for (row_decided, &decided, "the last connection's row decided"));
+    row = paddock_timeline_lookup (timeline, 5);
+    g_assert_cmpint (paddock_timeline_event_get_kind (row), ==, PADDOCK_TIMELINE_EVENT_NET);
+    g_assert_cmpint (paddock_timeline_event_get_decision (row), ==, PADDOCK_TIMELINE_DECISION_ASKED_ALLOWED);
+    g_assert_true (paddock_timeline_event_get_ended (row));
+    g_assert_cmpint (paddock_timeline_event_get_bytes_in (row), ==, 4096);
+    row = paddock_timeline_lookup (timeline, 7);
+    g_assert_cmpint (paddock_timeline_event_get_decision (row), ==, PADDOCK_TIMELINE_DECISION_ASKED_DENIED);
+    g_assert_false (paddock_timeline_event_get_ended (row));
+  }
+
+  /* Out of sight behind a second tab, which only greets: a notification
+   * naming the host, whose Allow answers once through app.decide. */
+  g_assert_true (wait_for (lock_reported, page, "the session's hello"));
+  session = g_strdup (paddock_client_get_session_id (paddock_session_page_get_client (page)));
+  tab_view = paddock_window_get_tab_view (PADDOCK_WINDOW (window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.new-tab", NULL));
+  second = PADDOCK_SESSION_PAGE (adw_tab_page_get_child (adw_tab_view_get_selected_page (tab_view)));
+  g_assert_true (second != page);
+  g_assert_true (wait_for (session_running, second, "the second session"));
+  g_assert_true (wait_for (terminal_has_prompt, paddock_session_page_get_terminal (second), "the second greeting"));
+  g_file_set_contents (go, "", 0, &error);
+  g_assert_no_error (error);
+  g_assert_true (wait_for (ask_shown, page, "the last ask"));
+  {
+    /* The pid is the fake session's own, as its ask says. */
+    g_autofree char *body = g_strdup_printf ("cdn.example.org:443, for curl -s https://cdn.example.org/ (pid %d)",
+                                             paddock_approval_bar_get_ask (bar, 8)->pid);
+    g_autofree char *allow = g_strdup_printf ("app.decide(('%s', int64 8, 'allow'))", session);
+    Notification *notification;
+
+    g_assert_true (wait_for (notification_sent, body, "the notification"));
+    notification = find_notification (body);
+    g_assert_true (g_str_has_prefix (notification->summary, "The Agent Wants to Reach a Host in "));
+    g_assert_true (g_strv_contains ((const char * const *) notification->actions, allow));
+    activate_decide (app, session, 8, "allow");
+    assert_terminal_shows (terminal, "answer 8 allow once");
+    g_assert_true (wait_for (notification_closed, body, "the notification to close"));
+  }
+
+  destroy_windows (app);
+  if (runner != NULL)
+    g_setenv ("PADDOCK_RUN", runner, TRUE);
+  g_unsetenv ("PADDOCK_TEST_NET_ASKS");
+  g_unsetenv ("PADDOCK_TEST_NET_OUT");
+  g_unsetenv ("PADDOCK_TEST_NET_WAIT");
+  test_remove_tree (out);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -569,6 +706,7 @@ main (int   argc,
   g_test_add_func ("/paddock/window/app-decide", test_app_decide);
   g_test_add_func ("/paddock/window/approval-secret", test_approval_secret);
   g_test_add_func ("/paddock/window/approval-home", test_approval_home);
+  g_test_add_func ("/paddock/window/approval-host", test_approval_host);
 
   status = g_test_run ();
   test_window_cleanup ();

@@ -19,7 +19,10 @@
 #include <vte/vte.h>
 
 #include "paddock-application.h"
+#include "paddock-hosts-window.h"
+#include "paddock-lock-popover.h"
 #include "paddock-project-config.h"
+#include "paddock-project-net.h"
 #include "paddock-session-page.h"
 #include "paddock-settings.h"
 #include "paddock-window.h"
@@ -250,6 +253,33 @@ test_lock_popover (void)
     g_assert_true (find_label_containing (popover, files.needle));
     g_assert_true (find_label_containing (popover, tab.needle));
   }
+  /* It is its own widget, whose rows are a model: each protection, then
+   * the home folder's three lists, each row shown by its title. */
+  g_assert_true (PADDOCK_IS_LOCK_POPOVER (popover));
+  {
+    GListModel *rows = paddock_lock_popover_get_rows (PADDOCK_LOCK_POPOVER (popover));
+    guint n = g_list_model_get_n_items (rows);
+    guint n_lists = 0;
+
+    g_assert_cmpuint (n, >, 3);
+    for (guint i = 0; i < n; i++)
+      {
+        g_autoptr(PaddockLockRow) row = g_list_model_get_item (rows, i);
+
+        g_assert_true (find_label_containing (popover, paddock_lock_row_get_title (row)));
+        if (paddock_lock_row_get_paths (row) != NULL)
+          n_lists++;
+        else
+          g_assert_cmpuint (n_lists, ==, 0);
+      }
+    g_assert_cmpuint (n_lists, ==, 3);
+  }
+  /* Beside the folder lock, the network lock's switch. */
+  {
+    LabelWait network = { popover, "Network Lock" };
+
+    g_assert_true (find_label_containing (popover, network.needle));
+  }
   /* And, folded away, the home folder's three lists: what a locked
    * agent reads unasked, what it is asked about, what it never reads. */
   {
@@ -409,6 +439,178 @@ test_lock_failure_keeps_tab (void)
   test_remove_tree (base);
 }
 
+static gboolean
+net_locked_is (PaddockSessionPage *page,
+               gboolean            locked)
+{
+  return paddock_session_page_get_net_locked (page) == locked;
+}
+
+static gboolean
+session_net_locked (gpointer data)
+{
+  return net_locked_is (data, TRUE);
+}
+
+/* Whether @project's saved network choice is @locked. */
+static gboolean
+project_network_saved (const char *project,
+                       gboolean    locked)
+{
+  g_autofree char *real = realpath (project, NULL);
+  PaddockProjectNet net = { 0 };
+  gboolean saved;
+
+  g_assert_true (paddock_project_net_load (real, &net, NULL));
+  saved = net.has_network && net.locked == locked;
+  paddock_project_net_clear (&net);
+  return saved;
+}
+
+/* The header's network toggle (win.network) saves the project's choice
+ * for new tabs; a tab running otherwise is offered a restart, which
+ * starts paddock-run with --net=locked; the tab shows its indicator and
+ * says so in its tooltip. Turned off, the choice is saved open.
+ *
+ * tests/fake-net-session.sh stands in for paddock-run (which gets its
+ * --net from the network lock's branch): it prints its command line and
+ * greets with the network "on" where it was given --net=locked. */
+static void
+test_network_toggle (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *fake = g_build_filename (g_getenv ("PADDOCK_SOURCE_DIR"), "tests", "fake-net-session.sh", NULL);
+  g_autofree char *runner = g_strdup (g_getenv ("PADDOCK_RUN"));
+  DialogWait question = { "Restart with the Network Locked?", NULL };
+  PaddockSessionPage *page;
+  VteTerminal *terminal;
+  GtkWindow *window;
+  GPid first;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  g_setenv ("PADDOCK_RUN", fake, TRUE);
+  window = open_session (app, dir, &terminal, &page);
+  assert_terminal_shows (terminal, "greeted");
+  {
+    g_autofree char *text = vte_terminal_get_text (terminal, NULL, NULL, NULL);
+
+    g_assert_null (strstr (text, "--net=locked"));
+  }
+  g_assert_false (paddock_session_page_get_net_locked (page));
+  first = paddock_session_page_get_runner_pid (page);
+
+  /* On: saved for the project, and the running tab offered a restart. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.network", NULL));
+  g_assert_true (project_network_saved (dir, TRUE));
+  {
+    gboolean locked = FALSE;
+
+    g_object_get (window, "network-locked", &locked, NULL);
+    g_assert_true (locked);
+  }
+  g_assert_true (wait_for (dialog_shown, &question, "the offer to restart with the network locked"));
+  adw_message_dialog_response (question.dialog, "restart");
+  g_assert_true (wait_for (runner_replaced, &(RunnerWait) { page, first }, "the restarted session"));
+  assert_terminal_shows (terminal, "--net=locked");
+  g_assert_true (wait_for (session_net_locked, page, "the session under the network lock"));
+  g_assert_cmpstr (indicator_icon_name (page), ==, "network-wired-disconnected-symbolic");
+
+  /* Off: saved open; the running tab keeps its network until it restarts. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.network", NULL));
+  g_assert_true (project_network_saved (dir, FALSE));
+  g_assert_true (paddock_session_page_get_net_locked (page));
+
+  destroy_windows (app);
+  if (runner != NULL)
+    g_setenv ("PADDOCK_RUN", runner, TRUE);
+  g_rmdir (dir);
+}
+
+static gboolean
+hosts_window_shown (gpointer data)
+{
+  GtkWidget **found = data;
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
+
+      if (PADDOCK_IS_HOSTS_WINDOW (window) && gtk_widget_get_mapped (window))
+        {
+          *found = window;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* The hosts editor, from the popover's button (win.network-hosts): a
+ * host typed in a list goes into the project's settings, a host that is
+ * none is refused with nothing saved, and a row's remove button takes it
+ * out; each list shows what the settings hold. */
+static void
+test_network_hosts (void)
+{
+  g_autoptr(PaddockApplication) app = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  PaddockProjectNet net = { 0 };
+  GtkWidget *hosts = NULL;
+  GtkWidget *allow_entry;
+  PaddockSessionPage *page;
+  VteTerminal *terminal;
+  GtkWindow *window;
+
+  if (skip_without_display ())
+    return;
+
+  app = create_application ();
+  dir = make_project_dir ();
+  window = open_session (app, dir, &terminal, &page);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.network-hosts", NULL));
+  g_assert_true (wait_for (hosts_window_shown, &hosts, "the hosts editor"));
+  allow_entry = find_descendant (hosts, ADW_TYPE_ENTRY_ROW, TRUE);
+  g_assert_nonnull (allow_entry);
+
+  gtk_editable_set_text (GTK_EDITABLE (allow_entry), "API.example.com:443");
+  g_signal_emit_by_name (allow_entry, "apply");
+  g_assert_true (paddock_project_net_load (dir, &net, NULL));
+  g_assert_cmpuint (g_strv_length (net.allow), ==, 1);
+  g_assert_cmpstr (net.allow[0], ==, "api.example.com:443");
+  paddock_project_net_clear (&net);
+  {
+    LabelWait row = { hosts, "api.example.com:443" };
+
+    g_assert_true (wait_for (label_shown, &row, "the allowed host's row"));
+  }
+
+  /* Not a host: refused, nothing saved, the entry kept for a fix. */
+  gtk_editable_set_text (GTK_EDITABLE (allow_entry), "not a host/");
+  g_signal_emit_by_name (allow_entry, "apply");
+  g_assert_true (gtk_widget_has_css_class (allow_entry, "error"));
+  g_assert_true (paddock_project_net_load (dir, &net, NULL));
+  g_assert_cmpuint (g_strv_length (net.allow), ==, 1);
+  paddock_project_net_clear (&net);
+
+  g_assert_true (gtk_widget_activate_action (hosts, "hosts.remove", "s", "api.example.com:443"));
+  g_assert_true (paddock_project_net_load (dir, &net, NULL));
+  g_assert_cmpuint (g_strv_length (net.allow), ==, 0);
+  paddock_project_net_clear (&net);
+  g_assert_false (find_label_containing (hosts, "api.example.com:443"));
+
+  gtk_window_destroy (GTK_WINDOW (hosts));
+  destroy_windows (app);
+  path = paddock_project_config_path (dir);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -423,6 +625,8 @@ main (int   argc,
   g_test_add_func ("/paddock/window/lock-holds-denied", test_lock_holds_denied);
   g_test_add_func ("/paddock/window/lock-follows-saved-choice", test_lock_follows_saved_choice);
   g_test_add_func ("/paddock/window/lock-failure-keeps-tab", test_lock_failure_keeps_tab);
+  g_test_add_func ("/paddock/window/network-toggle", test_network_toggle);
+  g_test_add_func ("/paddock/window/network-hosts", test_network_hosts);
 
   status = g_test_run ();
   test_window_cleanup ();

@@ -1155,6 +1155,108 @@ test_flood (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static PaddockMessage *
+net_message_new (const char      *host,
+                 const char      *kind,
+                 PaddockDecision  decision)
+{
+  PaddockMessage *message = paddock_message_new (PADDOCK_MESSAGE_NET);
+
+  message->time = g_get_real_time ();
+  message->host = g_strdup (host);
+  message->port = 443;
+  message->id = -1;
+  message->pid = 140;
+  message->exe = g_strdup ("/usr/bin/curl");
+  message->decision = decision;
+  message->by = g_strdup ("rule");
+  message->kind = g_strdup (kind);
+  if (kind != NULL)
+    {
+      message->bytes_in = 2048;
+      message->bytes_out = 100;
+      message->duration = 1000;
+    }
+  return message;
+}
+
+/* The Network filter shows the connections alone, the search finds them
+ * by host, and a row says the host, its port and, once it ended, the
+ * bytes each way. */
+static void
+test_network_filter (void)
+{
+  g_autoptr(PaddockTimeline) timeline = paddock_timeline_new ();
+  g_autoptr(PaddockMessage) exec = paddock_message_new (PADDOCK_MESSAGE_EXEC);
+  g_autoptr(PaddockMessage) api = net_message_new ("api.example.com", NULL, PADDOCK_DECISION_ALLOW);
+  g_autoptr(PaddockMessage) api_end = net_message_new ("api.example.com", "end", PADDOCK_DECISION_ALLOW);
+  g_autoptr(PaddockMessage) upload = net_message_new ("upload.example.net", NULL, PADDOCK_DECISION_DENY);
+  GtkWidget *view;
+  GtkWidget *window;
+  GListModel *model;
+
+  if (skip_without_display ())
+    return;
+
+  exec->seq = 1;
+  exec->time = g_get_real_time ();
+  exec->pid = 139;
+  exec->ppid = 1;
+  exec->cwd = g_strdup ("/");
+  exec->exe = g_strdup ("/usr/bin/curl");
+  exec->path = g_strdup ("/usr/bin/curl");
+  exec->argv = g_strsplit ("curl https://api.example.com/", " ", -1);
+  exec->argc = 2;
+  exec->decision = PADDOCK_DECISION_ALLOW;
+  exec->by = g_strdup ("default");
+  paddock_timeline_add_message (timeline, exec);
+  paddock_timeline_add_message (timeline, api);
+  paddock_timeline_add_message (timeline, upload);
+  paddock_timeline_add_message (timeline, api_end);
+
+  window = gtk_window_new ();
+  view = paddock_timeline_view_new ();
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  paddock_timeline_view_set_timeline (PADDOCK_TIMELINE_VIEW (view), timeline);
+  gtk_window_present (GTK_WINDOW (window));
+  model = paddock_timeline_view_get_model (PADDOCK_TIMELINE_VIEW (view));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 3);
+
+  paddock_timeline_view_set_filter (PADDOCK_TIMELINE_VIEW (view), PADDOCK_TIMELINE_FILTER_NETWORK);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(PaddockTimelineEvent) event = g_list_model_get_item (model, i);
+
+      g_assert_cmpint (paddock_timeline_event_get_kind (event), ==, PADDOCK_TIMELINE_EVENT_NET);
+    }
+  {
+    /* In the words and units of the locale's g_format_size(). */
+    g_autofree char *in = g_format_size (2048);
+    g_autofree char *out = g_format_size (100);
+    g_autofree char *line = g_strdup_printf ("connect api.example.com:443, %s in, %s out", in, out);
+    LabelWait row = { view, line };
+    LabelWait denied = { view, "connect upload.example.net:443" };
+
+    g_assert_true (wait_for (label_shown, &row, "the connection's row"));
+    g_assert_true (wait_for (label_shown, &denied, "the refused connection's row"));
+  }
+
+  /* The search finds a connection by its host; the exec whose command
+   * line names it is not shown under the Network filter. */
+  paddock_timeline_view_set_search (PADDOCK_TIMELINE_VIEW (view), "upload.example");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
+  paddock_timeline_view_set_search (PADDOCK_TIMELINE_VIEW (view), "api.example");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
+  paddock_timeline_view_set_filter (PADDOCK_TIMELINE_VIEW (view), PADDOCK_TIMELINE_FILTER_ALL);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
+  paddock_timeline_view_set_filter (PADDOCK_TIMELINE_VIEW (view), PADDOCK_TIMELINE_FILTER_DENIED);
+  paddock_timeline_view_set_search (PADDOCK_TIMELINE_VIEW (view), NULL);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1171,6 +1273,7 @@ main (int   argc,
   g_test_add_func ("/paddock/window-timeline/tabs-apart-and-toggle", test_tabs_apart_and_toggle);
   g_test_add_func ("/paddock/window-timeline/folded-hidden", test_folded_hidden);
   g_test_add_func ("/paddock/window-timeline/home-rows", test_home_rows);
+  g_test_add_func ("/paddock/window-timeline/network-filter", test_network_filter);
   g_test_add_func ("/paddock/window-timeline/always-deny", test_always_deny);
   g_test_add_func ("/paddock/window-timeline/always-allow-undo", test_always_allow_undo);
   g_test_add_func ("/paddock/window-timeline/always-deny-locked", test_always_deny_locked);

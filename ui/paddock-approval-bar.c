@@ -33,6 +33,7 @@ struct _PaddockApprovalBar
   GtkLabel    *rule_label;
   GtkWidget   *exec_buttons;
   GtkWidget   *home_buttons;
+  GtkWidget   *host_buttons;
 };
 
 enum {
@@ -186,6 +187,23 @@ describe_home (const PaddockMessage *ask)
   return g_strdup_printf (_("The agent wants to read %s"), entry);
 }
 
+static gboolean
+is_host (const PaddockMessage *ask)
+{
+  return g_strcmp0 (ask->kind, "host") == 0;
+}
+
+/* A connection to a host nobody listed: the name and port asked for. */
+static char *
+describe_host (const PaddockMessage *ask)
+{
+  g_autofree char *host = paddock_escape_for_display (ask->host != NULL ? ask->host : "", -1);
+
+  /* TRANSLATORS: the approval bar's heading for a connection the agent tried under the network
+   * lock: the host name and the port it asked for, e.g. "The agent wants to reach api.example.com:443" */
+  return g_strdup_printf (_("The agent wants to reach %s:%d"), host, ask->port);
+}
+
 static void
 update (PaddockApprovalBar *self,
         guint               n_before)
@@ -197,8 +215,9 @@ update (PaddockApprovalBar *self,
     {
       const PaddockMessage *ask = current->message;
       gboolean home = is_home (ask);
+      gboolean host = is_host (ask);
       /* A home ask's path is the entry it reads, not the program's. */
-      g_autofree char *line = paddock_exec_display_line (home ? NULL : ask->path, ask->exe, ask->interpreter,
+      g_autofree char *line = paddock_exec_display_line (home || host ? NULL : ask->path, ask->exe, ask->interpreter,
                                                          ask->pipeline, (const char * const *) ask->argv);
       g_autofree char *cwd = ask->cwd != NULL ? paddock_escape_for_display (ask->cwd, -1) : NULL;
       g_autofree char *in_cwd = NULL;
@@ -213,6 +232,13 @@ update (PaddockApprovalBar *self,
                  /* TRANSLATORS: why the approval bar asks before the agent reads a file of the home folder */
                  g_strdup (_("Under the lock, the agent reads in your home folder only what you allow"));
         }
+      else if (host)
+        {
+          heading = describe_host (ask);
+          rule = ask->reason != NULL ? paddock_escape_for_display (ask->reason, -1) :
+                 /* TRANSLATORS: why the approval bar asks before the agent connects to a host */
+                 g_strdup (_("Under the network lock, the agent reaches only the hosts you allow"));
+        }
       else
         {
           /* TRANSLATORS: the approval bar's heading: the agent started a command the policy asks about */
@@ -221,8 +247,9 @@ update (PaddockApprovalBar *self,
         }
       gtk_label_set_label (self->heading_label, heading);
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->heading_label), heading);
-      gtk_widget_set_visible (self->exec_buttons, !home);
+      gtk_widget_set_visible (self->exec_buttons, !home && !host);
       gtk_widget_set_visible (self->home_buttons, home);
+      gtk_widget_set_visible (self->host_buttons, host);
 
       if (g_strcmp0 (ask->kind, "secret") == 0)
         {
@@ -233,6 +260,15 @@ update (PaddockApprovalBar *self,
 
           g_free (line);
           line = for_secret;
+        }
+      else if (host)
+        {
+          /* TRANSLATORS: the program that asked for a connection, then its process id, e.g.
+           * "curl -s https://api.example.com/ (pid 4242)" */
+          char *by_program = g_strdup_printf (_("%s (pid %d)"), line, ask->pid);
+
+          g_free (line);
+          line = by_program;
         }
       gtk_label_set_label (self->command_label, line);
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->command_label), line);
@@ -479,6 +515,7 @@ paddock_approval_bar_class_init (PaddockApprovalBarClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PaddockApprovalBar, rule_label);
   gtk_widget_class_bind_template_child (widget_class, PaddockApprovalBar, exec_buttons);
   gtk_widget_class_bind_template_child (widget_class, PaddockApprovalBar, home_buttons);
+  gtk_widget_class_bind_template_child (widget_class, PaddockApprovalBar, host_buttons);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "paddock-approval-bar");

@@ -8,6 +8,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "paddock-escape.h"
 #include "paddock-session-page-private.h"
 #include "paddock-timeline.h"
 
@@ -77,6 +78,19 @@ notify_ask (PaddockSessionPage   *self,
       /* TRANSLATORS: a notification's body: what the agent would read, e.g. "~/.m2/settings.xml", then the
        * command line that reads it */
       line = g_strdup_printf (_("%s, for %s"), what, command);
+    }
+  else if (g_strcmp0 (ask->kind, "host") == 0)
+    {
+      g_autofree char *host = paddock_escape_for_display (ask->host != NULL ? ask->host : "", -1);
+      g_autofree char *command = paddock_exec_display_line (NULL, ask->exe, NULL, NULL,
+                                                            (const char * const *) ask->argv);
+
+      /* TRANSLATORS: a notification's title: under the network lock, the agent waits to connect to a
+       * host nobody listed; %s is the project's name */
+      title = g_strdup_printf (_("The Agent Wants to Reach a Host in %s"), paddock_project_get_name (self->project));
+      /* TRANSLATORS: a notification's body: the host and port, e.g. "api.example.com:443", then the
+       * command line that connects, then its process id */
+      line = g_strdup_printf (_("%s:%d, for %s (pid %d)"), host, ask->port, command, ask->pid);
     }
   else
     {

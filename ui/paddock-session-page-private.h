@@ -23,6 +23,7 @@ struct _PaddockSessionPage
   GPid            runner_pid;
   gboolean        starting;
   gboolean        locked;
+  gboolean        net_locked;     /* started (or last started) under the network lock */
   char           *start_failure;
   gboolean        told_bad_message;  /* this session's client skipped a line, and the window said so */
   gboolean        disposed;

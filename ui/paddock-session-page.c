@@ -38,6 +38,7 @@ enum {
   PROP_TAB_TITLE,
   PROP_RUNNING,
   PROP_LOCKED,
+  PROP_NET_LOCKED,
   PROP_START_FAILURE,
   PROP_CLIENT,
   PROP_REPORTED_LOCK,
@@ -125,6 +126,16 @@ set_locked (PaddockSessionPage *self,
 }
 
 static void
+set_net_locked (PaddockSessionPage *self,
+                gboolean            net_locked)
+{
+  if (self->net_locked == net_locked)
+    return;
+  self->net_locked = net_locked;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NET_LOCKED]);
+}
+
+static void
 set_start_failure (PaddockSessionPage *self,
                    const char         *failure)
 {
@@ -152,6 +163,10 @@ client_status_cb (PaddockSessionPage   *self,
   self->reported_lock = status;
   /* What the session says it runs under is the truth about it. */
   set_locked (self, paddock_lock_status_get_available (status));
+  /* Its greeting says whether its network is locked ("on"); a lock-status
+   * reply says nothing of it. */
+  if (message->type == PADDOCK_MESSAGE_HELLO && message->network != NULL)
+    set_net_locked (self, g_strcmp0 (message->network, "on") == 0);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REPORTED_LOCK]);
 }
 
@@ -504,9 +519,11 @@ paddock_session_page_start (PaddockSessionPage *self)
   gtk_stack_set_visible_child_name (self->stack, "terminal");
 
   set_locked (self, dup_lock_wanted (self));
+  /* dup_lock_wanted() read the project's settings again: the network's choice too. */
+  set_net_locked (self, paddock_project_get_network_locked (self->project));
 
   shell = paddock_session_command_dup_user_shell ();
-  argv = paddock_session_command_build_argv (runner, self->project, self->locked, session_fd,
+  argv = paddock_session_command_build_argv (runner, self->project, self->locked, self->net_locked, session_fd,
                                              (const char * const *) command);
   envp = paddock_session_command_build_environ (shell);
 
@@ -975,6 +992,10 @@ paddock_session_page_get_property (GObject    *object,
       g_value_set_boolean (value, self->locked);
       break;
 
+    case PROP_NET_LOCKED:
+      g_value_set_boolean (value, self->net_locked);
+      break;
+
     case PROP_START_FAILURE:
       g_value_set_string (value, self->start_failure);
       break;
@@ -1066,6 +1087,10 @@ paddock_session_page_class_init (PaddockSessionPageClass *klass)
   /* Whether the session started (or last started) under the folder lock. */
   properties[PROP_LOCKED] =
     g_param_spec_boolean ("locked", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* Whether the session started (or last started) under the network lock. */
+  properties[PROP_NET_LOCKED] =
+    g_param_spec_boolean ("net-locked", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   /* paddock-run's reason when it could not start the session, e.g. under the lock. */
   properties[PROP_START_FAILURE] =
@@ -1286,6 +1311,15 @@ paddock_session_page_get_locked (PaddockSessionPage *self)
   g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), FALSE);
 
   return self->locked;
+}
+
+/* Whether the session started (or last started) under the network lock. */
+gboolean
+paddock_session_page_get_net_locked (PaddockSessionPage *self)
+{
+  g_return_val_if_fail (PADDOCK_IS_SESSION_PAGE (self), FALSE);
+
+  return self->net_locked;
 }
 
 /* paddock-run's reason when it could not start the last session, else NULL. */

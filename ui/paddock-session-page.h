@@ -42,6 +42,7 @@ VteTerminal        *paddock_session_page_get_terminal   (PaddockSessionPage *sel
 GPid                paddock_session_page_get_runner_pid (PaddockSessionPage *self);
 gboolean            paddock_session_page_get_running    (PaddockSessionPage *self);
 gboolean            paddock_session_page_get_locked     (PaddockSessionPage *self);
+gboolean            paddock_session_page_get_net_locked (PaddockSessionPage *self);
 gboolean            paddock_session_page_get_paused     (PaddockSessionPage *self);
 const char         *paddock_session_page_get_start_failure (PaddockSessionPage *self);
 PaddockClient      *paddock_session_page_get_client     (PaddockSessionPage *self);

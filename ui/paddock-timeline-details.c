@@ -138,14 +138,33 @@ paddock_timeline_details_set_event (PaddockTimelineDetails *self,
   g_autofree char *rule = NULL;
   const char *by, *reason;
   gboolean home;
+  gboolean net;
 
   g_return_if_fail (PADDOCK_IS_TIMELINE_DETAILS (self));
   g_return_if_fail (PADDOCK_IS_TIMELINE_EVENT (event));
 
   home = paddock_timeline_event_get_kind (event) == PADDOCK_TIMELINE_EVENT_HOME;
-  gtk_widget_set_visible (self->command_buttons, !home);
-  gtk_widget_set_visible (self->always_allow_button, !home);
-  if (home)
+  net = paddock_timeline_event_get_kind (event) == PADDOCK_TIMELINE_EVENT_NET;
+  gtk_widget_set_visible (self->command_buttons, !home && !net);
+  gtk_widget_set_visible (self->always_allow_button, !home && !net);
+  if (net)
+    {
+      g_autofree char *line = paddock_timeline_dup_net_line (event);
+      const char *address = paddock_timeline_event_get_address (event);
+
+      if (address != NULL)
+        {
+          g_autofree char *shown = paddock_escape_for_display (address, -1);
+
+          /* TRANSLATORS: a timeline row's details: a connection, then the address it reached, e.g.
+           * "connect api.example.com:443, 2.1 kB in, 512 bytes out (at 192.0.2.7)" */
+          command = g_strdup_printf (_("%s (at %s)"), line, shown);
+        }
+      else
+        command = g_steal_pointer (&line);
+      gtk_label_set_label (self->argv_label, command);
+    }
+  else if (home)
     {
       g_autofree char *what = paddock_timeline_event_dup_display_line (event);
 
@@ -196,8 +215,9 @@ paddock_timeline_details_set_event (PaddockTimelineDetails *self,
   gtk_label_set_label (self->decision_label, decision);
 
   reason = paddock_timeline_event_get_reason (event);
-  /* A read in the home folder has no rule of the policy: why it was refused, where it says. */
-  if (home)
+  /* A read in the home folder has no rule of the policy: why it was refused, where it says;
+   * nor has a connection, whose rule is the host list's entry that decided. */
+  if (home || (net && paddock_timeline_event_get_rule (event) == NULL))
     rule = g_strdup (reason);
   else if (paddock_timeline_event_get_rule (event) == NULL)
     rule = NULL;

@@ -161,13 +161,38 @@ paddock_timeline_describe_decision (PaddockTimelineEvent  *event,
   return text;
 }
 
+char *
+paddock_timeline_dup_net_line (PaddockTimelineEvent *event)
+{
+  g_autofree char *where = paddock_timeline_event_dup_display_line (event);
+  gint64 bytes_in = paddock_timeline_event_get_bytes_in (event);
+  gint64 bytes_out = paddock_timeline_event_get_bytes_out (event);
+
+  if (paddock_timeline_event_get_ended (event) && bytes_in >= 0 && bytes_out >= 0)
+    {
+      g_autofree char *in = g_format_size (bytes_in);
+      g_autofree char *out = g_format_size (bytes_out);
+
+      /* TRANSLATORS: a timeline row: a connection the agent made under the network lock, once it
+       * ended: the host and port, then the bytes it received and sent, e.g.
+       * "connect api.example.com:443, 2.1 kB in, 512 bytes out" */
+      return g_strdup_printf (_("connect %s, %s in, %s out"), where, in, out);
+    }
+  /* TRANSLATORS: a timeline row: a connection the agent made (or tried to) under the network lock,
+   * e.g. "connect api.example.com:443" */
+  return g_strdup_printf (_("connect %s"), where);
+}
+
 static char *
 format_duration (PaddockTimelineEvent *event)
 {
   gint64 duration = paddock_timeline_event_get_duration (event);
   int signal_number = paddock_timeline_event_get_signal (event);
 
-  if (!paddock_timeline_event_get_ended (event) || paddock_timeline_event_get_kind (event) != PADDOCK_TIMELINE_EVENT_EXEC)
+  PaddockTimelineEventKind kind = paddock_timeline_event_get_kind (event);
+
+  if (!paddock_timeline_event_get_ended (event) ||
+      (kind != PADDOCK_TIMELINE_EVENT_EXEC && kind != PADDOCK_TIMELINE_EVENT_NET))
     return g_strdup ("");
   if (signal_number > 0)
     return g_strdup (g_strsignal (signal_number));
@@ -236,6 +261,12 @@ update_all (PaddockTimelineRow *self)
       line = g_strdup_printf (_("read %s"), what);
       gtk_widget_remove_css_class (GTK_WIDGET (self->command_label), "dim-label");
     }
+  else if (paddock_timeline_event_get_kind (self->event) == PADDOCK_TIMELINE_EVENT_NET)
+    {
+      program = paddock_timeline_event_dup_program (self->event);
+      line = paddock_timeline_dup_net_line (self->event);
+      gtk_widget_remove_css_class (GTK_WIDGET (self->command_label), "dim-label");
+    }
   else
     {
       /* A session row says what happened where a command would be. */
@@ -292,6 +323,8 @@ event_notify_cb (PaddockTimelineRow   *self,
     update_decision (self);
   else if (g_str_equal (name, "ended") || g_str_equal (name, "duration") || g_str_equal (name, "signal"))
     update_duration (self);
+  if (g_str_equal (name, "bytes-in") || g_str_equal (name, "exe"))
+    update_all (self);
 }
 
 static void

@@ -30,4 +30,8 @@ const char           *paddock_timeline_describe_decision (PaddockTimelineEvent  
                                                           const char           **icon_name,
                                                           const char           **style_class);
 
+/* A net row's line: "connect HOST:PORT", with the bytes each way once
+ * it ended. */
+char                 *paddock_timeline_dup_net_line (PaddockTimelineEvent  *event);
+
 G_END_DECLS

@@ -90,6 +90,11 @@ row_visible (gpointer item,
         return FALSE;
       break;
 
+    case PADDOCK_TIMELINE_FILTER_NETWORK:
+      if (paddock_timeline_event_get_kind (event) != PADDOCK_TIMELINE_EVENT_NET)
+        return FALSE;
+      break;
+
     case PADDOCK_TIMELINE_FILTER_ALL:
     default:
       break;
@@ -258,8 +263,8 @@ update_details (PaddockTimelineView *self)
   PaddockTimelineEvent *event = self->selected;
   PaddockTimelineEventKind kind = event != NULL ? paddock_timeline_event_get_kind (event) : PADDOCK_TIMELINE_EVENT_EXEC;
   gboolean exec = event != NULL && kind == PADDOCK_TIMELINE_EVENT_EXEC;
-  /* A read in the home folder has details too, but no command to copy or remember. */
-  gboolean shown = exec || (event != NULL && kind == PADDOCK_TIMELINE_EVENT_HOME);
+  /* A read in the home folder and a connection have details too, but no command to copy or remember. */
+  gboolean shown = exec || (event != NULL && (kind == PADDOCK_TIMELINE_EVENT_HOME || kind == PADDOCK_TIMELINE_EVENT_NET));
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.copy-command", exec);
   update_rule_actions (self);
@@ -814,7 +819,7 @@ paddock_timeline_view_set_filter (PaddockTimelineView   *self,
   GtkFilterChange change;
 
   g_return_if_fail (PADDOCK_IS_TIMELINE_VIEW (self));
-  g_return_if_fail (filter <= PADDOCK_TIMELINE_FILTER_DENIED);
+  g_return_if_fail (filter <= PADDOCK_TIMELINE_FILTER_NETWORK);
 
   if (self->decisions == filter)
     return;

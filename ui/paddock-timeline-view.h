@@ -35,6 +35,7 @@ typedef enum
   PADDOCK_TIMELINE_FILTER_ALL,
   PADDOCK_TIMELINE_FILTER_ASKED,
   PADDOCK_TIMELINE_FILTER_DENIED,
+  PADDOCK_TIMELINE_FILTER_NETWORK,  /* connections under the network lock only */
 } PaddockTimelineFilter;
 
 GtkWidget       *paddock_timeline_view_new             (void);

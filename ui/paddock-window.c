@@ -13,6 +13,8 @@
 #include "paddock-escape.h"
 #include "paddock-history-dialog.h"
 #include "paddock-lock.h"
+#include "paddock-hosts-window.h"
+#include "paddock-lock-popover.h"
 #include "paddock-lock-status.h"
 #include "paddock-new-session-dialog.h"
 #include "paddock-session-command.h"
@@ -41,23 +43,21 @@ struct _PaddockWindow
   AdwWindowTitle       *window_title;
   GtkButton            *new_tab_button;
   GtkMenuButton        *lock_button;
+  GtkToggleButton      *network_button;
   GtkButton            *pause_button;
   GtkButton            *resume_button;
   AdwToastOverlay      *toast_overlay;
   AdwTabView           *tab_view;
   AdwStatusPage        *error_page;
   AdwStatusPage        *empty_page;
-  GtkLabel             *lock_description;
-  GtkImage             *session_lock_icon;
-  GtkLabel             *session_lock_label;
-  GtkBox               *protection_box;
-  GtkLabel             *mechanism_label;
+  PaddockLockPopover   *lock_popover;
 };
 
 enum {
   PROP_0,
   PROP_PROJECT,
   PROP_LOCK,
+  PROP_NETWORK_LOCKED,
   PROP_SHOW_TIMELINE,
   N_PROPS
 };
@@ -126,6 +126,7 @@ update_page_lock (PaddockWindow *self,
 {
   PaddockSessionPage *session = PADDOCK_SESSION_PAGE (adw_tab_page_get_child (page));
   gboolean locked = paddock_session_page_get_locked (session);
+  gboolean net_locked = paddock_session_page_get_net_locked (session);
   const char *failure = paddock_session_page_get_start_failure (session);
   PaddockLockStatus *reported = paddock_session_page_get_reported_lock (session);
   /* The session's own word, once it gave it, over what a lock here would be. */
@@ -145,6 +146,15 @@ update_page_lock (PaddockWindow *self,
   else
     state = g_strdup (locked ? _("Folder lock on") : _("Folder lock off"));
 
+  if (net_locked)
+    {
+      /* TRANSLATORS: a tab's tooltip and indicator: the folder lock's state, then the network lock's,
+       * e.g. "Folder lock on, network locked" */
+      char *both = g_strdup_printf (_("%s, network locked"), state);
+
+      g_free (state);
+      state = both;
+    }
   tab_title = paddock_session_page_dup_tab_title (session);
   tooltip = g_markup_printf_escaped ("%s\n%s\n<small>%s</small>", tab_title,
                                      paddock_session_page_get_title (session), state);
@@ -158,10 +168,11 @@ update_page_lock (PaddockWindow *self,
       /* TRANSLATORS: a tab's indicator: its agent is paused */
       adw_tab_page_set_indicator_tooltip (page, _("Paused"));
     }
-  else if (locked || failure != NULL)
+  else if (locked || net_locked || failure != NULL)
     {
       g_autoptr(GIcon) icon = g_themed_icon_new (failure != NULL ? "dialog-warning-symbolic"
-                                                                 : "changes-prevent-symbolic");
+                                                 : locked ? "changes-prevent-symbolic"
+                                                 : "network-wired-disconnected-symbolic");
 
       adw_tab_page_set_indicator_icon (page, icon);
       adw_tab_page_set_indicator_tooltip (page, state);
@@ -190,9 +201,11 @@ update_session_lock (PaddockWindow *self)
   gboolean running;
   g_autofree char *text = NULL;
 
-  gtk_widget_set_visible (gtk_widget_get_parent (GTK_WIDGET (self->session_lock_label)), session != NULL);
   if (session == NULL)
-    return;
+    {
+      paddock_lock_popover_set_session (self->lock_popover, NULL, NULL);
+      return;
+    }
   locked = paddock_session_page_get_locked (session);
   running = paddock_session_page_get_running (session);
   reported = paddock_session_page_get_reported_lock (session);
@@ -211,163 +224,17 @@ update_session_lock (PaddockWindow *self)
     text = g_strdup (locked ? _("This tab runs under the folder lock") : _("This tab runs without the folder lock"));
   else
     text = g_strdup (locked ? _("This tab ran under the folder lock") : _("This tab ran without the folder lock"));
-  gtk_image_set_from_icon_name (self->session_lock_icon,
-                                paddock_session_page_get_start_failure (session) != NULL ? "dialog-warning-symbolic" :
-                                locked ? "changes-prevent-symbolic" : "changes-allow-symbolic");
-  gtk_label_set_label (self->session_lock_label, text);
+  paddock_lock_popover_set_session (self->lock_popover,
+                                    paddock_session_page_get_start_failure (session) != NULL ? "dialog-warning-symbolic" :
+                                    locked ? "changes-prevent-symbolic" : "changes-allow-symbolic",
+                                    text);
 }
 
-static GtkWidget *
-create_protection_row (PaddockLockProtection *protection)
-{
-  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *icon = gtk_image_new_from_icon_name (protection->active ? "object-select-symbolic"
-                                                                     : "action-unavailable-symbolic");
-  GtkWidget *title = gtk_label_new (protection->title);
-
-  gtk_widget_add_css_class (icon, protection->active ? "success" : "warning");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (icon), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  protection->active ? _("Protected") : _("Not protected"), -1);
-  gtk_label_set_xalign (GTK_LABEL (title), 0);
-  gtk_box_append (GTK_BOX (line), icon);
-  gtk_box_append (GTK_BOX (line), title);
-  gtk_box_append (GTK_BOX (row), line);
-
-  /* Why something is not protected matters; how the rest is, is a tooltip.
-   * At a fixed width in a horizontal box, as the popover's other wrapped
-   * labels, so that it wraps at the width its height was measured for. */
-  if (protection->detail != NULL && !protection->active)
-    {
-      GtkWidget *detail_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-      GtkWidget *detail = gtk_label_new (protection->detail);
-
-      gtk_label_set_xalign (GTK_LABEL (detail), 0);
-      gtk_label_set_wrap (GTK_LABEL (detail), TRUE);
-      gtk_label_set_width_chars (GTK_LABEL (detail), 36);
-      gtk_label_set_max_width_chars (GTK_LABEL (detail), 36);
-      gtk_widget_set_margin_start (detail_box, 24);
-      gtk_widget_add_css_class (detail, "caption");
-      gtk_widget_add_css_class (detail, "dim-label");
-      gtk_box_append (GTK_BOX (detail_box), detail);
-      gtk_box_append (GTK_BOX (row), detail_box);
-    }
-  else if (protection->detail != NULL)
-    gtk_widget_set_tooltip_text (row, protection->detail);
-
-  return row;
-}
-
-/* A list of paths, folded away under @title: they are long, and most
- * people look once. NULL where paddock-run did not say (@paths empty). */
-static GtkWidget *
-create_path_list (const char * const *paths,
-                  const char         *title,
-                  const char         *tooltip)
-{
-  g_autoptr(GString) text = g_string_new (NULL);
-  GtkWidget *expander;
-  GtkWidget *label;
-
-  if (paths == NULL || paths[0] == NULL)
-    return NULL;
-  for (guint i = 0; paths[i] != NULL; i++)
-    {
-      g_autofree char *shown = paddock_display_path (paths[i]);
-
-      g_string_append_printf (text, "%s%s", i > 0 ? "\n" : "", shown);
-    }
-  expander = gtk_expander_new (title);
-  label = gtk_label_new (text->str);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_widget_set_margin_start (label, 24);
-  gtk_widget_add_css_class (label, "caption");
-  gtk_widget_set_tooltip_text (expander, tooltip);
-  gtk_expander_set_child (GTK_EXPANDER (expander), label);
-  return expander;
-}
-
-static guint
-count (const char * const *paths)
-{
-  return paths != NULL ? g_strv_length ((char **) paths) : 0;
-}
-
-/* The home folder's three lists: what a locked agent reads unasked
- * (shell start-up files, git's settings, toolchains), what it is asked
- * about, and what every lock keeps from it (the credential stores, the
- * system's secrets, the user's deny.conf). */
-static void
-append_home_lists (PaddockWindow *self)
-{
-  const char * const *open = paddock_lock_status_get_home_open (self->lock_status);
-  const char * const *asked = paddock_lock_status_get_home_asked (self->lock_status);
-  const char * const *denied = paddock_lock_status_get_denied (self->lock_status);
-  g_autofree char *open_title = NULL;
-  g_autofree char *asked_title = NULL;
-  g_autofree char *denied_title = NULL;
-  GtkWidget *list;
-
-  /* TRANSLATORS: %u is how many files and folders of the home folder a locked agent reads without asking */
-  open_title = g_strdup_printf (ngettext ("Read without asking: %u path", "Read without asking: %u paths",
-                                          count (open)), count (open));
-  /* TRANSLATORS: %u is how many files and folders of the home folder a locked agent must ask for */
-  asked_title = g_strdup_printf (ngettext ("Asked for on first read: %u path", "Asked for on first read: %u paths",
-                                           count (asked)), count (asked));
-  /* TRANSLATORS: %u is how many files and folders a locked agent cannot read */
-  denied_title = g_strdup_printf (ngettext ("Kept from the agent: %u path", "Kept from the agent: %u paths",
-                                            count (denied)), count (denied));
-
-  if ((list = create_path_list (open, open_title,
-                                _("Shell start-up files, git's settings, toolchains. Add your own in "
-                                  "~/.config/paddock/home.conf"))) != NULL)
-    gtk_box_append (self->protection_box, list);
-  if ((list = create_path_list (asked, asked_title,
-                                _("Everything else in the home folder. A folder ending in / stands for each "
-                                  "folder in it"))) != NULL)
-    gtk_box_append (self->protection_box, list);
-  if ((list = create_path_list (denied, denied_title,
-                                _("Add your own in ~/.config/paddock/home.conf or deny.conf"))) != NULL)
-    gtk_box_append (self->protection_box, list);
-}
-
-/* Fills the popover with what the lock does on this machine. */
+/* Tells the popover what the lock does on this machine. */
 static void
 update_protections (PaddockWindow *self)
 {
-  g_autoptr(GPtrArray) protections = NULL;
-  g_autofree char *mechanism = NULL;
-  g_autofree char *text = NULL;
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->protection_box))) != NULL)
-    gtk_box_remove (self->protection_box, child);
-
-  if (self->lock_status == NULL)
-    {
-      gtk_widget_set_visible (GTK_WIDGET (self->protection_box), FALSE);
-      gtk_label_set_label (self->mechanism_label,
-                           self->lock_status_error != NULL ? self->lock_status_error
-                                                           : _("Asking paddock-run what this computer offers…"));
-      return;
-    }
-
-  mechanism = paddock_lock_status_dup_mechanism (self->lock_status);
-  if (paddock_lock_status_get_available (self->lock_status))
-    /* TRANSLATORS: %s is what enforces the lock, e.g. "Landlock, ABI 7" */
-    text = g_strdup_printf (_("Enforced by the kernel: %s"), mechanism);
-  else
-    /* TRANSLATORS: %s says why no lock can start, e.g. "Unavailable: Landlock is…" */
-    text = g_strdup_printf (_("A locked tab cannot start on this computer. %s"), mechanism);
-  gtk_label_set_label (self->mechanism_label, text);
-
-  protections = paddock_lock_status_list_protections (self->lock_status);
-  for (guint i = 0; i < protections->len; i++)
-    gtk_box_append (self->protection_box, create_protection_row (g_ptr_array_index (protections, i)));
-  if (paddock_lock_status_get_available (self->lock_status))
-    append_home_lists (self);
-  gtk_widget_set_visible (GTK_WIDGET (self->protection_box), protections->len > 0);
+  paddock_lock_popover_set_status (self->lock_popover, self->lock_status, self->lock_status_error);
 }
 
 /* The lock button and the popover follow the project's saved choice. */
@@ -414,7 +281,7 @@ update_lock (PaddockWindow *self)
     description = g_strdup_printf (_("New tabs in %s can change any of your files. "
                                      "Open tabs keep how they started."),
                                    paddock_project_get_name (self->project));
-  gtk_label_set_label (self->lock_description, description);
+  paddock_lock_popover_set_description (self->lock_popover, description);
 }
 
 static void
@@ -426,6 +293,30 @@ project_lock_cb (PaddockWindow  *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOCK]);
 }
 
+/* The network button follows the project's saved choice. */
+static void
+update_network (PaddockWindow *self)
+{
+  gboolean locked = self->project != NULL && paddock_project_get_network_locked (self->project);
+
+  gtk_button_set_icon_name (GTK_BUTTON (self->network_button),
+                            locked ? "network-wired-disconnected-symbolic" : "network-wired-symbolic");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->network_button),
+                               /* TRANSLATORS: tooltip of the header's network lock button */
+                               locked ? _("Network Lock: On for New Tabs") : _("Network Lock: Off"));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.network", self->project != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.network-hosts", self->project != NULL);
+}
+
+static void
+project_network_cb (PaddockWindow  *self,
+                    GParamSpec     *pspec,
+                    PaddockProject *project)
+{
+  update_network (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NETWORK_LOCKED]);
+}
+
 static void
 set_project (PaddockWindow  *self,
              PaddockProject *project)
@@ -434,21 +325,30 @@ set_project (PaddockWindow  *self,
     return;
 
   if (self->project != NULL)
-    g_signal_handlers_disconnect_by_func (self->project, project_lock_cb, self);
+    {
+      g_signal_handlers_disconnect_by_func (self->project, project_lock_cb, self);
+      g_signal_handlers_disconnect_by_func (self->project, project_network_cb, self);
+    }
 
   if (g_set_object (&self->project, project))
     {
       if (project != NULL)
-        g_signal_connect_object (project, "notify::lock",
-                                 G_CALLBACK (project_lock_cb), self, G_CONNECT_SWAPPED);
+        {
+          g_signal_connect_object (project, "notify::lock",
+                                   G_CALLBACK (project_lock_cb), self, G_CONNECT_SWAPPED);
+          g_signal_connect_object (project, "notify::network-locked",
+                                   G_CALLBACK (project_network_cb), self, G_CONNECT_SWAPPED);
+        }
       /* Once per project: it resolves the folder's path on disk. */
       g_clear_pointer (&self->held_denial, g_free);
       self->lockable = project != NULL &&
                        paddock_lock_check_project (paddock_project_get_path (project), &self->held_denial, NULL);
       update_actions (self);
       update_lock (self);
+      update_network (self);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROJECT]);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOCK]);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NETWORK_LOCKED]);
     }
 }
 
@@ -493,11 +393,12 @@ load_lock_status (PaddockWindow *self)
  * its saved lock choice now says. */
 static GPtrArray *
 list_sessions_to_restart (PaddockWindow  *self,
-                          PaddockProject *project)
+                          PaddockProject *project,
+                          gboolean        network)
 {
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
   GPtrArray *sessions = g_ptr_array_new_with_free_func (g_object_unref);
-  gboolean lock = paddock_project_get_lock (project);
+  gboolean lock = network ? paddock_project_get_network_locked (project) : paddock_project_get_lock (project);
 
   for (GList *l = app != NULL ? gtk_application_get_windows (app) : NULL; l != NULL; l = l->next)
     {
@@ -512,7 +413,8 @@ list_sessions_to_restart (PaddockWindow  *self,
 
           if (paddock_session_page_get_project (session) == project &&
               paddock_session_page_get_running (session) &&
-              paddock_session_page_get_locked (session) != lock)
+              (network ? paddock_session_page_get_net_locked (session)
+                       : paddock_session_page_get_locked (session)) != lock)
             g_ptr_array_add (sessions, g_object_ref (session));
         }
     }
@@ -550,7 +452,7 @@ static void
 offer_restart (PaddockWindow  *self,
                PaddockProject *project)
 {
-  g_autoptr(GPtrArray) sessions = list_sessions_to_restart (self, project);
+  g_autoptr(GPtrArray) sessions = list_sessions_to_restart (self, project, FALSE);
   gboolean lock = paddock_project_get_lock (project);
   g_autofree char *body = NULL;
   AdwMessageDialog *dialog;
@@ -585,6 +487,83 @@ offer_restart (PaddockWindow  *self,
   g_signal_connect_data (dialog, "response", G_CALLBACK (restart_response_cb),
                          g_ptr_array_ref (sessions), free_sessions, G_CONNECT_SWAPPED);
   gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* The network lock cannot change inside a running program either: when
+ * the project's choice changed under running sessions, offers to
+ * restart them as it now says. */
+static void
+offer_network_restart (PaddockWindow  *self,
+                       PaddockProject *project)
+{
+  g_autoptr(GPtrArray) sessions = list_sessions_to_restart (self, project, TRUE);
+  gboolean locked = paddock_project_get_network_locked (project);
+  g_autofree char *body = NULL;
+  AdwMessageDialog *dialog;
+
+  if (sessions->len == 0)
+    return;
+  if (locked)
+    /* TRANSLATORS: %u is how many sessions run, %s the project folder's name */
+    body = g_strdup_printf (ngettext ("New tabs in %2$s run under the network lock. %1$u session there reaches "
+                                      "any host: a running program's network cannot be locked. Restart it locked? "
+                                      "What it runs now ends.",
+                                      "New tabs in %2$s run under the network lock. %1$u sessions there reach "
+                                      "any host: a running program's network cannot be locked. Restart them "
+                                      "locked? What they run now ends.", sessions->len),
+                            sessions->len, paddock_project_get_name (project));
+  else
+    /* TRANSLATORS: %u is how many sessions run, %s the project folder's name */
+    body = g_strdup_printf (ngettext ("New tabs in %2$s reach any host. %1$u session there is still under the "
+                                      "network lock until it restarts. Restart it unlocked? What it runs now ends.",
+                                      "New tabs in %2$s reach any host. %1$u sessions there are still under the "
+                                      "network lock until they restart. Restart them unlocked? What they run now "
+                                      "ends.", sessions->len),
+                            sessions->len, paddock_project_get_name (project));
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self),
+                                                       /* TRANSLATORS: a dialog's title: restart sessions under
+                                                        * the network lock, or without it */
+                                                       locked ? _("Restart with the Network Locked?")
+                                                              : _("Restart with the Network Open?"), body));
+  adw_message_dialog_add_responses (dialog, "keep", _("_Keep Running"),
+                                    "restart", locked ? _("_Restart Locked") : _("_Restart Unlocked"), NULL);
+  adw_message_dialog_set_response_appearance (dialog, "restart",
+                                              locked ? ADW_RESPONSE_SUGGESTED : ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (dialog, "restart");
+  adw_message_dialog_set_close_response (dialog, "keep");
+  g_signal_connect_data (dialog, "response", G_CALLBACK (restart_response_cb),
+                         g_ptr_array_ref (sessions), free_sessions, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* The user's choice, from the win.network action: saved for new tabs. */
+static void
+set_network_locked (PaddockWindow *self,
+                    gboolean       locked)
+{
+  g_autoptr(GError) error = NULL;
+  AdwToast *toast;
+
+  if (self->project == NULL || paddock_project_get_network_locked (self->project) == locked)
+    return;
+  if (!paddock_project_set_network_locked (self->project, locked, &error))
+    {
+      /* TRANSLATORS: a dialog's title: the network lock's choice could not be saved */
+      GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Cannot Save the Network Lock"),
+                                                  error->message);
+
+      adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
+      gtk_window_present (GTK_WINDOW (dialog));
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NETWORK_LOCKED]);
+      return;
+    }
+  toast = locked
+    /* TRANSLATORS: %s is the project folder's name */
+    ? adw_toast_new_format (_("Network lock on for new tabs in %s"), paddock_project_get_name (self->project))
+    /* TRANSLATORS: %s is the project folder's name */
+    : adw_toast_new_format (_("Network lock off for new tabs in %s"), paddock_project_get_name (self->project));
+  paddock_toasts_add (self->toast_overlay, toast);
+  offer_network_restart (self, self->project);
 }
 
 static void
@@ -790,6 +769,8 @@ page_attached_cb (PaddockWindow *self,
   g_signal_connect_object (session, "notify::title",
                            G_CALLBACK (session_title_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::locked",
+                           G_CALLBACK (session_lock_state_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::net-locked",
                            G_CALLBACK (session_lock_state_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "notify::start-failure",
                            G_CALLBACK (session_lock_state_cb), self, G_CONNECT_SWAPPED);
@@ -1149,6 +1130,20 @@ count_busy_tabs (PaddockWindow  *self,
 }
 
 /* The keyboard goes back to the terminal the popover took it from. */
+/* win.network-hosts: the project's allowed and denied hosts. */
+static void
+network_hosts_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  PaddockWindow *self = PADDOCK_WINDOW (widget);
+
+  if (self->project == NULL)
+    return;
+  gtk_popover_popdown (GTK_POPOVER (self->lock_popover));
+  gtk_window_present (GTK_WINDOW (paddock_hosts_window_new (GTK_WINDOW (self), self->project)));
+}
+
 static void
 lock_popover_closed_cb (PaddockWindow *self,
                         GtkPopover    *popover)
@@ -1313,6 +1308,10 @@ paddock_window_get_property (GObject    *object,
       g_value_set_boolean (value, self->project != NULL && paddock_project_get_lock (self->project));
       break;
 
+    case PROP_NETWORK_LOCKED:
+      g_value_set_boolean (value, self->project != NULL && paddock_project_get_network_locked (self->project));
+      break;
+
     case PROP_SHOW_TIMELINE:
       g_value_set_boolean (value, self->show_timeline);
       break;
@@ -1334,6 +1333,10 @@ paddock_window_set_property (GObject      *object,
     {
     case PROP_LOCK:
       set_lock (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_NETWORK_LOCKED:
+      set_network_locked (self, g_value_get_boolean (value));
       break;
 
     case PROP_SHOW_TIMELINE:
@@ -1371,6 +1374,10 @@ paddock_window_class_init (PaddockWindowClass *klass)
   properties[PROP_LOCK] =
     g_param_spec_boolean ("lock", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /* The project's saved network-lock choice: setting it saves it for new tabs. */
+  properties[PROP_NETWORK_LOCKED] =
+    g_param_spec_boolean ("network-locked", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   /* Whether the tabs show their session's timeline beside the terminal
    * (the "show-timeline" setting, where the schema is installed). */
   properties[PROP_SHOW_TIMELINE] =
@@ -1380,6 +1387,7 @@ paddock_window_class_init (PaddockWindowClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (PADDOCK_TYPE_SESSION_PAGE);
+  g_type_ensure (PADDOCK_TYPE_LOCK_POPOVER);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/paddock/Paddock/paddock-window.ui");
@@ -1387,14 +1395,11 @@ paddock_window_class_init (PaddockWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, new_tab_button);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, lock_button);
+  gtk_widget_class_bind_template_child (widget_class, PaddockWindow, network_button);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, pause_button);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, resume_button);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, toast_overlay);
-  gtk_widget_class_bind_template_child (widget_class, PaddockWindow, lock_description);
-  gtk_widget_class_bind_template_child (widget_class, PaddockWindow, session_lock_icon);
-  gtk_widget_class_bind_template_child (widget_class, PaddockWindow, session_lock_label);
-  gtk_widget_class_bind_template_child (widget_class, PaddockWindow, protection_box);
-  gtk_widget_class_bind_template_child (widget_class, PaddockWindow, mechanism_label);
+  gtk_widget_class_bind_template_child (widget_class, PaddockWindow, lock_popover);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, tab_view);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, error_page);
   gtk_widget_class_bind_template_child (widget_class, PaddockWindow, empty_page);
@@ -1419,6 +1424,8 @@ paddock_window_class_init (PaddockWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.next-tab", NULL, switch_tab_action);
   gtk_widget_class_install_action (widget_class, "win.previous-tab", NULL, switch_tab_action);
   gtk_widget_class_install_property_action (widget_class, "win.lock", "lock");
+  gtk_widget_class_install_property_action (widget_class, "win.network", "network-locked");
+  gtk_widget_class_install_action (widget_class, "win.network-hosts", NULL, network_hosts_action);
   gtk_widget_class_install_property_action (widget_class, "win.toggle-timeline", "show-timeline");
 }
 
@@ -1435,6 +1442,7 @@ paddock_window_init (PaddockWindow *self)
   restore_window_state (self);
   update_actions (self);
   update_lock (self);
+  update_network (self);
   load_lock_status (self);
   adw_status_page_set_child (self->empty_page, create_start_box (self));
   adw_status_page_set_child (self->error_page, create_start_box (self));

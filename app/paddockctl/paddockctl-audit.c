@@ -61,9 +61,9 @@ log_path (const char  *arg,
   return NULL;
 }
 
-static int
-cmd_audit_verify (int    argc,
-                  char **argv)
+int
+paddockctl_builtin_audit_verify (int    argc,
+                                 char **argv)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *file = NULL;
@@ -452,9 +452,9 @@ report_reading (const Reading *reading)
     }
 }
 
-static int
-cmd_audit_show (int    argc,
-                char **argv)
+int
+paddockctl_builtin_audit_show (int    argc,
+                               char **argv)
 {
   g_auto(AuditArgs) args = { 0 };
   g_auto(Reading) reading = { 0 };
@@ -505,9 +505,9 @@ export_record (const PaddockAuditRecord *record,
   return TRUE;
 }
 
-static int
-cmd_audit_export (int    argc,
-                  char **argv)
+int
+paddockctl_builtin_audit_export (int    argc,
+                                 char **argv)
 {
   g_auto(AuditArgs) args = { 0 };
   g_autoptr(JsonGenerator) generator = json_generator_new ();
@@ -531,10 +531,3 @@ cmd_audit_export (int    argc,
   report_reading (&reading);
   return 0;
 }
-
-const PaddockctlCommand paddockctl_audit_commands[] = {
-  { "audit verify", cmd_audit_verify, FALSE },
-  { "audit show", cmd_audit_show, TRUE },
-  { "audit export", cmd_audit_export, TRUE },
-  { NULL }
-};

@@ -92,30 +92,23 @@ cmd_control (int                 argc,
   return control.status;
 }
 
-static int
-cmd_kill (int    argc,
-          char **argv)
+int
+paddockctl_builtin_kill (int    argc,
+                         char **argv)
 {
   return cmd_control (argc, argv, PADDOCK_MESSAGE_KILL);
 }
 
-static int
-cmd_pause (int    argc,
-           char **argv)
+int
+paddockctl_builtin_pause (int    argc,
+                          char **argv)
 {
   return cmd_control (argc, argv, PADDOCK_MESSAGE_PAUSE);
 }
 
-static int
-cmd_resume (int    argc,
-            char **argv)
+int
+paddockctl_builtin_resume (int    argc,
+                           char **argv)
 {
   return cmd_control (argc, argv, PADDOCK_MESSAGE_RESUME);
 }
-
-const PaddockctlCommand paddockctl_control_commands[] = {
-  { "kill", cmd_kill, FALSE },
-  { "pause", cmd_pause, FALSE },
-  { "resume", cmd_resume, FALSE },
-  { NULL }
-};

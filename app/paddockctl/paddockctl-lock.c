@@ -66,9 +66,9 @@ cmd_lock_git_config (int    argc,
   return 0;
 }
 
-static int
-cmd_lock (int    argc,
-          char **argv)
+int
+paddockctl_builtin_lock (int    argc,
+                         char **argv)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *project = NULL;
@@ -151,61 +151,3 @@ cmd_lock (int    argc,
            "with, which cannot be %s while it runs.\n", on ? "added" : "lifted");
   return 0;
 }
-
-/* paddockctl net on|off [DIR]: whether the project's sessions start
- * with --net=locked, saved beside its folder-lock choice. */
-static int
-cmd_net (int    argc,
-         char **argv)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *project = NULL;
-  g_autofree char *shown = NULL;
-  PaddockProjectConfig config = { 0 };
-  const char *dir;
-  gboolean was_on;
-  gboolean on;
-  struct stat st;
-
-  if (argc < 2 || argc > 3 || (strcmp (argv[1], "on") != 0 && strcmp (argv[1], "off") != 0))
-    return usage ("net takes on or off, and at most one DIR");
-  on = strcmp (argv[1], "on") == 0;
-  dir = argc == 3 ? argv[2] : ".";
-  project = dir[0] != '\0' ? realpath (dir, NULL) : NULL;
-  if (project == NULL)
-    {
-      paddock_printerr ("the project \"%s\": %s", dir, g_strerror (dir[0] != '\0' ? errno : ENOENT));
-      return EXIT_USAGE;
-    }
-  if (stat (project, &st) != 0 || !S_ISDIR (st.st_mode))
-    {
-      paddock_printerr ("the project \"%s\": %s", dir, g_strerror (ENOTDIR));
-      return EXIT_USAGE;
-    }
-  shown = paddock_escape_controls (project);
-  /* Settings that do not parse are never overwritten: they may hold lists. */
-  if (!paddock_project_config_load (project, &config, &error))
-    {
-      paddock_printerr ("cannot read the project's settings: %s", error->message);
-      return 1;
-    }
-  was_on = config.has_network && config.network_locked;
-  paddock_project_config_clear (&config);
-  if (!paddock_project_config_save_network (project, on, &error))
-    {
-      paddock_printerr ("cannot save the network lock of %s: %s", shown, error->message);
-      return 1;
-    }
-  if (on == was_on)
-    g_print ("The network lock of %s stays %s. ", shown, on ? "on" : "off");
-  else
-    g_print ("The network lock of %s is now %s (it was %s). ", shown, on ? "on" : "off", was_on ? "on" : "off");
-  g_print ("This applies to sessions started from now on; --net=open or --net=locked overrides it.\n");
-  return 0;
-}
-
-const PaddockctlCommand paddockctl_lock_commands[] = {
-  { "lock", cmd_lock, FALSE },
-  { "net", cmd_net, FALSE },
-  { NULL }
-};

@@ -20,9 +20,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static int
-cmd_policy_check (int    argc,
-                  char **argv)
+int
+paddockctl_builtin_policy_check (int    argc,
+                                 char **argv)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(PaddockPolicy) policy = NULL;
@@ -201,9 +201,9 @@ project_folder (const char  *project_arg,
 }
 
 /* The project's own rules: its overrides and the answers remembered for it. */
-static int
-cmd_policy_project (int    argc,
-                    char **argv)
+int
+paddockctl_builtin_policy_project (int    argc,
+                                   char **argv)
 {
   g_autoptr(GOptionContext) context = g_option_context_new ("");
   g_autoptr(GError) error = NULL;
@@ -263,9 +263,9 @@ cmd_policy_project (int    argc,
 
 /* Takes answers remembered for the project (or rules of its own) back: a
  * session running there follows at once. */
-static int
-cmd_policy_forget (int    argc,
-                   char **argv)
+int
+paddockctl_builtin_policy_forget (int    argc,
+                                  char **argv)
 {
   g_autoptr(GOptionContext) context = g_option_context_new ("--all|NAME…");
   g_autoptr(GError) error = NULL;
@@ -317,9 +317,9 @@ explained_download (const char *path,
   return FALSE;
 }
 
-static int
-cmd_policy_explain (int    argc,
-                    char **argv)
+int
+paddockctl_builtin_policy_explain (int    argc,
+                                   char **argv)
 {
   g_autoptr(GOptionContext) context = g_option_context_new ("-- COMMAND [ARG…]");
   g_autoptr(GError) error = NULL;
@@ -450,11 +450,3 @@ cmd_policy_explain (int    argc,
     }
   return 0;
 }
-
-const PaddockctlCommand paddockctl_policy_commands[] = {
-  { "policy check", cmd_policy_check, FALSE },
-  { "policy explain", cmd_policy_explain, TRUE },
-  { "policy project", cmd_policy_project, TRUE },
-  { "policy forget", cmd_policy_forget, TRUE },
-  { NULL }
-};

@@ -3,9 +3,9 @@
  * Copyright 2026 The Paddock authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Each paddockctl-GROUP.c holds the commands of one group and lists them
- * in its paddockctl_GROUP_commands[]; paddockctl.c finds the one typed and
- * runs it. Everything runs on the main thread; the commands that talk to
+ * Each paddockctl-GROUP.c holds the commands of one group; the one table
+ * of commands (paddockctl_commands[], in paddockctl.c) names them, with
+ * their usage and help, and paddockctl.c finds the one typed and runs it. Everything runs on the main thread; the commands that talk to
  * a session run the default main context while they wait.
  */
 #pragma once
@@ -25,15 +25,35 @@ typedef struct
   int       (*run)         (int    argc,
                             char **argv);  /* argv[0] is the command's last word */
   gboolean    has_options;                 /* it parses options, so GOption prints its --help */
+  const char *synopsis;                    /* what follows the words in the usage, one
+                                            * line per form, "\n" between them */
+  const char *description;                 /* N_(): one line for the help */
 } PaddockctlCommand;
 
-/* Each ends with { NULL }. */
-extern const PaddockctlCommand paddockctl_session_commands[];
-extern const PaddockctlCommand paddockctl_control_commands[];
-extern const PaddockctlCommand paddockctl_policy_commands[];
-extern const PaddockctlCommand paddockctl_audit_commands[];
-extern const PaddockctlCommand paddockctl_lock_commands[];
-extern const PaddockctlCommand paddockctl_secret_commands[];
+/* Every command, in the order the usage lists them; ends with { NULL }.
+ * paddockctl.c makes the usage and each command's help from it. */
+extern const PaddockctlCommand paddockctl_commands[];
+
+/* The commands, each in the paddockctl-GROUP.c of its group. */
+int paddockctl_builtin_list           (int argc, char **argv);
+int paddockctl_builtin_attach         (int argc, char **argv);
+int paddockctl_builtin_kill           (int argc, char **argv);
+int paddockctl_builtin_pause          (int argc, char **argv);
+int paddockctl_builtin_resume         (int argc, char **argv);
+int paddockctl_builtin_policy_check   (int argc, char **argv);
+int paddockctl_builtin_policy_explain (int argc, char **argv);
+int paddockctl_builtin_policy_project (int argc, char **argv);
+int paddockctl_builtin_policy_forget  (int argc, char **argv);
+int paddockctl_builtin_audit_verify   (int argc, char **argv);
+int paddockctl_builtin_audit_show     (int argc, char **argv);
+int paddockctl_builtin_audit_export   (int argc, char **argv);
+int paddockctl_builtin_lock           (int argc, char **argv);
+int paddockctl_builtin_net            (int argc, char **argv);
+int paddockctl_builtin_secret_add     (int argc, char **argv);
+int paddockctl_builtin_secret_list    (int argc, char **argv);
+int paddockctl_builtin_secret_remove  (int argc, char **argv);
+int paddockctl_builtin_secret_pin     (int argc, char **argv);
+int paddockctl_builtin_secret_mode    (int argc, char **argv);
 
 /* Says @message (where not NULL), then the usage, on stderr; returns
  * EXIT_USAGE. */

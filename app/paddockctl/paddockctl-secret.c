@@ -213,9 +213,9 @@ prompt_value (const char *what)
   return buffer;
 }
 
-static int
-cmd_secret_add (int    argc,
-                char **argv)
+int
+paddockctl_builtin_secret_add (int    argc,
+                               char **argv)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *project_arg = NULL;
@@ -267,9 +267,9 @@ print_info (const PaddockSecretInfo *info,
     }
 }
 
-static int
-cmd_secret_list (int    argc,
-                 char **argv)
+int
+paddockctl_builtin_secret_list (int    argc,
+                                char **argv)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) infos = NULL;
@@ -310,9 +310,9 @@ cmd_secret_list (int    argc,
   return 0;
 }
 
-static int
-cmd_secret_remove (int    argc,
-                   char **argv)
+int
+paddockctl_builtin_secret_remove (int    argc,
+                                  char **argv)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *project_arg = NULL;
@@ -349,9 +349,9 @@ program_path (const char *program)
   return found != NULL ? found : g_strdup (program);
 }
 
-static int
-cmd_secret_pin (int    argc,
-                char **argv)
+int
+paddockctl_builtin_secret_pin (int    argc,
+                               char **argv)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *project_arg = NULL;
@@ -391,9 +391,9 @@ cmd_secret_pin (int    argc,
   return 0;
 }
 
-static int
-cmd_secret_mode (int    argc,
-                 char **argv)
+int
+paddockctl_builtin_secret_mode (int    argc,
+                                char **argv)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *project_arg = NULL;
@@ -436,13 +436,3 @@ cmd_secret_mode (int    argc,
     }
   return 0;
 }
-
-const PaddockctlCommand paddockctl_secret_commands[] = {
-  { "secret add", cmd_secret_add, TRUE },
-  { "secret list", cmd_secret_list, TRUE },
-  { "secret remove", cmd_secret_remove, TRUE },
-  { "secret pin", cmd_secret_pin, TRUE },
-  { "secret unpin", cmd_secret_pin, TRUE },
-  { "secret mode", cmd_secret_mode, TRUE },
-  { NULL }
-};

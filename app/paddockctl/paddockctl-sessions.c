@@ -79,9 +79,9 @@ listed_connected (GObject      *object,
     g_main_loop_quit (listing->loop);
 }
 
-static int
-cmd_list (int    argc,
-          char **argv)
+int
+paddockctl_builtin_list (int    argc,
+                         char **argv)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) paths = NULL;
@@ -347,6 +347,49 @@ print_home (const PaddockMessage *message)
   g_print ("%s  %-6s %-7d %s  read %s%s%s\n", time, id, message->pid, decision, what, shown_by_program, note);
 }
 
+static gboolean
+is_host (const PaddockMessage *ask)
+{
+  return g_strcmp0 (ask->kind, "host") == 0;
+}
+
+/* A connection under the network lock: the ask's id where there was one,
+ * the process, the decision, the host and port and the program, who
+ * decided and why; at its end, the address reached, the bytes each way
+ * and how long it lasted. */
+static void
+print_net (const PaddockMessage *message)
+{
+  g_autofree char *time = format_time (message->time > 0 ? message->time : g_get_real_time ());
+  g_autofree char *host = display (message->host);
+  g_autofree char *program = message->exe != NULL ? g_path_get_basename (message->exe) : NULL;
+  g_autofree char *by_program = program != NULL ? g_strdup_printf (" by %s", program) : g_strdup ("");
+  g_autofree char *shown_by_program = display (by_program);
+  g_autofree char *id = message->id >= 0 ? g_strdup_printf ("#%" G_GINT64_FORMAT, message->id) : g_strdup ("");
+  g_autofree char *who = g_strcmp0 (message->by, "no-client") == 0 ? g_strdup ("no one to answer") :
+                         g_strcmp0 (message->by, "timeout") == 0 ? g_strdup ("no answer in time") :
+                         message->by != NULL ? display (message->by) : NULL;
+  g_autofree char *reason = message->reason != NULL ? display (message->reason) : NULL;
+  g_autofree char *note = who != NULL && reason != NULL ? g_strdup_printf ("  [%s: %s]", who, reason) :
+                          who != NULL || reason != NULL ? g_strdup_printf ("  [%s]", who != NULL ? who : reason) :
+                          g_strdup ("");
+  const char *decision = message->decision == PADDOCK_DECISION_ALLOW ? "allow" :
+                         message->decision == PADDOCK_DECISION_DENY ? "DENY " : "ASK  ";
+
+  if (g_strcmp0 (message->kind, "end") == 0)
+    {
+      g_autofree char *address = message->address != NULL ? display (message->address) : g_strdup ("?");
+
+      g_print ("%s  %-6s %-7d end    %s:%d%s at %s, %" G_GINT64_FORMAT " bytes in, %" G_GINT64_FORMAT
+               " bytes out, %.2f s\n", time, id, message->pid, host, message->port, shown_by_program, address,
+               MAX (message->bytes_in, 0), MAX (message->bytes_out, 0),
+               MAX (message->duration, 0) / (double) G_USEC_PER_SEC);
+      return;
+    }
+  g_print ("%s  %-6s %-7d %s  connect %s:%d%s%s\n", time, id, message->pid, decision, host, message->port,
+           shown_by_program, note);
+}
+
 /* Takes the answer line off the screen before anything else is printed:
  * on a terminal it is erased, to be drawn again below by prompt_next();
  * elsewhere what comes goes on a line of its own. */
@@ -424,6 +467,17 @@ prompt_next (Attach *attach)
           g_print ("\n  #%" G_GINT64_FORMAT " wants to read %s%s%s%s, for: %s\n", ask->id, entry,
                    ask->name != NULL ? " (" : "", ask->name != NULL ? name : "", ask->name != NULL ? ")" : "", command);
         }
+      else if (is_host (ask))
+        {
+          g_autofree char *host = display (ask->host);
+
+          /* The connection's program and pid, not a command of its own. */
+          g_free (command);
+          command = cut_line (paddock_exec_display_line (NULL, ask->exe, NULL, NULL, (const char * const *) ask->argv),
+                              QUESTION_SHOWN);
+          g_print ("\n  #%" G_GINT64_FORMAT " wants to reach %s:%d, for: %s (pid %d)\n", ask->id, host, ask->port,
+                   command, ask->pid);
+        }
       else if (g_strcmp0 (ask->kind, "secret") == 0)
         {
           g_autofree char *name = display (ask->name);
@@ -435,7 +489,7 @@ prompt_next (Attach *attach)
         g_print ("\n  #%" G_GINT64_FORMAT " wants to run: %s\n", ask->id, command);
       /* A link of another name (./g, a link to git): what it leads to
        * matters to the answer, and is what a deny or ask rule went by. */
-      if (!is_home (ask) && ask->path != NULL && *ask->path != '\0' && ask->exe != NULL)
+      if (!is_home (ask) && !is_host (ask) && ask->path != NULL && *ask->path != '\0' && ask->exe != NULL)
         {
           g_autofree char *called = g_path_get_basename (ask->path);
           g_autofree char *resolved = g_path_get_basename (ask->exe);
@@ -452,7 +506,10 @@ prompt_next (Attach *attach)
       attach->shown = ask->id;
     }
   seconds = MAX (0, (ask->deadline - g_get_real_time ()) / G_USEC_PER_SEC);
-  if (is_home (ask))
+  if (is_host (ask))
+    line = g_strdup_printf ("  Allow connecting #%" G_GINT64_FORMAT "? [y]es once, [a]lways this host in this "
+                            "project, [n]o (denied in %" G_GINT64_FORMAT " s) > ", ask->id, seconds);
+  else if (is_home (ask))
     line = g_strdup_printf ("  Allow reading #%" G_GINT64_FORMAT "? [y]es or [s] for this session, [a]lways in this "
                             "project, [n]o (denied in %" G_GINT64_FORMAT " s) > ", ask->id, seconds);
   else
@@ -735,9 +792,12 @@ handle_event (Attach               *attach,
       break;
 
     case PADDOCK_MESSAGE_NET:
+      print_net (message);
+      break;
+
     case PADDOCK_MESSAGE_SECRET:
       {
-        g_autofree char *what = display (message->type == PADDOCK_MESSAGE_NET ? message->host : message->name);
+        g_autofree char *what = display (message->name);
         g_print ("%s  %s %s: %s\n", time, paddock_message_type_to_string (message->type), what,
                  paddock_decision_to_string (message->decision));
       }
@@ -903,9 +963,9 @@ on_input (int           fd,
   return G_SOURCE_CONTINUE;
 }
 
-static int
-cmd_attach (int    argc,
-            char **argv)
+int
+paddockctl_builtin_attach (int    argc,
+                           char **argv)
 {
   g_autoptr(GOptionContext) context = g_option_context_new ("SESSION");
   g_autoptr(GError) error = NULL;
@@ -1021,9 +1081,3 @@ cmd_attach (int    argc,
   paddock_line_reader_free (attach.input);
   return attach.status;
 }
-
-const PaddockctlCommand paddockctl_session_commands[] = {
-  { "list", cmd_list, FALSE },
-  { "attach", cmd_attach, TRUE },
-  { NULL }
-};

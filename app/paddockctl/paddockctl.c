@@ -13,48 +13,178 @@
 #include "paddock-autofd.h"
 #include "paddock-escape.h"
 
+#include <glib/gi18n.h>
 #include <locale.h>
 #include <string.h>
 
-static const char usage_text[] =
-  "Usage:\n"
-  "  paddockctl list\n"
-  "  paddockctl attach SESSION [--watch | --answer allow|deny [--remember once|session|project]] [--verbose]\n"
-  "  paddockctl kill|pause|resume SESSION\n"
-  "  paddockctl policy check FILE\n"
-  "  paddockctl policy explain [--policy FILE] [--project DIR] [--cwd DIR] [--piped-from LINE]\n"
-  "                            [--downloaded FILE…] -- COMMAND [ARG…]\n"
-  "  paddockctl policy project [--project DIR]\n"
-  "  paddockctl policy forget [--project DIR] --all|NAME…\n"
-  "  paddockctl audit verify LOG\n"
-  "  paddockctl audit show LOG [--since TIME] [--decision allow|deny|ask] [--type TYPE] [--grep REGEX]\n"
-  "  paddockctl audit export LOG [--since TIME] [--decision D] [--type TYPE] [--grep REGEX]\n"
-  "  paddockctl lock on|off|status [DIR]\n"
-  "  paddockctl lock git-config on|off [DIR]\n"
-  "  paddockctl net on|off [DIR]\n"
-  "  paddockctl secret add NAME [--project DIR]\n"
-  "  paddockctl secret list [--project DIR | --global]\n"
-  "  paddockctl secret remove NAME [--project DIR]\n"
-  "  paddockctl secret pin NAME PROGRAM [--project DIR]\n"
-  "  paddockctl secret unpin NAME PROGRAM [--project DIR]\n"
-  "  paddockctl secret mode NAME ask|session|pinned [--project DIR]\n"
-  "  paddockctl --version\n"
-  "\n"
-  "SESSION is a session id from `paddockctl list`, or a unique prefix of one.\n"
-  "DIR is a project folder (default: the current directory).\n"
-  "FILE may be - for standard input.\n"
-  "NAME is a secret's name: letters, digits, '.', '_' and '-'; without --project, every project sees it.\n"
-  "PROGRAM is a program's file, or a command found along PATH.\n"
-  "LOG is an audit log FILE, or a session id (or a unique prefix) whose log is under $XDG_STATE_HOME/paddock.\n";
-
-static const PaddockctlCommand * const groups[] = {
-  paddockctl_session_commands,
-  paddockctl_control_commands,
-  paddockctl_policy_commands,
-  paddockctl_audit_commands,
-  paddockctl_lock_commands,
-  paddockctl_secret_commands,
+/* Every command: its words, its code, its usage and its help. The usage
+ * on a mistake, `paddockctl --help` and each command's --help are all
+ * made from here, so a command is described once. */
+const PaddockctlCommand paddockctl_commands[] = {
+  { "list", paddockctl_builtin_list, FALSE, "",
+    /* TRANSLATORS: paddockctl's help for "paddockctl list" */
+    N_("List the sessions running now, with their projects and locks") },
+  { "attach", paddockctl_builtin_attach, TRUE,
+    "SESSION [--watch | --answer allow|deny [--remember once|session|project]] [--verbose]",
+    /* TRANSLATORS: paddockctl's help for "paddockctl attach" */
+    N_("Follow a session's commands and connections, and answer its asks") },
+  { "kill", paddockctl_builtin_kill, FALSE, "SESSION",
+    /* TRANSLATORS: paddockctl's help for "paddockctl kill" */
+    N_("End a session's agent and every program it started") },
+  { "pause", paddockctl_builtin_pause, FALSE, "SESSION",
+    /* TRANSLATORS: paddockctl's help for "paddockctl pause" */
+    N_("Stop a session's programs until it is resumed") },
+  { "resume", paddockctl_builtin_resume, FALSE, "SESSION",
+    /* TRANSLATORS: paddockctl's help for "paddockctl resume" */
+    N_("Let a paused session's programs go on") },
+  { "policy check", paddockctl_builtin_policy_check, FALSE, "FILE",
+    /* TRANSLATORS: paddockctl's help for "paddockctl policy check" */
+    N_("Check a policy file and say what is wrong in it") },
+  { "policy explain", paddockctl_builtin_policy_explain, TRUE,
+    "[--policy FILE] [--project DIR] [--cwd DIR] [--piped-from LINE]\n"
+    "                            [--downloaded FILE…] -- COMMAND [ARG…]",
+    /* TRANSLATORS: paddockctl's help for "paddockctl policy explain" */
+    N_("Say what the policy decides for a command, and why") },
+  { "policy project", paddockctl_builtin_policy_project, TRUE, "[--project DIR]",
+    /* TRANSLATORS: paddockctl's help for "paddockctl policy project" */
+    N_("List the rules remembered for a project") },
+  { "policy forget", paddockctl_builtin_policy_forget, TRUE, "[--project DIR] --all|NAME…",
+    /* TRANSLATORS: paddockctl's help for "paddockctl policy forget" */
+    N_("Forget rules remembered for a project") },
+  { "audit verify", paddockctl_builtin_audit_verify, FALSE, "LOG",
+    /* TRANSLATORS: paddockctl's help for "paddockctl audit verify" */
+    N_("Check that no record of an audit log was changed or removed") },
+  { "audit show", paddockctl_builtin_audit_show, TRUE,
+    "LOG [--since TIME] [--decision allow|deny|ask] [--type TYPE] [--grep REGEX]",
+    /* TRANSLATORS: paddockctl's help for "paddockctl audit show" */
+    N_("Show an audit log's records as a table") },
+  { "audit export", paddockctl_builtin_audit_export, TRUE,
+    "LOG [--since TIME] [--decision D] [--type TYPE] [--grep REGEX]",
+    /* TRANSLATORS: paddockctl's help for "paddockctl audit export" */
+    N_("Write an audit log's records as JSON Lines") },
+  { "lock", paddockctl_builtin_lock, FALSE, "on|off|status [DIR]\ngit-config on|off [DIR]",
+    /* TRANSLATORS: paddockctl's help for "paddockctl lock" */
+    N_("Keep a project's folder lock on or off, and show what this kernel offers") },
+  { "net", paddockctl_builtin_net, FALSE, "on|off|list [DIR]\nallow|deny|remove HOST [DIR]",
+    /* TRANSLATORS: paddockctl's help for "paddockctl net" */
+    N_("Keep a project's network lock on or off, and the hosts it allows and denies") },
+  { "secret add", paddockctl_builtin_secret_add, TRUE, "NAME [--project DIR]",
+    /* TRANSLATORS: paddockctl's help for "paddockctl secret add" */
+    N_("Store a secret in your vault for commands to use by name") },
+  { "secret list", paddockctl_builtin_secret_list, TRUE, "[--project DIR | --global]",
+    /* TRANSLATORS: paddockctl's help for "paddockctl secret list" */
+    N_("List the secrets a project sees") },
+  { "secret remove", paddockctl_builtin_secret_remove, TRUE, "NAME [--project DIR]",
+    /* TRANSLATORS: paddockctl's help for "paddockctl secret remove" */
+    N_("Remove a secret from your vault") },
+  { "secret pin", paddockctl_builtin_secret_pin, TRUE, "NAME PROGRAM [--project DIR]",
+    /* TRANSLATORS: paddockctl's help for "paddockctl secret pin" */
+    N_("Let a program have a secret without asking") },
+  { "secret unpin", paddockctl_builtin_secret_pin, TRUE, "NAME PROGRAM [--project DIR]",
+    /* TRANSLATORS: paddockctl's help for "paddockctl secret unpin" */
+    N_("Stop a program having a secret without asking") },
+  { "secret mode", paddockctl_builtin_secret_mode, TRUE, "NAME ask|session|pinned [--project DIR]",
+    /* TRANSLATORS: paddockctl's help for "paddockctl secret mode" */
+    N_("Choose when a secret is asked for") },
+  { NULL }
 };
+
+typedef struct
+{
+  const char *name;
+  const char *text;
+} Note;
+
+/* The names the usage uses; a command's help says those it uses. */
+static const Note notes[] = {
+  /* TRANSLATORS: the notes under paddockctl's usage, one a name it uses; keep the name in capitals as it is */
+  { "SESSION", N_("SESSION is a session id from `paddockctl list`, or a unique prefix of one.") },
+  { "DIR", N_("DIR is a project folder (default: the current directory).") },
+  { "FILE", N_("FILE may be - for standard input.") },
+  { "NAME", N_("NAME is a secret's name: letters, digits, '.', '_' and '-'; "
+               "without --project, every project sees it.") },
+  { "PROGRAM", N_("PROGRAM is a program's file, or a command found along PATH.") },
+  { "LOG", N_("LOG is an audit log FILE, or a session id (or a unique prefix) "
+              "whose log is under $XDG_STATE_HOME/paddock.") },
+  { "HOST", N_("HOST is a host name (example.org), every name below one (*.example.org), "
+               "either with :PORT.") },
+};
+
+/* Appends the usage lines of @command to @text, each with its words as
+ * typed ("paddockctl policy check FILE"). */
+static void
+append_usage (GString                 *text,
+              const PaddockctlCommand *command)
+{
+  g_auto(GStrv) forms = g_strsplit (command->synopsis, "\n", -1);
+
+  /* "" splits into no forms at all. */
+  if (forms[0] == NULL)
+    g_string_append_printf (text, "  paddockctl %s\n", command->words);
+  for (guint i = 0; forms[i] != NULL; i++)
+    {
+      /* A form's second line goes on under the first. */
+      if (i > 0 && forms[i][0] == ' ')
+        g_string_append_printf (text, "%s\n", forms[i]);
+      else
+        g_string_append_printf (text, "  paddockctl %s%s%s\n", command->words, *forms[i] != '\0' ? " " : "",
+                                forms[i]);
+    }
+}
+
+/* The notes on the names @shown uses, after a blank line. */
+static void
+append_notes (GString    *text,
+              const char *shown)
+{
+  gboolean first = TRUE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (notes); i++)
+    if (strstr (shown, notes[i].name) != NULL)
+      {
+        g_string_append_printf (text, "%s%s\n", first ? "\n" : "", _(notes[i].text));
+        first = FALSE;
+      }
+}
+
+/* The usage: every command's forms, with its help line where @verbose. */
+static char *
+make_usage (gboolean verbose)
+{
+  g_autoptr(GString) text = g_string_new ("Usage:\n");
+  g_autoptr(GString) shown = g_string_new (NULL);
+
+  for (const PaddockctlCommand *command = paddockctl_commands; command->words != NULL; command++)
+    {
+      append_usage (text, command);
+      if (verbose)
+        g_string_append_printf (text, "      %s\n", _(command->description));
+      g_string_append_printf (shown, "%s\n", command->synopsis);
+    }
+  g_string_append (text, "  paddockctl --version\n");
+  append_notes (text, shown->str);
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+/* The second words of the commands that begin with @group, as a list
+ * for a sentence ("verify, show or export"), or NULL where none does. */
+static char *
+group_commands (const char *group)
+{
+  g_autoptr(GPtrArray) words = g_ptr_array_new ();
+  g_autoptr(GString) text = g_string_new (NULL);
+  gsize length = strlen (group);
+
+  for (const PaddockctlCommand *command = paddockctl_commands; command->words != NULL; command++)
+    if (strncmp (command->words, group, length) == 0 && command->words[length] == ' ')
+      g_ptr_array_add (words, (gpointer) (command->words + length + 1));
+  if (words->len == 0)
+    return NULL;
+  for (guint i = 0; i < words->len; i++)
+    g_string_append_printf (text, "%s%s", i == 0 ? "" : i + 1 == words->len ? " or " : ", ",
+                            (const char *) words->pdata[i]);
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
 
 int
 usage (const char *message)
@@ -64,7 +194,11 @@ usage (const char *message)
       paddock_printerr ("%s", message);
       g_printerr ("\n");
     }
-  g_printerr ("%s", usage_text);
+  {
+    g_autofree char *text = make_usage (FALSE);
+
+    g_printerr ("%s", text);
+  }
   return EXIT_USAGE;
 }
 
@@ -134,10 +268,9 @@ find_command (int    argc,
 {
   g_autofree char *pair = argc >= 3 ? g_strdup_printf ("%s %s", argv[1], argv[2]) : NULL;
 
-  for (guint i = 0; i < G_N_ELEMENTS (groups); i++)
-    for (const PaddockctlCommand *command = groups[i]; command->words != NULL; command++)
-      if (g_strcmp0 (command->words, strchr (command->words, ' ') != NULL ? pair : argv[1]) == 0)
-        return command;
+  for (const PaddockctlCommand *command = paddockctl_commands; command->words != NULL; command++)
+    if (g_strcmp0 (command->words, strchr (command->words, ' ') != NULL ? pair : argv[1]) == 0)
+      return command;
   return NULL;
 }
 
@@ -153,44 +286,16 @@ help_asked (int    argc,
   return FALSE;
 }
 
-/* The lines of the usage for the command @words, and the notes on the
- * names they use. */
+/* The usage of @command, what it does, and the notes on the names its
+ * usage uses. */
 static int
-print_command_usage (const char *words)
+print_command_usage (const PaddockctlCommand *command)
 {
-  g_auto(GStrv) lines = g_strsplit (usage_text, "\n", -1);
-  g_auto(GStrv) wanted = g_strsplit (words, " ", 2);
   g_autoptr(GString) text = g_string_new ("Usage:\n");
-  g_autoptr(GString) shown = g_string_new (NULL);
 
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      g_auto(GStrv) line = NULL;
-      g_auto(GStrv) verbs = NULL;
-
-      if (!g_str_has_prefix (lines[i], "  paddockctl "))
-        continue;
-      line = g_strsplit (lines[i] + strlen ("  paddockctl "), " ", 3);
-      verbs = g_strsplit (line[0], "|", -1);
-      if (g_strv_contains ((const char * const *) verbs, wanted[0]) &&
-          (wanted[1] == NULL || g_strcmp0 (line[1], wanted[1]) == 0))
-        {
-          /* "kill|pause|resume SESSION" for pause is "pause SESSION". */
-          g_string_append_printf (text, "  paddockctl %s%s%s%s%s\n", wanted[0],
-                                  line[1] != NULL ? " " : "", line[1] != NULL ? line[1] : "",
-                                  line[1] != NULL && line[2] != NULL ? " " : "",
-                                  line[1] != NULL && line[2] != NULL ? line[2] : "");
-          g_string_append (shown, lines[i]);
-        }
-    }
-  for (guint i = 0, notes = 0; lines[i] != NULL; i++)
-    {
-      const char *space = strchr (lines[i], ' ');
-      g_autofree char *name = space != NULL ? g_strndup (lines[i], space - lines[i]) : NULL;
-
-      if (name != NULL && g_str_has_suffix (lines[i], ".") && *name != '\0' && strstr (shown->str, name) != NULL)
-        g_string_append_printf (text, "%s%s\n", notes++ == 0 ? "\n" : "", lines[i]);
-    }
+  append_usage (text, command);
+  g_string_append_printf (text, "\n%s\n", _(command->description));
+  append_notes (text, command->synopsis);
   g_print ("%s", text->str);
   return 0;
 }
@@ -204,6 +309,9 @@ main (int   argc,
 
   paddock_open_std_fds ();
   setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
 
   if (argc < 2)
     {
@@ -219,14 +327,16 @@ main (int   argc,
 
       g_set_prgname (prgname);
       if (!command->has_options)
-        return print_command_usage (command->words);
+        return print_command_usage (command);
     }
   else
     g_set_prgname ("paddockctl");
 
   if (strcmp (name, "--help") == 0 || strcmp (name, "-h") == 0 || strcmp (name, "help") == 0)
     {
-      g_print ("%s", usage_text);
+      g_autofree char *text = make_usage (TRUE);
+
+      g_print ("%s", text);
       return 0;
     }
   if (strcmp (name, "--version") == 0)
@@ -242,16 +352,13 @@ main (int   argc,
       return command->run (argc - n_words, argv + n_words);
     }
   {
-    gboolean has_sub = strcmp (name, "policy") == 0 || strcmp (name, "audit") == 0 || strcmp (name, "secret") == 0;
+    g_autofree char *sub_commands = group_commands (name);
     g_autofree char *shown = display (name);
-    g_autofree char *sub = has_sub && argc >= 3 ? display (argv[2]) : NULL;
+    g_autofree char *sub = sub_commands != NULL && argc >= 3 ? display (argv[2]) : NULL;
     g_autofree char *message = NULL;
 
-    if (has_sub && sub == NULL)
-      message = g_strdup_printf ("%s needs a command: %s", shown,
-                                 strcmp (name, "audit") == 0 ? "verify, show or export"
-                                 : strcmp (name, "secret") == 0 ? "add, list, remove, pin, unpin or mode"
-                                 : "check, explain, project or forget");
+    if (sub_commands != NULL && sub == NULL)
+      message = g_strdup_printf ("%s needs a command: %s", shown, sub_commands);
     else
       message = g_strdup_printf ("unknown command \"%s%s%s\"", shown, sub ? " " : "", sub ? sub : "");
     return usage (message);

@@ -597,19 +597,38 @@ paddock_project_config_add_home_open (const char  *project,
   return write_object (file, root, error);
 }
 
-gboolean
-paddock_project_config_add_host_allow (const char  *project,
-                                       const char  *host,
-                                       GError     **error)
+/* Takes @host out of @array (a JSON list of strings). */
+static void
+remove_string (JsonArray  *array,
+               const char *host)
 {
+  for (guint i = json_array_get_length (array); i > 0; i--)
+    {
+      JsonNode *item = json_array_get_element (array, i - 1);
+
+      if (JSON_NODE_HOLDS_VALUE (item) && json_node_get_value_type (item) == G_TYPE_STRING &&
+          strcmp (json_node_get_string (item), host) == 0)
+        json_array_remove_element (array, i - 1);
+    }
+}
+
+gboolean
+paddock_project_config_set_host (const char  *project,
+                                 const char  *host,
+                                 const char  *list,
+                                 GError     **error)
+{
+  static const char * const lists[] = { "allow", "deny" };
   g_autofree char *file = paddock_project_config_path (project);
+  g_autofree char *name = g_ascii_strdown (host, -1);
   g_autoptr(JsonNode) root = NULL;
   JsonObject *object;
   JsonObject *hosts;
-  JsonArray *allow;
   JsonNode *node;
 
-  if (!paddock_project_config_host_pattern_is_valid (host))
+  g_return_val_if_fail (list == NULL || g_strcmp0 (list, "allow") == 0 || g_strcmp0 (list, "deny") == 0, FALSE);
+
+  if (list != NULL && !paddock_project_config_host_pattern_is_valid (name))
     {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s is not a host pattern", host);
       return FALSE;
@@ -636,24 +655,31 @@ paddock_project_config_add_host_allow (const char  *project,
     }
   hosts = json_object_get_object_member (object, "hosts");
 
-  node = json_object_get_member (hosts, "allow");
-  if (node == NULL)
-    json_object_set_array_member (hosts, "allow", json_array_new ());
-  else if (!JSON_NODE_HOLDS_ARRAY (node))
+  for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
     {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                   "%s: \"hosts\".\"allow\" must be a list of host patterns (left as it is)", file);
-      return FALSE;
-    }
-  allow = json_object_get_array_member (hosts, "allow");
-  for (guint i = 0; i < json_array_get_length (allow); i++)
-    {
-      JsonNode *item = json_array_get_element (allow, i);
+      JsonArray *array;
 
-      if (JSON_NODE_HOLDS_VALUE (item) && json_node_get_value_type (item) == G_TYPE_STRING &&
-          strcmp (json_node_get_string (item), host) == 0)
-        return TRUE;
+      node = json_object_get_member (hosts, lists[l]);
+      if (node == NULL)
+        json_object_set_array_member (hosts, lists[l], json_array_new ());
+      else if (!JSON_NODE_HOLDS_ARRAY (node))
+        {
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                       "%s: \"hosts\".\"%s\" must be a list of host patterns (left as it is)", file, lists[l]);
+          return FALSE;
+        }
+      array = json_object_get_array_member (hosts, lists[l]);
+      remove_string (array, name);
+      if (g_strcmp0 (list, lists[l]) == 0)
+        json_array_add_string_element (array, name);
     }
-  json_array_add_string_element (allow, host);
   return write_object (file, root, error);
+}
+
+gboolean
+paddock_project_config_add_host_allow (const char  *project,
+                                       const char  *host,
+                                       GError     **error)
+{
+  return paddock_project_config_set_host (project, host, "allow", error);
 }

@@ -56,6 +56,15 @@ gboolean  paddock_project_config_add_home_open (const char       *project,
 /* Adds the host pattern @host ("example.org", "*.example.org", with an
  * optional ":PORT") to "hosts"."allow" in @project's settings, keeping
  * everything else, as paddock_project_config_add_home_open() does. */
+/* Puts @host (a host pattern, kept in lower case) in @project's "hosts"
+ * list @list ("allow" or "deny"), taking it out of the other; with @list
+ * NULL, out of both. Keeps everything else in the settings; settings that
+ * do not read, or whose "hosts" is not as it should be, are left as they
+ * are and the call fails. */
+gboolean  paddock_project_config_set_host     (const char       *project,
+                                                const char       *host,
+                                                const char       *list,
+                                                GError          **error);
 gboolean  paddock_project_config_add_host_allow (const char      *project,
                                                  const char      *host,
                                                  GError         **error);
