@@ -12,6 +12,7 @@
 
 #include "test-util.h"
 
+#include <gio/gio.h>
 #include <glib/gstdio.h>
 
 #include <errno.h>
@@ -291,6 +292,103 @@ test_proxy (void)
   g_assert_nonnull (strstr (locked->out, "ALL_PROXY socks5h://127.0.0.1:3128\n"));
   g_assert_nonnull (strstr (locked->out, "no_proxy localhost,127.0.0.1,::1\n"));
   g_assert_nonnull (strstr (locked->out, "reply HTTP/1."));
+}
+
+/* Runs git with @args in @dir, as the user, and fails the test where it fails. */
+static void
+git (const char         *dir,
+     const char * const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(TestResult) result = NULL;
+
+  g_ptr_array_add (argv, (char *) "git");
+  g_ptr_array_add (argv, (char *) "-c");
+  g_ptr_array_add (argv, (char *) "user.name=Paddock Test");
+  g_ptr_array_add (argv, (char *) "-c");
+  g_ptr_array_add (argv, (char *) "user.email=test@paddock.invalid");
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  result = test_run_full ((const char * const *) argv->pdata, &(TestRunOptions) { .cwd = dir, .quiet = TRUE });
+  g_assert_cmpint (result->status, ==, 0);
+}
+
+/* git clone over HTTP from a server the test runs on loopback: by an
+ * allowed name, through the proxy, under the network lock; by the
+ * server's own address, refused locked (it is not the agent's loopback)
+ * and reached open. */
+static void
+test_git_clone_http (void)
+{
+  g_autofree char *served = g_build_filename (base, "served", NULL);
+  g_autofree char *work = g_build_filename (base, "served-work", NULL);
+  g_autofree char *bare = g_build_filename (served, "repo.git", NULL);
+  /* The server ends by itself within two minutes, whatever the test does. */
+  g_autofree char *server_script = g_strdup_printf (
+    "import functools, http.server\n"
+    "handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory='%s')\n"
+    "handler.log_message = lambda *args: None\n"
+    "server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), handler)\n"
+    "print(server.server_address[1], flush=True)\n"
+    "import threading\n"
+    "threading.Timer(120, server.shutdown).start()\n"
+    "server.serve_forever()\n", served);
+  g_autoptr(GSubprocess) server = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autofree char *port = NULL;
+  g_autofree char *clone_script = NULL;
+  g_autofree char *by_name = NULL;
+  g_autofree char *by_address = NULL;
+  g_autofree char *resolve = g_strdup ("--resolve=repo.test=127.0.0.1");
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (work, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (served, 0755), ==, 0);
+  git (work, (const char *[]) { "init", "-q", NULL });
+  git (work, (const char *[]) { "commit", "-q", "--allow-empty", "-m", "served over HTTP", NULL });
+  git (served, (const char *[]) { "clone", "-q", "--bare", work, bare, NULL });
+  /* Git's "dumb" HTTP: plain files, as any static server gives them. */
+  git (bare, (const char *[]) { "update-server-info", NULL });
+
+  server = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, "/usr/bin/python3", "-c", server_script, NULL);
+  g_assert_no_error (error);
+  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (server));
+  port = g_data_input_stream_read_line (lines, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (port);
+
+  clone_script = g_strdup (
+    "import subprocess, sys, shutil\n"
+    "for url in sys.argv[1:]:\n"
+    "    shutil.rmtree('cloned', ignore_errors=True)\n"
+    "    done = subprocess.run(['git', 'clone', '-q', url, 'cloned'], capture_output=True, text=True, timeout=40)\n"
+    "    log = subprocess.run(['git', '-C', 'cloned', 'log', '--format=%s'], capture_output=True, text=True)\n"
+    "    print(url, 'cloned' if done.returncode == 0 else 'failed', log.stdout.strip())\n");
+  by_name = g_strdup_printf ("http://repo.test:%s/repo.git", port);
+  by_address = g_strdup_printf ("http://127.0.0.1:%s/repo.git", port);
+  {
+    g_autofree char *locked_script = g_strdup_printf ("import sys\nsys.argv[1:] = ['%s', '%s']\n%s",
+                                                      by_name, by_address, clone_script);
+    g_autofree char *open_script = g_strdup_printf ("import sys\nsys.argv[1:] = ['%s']\n%s",
+                                                    by_address, clone_script);
+    g_autoptr(TestResult) locked = run_python ("locked", (const char *[]) { "--allow-host=repo.test", resolve, NULL },
+                                               locked_script);
+    g_autoptr(TestResult) open = run_python ("open", NULL, open_script);
+    g_autofree char *name_cloned = g_strdup_printf ("%s cloned served over HTTP\n", by_name);
+    g_autofree char *address_failed = g_strdup_printf ("%s failed", by_address);
+    g_autofree char *address_cloned = g_strdup_printf ("%s cloned served over HTTP\n", by_address);
+
+    g_assert_cmpint (locked->status, ==, 0);
+    g_assert_nonnull (strstr (locked->out, name_cloned));
+    g_assert_nonnull (strstr (locked->out, address_failed));
+    g_assert_cmpint (open->status, ==, 0);
+    g_assert_nonnull (strstr (open->out, address_cloned));
+  }
+  g_subprocess_force_exit (server);
+  g_subprocess_wait (server, NULL, NULL);
+  test_remove_tree (served);
+  test_remove_tree (work);
 }
 
 /* git over ssh is told to go through the proxy (GIT_SSH_COMMAND names
@@ -647,6 +745,7 @@ main (int   argc,
       g_test_add_func ("/paddock/net-lock/ssh-helper-refused", test_ssh_helper_refused);
       g_test_add_func ("/paddock/net-lock/ssh-helper-tunnel", test_ssh_helper_tunnel);
       g_test_add_func ("/paddock/net-lock/saved-choice", test_saved_choice);
+      g_test_add_func ("/paddock/net-lock/git-clone-http", test_git_clone_http);
       g_test_add_func ("/paddock/net-lock/without-user-namespaces", test_without_user_namespaces);
     }
 
