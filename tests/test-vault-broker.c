@@ -562,6 +562,56 @@ test_signals (void)
 
 /* Mode "session": asked once for a program file, then not; another file
  * is asked about again. */
+/* Under the network lock a program run with a secret is refused, named
+ * for the lock: it would run outside the agent's network namespace. The
+ * same use goes through with the network open. */
+static void
+test_network_lock (void)
+{
+  const char *script =
+    SH_WAIT_FOR "w \"$1\" go; cd \"$1\"; "
+    "\"$2\" run --env GITHUB_TOKEN=gh -- ./print-other >use-out 2>&1; echo $? >use-status";
+
+  if (!store_secret ("gh", PADDOCK_SECRET_MODE_SESSION))
+    return;
+  for (int locked = 0; locked <= 1; locked++)
+    {
+      g_autofree char *build_vault = g_path_get_dirname (paddock_secret);
+      g_autofree char *build_tests = g_path_get_dirname (self_exe);
+      const char *command[] = { "sh", "-c", script, "sh", "@OUT@", paddock_secret, NULL };
+      const char *extra[] = { "--lock", "--on-ask", "deny", "--grant", build_vault, "--grant", build_tests,
+                              locked ? "--net=locked" : "--net=open", NULL };
+      g_autoptr(Session) s = session_start_command (NULL, command, TRUE, extra);
+      g_autofree char *status = NULL;
+      g_autofree char *out = NULL;
+
+      write_program (s->out, "print-other", "#!/bin/sh\necho \"got: ${GITHUB_TOKEN:+a token}\"\n");
+      session_go (s);
+      /* The network open, the use asks first, as the secret's mode says. */
+      if (!locked)
+        {
+          g_autoptr(PaddockMessage) ask = session_expect (s, PADDOCK_MESSAGE_ASK);
+
+          session_decide (s, ask->id, "allow");
+        }
+      g_assert_cmpint (session_wait (s), ==, 0);
+      status = out_text (s, "use-status");
+      out = out_text (s, "use-out");
+      if (locked)
+        {
+          g_assert_cmpstr (g_strstrip (status), !=, "0");
+          g_assert_nonnull (strstr (out, "network lock"));
+          g_assert_null (strstr (out, "got: a token"));
+        }
+      else
+        {
+          g_assert_cmpstr (g_strstrip (status), ==, "0");
+          g_assert_nonnull (strstr (out, "got: a token"));
+        }
+    }
+  forget_secret ("gh");
+}
+
 static void
 test_session_mode (void)
 {
@@ -1054,6 +1104,7 @@ main (int   argc,
   g_test_add_func ("/paddock/vault-broker/pinned", test_pinned);
   g_test_add_func ("/paddock/vault-broker/signals", test_signals);
   g_test_add_func ("/paddock/vault-broker/session-mode", test_session_mode);
+  g_test_add_func ("/paddock/vault-broker/network-lock", test_network_lock);
   g_test_add_func ("/paddock/vault-broker/terminal", test_terminal);
   g_test_add_func ("/paddock/vault-broker/slow-output", test_slow_output);
   g_test_add_func ("/paddock/vault-broker/caller-gone", test_caller_gone);

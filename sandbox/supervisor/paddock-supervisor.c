@@ -684,6 +684,7 @@ start_vault (PaddockSupervisor *self)
     .control = self->control,
     .asks = self->asks,
     .ask_timeout = self->options->ask_timeout,
+    .net_locked = self->options->net_locked,
   };
 
   if (self->vault != NULL)

@@ -539,6 +539,15 @@ check_next (Request *self)
     {
       Use *use = g_ptr_array_index (self->uses, self->next);
 
+      /* Never fail open: the program would run outside the agent's
+       * network namespace, with the secret and the whole network. */
+      if (self->broker->config.net_locked)
+        {
+          refuse_use (self, use, "network-lock",
+                      "a program run with a secret cannot be put under the network lock yet, and would "
+                      "reach every host; start the session with --net=open to use secrets");
+          return;
+        }
       paddock_vault_get_info_async (use->name, self->broker->config.project, self->cancellable, on_info,
                                     vault_call (self, use->name));
       return;

@@ -72,6 +72,10 @@ typedef struct
   PaddockControl     *control;      /* or NULL: nobody to tell of a use */
   PaddockAsks        *asks;         /* required: the session's ask registry */
   int                 ask_timeout;  /* seconds a call to the vault may take */
+  gboolean            net_locked;   /* the session is under the network lock, which the
+                                     * programs the broker starts cannot be put under yet:
+                                     * every use is refused rather than given the open
+                                     * network */
 } PaddockVaultBrokerConfig;
 
 /* Makes the socket's folder and listens, before the lock is made (it
