@@ -119,14 +119,39 @@ load_object (JsonParser  *parser,
   return json_node_get_object (root);
 }
 
-/* A list of paths, each absolute or under "~/", in @node, named @field
- * in errors; @node NULL is none. */
+/* What a list of the settings holds, for parse_list(): its items' kind
+ * in the user's words, the check of one, and what is wrong with one that
+ * fails it. */
+typedef struct
+{
+  const char  *kind;               /* "paths", "host patterns" */
+  gboolean   (*valid) (const char *item);
+  const char  *invalid;            /* follows the item in the error */
+} ListKind;
+
 static gboolean
-parse_paths (JsonNode    *node,
-             const char  *source,
-             const char  *field,
-             char      ***paths,
-             GError     **error)
+path_is_valid (const char *path)
+{
+  return g_path_is_absolute (path) || g_str_has_prefix (path, "~/");
+}
+
+static const ListKind paths_kind = {
+  "paths", path_is_valid, "is neither absolute nor under ~/",
+};
+
+static const ListKind hosts_kind = {
+  "host patterns", paddock_project_config_host_pattern_is_valid,
+  "is not a host pattern (example.org, *.example.org, optional :PORT)",
+};
+
+/* A list of @kind in @node, named @field in errors; @node NULL is none. */
+static gboolean
+parse_list (JsonNode        *node,
+            const char      *source,
+            const char      *field,
+            const ListKind  *kind,
+            char          ***items,
+            GError         **error)
 {
   g_autoptr(GPtrArray) list = g_ptr_array_new_with_free_func (g_free);
   JsonArray *array;
@@ -135,32 +160,73 @@ parse_paths (JsonNode    *node,
     return TRUE;
   if (!JSON_NODE_HOLDS_ARRAY (node))
     {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: %s must be a list of paths", source, field);
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: %s must be a list of %s", source, field, kind->kind);
       return FALSE;
     }
   array = json_node_get_array (node);
   for (guint i = 0; i < json_array_get_length (array); i++)
     {
       JsonNode *item = json_array_get_element (array, i);
-      const char *path;
+      const char *text;
 
       if (!JSON_NODE_HOLDS_VALUE (item) || json_node_get_value_type (item) != G_TYPE_STRING)
         {
-          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: %s must be a list of paths", source, field);
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: %s must be a list of %s", source, field,
+                       kind->kind);
           return FALSE;
         }
-      path = json_node_get_string (item);
-      if (!g_path_is_absolute (path) && !g_str_has_prefix (path, "~/"))
+      text = json_node_get_string (item);
+      if (!kind->valid (text))
         {
-          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                       "%s: %s: %s is neither absolute nor under ~/", source, field, path);
+          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: %s: %s %s", source, field, text, kind->invalid);
           return FALSE;
         }
-      g_ptr_array_add (list, g_strdup (path));
+      g_ptr_array_add (list, g_strdup (text));
     }
   g_ptr_array_add (list, NULL);
-  *paths = (char **) g_ptr_array_free (g_steal_pointer (&list), FALSE);
+  *items = (char **) g_ptr_array_free (g_steal_pointer (&list), FALSE);
   return TRUE;
+}
+
+/* The member @member of @object: an object of two lists of @kind, @first
+ * and @second, into *@first_items and *@second_items; anything else in it
+ * is an error that names it. */
+static gboolean
+parse_two_lists (JsonObject      *object,
+                 const char      *source,
+                 const char      *member,
+                 const char      *first,
+                 const char      *second,
+                 const ListKind  *kind,
+                 char          ***first_items,
+                 char          ***second_items,
+                 GError         **error)
+{
+  JsonNode *node = json_object_get_member (object, member);
+  g_autofree char *first_field = g_strdup_printf ("\"%s\".\"%s\"", member, first);
+  g_autofree char *second_field = g_strdup_printf ("\"%s\".\"%s\"", member, second);
+  g_autoptr(GList) members = NULL;
+  JsonObject *lists;
+
+  if (node == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: \"%s\" must be an object with \"%s\" and \"%s\" lists of %s",
+                   source, member, first, second, kind->kind);
+      return FALSE;
+    }
+  lists = json_node_get_object (node);
+  members = json_object_get_members (lists);
+  for (GList *l = members; l != NULL; l = l->next)
+    if (strcmp (l->data, first) != 0 && strcmp (l->data, second) != 0)
+      {
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: \"%s\".\"%s\" is not understood (\"%s\" or \"%s\")",
+                     source, member, (const char *) l->data, first, second);
+        return FALSE;
+      }
+  return parse_list (json_object_get_member (lists, first), source, first_field, kind, first_items, error) &&
+         parse_list (json_object_get_member (lists, second), source, second_field, kind, second_items, error);
 }
 
 /* "home": which entries of the home folder the agent reads unasked in
@@ -172,30 +238,8 @@ parse_home (JsonObject            *object,
             PaddockProjectConfig  *config,
             GError               **error)
 {
-  JsonNode *node = json_object_get_member (object, "home");
-  JsonObject *home;
-  g_autoptr(GList) members = NULL;
-
-  if (node == NULL)
-    return TRUE;
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                   "%s: \"home\" must be an object with \"open\" and \"closed\" lists of paths", source);
-      return FALSE;
-    }
-  home = json_node_get_object (node);
-  members = json_object_get_members (home);
-  for (GList *l = members; l != NULL; l = l->next)
-    if (strcmp (l->data, "open") != 0 && strcmp (l->data, "closed") != 0)
-      {
-        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                     "%s: \"home\".\"%s\" is not understood (\"open\" or \"closed\")", source, (const char *) l->data);
-        return FALSE;
-      }
-  return parse_paths (json_object_get_member (home, "open"), source, "\"home\".\"open\"", &config->home_open, error) &&
-         parse_paths (json_object_get_member (home, "closed"), source, "\"home\".\"closed\"", &config->home_closed,
-                      error);
+  return parse_two_lists (object, source, "home", "open", "closed", &paths_kind,
+                          &config->home_open, &config->home_closed, error);
 }
 
 gboolean
@@ -225,50 +269,6 @@ paddock_project_config_host_pattern_is_valid (const char *pattern)
   return TRUE;
 }
 
-/* A list of host patterns in @node, named @field in errors. */
-static gboolean
-parse_host_list (JsonNode    *node,
-                 const char  *source,
-                 const char  *field,
-                 char      ***hosts,
-                 GError     **error)
-{
-  g_autoptr(GPtrArray) list = g_ptr_array_new_with_free_func (g_free);
-  JsonArray *array;
-
-  if (node == NULL)
-    return TRUE;
-  if (!JSON_NODE_HOLDS_ARRAY (node))
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: %s must be a list of host patterns", source, field);
-      return FALSE;
-    }
-  array = json_node_get_array (node);
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      JsonNode *item = json_array_get_element (array, i);
-      const char *host;
-
-      if (!JSON_NODE_HOLDS_VALUE (item) || json_node_get_value_type (item) != G_TYPE_STRING)
-        {
-          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: %s must be a list of host patterns", source, field);
-          return FALSE;
-        }
-      host = json_node_get_string (item);
-      if (!paddock_project_config_host_pattern_is_valid (host))
-        {
-          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                       "%s: %s: %s is not a host pattern (example.org, *.example.org, optional :PORT)",
-                       source, field, host);
-          return FALSE;
-        }
-      g_ptr_array_add (list, g_strdup (host));
-    }
-  g_ptr_array_add (list, NULL);
-  *hosts = (char **) g_ptr_array_free (g_steal_pointer (&list), FALSE);
-  return TRUE;
-}
-
 /* "hosts": the network lock's own lists for this project ("allow",
  * which "Allow Host in This Project" writes, and "deny"). */
 static gboolean
@@ -277,29 +277,8 @@ parse_hosts (JsonObject            *object,
              PaddockProjectConfig  *config,
              GError               **error)
 {
-  JsonNode *node = json_object_get_member (object, "hosts");
-  JsonObject *hosts;
-  g_autoptr(GList) members = NULL;
-
-  if (node == NULL)
-    return TRUE;
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                   "%s: \"hosts\" must be an object with \"allow\" and \"deny\" lists of host patterns", source);
-      return FALSE;
-    }
-  hosts = json_node_get_object (node);
-  members = json_object_get_members (hosts);
-  for (GList *l = members; l != NULL; l = l->next)
-    if (strcmp (l->data, "allow") != 0 && strcmp (l->data, "deny") != 0)
-      {
-        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                     "%s: \"hosts\".\"%s\" is not understood (\"allow\" or \"deny\")", source, (const char *) l->data);
-        return FALSE;
-      }
-  return parse_host_list (json_object_get_member (hosts, "allow"), source, "\"hosts\".\"allow\"", &config->hosts_allow, error) &&
-         parse_host_list (json_object_get_member (hosts, "deny"), source, "\"hosts\".\"deny\"", &config->hosts_deny, error);
+  return parse_two_lists (object, source, "hosts", "allow", "deny", &hosts_kind,
+                          &config->hosts_allow, &config->hosts_deny, error);
 }
 
 gboolean
@@ -370,7 +349,7 @@ paddock_project_config_parse (const char           *project,
     }
 
   /* "deny": paths the lock keeps from the agent in this project. */
-  if (!parse_paths (json_object_get_member (object, "deny"), source, "\"deny\"", &config->denials, error) ||
+  if (!parse_list (json_object_get_member (object, "deny"), source, "\"deny\"", &paths_kind, &config->denials, error) ||
       !parse_home (object, source, config, error) ||
       !parse_hosts (object, source, config, error))
     {
@@ -541,6 +520,59 @@ paddock_project_config_save_network (const char  *project,
   return write_object (path, root, error);
 }
 
+/* In @object, @project's settings being changed, the member @member (an
+ * object), made where missing. A member written for another project (a
+ * copy of its settings under this name) says nothing of this one and is
+ * dropped. NULL and @error where it is there but not an object: the file
+ * is left as it is. */
+static JsonObject *
+member_for_change (JsonObject  *object,
+                   const char  *project,
+                   const char  *file,
+                   const char  *member,
+                   GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, "path");
+
+  if (node != NULL && (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING ||
+                       g_strcmp0 (json_node_get_string (node), project) != 0))
+    json_object_remove_member (object, member);
+  json_object_set_string_member (object, "path", project);
+
+  node = json_object_get_member (object, member);
+  if (node == NULL)
+    json_object_set_object_member (object, member, json_object_new ());
+  else if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: \"%s\" must be an object (left as it is)", file, member);
+      return NULL;
+    }
+  return json_object_get_object_member (object, member);
+}
+
+/* The list @list of @lists (the member @member), made where missing; NULL
+ * and @error where it is there but not a list of @kind. */
+static JsonArray *
+list_for_change (JsonObject      *lists,
+                 const char      *file,
+                 const char      *member,
+                 const char      *list,
+                 const ListKind  *kind,
+                 GError         **error)
+{
+  JsonNode *node = json_object_get_member (lists, list);
+
+  if (node == NULL)
+    json_object_set_array_member (lists, list, json_array_new ());
+  else if (!JSON_NODE_HOLDS_ARRAY (node))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: \"%s\".\"%s\" must be a list of %s (left as it is)",
+                   file, member, list, kind->kind);
+      return NULL;
+    }
+  return json_object_get_array_member (lists, list);
+}
+
 gboolean
 paddock_project_config_add_home_open (const char  *project,
                                       const char  *path,
@@ -548,43 +580,13 @@ paddock_project_config_add_home_open (const char  *project,
 {
   g_autofree char *file = paddock_project_config_path (project);
   g_autoptr(JsonNode) root = read_for_change (file, error);
-  JsonObject *object;
   JsonObject *home;
   JsonArray *open;
-  JsonNode *node;
 
-  if (root == NULL)
+  if (root == NULL ||
+      (home = member_for_change (json_node_get_object (root), project, file, "home", error)) == NULL ||
+      (open = list_for_change (home, file, "home", "open", &paths_kind, error)) == NULL)
     return FALSE;
-  object = json_node_get_object (root);
-  /* Another project's settings under this name (a copy) say nothing of
-   * this one; what it allowed is not carried over. */
-  node = json_object_get_member (object, "path");
-  if (node != NULL && (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING ||
-                       g_strcmp0 (json_node_get_string (node), project) != 0))
-    json_object_remove_member (object, "home");
-  json_object_set_string_member (object, "path", project);
-
-  node = json_object_get_member (object, "home");
-  if (node == NULL)
-    json_object_set_object_member (object, "home", json_object_new ());
-  else if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                   "%s: \"home\" must be an object (left as it is)", file);
-      return FALSE;
-    }
-  home = json_object_get_object_member (object, "home");
-
-  node = json_object_get_member (home, "open");
-  if (node == NULL)
-    json_object_set_array_member (home, "open", json_array_new ());
-  else if (!JSON_NODE_HOLDS_ARRAY (node))
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                   "%s: \"home\".\"open\" must be a list of paths (left as it is)", file);
-      return FALSE;
-    }
-  open = json_object_get_array_member (home, "open");
   for (guint i = 0; i < json_array_get_length (open); i++)
     {
       JsonNode *item = json_array_get_element (open, i);
@@ -622,9 +624,7 @@ paddock_project_config_set_host (const char  *project,
   g_autofree char *file = paddock_project_config_path (project);
   g_autofree char *name = g_ascii_strdown (host, -1);
   g_autoptr(JsonNode) root = NULL;
-  JsonObject *object;
   JsonObject *hosts;
-  JsonNode *node;
 
   g_return_val_if_fail (list == NULL || g_strcmp0 (list, "allow") == 0 || g_strcmp0 (list, "deny") == 0, FALSE);
 
@@ -634,41 +634,14 @@ paddock_project_config_set_host (const char  *project,
       return FALSE;
     }
   root = read_for_change (file, error);
-  if (root == NULL)
+  if (root == NULL || (hosts = member_for_change (json_node_get_object (root), project, file, "hosts", error)) == NULL)
     return FALSE;
-  object = json_node_get_object (root);
-  /* Another project's settings under this name say nothing of this one. */
-  node = json_object_get_member (object, "path");
-  if (node != NULL && (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING ||
-                       g_strcmp0 (json_node_get_string (node), project) != 0))
-    json_object_remove_member (object, "hosts");
-  json_object_set_string_member (object, "path", project);
-
-  node = json_object_get_member (object, "hosts");
-  if (node == NULL)
-    json_object_set_object_member (object, "hosts", json_object_new ());
-  else if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                   "%s: \"hosts\" must be an object (left as it is)", file);
-      return FALSE;
-    }
-  hosts = json_object_get_object_member (object, "hosts");
-
   for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
     {
-      JsonArray *array;
+      JsonArray *array = list_for_change (hosts, file, "hosts", lists[l], &hosts_kind, error);
 
-      node = json_object_get_member (hosts, lists[l]);
-      if (node == NULL)
-        json_object_set_array_member (hosts, lists[l], json_array_new ());
-      else if (!JSON_NODE_HOLDS_ARRAY (node))
-        {
-          g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-                       "%s: \"hosts\".\"%s\" must be a list of host patterns (left as it is)", file, lists[l]);
-          return FALSE;
-        }
-      array = json_object_get_array_member (hosts, lists[l]);
+      if (array == NULL)
+        return FALSE;
       remove_string (array, name);
       if (g_strcmp0 (list, lists[l]) == 0)
         json_array_add_string_element (array, name);
