@@ -489,6 +489,66 @@ paddock_timeline_event_new_home (PaddockTimelineStrings *strings,
   return self;
 }
 
+/* A home or host ask's row takes, from the ask, the command line that
+ * read or connected (which the home and net messages do not name) and
+ * its deadline while it waits. Notifies within the caller's freeze;
+ * TRUE where something changed. */
+static gboolean
+take_ask (PaddockTimelineEvent *self,
+          const PaddockMessage *ask)
+{
+  GObject *object = G_OBJECT (self);
+  gboolean changed = FALSE;
+
+  if (self->argv[0] == NULL && ask->argv != NULL && ask->argv[0] != NULL)
+    {
+      g_free (self->argv);
+      self->argv = argv_pack ((const char * const *) ask->argv);
+      self->argc = ask->argc;
+      self->truncated = ask->truncated;
+      g_object_notify_by_pspec (object, properties[PROP_ARGV]);
+      changed = TRUE;
+    }
+  if (self->decision == PADDOCK_TIMELINE_DECISION_ASKING && self->deadline != ask->deadline)
+    {
+      self->deadline = ask->deadline;
+      g_object_notify_by_pspec (object, properties[PROP_DEADLINE]);
+      changed = TRUE;
+    }
+  return changed;
+}
+
+/* A waiting row takes @decision (of @message, a home or net message),
+ * who made it, its rule and reason. A decision once made stays: the
+ * message that tells it after the ask's decided changes nothing. TRUE
+ * where something changed. */
+static gboolean
+settle (PaddockTimelineEvent    *self,
+        PaddockTimelineDecision  decision,
+        const PaddockMessage    *message)
+{
+  GObject *object = G_OBJECT (self);
+
+  if (self->decision != PADDOCK_TIMELINE_DECISION_ASKING || decision == PADDOCK_TIMELINE_DECISION_ASKING ||
+      decision == PADDOCK_TIMELINE_DECISION_NONE)
+    return FALSE;
+  self->decision = decision;
+  g_object_notify_by_pspec (object, properties[PROP_DECISION]);
+  self->by = paddock_timeline_strings_add (self->strings, message->by);
+  g_object_notify_by_pspec (object, properties[PROP_BY]);
+  if (message->rule != NULL)
+    {
+      self->rule = paddock_timeline_strings_add (self->strings, message->rule);
+      g_object_notify_by_pspec (object, properties[PROP_RULE]);
+    }
+  if (message->reason != NULL)
+    {
+      self->reason = paddock_timeline_strings_add (self->strings, message->reason);
+      g_object_notify_by_pspec (object, properties[PROP_REASON]);
+    }
+  return TRUE;
+}
+
 gboolean
 paddock_timeline_event_home (PaddockTimelineEvent *self,
                              const PaddockMessage *message)
@@ -504,25 +564,11 @@ paddock_timeline_event_home (PaddockTimelineEvent *self,
   /* The ask names the command line that read, which the home message does not. */
   if (message->type == PADDOCK_MESSAGE_ASK)
     {
-      if (self->argv[0] == NULL && message->argv != NULL && message->argv[0] != NULL)
-        {
-          g_free (self->argv);
-          self->argv = argv_pack ((const char * const *) message->argv);
-          self->argc = message->argc;
-          self->truncated = message->truncated;
-          g_object_notify_by_pspec (object, properties[PROP_ARGV]);
-          changed = TRUE;
-        }
+      changed |= take_ask (self, message);
       if (self->cwd == NULL && message->cwd != NULL)
         {
           self->cwd = paddock_timeline_strings_add (self->strings, message->cwd);
           g_object_notify_by_pspec (object, properties[PROP_CWD]);
-          changed = TRUE;
-        }
-      if (self->decision == PADDOCK_TIMELINE_DECISION_ASKING && self->deadline != message->deadline)
-        {
-          self->deadline = message->deadline;
-          g_object_notify_by_pspec (object, properties[PROP_DEADLINE]);
           changed = TRUE;
         }
     }
@@ -532,22 +578,7 @@ paddock_timeline_event_home (PaddockTimelineEvent *self,
       g_object_notify_by_pspec (object, properties[PROP_NAME]);
       changed = TRUE;
     }
-  /* A decision once made stays; the home message that tells it after
-   * the ask's decided changes nothing. */
-  if (self->decision == PADDOCK_TIMELINE_DECISION_ASKING && decision != PADDOCK_TIMELINE_DECISION_ASKING &&
-      decision != PADDOCK_TIMELINE_DECISION_NONE)
-    {
-      self->decision = decision;
-      g_object_notify_by_pspec (object, properties[PROP_DECISION]);
-      self->by = paddock_timeline_strings_add (self->strings, message->by);
-      g_object_notify_by_pspec (object, properties[PROP_BY]);
-      if (message->reason != NULL)
-        {
-          self->reason = paddock_timeline_strings_add (self->strings, message->reason);
-          g_object_notify_by_pspec (object, properties[PROP_REASON]);
-        }
-      changed = TRUE;
-    }
+  changed |= settle (self, decision, message);
   g_object_thaw_notify (object);
   return changed;
 }
@@ -617,21 +648,7 @@ paddock_timeline_event_net (PaddockTimelineEvent *self,
   /* The ask names the command line that connects, which net messages do not. */
   if (message->type == PADDOCK_MESSAGE_ASK)
     {
-      if (self->argv[0] == NULL && message->argv != NULL && message->argv[0] != NULL)
-        {
-          g_free (self->argv);
-          self->argv = argv_pack ((const char * const *) message->argv);
-          self->argc = message->argc;
-          self->truncated = message->truncated;
-          g_object_notify_by_pspec (object, properties[PROP_ARGV]);
-          changed = TRUE;
-        }
-      if (self->decision == PADDOCK_TIMELINE_DECISION_ASKING && self->deadline != message->deadline)
-        {
-          self->deadline = message->deadline;
-          g_object_notify_by_pspec (object, properties[PROP_DEADLINE]);
-          changed = TRUE;
-        }
+      changed |= take_ask (self, message);
     }
   if (message->type == PADDOCK_MESSAGE_NET && g_strcmp0 (message->kind, "end") == 0)
     {
@@ -650,27 +667,9 @@ paddock_timeline_event_net (PaddockTimelineEvent *self,
           changed = TRUE;
         }
     }
-  /* A decision once made stays; the net message that tells it after the
-   * ask's decided changes nothing. An end says no decision of its own. */
-  else if (self->decision == PADDOCK_TIMELINE_DECISION_ASKING && decision != PADDOCK_TIMELINE_DECISION_ASKING &&
-           decision != PADDOCK_TIMELINE_DECISION_NONE)
-    {
-      self->decision = decision;
-      g_object_notify_by_pspec (object, properties[PROP_DECISION]);
-      self->by = paddock_timeline_strings_add (self->strings, message->by);
-      g_object_notify_by_pspec (object, properties[PROP_BY]);
-      if (message->rule != NULL)
-        {
-          self->rule = paddock_timeline_strings_add (self->strings, message->rule);
-          g_object_notify_by_pspec (object, properties[PROP_RULE]);
-        }
-      if (message->reason != NULL)
-        {
-          self->reason = paddock_timeline_strings_add (self->strings, message->reason);
-          g_object_notify_by_pspec (object, properties[PROP_REASON]);
-        }
-      changed = TRUE;
-    }
+  /* An end says no decision of its own. */
+  else
+    changed |= settle (self, decision, message);
   if (self->exe == NULL && message->exe != NULL)
     {
       self->exe = paddock_timeline_strings_add (self->strings, message->exe);
